@@ -1,0 +1,41 @@
+"""``mcp-inspector --demo``: a session with the bundled demo server, saved and shown.
+
+Headless until the desktop window exists: it records a short scripted session against
+``python -m inspector.demo`` into the captures folder and prints its timeline.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sys
+
+from ..core.paths import captures_dir
+from ..core.record import RecordOptions, record
+from .main import run_async
+from .show_cmd import run_show
+
+DEMO_SCRIPT = [
+    {"method": "tools/list"},
+    {"method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hello from mcp-inspector"}}},
+    {"method": "tools/call", "params": {"name": "junk_stdout", "arguments": {}}},
+    {"method": "resources/list"},
+    {"method": "prompts/list"},
+]
+
+
+def demo_command() -> list[str]:
+    return [sys.executable, "-m", "inspector.demo"]
+
+
+def run_demo() -> int:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = captures_dir() / f"demo-{stamp}.jsonl"
+    result = run_async(record(RecordOptions(argv=demo_command(), out=out, messages=[dict(m) for m in DEMO_SCRIPT])))
+    run_show(out)
+    print()
+    print(result.summary)
+    if result.error:
+        print(f"mcp-inspector: {result.error}", file=sys.stderr)
+    else:
+        print(f"saved; open it again with: mcp-inspector show {out}")
+    return result.exit_code

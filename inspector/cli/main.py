@@ -1,0 +1,126 @@
+"""Entry point of ``mcp-inspector``: parses arguments and dispatches to a headless command (or, later, the GUI).
+
+Everything after the first ``--`` is the server command, passed to exec as an argument list (never a shell).
+Headless commands never import Qt, so they start fast and run on machines without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from .. import __version__
+
+EPILOG = """\
+examples:
+  mcp-inspector --demo
+  mcp-inspector record --out session.jsonl -- python -m my_server
+  mcp-inspector record --out s.jsonl --send calls.jsonl --timeout 20 -- npx -y @modelcontextprotocol/server-everything
+  mcp-inspector show session.jsonl
+"""
+
+
+def split_command(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split at the first ``--``: inspector options before it, the server command after it."""
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1 :]
+    return argv, []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-inspector",
+        description="Inspect and debug Model Context Protocol servers: every byte on the wire, explained.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-inspector {__version__}")
+    parser.add_argument("--demo", action="store_true", help="run a session against the bundled demo server")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    rec = sub.add_parser("record", help="launch a server, run a session, save it as a capture",
+                         description="Launch a stdio server (the command after --), do the handshake, send the "
+                                     "messages of --send in order, wait for the answers, shut the server down and "
+                                     "save everything that crossed the wire to --out.")
+    rec.add_argument("--out", required=True, type=Path, metavar="FILE", help="capture file to write (JSON Lines)")
+    rec.add_argument("--send", type=Path, metavar="MESSAGES.jsonl",
+                     help="JSON objects to send after the handshake, one per line (requests without id get one)")
+    rec.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
+                     help="auto: probe server/discover (2026-07-28), else initialize (default)")
+    rec.add_argument("--protocol-version", metavar="V", help="protocol revision to ask for (legacy default 2025-11-25)")
+    rec.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each response (default 30)")
+    rec.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
+                     help="after the last response, wait this long for trailing notifications (default 0.5)")
+    rec.add_argument("--cwd", metavar="DIR", help="working directory of the server")
+    rec.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
+    rec.add_argument("--root", action="append", default=[], metavar="URI",
+                     help="answer roots/list with this root (repeatable; default: no roots)")
+    rec.add_argument("--no-redact", action="store_true", help="keep secrets (tokens, keys, passwords) in the capture")
+
+    show = sub.add_parser("show", help="print a capture as a timeline")
+    show.add_argument("file", type=Path, metavar="FILE")
+    show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
+    return parser
+
+
+def _positive(text: str) -> float:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    _utf8_output()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    own, command = split_command(args_list)
+    parser = build_parser()
+    args = parser.parse_args(own)
+    if args.command == "record":
+        from .record_cmd import run_record
+
+        return run_record(args, command, parser)
+    if args.command == "show":
+        from .show_cmd import run_show
+
+        return run_show(args.file, as_json=args.json)
+    if args.demo:
+        from .demo_cmd import run_demo
+
+        return run_demo()
+    if command:
+        parser.error("a server command after -- needs a COMMAND before it, for example: record --out FILE -- ...")
+    parser.print_help()
+    return 0
+
+
+def _utf8_output() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):
+                pass
+
+
+def run_async(coro: object) -> object:
+    """Run a coroutine to completion on a fresh event loop (headless commands)."""
+    return asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def print_json(obj: object) -> None:
+    print(json.dumps(obj, ensure_ascii=False))

@@ -1,0 +1,43 @@
+"""``mcp-inspector show``: a capture as a timeline in the terminal (or JSON with ``--json``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..core.capture import CaptureError, iter_capture
+from ..core.events import Event
+from .timeline import event_record, format_event, safe
+
+
+def run_show(path: Path, as_json: bool = False) -> int:
+    warnings: list[str] = []
+    try:
+        items = iter_capture(path, warnings)
+        header = next(items)
+        assert isinstance(header, dict)
+        if not as_json:
+            print(describe_header(header))
+        for item in items:
+            assert isinstance(item, Event)
+            if as_json:
+                print(json.dumps(event_record(item), ensure_ascii=False))
+            else:
+                print(format_event(item))
+    except CaptureError as exc:
+        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `show x | head`
+        sys.stderr.close()
+        return 0
+    for warning in warnings:
+        print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def describe_header(header: dict[str, object]) -> str:
+    target = header.get("target") if isinstance(header.get("target"), dict) else {}
+    assert isinstance(target, dict)
+    what = " ".join(map(str, target.get("argv", []))) if target.get("transport") == "stdio" else str(target.get("url", ""))
+    return safe(f"capture of {target.get('transport', '?')} {what}, recorded {header.get('created', '?')}")

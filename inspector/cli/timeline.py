@@ -1,0 +1,117 @@
+"""Plain-text rendering of events, one line each, for ``show`` and the ``--demo`` summary.
+
+Server content is untrusted: control characters (including ANSI escapes) are shown escaped, never sent to
+the terminal as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..core import jsonrpc
+from ..core.events import Direction, Event, Kind
+
+ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
+SUMMARY_WIDTH = 100
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def safe(text: str) -> str:
+    """Escape control characters so server text cannot drive the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def clip(text: str, width: int = SUMMARY_WIDTH) -> str:
+    text = safe(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def label(event: Event) -> str:
+    """The kind column: request, response, error, notification, batch, framing, stderr, lifecycle, note."""
+    if event.kind == Kind.MESSAGE and event.rpc is not None:
+        return event.rpc.kind
+    return {Kind.FRAMING_ERROR: "FRAMING", Kind.STDERR: "stderr"}.get(event.kind, event.kind)
+
+
+def method_and_id(event: Event) -> str:
+    if event.rpc is None:
+        return ""
+    method = event.rpc.method or event.data.get("request_method") or ""
+    if event.rpc.has_id:
+        return f"{method} #{json.dumps(event.rpc.id)}".strip()
+    if event.rpc.kind == jsonrpc.BATCH:
+        return f"[{event.rpc.size} items]"
+    return method
+
+
+def summary(event: Event) -> str:
+    if event.kind == Kind.FRAMING_ERROR:
+        return f"{event.reason}  raw: {clip(repr(event.raw)[2:-1], 60)}"
+    if event.kind == Kind.STDERR:
+        return clip(event.text())
+    if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
+        return clip(describe_lifecycle(event.data) if event.kind == Kind.LIFECYCLE else str(event.data.get("text", "")), 200)
+    try:
+        obj = event.json()
+    except ValueError:
+        return clip(event.text())
+    body: Any = obj
+    if isinstance(obj, dict):
+        for key in ("params", "result", "error"):
+            if key in obj:
+                body = obj[key]
+                break
+        else:
+            body = {}
+    return clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
+def describe_lifecycle(data: dict[str, Any]) -> str:
+    what = data.get("what", "?")
+    if what == "spawned":
+        return f"spawned pid {data.get('pid')}: {' '.join(map(str, data.get('argv', [])))} (in {data.get('cwd')})"
+    if what == "exited":
+        how = f"code {data['code']}" if "code" in data else f"signal {data.get('signal')}"
+        after = f" after {data['after']}" if data.get("after") else ""
+        return f"exited with {how}{after}"
+    if what == "signal":
+        return f"sent {data.get('signal')} to the process group"
+    if what == "stdin_closed":
+        return "closed the server's stdin"
+    if what == "group_leftovers":
+        return f"processes left in the group after exit: {data.get('pids')}; sent {data.get('signal')}"
+    rest = {k: v for k, v in data.items() if k != "what"}
+    return f"{what} {json.dumps(rest, ensure_ascii=False)}" if rest else what
+
+
+def format_event(event: Event, previous_t: float | None = None) -> str:
+    latency = event.data.get("latency")
+    latency_text = f"{latency * 1000:8.1f} ms" if isinstance(latency, (int, float)) else " " * 11
+    mark = "✗" if event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings) else " "
+    line = (f"{event.seq:6d} {event.t:9.3f}s {ARROWS.get(event.dir, ' ')}{mark} {label(event):<12} "
+            f"{clip(method_and_id(event), 32):<32} {latency_text}  {summary(event)}")
+    for finding in event.findings:
+        line += f"\n{'':>20}{'!' if finding.severity == 'error' else '~'} {finding.text}"
+    return line
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    """The ``show --json`` view of an event: the capture fields plus what the inspector derived."""
+    out: dict[str, Any] = {"seq": event.seq, "t": round(event.t, 6), "kind": event.kind, "dir": event.dir,
+                           "label": label(event)}
+    if event.rpc is not None:
+        out["rpc"] = {"kind": event.rpc.kind, "method": event.rpc.method or event.data.get("request_method"),
+                      "id": event.rpc.id} if event.rpc.has_id or event.rpc.method else {"kind": event.rpc.kind}
+    if event.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
+        out["raw"] = event.raw.decode("utf-8", errors="backslashreplace")
+    if event.reason:
+        out["reason"] = event.reason
+    if event.findings:
+        out["findings"] = [f.to_json() for f in event.findings]
+    if "latency" in event.data:
+        out["latency"] = event.data["latency"]
+    if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
+        out["data"] = {k: v for k, v in event.data.items() if not isinstance(v, bytes)}
+    return out

@@ -1,0 +1,15 @@
+"""Capture files: the append-only, crash-safe JSON Lines record of a session (see docs/capture-format.md)."""
+
+from .format import FORMAT_NAME, FORMAT_VERSION, CaptureError
+from .reader import Capture, iter_capture, read_capture
+from .writer import CaptureWriter
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "Capture",
+    "CaptureError",
+    "CaptureWriter",
+    "iter_capture",
+    "read_capture",
+]

@@ -1,0 +1,123 @@
+"""Capture format v1: how one event becomes one JSON line and back. The contract is docs/capture-format.md."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from .. import jsonrpc
+from ..events import Event, Finding, Kind, RpcInfo
+from ..framing import decode_line
+
+FORMAT_NAME = "mcp-inspector-capture"
+FORMAT_VERSION = 1
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_encode_str = json.encoder.encode_basestring  # C-accelerated; used on the hot path for "raw"
+
+
+class CaptureError(Exception):
+    """A file cannot be read as a capture; the message is one sentence for the user."""
+
+
+def event_to_line(event: Event) -> str:
+    """Serialize an event as one capture line (with its trailing newline)."""
+    if event.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
+        try:
+            raw_field = '"raw":' + _encode_str(event.raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raw_field = '"raw_b64":"' + base64.b64encode(event.raw).decode("ascii") + '"'
+        head = f'{{"seq":{event.seq},"t":{event.t:.6f},"wall":{event.wall:.6f},"kind":"{event.kind}"'
+        if event.dir:
+            head += f',"dir":"{event.dir}"'
+        head += "," + raw_field
+        if event.eol != b"\n":
+            head += ',"eol":' + _dumps(event.eol.decode("ascii"))
+        extra = _extras(event)
+        return head + ("," + _dumps(extra)[1:-1] if extra else "") + "}\n"
+    obj: dict[str, Any] = {"seq": event.seq, "t": round(event.t, 6), "wall": round(event.wall, 6), "kind": event.kind}
+    if event.dir:
+        obj["dir"] = event.dir
+    obj.update(_extras(event))
+    return _dumps(obj) + "\n"
+
+
+def _extras(event: Event) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if event.reason is not None:
+        extra["reason"] = event.reason
+    if event.findings:
+        extra["findings"] = [f.to_json() for f in event.findings]
+    if event.data:
+        extra["data"] = _jsonable(event.data)
+    return extra
+
+
+def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, bytes):
+            out[key + "_b64"] = base64.b64encode(value).decode("ascii")
+        elif isinstance(value, dict):
+            out[key] = _jsonable(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _unjsonable(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key.endswith("_b64") and isinstance(value, str):
+            out[key[:-4]] = base64.b64decode(value)
+        elif isinstance(value, dict):
+            out[key] = _unjsonable(value)
+        else:
+            out[key] = value
+    return out
+
+
+def event_from_obj(obj: dict[str, Any]) -> Event:
+    """Rebuild an event from a parsed capture line; raises CaptureError with the reason on bad types."""
+    try:
+        seq = obj["seq"]
+        kind = obj["kind"]
+        if not isinstance(seq, int) or not isinstance(kind, str):
+            raise CaptureError('"seq" must be an integer and "kind" a string')
+        t = float(obj.get("t", 0.0))
+        wall = float(obj.get("wall", 0.0))
+        direction = obj.get("dir")
+        if "raw_b64" in obj:
+            raw = base64.b64decode(obj["raw_b64"], validate=True)
+        else:
+            raw_text = obj.get("raw", "")
+            if not isinstance(raw_text, str):
+                raise CaptureError('"raw" must be a string')
+            raw = raw_text.encode("utf-8", errors="surrogatepass")
+        eol = obj.get("eol", "\n" if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR) else "")
+        if not isinstance(eol, str):
+            raise CaptureError('"eol" must be a string')
+        findings = [Finding(f["code"], f["text"], f.get("severity", "error")) for f in obj.get("findings", [])]
+        data = _unjsonable(obj.get("data", {}))
+    except CaptureError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CaptureError(f"an event is malformed ({exc.__class__.__name__}: {exc})") from None
+    event = Event(kind, raw=raw, dir=direction, eol=eol.encode("latin-1", errors="replace"), reason=obj.get("reason"),
+                  findings=findings, data=data, seq=seq, t=t, wall=wall)
+    if kind == Kind.MESSAGE or (kind == Kind.FRAMING_ERROR and raw.lstrip()[:1] in (b"{", b"[")):
+        event.rpc = _rpc_of(raw, direction, kind)
+    return event
+
+
+def _rpc_of(raw: bytes, direction: str | None, kind: str) -> RpcInfo | None:
+    if kind == Kind.MESSAGE:
+        return decode_line(raw, direction or "").rpc
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, (dict, list)):
+        return jsonrpc.classify(value)[0]
+    return None

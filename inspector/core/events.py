@@ -1,0 +1,98 @@
+"""The event model: everything that crosses the wire, or happens to the connection, as one ordered stream.
+
+Every event has a sequence number, a monotonic time since the session started, a wall-clock time, a kind,
+a direction (for wire events) and the exact raw bytes it came from. Wire events keep their line terminator
+separately, so that ``raw + eol`` of every stdout event, concatenated, reproduces the server's stdout.
+
+Parsing is cached only as a small summary (:class:`RpcInfo`: kind, method, id); the parsed JSON tree is not
+kept, so a long session costs about its raw bytes. :meth:`Event.json` re-parses on demand.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Kind:
+    """Event kinds, as written in captures (``"kind"``)."""
+
+    MESSAGE = "message"  #: one JSON-RPC message (or batch) that parsed
+    FRAMING_ERROR = "framing_error"  #: bytes on the message channel that are not a well-framed message
+    STDERR = "stderr"  #: one line the server wrote to stderr
+    LIFECYCLE = "lifecycle"  #: process or connection lifecycle: spawned, stdin closed, exited, ...
+    NOTE = "note"  #: something the inspector itself says about the session (handshake chosen, timeout, ...)
+
+
+class Direction:
+    """Directions of wire events, as written in captures (``"dir"``)."""
+
+    C2S = "c2s"  #: client (the inspector) to server
+    S2C = "s2c"  #: server to client
+
+
+@dataclass(slots=True)
+class RpcInfo:
+    """The JSON-RPC summary of a message, computed once when it is decoded.
+
+    ``kind`` is one of ``request``, ``notification``, ``response``, ``error``, ``batch`` or ``invalid``.
+    ``id`` keeps its JSON type (``2`` and ``"2"`` are different ids); ``has_id`` tells ``"id": null`` apart
+    from no id at all.
+    """
+
+    kind: str
+    method: str | None = None
+    id: Any = None
+    has_id: bool = False
+    size: int = 0  #: number of elements, for a batch
+
+
+@dataclass(slots=True)
+class Finding:
+    """A protocol problem found on an event: a stable ``code`` and a sentence a person understands."""
+
+    code: str
+    text: str
+    severity: str = "error"  #: ``error`` or ``warning``
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "text": self.text, "severity": self.severity}
+
+
+@dataclass(slots=True)
+class Event:
+    """One thing that happened in a session. See ``docs/capture-format.md`` for how it is saved.
+
+    ``raw`` is the exact bytes without the line terminator; ``eol`` is the terminator that followed them on
+    the wire (``b"\\n"``, ``b"\\r\\n"`` or ``b""`` for an unterminated last line). For an oversized line,
+    ``raw`` holds only the head and ``data`` records the total size and the tail.
+    """
+
+    kind: str
+    raw: bytes = b""
+    dir: str | None = None
+    eol: bytes = b""
+    reason: str | None = None  #: why a framing error is one, in one sentence
+    rpc: RpcInfo | None = None
+    findings: list[Finding] = field(default_factory=list)
+    #: free-form details: lifecycle fields (pid, argv, code, ...), oversize info, latency, pairing
+    data: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0  #: assigned by the session when the event is emitted
+    t: float = 0.0  #: seconds since the session started (monotonic clock)
+    wall: float = 0.0  #: wall-clock time, seconds since the epoch
+
+    def text(self) -> str:
+        """The raw bytes as text, with undecodable bytes shown as U+FFFD (for display only)."""
+        return self.raw.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        """Parse the raw bytes again; only meaningful for ``message`` events (raises ValueError otherwise)."""
+        return json.loads(self.raw)
+
+    @property
+    def method(self) -> str | None:
+        return self.rpc.method if self.rpc else None
+
+    def add_finding(self, code: str, text: str, severity: str = "error") -> None:
+        self.findings.append(Finding(code, text, severity))

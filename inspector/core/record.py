@@ -1,0 +1,159 @@
+"""The headless ``record`` run: launch, handshake, send a script of messages, wait, shut down, summarize.
+
+Used by ``mcp-inspector record`` and ``--demo``; returns a :class:`RecordResult` instead of printing, so the
+CLI, the GUI and tests share it. Exit status contract: 0 when the handshake and every request got a response
+(an error response counts: the server answered), 1 when the server failed us, 2 when our input was bad.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .capture.writer import CaptureWriter, make_header
+from .redact import redact_argv, redact_env
+from .session import DEFAULT_REQUEST_TIMEOUT, Session
+from .transports.base import TransportError
+from .transports.stdio import StdioTransport
+
+#: Default wait after the last response, for trailing notifications.
+DEFAULT_IDLE = 0.5
+
+EXIT_OK = 0
+EXIT_SERVER_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+@dataclass
+class RecordOptions:
+    argv: list[str]
+    out: Path
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    handshake: str = "auto"
+    protocol_version: str | None = None
+    timeout: float = DEFAULT_REQUEST_TIMEOUT
+    idle: float = DEFAULT_IDLE
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    redact: bool = True
+    roots: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class RecordResult:
+    exit_code: int
+    summary: str
+    error: str | None = None
+    server: Any = None
+
+
+class InputError(ValueError):
+    """The user's input (a messages file, an option) is unusable; the message says why."""
+
+
+def load_messages(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Read a ``--send`` file: one JSON object per line; blank lines and ``//`` comments are skipped."""
+    name = os.fspath(path)
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{name} cannot be read: {exc}") from None
+    messages = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("//"):
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{name} line {number} is not JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{name} line {number} is not a JSON object")
+        if not isinstance(obj.get("method"), str) and "result" not in obj and "error" not in obj:
+            raise InputError(f'{name} line {number} has no "method"')
+        obj.setdefault("jsonrpc", "2.0")
+        messages.append(obj)
+    return messages
+
+
+def is_notification(obj: dict[str, Any]) -> bool:
+    method = obj.get("method")
+    return isinstance(method, str) and method.startswith("notifications/") and "id" not in obj
+
+
+def stdio_target(argv: list[str], cwd: str | None, env: dict[str, str], redact: bool) -> dict[str, Any]:
+    return {
+        "transport": "stdio",
+        "argv": redact_argv(argv) if redact else list(argv),
+        "cwd": cwd,
+        "env": redact_env(env) if redact else dict(env),
+        "redacted": redact,
+    }
+
+
+async def record(options: RecordOptions) -> RecordResult:
+    transport = StdioTransport(options.argv, cwd=options.cwd, env=options.env, redact=options.redact)
+    header = make_header(stdio_target(options.argv, options.cwd, options.env, options.redact))
+    try:
+        writer = CaptureWriter(options.out, header)
+    except OSError as exc:
+        return RecordResult(EXIT_BAD_INPUT, "", f"cannot write the capture {options.out}: {exc.strerror or exc}")
+    session = Session(transport, capture=writer, roots=options.roots, keep_events=False)
+    error: str | None = None
+    try:
+        error = await _drive(session, options)
+    finally:
+        await session.close()
+        writer.close()
+    exit_code = EXIT_OK if error is None else EXIT_SERVER_FAILED
+    return RecordResult(exit_code, summarize(session, options.out), error, session.server)
+
+
+async def _drive(session: Session, options: RecordOptions) -> str | None:
+    """Run the script; returns None on success or the one sentence that says what went wrong."""
+    try:
+        await session.start()
+    except TransportError as exc:
+        session.note(str(exc))
+        return str(exc)
+    try:
+        await session.handshake(options.handshake, options.protocol_version, options.timeout)
+        for obj in options.messages:
+            if "method" in obj and not is_notification(obj):
+                await session.request_object(session.prepare_request(obj), timeout=options.timeout)
+            else:
+                await session.send_object(obj)
+    except TransportError as exc:
+        return str(exc)
+    if options.idle > 0 and not session.transport.closed:
+        try:
+            await asyncio.wait_for(session.transport.wait_closed(), options.idle)
+        except asyncio.TimeoutError:
+            pass
+    return None
+
+
+def summarize(session: Session, out: Path) -> str:
+    c = session.counts
+    parts = [f"{c['c2s']} sent", f"{c['s2c']} received", _plural(c["framing_errors"], "framing error"),
+             _plural(c["stderr"], "stderr line")]
+    if c["findings"]:
+        parts.append(_plural(c["findings"], "protocol finding"))
+    transport = session.transport
+    code = getattr(transport, "returncode", None)
+    if code is None:
+        ending = "server still running"
+    elif code >= 0:
+        ending = f"server exited with code {code}"
+    else:
+        ending = f"server killed by signal {-code}"
+    return f"{out}: {', '.join(parts)}; {ending}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -1,0 +1,413 @@
+"""One connection to one server: numbers and times events, pairs them, saves them, and speaks the protocol.
+
+The session owns a transport and is the single place events pass through, in order:
+transport -> (seq, times) -> correlation -> capture -> ``events`` list -> listeners. Listeners are plain
+callables, called after all state changed (the GUI bridges them to Qt signals; the core never sees Qt).
+
+It also implements the client side of the lifecycle:
+
+* ``legacy``: ``initialize`` with a chosen protocolVersion, then ``notifications/initialized``
+  (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle);
+* ``modern``: 2026-07-28, no handshake: ``server/discover``, and ``_meta`` with the protocol version and client
+  capabilities on every request (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning);
+* ``auto``: probe ``server/discover`` and fall back to ``initialize`` on any error that is not a recognized
+  modern one, or on no answer within :data:`DISCOVER_PROBE_TIMEOUT` (stdio backward compatibility rules);
+* ``none``: no handshake at all.
+
+Server requests are answered: ``ping`` with ``{}``, ``roots/list`` with the configured roots, anything else
+by ``server_request_handler`` (the GUI asks the user) or, headless, with an error saying it is not handled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import jsonrpc
+from .capture.writer import CaptureWriter
+from .correlation import Correlator, id_key
+from .events import Direction, Event, Kind
+from .transports.base import Transport, TransportClosed, TransportError
+
+MODERN_REVISION = "2026-07-28"
+LEGACY_REVISIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+DEFAULT_LEGACY_REVISION = "2025-11-25"
+HANDSHAKE_MODES = ("auto", "legacy", "modern", "none")
+#: The spec leaves the probe timeout to clients; a legacy server that ignores unknown methods costs this.
+DISCOVER_PROBE_TIMEOUT = 5.0
+#: Default bound on waiting for any one response.
+DEFAULT_REQUEST_TIMEOUT = 30.0
+#: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+MISSING_CLIENT_CAPABILITY = -32021
+MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
+METHOD_NOT_FOUND = -32601
+
+ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
+Listener = Callable[[Event], None]
+
+
+class RequestTimeout(TransportError):
+    """No response within the bound."""
+
+
+class HandshakeError(TransportError):
+    """The handshake failed; the message says how."""
+
+
+class RpcError(Exception):
+    """Raised by a server request handler to answer with a JSON-RPC error."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+@dataclass
+class ServerInfo:
+    """What the handshake learned about the server."""
+
+    era: str  #: ``legacy``, ``modern`` or ``unknown`` (no handshake)
+    protocol_version: str | None = None
+    name: str | None = None
+    version: str | None = None
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+    supported_versions: list[str] = field(default_factory=list)
+
+
+def client_info() -> dict[str, str]:
+    from .. import __version__
+
+    return {"name": "mcp-inspector", "version": __version__}
+
+
+class Session:
+    def __init__(self, transport: Transport, *, capture: CaptureWriter | None = None,
+                 roots: list[dict[str, str]] | None = None,
+                 server_request_handler: ServerRequestHandler | None = None,
+                 keep_events: bool = True) -> None:
+        self.transport = transport
+        self.capture = capture
+        self.roots = list(roots or [])
+        self.server_request_handler = server_request_handler
+        self.keep_events = keep_events
+        self.events: list[Event] = []
+        self.listeners: list[Listener] = []
+        self.correlator = Correlator()
+        self.server: ServerInfo | None = None
+        self.modern = False  #: when true, every request gets the 2026-07-28 ``_meta``
+        self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}
+        self._seq = 0
+        self._t0 = time.monotonic()
+        self._next_id = 1
+        self._waiters: dict[tuple[str, Any], tuple[str, asyncio.Future[Event]]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- the event path --------------------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        self._seq += 1
+        event.seq = self._seq
+        event.t = time.monotonic() - self._t0
+        event.wall = time.time()
+        request = self.correlator.observe(event)
+        self._count(event)
+        if self.capture is not None:
+            self.capture.write(event)
+        if self.keep_events:
+            self.events.append(event)
+        for listener in self.listeners:
+            listener(event)
+        self._react(event, request)
+
+    def _count(self, event: Event) -> None:
+        kind = event.kind
+        if kind == Kind.MESSAGE:
+            self.counts[event.dir or "s2c"] += 1
+        elif kind == Kind.FRAMING_ERROR:
+            self.counts["framing_errors"] += 1
+        elif kind == Kind.STDERR:
+            self.counts["stderr"] += 1
+        if event.findings:
+            self.counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
+
+    def _react(self, event: Event, request: Event | None) -> None:
+        if request is not None and request.dir == Direction.C2S and request.rpc is not None:
+            waiter = self._waiters.pop(id_key(request.rpc.id), None)
+            if waiter is not None and not waiter[1].done():
+                waiter[1].set_result(event)
+        elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
+                and event.rpc.kind == jsonrpc.REQUEST:
+            self._spawn(self._answer(event))
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == "exited":
+            for method, future in self._waiters.values():
+                if not future.done():
+                    future.set_exception(TransportClosed(self.transport.diagnosis(method) or "the server exited"))
+            self._waiters.clear()
+
+    def note(self, text: str, **data: Any) -> Event:
+        """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
+        event = Event(Kind.NOTE, data={"text": text, **data})
+        self._on_event(event)
+        return event
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.transport.emit = self._on_event
+        await self.transport.start()
+
+    async def close(self) -> None:
+        await self.transport.close()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=1.0)
+        if self.capture is not None:
+            self.capture.flush()
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def next_id(self) -> int:
+        value = self._next_id
+        self._next_id += 1
+        return value
+
+    def _with_meta(self, params: Any) -> Any:
+        if not self.modern:
+            return params
+        params = dict(params) if isinstance(params, dict) else {}
+        meta = dict(params.get("_meta") or {})
+        version = self.server.protocol_version if self.server and self.server.protocol_version else MODERN_REVISION
+        meta.setdefault("io.modelcontextprotocol/protocolVersion", version)
+        meta.setdefault("io.modelcontextprotocol/clientCapabilities", self.client_capabilities())
+        meta.setdefault("io.modelcontextprotocol/clientInfo", client_info())
+        params["_meta"] = meta
+        return params
+
+    def client_capabilities(self) -> dict[str, Any]:
+        return {"roots": {}} if self.roots else {}
+
+    async def send_object(self, obj: Any) -> None:
+        await self.transport.send(encode(obj))
+
+    async def send_raw(self, data: bytes) -> None:
+        """Send bytes exactly as given (deliberately broken messages included)."""
+        await self.transport.send(data, raw=True)
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        obj: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            obj["params"] = params
+        await self.send_object(obj)
+
+    async def request(self, method: str, params: Any = None, *, timeout: float = DEFAULT_REQUEST_TIMEOUT,
+                      msg_id: Any = None, inject_meta: bool = True) -> Event:
+        """Send a request and wait for its response event (a result or an error: check :func:`result_of`).
+
+        Raises RequestTimeout, or TransportClosed if the server goes away first.
+        """
+        if msg_id is None:
+            msg_id = self.next_id()
+        obj: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+        params = self._with_meta(params) if inject_meta else params
+        if params is not None:
+            obj["params"] = params
+        return await self.request_object(obj, timeout=timeout)
+
+    async def request_object(self, obj: dict[str, Any], *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Event:
+        method = str(obj.get("method"))
+        key = id_key(obj.get("id"))
+        future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
+        self._waiters[key] = (method, future)
+        try:
+            await self.transport.send(encode(obj))
+            return await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            text = f"no response to {method} within {timeout:g} s"
+            self.note(text, request_id=obj.get("id"), method=method)
+            raise RequestTimeout(text) from None
+        finally:
+            self._waiters.pop(key, None)
+
+    def prepare_request(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """Complete a user-written request: an id if it has none, ``_meta`` in the modern era."""
+        obj = dict(obj)
+        if "id" not in obj:
+            obj["id"] = self.next_id()
+        if self.modern:
+            obj["params"] = self._with_meta(obj.get("params"))
+        return obj
+
+    # -- server requests -------------------------------------------------------------------------------
+
+    async def _answer(self, event: Event) -> None:
+        assert event.rpc is not None
+        method = event.rpc.method or ""
+        try:
+            params = event.json().get("params")
+        except (ValueError, AttributeError):
+            params = None
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": event.rpc.id}
+        try:
+            reply["result"] = await self._handle_server_request(method, params)
+        except RpcError as exc:
+            reply["error"] = {"code": exc.code, "message": exc.message}
+            if exc.data is not None:
+                reply["error"]["data"] = exc.data
+        try:
+            await self.send_object(reply)
+        except TransportError:
+            pass  # the server is gone; its exit is already an event
+
+    async def _handle_server_request(self, method: str, params: Any) -> Any:
+        if method == "ping":
+            return {}
+        if method == "roots/list":
+            return {"roots": self.roots}
+        if self.server_request_handler is not None:
+            return await self.server_request_handler(method, params)
+        raise RpcError(METHOD_NOT_FOUND, f"mcp-inspector does not answer {method} here (running headless); "
+                                         "the request was recorded")
+
+    # -- handshake -------------------------------------------------------------------------------------
+
+    async def handshake(self, mode: str = "auto", protocol_version: str | None = None,
+                        timeout: float = DEFAULT_REQUEST_TIMEOUT) -> ServerInfo:
+        if mode not in HANDSHAKE_MODES:
+            raise ValueError(f"handshake mode must be one of {', '.join(HANDSHAKE_MODES)}")
+        if mode == "none":
+            self.server = ServerInfo("unknown")
+        elif mode == "legacy":
+            self.server = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
+        elif mode == "modern":
+            info = await self._discover(protocol_version or MODERN_REVISION, timeout, probing=False)
+            assert info is not None
+            self.server = info
+        else:
+            self.note(f"probing with server/discover ({MODERN_REVISION}); a legacy server gets initialize instead")
+            info = await self._discover(MODERN_REVISION, min(timeout, DISCOVER_PROBE_TIMEOUT), probing=True)
+            if info is None:
+                info = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
+            self.server = info
+        self.correlator.protocol_version = self.server.protocol_version
+        return self.server
+
+    async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:
+        """server/discover. While probing, returns None for a legacy server instead of raising."""
+        self.modern = True
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": self.client_capabilities(),
+            "io.modelcontextprotocol/clientInfo": client_info(),
+        }
+        try:
+            response = await self.request("server/discover", {"_meta": meta}, timeout=timeout, inject_meta=False)
+        except RequestTimeout:
+            self.modern = False
+            if probing:
+                self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
+                return None
+            raise HandshakeError(f"no answer to server/discover within {timeout:g} s") from None
+        result, error = result_of(response)
+        if error is not None:
+            code = error.get("code") if isinstance(error, dict) else None
+            if code in MODERN_ERROR_CODES:
+                supported = _supported_from_error(error)
+                raise HandshakeError(
+                    f"the server is modern but does not support {version}; it supports: "
+                    f"{', '.join(supported) or 'nothing it names'}"
+                )
+            self.modern = False
+            if probing:
+                self.note(f"server/discover answered with error {code}: the server is legacy, using initialize")
+                return None
+            raise HandshakeError(f"the server answered server/discover with an error: {_error_text(error)}")
+        if not isinstance(result, dict):
+            self.modern = False
+            raise HandshakeError("the server answered server/discover with a result that is not an object")
+        supported = [v for v in result.get("supportedVersions", []) if isinstance(v, str)]
+        if version not in supported:
+            self.modern = False
+            legacy = [v for v in supported if v in LEGACY_REVISIONS]
+            if probing and legacy:
+                self.note(f"server/discover lists {', '.join(supported)} but not {version}: using initialize")
+                return None
+            raise HandshakeError(f"the server does not support {version}; it supports: {', '.join(supported)}")
+        meta_out = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+        server_info = meta_out.get("io.modelcontextprotocol/serverInfo") or result.get("serverInfo") or {}
+        self.note(f"the server answered server/discover: speaking {version} (no initialize handshake)")
+        return ServerInfo(
+            "modern", version, _str(server_info, "name"), _str(server_info, "version"),
+            result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+            result.get("instructions") if isinstance(result.get("instructions"), str) else None,
+            supported,
+        )
+
+    async def _initialize(self, version: str, timeout: float) -> ServerInfo:
+        self.modern = False
+        params = {"protocolVersion": version, "capabilities": self.client_capabilities(), "clientInfo": client_info()}
+        response = await self.request("initialize", params, timeout=timeout)
+        result, error = result_of(response)
+        if error is not None:
+            raise HandshakeError(f"the server answered initialize with an error: {_error_text(error)}")
+        if not isinstance(result, dict):
+            raise HandshakeError("the server answered initialize with a result that is not an object")
+        negotiated = result.get("protocolVersion")
+        if not isinstance(negotiated, str):
+            raise HandshakeError("the server's initialize result has no protocolVersion")
+        if negotiated != version:
+            self.note(f"asked for protocol {version}, the server chose {negotiated}")
+        await self.notify("notifications/initialized")
+        info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
+        return ServerInfo(
+            "legacy", negotiated, _str(info, "name"), _str(info, "version"),
+            result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+            result.get("instructions") if isinstance(result.get("instructions"), str) else None,
+        )
+
+
+def encode(obj: Any) -> bytes:
+    """One message as compact UTF-8 JSON (no newline: the transport frames it)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def result_of(response: Event) -> tuple[Any, Any]:
+    """``(result, error)`` of a response event; one of them is None."""
+    try:
+        obj = response.json()
+    except ValueError:
+        return None, {"code": None, "message": "the response is not JSON"}
+    if not isinstance(obj, dict):
+        return None, {"code": None, "message": "the response is not an object"}
+    if "error" in obj:
+        return None, obj["error"]
+    return obj.get("result"), None
+
+
+def _supported_from_error(error: dict[str, Any]) -> list[str]:
+    data = error.get("data")
+    if isinstance(data, dict) and isinstance(data.get("supported"), list):
+        return [str(v) for v in data["supported"]]
+    return []
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return f"{error.get('message', '(no message)')} (code {error.get('code')})"
+    return repr(error)
+
+
+def _str(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    return value if isinstance(value, str) else None

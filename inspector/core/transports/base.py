@@ -1,0 +1,68 @@
+"""The transport interface every MCP transport implements (stdio here; HTTP ones build on it).
+
+A transport moves bytes and reports *everything* it sees as :class:`~inspector.core.events.Event` objects
+through the ``emit`` callback the session gives it: messages in both directions, framing errors, stderr,
+lifecycle. It does not assign sequence numbers or times; the session does. It never parses JSON-RPC beyond
+framing: pairing and the protocol are the session's.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from typing import Any
+
+from ..events import Event
+
+Emit = Callable[[Event], None]
+
+
+class TransportError(Exception):
+    """The transport cannot do what was asked; ``str(exc)`` is one sentence for the user."""
+
+
+class TransportClosed(TransportError):
+    """The connection is gone (the server exited, the stream closed)."""
+
+
+class Transport(abc.ABC):
+    """One connection to one server.
+
+    Lifecycle: ``await start()`` once; ``await send(...)`` any number of times; ``await close()`` once
+    (idempotent). ``closed`` becomes true when the connection ends, whoever ended it, and ``wait_closed()``
+    waits for that.
+    """
+
+    #: ``"stdio"``, ``"sse"``, ``"streamable-http"``, ...: written into capture headers
+    name: str = "?"
+
+    def __init__(self) -> None:
+        self.emit: Emit = lambda event: None
+
+    @abc.abstractmethod
+    def describe(self) -> dict[str, Any]:
+        """What this transport connects to, for the capture header (before redaction)."""
+
+    @abc.abstractmethod
+    async def start(self) -> None:
+        """Connect or launch; raises TransportError with a sentence if that fails."""
+
+    @abc.abstractmethod
+    async def send(self, data: bytes, *, raw: bool = False) -> None:
+        """Send one message (without terminator). ``raw=True`` sends ``data`` exactly, newlines included."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Shut down per the transport's spec; afterwards nothing of the connection is left."""
+
+    @property
+    @abc.abstractmethod
+    def closed(self) -> bool: ...
+
+    @abc.abstractmethod
+    async def wait_closed(self) -> None: ...
+
+    def diagnosis(self, waiting_for: str | None = None) -> str | None:
+        """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
+        ``waiting_for`` if any; None while the connection is up."""
+        return None

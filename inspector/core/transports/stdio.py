@@ -1,0 +1,352 @@
+"""The stdio transport: launch a server as a subprocess and speak newline-delimited JSON-RPC over its pipes.
+
+Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio (and the 2026-07-28
+binding, unchanged on the wire). What this adds for a debugger:
+
+* the command is an argument list, never a shell line; the process gets its own process group, so shutdown
+  reaches the grandchildren a wrapper script (``npx``, ``uv run``) leaves behind;
+* stdout goes through :class:`~inspector.core.framing.LineDecoder`, so every byte ends up in one event;
+* stderr is always drained, line by line, so a server that writes megabytes of logs before answering cannot
+  deadlock on a full pipe;
+* what we write to stdin goes through a decoder too, so the capture holds stdin byte-exactly, raw sends
+  included;
+* shutdown follows the spec's order with named timeouts: close stdin, wait, SIGTERM the group, wait, SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import shutil
+import signal
+from pathlib import Path
+from typing import Any
+
+from ..events import Direction, Event, Kind
+from ..framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
+from ..lines import TextLineSplitter
+from ..redact import redact_argv, redact_env
+from .base import Transport, TransportClosed, TransportError
+
+#: After closing stdin, how long a server gets to exit by itself (the SDKs use 2 s).
+STDIN_CLOSE_GRACE = 2.0
+#: After SIGTERM to the process group, how long before SIGKILL.
+SIGTERM_GRACE = 2.0
+#: After SIGKILL, how long we wait for the group to disappear before giving up (it cannot resist SIGKILL;
+#: this only bounds the wait for the kernel).
+SIGKILL_GRACE = 2.0
+#: Once the server has exited, how long we keep reading pipes that a leftover process may still hold.
+PIPE_DRAIN_GRACE = 1.0
+#: A write to stdin that makes no progress for this long means the server stopped reading it.
+WRITE_STALL_TIMEOUT = 10.0
+#: Read size for the pipes; large enough that a flood is read in few system calls.
+READ_CHUNK = 256 * 1024
+#: How many recent stderr lines a diagnosis quotes.
+STDERR_TAIL_LINES = 5
+#: How often we look whether the process group is gone while waiting for it.
+GROUP_POLL_INTERVAL = 0.02
+
+
+def lifecycle(what: str, **data: Any) -> Event:
+    return Event(Kind.LIFECYCLE, data={"what": what, **data})
+
+
+class StdioTransport(Transport):
+    """Launches ``argv`` (no shell) with optional ``cwd`` and environment overrides."""
+
+    name = "stdio"
+
+    def __init__(self, argv: list[str], *, cwd: str | None = None, env: dict[str, str] | None = None,
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, redact: bool = True) -> None:
+        super().__init__()
+        self.redact = redact  # secrets out of the "spawned" event, which is saved
+        if not argv:
+            raise TransportError("no command given: put the server command after --")
+        self.argv = list(argv)
+        self.cwd = cwd
+        self.env_overrides = dict(env or {})
+        self.max_line_bytes = max_line_bytes
+        self.process: asyncio.subprocess.Process | None = None
+        self.returncode: int | None = None
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._stdin_decoder = LineDecoder(Direction.C2S, max_line_bytes)
+        self._readers: list[asyncio.Task[None]] = []
+        self._waiter: asyncio.Task[None] | None = None
+        self._closed = asyncio.Event()
+        self._closing = False
+        self._stdin_closed = False
+        self._signalled: str | None = None
+        self._exit_code: asyncio.Future[int] | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"transport": "stdio", "argv": self.argv, "cwd": self.cwd, "env": self.env_overrides}
+
+    # -- launch ----------------------------------------------------------------------------------------
+
+    def _environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(self.env_overrides)
+        return env
+
+    def _resolve(self, env: dict[str, str]) -> str:
+        """Find the executable the way exec would, so a missing one gets a sentence, not an errno."""
+        command = self.argv[0]
+        if self.cwd is not None and not Path(self.cwd).is_dir():
+            raise TransportError(f"the working directory {self.cwd} does not exist")
+        if os.sep in command:
+            path = Path(self.cwd or ".", command) if not os.path.isabs(command) else Path(command)
+            if not path.exists():
+                raise TransportError(f"command not found: {command} (no such file)")
+            if path.is_dir():
+                raise TransportError(f"{command} is a directory, not a program")
+            if not os.access(path, os.X_OK):
+                raise TransportError(f"{command} is not executable (chmod +x {command}?)")
+            return command
+        search = env.get("PATH", os.defpath)
+        found = shutil.which(command, path=search)
+        if found is None:
+            candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
+            if candidate is not None:
+                raise TransportError(f"{candidate} is not executable (chmod +x {candidate}?)")
+            raise TransportError(f"command not found: {command} (searched PATH: {search})")
+        return found
+
+    async def start(self) -> None:
+        env = self._environment()
+        executable = self._resolve(env)
+        loop = asyncio.get_running_loop()
+        self._exit_code = loop.create_future()
+        try:
+            transport, protocol = await loop.subprocess_exec(
+                lambda: _ExitAwareProtocol(loop, self._exit_code),
+                executable, *self.argv[1:],
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                cwd=self.cwd, env=env, start_new_session=True,
+            )
+            self.process = asyncio.subprocess.Process(transport, protocol, loop)
+        except PermissionError:
+            raise TransportError(f"{self.argv[0]} cannot be run: permission denied") from None
+        except OSError as exc:
+            raise TransportError(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
+        self.emit(lifecycle(
+            "spawned", pid=self.process.pid,
+            argv=redact_argv(self.argv) if self.redact else self.argv,
+            executable=executable, cwd=os.path.abspath(self.cwd or os.getcwd()),
+            env=redact_env(self.env_overrides) if self.redact else self.env_overrides,
+        ))
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self._readers = [
+            asyncio.ensure_future(self._read_stdout(self.process.stdout)),
+            asyncio.ensure_future(self._read_stderr(self.process.stderr)),
+        ]
+        self._waiter = asyncio.ensure_future(self._wait_exit())
+
+    # -- reading ---------------------------------------------------------------------------------------
+
+    async def _read_stdout(self, stream: asyncio.StreamReader) -> None:
+        decoder = LineDecoder(Direction.S2C, self.max_line_bytes)
+        emit = self.emit
+        try:
+            while chunk := await stream.read(READ_CHUNK):
+                for event in decoder.feed(chunk):
+                    emit(event)
+        finally:
+            for event in decoder.close():
+                emit(event)
+
+    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        splitter = TextLineSplitter()
+        try:
+            while chunk := await stream.read(READ_CHUNK):
+                for line, eol in splitter.feed(chunk):
+                    self._emit_stderr(line, eol)
+        finally:
+            for line, eol in splitter.close():
+                self._emit_stderr(line, eol)
+
+    def _emit_stderr(self, line: bytes, eol: bytes) -> None:
+        self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+        self.emit(Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol))
+
+    async def _wait_exit(self) -> None:
+        assert self.process is not None
+        # Not process.wait(): before Python 3.12 it also waits for every pipe to close, which never happens
+        # while a grandchild holds stdout.
+        assert self._exit_code is not None
+        code = await self._exit_code
+        self.returncode = code
+        # Read what the server wrote before it died; a leftover grandchild may hold the pipes open, so bound it.
+        await self._finish_readers(PIPE_DRAIN_GRACE)
+        data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": _signal_name(-code)}
+        if self._signalled:
+            data["after"] = self._signalled
+        self.emit(lifecycle("exited", pid=self.process.pid, **data))
+        self._closed.set()
+
+    async def _finish_readers(self, grace: float) -> None:
+        if not self._readers:
+            return
+        _, pending = await asyncio.wait(self._readers, timeout=grace)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
+
+    # -- writing ---------------------------------------------------------------------------------------
+
+    async def send(self, data: bytes, *, raw: bool = False) -> None:
+        """Write one message line. Refuses embedded newlines unless ``raw`` (then writes ``data`` as is)."""
+        if not raw and (b"\n" in data or b"\r" in data):
+            raise TransportError("the message contains a raw newline, which would split it in two on stdio; "
+                                 "use raw mode to send it anyway")
+        process = self.process
+        if process is None or process.stdin is None:
+            raise TransportClosed("the server is not running")
+        if self._stdin_closed or self.closed or process.returncode is not None:
+            raise TransportClosed(self.diagnosis() or "the server's stdin is closed")
+        payload = data if raw else data + b"\n"
+        try:
+            process.stdin.write(payload)
+            for event in self._stdin_decoder.feed(payload):
+                self.emit(event)
+            await asyncio.wait_for(process.stdin.drain(), WRITE_STALL_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "
+                                 f"written within {WRITE_STALL_TIMEOUT:g} s") from None
+        except (BrokenPipeError, ConnectionResetError):
+            raise TransportClosed(self.diagnosis() or "the server closed its stdin") from None
+
+    # -- shutdown --------------------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    async def close(self) -> None:
+        """Close stdin, wait; SIGTERM the group, wait; SIGKILL the group; leave no process of the group alive."""
+        process = self.process
+        if process is None or self._closing:
+            if self._waiter is not None:
+                await asyncio.shield(self._waiter)
+            return
+        self._closing = True
+        self._close_stdin()
+        if not await self._wait_for(self._closed.wait(), STDIN_CLOSE_GRACE):
+            self._signal_group(signal.SIGTERM)
+            if not await self._wait_for(self._closed.wait(), SIGTERM_GRACE):
+                self._signal_group(signal.SIGKILL)
+                await self._wait_for(self._closed.wait(), SIGKILL_GRACE)
+        await self._reap_group(process.pid)
+        if self._waiter is not None:
+            await self._waiter
+
+    def _close_stdin(self) -> None:
+        if self._stdin_closed or self.process is None or self.process.stdin is None:
+            return
+        self._stdin_closed = True
+        for event in self._stdin_decoder.close():
+            self.emit(event)  # a raw send without newline shows up as an unterminated line
+        try:
+            self.process.stdin.close()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.emit(lifecycle("stdin_closed"))
+
+    async def _reap_group(self, pgid: int) -> None:
+        """Leftover members of the group (grandchildren) get SIGTERM, then SIGKILL."""
+        for sig, grace in ((signal.SIGTERM, SIGTERM_GRACE), (signal.SIGKILL, SIGKILL_GRACE)):
+            members = group_members(pgid)
+            if not members:
+                return
+            self.emit(lifecycle("group_leftovers", pids=members, signal=_signal_name(sig)))
+            try:
+                os.killpg(pgid, sig)
+            except (ProcessLookupError, PermissionError):
+                return
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + grace
+            while group_members(pgid) and loop.time() < deadline:
+                await asyncio.sleep(GROUP_POLL_INTERVAL)
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        assert self.process is not None
+        self._signalled = _signal_name(sig)
+        self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
+        try:
+            os.killpg(self.process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    @staticmethod
+    async def _wait_for(awaitable: Any, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(awaitable, timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    def diagnosis(self, waiting_for: str | None = None) -> str | None:
+        if self.returncode is None:
+            return None
+        if self.returncode >= 0:
+            how = f"the server exited with code {self.returncode}"
+        else:
+            how = f"the server was killed by {_signal_name(-self.returncode)}"
+        if self._signalled:
+            how += f" (after mcp-inspector sent {self._signalled})"
+        if waiting_for:
+            how += f" before answering {waiting_for}"
+        if self.stderr_tail:
+            tail = "\n".join("  " + line for line in self.stderr_tail)
+            return f"{how}; its last stderr lines:\n{tail}"
+        return f"{how} and wrote nothing to stderr"
+
+
+class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """The stream protocol asyncio uses, plus a future resolved with the exit code as soon as the process
+    exits, whether or not its pipes are still open."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, exit_code: asyncio.Future[int]) -> None:
+        super().__init__(limit=READ_CHUNK, loop=loop)
+        self._exit_code = exit_code
+
+    def process_exited(self) -> None:
+        code = self._transport.get_returncode() if self._transport is not None else None
+        super().process_exited()
+        if not self._exit_code.done():
+            self._exit_code.set_result(code if code is not None else -1)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes of a process group. Reads /proc on Linux, else asks the kernel."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(pgid, 0)
+            return [pgid]
+        except (ProcessLookupError, PermissionError):
+            return []
+    members = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # fields after the parenthesised command: state ppid pgrp ...
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) >= 3 and fields[0] not in ("Z", "X") and int(fields[2]) == pgid:
+            members.append(int(entry.name))
+    return members
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
