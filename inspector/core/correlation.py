@@ -82,11 +82,10 @@ class Correlator:
         request = self._pending[origin].pop(key, None)
         if request is not None:
             self._answered[origin][key] = event.seq
-            request.data["answered_by"] = event.seq
-            event.data["reply_to"] = request.seq
-            event.data["latency"] = round(event.t - request.t, 6)
+            request.put(answered_by=event.seq)
+            event.put(reply_to=request.seq, latency=round(event.t - request.t, 6))
             if request.rpc is not None and request.rpc.method:
-                event.data["request_method"] = request.rpc.method
+                event.put(request_method=request.rpc.method)
             return request
         previous = self._answered[origin].get(key)
         if previous is not None:

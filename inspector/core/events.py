@@ -11,8 +11,13 @@ kept, so a long session costs about its raw bytes. :meth:`Event.json` re-parses 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
+
+#: Shared by every event without details: most events have none, and a dict each would cost ~64 bytes.
+NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
 class Kind:
@@ -75,9 +80,11 @@ class Event:
     eol: bytes = b""
     reason: str | None = None  #: why a framing error is one, in one sentence
     rpc: RpcInfo | None = None
-    findings: list[Finding] = field(default_factory=list)
-    #: free-form details: lifecycle fields (pid, argv, code, ...), oversize info, latency, pairing
-    data: dict[str, Any] = field(default_factory=dict)
+    #: protocol findings; a shared empty tuple until the first :meth:`add_finding`
+    findings: list[Finding] | tuple[Finding, ...] = ()
+    #: free-form details: lifecycle fields (pid, argv, code, ...), oversize info, latency, pairing.
+    #: Read-only until the first :meth:`put` (then a dict of the event's own).
+    data: Mapping[str, Any] = NO_DATA
     seq: int = 0  #: assigned by the session when the event is emitted
     t: float = 0.0  #: seconds since the session started (monotonic clock)
     wall: float = 0.0  #: wall-clock time, seconds since the epoch
@@ -95,4 +102,19 @@ class Event:
         return self.rpc.method if self.rpc else None
 
     def add_finding(self, code: str, text: str, severity: str = "error") -> None:
-        self.findings.append(Finding(code, text, severity))
+        self.add_findings([Finding(code, text, severity)])
+
+    def add_findings(self, findings: list[Finding]) -> None:
+        self.findings = [*self.findings, *findings]
+
+    def put(self, **items: Any) -> None:
+        """Add details to ``data``."""
+        data = self.data if type(self.data) is dict else dict(self.data)
+        data.update(items)
+        self.data = data
+
+    def drop(self, key: str) -> None:
+        if key in self.data:
+            data = dict(self.data)
+            del data[key]
+            self.data = data

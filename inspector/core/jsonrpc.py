@@ -19,11 +19,27 @@ BATCH = "batch"
 INVALID = "invalid"
 
 
+#: Well-formed notifications share one immutable RpcInfo per method: floods of them cost no summary objects.
+_NOTIFICATION_INFO: dict[str, RpcInfo] = {}
+_NOTIFICATION_CACHE_SIZE = 1024
+
+
 def classify(obj: Any) -> tuple[RpcInfo, list[Finding]]:
     """Classify a parsed JSON value as a JSON-RPC message and list what is wrong with it.
 
     The caller has already made sure ``obj`` is a dict or a list (anything else is a framing error).
+    The returned RpcInfo may be shared between events: treat it as immutable.
     """
+    if type(obj) is dict and obj.get("jsonrpc") == "2.0" and "id" not in obj and "result" not in obj \
+            and "error" not in obj:
+        method = obj.get("method")
+        if type(method) is str:  # a well-formed notification: nothing to find
+            info = _NOTIFICATION_INFO.get(method)
+            if info is None:
+                info = RpcInfo(NOTIFICATION, method)
+                if len(_NOTIFICATION_INFO) < _NOTIFICATION_CACHE_SIZE:
+                    _NOTIFICATION_INFO[method] = info
+            return info, []
     if isinstance(obj, list):
         return _classify_batch(obj)
     findings: list[Finding] = []

@@ -1,0 +1,136 @@
+"""Ingest benchmark: a stdio server floods notifications; how much does recording them cost?
+
+Compares, in one run and on the same byte stream:
+  baseline  a bare asyncio loop: readline() + json.loads() per line, nothing kept
+  record    the `mcp-inspector record` path: framing decoder, events, correlation, capture file on disk
+  retain    the same plus every event kept in memory (what the desktop timeline holds)
+
+Each path runs in its own fresh interpreter so peak memory (ru_maxrss) is its own; times are the median of
+--repeat runs. Goals (issue 2 / 7): record at most 1.5x the baseline's time; peak memory of the retaining
+path at most 3x the raw bytes. Run:  python benchmarks/ingest.py [--count 200000] [--size 250] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+
+def server_argv(stream: str) -> list[str]:
+    """The flooding server: `cat` of a prepared file, so the server itself costs next to nothing and both
+    paths read the same bytes as fast as the pipe allows."""
+    return ["cat", stream]
+
+
+def memory_kb(field: str) -> int:
+    """VmRSS (now) or VmHWM (peak) of this process. Unlike ru_maxrss, VmHWM is not inherited across exec."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+async def run_baseline(stream: str) -> int:
+    proc = await asyncio.create_subprocess_exec(*server_argv(stream), stdout=asyncio.subprocess.PIPE,
+                                                limit=1 << 24)
+    assert proc.stdout is not None
+    n = 0
+    while line := await proc.stdout.readline():
+        json.loads(line)
+        n += 1
+    await proc.wait()
+    return n
+
+
+async def run_record(stream: str, retain: bool) -> int:
+    from inspector.core.capture.writer import CaptureWriter, make_header
+    from inspector.core.events import Kind
+    from inspector.core.session import Session
+    from inspector.core.transports.stdio import StdioTransport
+
+    argv = server_argv(stream)
+    with tempfile.TemporaryDirectory() as tmp:
+        writer = CaptureWriter(Path(tmp, "bench.jsonl"), make_header({"transport": "stdio", "argv": argv}))
+        session = Session(StdioTransport(argv), capture=writer, keep_events=retain)
+        await session.start()
+        await session.transport.wait_closed()
+        await session.close()
+        writer.close()
+        messages = session.counts["s2c"]
+        if retain:
+            assert sum(1 for e in session.events if e.kind == Kind.MESSAGE) == messages
+    return messages
+
+
+def child(mode: str, stream: str) -> None:
+    if mode != "baseline":
+        import inspector.core.session  # noqa: F401 - import cost is not ingest cost
+    rss_start = memory_kb("VmRSS")
+    start = time.perf_counter()
+    if mode == "baseline":
+        n = asyncio.run(run_baseline(stream))
+    else:
+        n = asyncio.run(run_record(stream, retain=(mode == "retain")))
+    seconds = time.perf_counter() - start
+    rss_peak = memory_kb("VmHWM")
+    print(json.dumps({"mode": mode, "messages": n, "seconds": seconds, "rss_start_kb": rss_start,
+                      "rss_peak_kb": rss_peak}))
+
+
+def measure(mode: str, stream: str) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, "--child", mode, "--stream", stream],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--count", type=int, default=200_000)
+    parser.add_argument("--size", type=int, default=250)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--child", choices=("baseline", "record", "retain"))
+    parser.add_argument("--stream", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.stream)
+        return
+    sys.path.insert(0, str(HERE))
+    from flood_server import payload
+
+    results: dict[str, list[dict[str, float]]] = {"baseline": [], "record": [], "retain": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        stream = str(Path(tmp, "flood.jsonl"))
+        data = payload(args.count, args.size)
+        raw_bytes = len(data)
+        Path(stream).write_bytes(data)
+        del data
+        for _ in range(args.repeat):
+            for mode in results:  # interleaved, so drift in machine load hits every mode alike
+                results[mode].append(measure(mode, stream))
+    base_time = statistics.median(r["seconds"] for r in results["baseline"])
+    print(f"{args.count:,} notifications of ~{args.size} bytes = {raw_bytes / 1e6:.1f} MB raw; "
+          f"median of {args.repeat} runs; python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    print(f"{'path':<10}{'time s':>9}{'x baseline':>12}{'peak RSS MB':>13}{'RSS growth MB':>15}{'growth / raw':>14}")
+    for mode, runs in results.items():
+        seconds = statistics.median(r["seconds"] for r in runs)
+        assert all(r["messages"] == args.count for r in runs), runs
+        peak = statistics.median(r["rss_peak_kb"] for r in runs) / 1024
+        growth = statistics.median(r["rss_peak_kb"] - r["rss_start_kb"] for r in runs) * 1024
+        print(f"{mode:<10}{seconds:>9.2f}{seconds / base_time:>12.2f}{peak:>13.1f}{growth / 1e6:>15.1f}"
+              f"{growth / raw_bytes:>14.2f}")
+
+
+if __name__ == "__main__":
+    main()
