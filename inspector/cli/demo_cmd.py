@@ -30,7 +30,8 @@ def demo_command() -> list[str]:
 def run_demo() -> int:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = captures_dir() / f"demo-{stamp}.jsonl"
-    result = run_async(record(RecordOptions(argv=demo_command(), out=out, messages=[dict(m) for m in DEMO_SCRIPT])))
+    messages = [{"jsonrpc": "2.0", **m} for m in DEMO_SCRIPT]
+    result = run_async(record(RecordOptions(argv=demo_command(), out=out, messages=messages)))
     run_show(out)
     print()
     print(result.summary)

@@ -65,29 +65,41 @@ class Finding:
         return {"code": self.code, "text": self.text, "severity": self.severity}
 
 
-@dataclass(slots=True)
 class Event:
     """One thing that happened in a session. See ``docs/capture-format.md`` for how it is saved.
 
     ``raw`` is the exact bytes without the line terminator; ``eol`` is the terminator that followed them on
     the wire (``b"\\n"``, ``b"\\r\\n"`` or ``b""`` for an unterminated last line). For an oversized line,
     ``raw`` holds only the head and ``data`` records the total size and the tail.
+
+    A plain ``__slots__`` class rather than a dataclass: a session can hold millions of these, and the shared
+    read-only defaults for ``findings`` and ``data`` save two containers per event.
     """
 
-    kind: str
-    raw: bytes = b""
-    dir: str | None = None
-    eol: bytes = b""
-    reason: str | None = None  #: why a framing error is one, in one sentence
-    rpc: RpcInfo | None = None
-    #: protocol findings; a shared empty tuple until the first :meth:`add_finding`
-    findings: list[Finding] | tuple[Finding, ...] = ()
-    #: free-form details: lifecycle fields (pid, argv, code, ...), oversize info, latency, pairing.
-    #: Read-only until the first :meth:`put` (then a dict of the event's own).
-    data: Mapping[str, Any] = NO_DATA
-    seq: int = 0  #: assigned by the session when the event is emitted
-    t: float = 0.0  #: seconds since the session started (monotonic clock)
-    wall: float = 0.0  #: wall-clock time, seconds since the epoch
+    __slots__ = ("kind", "raw", "dir", "eol", "reason", "rpc", "findings", "data", "seq", "t", "wall")
+
+    def __init__(self, kind: str, raw: bytes = b"", dir: str | None = None, eol: bytes = b"",
+                 reason: str | None = None, rpc: RpcInfo | None = None,
+                 findings: list[Finding] | tuple[Finding, ...] = (), data: Mapping[str, Any] = NO_DATA,
+                 seq: int = 0, t: float = 0.0, wall: float = 0.0) -> None:
+        self.kind = kind
+        self.raw = raw
+        self.dir = dir  #: ``c2s``, ``s2c`` or None
+        self.eol = eol
+        self.reason = reason  #: why a framing error is one, in one sentence
+        self.rpc = rpc
+        #: protocol findings; a shared empty tuple until the first :meth:`add_finding`
+        self.findings = findings
+        #: free-form details: lifecycle fields (pid, argv, code, ...), oversize info, latency, pairing.
+        #: Read-only until the first :meth:`put` (then a dict of the event's own).
+        self.data = data
+        self.seq = seq  #: assigned by the session when the event is emitted
+        self.t = t  #: seconds since the session started (monotonic clock)
+        self.wall = wall  #: wall-clock time, seconds since the epoch
+
+    def __repr__(self) -> str:
+        return (f"Event(seq={self.seq}, kind={self.kind!r}, dir={self.dir!r}, raw={self.raw[:80]!r}, "
+                f"eol={self.eol!r}, reason={self.reason!r})")
 
     def text(self) -> str:
         """The raw bytes as text, with undecodable bytes shown as U+FFFD (for display only)."""
