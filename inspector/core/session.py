@@ -2,7 +2,7 @@
 
 The session owns a transport and is the single place events pass through, in order:
 transport -> (seq, times) -> correlation -> capture -> ``events`` list -> listeners. Listeners are plain
-callables, called after all state changed (the GUI bridges them to Qt signals; the core never sees Qt).
+callables, called with each batch of events after all state changed (the GUI bridges them to Qt signals; the core never sees Qt).
 
 It also implements the client side of the lifecycle:
 
@@ -48,7 +48,8 @@ MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAP
 METHOD_NOT_FOUND = -32601
 
 ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
-Listener = Callable[[Event], None]
+#: Called with each batch of new events, after the session's state includes them.
+Listener = Callable[[list[Event]], None]
 
 
 class RequestTimeout(TransportError):
@@ -113,30 +114,49 @@ class Session:
     # -- the event path --------------------------------------------------------------------------------
 
     def _on_event(self, event: Event) -> None:
-        self._seq += 1
-        event.seq = self._seq
-        event.t = time.monotonic() - self._t0
-        event.wall = time.time()
-        request = self.correlator.observe(event)
-        self._count(event)
-        if self.capture is not None:
-            self.capture.write(event)
-        if self.keep_events:
-            self.events.append(event)
-        for listener in self.listeners:
-            listener(event)
-        self._react(event, request)
+        self._on_events([event])
 
-    def _count(self, event: Event) -> None:
-        kind = event.kind
-        if kind == Kind.MESSAGE:
-            self.counts[event.dir or "s2c"] += 1
-        elif kind == Kind.FRAMING_ERROR:
-            self.counts["framing_errors"] += 1
-        elif kind == Kind.STDERR:
-            self.counts["stderr"] += 1
-        if event.findings:
-            self.counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
+    def _on_events(self, events: list[Event]) -> None:
+        """Number, time, pair, count, save, keep, announce, then react: in that order, for a batch.
+
+        A batch is what one read produced, so its events share one timestamp: they arrived together.
+        """
+        t = time.monotonic() - self._t0
+        wall = time.time()
+        seq = self._seq
+        observe = self.correlator.observe
+        counts = self.counts
+        reactions: list[tuple[Event, Event | None]] = []
+        for event in events:
+            seq += 1
+            event.seq = seq
+            event.t = t
+            event.wall = wall
+            kind = event.kind
+            if kind == Kind.MESSAGE:
+                counts[event.dir or "s2c"] += 1
+                rpc = event.rpc
+                if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
+                    request = observe(event)
+                    if request is not None or (rpc.kind == jsonrpc.REQUEST and event.dir == Direction.S2C):
+                        reactions.append((event, request))
+            elif kind == Kind.FRAMING_ERROR:
+                counts["framing_errors"] += 1
+            elif kind == Kind.STDERR:
+                counts["stderr"] += 1
+            elif kind == Kind.LIFECYCLE:
+                reactions.append((event, None))
+            if event.findings:
+                counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
+        self._seq = seq
+        if self.capture is not None:
+            self.capture.write_many(events)
+        if self.keep_events:
+            self.events.extend(events)
+        for listener in self.listeners:
+            listener(events)
+        for event, request in reactions:
+            self._react(event, request)
 
     def _react(self, event: Event, request: Event | None) -> None:
         if request is not None and request.dir == Direction.C2S and request.rpc is not None:
@@ -167,6 +187,7 @@ class Session:
 
     async def start(self) -> None:
         self.transport.emit = self._on_event
+        self.transport.emit_many = self._on_events
         await self.transport.start()
 
     async def close(self) -> None:

@@ -21,14 +21,28 @@ class CaptureError(Exception):
     """A file cannot be read as a capture; the message is one sentence for the user."""
 
 
+_times: list[Any] = [None, None, ""]  # the last (t, wall) formatted: events of one batch share them
+
+
+def _times_field(t: float, wall: float) -> str:
+    if _times[0] is not t or _times[1] is not wall:
+        _times[:] = [t, wall, f'"t":{t:.6f},"wall":{wall:.6f}']
+    return _times[2]
+
+
 def event_to_line(event: Event) -> str:
     """Serialize an event as one capture line (with its trailing newline)."""
-    if event.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
+    kind = event.kind
+    if kind == Kind.MESSAGE and event.eol == b"\n" and not event.data and not event.findings:
+        # the hot path: a well-formed message, nothing to add (raw is valid UTF-8, or it would not be one)
+        return (f'{{"seq":{event.seq},{_times_field(event.t, event.wall)},"kind":"message","dir":"{event.dir}",'
+                f'"raw":{_encode_str(event.raw.decode("utf-8"))}}}\n')
+    if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
         try:
             raw_field = '"raw":' + _encode_str(event.raw.decode("utf-8"))
         except UnicodeDecodeError:
             raw_field = '"raw_b64":"' + base64.b64encode(event.raw).decode("ascii") + '"'
-        head = f'{{"seq":{event.seq},"t":{event.t:.6f},"wall":{event.wall:.6f},"kind":"{event.kind}"'
+        head = f'{{"seq":{event.seq},{_times_field(event.t, event.wall)},"kind":"{kind}"'
         if event.dir:
             head += f',"dir":"{event.dir}"'
         head += "," + raw_field

@@ -47,12 +47,15 @@ class CaptureWriter:
         self._file.flush()
 
     def write(self, event: Event) -> None:
+        self.write_many([event])
+
+    def write_many(self, events: list[Event]) -> None:
         if self._file is None:
             return
-        line = event_to_line(event)
-        self._buffer.append(line)
-        self._buffered += len(line)
-        self.events_written += 1
+        text = "".join([event_to_line(event) for event in events])
+        self._buffer.append(text)
+        self._buffered += len(text)
+        self.events_written += len(events)
         if self._buffered >= MAX_BUFFERED_CHARS or time.monotonic() - self._last_flush >= self.flush_interval:
             self.flush()
         elif self._timer is None:

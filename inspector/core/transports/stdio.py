@@ -146,28 +146,30 @@ class StdioTransport(Transport):
 
     async def _read_stdout(self, stream: asyncio.StreamReader) -> None:
         decoder = LineDecoder(Direction.S2C, self.max_line_bytes)
-        emit = self.emit
         try:
             while chunk := await stream.read(READ_CHUNK):
-                for event in decoder.feed(chunk):
-                    emit(event)
+                events = decoder.feed(chunk)
+                if events:
+                    self.emit_many(events)
         finally:
-            for event in decoder.close():
-                emit(event)
+            events = decoder.close()
+            if events:
+                self.emit_many(events)
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         splitter = TextLineSplitter()
         try:
             while chunk := await stream.read(READ_CHUNK):
-                for line, eol in splitter.feed(chunk):
-                    self._emit_stderr(line, eol)
+                self._emit_stderr(splitter.feed(chunk))
         finally:
-            for line, eol in splitter.close():
-                self._emit_stderr(line, eol)
+            self._emit_stderr(splitter.close())
 
-    def _emit_stderr(self, line: bytes, eol: bytes) -> None:
-        self.stderr_tail.append(line.decode("utf-8", errors="replace"))
-        self.emit(Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol))
+    def _emit_stderr(self, lines: list[tuple[bytes, bytes]]) -> None:
+        if not lines:
+            return
+        for line, _ in lines[-STDERR_TAIL_LINES:]:
+            self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+        self.emit_many([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines])
 
     async def _wait_exit(self) -> None:
         assert self.process is not None
@@ -208,8 +210,9 @@ class StdioTransport(Transport):
         payload = data if raw else data + b"\n"
         try:
             process.stdin.write(payload)
-            for event in self._stdin_decoder.feed(payload):
-                self.emit(event)
+            events = self._stdin_decoder.feed(payload)
+            if events:
+                self.emit_many(events)
             await asyncio.wait_for(process.stdin.drain(), WRITE_STALL_TIMEOUT)
         except asyncio.TimeoutError:
             raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "

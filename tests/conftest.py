@@ -1,0 +1,38 @@
+"""Shared test helpers: running the CLI as a real subprocess, and bounded waits on conditions."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    """Run ``mcp-inspector ARGS`` the way a user would (a fresh interpreter), bounded by ``timeout``."""
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd or ROOT, env={**os.environ, **(env or {})})
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``condition`` until it holds; fail the test after ``timeout`` seconds (never waits longer)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
+        os.sched_yield()
+
+
+@pytest.fixture
+def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    return cli
+
+
+DEMO = [sys.executable, "-m", "inspector.demo"]
