@@ -1,0 +1,189 @@
+"""Session: handshake eras, server requests answered, raw sends, and a server that dies mid-request.
+
+Driven against real subprocesses: the demo server and small scripted servers in tests/core/servers/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.core.events import Direction, Kind
+from inspector.core.session import RequestTimeout, Session, result_of
+from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.stdio import StdioTransport
+
+SERVERS = Path(__file__).parent / "servers"
+DEMO = [sys.executable, "-m", "inspector.demo"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 60))
+
+
+async def open_session(argv, **kwargs) -> Session:
+    session = Session(StdioTransport(argv, cwd=str(ROOT)), **kwargs)
+    await session.start()
+    return session
+
+
+def sent(session: Session) -> list[dict]:
+    return [e.json() for e in session.events if e.kind == Kind.MESSAGE and e.dir == Direction.C2S]
+
+
+def test_auto_handshake_speaks_2026_07_28_to_a_modern_server_and_puts_meta_on_every_request():
+    async def scenario():
+        session = await open_session(DEMO)
+        try:
+            info = await session.handshake("auto")
+            response = await session.request("tools/list")
+            return info, result_of(response), sent(session)
+        finally:
+            await session.close()
+
+    info, (result, error), messages = run(scenario())
+    assert (info.era, info.protocol_version, info.name) == ("modern", "2026-07-28", "mcp-inspector-demo")
+    assert error is None and "echo" in [tool["name"] for tool in result["tools"]]
+    assert [m["method"] for m in messages] == ["server/discover", "tools/list"]
+    for message in messages:
+        meta = message["params"]["_meta"]
+        assert meta["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+        assert meta["io.modelcontextprotocol/clientCapabilities"] == {}
+        assert meta["io.modelcontextprotocol/clientInfo"]["name"] == "mcp-inspector"
+
+
+def test_auto_handshake_falls_back_to_initialize_when_discover_gets_a_legacy_error():
+    async def scenario():
+        session = await open_session([sys.executable, str(SERVERS / "asks_back.py")])
+        try:
+            return await session.handshake("auto"), session.events
+        finally:
+            await session.close()
+
+    info, events = run(scenario())
+    assert (info.era, info.protocol_version, info.name) == ("legacy", "2025-11-25", "asks-back")
+    notes = [e.data["text"] for e in events if e.kind == Kind.NOTE]
+    assert any("error -32601: the server is legacy, using initialize" in n for n in notes)
+    c2s = [e.method for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.C2S and e.method]
+    assert c2s[:3] == ["server/discover", "initialize", "notifications/initialized"]
+
+
+def test_auto_handshake_falls_back_to_initialize_when_discover_gets_no_answer_within_the_bound():
+    async def scenario():
+        session = await open_session([sys.executable, str(SERVERS / "silent_legacy.py")])
+        try:
+            return await session.handshake("auto", timeout=1.0), session.events
+        finally:
+            await session.close()
+
+    info, events = run(scenario())
+    assert info.era == "legacy"
+    assert any("no answer to server/discover within 1 s" in e.data.get("text", "") for e in events)
+
+
+def test_legacy_handshake_sends_the_chosen_revision_then_initialized():
+    async def scenario():
+        session = await open_session(DEMO)
+        try:
+            info = await session.handshake("legacy", "2025-03-26")
+            return info, sent(session)
+        finally:
+            await session.close()
+
+    info, messages = run(scenario())
+    assert info.protocol_version == "2025-03-26"
+    assert messages[0]["method"] == "initialize" and messages[0]["params"]["protocolVersion"] == "2025-03-26"
+    assert messages[1] == {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def test_server_requests_are_answered_ping_roots_and_a_headless_error_for_the_rest():
+    roots = [{"uri": "file:///work", "name": "work"}]
+
+    async def scenario():
+        session = await open_session([sys.executable, str(SERVERS / "asks_back.py")], roots=roots)
+        answered = asyncio.Event()
+        # the server asks three questions right after initialized; our answers are c2s responses
+        session.listeners.append(
+            lambda batch: answered.set() if sum(1 for m in sent(session) if "method" not in m) >= 3 else None)
+        try:
+            await session.handshake("legacy")
+            await asyncio.wait_for(answered.wait(), 10)
+            report = await session.request("report")
+            return result_of(report)[0]
+        finally:
+            await session.close()
+
+    answers = run(scenario())
+    assert answers["s1"]["result"] == {}
+    assert answers["s2"]["result"] == {"roots": roots}
+    assert answers["s3"]["error"]["code"] == -32601
+    assert "sampling/createMessage" in answers["s3"]["error"]["message"]
+
+
+def test_a_message_with_a_raw_newline_is_refused_but_raw_mode_sends_it_byte_for_byte():
+    async def scenario():
+        session = await open_session(DEMO)
+        try:
+            await session.handshake("legacy")
+            with pytest.raises(TransportError, match="raw newline"):
+                await session.transport.send(b'{"jsonrpc":"2.0",\n"method":"x"}')
+            await session.send_raw(b'{"jsonrpc":"2.0","id":99,\n"method":"ping"}\nnot json\n')
+            await session.request("ping")
+            return [e for e in session.events if e.dir == Direction.C2S and e.kind != Kind.STDERR]
+        finally:
+            await session.close()
+
+    c2s = run(scenario())
+    stdin = b"".join(e.raw + e.eol for e in c2s)
+    assert b'{"jsonrpc":"2.0","id":99,\n"method":"ping"}\nnot json\n' in stdin
+    assert [e.raw for e in c2s if e.kind == Kind.FRAMING_ERROR][-1] == b"not json"
+
+
+def test_a_server_that_exits_while_a_request_waits_fails_it_with_the_exit_code_and_stderr():
+    async def scenario():
+        session = await open_session(DEMO)
+        try:
+            await session.handshake("legacy")
+            with pytest.raises(TransportClosed) as caught:
+                await session.request("tools/call", {"name": "exit", "arguments": {"code": 4, "message": "bye now"}})
+            return str(caught.value)
+        finally:
+            await session.close()
+
+    text = run(scenario())
+    assert "exited with code 4 before answering tools/call" in text
+    assert "bye now" in text
+
+
+def test_a_request_without_an_answer_times_out_with_a_sentence_and_a_note():
+    async def scenario():
+        session = await open_session([sys.executable, str(SERVERS / "silent_legacy.py")])
+        try:
+            with pytest.raises(RequestTimeout, match=r"no response to tools/list within 0.5 s"):
+                await session.request("tools/list", timeout=0.5)
+            return [e.data["text"] for e in session.events if e.kind == Kind.NOTE]
+        finally:
+            await session.close()
+
+    assert run(scenario()) == ["no response to tools/list within 0.5 s"]
+
+
+def test_listeners_get_each_batch_after_the_session_holds_it():
+    seen: list[tuple[int, int]] = []
+
+    async def scenario():
+        session = await open_session(DEMO)
+        session.listeners.append(lambda batch: seen.append((batch[-1].seq, len(session.events))))
+        try:
+            await session.handshake("legacy")
+        finally:
+            await session.close()
+        return session
+
+    session = run(scenario())
+    assert seen and all(seq == held for seq, held in seen)
+    assert session.events[-1].data["what"] == "exited"
