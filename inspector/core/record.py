@@ -146,7 +146,9 @@ def summarize(session: Session, out: Path) -> str:
         parts.append(_plural(c["findings"], "protocol finding"))
     transport = session.transport
     code = getattr(transport, "returncode", None)
-    if code is None:
+    if getattr(transport, "process", True) is None:
+        ending = "the server did not start"
+    elif code is None:
         ending = "server still running"
     elif code >= 0:
         ending = f"server exited with code {code}"

@@ -252,7 +252,10 @@ class Session:
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
         self._waiters[key] = (method, future)
         try:
-            await self.transport.send(encode(obj))
+            try:
+                await self.transport.send(encode(obj))
+            except TransportClosed as exc:
+                raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
             return await asyncio.wait_for(future, timeout)
         except asyncio.TimeoutError:
             text = f"no response to {method} within {timeout:g} s"

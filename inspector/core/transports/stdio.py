@@ -205,8 +205,10 @@ class StdioTransport(Transport):
         process = self.process
         if process is None or process.stdin is None:
             raise TransportClosed("the server is not running")
-        if self._stdin_closed or self.closed or process.returncode is not None:
-            raise TransportClosed(self.diagnosis() or "the server's stdin is closed")
+        if self._stdin_closed:
+            raise TransportClosed(self.diagnosis() or "the server's stdin is already closed")
+        if self.closed or process.returncode is not None or process.stdin.is_closing():
+            raise TransportClosed(await self._exit_diagnosis())
         payload = data if raw else data + b"\n"
         try:
             process.stdin.write(payload)
@@ -218,7 +220,12 @@ class StdioTransport(Transport):
             raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "
                                  f"written within {WRITE_STALL_TIMEOUT:g} s") from None
         except (BrokenPipeError, ConnectionResetError):
-            raise TransportClosed(self.diagnosis() or "the server closed its stdin") from None
+            raise TransportClosed(await self._exit_diagnosis()) from None
+
+    async def _exit_diagnosis(self) -> str:
+        """The server is going away: wait (bounded) until its exit and stderr are known, then say why."""
+        await self._wait_for(self._closed.wait(), STDIN_CLOSE_GRACE + PIPE_DRAIN_GRACE)
+        return self.diagnosis() or "the server closed its stdin but is still running"
 
     # -- shutdown --------------------------------------------------------------------------------------
 
