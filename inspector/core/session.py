@@ -263,6 +263,8 @@ class Session:
             raise RequestTimeout(text) from None
         finally:
             self._waiters.pop(key, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # retrieved: the send failure above already says the same thing
 
     def prepare_request(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Complete a user-written request: an id if it has none, ``_meta`` in the modern era."""
