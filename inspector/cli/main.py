@@ -59,6 +59,21 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--root", action="append", default=[], metavar="URI",
                      help="answer roots/list with this root (repeatable; default: no roots)")
     rec.add_argument("--no-redact", action="store_true", help="keep secrets (tokens, keys, passwords) in the capture")
+    rec.add_argument("--answer", action="append", default=[], metavar="KIND=POLICY",
+                     help="answer server requests headless: elicitation=accept-defaults|decline|cancel, "
+                          "sampling=error|text:TEXT (repeatable)")
+    http = rec.add_argument_group("HTTP servers (instead of a command after --)")
+    http.add_argument("--url", metavar="URL", help="connect to this URL instead of launching a command")
+    http.add_argument("--transport", default="auto", metavar="NAME",
+                      help="auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
+                           "or a plug-in transport")
+    http.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'",
+                      help="extra HTTP header (repeatable)")
+    http.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN (redacted in captures)")
+    http.add_argument("--bearer-env", metavar="VAR", help="read the bearer token from this environment variable")
+    http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
+    http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
+                      help="bound on connecting (default 10)")
 
     show = sub.add_parser("show", help="print a capture as a timeline")
     show.add_argument("file", type=Path, metavar="FILE")

@@ -32,6 +32,8 @@ def label(event: Event) -> str:
     """The kind column: request, response, error, notification, batch, framing, stderr, lifecycle, note."""
     if event.kind == Kind.MESSAGE and event.rpc is not None:
         return event.rpc.kind
+    if event.kind == Kind.HTTP and event.data.get("phase") != "end" and "status" in event.data:
+        return f"http {event.data['status']}"
     return {Kind.FRAMING_ERROR: "FRAMING", Kind.STDERR: "stderr"}.get(event.kind, event.kind)
 
 
@@ -53,6 +55,12 @@ def summary(event: Event) -> str:
         return clip(event.text())
     if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
         return clip(describe_lifecycle(event.data) if event.kind == Kind.LIFECYCLE else str(event.data.get("text", "")), 200)
+    if event.kind == Kind.HTTP:
+        return clip(describe_http(event.data), 200)
+    if event.kind == Kind.SSE:
+        fields = " ".join(f"{k}={event.data[k]}" for k in ("event", "id", "retry") if k in event.data)
+        extra = event.data.get("endpoint") or event.data.get("note") or event.text()
+        return clip(f"[exchange {event.data.get('exchange')}] {fields}: {extra}", 200)
     try:
         obj = event.json()
     except ValueError:
@@ -68,6 +76,48 @@ def summary(event: Event) -> str:
     return clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
 
 
+def _ms(seconds: Any) -> str:
+    return f"{seconds * 1000:.1f} ms" if isinstance(seconds, (int, float)) else "?"
+
+
+def describe_http(data: Any) -> str:
+    """One line for an HTTP exchange: request line, status, content type, timing, error or snippet."""
+    number = data.get("exchange")
+    timing = data.get("timing", {})
+    if data.get("phase") == "end":
+        text = f"[exchange {number}] stream ended after {_ms(timing.get('total'))}"
+        if data.get("keepalive_comments"):
+            text += f", {data['keepalive_comments']} keep-alive comments"
+        if data.get("error"):
+            text += f": {data['error']}"
+        return text
+    text = f"[exchange {number}] {data.get('method')} {data.get('url')}"
+    if data.get("purpose"):
+        text += f" ({data['purpose']})"
+    if "status" in data:
+        content_type = data.get("response_headers", {}).get("content-type", "")
+        text += f" → {data['status']} {data.get('reason', '')}".rstrip()
+        if content_type:
+            text += f" {content_type.split(';')[0]}"
+        session = data.get("response_headers", {}).get("mcp-session-id")
+        if session:
+            text += f" session {session}"
+    parts = []
+    if "connect" in timing:
+        parts.append(f"connect {_ms(timing['connect'])}")
+    if "first_byte" in timing:
+        parts.append(f"first byte {_ms(timing['first_byte'])}")
+    if "total" in timing:
+        parts.append(f"total {_ms(timing['total'])}")
+    if parts:
+        text += " · " + ", ".join(parts)
+    if data.get("error"):
+        text += f": {data['error']}"
+    elif data.get("snippet"):
+        text += f" · body: {data['snippet']}"
+    return text
+
+
 def describe_lifecycle(data: dict[str, Any]) -> str:
     what = data.get("what", "?")
     if what == "spawned":
@@ -80,6 +130,16 @@ def describe_lifecycle(data: dict[str, Any]) -> str:
         return f"sent {data.get('signal')} to the process group"
     if what == "stdin_closed":
         return "closed the server's stdin"
+    if what == "connecting":
+        return f"connecting to {data.get('url')} ({data.get('transport')})"
+    if what == "disconnected":
+        return f"disconnected: {data.get('reason')}"
+    if what == "stream_lost":
+        return f"lost the answer to request {data.get('request_id')}: {data.get('reason')}"
+    if what == "request_failed":
+        return f"request {data.get('request_id')} will get no answer: {data.get('reason')}"
+    if what == "closed":
+        return "closed the connection"
     if what == "group_leftovers":
         return f"processes left in the group after exit: {data.get('pids')}; sent {data.get('signal')}"
     rest = {k: v for k, v in data.items() if k != "what"}
@@ -112,6 +172,6 @@ def event_record(event: Event) -> dict[str, Any]:
         out["findings"] = [f.to_json() for f in event.findings]
     if "latency" in event.data:
         out["latency"] = event.data["latency"]
-    if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
+    if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
         out["data"] = {k: v for k, v in event.data.items() if not isinstance(v, bytes)}
     return out

@@ -50,6 +50,11 @@ class Correlator:
         """Requests sent in ``direction`` that have no answer yet, oldest first."""
         return list(self._pending[direction].values())
 
+    def forget(self, direction: str, msg_id: Any) -> None:
+        """A request that can no longer be answered (its HTTP exchange failed): stop waiting for it, so a
+        resend with the same id is not a reuse."""
+        self._pending[direction].pop(id_key(msg_id), None)
+
     def observe(self, event: Event) -> Event | None:
         """Annotate ``event``; returns the request it answers, if it is a response that pairs with one."""
         if event.kind != Kind.MESSAGE or event.rpc is None or event.dir is None:

@@ -28,6 +28,8 @@ class Kind:
     STDERR = "stderr"  #: one line the server wrote to stderr
     LIFECYCLE = "lifecycle"  #: process or connection lifecycle: spawned, stdin closed, exited, ...
     NOTE = "note"  #: something the inspector itself says about the session (handshake chosen, timeout, ...)
+    HTTP = "http"  #: one HTTP exchange (request line, headers, status, timing) or a failure to have one
+    SSE = "sse"  #: a Server-Sent Event that carries no JSON-RPC message (endpoint, priming, unknown names)
 
 
 class Direction:

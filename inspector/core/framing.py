@@ -300,6 +300,44 @@ def _error(event: Event, reason: str) -> Event:
     return event
 
 
+def decode_document(body: bytes, direction: str = Direction.S2C) -> Event:
+    """Decode one HTTP body or SSE ``data`` field: one JSON value, whitespace and newlines allowed.
+
+    Unlike a stdio line, a pretty-printed body is legal; the framing problems left are encoding, BOM,
+    not-JSON and not-an-object. The event has no terminator (``eol`` is empty).
+    """
+    stripped = body.strip(b" \t\r\n")
+    if stripped and b"\n" not in stripped and b"\r" not in stripped:
+        event = _decode(stripped, b"", direction)
+        if event.kind == Kind.MESSAGE:
+            event.raw = body
+            return event
+    event = Event(Kind.MESSAGE, raw=body, dir=direction, eol=b"")
+    if body.startswith(BOM):
+        return _error(event, "the body starts with a UTF-8 byte order mark (EF BB BF); strict JSON parsers reject it")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = body[exc.start : exc.end].hex(" ").upper()
+        return _error(event, f"not valid UTF-8: byte {bad} at offset {exc.start} cannot be decoded")
+    if not text.strip():
+        return _error(event, "an empty body where a JSON-RPC message was expected")
+    if text.lstrip()[:1] not in _JSON_STARTS:
+        return _error(event, "text that is not JSON (an HTML error page? a proxy's message?)")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _error(event, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    except RecursionError:
+        return _error(event, "JSON nested too deeply to parse")
+    if not isinstance(value, (dict, list)):
+        return _error(event, f"valid JSON, but a {jsonrpc.json_type(value)} rather than a JSON-RPC object or batch")
+    event.rpc, found = jsonrpc.classify(value)
+    if found:
+        event.add_findings(found)
+    return event
+
+
 def decode_line(line: bytes, direction: str = Direction.C2S, eol: bytes = b"\n") -> Event:
     """Decode one complete line, for example a message the inspector is about to send."""
     return _decode(line, eol, direction)

@@ -16,8 +16,11 @@ from typing import Any
 
 from .capture.writer import CaptureWriter, make_header
 from .redact import redact_argv, redact_env
+from .answers import AnswerPolicy
 from .session import DEFAULT_REQUEST_TIMEOUT, Session
-from .transports.base import TransportError
+from .transports.base import Transport, TransportError
+from .transports.http_common import HttpOptions
+from .transports.registry import create_url_transport
 from .transports.stdio import StdioTransport
 
 #: Default wait after the last response, for trailing notifications.
@@ -30,6 +33,8 @@ EXIT_BAD_INPUT = 2
 
 @dataclass
 class RecordOptions:
+    """What to record. Exactly one of ``argv`` (a stdio command) and ``http`` (a URL) is set."""
+
     argv: list[str]
     out: Path
     messages: list[dict[str, Any]] = field(default_factory=list)
@@ -41,6 +46,9 @@ class RecordOptions:
     env: dict[str, str] = field(default_factory=dict)
     redact: bool = True
     roots: list[dict[str, str]] = field(default_factory=list)
+    http: HttpOptions | None = None
+    transport: str = "auto"  #: for URLs: auto, streamable-http, sse, or a plug-in's name
+    answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
 
 
 @dataclass
@@ -96,14 +104,28 @@ def stdio_target(argv: list[str], cwd: str | None, env: dict[str, str], redact: 
     }
 
 
-async def record(options: RecordOptions) -> RecordResult:
+def make_transport(options: RecordOptions) -> tuple[Transport, dict[str, Any]]:
+    """The transport to record with, and the capture header's (redacted) target."""
+    if options.http is not None:
+        transport = create_url_transport(options.transport, options.http)
+        return transport, transport.describe()
     transport = StdioTransport(options.argv, cwd=options.cwd, env=options.env, redact=options.redact)
-    header = make_header(stdio_target(options.argv, options.cwd, options.env, options.redact))
+    return transport, stdio_target(options.argv, options.cwd, options.env, options.redact)
+
+
+async def record(options: RecordOptions) -> RecordResult:
+    try:
+        transport, target = make_transport(options)
+        handler = AnswerPolicy.parse(options.answers)
+    except (TransportError, ValueError) as exc:
+        return RecordResult(EXIT_BAD_INPUT, "", str(exc))
+    header = make_header(target)
     try:
         writer = CaptureWriter(options.out, header)
     except OSError as exc:
         return RecordResult(EXIT_BAD_INPUT, "", f"cannot write the capture {options.out}: {exc.strerror or exc}")
-    session = Session(transport, capture=writer, roots=options.roots, keep_events=False)
+    session = Session(transport, capture=writer, roots=options.roots, keep_events=False,
+                      server_request_handler=handler)
     error: str | None = None
     try:
         error = await _drive(session, options)
@@ -146,7 +168,13 @@ def summarize(session: Session, out: Path) -> str:
         parts.append(_plural(c["findings"], "protocol finding"))
     transport = session.transport
     code = getattr(transport, "returncode", None)
-    if getattr(transport, "process", True) is None:
+    if not isinstance(transport, StdioTransport):
+        chosen = getattr(transport, "chosen", transport.name)
+        ending = f"transport {chosen}" + (f" (chosen automatically)" if transport.name == "auto" else "")
+        gone = transport.diagnosis()
+        if gone:
+            ending += f"; {gone}"
+    elif getattr(transport, "process", True) is None:
         ending = "the server did not start"
     elif code is None:
         ending = "server still running"

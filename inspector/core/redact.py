@@ -14,7 +14,7 @@ REDACTED = "[redacted]"
 #: Names of variables, headers, flags and query parameters whose values are treated as secrets.
 SECRET_NAME = re.compile(
     r"(?i)(token|secret|passw|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|auth|cookie"
-    r"|session[-_]?id|signature|bearer|(^|[-_])key$|(^|[-_])pat$)"
+    r"|signature|bearer|(^|[-_])key$|(^|[-_])pat$)"
 )
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
 

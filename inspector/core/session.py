@@ -46,6 +46,8 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 MISSING_CLIENT_CAPABILITY = -32021
 MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
 METHOD_NOT_FOUND = -32601
+#: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
+MAX_INPUT_ROUNDS = 5
 
 ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
 #: Called with each batch of new events, after the session's state includes them.
@@ -145,6 +147,8 @@ class Session:
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1
             elif kind == Kind.LIFECYCLE:
+                if event.data.get("what") in ("request_failed", "stream_lost"):
+                    self.correlator.forget(Direction.C2S, event.data.get("request_id"))
                 reactions.append((event, None))
             if event.findings:
                 counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
@@ -166,11 +170,15 @@ class Session:
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
             self._spawn(self._answer(event))
-        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == "exited":
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") in ("exited", "disconnected"):
             for method, future in self._waiters.values():
                 if not future.done():
                     future.set_exception(TransportClosed(self.transport.diagnosis(method) or "the server exited"))
             self._waiters.clear()
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == "stream_lost":
+            waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
+            if waiter is not None and not waiter[1].done():
+                waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
 
     def note(self, text: str, **data: Any) -> Event:
         """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
@@ -217,7 +225,11 @@ class Session:
         return params
 
     def client_capabilities(self) -> dict[str, Any]:
-        return {"roots": {}} if self.roots else {}
+        caps: dict[str, Any] = {"roots": {}} if self.roots else {}
+        extra = getattr(self.server_request_handler, "capabilities", None)
+        if callable(extra):
+            caps.update(extra())
+        return caps
 
     async def send_object(self, obj: Any) -> None:
         await self.transport.send(encode(obj))
@@ -247,6 +259,38 @@ class Session:
         return await self.request_object(obj, timeout=timeout)
 
     async def request_object(self, obj: dict[str, Any], *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Event:
+        """Send a request and wait for its response; in the 2026-07-28 era, fulfil ``input_required``
+        results (multi round-trip requests) with the server request handler and retry with a new id."""
+        response = await self._request_once(obj, timeout)
+        for _ in range(MAX_INPUT_ROUNDS):
+            result, _ = result_of(response)
+            if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
+                return response
+            asked = result.get("inputRequests") if isinstance(result.get("inputRequests"), dict) else {}
+            names = ", ".join(f"{v.get('method')} ({k})" for k, v in asked.items() if isinstance(v, dict))
+            if self.server_request_handler is None and any(
+                    isinstance(v, dict) and v.get("method") not in ("roots/list", "ping") for v in asked.values()):
+                self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; no answer policy, so it "
+                          "stays unanswered", request_id=obj.get("id"))
+                return response
+            self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; answering and retrying",
+                      request_id=obj.get("id"))
+            responses = {}
+            for key, ask in asked.items():
+                if isinstance(ask, dict):
+                    try:
+                        responses[key] = await self._handle_server_request(str(ask.get("method")), ask.get("params"))
+                    except RpcError as exc:
+                        responses[key] = {"error": {"code": exc.code, "message": exc.message}}
+            params = dict(obj.get("params") or {})
+            params["inputResponses"] = responses
+            if "requestState" in result:
+                params["requestState"] = result["requestState"]
+            obj = {**obj, "id": self.next_id(), "params": params}
+            response = await self._request_once(obj, timeout)
+        return response
+
+    async def _request_once(self, obj: dict[str, Any], timeout: float) -> Event:
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
@@ -260,6 +304,7 @@ class Session:
         except asyncio.TimeoutError:
             text = f"no response to {method} within {timeout:g} s"
             self.note(text, request_id=obj.get("id"), method=method)
+            await self.transport.cancel_request(obj.get("id"))
             raise RequestTimeout(text) from None
         finally:
             self._waiters.pop(key, None)
@@ -327,6 +372,7 @@ class Session:
                 info = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
             self.server = info
         self.correlator.protocol_version = self.server.protocol_version
+        self.transport.on_handshake(self.server.era, self.server.protocol_version)
         return self.server
 
     async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:
@@ -345,6 +391,15 @@ class Session:
                 self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
                 return None
             raise HandshakeError(f"no answer to server/discover within {timeout:g} s") from None
+        except TransportClosed:
+            self.modern = False
+            raise
+        except TransportError as exc:
+            self.modern = False
+            if probing:  # on HTTP, a 4xx without a modern JSON-RPC error identifies a legacy server
+                self.note(f"server/discover failed ({exc}): treating the server as legacy")
+                return None
+            raise
         result, error = result_of(response)
         if error is not None:
             code = error.get("code") if isinstance(error, dict) else None

@@ -69,6 +69,13 @@ class Transport(abc.ABC):
     @abc.abstractmethod
     async def wait_closed(self) -> None: ...
 
+    def on_handshake(self, era: str, protocol_version: str | None) -> None:
+        """The session tells the transport what the handshake settled (HTTP transports set headers from it)."""
+
+    async def cancel_request(self, msg_id: Any) -> None:
+        """Cancel a request at the transport level where the transport has a way (2026-07-28 HTTP closes the
+        request's stream); the default does nothing."""
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
         ``waiting_for`` if any; None while the connection is up."""

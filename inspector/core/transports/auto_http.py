@@ -1,0 +1,104 @@
+"""``--transport auto`` for URLs: Streamable HTTP first, HTTP+SSE (2024-11-05) when the server says no.
+
+Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
+"attempt to POST an InitializeRequest ... if it fails with 400 Bad Request, 404 Not Found or 405 Method Not
+Allowed, issue a GET ... expecting an SSE stream with an endpoint event". The 2026-07-28 probe
+(``server/discover``) is the session's (``--handshake auto``); it goes over whichever transport this picks.
+Every decision is a ``note`` event, so the user sees why a transport was chosen.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..events import Event, Kind
+from .base import Transport, TransportError
+from .http_common import HttpOptions
+from .http_sse import HttpSseTransport
+from .streamable_http import HttpStatusError, StreamableHttpTransport
+
+FALLBACK_STATUSES = frozenset({400, 404, 405})
+
+
+class AutoHttpTransport(Transport):
+    name = "auto"
+
+    def __init__(self, options: HttpOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.inner: Transport = self._adopt(StreamableHttpTransport(options))
+        self.fell_back = False
+
+    def _adopt(self, transport: Transport) -> Transport:
+        transport.emit = lambda event: self.emit(event)
+        transport.emit_many = lambda events: self.emit_many(events)
+        return transport
+
+    @property
+    def chosen(self) -> str:
+        return self.inner.name
+
+    def describe(self) -> dict[str, Any]:
+        return {**self.inner.describe(), "transport": "auto"}
+
+    def _note(self, text: str) -> None:
+        self.emit(Event(Kind.NOTE, data={"text": text}))
+
+    async def start(self) -> None:
+        self._note("transport auto: trying Streamable HTTP first (POST); HTTP+SSE if the server answers "
+                   "400, 404 or 405 to initialize")
+        await self.inner.start()
+
+    async def send(self, data: bytes, *, raw: bool = False) -> None:
+        try:
+            await self.inner.send(data, raw=raw)
+        except HttpStatusError as exc:
+            if self.fell_back or exc.status not in FALLBACK_STATUSES or _method(data) != "initialize":
+                raise
+            self._note(f"Streamable HTTP refused initialize with HTTP {exc.status}: falling back to HTTP+SSE "
+                       f"(2024-11-05), GET {self.options.url}")
+            await self._fall_back(exc)
+            await self.inner.send(data, raw=raw)
+
+    async def _fall_back(self, cause: TransportError) -> None:
+        old = self.inner
+        self.inner = self._adopt(HttpSseTransport(self.options))
+        self.inner._exchanges = old._exchanges  # type: ignore[attr-defined]  # one numbering per session
+        self.fell_back = True
+        await old.close()
+        try:
+            await self.inner.start()
+        except TransportError as exc:
+            raise TransportError(f"neither transport works at {self.options.url}: Streamable HTTP said {cause}; "
+                                 f"HTTP+SSE said {exc}") from None
+        self._note(f"using HTTP+SSE (2024-11-05): the server's endpoint is {getattr(self.inner, 'endpoint', '?')}")
+
+    def on_handshake(self, era: str, protocol_version: str | None) -> None:
+        if not self.fell_back:
+            self._note(f"using Streamable HTTP ({'2026-07-28, stateless' if era == 'modern' else protocol_version})")
+        self.inner.on_handshake(era, protocol_version)
+
+    async def cancel_request(self, msg_id: Any) -> None:
+        await self.inner.cancel_request(msg_id)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    @property
+    def closed(self) -> bool:
+        return self.inner.closed
+
+    async def wait_closed(self) -> None:
+        await self.inner.wait_closed()
+
+    def diagnosis(self, waiting_for: str | None = None) -> str | None:
+        return self.inner.diagnosis(waiting_for)
+
+
+def _method(data: bytes) -> str | None:
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    return obj.get("method") if isinstance(obj, dict) else None

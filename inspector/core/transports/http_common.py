@@ -1,0 +1,311 @@
+"""What every HTTP transport shares: options, headers, the HTTP layer as events, and failures as sentences.
+
+Every exchange becomes a ``http`` event (method, URL, request and response headers, status, timing:
+connect, first byte, total; a readable snippet of a body that is not MCP), so a user sees the layer below
+JSON-RPC: a wrong Accept header, a lost session id, a 200 where 202 was due. Secrets in headers are
+redacted in these events unless the user asked to keep them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import ssl
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from ..events import Event, Finding, Kind
+from ..redact import redact_headers, redact_url
+from .base import Transport, TransportError
+
+#: Default bound on establishing a TCP (and TLS) connection.
+DEFAULT_CONNECT_TIMEOUT = 10.0
+#: Default bound on waiting for the status line of a response (an SSE body may then stay open for long).
+DEFAULT_RESPONSE_TIMEOUT = 60.0
+#: How much of a body that is not MCP (an HTML error page) is kept in the event.
+SNIPPET_CHARS = 2000
+#: How much of an error body is read at most before giving up on it.
+MAX_ERROR_BODY = 256 * 1024
+ACCEPT_BOTH = "application/json, text/event-stream"
+USER_AGENT = "mcp-inspector"
+
+
+@dataclass
+class HttpOptions:
+    url: str
+    headers: dict[str, str] = field(default_factory=dict)  #: extra headers (-H), sent on every request
+    bearer: str | None = None  #: sent as ``Authorization: Bearer ...``
+    origin: str | None = None  #: an ``Origin`` header, to test a server's DNS-rebinding protection
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    response_timeout: float = DEFAULT_RESPONSE_TIMEOUT
+    redact: bool = True
+
+    def base_headers(self) -> dict[str, str]:
+        headers = {"User-Agent": USER_AGENT}
+        if self.origin:
+            headers["Origin"] = self.origin
+        if self.bearer:
+            headers["Authorization"] = f"Bearer {self.bearer}"
+        headers.update(self.headers)
+        return headers
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``'Name: value'`` from ``-H``; raises ValueError with a sentence when it is not one."""
+    name, sep, value = text.partition(":")
+    name = name.strip()
+    if not sep or not name:
+        raise ValueError(f"-H {text!r} must look like 'Name: value'")
+    if any(c in name for c in " \t\r\n()<>@,;:\\\"/[]?={}") or not name.isascii():
+        raise ValueError(f"-H {text!r}: {name!r} is not a valid header name")
+    if "\r" in value or "\n" in value:
+        raise ValueError(f"-H {text!r}: a header value cannot contain a line break")
+    return name, value.strip()
+
+
+def check_url(url: str) -> str:
+    """Validate a server URL; returns it or raises TransportError with a sentence."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise TransportError(f"{url!r} is not a valid URL: {exc}") from None
+    if parts.scheme not in ("http", "https"):
+        raise TransportError(f"{url!r} is not an http:// or https:// URL")
+    if not parts.hostname:
+        raise TransportError(f"{url!r} has no host name")
+    try:
+        parts.port
+    except ValueError:
+        raise TransportError(f"{url!r} has an invalid port") from None
+    return url
+
+
+def origin_of(url: str | httpx.URL) -> tuple[str, str, int | None]:
+    parsed = httpx.URL(str(url))
+    port = parsed.port or {"http": 80, "https": 443}.get(parsed.scheme)
+    return parsed.scheme, parsed.host, port
+
+
+def explain(exc: BaseException, method: str, url: str) -> str:
+    """One plain sentence for a failed HTTP exchange."""
+    where = f"{method} {url}"
+    host = urlsplit(url).netloc
+    text = str(exc)
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"{where}: no connection to {host} within the connect timeout (is a firewall dropping packets?)"
+    if isinstance(exc, (httpx.ReadTimeout, httpx.PoolTimeout, httpx.WriteTimeout)):
+        return f"{where}: the server accepted the connection but did not answer in time"
+    if isinstance(exc, httpx.ConnectError):
+        lowered = text.lower()
+        if "refused" in lowered:
+            return f"{where}: connection refused: nothing is listening on {host} (is the server running?)"
+        if "name or service not known" in lowered or "nodename nor servname" in lowered or "getaddrinfo" in lowered \
+                or "name resolution" in lowered:
+            return f"{where}: the host name {urlsplit(url).hostname} cannot be resolved (DNS)"
+        if isinstance(exc.__cause__, ssl.SSLError) or "ssl" in lowered or "certificate" in lowered:
+            if "wrong version number" in lowered or "record layer failure" in lowered or "packet length" in lowered:
+                return f"{where}: TLS failed: the server at {host} does not speak https here (try http://)"
+            return f"{where}: TLS failed: {text}"
+        return f"{where}: cannot connect to {host}: {text or exc.__class__.__name__}"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        if "without sending" in text or "disconnected" in text.lower():
+            return f"{where}: the server closed the connection without a complete response ({text})"
+        return f"{where}: the server broke the HTTP protocol: {text}"
+    if isinstance(exc, httpx.ReadError):
+        return f"{where}: the connection was lost while reading the response ({text or 'reset'})"
+    if isinstance(exc, httpx.TooManyRedirects):
+        return f"{where}: too many redirects"
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return f"{where}: unsupported URL scheme"
+    if isinstance(exc, httpx.HTTPError):
+        return f"{where}: {exc.__class__.__name__}: {text}"
+    return f"{where}: {exc.__class__.__name__}: {text}"
+
+
+def snippet(body: bytes, content_type: str) -> str:
+    """A readable piece of a body that is not an MCP message (HTML tags stripped)."""
+    text = body[: SNIPPET_CHARS * 4].decode("utf-8", errors="replace")
+    if "html" in content_type.lower() or text.lstrip().lower().startswith(("<!doctype", "<html")):
+        text = re.sub(r"(?is)<(script|style).*?</\1>", " ", text)
+        text = re.sub(r"(?s)<[^>]+>", " ", text)
+    text = " ".join(text.split())
+    return text[:SNIPPET_CHARS]
+
+
+def jsonrpc_error_in(body: bytes) -> dict[str, Any] | None:
+    """The JSON-RPC error object carried by an HTTP error body, if it is one."""
+    try:
+        obj = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(obj, dict) and isinstance(obj.get("error"), dict):
+        return obj["error"]
+    return None
+
+
+class HttpTransportBase(Transport):
+    """Shared machinery: one httpx client, exchange numbering, ``http`` events, timing via httpx trace."""
+
+    def __init__(self, options: HttpOptions) -> None:
+        super().__init__()
+        self.options = options
+        check_url(options.url)
+        self.url = options.url
+        self._client: httpx.AsyncClient | None = None
+        self._exchanges = 0
+        self._closed_event = asyncio.Event()
+        self._gone: str | None = None  # why the connection is gone, once it is
+
+    def describe(self) -> dict[str, Any]:
+        headers = self.options.base_headers()
+        return {
+            "transport": self.name,
+            "url": redact_url(self.url) if self.options.redact else self.url,
+            "headers": redact_headers(headers) if self.options.redact else headers,
+            "redacted": self.options.redact,
+        }
+
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            timeout = httpx.Timeout(self.options.response_timeout, connect=self.options.connect_timeout)
+            # trust_env=False: no proxy from the environment may carry traffic somewhere the user did not name
+            self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False)
+        return self._client
+
+    async def _close_client(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def next_exchange(self) -> int:
+        self._exchanges += 1
+        return self._exchanges
+
+    def _headers_for_event(self, headers: httpx.Headers | dict[str, str]) -> dict[str, str]:
+        flat = {k: v for k, v in headers.items()}
+        return redact_headers(flat) if self.options.redact else flat
+
+    def http_event(self, exchange: int, request: httpx.Request, response: httpx.Response | None, started: float,
+                   *, first_byte: float | None = None, total: float | None = None, connect: float | None = None,
+                   body: bytes | None = None, error: str | None = None, purpose: str = "") -> Event:
+        """Build (not emit) the ``http`` event of one exchange."""
+        url = str(request.url)
+        data: dict[str, Any] = {
+            "exchange": exchange,
+            "method": request.method,
+            "url": redact_url(url) if self.options.redact else url,
+            "request_headers": self._headers_for_event(request.headers),
+        }
+        if purpose:
+            data["purpose"] = purpose
+        if response is not None:
+            data["status"] = response.status_code
+            data["reason"] = response.reason_phrase
+            data["http_version"] = response.http_version
+            data["response_headers"] = self._headers_for_event(response.headers)
+        timing = {}
+        if connect is not None:
+            timing["connect"] = round(connect, 6)
+        if first_byte is not None:
+            timing["first_byte"] = round(first_byte - started, 6)
+        if total is not None:
+            timing["total"] = round(total - started, 6)
+        if timing:
+            data["timing"] = timing
+        if body is not None and response is not None:
+            data["body_bytes"] = len(body)
+            content_type = response.headers.get("content-type", "")
+            if body and response.status_code >= 300 and jsonrpc_error_in(body) is None and "json" not in content_type:
+                data["snippet"] = snippet(body, content_type)
+        if error is not None:
+            data["error"] = error
+        return Event(Kind.HTTP, data=data)
+
+    async def exchange(self, request: httpx.Request, *, purpose: str = "", read_body: bool = True,
+                       number: int | None = None) -> tuple[int, httpx.Response, bytes | None, Event]:
+        """Send ``request``; returns (exchange number, response, body or None if streaming, http event).
+
+        The http event is *not* emitted: the caller adds findings first. On a network failure an http event
+        with the sentence is emitted and TransportError raised.
+        """
+        number = number if number is not None else self.next_exchange()
+        started = time.monotonic()
+        marks: dict[str, float] = {}
+
+        async def trace(name: str, info: dict[str, Any]) -> None:
+            if name == "connection.connect_tcp.started":
+                marks["connect_start"] = time.monotonic()
+            elif name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+                marks["connect_end"] = time.monotonic()
+
+        request.extensions["trace"] = trace
+        try:
+            response = await self.client().send(request, stream=True)
+        except httpx.HTTPError as exc:
+            sentence = explain(exc, request.method, str(request.url))
+            self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=sentence,
+                                      purpose=purpose))
+            raise TransportError(sentence) from None
+        first_byte = time.monotonic()
+        connect = marks["connect_end"] - marks["connect_start"] if "connect_end" in marks and "connect_start" in marks \
+            else None
+        body: bytes | None = None
+        if read_body:
+            try:
+                body = await self._read_limited(response)
+            except httpx.HTTPError as exc:
+                sentence = explain(exc, request.method, str(request.url))
+                self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
+                                          total=time.monotonic(), connect=connect, error=sentence, purpose=purpose))
+                raise TransportError(sentence) from None
+            finally:
+                await response.aclose()
+        event = self.http_event(number, request, response, started, first_byte=first_byte,
+                                total=time.monotonic() if read_body else None, connect=connect, body=body,
+                                purpose=purpose)
+        return number, response, body, event
+
+    @staticmethod
+    async def _read_limited(response: httpx.Response) -> bytes:
+        content_type = response.headers.get("content-type", "")
+        if response.is_success or "json" in content_type:
+            return await response.aread()
+        parts: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= MAX_ERROR_BODY:
+                break
+        return b"".join(parts)
+
+    def request_failed(self, msg_id: Any, reason: str) -> None:
+        """The exchange carrying request ``msg_id`` ended without an answer and cannot get one."""
+        if msg_id is not None:
+            self.emit(Event(Kind.LIFECYCLE, data={"what": "request_failed", "request_id": msg_id, "reason": reason}))
+
+    def flag(self, event: Event, code: str, text: str, severity: str = "error") -> None:
+        event.add_findings([Finding(code, text, severity)])
+
+    @property
+    def closed(self) -> bool:
+        return self._closed_event.is_set()
+
+    async def wait_closed(self) -> None:
+        await self._closed_event.wait()
+
+    def gone(self, reason: str) -> None:
+        """The server cannot be reached any more: say why once, and let waiting requests fail with it."""
+        if self._gone is None:
+            self._gone = reason
+            self.emit(Event(Kind.LIFECYCLE, data={"what": "disconnected", "reason": reason}))
+
+    def diagnosis(self, waiting_for: str | None = None) -> str | None:
+        if self._gone is None:
+            return None
+        return f"{self._gone} (while waiting for the answer to {waiting_for})" if waiting_for else self._gone

@@ -1,0 +1,158 @@
+"""HTTP with SSE, the 2024-11-05 transport (deprecated since 2025-03-26, still what many servers speak).
+
+Spec: https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
+The client GETs the SSE URL; the first event, ``endpoint``, carries the URI to POST messages to (usually
+relative, with a session query). Every client message is a POST there (servers answer 202); every server
+message arrives as a ``message`` event on the GET stream. We refuse an endpoint on another origin: a server
+must not be able to make the inspector send the user's messages somewhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+from ..events import Direction, Event, Kind
+from ..framing import decode_document, decode_line
+from ..sse import RawSSE, SSEDecoder
+from .base import TransportClosed, TransportError
+from .http_common import HttpOptions, HttpTransportBase, explain, origin_of
+
+#: How long we wait for the ``endpoint`` event after the stream opened.
+ENDPOINT_TIMEOUT = 10.0
+
+
+class HttpSseTransport(HttpTransportBase):
+    name = "sse"
+
+    def __init__(self, options: HttpOptions) -> None:
+        super().__init__(options)
+        self.endpoint: str | None = None
+        self._endpoint_ready: asyncio.Future[str] | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name,
+                                              "url": self.describe()["url"]}))
+        request = self.client().build_request("GET", self.url, headers={**self.options.base_headers(),
+                                                                       "Accept": "text/event-stream"})
+        started = time.monotonic()
+        number, response, _, event = await self.exchange(request, read_body=False, purpose="event stream")
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if response.status_code != 200 or content_type != "text/event-stream":
+            body = await self._read_limited(response)
+            await response.aclose()
+            event.put(body_bytes=len(body))
+            self.emit(event)
+            what = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+            if response.status_code == 200:
+                what = f"a {content_type or 'body without Content-Type'} instead of text/event-stream"
+            raise TransportError(f"GET {self.url}: {what}: this URL is not an HTTP+SSE (2024-11-05) endpoint")
+        self.emit(event)
+        self._endpoint_ready = asyncio.get_running_loop().create_future()
+        self._reader = asyncio.ensure_future(self._read(response, number, started))
+        try:
+            self.endpoint = await asyncio.wait_for(asyncio.shield(self._endpoint_ready), ENDPOINT_TIMEOUT)
+        except asyncio.TimeoutError:
+            await self.close()
+            raise TransportError(f"GET {self.url}: the stream opened but sent no endpoint event within "
+                                 f"{ENDPOINT_TIMEOUT:g} s, so there is nowhere to send messages") from None
+        except TransportError:
+            await self.close()
+            raise
+
+    async def _read(self, response: httpx.Response, number: int, started: float) -> None:
+        decoder = SSEDecoder()
+        error: str | None = None
+        try:
+            async for chunk in response.aiter_bytes():
+                for raw in decoder.feed(chunk):
+                    self._on_sse(raw, number)
+        except httpx.HTTPError as exc:
+            error = explain(exc, "GET", self.url)
+        finally:
+            await response.aclose()
+            data: dict[str, Any] = {"exchange": number, "phase": "end", "keepalive_comments": decoder.total_comments,
+                                    "timing": {"total": round(time.monotonic() - started, 6)}}
+            if error:
+                data["error"] = error
+            self.emit(Event(Kind.HTTP, data=data))
+        if self._endpoint_ready is not None and not self._endpoint_ready.done():
+            self._endpoint_ready.set_exception(TransportError(
+                f"GET {self.url}: the stream ended before the endpoint event ({error or 'closed by the server'})"))
+        if not self.closed:
+            self.gone(f"the server's event stream ended ({error or 'closed by the server'}): no more messages can "
+                      "arrive")
+
+    def _on_sse(self, raw: RawSSE, number: int) -> None:
+        sse = raw.sse
+        fields: dict[str, Any] = {"event": sse.event}
+        if sse.id:
+            fields["id"] = sse.id
+        if sse.retry is not None:
+            fields["retry"] = sse.retry
+        if raw.comments:
+            fields["comments_before"] = raw.comments
+        if sse.event == "message":
+            event = decode_document(sse.data.encode("utf-8"), Direction.S2C)
+            event.put(exchange=number, sse=fields)
+            self.emit(event)
+            return
+        event = Event(Kind.SSE, raw=raw.raw, dir=Direction.S2C, eol=b"", data={"exchange": number, **fields})
+        if sse.event == "endpoint" and self._endpoint_ready is not None and not self._endpoint_ready.done():
+            target = str(httpx.URL(self.url).join(sse.data.strip()))
+            if origin_of(target) != origin_of(self.url):
+                reason = (f"the endpoint event points to another origin ({target}) than the SSE URL ({self.url}); "
+                          "refusing to send messages there")
+                event.add_finding("cross-origin-endpoint", reason)
+                self.emit(event)
+                self._endpoint_ready.set_exception(TransportError(reason))
+                return
+            event.put(endpoint=target)
+            self.emit(event)
+            self._endpoint_ready.set_result(target)
+            return
+        self.emit(event)
+
+    async def send(self, data: bytes, *, raw: bool = False) -> None:
+        if self.closed or self.endpoint is None:
+            raise TransportClosed(self._gone or "the connection is closed")
+        if self._gone is not None:
+            raise TransportClosed(self._gone)
+        number = self.next_exchange()
+        outgoing = decode_line(data, Direction.C2S, eol=b"")
+        outgoing.put(exchange=number)
+        self.emit(outgoing)
+        request = self.client().build_request("POST", self.endpoint, content=data, headers={
+            **self.options.base_headers(), "Content-Type": "application/json"})
+        try:
+            _, response, body, event = await self.exchange(request, number=number,
+                                                           purpose=str(outgoing.method or "message"))
+        except TransportError as exc:
+            self.request_failed(outgoing.rpc.id if outgoing.rpc and outgoing.rpc.kind == "request" else None, str(exc))
+            raise
+        status = response.status_code
+        if status != 202:
+            if 200 <= status < 300:
+                self.flag(event, "not-202", f"the POST was answered {status}; HTTP+SSE servers answer 202 and send "
+                                            "the reply on the event stream", "warning")
+            else:
+                self.flag(event, "post-failed", f"the POST was answered {status} {response.reason_phrase}")
+        self.emit(event)
+        if status >= 400:
+            self.request_failed(outgoing.rpc.id if outgoing.rpc and outgoing.rpc.kind == "request" else None,
+                                f"HTTP {status}")
+            raise TransportError(f"POST {self.endpoint}: HTTP {status} {response.reason_phrase}".strip())
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.wait([self._reader], timeout=2.0)
+        await self._close_client()
+        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self._closed_event.set()

@@ -1,0 +1,498 @@
+"""Streamable HTTP, as specified from 2025-03-26 to 2025-11-25, and its 2026-07-28 form.
+
+Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http and
+https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+
+Every client message is its own POST with ``Accept: application/json, text/event-stream``. A request is
+answered by one JSON body or an SSE stream (which may carry notifications and, before 2026-07-28, server
+requests ahead of the response); notifications and responses get 202. What differs by revision:
+
+* legacy (2025-03-26 .. 2025-11-25): ``Mcp-Session-Id`` from the initialize response, echoed afterwards;
+  ``MCP-Protocol-Version`` after initialize from 2025-06-18 on; a standalone GET stream for server-initiated
+  messages (405 is allowed); DELETE on close; a 404 for a known session means it expired; a dropped stream
+  is resumed by GET with ``Last-Event-ID`` after the server's ``retry``.
+* modern (2026-07-28): no session, no GET stream; every POST carries ``MCP-Protocol-Version``,
+  ``Mcp-Method``, ``Mcp-Name`` and the ``Mcp-Param-*`` headers of the tool's ``x-mcp-header`` annotations;
+  closing a response stream cancels its request.
+
+Everything is reported as events: each exchange (``http``), each message, each SSE event that carries no
+message (``sse``: priming events, unknown event names), and problems as findings on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import httpx
+
+from .. import jsonrpc
+from ..events import Direction, Event, Kind
+from ..framing import decode_document, decode_line
+from ..sse import RawSSE, SSEDecoder
+from . import mcp_headers
+from .base import TransportClosed, TransportError
+from .http_common import ACCEPT_BOTH, HttpOptions, HttpTransportBase, explain, jsonrpc_error_in, snippet
+
+#: Revisions that require ``MCP-Protocol-Version`` on requests after initialize.
+VERSION_HEADER_REVISIONS = frozenset({"2025-06-18", "2025-11-25"})
+#: Reconnection attempts for a dropped stream before we say the server is gone.
+MAX_RECONNECTS = 3
+#: Wait before reconnecting when the server gave no ``retry``.
+DEFAULT_RETRY_SECONDS = 1.0
+#: Longest ``retry`` we honour, so a server cannot park us for hours.
+MAX_RETRY_SECONDS = 10.0
+#: How many redirects (307/308) we follow for one POST.
+MAX_REDIRECTS = 3
+
+
+class HttpStatusError(TransportError):
+    """An HTTP status that is not an MCP answer; ``status`` for callers that fall back on it."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class StreamableHttpTransport(HttpTransportBase):
+    name = "streamable-http"
+
+    def __init__(self, options: HttpOptions) -> None:
+        super().__init__(options)
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None  #: the negotiated legacy revision (for the version header)
+        self.era: str | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._streams: dict[Any, asyncio.Task[Any]] = {}  # request id -> task reading its SSE response
+        self._request_methods: dict[Any, str] = {}
+        self._tool_plans: dict[str, mcp_headers.HeaderPlan] = {}
+        self._invalid_tools: dict[str, str] = {}
+        self._get_stream: asyncio.Task[Any] | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name, "url": self.describe()["url"]}))
+
+    def on_handshake(self, era: str, protocol_version: str | None) -> None:
+        """Called by the session once the era is known; legacy sessions open the standalone GET stream."""
+        self.era = era
+        self.protocol_version = protocol_version
+        if era == "legacy" and self._get_stream is None and not self.closed:
+            self._get_stream = self._spawn(self._standalone_stream())
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=2.0)
+        if self.session_id is not None and self._gone is None:
+            request = self.client().build_request("DELETE", self.url, headers=self._headers())
+            try:
+                _, response, _, event = await self.exchange(request, purpose="end session")
+                if response.status_code == 405:
+                    self.flag(event, "delete-405", "the server does not let clients end sessions (405): allowed",
+                              "warning")
+                self.emit(event)
+            except TransportError:
+                pass  # already an http event with the sentence
+        await self._close_client()
+        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self._closed_event.set()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def _headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        headers = self.options.base_headers()
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        if self.era == "legacy" and self.protocol_version in VERSION_HEADER_REVISIONS:
+            headers["MCP-Protocol-Version"] = self.protocol_version
+        if extra:
+            headers.update(extra)
+        return headers
+
+    def _modern_headers(self, obj: dict[str, Any], raw: bool) -> dict[str, str]:
+        params = obj.get("params") if isinstance(obj.get("params"), dict) else {}
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        version = meta.get("io.modelcontextprotocol/protocolVersion")
+        if not isinstance(version, str):
+            return {}
+        headers = {"MCP-Protocol-Version": version, **mcp_headers.standard_headers(obj)}
+        if obj.get("method") == "tools/call" and isinstance(params.get("name"), str):
+            tool = params["name"]
+            if tool in self._invalid_tools and not raw:
+                raise TransportError(f"refusing to call {tool}: its definition is invalid "
+                                     f"({self._invalid_tools[tool]}); raw mode sends it anyway")
+            plan = self._tool_plans.get(tool)
+            if plan:
+                try:
+                    headers.update(mcp_headers.param_headers(plan, params.get("arguments")))
+                except ValueError as exc:
+                    if not raw:
+                        raise TransportError(f"cannot call {tool}: {exc}") from None
+        return headers
+
+    async def send(self, data: bytes, *, raw: bool = False) -> None:
+        if self.closed:
+            raise TransportClosed("the connection is closed")
+        if self._gone is not None:
+            raise TransportClosed(self._gone)
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError):
+            obj = None
+        if obj is None and not raw:
+            raise TransportError("the message is not JSON; use raw mode to send it anyway")
+        message = obj if isinstance(obj, dict) else {}
+        kind = jsonrpc.classify(obj)[0].kind if isinstance(obj, (dict, list)) else jsonrpc.INVALID
+        msg_id = message.get("id") if kind == jsonrpc.REQUEST else None
+        extra = {"Accept": ACCEPT_BOTH, "Content-Type": "application/json"}
+        if self.era != "legacy":
+            extra.update(self._modern_headers(message, raw))
+        if kind == jsonrpc.REQUEST:
+            self._request_methods[msg_id] = str(message.get("method"))
+        number = self.next_exchange()
+        outgoing = decode_line(data, Direction.C2S, eol=b"")
+        outgoing.put(exchange=number)
+        self.emit(outgoing)
+        try:
+            await self._post(data, extra, number, kind, message, msg_id)
+        except TransportError as exc:
+            self.request_failed(msg_id, str(exc))
+            raise
+
+    async def _post(self, data: bytes, extra: dict[str, str], number: int, kind: str, message: dict[str, Any],
+                    msg_id: Any) -> None:
+        url = self.url
+        for _ in range(MAX_REDIRECTS + 1):
+            request = self.client().build_request("POST", url, content=data, headers=self._headers(extra))
+            started = time.monotonic()
+            number, response, _, event = await self.exchange(request, read_body=False, number=number,
+                                                             purpose=str(message.get("method") or kind))
+            status = response.status_code
+            if status in (307, 308) and "location" in response.headers:
+                target = str(response.url.join(response.headers["location"]))
+                await response.aclose()
+                self.flag(event, "redirect", f"redirected ({status}) from {url} to {target}: the server wants the "
+                                             f"URL {target}; use it directly", "warning")
+                self.emit(event)
+                url = self.url = target
+                number = self.next_exchange()
+                continue
+            await self._answer(response, event, started, number, kind, message, msg_id)
+            return
+        raise TransportError(f"POST {self.url}: more than {MAX_REDIRECTS} redirects")
+
+    async def _answer(self, response: httpx.Response, event: Event, started: float, number: int, kind: str,
+                      message: dict[str, Any], msg_id: Any) -> None:
+        status = response.status_code
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if message.get("method") == "initialize" and 200 <= status < 300:
+            self._learn_session(response, event)
+        if status == 202:
+            await response.aclose()
+            if kind == jsonrpc.REQUEST:
+                self.flag(event, "202-for-request", "202 Accepted for a request: its answer can only arrive on "
+                                                   "another stream")
+            self.emit(self._finished(event, started))
+            return
+        if 200 <= status < 300 and content_type == "text/event-stream":
+            if kind != jsonrpc.REQUEST:
+                self.flag(event, "stream-for-non-request", f"an SSE stream for a {kind}, where 202 was due")
+            self.emit(event)
+            task = self._spawn(self._read_stream(response, number, started, msg_id))
+            if msg_id is not None:
+                self._streams[json.dumps(msg_id)] = task
+            return
+        body = await self._read_body(response)
+        finished = self._finished(event, started, body)
+        if 200 <= status < 300:
+            if content_type != "application/json":
+                self.flag(finished, "content-type", f"answered with Content-Type {content_type or '(none)'}; "
+                                                    "expected application/json or text/event-stream")
+            if kind in (jsonrpc.NOTIFICATION, jsonrpc.RESPONSE) and body.strip():
+                self.flag(finished, "200-with-body", f"200 with a body for a {kind}, where 202 Accepted was due")
+            elif kind in (jsonrpc.NOTIFICATION, jsonrpc.RESPONSE):
+                self.flag(finished, "200-not-202", f"200 for a {kind}, where 202 Accepted was due", "warning")
+            self.emit(finished)
+            if body.strip():
+                self._emit_body(body, number)
+            return
+        self.emit(finished)
+        self._fail(status, response, body, number, msg_id)
+
+    def _fail(self, status: int, response: httpx.Response, body: bytes, number: int, msg_id: Any) -> None:
+        """A status that is not an MCP answer: surface a JSON-RPC error body if it answers the request, else
+        raise with one sentence."""
+        error = jsonrpc_error_in(body)
+        if error is not None:
+            answer = self._emit_body(body, number)
+            if answer is not None and msg_id is not None and answer == msg_id:
+                return  # the waiting request gets its error response like any other
+        reason = f"HTTP {status} {response.reason_phrase}".strip()
+        where = f"POST {self.url}"
+        if status == 404 and self.session_id is not None:
+            expired = self.session_id
+            self.session_id = None
+            self.gone(f"{where}: the server no longer knows session {expired} (404): it expired or the server "
+                      "restarted; restart the session to initialize a new one")
+            raise TransportClosed(self._gone or "")
+        if status == 401:
+            challenge = response.headers.get("www-authenticate", "")
+            detail = f": the server asks for {challenge}" if challenge else ""
+            metadata = _resource_metadata(challenge)
+            more = f"; its authorization metadata is at {metadata}" if metadata else ""
+            raise HttpStatusError(f"{where}: {reason}{detail}{more} (pass a token with --bearer or -H)", status)
+        if status == 406:
+            raise HttpStatusError(f"{where}: {reason}: the server refused our Accept header ({ACCEPT_BOTH})", status)
+        if status == 403:
+            origin = self.options.origin
+            hint = f" (we sent Origin: {origin})" if origin else " (a server checking Origin rejects some clients)"
+            raise HttpStatusError(f"{where}: {reason}: the server refused the request{hint}", status)
+        if status == 405:
+            raise HttpStatusError(f"{where}: {reason}: this URL does not take POST, so it is not a Streamable HTTP "
+                                  "endpoint", status)
+        text = error.get("message") if error else None
+        detail = f": {text}" if text else ""
+        if not detail and body:
+            piece = snippet(body, response.headers.get("content-type", ""))
+            detail = f": {piece[:200]}" if piece else ""
+        raise HttpStatusError(f"{where}: {reason}{detail}", status)
+
+    def _learn_session(self, response: httpx.Response, event: Event) -> None:
+        session_id = response.headers.get("mcp-session-id")
+        if session_id is None:
+            return
+        if self.session_id is not None and session_id != self.session_id:
+            self.flag(event, "session-id-changed", f"the session id changed from {self.session_id} to {session_id}")
+        self.session_id = session_id
+
+    async def _read_body(self, response: httpx.Response) -> bytes:
+        try:
+            return await self._read_limited(response)
+        except httpx.HTTPError as exc:
+            raise TransportError(explain(exc, response.request.method, str(response.request.url))) from None
+        finally:
+            await response.aclose()
+
+    def _finished(self, event: Event, started: float, body: bytes | None = None) -> Event:
+        timing = dict(event.data.get("timing", {}))
+        timing["total"] = round(time.monotonic() - started, 6)
+        event.put(timing=timing)
+        if body is not None:
+            event.put(body_bytes=len(body))
+            content_type = event.data.get("response_headers", {}).get("content-type", "")
+            status = event.data.get("status", 0)
+            if body and status >= 300 and "json" not in content_type and jsonrpc_error_in(body) is None:
+                    event.put(snippet=snippet(body, content_type))
+        return event
+
+    def _emit_body(self, body: bytes, number: int, sse: dict[str, Any] | None = None) -> Any:
+        """Emit one received message; returns its id if it is a response (to match a waiting request)."""
+        event = decode_document(body, Direction.S2C)
+        event.put(exchange=number, **({"sse": sse} if sse else {}))
+        self._inspect_incoming(event)
+        self.emit(event)
+        if event.rpc is not None and event.rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+            return event.rpc.id
+        return None
+
+    def _inspect_incoming(self, event: Event) -> None:
+        """Learn tool header annotations from tools/list results, flagging invalid tool definitions."""
+        if event.rpc is None or event.rpc.kind != jsonrpc.RESPONSE:
+            return
+        if self._request_methods.get(event.rpc.id) != "tools/list":
+            return
+        try:
+            tools = event.json().get("result", {}).get("tools", [])
+        except (ValueError, AttributeError):
+            return
+        for tool in tools if isinstance(tools, list) else []:
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+                continue
+            try:
+                plan = mcp_headers.header_plan(tool.get("inputSchema"))
+            except ValueError as exc:
+                self._invalid_tools[tool["name"]] = str(exc)
+                event.add_finding("invalid-tool-headers", f"tool {tool['name']} is invalid: {exc}; calls to it "
+                                                          "are refused (raw mode still sends them)")
+                continue
+            self._invalid_tools.pop(tool["name"], None)
+            if plan:
+                self._tool_plans[tool["name"]] = plan
+
+    # -- streams ---------------------------------------------------------------------------------------
+
+    async def _read_stream(self, response: httpx.Response, number: int, started: float, msg_id: Any) -> None:
+        """Read one SSE response; resume it with GET + Last-Event-ID if it drops before the answer."""
+        decoder = SSEDecoder()
+        answered = False
+        error: str | None = None
+        retry: float | None = None
+        try:
+            async for chunk in response.aiter_bytes():
+                for raw in decoder.feed(chunk):
+                    if raw.sse.retry is not None:
+                        retry = raw.sse.retry / 1000
+                    if self._sse_event(raw, number) == msg_id and msg_id is not None:
+                        answered = True
+        except httpx.HTTPError as exc:
+            error = explain(exc, "POST", self.url)
+        finally:
+            await response.aclose()
+            self._stream_end(number, started, decoder, error)
+            if msg_id is not None:
+                self._streams.pop(json.dumps(msg_id), None)
+        if answered or msg_id is None or self.closed:
+            return
+        if decoder.last_event_id and self.era != "modern":
+            await self._resume(decoder.last_event_id, retry, msg_id)
+        else:
+            why = error or "the server ended it"
+            self.emit(Event(Kind.LIFECYCLE, data={"what": "stream_lost", "request_id": msg_id,
+                                                  "reason": f"the response stream ended before the answer ({why})"}))
+
+    def _sse_event(self, raw: RawSSE, number: int) -> Any:
+        sse = raw.sse
+        fields: dict[str, Any] = {"event": sse.event}
+        if sse.id:
+            fields["id"] = sse.id
+        if sse.retry is not None:
+            fields["retry"] = sse.retry
+        if raw.comments:
+            fields["comments_before"] = raw.comments
+        if sse.event == "message" and sse.data.strip():
+            return self._emit_body(sse.data.encode("utf-8"), number, fields)
+        event = Event(Kind.SSE, raw=raw.raw, dir=Direction.S2C, eol=b"", data={"exchange": number, **fields})
+        if not sse.data and sse.id:
+            event.put(note="priming event: an id with empty data, so the client can resume from here")
+        self.emit(event)
+        return None
+
+    def _stream_end(self, number: int, started: float, decoder: SSEDecoder, error: str | None) -> None:
+        data: dict[str, Any] = {"exchange": number, "phase": "end",
+                                "timing": {"total": round(time.monotonic() - started, 6)},
+                                "keepalive_comments": decoder.total_comments}
+        if error:
+            data["error"] = error
+        if decoder.incomplete_bytes:
+            data["incomplete_bytes"] = decoder.incomplete_bytes
+        self.emit(Event(Kind.HTTP, data=data))
+
+    async def _resume(self, last_event_id: str, retry: float | None, msg_id: Any) -> None:
+        """GET with Last-Event-ID after ``retry``, until the answer arrives or attempts run out."""
+        for attempt in range(1, MAX_RECONNECTS + 1):
+            await asyncio.sleep(min(retry if retry is not None else DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS))
+            headers = self._headers({"Accept": "text/event-stream", "Last-Event-ID": last_event_id})
+            request = self.client().build_request("GET", self.url, headers=headers)
+            started = time.monotonic()
+            try:
+                number, response, _, event = await self.exchange(request, read_body=False,
+                                                                 purpose=f"resume after event {last_event_id}")
+            except TransportError as exc:
+                if attempt == MAX_RECONNECTS:
+                    self.gone(f"the stream for request {msg_id} dropped and could not be resumed: {exc}")
+                continue
+            self.emit(event)
+            if response.status_code != 200:
+                await response.aclose()
+                self.gone(f"the stream for request {msg_id} dropped and the server refused to resume it "
+                          f"(HTTP {response.status_code})")
+                return
+            decoder = SSEDecoder()
+            error = None
+            try:
+                async for chunk in response.aiter_bytes():
+                    for raw in decoder.feed(chunk):
+                        if raw.sse.retry is not None:
+                            retry = raw.sse.retry / 1000
+                        if self._sse_event(raw, number) == msg_id:
+                            await response.aclose()
+                            self._stream_end(number, started, decoder, None)
+                            return
+            except httpx.HTTPError as exc:
+                    error = explain(exc, "GET", self.url)
+            finally:
+                await response.aclose()
+            self._stream_end(number, started, decoder, error)
+            last_event_id = decoder.last_event_id or last_event_id
+        self.gone(f"the stream for request {msg_id} dropped {MAX_RECONNECTS} times; giving up")
+
+    async def _standalone_stream(self) -> None:
+        """The GET stream for server-initiated messages (legacy); reconnects with Last-Event-ID when it drops."""
+        last_event_id = ""
+        retry: float | None = None
+        failures = 0
+        while not self.closed and failures < MAX_RECONNECTS:
+            extra = {"Accept": "text/event-stream"}
+            if last_event_id:
+                extra["Last-Event-ID"] = last_event_id
+            request = self.client().build_request("GET", self.url, headers=self._headers(extra))
+            started = time.monotonic()
+            try:
+                number, response, _, event = await self.exchange(request, read_body=False,
+                                                                 purpose="standalone stream")
+            except TransportError as exc:
+                failures += 1
+                if failures >= MAX_RECONNECTS:
+                    self.gone(str(exc))
+                    return
+                await asyncio.sleep(min(retry or DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS))
+                continue
+            if response.status_code == 405:
+                await response.aclose()
+                self.flag(event, "no-get-stream", "the server offers no standalone stream (405), which the spec "
+                                                  "allows: server messages come only on POST responses", "warning")
+                self.emit(self._finished(event, started))
+                return
+            if response.status_code != 200:
+                body = await self._read_body(response)
+                self.flag(event, "get-stream-refused", f"the standalone stream was refused with HTTP "
+                                                       f"{response.status_code}", "warning")
+                self.emit(self._finished(event, started, body))
+                return
+            self.emit(event)
+            decoder = SSEDecoder()
+            error = None
+            try:
+                async for chunk in response.aiter_bytes():
+                    for raw in decoder.feed(chunk):
+                        failures = 0
+                        if raw.sse.retry is not None:
+                            retry = raw.sse.retry / 1000
+                        self._sse_event(raw, number)
+            except httpx.HTTPError as exc:
+                    error = explain(exc, "GET", self.url)
+            finally:
+                await response.aclose()
+            self._stream_end(number, started, decoder, error)
+            last_event_id = decoder.last_event_id or last_event_id
+            failures += 1
+            if not self.closed:
+                await asyncio.sleep(min(retry or DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS))
+        if not self.closed and failures >= MAX_RECONNECTS:
+            self.gone(f"the server's standalone stream dropped {MAX_RECONNECTS} times in a row")
+
+    async def cancel_request(self, msg_id: Any) -> None:
+        """2026-07-28: closing a request's response stream cancels it."""
+        task = self._streams.pop(json.dumps(msg_id), None)
+        if task is not None:
+            task.cancel()
+
+
+def _resource_metadata(challenge: str) -> str | None:
+    marker = 'resource_metadata="'
+    if marker in challenge:
+        return challenge.split(marker, 1)[1].split('"', 1)[0]
+    return None
