@@ -86,7 +86,7 @@ def time_server() -> list[str]:
 
 @pytest.fixture(scope="session")
 def misbehaving() -> Callable[..., list[str]]:
-    """``misbehaving("banner", *args)``: the argv of ``servers/banner_server.py``, run with this Python."""
+    """``misbehaving("junk", "--banner")``: the argv of ``servers/junk_server.py --banner``, run with this Python."""
 
     def argv(name: str, *args: str) -> list[str]:
         path = SERVERS / f"{name}_server.py"

@@ -280,3 +280,87 @@ def test_server_everything_sees_the_env_overrides_and_its_stderr_is_recorded(
     assert spawned.data["cwd"] == str(tmp_path)
     assert spawned.data["env"] == {"INSPECTOR_TEST_MARKER": "marker-7f3a"}
     assert capture.target["env"] == {"INSPECTOR_TEST_MARKER": "marker-7f3a"}
+
+
+@pytest.mark.npm
+def test_server_everything_asks_for_roots_and_gets_the_roots_given_with_the_root_option(
+        record: Callable[..., Recorded], everything_server: list[str]) -> None:
+    run = record(everything_server, "--handshake", "legacy", "--timeout", "20", "--root", "file:///tmp/project-a",
+                 send=[{"method": "tools/call", "params": {"name": "get-roots-list", "arguments": {}}}])
+    assert run.returncode == 0, run.explain()
+    capture = load_capture(run.out)
+    initialize, _ = exchange(capture, "initialize")
+    assert initialize.json()["params"]["capabilities"] == {"roots": {}}
+    asked = [e for e in messages(capture, "s2c", "roots/list") if e.rpc is not None and e.rpc.kind == "request"]
+    assert len(asked) == 1, capture.events
+    answers = [e for e in messages(capture, "c2s") if e.data.get("reply_to") == asked[0].seq]
+    assert len(answers) == 1, "the inspector answers the server's request, and the answer is paired with it"
+    assert answers[0].json() == {"jsonrpc": "2.0", "id": asked[0].rpc.id,
+                                 "result": {"roots": [{"uri": "file:///tmp/project-a", "name": "project-a"}]}}
+    _, listed = exchange(capture, "tools/call")
+    assert "file:///tmp/project-a" in tool_text(listed.json()["result"])
+
+
+@pytest.mark.npm
+def test_modern_mode_on_server_everything_fails_with_the_servers_error_in_one_sentence(
+        record: Callable[..., Recorded], everything_server: list[str]) -> None:
+    run = record(everything_server, "--handshake", "modern", "--timeout", "20", send=[{"method": "tools/list"}])
+    assert run.returncode == 1, run.explain()
+    assert run.stderr == ("mcp-inspector: the server answered server/discover with an error: "
+                          "Method not found (code -32601)\n"), run.explain()
+    capture = load_capture(run.out)
+    assert [e.method for e in messages(capture, "c2s")] == ["server/discover"], "nothing is sent after the failure"
+
+
+@pytest.mark.npm
+def test_the_protocol_version_option_is_what_initialize_asks_for_and_server_everything_agrees(
+        record: Callable[..., Recorded], everything_server: list[str]) -> None:
+    run = record(everything_server, "--handshake", "legacy", "--protocol-version", "2024-11-05", "--timeout", "20")
+    assert run.returncode == 0, run.explain()
+    capture = load_capture(run.out)
+    request, response = exchange(capture, "initialize")
+    assert request.json()["params"]["protocolVersion"] == "2024-11-05"
+    assert response.json()["result"]["protocolVersion"] == "2024-11-05"
+    assert not [e for e in capture.events if e.kind == Kind.NOTE]
+
+
+def test_asking_the_sdk_server_for_an_unknown_protocol_version_notes_the_version_it_chose(
+        record: Callable[..., Recorded], sdk_server: list[str]) -> None:
+    run = record(sdk_server, "--handshake", "legacy", "--protocol-version", "1999-01-01", "--timeout", "20",
+                 send=[{"method": "tools/list"}])
+    assert run.returncode == 0, run.explain()
+    capture = load_capture(run.out)
+    _, response = exchange(capture, "initialize")
+    chosen = response.json()["result"]["protocolVersion"]
+    assert chosen == LEGACY_REVISION
+    notes = [e.data["text"] for e in capture.events if e.kind == Kind.NOTE]
+    assert notes == [f"asked for protocol 1999-01-01, the server chose {chosen}"]
+    exchange(capture, "tools/list")
+
+
+def test_modern_mode_on_the_sdk_server_sends_server_discover_without_probing(
+        record: Callable[..., Recorded], sdk_server: list[str]) -> None:
+    run = record(sdk_server, "--handshake", "modern", "--timeout", "20", send=[{"method": "tools/list"}])
+    assert run.returncode == 0, run.explain()
+    capture = load_capture(run.out)
+    assert [e.method for e in messages(capture, "c2s")] == ["server/discover", "tools/list"]
+    notes = [str(e.data.get("text")) for e in capture.events if e.kind == Kind.NOTE]
+    assert not any("probing" in text for text in notes), notes
+    _assert_every_request_carries_modern_meta(capture)
+    exchange(capture, "tools/list")
+
+
+def test_secrets_in_the_server_env_and_argv_are_redacted_in_the_capture_unless_no_redact(
+        record: Callable[..., Recorded], sdk_server: list[str]) -> None:
+    secret = "s3cr3t-4d8e"
+    server = [*sdk_server, f"--api-key={secret}"]
+    redacted = record(server, "--handshake", "legacy", "--env", f"API_TOKEN={secret}", "--timeout", "20")
+    assert redacted.returncode == 0, redacted.explain()
+    assert secret.encode() not in redacted.out.read_bytes()
+    capture = load_capture(redacted.out)
+    assert capture.target["env"] == {"API_TOKEN": "[redacted]"} and capture.target["redacted"] is True
+    assert capture.target["argv"][-1] == "--api-key=[redacted]"
+    assert capture.events[0].data["env"] == {"API_TOKEN": "[redacted]"}
+    kept = record(server, "--handshake", "legacy", "--env", f"API_TOKEN={secret}", "--timeout", "20", "--no-redact")
+    assert kept.returncode == 0, kept.explain()
+    assert load_capture(kept.out).target["env"] == {"API_TOKEN": secret}
