@@ -56,16 +56,31 @@ def cli_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def run_inspector(args: list[str], *, timeout: float = CLI_TIMEOUT, capture_file: Path | None = None
-                  ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m inspector ARGS`` in a fresh interpreter, bounded by ``timeout``.
+def start_inspector(args: list[str]) -> subprocess.Popen[str]:
+    """Start ``python -m inspector ARGS`` in a fresh interpreter, as a user would; the caller bounds the wait.
+
+    A test run started in the background (``pytest &``, some CI runners) has SIGINT ignored, which children
+    inherit, and Python then never turns Ctrl-C into KeyboardInterrupt; in that case (only) SIGINT is reset
+    to its default in the child.
+    """
+    sigint_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    return subprocess.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                            errors="backslashreplace", cwd=REPO, env=cli_env(),
+                            preexec_fn=_default_sigint if sigint_ignored else None)
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def finish_inspector(process: subprocess.Popen[str], timeout: float, capture_file: Path | None = None
+                     ) -> subprocess.CompletedProcess[str]:
+    """Wait at most ``timeout`` seconds for a started inspector.
 
     On timeout the inspector is killed, and so is the server's process group (the server runs in a session
     of its own, so killing the inspector alone would leave it behind); then the test fails.
     """
-    argv = [sys.executable, "-m", "inspector", *args]
-    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, encoding="utf-8", errors="backslashreplace", cwd=REPO, env=cli_env())
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -73,9 +88,15 @@ def run_inspector(args: list[str], *, timeout: float = CLI_TIMEOUT, capture_file
         stdout, stderr = process.communicate(timeout=10)
         if capture_file is not None:
             kill_spawned_groups(capture_file)
-        pytest.fail(f"mcp-inspector did not finish within {timeout:g} s: {' '.join(args)}\n"
+        pytest.fail(f"mcp-inspector did not finish within {timeout:g} s: {' '.join(map(str, process.args))}\n"
                     f"stdout: {stdout[-2000:]}\nstderr: {stderr[-2000:]}")
-    return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def run_inspector(args: list[str], *, timeout: float = CLI_TIMEOUT, capture_file: Path | None = None
+                  ) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m inspector ARGS`` to completion, bounded by ``timeout`` (see :func:`finish_inspector`)."""
+    return finish_inspector(start_inspector(args), timeout, capture_file)
 
 
 def kill_spawned_groups(capture_file: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import select
 import signal
 import sys
 from collections.abc import Callable
@@ -21,12 +22,15 @@ from integration_support import (
     Recorded,
     errors_on_stderr,
     exchange,
+    finish_inspector,
     is_gone,
+    kill_spawned_groups,
     lifecycle,
     live_group_members,
     load_capture,
     messages,
     spawned_pid,
+    start_inspector,
 )
 
 pytestmark = [pytest.mark.integration]
@@ -211,7 +215,7 @@ def test_a_server_that_never_answers_fails_after_the_timeout_with_a_sentence_nam
     assert notes == ["no response to initialize within 3 s"]
     request = messages(capture, "c2s", "initialize")[0]
     note = next(e for e in capture.events if e.kind == Kind.NOTE)
-    assert note.t - request.t == pytest.approx(3, abs=0.5)
+    assert 2.9 <= note.t - request.t < 6
     assert lifecycle(capture, "stdin_closed") and lifecycle(capture, "exited")[0].data["code"] == 0
     assert_nothing_left_running(run)
 
@@ -225,6 +229,49 @@ def test_auto_mode_on_a_server_that_never_answers_gives_up_on_server_discover_th
     assert [e.method for e in messages(capture, "c2s")] == ["server/discover", "initialize"]
     notes = [e.data["text"] for e in capture.events if e.kind == Kind.NOTE]
     assert "no answer to server/discover within 1 s: treating the server as legacy" in notes, notes
+
+
+def interrupt_a_hanging_record(misbehaving: Callable[..., list[str]], tmp_path: Path) -> Recorded:
+    """Start ``record`` on a server that never answers, wait (bounded, no polling) until the server has read
+    initialize, press Ctrl-C (SIGINT to the inspector) and wait for the inspector to end."""
+    fifo = tmp_path / "ready.fifo"
+    os.mkfifo(fifo)
+    out = tmp_path / "interrupted.jsonl"
+    ready = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # before the writer: its open() then never blocks long
+    args = ["record", "--out", str(out), *LEGACY, "--timeout", "30", "--",
+            *misbehaving("silent", "--ready", str(fifo))]
+    process = start_inspector(args)
+    try:
+        readable, _, _ = select.select([ready], [], [], 20)
+        assert readable and os.read(ready, 100) == b"ready\n", "the server never got initialize"
+        process.send_signal(signal.SIGINT)
+        done = finish_inspector(process, 20, out)
+    finally:
+        os.close(ready)
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=10)
+            kill_spawned_groups(out)
+    return Recorded(done.returncode, done.stdout, done.stderr, out, ["mcp-inspector", *args])
+
+
+def test_ctrl_c_during_a_hanging_handshake_still_stops_the_server_and_leaves_a_complete_capture(
+        misbehaving: Callable[..., list[str]], tmp_path: Path) -> None:
+    run = interrupt_a_hanging_record(misbehaving, tmp_path)
+    assert run.returncode != 0, run.explain()
+    capture = load_capture(run.out)
+    assert [e.method for e in messages(capture, "c2s")] == ["initialize"]
+    assert lifecycle(capture, "stdin_closed") and lifecycle(capture, "exited"), capture.events
+    assert_nothing_left_running(run)
+
+
+@pytest.mark.skip(reason="BUG: Ctrl-C during record prints a KeyboardInterrupt traceback instead of one sentence")
+def test_ctrl_c_during_a_hanging_handshake_ends_with_one_sentence_and_no_traceback(
+        misbehaving: Callable[..., list[str]], tmp_path: Path) -> None:
+    run = interrupt_a_hanging_record(misbehaving, tmp_path)
+    assert run.returncode != 0, run.explain()
+    assert "Traceback" not in run.stderr, run.explain()
+    assert len(errors_on_stderr(run.stderr)) == 1, run.explain()
 
 
 def test_a_server_that_floods_1_mib_of_stderr_before_answering_does_not_deadlock_and_every_byte_is_kept(
