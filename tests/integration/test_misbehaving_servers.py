@@ -317,6 +317,21 @@ def test_a_grandchild_that_ignores_sigterm_and_holds_the_pipes_is_killed_with_th
             os.kill(grandchild, signal.SIGKILL)  # never leave it behind, even when the test fails
 
 
+def test_a_server_that_ignores_stdin_eof_and_sigterm_gets_sigterm_then_sigkill_after_the_grace_periods(
+        record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
+    run = record(misbehaving("stubborn"), "--handshake", "none", "--idle", "0", timeout=30)
+    assert run.returncode == 0, run.explain()  # no handshake, nothing sent: nothing went unanswered
+    assert run.stdout.rstrip().endswith("; server killed by signal 9"), run.explain()
+    capture = load_capture(run.out)
+    steps = [e for e in capture.events if e.kind == Kind.LIFECYCLE]
+    assert [(e.data["what"], e.data.get("signal")) for e in steps] == [
+        ("spawned", None), ("stdin_closed", None), ("signal", "SIGTERM"), ("signal", "SIGKILL"), ("exited", "SIGKILL")]
+    assert steps[-1].data["after"] == "SIGKILL"
+    assert steps[2].t - steps[1].t >= 1.9, "the server gets 2 s to exit after its stdin closes"
+    assert steps[3].t - steps[2].t >= 1.9, "and 2 s more after SIGTERM"
+    assert_nothing_left_running(run)
+
+
 # -- protocol errors in otherwise framed messages ----------------------------------------------------------
 
 
