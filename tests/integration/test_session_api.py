@@ -21,10 +21,14 @@ BOUND = 30.0
 def test_a_session_does_the_legacy_handshake_lists_tools_and_closes_the_sdk_server(sdk_server: list[str]) -> None:
     seen: list[Event] = []
 
+    def listen(delivered: Event | list[Event]) -> None:
+        # one event per call, or a batch of them (both exist across versions of the listener API)
+        seen.extend(delivered if isinstance(delivered, list) else [delivered])
+
     async def conversation() -> tuple[Session, Event, Event]:
         transport = StdioTransport(sdk_server)
         session = Session(transport)
-        session.listeners.append(seen.append)
+        session.listeners.append(listen)
         await session.start()
         try:
             info = await session.handshake("legacy")
