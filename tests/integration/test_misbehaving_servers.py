@@ -60,7 +60,7 @@ def assert_nothing_left_running(run: Recorded) -> None:
 
 def raw_fields(run: Recorded, seq: int) -> dict[str, object]:
     """The capture line of event ``seq``, as JSON (to check how raw bytes were stored)."""
-    for line in run.out.read_text(encoding="utf-8").splitlines()[1:]:
+    for line in run.out.read_text(encoding="utf-8").split("\n")[1:-1]:
         obj = json.loads(line)
         if obj["seq"] == seq:
             return obj
