@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT
+from helpers import ROOT
 
 QT_PREFIXES = ("PySide6", "shiboken6", "qasync")
 

@@ -5,7 +5,7 @@ It must always load, with the same content: later versions of the reader keep re
 
 from __future__ import annotations
 
-from conftest import ROOT, cli
+from helpers import ROOT, cli
 from inspector.core.capture import read_capture
 from inspector.core.events import Direction, Kind
 

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from ..core.record import EXIT_BAD_INPUT, InputError, RecordOptions, load_messages, record
+from ..core.record import EXIT_BAD_INPUT, EXIT_INTERRUPTED, InputError, RecordOptions, load_messages, record
 from ..core.transports.base import TransportError
 from ..core.transports.http_common import HttpOptions, check_url, parse_header
 from .main import run_async
@@ -72,7 +72,12 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     except InputError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    result = run_async(record(options))
+    try:
+        result = run_async(record(options))
+    except KeyboardInterrupt:
+        print(f"mcp-inspector: interrupted; the server was shut down and the capture so far is in {options.out}",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
     if result.summary:
         print(result.summary)
     if result.error:

@@ -29,6 +29,7 @@ DEFAULT_IDLE = 0.5
 EXIT_OK = 0
 EXIT_SERVER_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
 
 
 @dataclass

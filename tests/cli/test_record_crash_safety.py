@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from conftest import DEMO, ROOT, wait_until
+from helpers import DEMO, ROOT, wait_until
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import DEFAULT_FLUSH_INTERVAL
 from inspector.core.events import Kind

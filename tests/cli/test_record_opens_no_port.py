@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, wait_until
+from helpers import ROOT, wait_until
 from inspector.core.transports.stdio import group_members
 
 SILENT_SERVER = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # reads until EOF, never answers

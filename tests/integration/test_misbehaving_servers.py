@@ -172,8 +172,6 @@ def test_a_server_that_exits_with_code_3_before_answering_is_named_with_its_code
     assert_nothing_left_running(run)
 
 
-@pytest.mark.skip(reason="BUG: a server that exits before the inspector writes initialize gets 'the server's stdin "
-                         "is closed' or 'the server closed its stdin' instead of its exit code and stderr")
 def test_a_server_that_exits_at_once_is_named_with_its_code_and_its_stderr_every_time(
         record: Callable[..., Recorded]) -> None:
     # A shell exits within a millisecond: before the inspector's first write most of the time. The sentence
@@ -265,7 +263,6 @@ def test_ctrl_c_during_a_hanging_handshake_still_stops_the_server_and_leaves_a_c
     assert_nothing_left_running(run)
 
 
-@pytest.mark.skip(reason="BUG: Ctrl-C during record prints a KeyboardInterrupt traceback instead of one sentence")
 def test_ctrl_c_during_a_hanging_handshake_ends_with_one_sentence_and_no_traceback(
         misbehaving: Callable[..., list[str]], tmp_path: Path) -> None:
     run = interrupt_a_hanging_record(misbehaving, tmp_path)
@@ -406,7 +403,6 @@ def test_a_missing_working_directory_gets_a_sentence_naming_it(record: Callable[
     assert one_error(run).strip() == f"mcp-inspector: the working directory {missing} does not exist", run.explain()
 
 
-@pytest.mark.skip(reason="BUG: when the command cannot be started the summary says 'server still running'")
 def test_the_summary_of_a_command_that_never_started_does_not_say_the_server_is_running(
         record: Callable[..., Recorded]) -> None:
     run = record(["mcp-inspector-no-such-server-xyz"], *LEGACY)

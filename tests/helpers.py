@@ -1,4 +1,4 @@
-"""Shared test helpers: running the CLI as a real subprocess, and bounded waits on conditions."""
+"""Shared test helpers (import as `helpers`; tests/ is on the path via pytest's pythonpath): running the CLI as a real subprocess, and bounded waits on conditions."""
 
 from __future__ import annotations
 
@@ -28,11 +28,6 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
         os.sched_yield()
-
-
-@pytest.fixture
-def run_cli() -> Callable[..., subprocess.CompletedProcess[str]]:
-    return cli
 
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
