@@ -74,8 +74,8 @@ def check_url(url: str) -> str:
         parts = urlsplit(url)
     except ValueError as exc:
         raise TransportError(f"{url!r} is not a valid URL: {exc}") from None
-    if parts.scheme not in ("http", "https"):
-        raise TransportError(f"{url!r} is not an http:// or https:// URL")
+    if parts.scheme not in ("http", "https", "ws", "wss"):
+        raise TransportError(f"{url!r} is not an http://, https:// (or ws://, wss://) URL")
     if not parts.hostname:
         raise TransportError(f"{url!r} has no host name")
     try:
@@ -91,11 +91,27 @@ def origin_of(url: str | httpx.URL) -> tuple[str, str, int | None]:
     return parsed.scheme, parsed.host, port
 
 
+def _causes(exc: BaseException) -> list[BaseException]:
+    """The exception, its causes and contexts, and the members of exception groups among them."""
+    seen: list[BaseException] = []
+    todo = [exc]
+    while todo and len(seen) < 20:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.append(current)
+        todo.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+        todo.extend(getattr(current, "exceptions", ()))
+    return seen
+
+
 def explain(exc: BaseException, method: str, url: str) -> str:
     """One plain sentence for a failed HTTP exchange."""
     where = f"{method} {url}"
     host = urlsplit(url).netloc
     text = str(exc)
+    if any(isinstance(e, ConnectionRefusedError) for e in _causes(exc)):
+        text = "connection refused"
     if isinstance(exc, httpx.ConnectTimeout):
         return f"{where}: no connection to {host} within the connect timeout (is a firewall dropping packets?)"
     if isinstance(exc, (httpx.ReadTimeout, httpx.PoolTimeout, httpx.WriteTimeout)):
