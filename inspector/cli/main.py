@@ -52,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="auto: probe server/discover (2026-07-28), else initialize (default)")
     rec.add_argument("--protocol-version", metavar="V", help="protocol revision to ask for (legacy default 2025-11-25)")
     rec.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each response (default 30)")
+    rec.add_argument("--progress", action="store_true",
+                     help="ask for progress on each request of --send (a progressToken); progress restarts --timeout")
+    rec.add_argument("--max-time", type=_positive, default=600.0, metavar="S",
+                     help="however much progress a request reports, stop waiting for it after S (default 600)")
     rec.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
                      help="after the last response, wait this long for trailing notifications (default 0.5)")
     rec.add_argument("--cwd", metavar="DIR", help="working directory of the server")

@@ -67,7 +67,7 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             roots=[{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in args.root],
             messages=load_messages(args.send) if args.send else [],
             http=http_options(args) if args.url else None, transport=args.transport,
-            answers=parse_answers(args.answer),
+            answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time,
         )
     except InputError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)

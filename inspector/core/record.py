@@ -50,6 +50,8 @@ class RecordOptions:
     http: HttpOptions | None = None
     transport: str = "auto"  #: for URLs: auto, streamable-http, sse, or a plug-in's name
     answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
+    progress: bool = False  #: add a progressToken to requests of the script that have none
+    max_time: float = 600.0  #: bound on one request however much progress it reports
 
 
 @dataclass
@@ -93,6 +95,15 @@ def load_messages(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 def is_notification(obj: dict[str, Any]) -> bool:
     method = obj.get("method")
     return isinstance(method, str) and method.startswith("notifications/") and "id" not in obj
+
+
+def with_progress_token(request: dict[str, Any]) -> dict[str, Any]:
+    """The request with ``params._meta.progressToken`` (``progress-<id>``) unless it has one."""
+    params = dict(request.get("params") or {})
+    meta = dict(params.get("_meta") or {})
+    meta.setdefault("progressToken", f"progress-{request.get('id')}")
+    params["_meta"] = meta
+    return {**request, "params": params}
 
 
 def stdio_target(argv: list[str], cwd: str | None, env: dict[str, str], redact: bool) -> dict[str, Any]:
@@ -144,11 +155,15 @@ async def _drive(session: Session, options: RecordOptions) -> str | None:
     except TransportError as exc:
         session.note(str(exc))
         return str(exc)
+    session.max_request_time = options.max_time
     try:
         await session.handshake(options.handshake, options.protocol_version, options.timeout)
         for obj in options.messages:
             if "method" in obj and not is_notification(obj):
-                await session.request_object(session.prepare_request(obj), timeout=options.timeout)
+                request = session.prepare_request(obj)
+                if options.progress:
+                    request = with_progress_token(request)
+                await session.request_object(request, timeout=options.timeout)
             else:
                 await session.send_object(obj)
     except TransportError as exc:

@@ -39,8 +39,10 @@ DEFAULT_LEGACY_REVISION = "2025-11-25"
 HANDSHAKE_MODES = ("auto", "legacy", "modern", "none")
 #: The spec leaves the probe timeout to clients; a legacy server that ignores unknown methods costs this.
 DISCOVER_PROBE_TIMEOUT = 5.0
-#: Default bound on waiting for any one response.
+#: Default bound on waiting for any one response (restarted by progress notifications).
 DEFAULT_REQUEST_TIMEOUT = 30.0
+#: However much progress a request reports, we stop waiting for it after this long.
+DEFAULT_MAX_REQUEST_TIME = 600.0
 #: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 MISSING_CLIENT_CAPABILITY = -32021
@@ -111,6 +113,9 @@ class Session:
         self._t0 = time.monotonic()
         self._next_id = 1
         self._waiters: dict[tuple[str, Any], tuple[str, asyncio.Future[Event]]] = {}
+        #: progress token (as JSON text) -> loop time of the last progress notification for it
+        self._progress_seen: dict[str, float] = {}
+        self.max_request_time = DEFAULT_MAX_REQUEST_TIME
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- the event path --------------------------------------------------------------------------------
@@ -138,6 +143,8 @@ class Session:
             if kind == Kind.MESSAGE:
                 counts[event.dir or "s2c"] += 1
                 rpc = event.rpc
+                if self._progress_seen and rpc is not None and rpc.method == "notifications/progress":
+                    self._saw_progress(event)
                 if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
                     request = observe(event)
                     if request is not None or (rpc.kind == jsonrpc.REQUEST and event.dir == Direction.S2C):
@@ -179,6 +186,14 @@ class Session:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter[1].done():
                 waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
+
+    def _saw_progress(self, event: Event) -> None:
+        try:
+            token = json.dumps(event.json()["params"]["progressToken"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if token in self._progress_seen:
+            self._progress_seen[token] = asyncio.get_running_loop().time()
 
     def note(self, text: str, **data: Any) -> Event:
         """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
@@ -245,7 +260,7 @@ class Session:
         await self.send_object(obj)
 
     async def request(self, method: str, params: Any = None, *, timeout: float = DEFAULT_REQUEST_TIMEOUT,
-                      msg_id: Any = None, inject_meta: bool = True) -> Event:
+                      msg_id: Any = None, inject_meta: bool = True, cancel_on_timeout: bool = True) -> Event:
         """Send a request and wait for its response event (a result or an error: check :func:`result_of`).
 
         Raises RequestTimeout, or TransportClosed if the server goes away first.
@@ -256,12 +271,13 @@ class Session:
         params = self._with_meta(params) if inject_meta else params
         if params is not None:
             obj["params"] = params
-        return await self.request_object(obj, timeout=timeout)
+        return await self.request_object(obj, timeout=timeout, cancel_on_timeout=cancel_on_timeout)
 
-    async def request_object(self, obj: dict[str, Any], *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Event:
+    async def request_object(self, obj: dict[str, Any], *, timeout: float = DEFAULT_REQUEST_TIMEOUT,
+                             cancel_on_timeout: bool = True) -> Event:
         """Send a request and wait for its response; in the 2026-07-28 era, fulfil ``input_required``
         results (multi round-trip requests) with the server request handler and retry with a new id."""
-        response = await self._request_once(obj, timeout)
+        response = await self._request_once(obj, timeout, cancel_on_timeout)
         for _ in range(MAX_INPUT_ROUNDS):
             result, _ = result_of(response)
             if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
@@ -287,10 +303,10 @@ class Session:
             if "requestState" in result:
                 params["requestState"] = result["requestState"]
             obj = {**obj, "id": self.next_id(), "params": params}
-            response = await self._request_once(obj, timeout)
+            response = await self._request_once(obj, timeout, cancel_on_timeout)
         return response
 
-    async def _request_once(self, obj: dict[str, Any], timeout: float) -> Event:
+    async def _request_once(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
@@ -300,16 +316,51 @@ class Session:
                 await self.transport.send(encode(obj))
             except TransportClosed as exc:
                 raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
-            return await asyncio.wait_for(future, timeout)
+            return await self._wait_resetting_on_progress(future, obj, timeout)
         except asyncio.TimeoutError:
             text = f"no response to {method} within {timeout:g} s"
+            if self._progress_seen.get(_progress_token(obj)):
+                text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
             self.note(text, request_id=obj.get("id"), method=method)
-            await self.transport.cancel_request(obj.get("id"))
+            if cancel_on_timeout:
+                await self._cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}")
             raise RequestTimeout(text) from None
         finally:
             self._waiters.pop(key, None)
+            self._progress_seen.pop(_progress_token(obj), None)
             if future.done() and not future.cancelled():
                 future.exception()  # retrieved: the send failure above already says the same thing
+
+    async def _wait_resetting_on_progress(self, future: asyncio.Future[Event], obj: dict[str, Any],
+                                          timeout: float) -> Event:
+        """Wait ``timeout``, restarted by each progress notification for the request's progressToken, but
+        never longer than ``max_request_time`` in all (the clock users asked for: a 108 s tools/call that
+        reports progress must not be cut at 60 s, and one that reports forever must still end)."""
+        token = _progress_token(obj)
+        if token is None:
+            return await asyncio.wait_for(future, timeout)
+        loop = asyncio.get_running_loop()
+        hard_deadline = loop.time() + max(self.max_request_time, timeout)
+        self._progress_seen[token] = 0.0
+        while True:
+            last = self._progress_seen.get(token) or 0.0
+            deadline = min((last or loop.time()) + timeout, hard_deadline)
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                newer = self._progress_seen.get(token) or 0.0
+                if newer <= last or loop.time() >= hard_deadline:
+                    future.cancel()
+                    raise
+
+    async def _cancel(self, msg_id: Any, reason: str) -> None:
+        """Tell the server we gave up on a request: by the transport where it has a way, else with
+        notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation)."""
+        try:
+            if not await self.transport.cancel_request(msg_id) and not self.transport.closed:
+                await self.notify("notifications/cancelled", {"requestId": msg_id, "reason": reason})
+        except TransportError:
+            pass  # the server is gone; nothing to cancel
 
     def prepare_request(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Complete a user-written request: an id if it has none, ``_meta`` in the modern era."""
@@ -384,7 +435,9 @@ class Session:
             "io.modelcontextprotocol/clientInfo": client_info(),
         }
         try:
-            response = await self.request("server/discover", {"_meta": meta}, timeout=timeout, inject_meta=False)
+            # no notifications/cancelled for an unanswered probe: a legacy server must see initialize first
+            response = await self.request("server/discover", {"_meta": meta}, timeout=timeout, inject_meta=False,
+                                          cancel_on_timeout=False)
         except RequestTimeout:
             self.modern = False
             if probing:
@@ -438,7 +491,8 @@ class Session:
     async def _initialize(self, version: str, timeout: float) -> ServerInfo:
         self.modern = False
         params = {"protocolVersion": version, "capabilities": self.client_capabilities(), "clientInfo": client_info()}
-        response = await self.request("initialize", params, timeout=timeout)
+        # "The initialize request MUST NOT be cancelled by clients" (2025-11-25 cancellation)
+        response = await self.request("initialize", params, timeout=timeout, cancel_on_timeout=False)
         result, error = result_of(response)
         if error is not None:
             raise HandshakeError(f"the server answered initialize with an error: {_error_text(error)}")
@@ -456,6 +510,14 @@ class Session:
             result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
         )
+
+
+def _progress_token(obj: dict[str, Any]) -> str | None:
+    params = obj.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if isinstance(meta, dict) and "progressToken" in meta:
+        return json.dumps(meta["progressToken"])
+    return None
 
 
 def encode(obj: Any) -> bytes:

@@ -79,8 +79,8 @@ class AutoHttpTransport(Transport):
             self._note(f"using Streamable HTTP ({'2026-07-28, stateless' if era == 'modern' else protocol_version})")
         self.inner.on_handshake(era, protocol_version)
 
-    async def cancel_request(self, msg_id: Any) -> None:
-        await self.inner.cancel_request(msg_id)
+    async def cancel_request(self, msg_id: Any) -> bool:
+        return await self.inner.cancel_request(msg_id)
 
     async def close(self) -> None:
         await self.inner.close()

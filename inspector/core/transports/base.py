@@ -72,9 +72,10 @@ class Transport(abc.ABC):
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
         """The session tells the transport what the handshake settled (HTTP transports set headers from it)."""
 
-    async def cancel_request(self, msg_id: Any) -> None:
+    async def cancel_request(self, msg_id: Any) -> bool:
         """Cancel a request at the transport level where the transport has a way (2026-07-28 HTTP closes the
-        request's stream); the default does nothing."""
+        request's stream). Returns False when it has none, and the session sends notifications/cancelled."""
+        return False
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were

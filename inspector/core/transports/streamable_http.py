@@ -484,11 +484,14 @@ class StreamableHttpTransport(HttpTransportBase):
         if not self.closed and failures >= MAX_RECONNECTS:
             self.gone(f"the server's standalone stream dropped {MAX_RECONNECTS} times in a row")
 
-    async def cancel_request(self, msg_id: Any) -> None:
-        """2026-07-28: closing a request's response stream cancels it."""
+    async def cancel_request(self, msg_id: Any) -> bool:
+        """2026-07-28: closing a request's response stream cancels it. Legacy revisions use the
+        notifications/cancelled message instead (returns False)."""
         task = self._streams.pop(json.dumps(msg_id), None)
-        if task is not None:
+        if task is not None and self.era == "modern":
             task.cancel()
+            return True
+        return False
 
 
 def _resource_metadata(challenge: str) -> str | None:
