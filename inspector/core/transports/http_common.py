@@ -198,6 +198,11 @@ class HttpTransportBase(Transport):
             await self._client.aclose()
             self._client = None
 
+    def stream_timeout(self) -> httpx.Timeout:
+        """For long-lived GET streams: bounded connect and status line, no bound between events (a quiet
+        stream is not a dead one; the server's keep-alives or a closed socket tell)."""
+        return httpx.Timeout(None, connect=self.options.connect_timeout)
+
     def next_exchange(self) -> int:
         self._exchanges += 1
         return self._exchanges

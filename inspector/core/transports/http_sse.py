@@ -38,7 +38,8 @@ class HttpSseTransport(HttpTransportBase):
         self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name,
                                               "url": self.describe()["url"]}))
         request = self.client().build_request("GET", self.url, headers={**self.options.base_headers(),
-                                                                       "Accept": "text/event-stream"})
+                                                                       "Accept": "text/event-stream"},
+                                              timeout=self.stream_timeout())
         started = time.monotonic()
         number, response, _, event = await self.exchange(request, read_body=False, purpose="event stream")
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()

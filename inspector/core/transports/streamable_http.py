@@ -395,7 +395,7 @@ class StreamableHttpTransport(HttpTransportBase):
         for attempt in range(1, MAX_RECONNECTS + 1):
             await asyncio.sleep(min(retry if retry is not None else DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS))
             headers = self._headers({"Accept": "text/event-stream", "Last-Event-ID": last_event_id})
-            request = self.client().build_request("GET", self.url, headers=headers)
+            request = self.client().build_request("GET", self.url, headers=headers, timeout=self.stream_timeout())
             started = time.monotonic()
             try:
                 number, response, _, event = await self.exchange(request, read_body=False,
@@ -438,7 +438,8 @@ class StreamableHttpTransport(HttpTransportBase):
             extra = {"Accept": "text/event-stream"}
             if last_event_id:
                 extra["Last-Event-ID"] = last_event_id
-            request = self.client().build_request("GET", self.url, headers=self._headers(extra))
+            request = self.client().build_request("GET", self.url, headers=self._headers(extra),
+                                                  timeout=self.stream_timeout())
             started = time.monotonic()
             try:
                 number, response, _, event = await self.exchange(request, read_body=False,
