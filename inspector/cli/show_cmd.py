@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..core.capture import CaptureError, iter_capture
 from ..core.events import Event
-from .timeline import event_record, format_event, safe
+from ..core.describe import event_record, format_event, safe
 
 
 def run_show(path: Path, as_json: bool = False) -> int:

@@ -1,7 +1,8 @@
-"""Plain-text rendering of events, one line each, for ``show`` and the ``--demo`` summary.
+"""Events described in words: labels, method and id, one-line summaries, HTTP and lifecycle sentences.
 
-Server content is untrusted: control characters (including ANSI escapes) are shown escaped, never sent to
-the terminal as they are.
+Shared by ``show`` (the terminal timeline) and the desktop timeline, so both say the same thing. Server
+content is untrusted: control characters (including ANSI escapes) are shown escaped, never passed on.
+Summaries never parse more than :data:`SUMMARY_PARSE_LIMIT` bytes, so a 50 MB message costs a slice.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ import json
 import re
 from typing import Any
 
-from ..core import jsonrpc
-from ..core.events import Direction, Event, Kind
+from . import jsonrpc
+from .events import Direction, Event, Kind
 
 ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
 SUMMARY_WIDTH = 100
+#: Messages larger than this are summarised from their first bytes instead of being parsed.
+SUMMARY_PARSE_LIMIT = 64 * 1024
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -61,6 +64,8 @@ def summary(event: Event) -> str:
         fields = " ".join(f"{k}={event.data[k]}" for k in ("event", "id", "retry") if k in event.data)
         extra = event.data.get("endpoint") or event.data.get("note") or event.text()
         return clip(f"[exchange {event.data.get('exchange')}] {fields}: {extra}", 200)
+    if len(event.raw) > SUMMARY_PARSE_LIMIT:
+        return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({len(event.raw):,} bytes)"
     try:
         obj = event.json()
     except ValueError:
