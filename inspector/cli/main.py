@@ -38,7 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"mcp-inspector {__version__}")
-    parser.add_argument("--demo", action="store_true", help="run a session against the bundled demo server")
+    parser.add_argument("--demo", action="store_true", help="open a session with the bundled demo server")
+    parser.add_argument("--open", type=Path, metavar="FILE", help="open a capture read-only in the window")
+    parser.add_argument("--url", dest="gui_url", metavar="URL", help="open a session with this HTTP server")
+    parser.add_argument("--transport", dest="gui_transport", default="auto", metavar="NAME",
+                        help="with --url: auto, streamable-http, sse, websocket")
+    parser.add_argument("-H", "--header", dest="gui_headers", action="append", default=[], metavar="'NAME: VALUE'",
+                        help="with --url: an extra header (repeatable)")
+    parser.add_argument("--headless", action="store_true",
+                        help="with --demo: record and print the session instead of opening a window")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rec = sub.add_parser("record", help="launch a server, run a session, save it as a capture",
@@ -116,14 +124,49 @@ def main(argv: list[str] | None = None) -> int:
         from .show_cmd import run_show
 
         return run_show(args.file, as_json=args.json)
-    if args.demo:
+    return run_window(args, command, parser)
+
+
+def has_display() -> bool:
+    """Whether a window can be shown (on Linux: an X11 or Wayland display, or a Qt platform chosen)."""
+    import os
+
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM"))
+
+
+def run_window(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
+    if args.demo and (args.headless or not has_display()):
         from .demo_cmd import run_demo
 
+        if not args.headless:
+            print("mcp-inspector: no display here, so the demo runs headless (the window needs X11 or Wayland)",
+                  file=sys.stderr)
         return run_demo()
+    if not has_display():
+        print("mcp-inspector: no display (DISPLAY or WAYLAND_DISPLAY) for the window; headless commands work: "
+              "mcp-inspector record, show, --demo --headless", file=sys.stderr)
+        return 2
+    from ..ui.live_session import Target
+
+    target = None
     if command:
-        parser.error("a server command after -- needs a COMMAND before it, for example: record --out FILE -- ...")
-    parser.print_help()
-    return 0
+        target = Target(name=Path(command[0]).name, argv=command)
+    elif args.gui_url:
+        from ..core.transports.http_common import parse_header
+
+        headers = {}
+        for text in args.gui_headers:
+            try:
+                name, value = parse_header(text)
+            except ValueError as exc:
+                parser.error(str(exc))
+            headers[name] = value
+        target = Target(name=args.gui_url, url=args.gui_url, transport=args.gui_transport, headers=headers)
+    from ..ui.app import run_gui
+
+    return run_gui(demo=args.demo, target=target, open_file=args.open)
 
 
 def _utf8_output() -> None:

@@ -1,0 +1,44 @@
+"""Composition root of the desktop app: the Qt application, the qasync event loop, the main window.
+
+All I/O (subprocess pipes, HTTP) runs as asyncio tasks on the Qt event loop through qasync, so the GUI
+thread never blocks on the network or a pipe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from .live_session import Target
+
+
+def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None) -> int:
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+    import qasync
+
+    from .main_window import MainWindow
+
+    QCoreApplication.setOrganizationName("mcp-inspector")
+    QCoreApplication.setApplicationName("mcp-inspector")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationDisplayName("MCP Inspector")
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    quit_requested = asyncio.Event()
+    app.aboutToQuit.connect(quit_requested.set)
+    signal.signal(signal.SIGINT, lambda *_: app.quit())  # Ctrl-C in the terminal closes the window cleanly
+
+    window = MainWindow()
+    window.show()
+    if demo:
+        window.open_demo()
+    if target is not None:
+        window.open_live(target)
+    if open_file is not None:
+        window.open_capture(open_file)
+    with loop:
+        loop.run_until_complete(quit_requested.wait())
+    return 0

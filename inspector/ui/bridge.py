@@ -1,0 +1,63 @@
+"""Core session events -> Qt, in batches at most ~30 times a second.
+
+The core calls its listeners synchronously for every batch a transport read; a flood would repaint the
+window thousands of times a second. The bridge only counts, and a timer tells the models to catch up.
+Signals fire after state changed: when ``events_arrived`` fires, the session already holds the events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..core.events import Event, Kind
+from ..core.session import Session
+
+#: At most this many model updates a second (the issue's "~30 times a second").
+BATCH_INTERVAL_MS = 33
+
+
+class SessionBridge(QObject):
+    events_arrived = Signal()  #: new events are in ``session.events``; models should catch up
+    lifecycle = Signal(object)  #: a lifecycle or note event (for the status line)
+    stderr_lines = Signal(list)  #: stderr events of the batch, for the stderr pane
+
+    def __init__(self, session: Session, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(BATCH_INTERVAL_MS)
+        self._timer.timeout.connect(self._flush)
+        self._stderr: list[Event] = []
+        self._lifecycle: list[Event] = []
+        session.listeners.append(self._on_batch)
+
+    def detach(self) -> None:
+        if self._on_batch in self.session.listeners:
+            self.session.listeners.remove(self._on_batch)
+        self._timer.stop()
+
+    def _on_batch(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind == Kind.STDERR:
+                self._stderr.append(event)
+            elif event.kind in (Kind.LIFECYCLE, Kind.NOTE):
+                self._lifecycle.append(event)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def flush_now(self) -> None:
+        self._timer.stop()
+        self._flush()
+
+    def _flush(self) -> None:
+        self.events_arrived.emit()
+        if self._stderr:
+            lines, self._stderr = self._stderr, []
+            self.stderr_lines.emit(lines)
+        if self._lifecycle:
+            items, self._lifecycle = self._lifecycle, []
+            for event in items:
+                self.lifecycle.emit(event)

@@ -1,0 +1,262 @@
+"""The main window: server profiles on the left, one tab per session or capture, standard menus.
+
+No listening port anywhere: sessions are subprocesses or outgoing connections, captures are files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (QApplication, QFileDialog, QMainWindow, QMessageBox, QSplitter, QTabWidget,
+                               QWidget)
+
+from .. import __version__
+from ..core.capture import CaptureError, read_capture
+from ..core.paths import captures_dir
+from ..core.profiles import ProfileStore, ServerProfile
+from .live_session import LiveSession, Target
+from .profiles_sidebar import ProfilesSidebar
+from .session_tab import SessionTab
+
+MAX_RECENT = 10
+
+
+def target_of_profile(profile: ServerProfile) -> Target:
+    if profile.kind == "http":
+        return Target(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers))
+    return Target(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env))
+
+
+def target_of_capture(target: dict[str, Any], name: str) -> Target | None:
+    """The server a capture names, to reconnect to (only after the user saw it and agreed)."""
+    if target.get("transport") == "stdio" and target.get("argv"):
+        return Target(name=name, argv=[str(a) for a in target["argv"]], cwd=target.get("cwd"),
+                      env={k: str(v) for k, v in (target.get("env") or {}).items()})
+    if target.get("url"):
+        transport = str(target.get("transport", "auto"))
+        return Target(name=name, url=str(target["url"]), transport=transport if transport != "stdio" else "auto")
+    return None
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
+                 captures: Path | None = None) -> None:
+        super().__init__()
+        self.settings = settings or QSettings()
+        self.captures = captures or captures_dir()
+        self.setWindowTitle("MCP Inspector")
+        self.tabs = QTabWidget(self)
+        self.tabs.setTabsClosable(True)
+        self.tabs.setDocumentMode(True)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.sidebar = ProfilesSidebar(store or ProfileStore(), self)
+        self.sidebar.connect_requested.connect(lambda profile: self.open_live(target_of_profile(profile)))
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setSizes([220, 1100])
+        self.setCentralWidget(self.splitter)
+        self._build_menus()
+        self.statusBar().showMessage("No listening port: sessions are subprocesses or outgoing connections.")
+        self._closing = False
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1320, 820)
+        state = self.settings.value("window/splitter")
+        if isinstance(state, QByteArray):
+            self.splitter.restoreState(state)
+
+    # -- menus -----------------------------------------------------------------------------------------
+
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "&Demo session", self.open_demo)
+        self._action(file_menu, "&Open capture…", self.open_capture_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self._action(file_menu, "&Save capture as…", self.save_as, QKeySequence.StandardKey.Save)
+        file_menu.addSeparator()
+        self._action(file_menu, "&Close tab", lambda: self.close_tab(self.tabs.currentIndex()),
+                     QKeySequence.StandardKey.Close)
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        session_menu = bar.addMenu("&Session")
+        self._action(session_menu, "&Restart", self.restart_current, "Ctrl+R")
+        self._action(session_menu, "&Stop", self.stop_current)
+        self._action(session_menu, "Reconnect to the capture's server…", self.reconnect_current)
+        view_menu = bar.addMenu("&View")
+        self._action(view_menu, "&Find", lambda: self._current() and self._current().focus_filter(),
+                     QKeySequence.StandardKey.Find)
+        self._action(view_menu, "&Next problem", lambda: self._current() and self._current().next_problem(), "F8")
+        self._action(view_menu, "&Jump request ↔ response", lambda: self._current() and self._current().jump_to_pair(),
+                     "Ctrl+J")
+        self._action(view_menu, "&Copy message as JSON", lambda: self._current() and self._current().copy_message(),
+                     "Ctrl+Shift+C")
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&About", self.about)
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_files():
+            action = QAction(path, self)
+            action.triggered.connect(lambda _=False, p=path: self.open_capture(Path(p)))
+            self.recent_menu.addAction(action)
+        self.recent_menu.setEnabled(bool(self.recent_files()))
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _remember(self, path: Path) -> None:
+        recent = [str(path)] + [p for p in self.recent_files() if p != str(path)]
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+        self._refresh_recent()
+
+    # -- tabs ------------------------------------------------------------------------------------------
+
+    def _current(self) -> SessionTab | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, SessionTab) else None
+
+    def _add_tab(self, tab: SessionTab) -> None:
+        index = self.tabs.addTab(tab, tab.title)
+        self.tabs.setTabToolTip(index, tab.title)
+        tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
+        self.tabs.setCurrentIndex(index)
+
+    def open_live(self, target: Target) -> SessionTab:
+        tab = SessionTab(target.name, self)
+        live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
+        tab.attach_live(live)
+        self._add_tab(tab)
+        return tab
+
+    def open_demo(self) -> SessionTab:
+        import sys
+
+        return self.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
+
+    def open_capture(self, path: Path) -> SessionTab | None:
+        try:
+            capture = read_capture(path)
+        except CaptureError as exc:
+            QMessageBox.warning(self, "Cannot open capture", str(exc))
+            return None
+        tab = SessionTab(f"{path.name} (read-only)", self)
+        tab.attach_capture(capture, path)
+        tab.capture_header = capture.header  # type: ignore[attr-defined]
+        self._add_tab(tab)
+        self._remember(path)
+        return tab
+
+    def open_capture_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open capture", str(self.captures),
+                                              "Captures (*.jsonl *.json);;All files (*)")
+        if name:
+            self.open_capture(Path(name))
+
+    def save_as(self) -> None:
+        tab = self._current()
+        if tab is None or tab.capture_path is None:
+            return
+        name, _ = QFileDialog.getSaveFileName(self, "Save capture as", str(Path.home() / tab.capture_path.name),
+                                              "Captures (*.jsonl)")
+        if name:
+            if tab.live is not None and tab.live.writer is not None:
+                tab.live.writer.flush()
+            shutil.copyfile(tab.capture_path, name)
+            self._remember(Path(name))
+            self.statusBar().showMessage(f"saved {name}")
+
+    def close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if isinstance(widget, SessionTab):
+            self.tabs.removeTab(index)
+            asyncio.ensure_future(self._dispose(widget))
+
+    @staticmethod
+    async def _dispose(tab: SessionTab) -> None:
+        await tab.close()
+        tab.deleteLater()
+
+    def restart_current(self) -> None:
+        tab = self._current()
+        if tab is None or tab.live is None:
+            return
+        target = tab.live.target
+        index = self.tabs.indexOf(tab)
+        self.close_tab(index)
+        new = self.open_live(target)
+        self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
+        self.tabs.setCurrentWidget(new)
+
+    def stop_current(self) -> None:
+        tab = self._current()
+        if tab is not None and tab.live is not None:
+            asyncio.ensure_future(tab.live.stop())
+
+    def reconnect_current(self) -> None:
+        """Start the server a capture names, after showing exactly what would run and asking."""
+        tab = self._current()
+        header = getattr(tab, "capture_header", None)
+        if tab is None or header is None:
+            return
+        target = target_of_capture(header.get("target") or {}, tab.title)
+        if target is None:
+            QMessageBox.information(self, "Reconnect", "This capture does not name a server to connect to.")
+            return
+        box = QMessageBox(self)
+        box.setWindowTitle("Start this server?")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText("The capture names this server. It will be started (or contacted) exactly as shown:\n\n"
+                    f"{target.describe()}\n\nworking directory: {target.cwd or '(current)'}\n"
+                    "Only continue if you trust where this capture came from.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        if box.exec() == QMessageBox.StandardButton.Yes:
+            self.open_live(target)
+
+    def about(self) -> None:
+        box = QMessageBox(self)
+        box.setWindowTitle("About MCP Inspector")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(f"mcp-inspector {__version__}\nA desktop inspector and debugger for Model Context Protocol "
+                    f"servers.\nCaptures are saved in {self.captures}.")
+        box.exec()
+
+    # -- closing ---------------------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/splitter", self.splitter.saveState())
+        live = [self.tabs.widget(i) for i in range(self.tabs.count())
+                if isinstance(self.tabs.widget(i), SessionTab) and self.tabs.widget(i).live is not None]
+        if live and not self._closing:
+            self._closing = True
+            event.ignore()
+            asyncio.ensure_future(self._shutdown(live))
+            return
+        event.accept()
+
+    async def _shutdown(self, tabs: list[QWidget]) -> None:
+        await asyncio.gather(*(tab.close() for tab in tabs if isinstance(tab, SessionTab)),
+                             return_exceptions=True)
+        self.close()
+        QApplication.quit()

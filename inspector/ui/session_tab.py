@@ -1,0 +1,335 @@
+"""One tab: a live session or an opened capture. Timeline in the centre, detail below, composer, server
+requests and stderr beside it, and a status line that explains the connection's state in one sentence."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
+
+from ..core import jsonrpc
+from ..core.capture import Capture
+from ..core.events import Direction, Event, Kind
+from ..core.session import ServerInfo
+from .bridge import SessionBridge
+from .composer import Composer
+from .detail_view import DetailView, pretty
+from .live_session import CLOSED, FAILED, READY, LiveSession
+from .server_requests import ServerRequestsPanel
+from .stderr_pane import StderrPane
+from .timeline_filter import TimelineFilter
+from .timeline_model import COL_SUMMARY, EVENT_ROLE, COLUMNS, TimelineModel, is_problem
+
+CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
+
+
+class SessionTab(QWidget):
+    title_changed = Signal(str)
+
+    def __init__(self, title: str, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.live: LiveSession | None = None
+        self.bridge: SessionBridge | None = None
+        self.capture_path: Path | None = None
+        self.read_only = False
+        self.events: list[Event] = []
+        self.model: TimelineModel | None = None
+        self.catalog: dict[str, list[dict[str, Any]]] = {}
+        self._build()
+
+    # -- construction ----------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.filter_text = QLineEdit(self)
+        self.filter_text.setPlaceholderText("Filter: text in messages (Ctrl+F)")
+        self.filter_method = QLineEdit(self)
+        self.filter_method.setPlaceholderText("method")
+        self.filter_method.setMaximumWidth(180)
+        self.show_c2s = QCheckBox("→ sent", self)
+        self.show_s2c = QCheckBox("← received", self)
+        self.show_stderr = QCheckBox("stderr", self)
+        self.show_transport = QCheckBox("transport", self)
+        self.problems_only = QCheckBox("problems only", self)
+        self.follow = QCheckBox("follow", self)
+        for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.follow):
+            box.setChecked(True)
+        bar = QHBoxLayout()
+        bar.addWidget(self.filter_text, 2)
+        bar.addWidget(self.filter_method, 1)
+        for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.problems_only,
+                    self.follow):
+            bar.addWidget(box)
+
+        self.proxy = TimelineFilter(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.setWordWrap(False)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        for column, width in enumerate((56, 70, 70, 24, 92, 170, 50, 80, 64)):
+            header.resizeSection(column, width)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.setAlternatingRowColors(True)
+
+        self.detail = DetailView(self)
+        self.detail.lookup_exchange = self._exchange_events
+        self.composer = Composer(self)
+        self.requests = ServerRequestsPanel(self)
+        self.stderr = StderrPane(self)
+        self.side = QTabWidget(self)
+        self.side.addTab(self.composer, "Composer")
+        self.side.addTab(self.requests, "Server requests")
+        self.side.addTab(self.stderr, "stderr")
+
+        lower = QSplitter(Qt.Orientation.Horizontal, self)
+        lower.addWidget(self.detail)
+        lower.addWidget(self.side)
+        lower.setSizes([640, 420])
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(lower)
+        self.splitter.setSizes([420, 300])
+
+        self.status = QLabel(self)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.status)
+
+        self.filter_text.textChanged.connect(lambda text: self.proxy.set(text=text))
+        self.filter_method.textChanged.connect(lambda text: self.proxy.set(method=text))
+        self.show_c2s.toggled.connect(self._directions_changed)
+        self.show_s2c.toggled.connect(self._directions_changed)
+        self.show_stderr.toggled.connect(lambda on: self.proxy.set(show_stderr=on))
+        self.show_transport.toggled.connect(lambda on: self.proxy.set(show_transport=on))
+        self.problems_only.toggled.connect(lambda on: self.proxy.set(problems_only=on))
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.composer.send_requested.connect(self._send)
+        self.composer.send_raw_requested.connect(self._send_raw)
+        self.requests.pending_changed.connect(self._pending_requests)
+
+        QShortcut(QKeySequence("Ctrl+J"), self, self.jump_to_pair)
+        QShortcut(QKeySequence("F8"), self, self.next_problem)
+        QShortcut(QKeySequence("Ctrl+Shift+C"), self, self.copy_message)
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
+
+    # -- sources ---------------------------------------------------------------------------------------
+
+    def attach_live(self, live: LiveSession) -> None:
+        session = live.make_session()
+        self.live = live
+        self.capture_path = live.capture_path
+        self.events = session.events
+        self._set_model(TimelineModel(self.events, live=True, t0=session._t0))
+        self.bridge = SessionBridge(session, self)
+        self.bridge.events_arrived.connect(self._events_arrived)
+        self.bridge.stderr_lines.connect(self.stderr.append_events)
+        live.state_changed.connect(self._state_changed)
+        live.server_known.connect(self._server_known)
+        self.composer.set_enabled_for_session(True)
+        self._ticker.start()
+        live.start()
+
+    def attach_capture(self, capture: Capture, path: Path) -> None:
+        self.read_only = True
+        self.capture_path = path
+        self.events = capture.events
+        self._set_model(TimelineModel(self.events, live=False))
+        self.stderr.append_events([e for e in self.events if e.kind == Kind.STDERR])
+        self._learn_catalog(self.events)
+        self.composer.set_enabled_for_session(False)
+        self.side.setCurrentWidget(self.stderr)
+        warnings = "; ".join(capture.warnings)
+        target = capture.target
+        what = target.get("url") or " ".join(map(str, target.get("argv", [])))
+        self.status.setText(f"opened read-only: {path} · {len(self.events):,} events · recorded "
+                            f"{capture.header.get('created', '?')} from {target.get('transport', '?')} {what}"
+                            + (f" · {warnings}" if warnings else ""))
+
+    def _set_model(self, model: TimelineModel) -> None:
+        self.model = model
+        self.proxy.setSourceModel(model)
+        self.table.horizontalHeader().setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+
+    # -- live updates ----------------------------------------------------------------------------------
+
+    def _events_arrived(self) -> None:
+        assert self.model is not None
+        first = self.model.rowCount()
+        if self.model.catch_up() and self.follow.isChecked():
+            self.table.scrollToBottom()
+        self._learn_catalog(self.events[first:])
+        self._update_counts()
+
+    def _learn_catalog(self, events: list[Event]) -> None:
+        changed = False
+        for event in events:
+            key = CATALOG_METHODS.get(event.data.get("request_method", ""))
+            if key is None or event.kind != Kind.MESSAGE or event.rpc is None or event.rpc.kind != jsonrpc.RESPONSE:
+                continue
+            try:
+                items = event.json().get("result", {}).get(key)
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(items, list):
+                self.catalog[key] = [item for item in items if isinstance(item, dict)]
+                changed = True
+        if changed:
+            self.composer.set_catalog(**self.catalog)
+
+    def _tick(self) -> None:
+        if self.model is not None:
+            self.model.refresh_pending()
+
+    def _state_changed(self, state: str, sentence: str) -> None:
+        self._update_counts(state, sentence)
+        if state in (CLOSED, FAILED):
+            self._ticker.stop()
+            if self.bridge is not None:
+                self.bridge.flush_now()
+            self.composer.set_enabled_for_session(False)
+
+    def _server_known(self, info: ServerInfo) -> None:
+        self.composer.set_revision(info.protocol_version or "2025-11-25")
+        if info.name:
+            self.title = info.name
+            self.title_changed.emit(info.name)
+
+    def _update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
+        if self.live is None or self.live.session is None:
+            return
+        state = state or self.live.state
+        counts = self.live.session.counts
+        info = self.live.server
+        parts = [state]
+        if sentence:
+            parts[0] = f"{state}: {sentence}"
+        if info is not None:
+            name = " ".join(x for x in (info.name, info.version) if x)
+            if name:
+                parts.append(name)
+            if info.protocol_version:
+                parts.append(f"{info.protocol_version} ({info.era})")
+            if info.capabilities:
+                parts.append(", ".join(sorted(info.capabilities)))
+        parts.append(f"{counts['c2s'] + counts['s2c']:,} messages ({counts['s2c']:,} in / {counts['c2s']:,} out)")
+        if counts["framing_errors"]:
+            parts.append(f"{counts['framing_errors']:,} framing errors")
+        if counts["findings"]:
+            parts.append(f"{counts['findings']:,} protocol findings")
+        if counts["stderr"]:
+            parts.append(f"{counts['stderr']:,} stderr lines")
+        self.status.setText(" · ".join(parts))
+
+    def _pending_requests(self, count: int) -> None:
+        self.side.setTabText(1, f"Server requests ({count})" if count else "Server requests")
+        if count:
+            self.side.setCurrentWidget(self.requests)
+
+    # -- selection -------------------------------------------------------------------------------------
+
+    def current_event(self) -> Event | None:
+        index = self.table.currentIndex()
+        return index.data(EVENT_ROLE) if index.isValid() else None
+
+    def _row_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
+        event = current.data(EVENT_ROLE) if current.isValid() else None
+        if event is None:
+            self.detail.clear()
+            return
+        self.detail.show_event(event)
+        if self.model is not None:
+            pair = self.pair_of(event)
+            self.model.set_highlight(self.model.row_of_seq(pair) if pair is not None else None)
+
+    def pair_of(self, event: Event) -> int | None:
+        """The seq of the request a response answers, or of the response a request got."""
+        return event.data.get("reply_to") or event.data.get("answered_by")
+
+    def select_seq(self, seq: int) -> bool:
+        assert self.model is not None
+        row = self.model.row_of_seq(seq)
+        if row is None:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid():
+            return False
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+        return True
+
+    def jump_to_pair(self) -> None:
+        event = self.current_event()
+        if event is not None:
+            pair = self.pair_of(event)
+            if pair is not None:
+                self.follow.setChecked(False)
+                self.select_seq(pair)
+
+    def next_problem(self) -> None:
+        start = self.table.currentIndex().row() + 1
+        for row in range(start, self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if is_problem(index.data(EVENT_ROLE)):
+                self.follow.setChecked(False)
+                self.table.setCurrentIndex(index)
+                return
+
+    def copy_message(self) -> None:
+        event = self.current_event()
+        if event is not None:
+            QGuiApplication.clipboard().setText(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+
+    def focus_filter(self) -> None:
+        self.filter_text.setFocus()
+        self.filter_text.selectAll()
+
+    def _directions_changed(self) -> None:
+        directions = set()
+        if self.show_c2s.isChecked():
+            directions.add(Direction.C2S)
+        if self.show_s2c.isChecked():
+            directions.add(Direction.S2C)
+        self.proxy.set(directions=directions)
+
+    def _exchange_events(self, exchange: int) -> list[Event]:
+        return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        if self.live is not None and self.live.state == READY:
+            asyncio.ensure_future(self.live.send(obj))
+
+    def _send_raw(self, data: bytes) -> None:
+        if self.live is not None and self.live.state == READY:
+            asyncio.ensure_future(self.live.send_raw(data))
+
+    async def close(self) -> None:
+        self._ticker.stop()
+        if self.live is not None:
+            await self.live.stop()
+        if self.bridge is not None:
+            self.bridge.flush_now()
+            self.bridge.detach()
+
+
+__all__ = ["SessionTab", "COLUMNS", "json"]

@@ -1,0 +1,236 @@
+"""The timeline: a lazy Qt table model over a session's event list.
+
+Rows are never copied: the model reads ``events[row]`` and computes display text on demand (only visible
+rows are asked for). A live session's list grows as events arrive; :meth:`TimelineModel.catch_up` (called
+by the bridge at most ~30 times a second) announces the new rows in one batch. Summaries of visible rows
+are cached, bounded, because a repaint asks for every cell again.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections import OrderedDict
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from ..core import jsonrpc
+from ..core.describe import ARROWS, describe_http, label, method_and_id, summary
+from ..core.events import Direction, Event, Kind
+
+COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
+(COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_LATENCY, COL_SIZE,
+ COL_SUMMARY) = range(len(COLUMNS))
+EVENT_ROLE = Qt.ItemDataRole.UserRole + 1
+#: How many rows' summaries we keep computed.
+SUMMARY_CACHE_ROWS = 4000
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+def is_problem(event: Event) -> bool:
+    return event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings)
+
+
+class TimelineModel(QAbstractTableModel):
+    def __init__(self, events: list[Event], *, live: bool = True, t0: float | None = None,
+                 parent: Any = None) -> None:
+        """``t0``: the session's monotonic start, to show how long pending requests have waited."""
+        super().__init__(parent)
+        self.events = events
+        self.live = live
+        self.t0 = t0 if t0 is not None else time.monotonic()
+        self._count = 0 if live else len(events)
+        self._summaries: OrderedDict[int, str] = OrderedDict()
+        self._seq_to_row: dict[int, int] = {}
+        self._pending: set[int] = set()  # rows of c2s requests without an answer yet
+        self.highlight_row: int | None = None  # the request (or response) paired with the selected row
+        self._index_rows(0, self._count)
+
+    # -- growth ----------------------------------------------------------------------------------------
+
+    def catch_up(self) -> int:
+        """Announce rows appended to ``events`` since the last call; returns how many."""
+        total = len(self.events)
+        if total <= self._count:
+            return 0
+        first = self._count
+        self.beginInsertRows(QModelIndex(), first, total - 1)
+        self._count = total
+        self._index_rows(first, total)
+        self.endInsertRows()
+        self._refresh_answered(first, total)
+        return total - first
+
+    def _index_rows(self, first: int, last: int) -> None:
+        for row in range(first, last):
+            event = self.events[row]
+            self._seq_to_row[event.seq] = row
+            rpc = event.rpc
+            if rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
+                    and event.dir == Direction.C2S and "answered_by" not in event.data:
+                self._pending.add(row)
+
+    def _refresh_answered(self, first: int, last: int) -> None:
+        """Requests answered by the new rows stop being pending: repaint their latency cell."""
+        for row in range(first, last):
+            reply_to = self.events[row].data.get("reply_to")
+            if reply_to is not None:
+                request_row = self._seq_to_row.get(reply_to)
+                if request_row is not None and request_row in self._pending:
+                    self._pending.discard(request_row)
+                    cell = self.index(request_row, COL_LATENCY)
+                    self.dataChanged.emit(cell, cell)
+
+    def refresh_pending(self) -> None:
+        """Repaint the elapsed time of pending requests (called once a second by the view)."""
+        for row in list(self._pending):
+            if "answered_by" in self.events[row].data:
+                self._pending.discard(row)
+            cell = self.index(row, COL_LATENCY)
+            self.dataChanged.emit(cell, cell)
+
+    def set_highlight(self, row: int | None) -> None:
+        """Mark the row paired with the selection (its request, or its response)."""
+        old, self.highlight_row = self.highlight_row, row
+        for changed in (old, row):
+            if changed is not None:
+                self.dataChanged.emit(self.index(changed, 0), self.index(changed, len(COLUMNS) - 1))
+
+    def row_of_seq(self, seq: int) -> int | None:
+        return self._seq_to_row.get(seq)
+
+    def event(self, row: int) -> Event:  # type: ignore[override]
+        return self.events[row]
+
+    # -- Qt model API ----------------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= self._count:
+            return None
+        event = self.events[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(index.row(), index.column(), event)
+        if role == EVENT_ROLE:
+            return event
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._foreground(event, index.column())
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if index.row() == self.highlight_row:
+                return QApplication.palette().brush(QPalette.ColorGroup.Inactive, QPalette.ColorRole.Highlight)
+            if is_problem(event):
+                return QBrush(QColor(220, 50, 47, 45))
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(event)
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (COL_SEQ, COL_TIME, COL_DELTA,
+                                                                           COL_LATENCY, COL_SIZE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and index.column() == COL_DIR:
+            font = QFont()
+            font.setBold(True)
+            return font
+        return None
+
+    def _text(self, row: int, column: int, event: Event) -> str:
+        if column == COL_SEQ:
+            return str(event.seq)
+        if column == COL_TIME:
+            return f"{event.t:.3f}"
+        if column == COL_DELTA:
+            previous = self.events[row - 1].t if row else event.t
+            return f"+{(event.t - previous) * 1000:.1f}ms"
+        if column == COL_DIR:
+            return ARROWS.get(event.dir, " ")
+        if column == COL_KIND:
+            return label(event)
+        if column == COL_METHOD:
+            rpc = event.rpc
+            return (rpc.method or event.data.get("request_method") or "") if rpc else ""
+        if column == COL_ID:
+            rpc = event.rpc
+            return str(rpc.id) if rpc is not None and rpc.has_id else ""
+        if column == COL_LATENCY:
+            latency = event.data.get("latency")
+            if isinstance(latency, (int, float)):
+                return f"{latency * 1000:.1f} ms"
+            if row in self._pending:
+                return f"pending {time.monotonic() - self.t0 - event.t:.1f} s" if self.live else "no answer"
+            return ""
+        if column == COL_SIZE:
+            return _size(len(event.raw)) if event.raw else ""
+        if column == COL_SUMMARY:
+            return self._summary(row, event)
+        return ""
+
+    def _summary(self, row: int, event: Event) -> str:
+        cached = self._summaries.get(row)
+        if cached is not None:
+            self._summaries.move_to_end(row)
+            return cached
+        text = summary(event)
+        if event.kind == Kind.FRAMING_ERROR:
+            text = f"{event.reason}"
+        elif event.findings and event.kind != Kind.HTTP:
+            text = f"{event.findings[0].text} · {text}"
+        self._summaries[row] = text
+        if len(self._summaries) > SUMMARY_CACHE_ROWS:
+            self._summaries.popitem(last=False)
+        return text
+
+    def _foreground(self, event: Event, column: int) -> QBrush | None:
+        if is_problem(event):
+            return QBrush(QColor(220, 50, 47))
+        palette = QApplication.palette()
+        dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
+        if event.kind == Kind.STDERR:
+            return QBrush(QColor(150, 150, 150) if dark else QColor(110, 110, 110))
+        if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
+            return QBrush(QColor(120, 160, 220) if dark else QColor(40, 90, 160))
+        if column == COL_DIR and event.dir == Direction.C2S:
+            return QBrush(QColor(80, 200, 120) if dark else QColor(20, 130, 60))
+        if column == COL_DIR and event.dir == Direction.S2C:
+            return QBrush(QColor(230, 170, 60) if dark else QColor(170, 100, 0))
+        return None
+
+    def _tooltip(self, event: Event) -> str | None:
+        lines = []
+        if event.reason:
+            lines.append(event.reason)
+        lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)
+        if event.kind == Kind.HTTP:
+            lines.append(describe_http(event.data))
+        if not lines:
+            return None
+        return plain_tooltip("\n".join(lines))
+
+
+def plain_tooltip(text: str) -> str:
+    """Tooltips are sniffed for rich text (Qt::mightBeRichText); server text like ``<b>x</b>`` must show as
+    typed, so we make the tooltip rich text ourselves, with every character escaped."""
+    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1024 / 1024:.1f} MB"
+
+
+__all__ = ["COLUMNS", "EVENT_ROLE", "TimelineModel", "is_problem", "method_and_id"]
