@@ -424,6 +424,7 @@ class Session:
             self.server = info
         self.correlator.protocol_version = self.server.protocol_version
         self.transport.on_handshake(self.server.era, self.server.protocol_version)
+        self.transport.on_ready()
         return self.server
 
     async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:
@@ -503,6 +504,7 @@ class Session:
             raise HandshakeError("the server's initialize result has no protocolVersion")
         if negotiated != version:
             self.note(f"asked for protocol {version}, the server chose {negotiated}")
+        self.transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
         await self.notify("notifications/initialized")
         info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
         return ServerInfo(

@@ -46,23 +46,39 @@ class SSEDecoder:
         self.total_comments = 0
         self.incomplete_bytes = 0
         self._bom_checked = False
+        self._skip_lf = False
+        self._last_line_in_block = False
 
     def feed(self, data: bytes) -> list[RawSSE]:
-        self._buffer += data
-        if not self._bom_checked and len(self._buffer) >= 3:
+        if not data:
+            return []
+        if self._skip_lf:  # the previous chunk ended in CR: an LF now completes that CRLF
+            self._skip_lf = False
+            if data[:1] == b"\n":
+                data = data[1:]
+                if self._last_line_in_block and self._block:
+                    self._block[-1] += b"\n"
+                    self._crlf = True
+        buf = self._buffer + data
+        if not self._bom_checked:
+            if len(buf) < 3 and b"\xef\xbb\xbf".startswith(buf):
+                self._buffer = buf
+                return []  # maybe the start of a BOM: wait for more
             self._bom_checked = True
-            if self._buffer.startswith(b"\xef\xbb\xbf"):
-                self._buffer = self._buffer[3:]
+            if buf.startswith(b"\xef\xbb\xbf"):
+                buf = buf[3:]
         out: list[RawSSE] = []
-        buf = self._buffer
         pos = 0
         while True:
             lf = buf.find(b"\n", pos)
             cr = buf.find(b"\r", pos, lf if lf >= 0 else len(buf))
             if cr >= 0:
                 if cr + 1 == len(buf):
-                    break  # a CR at the very end may be the first half of CRLF: wait for more
-                if buf[cr + 1] == 0x0A:
+                    # a CR at the very end ends the line now; an LF arriving next is its other half
+                    self._line(buf[pos:cr], b"\r", out)
+                    self._skip_lf = True
+                    pos = cr + 1
+                elif buf[cr + 1] == 0x0A:
                     self._line(buf[pos:cr], b"\r\n", out)
                     pos = cr + 2
                 else:
@@ -77,12 +93,15 @@ class SSEDecoder:
         return out
 
     def close(self) -> list[RawSSE]:
+        """End of stream. An event without its blank line is not dispatched (the standard says so); its
+        size is kept in ``incomplete_bytes``."""
         rest = self._buffer
         self._buffer = b""
         self.incomplete_bytes = len(rest) + sum(len(part) for part in self._block)
         return []
 
     def _line(self, line: bytes, ending: bytes, out: list[RawSSE]) -> None:
+        self._last_line_in_block = False
         if not line:
             if self._block:
                 out.append(self._dispatch())
@@ -92,6 +111,7 @@ class SSEDecoder:
             self.total_comments += 1
             return
         self._block.append(line + ending)
+        self._last_line_in_block = True
         self._crlf = ending == b"\r\n"
         text = line.decode("utf-8", errors="replace")
         name, sep, value = text.partition(":")
@@ -106,7 +126,7 @@ class SSEDecoder:
             if "\0" not in value:
                 self._id = value
         elif name == "retry":
-            if value.isdigit():
+            if value.isascii() and value.isdigit():
                 self._retry = int(value)
 
     def _dispatch(self) -> RawSSE:

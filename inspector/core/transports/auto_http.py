@@ -75,9 +75,14 @@ class AutoHttpTransport(Transport):
         self._note(f"using HTTP+SSE (2024-11-05): the server's endpoint is {getattr(self.inner, 'endpoint', '?')}")
 
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
+        self.era = (era, protocol_version)
+        self.inner.on_handshake(era, protocol_version)
+
+    def on_ready(self) -> None:
+        era, protocol_version = getattr(self, "era", ("legacy", None))
         if not self.fell_back:
             self._note(f"using Streamable HTTP ({'2026-07-28, stateless' if era == 'modern' else protocol_version})")
-        self.inner.on_handshake(era, protocol_version)
+        self.inner.on_ready()
 
     async def cancel_request(self, msg_id: Any) -> bool:
         return await self.inner.cancel_request(msg_id)

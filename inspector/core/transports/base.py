@@ -72,6 +72,9 @@ class Transport(abc.ABC):
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
         """The session tells the transport what the handshake settled (HTTP transports set headers from it)."""
 
+    def on_ready(self) -> None:
+        """The handshake is complete (legacy: notifications/initialized was sent)."""
+
     async def cancel_request(self, msg_id: Any) -> bool:
         """Cancel a request at the transport level where the transport has a way (2026-07-28 HTTP closes the
         request's stream). Returns False when it has none, and the session sends notifications/cancelled."""

@@ -12,9 +12,10 @@ import re
 from typing import Any
 
 #: RFC 9110 token characters (the header field-name syntax).
-_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
-_SAFE_VALUE = re.compile(r"^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$")
-_SENTINEL = re.compile(r"^=\?base64\?.*\?=$", re.S)
+# used with fullmatch: "$" would also match before a final newline
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_SAFE_VALUE = re.compile(r"[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?")
+_SENTINEL = re.compile(r"=\?base64\?.*\?=", re.S)
 JS_SAFE_INTEGER = 2**53 - 1
 NAME_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
@@ -23,7 +24,7 @@ HeaderPlan = list[tuple[tuple[str, ...], str]]  # (property path, header name su
 
 def encode_value(value: str) -> str:
     """A header value as is when it is plain visible ASCII, else ``=?base64?...?=`` of its UTF-8."""
-    if _SAFE_VALUE.match(value) and not _SENTINEL.match(value):
+    if _SAFE_VALUE.fullmatch(value) and not _SENTINEL.fullmatch(value):
         return value
     return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
 
@@ -54,7 +55,7 @@ def _walk(schema: Any, path: tuple[str, ...], plan: HeaderPlan, statically_reach
         where = ".".join(path) or "(root)"
         if not statically_reachable or not path:
             raise ValueError(f"x-mcp-header on {where} is not reachable through 'properties' alone")
-        if not isinstance(name, str) or not name or not _TOKEN.match(name):
+        if not isinstance(name, str) or not name or not _TOKEN.fullmatch(name):
             raise ValueError(f"x-mcp-header {name!r} on {where} is not a valid header name token")
         kind = schema.get("type")
         if kind not in ("string", "integer", "boolean"):

@@ -77,10 +77,14 @@ class StreamableHttpTransport(HttpTransportBase):
         self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name, "url": self.describe()["url"]}))
 
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
-        """Called by the session once the era is known; legacy sessions open the standalone GET stream."""
+        """The negotiated era and revision, known before notifications/initialized is sent (it already needs
+        the MCP-Protocol-Version header from 2025-06-18 on)."""
         self.era = era
         self.protocol_version = protocol_version
-        if era == "legacy" and self._get_stream is None and not self.closed:
+
+    def on_ready(self) -> None:
+        """After initialization, legacy sessions open the standalone GET stream, as clients do."""
+        if self.era == "legacy" and self._get_stream is None and not self.closed:
             self._get_stream = self._spawn(self._standalone_stream())
 
     async def close(self) -> None:
