@@ -117,7 +117,7 @@ def test_every_piece_respects_the_limit_and_every_terminator_is_known(case, limi
         assert eol != b"" or len(line) == limit
 
 
-@pytest.mark.skip(reason="BUG: a line of a multiple of max_line_bytes is cut differently when its newline comes later")
+@pytest.mark.skip(reason="BUG: same >= vs > cut in feed(): e.g. b\"\\r\\n\" fed as b\"\\r\", b\"\\n\" with max 1 gives 2 pieces, not 1")
 @given(chunked(stderr_bytes), st.integers(1, 40))
 def test_chunking_never_changes_the_pieces(case, limit):
     data, chunks = case
