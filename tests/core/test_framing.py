@@ -518,20 +518,25 @@ def test_with_a_small_line_limit_nothing_raises_and_no_long_line_is_kept_whole(c
 
 
 @given(chunked(wire_bytes), st.integers(1, 8))
-def test_with_a_tiny_keep_size_oversized_lines_keep_only_head_and_tail(case, keep):
+def test_with_a_tiny_keep_size_oversized_lines_keep_exactly_their_head_tail_and_size(case, keep):
     data, chunks = case
     limit = 16
     with mock.patch.object(framing, "OVERSIZE_KEEP_BYTES", keep):
         events = decode(*chunks, max_line_bytes=limit)
         assert events == decode(data, max_line_bytes=limit)
-    accounted = 0
+    pos = 0  # where each event's line starts in the input
     for event in events:
         oversize = event.data.get("oversize")
         if oversize is not None:
-            assert len(event.raw) == keep
-            assert len(oversize["tail"]) == keep
-            accounted += oversize["total_bytes"] + len(event.eol)
+            total = oversize["total_bytes"]
+            assert total > limit
+            assert event.raw == data[pos : pos + keep]  # the head, and only the head
+            assert oversize["tail"] == data[pos + total - keep : pos + total]  # the tail, and only the tail
+            pos += total
         else:
             assert all(len(line) <= limit for line in event.raw.split(b"\n"))
-            accounted += len(event.raw) + len(event.eol)
-    assert accounted == len(data)
+            assert event.raw == data[pos : pos + len(event.raw)]
+            pos += len(event.raw)
+        assert data[pos : pos + len(event.eol)] == event.eol
+        pos += len(event.eol)
+    assert pos == len(data)
