@@ -7,6 +7,7 @@ probably meant to. Batches are checked against the negotiated revision: only 202
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from . import jsonrpc
@@ -22,7 +23,9 @@ def id_key(value: Any) -> tuple[str, Any]:
         return ("s", value)
     if isinstance(value, bool) or value is None:
         return ("o", value)
-    return ("n", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)
+    return ("x", json.dumps(value, sort_keys=True, default=str))  # an object or array id: invalid, but hashable
 
 
 def describe_id(value: Any) -> str:

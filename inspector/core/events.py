@@ -99,6 +99,15 @@ class Event:
         self.t = t  #: seconds since the session started (monotonic clock)
         self.wall = wall  #: wall-clock time, seconds since the epoch
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__
+                   if name not in ("findings", "data")) \
+            and list(self.findings) == list(other.findings) and dict(self.data) == dict(other.data)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
     def __repr__(self) -> str:
         return (f"Event(seq={self.seq}, kind={self.kind!r}, dir={self.dir!r}, raw={self.raw[:80]!r}, "
                 f"eol={self.eol!r}, reason={self.reason!r})")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import json.scanner
+import re
 
 from . import jsonrpc
 from .events import Direction, Event, Finding, Kind
@@ -53,6 +54,8 @@ class LineDecoder:
         self._pending_size = 0
         self._oversize: _Oversize | None = None
         self._pretty: list[tuple[bytes, bytes]] = []  # lines of a possibly pretty-printed object
+        self._pretty_depth = 0  # open brackets in the gathered lines
+        self._pretty_bytes = 0
         self.closed = False
 
     # -- input -------------------------------------------------------------------------------------------
@@ -146,26 +149,37 @@ class LineDecoder:
             return
         event = _decode(line, eol, self.direction)
         if event.kind == Kind.FRAMING_ERROR and event.data.get("incomplete_json"):
-            self._pretty.append((line, eol))
-            return
+            depth = _bracket_depth(line)
+            if depth is not None and depth > 0:
+                self._pretty.append((line, eol))
+                self._pretty_depth = depth
+                self._pretty_bytes = len(line)
+                return
+            event.drop("incomplete_json")
         out.append(event)
 
     def _continue_pretty(self, line: bytes, eol: bytes, out: list[Event]) -> None:
+        """Gather the lines of a possibly pretty-printed value. Each line is scanned once for brackets (so a
+        long block costs linear time); the block is parsed once, when its brackets balance."""
+        delta = _bracket_depth(line)
+        if delta is None or len(self._pretty) >= MAX_PRETTY_LINES \
+                or self._pretty_bytes + len(line) > self.max_line_bytes:
+            out.extend(self._flush_pretty())
+            self._line(line, eol, out)
+            return
         self._pretty.append((line, eol))
+        self._pretty_bytes += len(line) + len(eol)
+        self._pretty_depth += delta
+        if self._pretty_depth > 0:
+            return
         joined = b"".join(part + end for part, end in self._pretty[:-1]) + line
         try:
-            text = joined.decode("utf-8")
-            value = json.loads(text)
-        except UnicodeDecodeError:
-            out.extend(self._flush_pretty(keep_last=True))
-            return
-        except json.JSONDecodeError as exc:
-            if exc.pos >= len(text.rstrip()) and len(self._pretty) < MAX_PRETTY_LINES:
-                return  # still incomplete: keep gathering
-            out.extend(self._flush_pretty(keep_last=True))
+            value = _DECODER.decode(joined.decode("utf-8"))
+        except (ValueError, RecursionError):
+            out.extend(self._flush_pretty())  # balanced but not JSON: each line as it is
             return
         lines = len(self._pretty)
-        self._pretty.clear()
+        self._pretty = []
         event = Event(Kind.FRAMING_ERROR, raw=joined, dir=self.direction, eol=eol)
         event.reason = (
             f"one JSON {'object' if isinstance(value, dict) else 'value'} pretty-printed over {lines} lines: "
@@ -175,20 +189,17 @@ class LineDecoder:
             event.rpc, _ = jsonrpc.classify(value)
         out.append(event)
 
-    def _flush_pretty(self, keep_last: bool = False) -> list[Event]:
-        """Give up on a gathered block: report its lines one by one (the last one re-decoded fresh)."""
+    def _flush_pretty(self) -> list[Event]:
+        """Give up on a gathered block: report its lines one by one."""
         if not self._pretty:
             return []
         lines = self._pretty
         self._pretty = []
         out: list[Event] = []
-        last = lines.pop() if keep_last else None
         for line, eol in lines:
             event = _decode(line, eol, self.direction)
             event.drop("incomplete_json")
             out.append(event)
-        if last is not None:
-            self._line(last[0], last[1], out)
         return out
 
 
@@ -218,8 +229,34 @@ class _Oversize:
         return event
 
 
-_scan_once = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner json.loads uses, minus 3 calls
+class NonStandardConstant(ValueError):
+    """NaN, Infinity or -Infinity: Python writes and reads them, JSON (and JavaScript's JSON.parse) does not."""
+
+
+def _reject_constant(name: str) -> None:
+    raise NonStandardConstant(name)
+
+
+#: Strict JSON: NaN and Infinity are refused, as every non-Python MCP client refuses them.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_scan_once = json.scanner.make_scanner(_DECODER)  # the C scanner json.loads uses, minus 3 calls
 _CRLF = Finding("crlf", "line ends with CR LF; it parses, but stdio lines should end with LF only", "warning")
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def _bracket_depth(line: bytes) -> int | None:
+    """Opening minus closing brackets outside strings; None when the line cannot be part of pretty-printed
+    JSON (invalid UTF-8, or a string left open: a newline inside a JSON string is not allowed)."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    bare = _STRING.sub(b"", line)
+    if b'"' in bare:
+        return None
+    return bare.count(b"{") + bare.count(b"[") - bare.count(b"}") - bare.count(b"]")
 
 
 def _decode(line: bytes, eol: bytes, direction: str) -> Event:
@@ -230,7 +267,7 @@ def _decode(line: bytes, eol: bytes, direction: str) -> Event:
             text = line.decode("utf-8")
             value, end = _scan_once(text, 0)
         except (UnicodeDecodeError, StopIteration, ValueError, RecursionError):
-            pass  # the slow path below says exactly what is wrong
+            pass  # the slow path below says exactly what is wrong (NonStandardConstant is a ValueError)
         else:
             if end == len(text):
                 rpc, found = jsonrpc.classify(value)
@@ -255,9 +292,11 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
         return _error(event, "a blank line: stdout should carry only JSON-RPC messages" if text == "" else
                              "a line of only whitespace: stdout should carry only JSON-RPC messages")
     try:
-        value = json.loads(text)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         return _not_json(event, text, exc)
+    except NonStandardConstant as exc:
+        return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
         return _error(event, "JSON nested too deeply to parse")
     if not isinstance(value, (dict, list)):
@@ -276,7 +315,7 @@ def _not_json(event: Event, text: str, exc: json.JSONDecodeError) -> Event:
         try:
             json.JSONDecoder().raw_decode(rest)
             second_is_json = True
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             second_is_json = False
         if second_is_json:
             event = _error(event, f"two JSON values on one line (the second starts at column {exc.colno}): "
@@ -325,9 +364,11 @@ def decode_document(body: bytes, direction: str = Direction.S2C) -> Event:
     if text.lstrip()[:1] not in _JSON_STARTS:
         return _error(event, "text that is not JSON (an HTML error page? a proxy's message?)")
     try:
-        value = json.loads(text)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         return _error(event, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    except NonStandardConstant as exc:
+        return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
         return _error(event, "JSON nested too deeply to parse")
     if not isinstance(value, (dict, list)):

@@ -53,6 +53,9 @@ def classify(obj: Any) -> tuple[RpcInfo, list[Finding]]:
         findings.append(
             Finding("id-type", f'"id" is a {_json_type(msg_id)}; JSON-RPC ids must be a string or a number')
         )
+    elif has_id and isinstance(msg_id, float):
+        findings.append(Finding("id-type", f'"id" is {msg_id!r}, a number with a fraction; MCP ids are '
+                                               "strings or integers"))
     if isinstance(method, str):
         for key in ("result", "error"):
             if key in obj:

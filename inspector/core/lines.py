@@ -13,6 +13,8 @@ DEFAULT_MAX_TEXT_LINE = 64 * 1024
 
 class TextLineSplitter:
     def __init__(self, max_line_bytes: int = DEFAULT_MAX_TEXT_LINE) -> None:
+        if max_line_bytes < 1:
+            raise ValueError("max_line_bytes must be positive")
         self.max_line_bytes = max_line_bytes
         self._partial = bytearray()
 
@@ -24,7 +26,7 @@ class TextLineSplitter:
             nl = data.find(b"\n", start)
             if nl < 0:
                 self._partial += data[start:]
-                while len(self._partial) >= self.max_line_bytes:
+                while len(self._partial) > self.max_line_bytes:  # exactly the limit may still get its newline
                     out.append((bytes(self._partial[: self.max_line_bytes]), b""))
                     del self._partial[: self.max_line_bytes]
                 return out

@@ -13,19 +13,30 @@ REDACTED = "[redacted]"
 
 #: Names of variables, headers, flags and query parameters whose values are treated as secrets.
 SECRET_NAME = re.compile(
-    r"(?i)(token|secret|passw|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|auth|cookie"
-    r"|signature|bearer|(^|[-_])key$|(^|[-_])pat$)"
+    r"(?i)(token(?!izer)|secret|passw|(.[-_]|^db_?)pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key"
+    r"|credential|auth(?!or)|cookie|signature|bearer|(^|[-_])key$|(^|[-_])pat$)"
 )
+#: Names that look secret to the pattern but are not.
+NOT_SECRET = frozenset({"PWD", "OLDPWD"})
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
+_HEADER_ARG = re.compile(r"^([A-Za-z0-9-]+)\s*:\s*(.*)$", re.S)
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
 
 
 def is_secret_name(name: str) -> bool:
-    return bool(SECRET_NAME.search(name))
+    return name.upper() not in NOT_SECRET and bool(SECRET_NAME.search(name))
+
+
+def redact_value(name: str, value: str) -> str:
+    """A value under ``name``: hidden if the name looks secret, else with URL credentials removed."""
+    if is_secret_name(name) and value:
+        return REDACTED
+    return redact_url(value) if "://" in value else value
 
 
 def redact_env(env: dict[str, str]) -> dict[str, str]:
-    """Copy of ``env`` with the values of secret-looking names replaced."""
-    return {k: (REDACTED if is_secret_name(k) and v else v) for k, v in env.items()}
+    """Copy of ``env`` with the values of secret-looking names replaced and URL credentials removed."""
+    return {k: redact_value(k, v) for k, v in env.items()}
 
 
 def redact_headers(headers: dict[str, str]) -> dict[str, str]:
@@ -52,7 +63,8 @@ def redact_url(url: str) -> str:
 
 
 def redact_argv(argv: list[str]) -> list[str]:
-    """Redact the values of secret-looking flags: ``--token X``, ``--api-key=X``, and URLs with credentials."""
+    """Redact secrets in a command line: ``--token X``, ``--api-key=X``, ``NAME=secret`` (``docker -e``,
+    ``env``), a secret header given as ``"Authorization: Bearer X"``, and credentials in URLs."""
     out: list[str] = []
     hide_next = False
     for arg in argv:
@@ -61,10 +73,20 @@ def redact_argv(argv: list[str]) -> list[str]:
             hide_next = False
             continue
         if arg.startswith("-") and "=" in arg:
-            flag, _ = arg.split("=", 1)
-            out.append(flag + "=" + REDACTED if is_secret_name(flag.lstrip("-")) else arg)
+            flag, value = arg.split("=", 1)
+            out.append(flag + "=" + redact_value(flag.lstrip("-"), value))
             continue
         if arg.startswith("-") and is_secret_name(arg.lstrip("-")):
             hide_next = True
+            out.append(arg)
+            continue
+        assignment = _ASSIGNMENT.match(arg)
+        if assignment and not arg.startswith("-"):
+            out.append(assignment.group(1) + "=" + redact_value(assignment.group(1), assignment.group(2)))
+            continue
+        header = _HEADER_ARG.match(arg)
+        if header and (header.group(1).lower() in SECRET_HEADERS or is_secret_name(header.group(1))):
+            out.append(f"{header.group(1)}: {REDACTED}")
+            continue
         out.append(redact_url(arg) if "://" in arg else arg)
     return out

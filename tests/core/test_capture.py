@@ -29,9 +29,9 @@ RESPONSE = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":
 
 def every_kind_of_event() -> list[Event]:
     request = decode_line(REQUEST, Direction.C2S)
-    request.data["answered_by"] = 2
+    request.put(answered_by=2)
     response = decode_line(RESPONSE, Direction.S2C, eol=b"\r\n")  # carries a "crlf" warning finding
-    response.data.update(reply_to=1, latency=0.0125, request_method="tools/call")
+    response.put(reply_to=1, latency=0.0125, request_method="tools/call")
     response.add_finding("id-type-mismatch", "answers id \"1\" (a string)")
     bad_utf8 = Event(Kind.FRAMING_ERROR, raw=b'{"a":"\xff\xfe"}', dir=Direction.S2C, eol=b"\n",
                      reason="not valid UTF-8: byte FF at offset 6 cannot be decoded (MCP messages must be UTF-8)")
@@ -48,7 +48,7 @@ def every_kind_of_event() -> list[Event]:
     note = Event(Kind.NOTE, data={"text": "handshake: initialize, protocol 2025-06-18", "version": "2025-06-18"})
     oversize = Event(Kind.FRAMING_ERROR, raw=b'{"jsonrpc":"2.0","result":"' + b"A" * 100, dir=Direction.S2C, eol=b"",
                      reason="a line of 100,000,000 bytes is over the size limit")
-    oversize.data["oversize"] = {"total_bytes": 100_000_000, "tail": b"\xffB" * 50 + b'"}'}
+    oversize.put(oversize={"total_bytes": 100_000_000, "tail": b"\xffB" * 50 + b'"}'})
     events = [request, response, bad_utf8, pretty, odd_text, stderr_unterminated, stderr_crlf, stderr_bytes,
               spawned, exited, note, oversize]
     for seq, event in enumerate(events, start=1):
@@ -62,7 +62,11 @@ FIELDS = ("seq", "t", "wall", "kind", "dir", "raw", "eol", "reason", "findings",
 
 
 def fields(event: Event) -> dict[str, Any]:
-    return {name: getattr(event, name) for name in FIELDS}
+    """The saved fields, as plain values (findings and data are read-only views until first written)."""
+    out = {name: getattr(event, name) for name in FIELDS}
+    out["findings"] = list(out["findings"])
+    out["data"] = dict(out["data"])
+    return out
 
 
 def write_capture(path: Path, events: list[Event], **header_extra: Any) -> None:
@@ -229,7 +233,6 @@ def test_past_twenty_malformed_lines_the_rest_are_counted(tmp_path):
     assert capture.warnings[-1] == "5 more malformed lines were skipped"
 
 
-@pytest.mark.skip(reason="BUG: a huge integer \"t\"/\"wall\" raises OverflowError out of read_capture (float(int))")
 @pytest.mark.parametrize("name", ["t", "wall"])
 def test_a_huge_integer_time_is_a_skipped_line_not_a_crash(tmp_path, name):
     path = tmp_path / "c.mcpcap"
@@ -456,7 +459,6 @@ def test_writes_after_close_are_ignored_and_close_is_idempotent(tmp_path):
     assert [e.seq for e in read_capture(path).events] == [1]
 
 
-@pytest.mark.skip(reason="BUG: CaptureWriter raises UnicodeEncodeError on a surrogate-escaped (non-UTF-8) argument")
 def test_a_non_utf8_argument_in_the_target_does_not_break_the_capture(tmp_path):
     # On Linux, sys.argv holds undecodable bytes as lone surrogates (PEP 383): `record -- server /data/caf\xe9`
     # gives "/data/caf\udce9". json.dumps(ensure_ascii=False) keeps the surrogate and the UTF-8 file refuses it.
@@ -469,7 +471,6 @@ def test_a_non_utf8_argument_in_the_target_does_not_break_the_capture(tmp_path):
     assert [e.seq for e in capture.events] == [1]
 
 
-@pytest.mark.skip(reason="BUG: an event whose data holds a lone surrogate makes flush()/close() raise UnicodeEncodeError")
 def test_an_event_with_a_non_utf8_argument_in_its_data_is_written(tmp_path):
     path = tmp_path / "c.mcpcap"
     spawned = Event(Kind.LIFECYCLE, data={"what": "spawned", "argv": ["server", "/data/caf\udce9"]}, seq=1)
@@ -485,4 +486,4 @@ def test_finding_severity_and_text_round_trip(tmp_path):
                   findings=[Finding("crlf", "w", "warning"), Finding("id-null", "e")])
     path = tmp_path / "c.mcpcap"
     write_capture(path, [event])
-    assert read_capture(path).events[0].findings == [Finding("crlf", "w", "warning"), Finding("id-null", "e")]
+    assert list(read_capture(path).events[0].findings) == [Finding("crlf", "w", "warning"), Finding("id-null", "e")]

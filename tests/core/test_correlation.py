@@ -52,7 +52,7 @@ def test_a_response_pairs_with_its_request_and_records_latency_both_ways():
     assert wire.last_paired is req
     assert resp.data == {"reply_to": req.seq, "latency": 0.5, "request_method": "tools/call"}
     assert req.data == {"answered_by": resp.seq}
-    assert resp.findings == [] and req.findings == []
+    assert list(resp.findings) == [] and list(req.findings) == []
     assert wire.correlator.pending(C2S) == []
 
 
@@ -128,7 +128,7 @@ def test_an_id_reused_while_its_request_is_pending_is_flagged_on_the_new_request
     wire = Wire()
     first = wire.send(C2S, request(3))
     second = wire.send(C2S, request(3))
-    assert first.findings == []
+    assert list(first.findings) == []
     assert codes(second) == ["id-reused"]
     assert f"request #{first.seq}" in second.findings[0].text
     resp = wire.send(S2C, result(3))
@@ -140,17 +140,17 @@ def test_an_id_may_be_reused_once_answered():
     wire.send(C2S, request(1))
     wire.send(S2C, result(1))
     again = wire.send(C2S, request(1))
-    assert again.findings == []
+    assert list(again.findings) == []
     resp = wire.send(S2C, result(1))
     assert resp.data["reply_to"] == again.seq
-    assert resp.findings == []
+    assert list(resp.findings) == []
 
 
 def test_a_server_request_is_answered_by_the_client_in_the_other_direction():
     wire = Wire()
     client_req = wire.send(C2S, request(0, "tools/call"), t=0.0)
     server_req = wire.send(S2C, request(0, "sampling/createMessage"), t=0.1)  # same id, other direction: fine
-    assert server_req.findings == []
+    assert list(server_req.findings) == []
     assert wire.correlator.pending(S2C) == [server_req]
     client_answer = wire.send(C2S, result(0), t=0.4)
     assert wire.last_paired is server_req
@@ -183,7 +183,7 @@ def test_non_message_events_are_ignored():
     for event in (Event(Kind.FRAMING_ERROR, raw=b"junk", dir=S2C), Event(Kind.STDERR, raw=b"log", dir=S2C),
                   Event(Kind.LIFECYCLE, data={"what": "spawned"})):
         assert correlator.observe(event) is None
-        assert event.findings == [] and event.data.get("reply_to") is None
+        assert list(event.findings) == [] and event.data.get("reply_to") is None
 
 
 BATCH = [request(1, "ping"), {"jsonrpc": "2.0", "method": "notifications/initialized"}]
@@ -201,7 +201,7 @@ def test_a_batch_is_flagged_when_the_revision_does_not_allow_batches(version):
 def test_a_batch_is_not_flagged_under_2025_03_26_or_before_negotiation(version):
     wire = Wire(protocol_version=version)
     batch = wire.send(C2S, BATCH)
-    assert batch.findings == []
+    assert list(batch.findings) == []
 
 
 def test_requests_inside_a_batch_are_answered_individually():
@@ -230,7 +230,6 @@ def test_id_keys_keep_json_types_apart():
     assert describe_id(2) == "2 (a number)"
 
 
-@pytest.mark.skip(reason="BUG: id_key() returns an unhashable key for an object/array id; observe() raises TypeError")
 @pytest.mark.parametrize("bad_id", [{"n": 1}, [1]])
 def test_an_object_or_array_id_does_not_crash_the_correlator(bad_id):
     # classify() flags these ids ("id-type") and still reports a request/response with that id; the correlator

@@ -56,7 +56,7 @@ def test_a_valid_request_line_becomes_one_message_event_with_its_summary():
     assert event.eol == b"\n"
     assert event.dir == Direction.S2C
     assert event.reason is None
-    assert event.findings == []
+    assert list(event.findings) == []
     assert event.rpc is not None
     assert (event.rpc.kind, event.rpc.method, event.rpc.id, event.rpc.has_id) == ("request", "tools/list", 1, True)
 
@@ -421,7 +421,6 @@ def test_an_oversized_line_after_gathered_pretty_lines_keeps_stream_order():
 # -- bugs: inputs that make the decoder raise, or pass broken JSON as a message ---------------------------
 
 
-@pytest.mark.skip(reason="BUG: RecursionError escapes feed() via _not_json's raw_decode of deeply nested extra data")
 def test_two_values_on_one_line_where_the_second_is_deeply_nested_does_not_raise():
     line = b"{}" + b"[" * 100_000
     event = decode_one(line + b"\n")
@@ -429,7 +428,6 @@ def test_two_values_on_one_line_where_the_second_is_deeply_nested_does_not_raise
     assert event.raw == line
 
 
-@pytest.mark.skip(reason="BUG: RecursionError escapes feed() from json.loads in _continue_pretty")
 def test_a_deeply_nested_line_after_an_open_bracket_does_not_raise():
     deep = b"[" * 100_000
     events = decode(b"[\n" + deep + b"\n" + REQUEST + b"\n")
@@ -443,7 +441,6 @@ def test_a_deeply_nested_line_on_its_own_is_a_framing_error():
     assert "nested too deeply" in (event.reason or "")
 
 
-@pytest.mark.skip(reason="BUG: json.loads accepts NaN/Infinity, so a line strict JSON parsers reject is a clean message")
 @pytest.mark.parametrize("literal", [b"NaN", b"Infinity", b"-Infinity"])
 def test_a_nan_or_infinity_literal_is_not_passed_as_valid_json(literal):
     # Python's json.dumps writes these for float('nan') / float('inf'); JSON.parse in a TypeScript client
@@ -453,8 +450,6 @@ def test_a_nan_or_infinity_literal_is_not_passed_as_valid_json(literal):
     assert event.kind == Kind.FRAMING_ERROR or event.findings, "NaN/Infinity passed as a clean message"
 
 
-@pytest.mark.skip(reason="BUG: pretty-print gathering re-joins and re-parses every gathered line on each new line "
-                         "(quadratic): a 79 KiB, 6008-line pretty-printed response takes ~7 s in one feed()")
 def test_a_large_pretty_printed_response_is_gathered_in_linear_time():
     message = {"jsonrpc": "2.0", "id": 1, "result": {"items": [{"name": f"t{i}"} for i in range(2000)]}}
     pretty = json.dumps(message, indent=2).encode()

@@ -160,7 +160,6 @@ def test_string_and_integer_ids_are_fine(msg_id):
     assert found == []
 
 
-@pytest.mark.skip(reason="BUG: a fractional id passes; MCP's schema says RequestId is string or integer")
 def test_a_fractional_id_is_flagged():
     # JSON-RPC: "Numbers SHOULD NOT contain fractional parts"; every MCP schema.json: RequestId is
     # {"type": ["string", "integer"]}. classify() accepts any float.

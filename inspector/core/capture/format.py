@@ -13,7 +13,8 @@ from ..framing import decode_line
 FORMAT_NAME = "mcp-inspector-capture"
 FORMAT_VERSION = 1
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# ASCII escapes off the hot path: data may hold lone surrogates (PEP 383 arguments), which UTF-8 cannot encode
+_dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 _encode_str = json.encoder.encode_basestring  # C-accelerated; used on the hot path for "raw"
 
 
@@ -116,7 +117,7 @@ def event_from_obj(obj: dict[str, Any]) -> Event:
         data = _unjsonable(obj.get("data", {}))
     except CaptureError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise CaptureError(f"an event is malformed ({exc.__class__.__name__}: {exc})") from None
     event = Event(kind, raw=raw, dir=direction, eol=eol.encode("latin-1", errors="replace"), reason=obj.get("reason"),
                   findings=findings, data=data, seq=seq, t=t, wall=wall)

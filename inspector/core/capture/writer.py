@@ -43,7 +43,8 @@ class CaptureWriter:
         self._last_flush = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
         self.events_written = 0
-        self._file.write(json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n")
+        # ensure_ascii: an undecodable argument (a lone surrogate) is escaped instead of breaking the file
+        self._file.write(json.dumps(header, ensure_ascii=True, separators=(",", ":")) + "\n")
         self._file.flush()
 
     def write(self, event: Event) -> None:
