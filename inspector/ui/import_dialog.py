@@ -165,7 +165,7 @@ class ImportDialog(QDialog):
     def _add_source(self, client: str, path: Path) -> int:
         index = self.source_combo.count() - (1 if self._choose_item_added else 0)
         self.source_combo.insertItem(index, f"{client} — {_short_path(path, self._home)}", str(path))
-        self.source_combo.setItemData(index, str(path), Qt.ItemDataRole.ToolTipRole)
+        self.source_combo.setItemData(index, plain_tooltip(str(path)), Qt.ItemDataRole.ToolTipRole)
         return index
 
     def _source_changed(self, index: int) -> None:

@@ -378,13 +378,15 @@ def test_a_name_with_markup_is_shown_literally_everywhere(qtbot, make_sidebar, s
     assert MARKUP in box.text()
     box.reject()
 
-    config = tmp_path / "markup.json"
+    config = tmp_path / "<i>markup.json"
     config.write_text(json.dumps({"mcpServers": {MARKUP: {"command": "<b>run</b>"}, "<i>bad</i>": 3}}))
     importer = ImportDialog([("File", config)], home=home)
     qtbot.addWidget(importer)
     assert table_text(importer)[0][:3] == [MARKUP, "stdio", "'<b>run</b>'"]
     assert importer.skipped_list.item(0).text().startswith("<i>bad</i> — ")
     assert rich_labels(importer) == []
+    assert "&lt;i&gt;markup.json" in importer.source_combo.itemData(0, Qt.ItemDataRole.ToolTipRole)
+    assert "&lt;b&gt;run&lt;/b&gt;" in importer.table.item(0, 2).toolTip()
 
     sidebar.show_message(MARKUP)
     assert sidebar.message() == MARKUP and rich_labels(sidebar) == []
