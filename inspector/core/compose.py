@@ -326,6 +326,8 @@ class Validation:
     severity: str = "ok"
     kind: str | None = None  #: request, notification, response, batch, or None when not sendable
     warnings: list[str] = field(default_factory=list)
+    line: int | None = None  #: where the JSON breaks (1-based), for a syntax error
+    column: int | None = None  #: 1-based, in characters
 
     @property
     def warning(self) -> bool:
@@ -344,11 +346,12 @@ def validate(text: str) -> Validation:
     try:
         obj = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        return Validation(False, f"line {exc.lineno}, column {exc.colno}: {exc.msg}", severity="error")
+        return Validation(False, f"line {exc.lineno}, column {exc.colno}: {exc.msg}", severity="error",
+                          line=exc.lineno, column=exc.colno)
     except _NotJson as exc:
         line, column = _position(text, exc.token)
         return Validation(False, f"line {line}, column {column}: {exc.token} is not JSON (write null or a number)",
-                          severity="error")
+                          severity="error", line=line, column=column)
     if not isinstance(obj, (dict, list)):
         return Validation(False, f"a JSON-RPC message is an object (or a batch array), not a {jsonrpc.json_type(obj)}; "
                                  "tick Raw to send it anyway", obj=obj, severity="error")
@@ -430,3 +433,47 @@ def server_request_reply(method: str, params: Any) -> Any:
     if method == "roots/list":
         return {"roots": []}
     return {}
+
+
+def check_reply(method: str, text: str) -> Validation:
+    """Check the user's answer to a server request: JSON errors with line and column block it; a result
+    that does not have the shape ``method`` asks for is a warning (it can still be sent, on purpose)."""
+    if not text.strip():
+        return Validation(False, "nothing to answer with: write a JSON result", severity="error")
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        return Validation(False, f"line {exc.lineno}, column {exc.colno}: {exc.msg}", severity="error",
+                          line=exc.lineno, column=exc.colno)
+    except _NotJson as exc:
+        line, column = _position(text, exc.token)
+        return Validation(False, f"line {line}, column {column}: {exc.token} is not JSON (write null or a number)",
+                          severity="error", line=line, column=column)
+    problems = _reply_problems(method, obj)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return Validation(True, f"sendable, but {problems[0]}{more}", obj, "warning", "result", problems)
+    return Validation(True, f"valid {method} result" if method else "valid result", obj, "ok", "result")
+
+
+def _reply_problems(method: str, obj: Any) -> list[str]:
+    if not isinstance(obj, dict):
+        return [f"a result is a JSON object, not a {jsonrpc.json_type(obj)}"]
+    problems = []
+    if method == "sampling/createMessage":
+        for key in ("role", "content", "model"):
+            if key not in obj:
+                problems.append(f'a sampling result needs "{key}"')
+    elif method == "elicitation/create":
+        if obj.get("action") not in ("accept", "decline", "cancel"):
+            problems.append('an elicitation result needs "action": "accept", "decline" or "cancel"')
+        content = obj.get("content")
+        if content is not None and not isinstance(content, dict):
+            problems.append('"content" must be an object of field values')
+    elif method == "roots/list":
+        roots = obj.get("roots")
+        if not isinstance(roots, list):
+            problems.append('a roots/list result needs a "roots" array')
+        elif any(not isinstance(r, dict) or not isinstance(r.get("uri"), str) for r in roots):
+            problems.append('every root needs a "uri" string')
+    return problems

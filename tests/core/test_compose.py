@@ -204,6 +204,7 @@ def test_a_json_syntax_error_is_reported_with_its_line_and_column():
     result = compose.validate('{\n  "jsonrpc": "2.0",\n  "method": "x" "params": {}\n}')
     assert not result.ok and result.severity == "error"
     assert result.message == "line 3, column 17: Expecting ',' delimiter"
+    assert (result.line, result.column) == (3, 17)
 
 
 def test_nan_is_refused_as_json_with_its_position():
@@ -296,3 +297,26 @@ def test_prefilled_answers_satisfy_the_schema_results(revision):
         check = {"$schema": schema["$schema"], key: defs, "$ref": f"#/{key}/{definition}"}
         validator = jsonschema.validators.validator_for(check)(check)
         assert [e.message for e in validator.iter_errors(result)] == [], definition
+
+
+# -- check_reply ---------------------------------------------------------------------------------------
+
+
+def test_a_well_formed_reply_is_valid_for_its_method():
+    text = json.dumps(compose.server_request_reply("sampling/createMessage", {}))
+    result = compose.check_reply("sampling/createMessage", text)
+    assert result.ok and result.severity == "ok" and result.message == "valid sampling/createMessage result"
+
+
+def test_a_reply_with_broken_json_names_line_and_column_and_cannot_be_sent():
+    result = compose.check_reply("roots/list", '{\n  "roots": [}\n')
+    assert not result.ok and (result.line, result.column) == (2, 13)
+    assert result.message.startswith("line 2, column 13: ")
+
+
+def test_a_reply_of_the_wrong_shape_is_a_sendable_warning():
+    assert compose.check_reply("elicitation/create", '{"action": "maybe"}').warning
+    assert compose.check_reply("roots/list", '{"roots": [{"name": "no uri"}]}').warning
+    assert compose.check_reply("x/y", "[]").warning
+    sampling = compose.check_reply("sampling/createMessage", '{"role": "assistant"}')
+    assert sampling.ok and '"content"' in sampling.message and "1 more" in sampling.message
