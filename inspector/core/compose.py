@@ -368,7 +368,8 @@ def validate(text: str) -> Validation:
         summary = f"notification {_describe(obj)}"
     elif info.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
         kind = "response"
-        summary = f"{'error response' if info.kind == jsonrpc.ERROR else 'response'} to id {_short(json.dumps(obj.get('id')))}"
+        what = "error response" if info.kind == jsonrpc.ERROR else "response"
+        summary = f"{what} to id {_short(json.dumps(obj.get('id'), ensure_ascii=False))}"
     else:
         kind = "message"
         summary = "message"

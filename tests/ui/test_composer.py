@@ -169,7 +169,8 @@ def test_raw_mode_keeps_non_ascii_text_as_utf8(composer, qtbot):
 
 
 def test_a_batch_is_sent_compact_as_typed_since_ids_are_never_added_to_batches(composer, qtbot):
-    composer.set_text('[\n {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n {"jsonrpc": "2.0", "id": 2, "method": "ping"}\n]')
+    composer.set_text('[\n {"jsonrpc": "2.0", "id": 1, "method": "ping"},\n'
+                      ' {"jsonrpc": "2.0", "id": 2, "method": "ping"}\n]')
     with qtbot.waitSignal(composer.send_raw_requested, timeout=2000) as blocker:
         composer.send()
     assert blocker.args == [b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]']

@@ -9,15 +9,20 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
-from inspector.core.session import RpcError  # noqa: E402
+from inspector.core.events import Direction, Kind  # noqa: E402
+from inspector.core.session import RpcError, Session, result_of  # noqa: E402
+from inspector.core.transports.stdio import StdioTransport  # noqa: E402
 from inspector.ui.server_requests import CAPABILITIES, ServerRequestsPanel, summary  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
 #: Bound on any wait for a future in these tests.
 TIMEOUT = 5.0
 
@@ -237,3 +242,36 @@ def test_summaries_say_what_the_server_asks_for_in_one_line():
     assert summary("x/y", {"long": "z" * 1000}).endswith("…")
     assert summary("sampling/createMessage", {"messages": [{"role": "user", "content": [
         {"type": "text", "text": "a"}, {"type": "image", "data": "..."}]}]}) == "“a [image]”"
+
+
+def test_a_real_session_sends_the_users_answer_to_the_servers_sampling_request(panel, loop, qtbot):
+    """End to end over stdio: tests/core/servers/asks_back.py asks for sampling after the handshake."""
+    server = [sys.executable, str(ROOT / "tests" / "core" / "servers" / "asks_back.py")]
+
+    async def scenario() -> tuple[dict, dict]:
+        arrived = asyncio.Event()
+        panel.pending_changed.connect(lambda count: arrived.set() if count else None)
+        session = Session(StdioTransport(server, cwd=str(ROOT)), server_request_handler=panel.handler())
+        await session.start()
+        try:
+            await session.handshake("legacy")
+            await arrived.wait()
+            assert panel.current().method == "sampling/createMessage"
+            panel.answer_editor.setPlainText('{"role": "assistant", "content": {"type": "text", "text": "hi"}, '
+                                             '"model": "by-hand"}')
+            _click(qtbot, panel.answer_button)
+            while "s3" not in (result_of(await session.request("report"))[0] or {}):
+                pass  # each report is one round trip to the server: it has the answer once it read it
+            report = result_of(await session.request("report"))[0]
+            initialize = next(e.json() for e in session.events
+                              if e.kind == Kind.MESSAGE and e.dir == Direction.C2S
+                              and e.json().get("method") == "initialize")
+            return report, initialize
+        finally:
+            await session.close()
+
+    report, initialize = loop.run_until_complete(asyncio.wait_for(scenario(), 30))
+    assert report["s3"]["result"] == {"role": "assistant", "content": {"type": "text", "text": "hi"},
+                                      "model": "by-hand"}
+    assert initialize["params"]["capabilities"]["sampling"] == {}
+    assert panel.count() == 0
