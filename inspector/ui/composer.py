@@ -14,6 +14,7 @@ text only.
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from dataclasses import dataclass
@@ -269,7 +270,7 @@ class Composer(QWidget):
             self.send_raw_requested.emit(json.dumps(validation.obj, ensure_ascii=False,
                                                     separators=(",", ":")).encode("utf-8", "surrogatepass"))
         else:
-            self.send_requested.emit(validation.obj)
+            self.send_requested.emit(copy.deepcopy(validation.obj))  # receivers may change what they get
         return True
 
     def can_send(self) -> bool:
@@ -324,7 +325,7 @@ class Composer(QWidget):
 
     def _keep_draft(self) -> None:
         text = self.text()
-        if not text.strip() or text == self._template_text or any(e.text == text for e in self._history[-10:]):
+        if not text.strip() or text == self._template_text or any(e.text == text for e in self._history):
             return
         validation = compose.validate(text)
         self._remember(HistoryEntry(text, "draft " + self._label(validation), raw=self.raw.isChecked(),

@@ -262,3 +262,17 @@ def test_the_highlighter_picks_readable_colours_for_light_and_dark_palettes(qapp
     on_dark = highlighter.format_for("key").foreground().color()
     assert highlighter.dark
     assert on_light.lightness() < 128 < on_dark.lightness()
+
+
+def test_sending_twice_sends_the_same_message_even_if_a_receiver_changed_the_first(composer, qtbot):
+    _choose(composer, "tools/call")
+    received: list[dict] = []
+
+    def receive(message: dict) -> None:
+        received.append(json.loads(json.dumps(message)))
+        message["params"]["name"] = "changed"
+
+    composer.send_requested.connect(receive)
+    composer.send()
+    composer.send()
+    assert received[0] == received[1] and received[0]["params"]["name"] == "tool-name"
