@@ -147,6 +147,7 @@ class ServerRequestsPanel(QWidget):
         self._shown: PendingRequest | None = None
         self._build()
         self._show(None)
+        self._update_header()
 
     # -- construction ----------------------------------------------------------------------------------
 

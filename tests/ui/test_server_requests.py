@@ -65,6 +65,11 @@ def _click(qtbot, button) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def test_an_empty_panel_says_what_will_appear_in_it(panel):
+    assert panel.header.text().startswith("No pending server requests.")
+    assert not panel.details.isVisible()
+
+
 def test_a_request_is_listed_with_its_method_summary_and_waiting_time(panel, clock):
     panel.add_request(3, "sampling/createMessage", SAMPLING)
     item = panel.list.topLevelItem(0)
