@@ -84,20 +84,20 @@ class DetailView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
         layout.addWidget(self.tabs)
-        self.event: Event | None = None
+        self.current: Event | None = None
         self.lookup_exchange: Any = None  # callable(exchange number) -> list of http events, set by the tab
         self._full_task: asyncio.Future[Any] | None = None
         self.clear()
 
     def clear(self) -> None:
-        self.event = None
+        self.current = None
         for editor in (self.pretty, self.raw, self.hex, self.http, self.info):
             editor.setPlainText("")
         self.banner.setText("Select an event in the timeline.")
         self.show_all.hide()
 
     def show_event(self, event: Event) -> None:
-        self.event = event
+        self.current = event
         if self._full_task is not None:
             self._full_task.cancel()
             self._full_task = None
@@ -137,7 +137,7 @@ class DetailView(QWidget):
         self.pretty.setPlainText(text)
 
     def _show_all_clicked(self) -> None:
-        event = self.event
+        event = self.current
         if event is None:
             return
         self.banner.setText(self._headline(event) + " · formatting all of it…")
@@ -150,7 +150,7 @@ class DetailView(QWidget):
             text = await loop.run_in_executor(None, pretty, event.raw)
         finally:
             self.show_all.setEnabled(True)
-        if self.event is not event:
+        if self.current is not event:
             return
         self._set_pretty(text)
         self.raw.setPlainText(event.raw.decode("utf-8", errors="replace") + self._eol_note(event))

@@ -76,11 +76,7 @@ class SessionTab(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setWordWrap(False)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
-        for column, width in enumerate((56, 70, 70, 24, 92, 170, 50, 80, 64)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setAlternatingRowColors(True)
 
         self.detail = DetailView(self)
@@ -166,7 +162,12 @@ class SessionTab(QWidget):
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
         self.proxy.setSourceModel(model)
-        self.table.horizontalHeader().setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        unit = self.fontMetrics().horizontalAdvance("0")
+        for column, chars in enumerate((6, 8, 9, 2, 11, 22, 5, 10, 8)):
+            header.resizeSection(column, unit * chars + 12)
+        header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
 
     # -- live updates ----------------------------------------------------------------------------------
 

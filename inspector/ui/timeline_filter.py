@@ -24,9 +24,10 @@ class TimelineFilter(QSortFilterProxyModel):
         self.text = ""
 
     def set(self, **changes: Any) -> None:
+        self.beginFilterChange()
         for name, value in changes.items():
             setattr(self, name, value)
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         model = self.sourceModel()

@@ -131,7 +131,9 @@ class TimelineModel(QAbstractTableModel):
             return self._foreground(event, index.column())
         if role == Qt.ItemDataRole.BackgroundRole:
             if index.row() == self.highlight_row:
-                return QApplication.palette().brush(QPalette.ColorGroup.Inactive, QPalette.ColorRole.Highlight)
+                colour = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
+                colour.setAlpha(70)
+                return QBrush(colour)
             if is_problem(event):
                 return QBrush(QColor(220, 50, 47, 45))
             return None
