@@ -66,6 +66,7 @@ class LiveSession(QObject):
         self.writer: CaptureWriter | None = None
         self.capture_path: Path | None = None
         self.state = STARTING
+        self.sentence = ""  #: what the current state needs said ("" when nothing)
         self.server: ServerInfo | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -91,6 +92,7 @@ class LiveSession(QObject):
 
     def _set(self, state: str, sentence: str = "") -> None:
         self.state = state
+        self.sentence = sentence
         self.state_changed.emit(state, sentence)
 
     async def _run(self) -> None:

@@ -206,6 +206,7 @@ class SessionTab(QWidget):
             if self.bridge is not None:
                 self.bridge.flush_now()
             self.composer.set_enabled_for_session(False)
+            self.requests.cancel_all()  # nobody can answer them any more
 
     def _server_known(self, info: ServerInfo) -> None:
         self.composer.set_revision(info.protocol_version or "2025-11-25")
@@ -217,6 +218,7 @@ class SessionTab(QWidget):
         if self.live is None or self.live.session is None:
             return
         state = state or self.live.state
+        sentence = sentence if sentence is not None else self.live.sentence
         counts = self.live.session.counts
         info = self.live.server
         parts = [state]

@@ -1,0 +1,158 @@
+"""The whole window against real servers: the demo, a misbehaving one, captures saved and reopened."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from conftest import until
+from inspector.core.capture import read_capture
+from inspector.core.events import Direction, Kind
+from inspector.core.profiles import ProfileStore
+from inspector.ui.live_session import CLOSED, FAILED, READY, Target
+from inspector.ui.main_window import MainWindow, target_of_capture
+from inspector.ui.session_tab import SessionTab
+from inspector.ui.timeline_model import EVENT_ROLE
+
+pytestmark = pytest.mark.integration
+JUNK_SERVER = Path(__file__).resolve().parents[1] / "integration" / "servers" / "junk_server.py"
+
+
+@pytest.fixture
+def window(qapp, qloop, settings, tmp_path):
+    win = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"),
+                     captures=tmp_path / "captures")
+    (tmp_path / "captures").mkdir()
+    win.show()
+    yield win
+    for index in range(win.tabs.count()):
+        tab = win.tabs.widget(index)
+        if isinstance(tab, SessionTab):
+            qloop.run_until_complete(tab.close())
+    win.settings.clear()
+    win.deleteLater()
+
+
+def shown_events(tab: SessionTab) -> list:
+    return [tab.proxy.index(row, 0).data(EVENT_ROLE) for row in range(tab.proxy.rowCount())]
+
+
+def test_the_demo_session_shows_the_handshake_and_a_composed_request_paired_with_its_answer(window, qloop):
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        await until(lambda: any(e.data.get("request_method") == "server/discover" for e in shown_events(tab)),
+                    5, "the discover response in the timeline")
+        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/list"}')
+        assert tab.composer.send()
+        await until(lambda: any(e.data.get("request_method") == "tools/list" for e in shown_events(tab)), 10,
+                    "the tools/list response")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    events = shown_events(tab)
+    request = next(e for e in events if e.method == "tools/list" and e.dir == Direction.C2S)
+    response = next(e for e in events if e.data.get("reply_to") == request.seq)
+    assert response.data["latency"] > 0
+    assert tab.select_seq(response.seq)
+    assert tab.model.highlight_row == tab.model.row_of_seq(request.seq)
+    tab.jump_to_pair()
+    assert tab.current_event() is request
+    assert "mcp-inspector-demo" in tab.status.text() and "ready" in tab.status.text()
+    assert window.tabs.tabText(0) == "mcp-inspector-demo"
+
+
+def test_junk_on_stdout_is_a_red_row_with_its_reason_and_stderr_fills_the_pane(window, qloop, tmp_path):
+    target = Target(name="junk", argv=[sys.executable, str(JUNK_SERVER), "--banner", "--non-utf8"],
+                    handshake="legacy")
+
+    async def scenario():
+        tab = window.open_live(target)
+        await until(lambda: tab.live.state in (READY, FAILED, CLOSED), 30, "the handshake")
+        await until(lambda: sum(e.kind == Kind.FRAMING_ERROR for e in shown_events(tab)) >= 2, 5, "junk rows")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    assert tab.live.state == READY
+    junk = [e for e in shown_events(tab) if e.kind == Kind.FRAMING_ERROR]
+    assert all(e.reason for e in junk)
+    tab.problems_only.setChecked(True)
+    assert all(e.kind == Kind.FRAMING_ERROR for e in shown_events(tab))
+    tab.table.setCurrentIndex(tab.proxy.index(0, 0))
+    assert tab.detail.info.toPlainText().startswith("Why this is a framing error:")
+    assert "framing errors" in tab.status.text()
+
+
+def test_stderr_lines_appear_in_the_pane_without_ansi_codes(window, qloop):
+    script = ("import sys; sys.stderr.write('\\x1b[31mred alert\\x1b[0m\\n'); sys.stderr.flush(); "
+              "sys.stdin.read()")
+    target = Target(name="stderr", argv=[sys.executable, "-c", script], handshake="none")
+
+    async def scenario():
+        tab = window.open_live(target)
+        await until(lambda: "red alert" in tab.stderr.text(), 20, "the stderr line in the pane")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    assert "\x1b" not in tab.stderr.text()
+    assert any(e.kind == Kind.STDERR for e in shown_events(tab))
+
+
+def test_a_saved_capture_reopens_read_only_with_the_same_events(window, qloop):
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        await tab.close()
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    live_events = list(tab.events)
+    reopened = window.open_capture(tab.capture_path)
+    assert reopened is not None and reopened.read_only
+    assert [(e.seq, e.kind, e.dir, e.raw, e.eol) for e in reopened.events] == \
+        [(e.seq, e.kind, e.dir, e.raw, e.eol) for e in live_events]
+    assert not reopened.composer.isEnabled() or not reopened.composer.can_send()
+    assert str(tab.capture_path) in window.recent_files()
+
+
+def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
+    payload = "<b>x</b><img src=q>"
+
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":'
+                              '{"text":"%s"}}}' % payload)
+        assert tab.composer.send()
+        await until(lambda: any(e.data.get("request_method") == "tools/call" for e in shown_events(tab)), 10,
+                    "the echo answer")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    answer = next(e for e in shown_events(tab) if e.data.get("request_method") == "tools/call")
+    tab.select_seq(answer.seq)
+    assert payload in tab.detail.pretty.toPlainText()
+    for label in window.findChildren(QLabel):
+        if payload in label.text():
+            assert label.textFormat().name == "PlainText"
+
+
+def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, qloop):
+    async def scenario():
+        tab = window.open_live(Target(name="nope", argv=["mcp-inspector-no-such-server"]))
+        await until(lambda: tab.live.state == FAILED, 10, "the failure")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    assert "command not found: mcp-inspector-no-such-server" in tab.status.text()
+    assert "check the command" in tab.status.text()
+
+
+def test_reconnecting_from_a_capture_names_exactly_what_would_run(tmp_path):
+    header_target = {"transport": "stdio", "argv": ["python", "-m", "evil"], "cwd": "/tmp", "env": {}}
+    target = target_of_capture(header_target, "x")
+    assert target is not None and target.argv == ["python", "-m", "evil"] and target.cwd == "/tmp"
+    assert target_of_capture({"transport": "stdio"}, "x") is None
