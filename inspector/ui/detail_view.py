@@ -169,6 +169,8 @@ class DetailView(QWidget):
                 parts.append(f"id {json.dumps(event.rpc.id)}")
         if "latency" in event.data:
             parts.append(f"{event.data['latency'] * 1000:.1f} ms")
+        if event.reason:
+            parts.append(event.reason)
         return " · ".join(parts)
 
     @staticmethod
