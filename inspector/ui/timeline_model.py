@@ -48,6 +48,8 @@ class TimelineModel(QAbstractTableModel):
         self._seq_to_row: dict[int, int] = {}
         self._pending: set[int] = set()  # rows of c2s requests without an answer yet
         self.highlight_row: int | None = None  # the request (or response) paired with the selected row
+        self._dark = False
+        self._palette_checked = -1e9
         self._index_rows(0, self._count)
 
     # -- growth ----------------------------------------------------------------------------------------
@@ -197,8 +199,7 @@ class TimelineModel(QAbstractTableModel):
     def _foreground(self, event: Event, column: int) -> QBrush | None:
         if is_problem(event):
             return QBrush(QColor(220, 50, 47))
-        palette = QApplication.palette()
-        dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
+        dark = self._dark_palette()
         if event.kind == Kind.STDERR:
             return QBrush(QColor(150, 150, 150) if dark else QColor(110, 110, 110))
         if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
@@ -208,6 +209,14 @@ class TimelineModel(QAbstractTableModel):
         if column == COL_DIR and event.dir == Direction.S2C:
             return QBrush(QColor(230, 170, 60) if dark else QColor(170, 100, 0))
         return None
+
+    def _dark_palette(self) -> bool:
+        """Whether the palette is dark; asked once per repaint batch, not per cell."""
+        now = time.monotonic()
+        if now - self._palette_checked > 1.0:
+            self._palette_checked = now
+            self._dark = QApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        return self._dark
 
     def _tooltip(self, event: Event) -> str | None:
         lines = []

@@ -40,8 +40,9 @@ SIGKILL_GRACE = 2.0
 PIPE_DRAIN_GRACE = 1.0
 #: A write to stdin that makes no progress for this long means the server stopped reading it.
 WRITE_STALL_TIMEOUT = 10.0
-#: Read size for the pipes; large enough that a flood is read in few system calls.
-READ_CHUNK = 256 * 1024
+#: Read size for the pipes: large enough that a flood costs few reads, small enough that decoding one chunk
+#: (~600 typical messages) never holds the event loop for long.
+READ_CHUNK = 64 * 1024
 #: How many recent stderr lines a diagnosis quotes.
 STDERR_TAIL_LINES = 5
 #: How often we look whether the process group is gone while waiting for it.
@@ -151,6 +152,9 @@ class StdioTransport(Transport):
                 events = decoder.feed(chunk)
                 if events:
                     self.emit_many(events)
+                # read() returns at once while data is buffered, so a backlog would be decoded in one go;
+                # yield between chunks so the window keeps painting during a flood
+                await asyncio.sleep(0)
         finally:
             events = decoder.close()
             if events:

@@ -1,0 +1,94 @@
+"""GUI under flood: a stdio server sends 20,000 notifications a second for 10 seconds into a live session in
+the window (offscreen). A 5 ms heartbeat timer measures how long the event loop is ever blocked.
+
+Goals (issue 4 / 7): longest stall under 100 ms, 99th percentile under 50 ms, every message in the timeline.
+Run: python benchmarks/gui_flood.py [--rate 20000] [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import qasync  # noqa: E402
+from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from inspector.core.events import Kind  # noqa: E402
+from inspector.core.profiles import ProfileStore  # noqa: E402
+from inspector.ui.live_session import Target  # noqa: E402
+from inspector.ui.main_window import MainWindow  # noqa: E402
+
+HEARTBEAT_MS = 5
+
+
+async def run(rate: int, seconds: float) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        window = MainWindow(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
+                            store=ProfileStore(Path(tmp, "p.json")), captures=Path(tmp))
+        window.resize(1400, 860)
+        window.show()
+        gaps: list[float] = []
+        last = [time.perf_counter()]
+
+        def beat() -> None:
+            now = time.perf_counter()
+            gaps.append(now - last[0])
+            last[0] = now
+
+        timer = QTimer()
+        timer.setInterval(HEARTBEAT_MS)
+        timer.timeout.connect(beat)
+        timer.start()
+        expected = int(rate * seconds)
+        tab = window.open_live(Target(name="flood", argv=[sys.executable, str(HERE / "paced_server.py"), str(rate),
+                                                          str(seconds)], handshake="none"))
+        started = time.perf_counter()
+        deadline = started + seconds * 3 + 30
+        while tab.live.session.counts["s2c"] < expected and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+        tab.bridge.flush_now()
+        elapsed = time.perf_counter() - started
+        timer.stop()
+        rows = tab.model.rowCount()
+        messages_in_view = sum(1 for e in tab.events[:rows] if e.kind == Kind.MESSAGE)
+        await tab.close()
+        window.settings.clear()
+        window.close()
+    stalls = sorted(max(0.0, g - HEARTBEAT_MS / 1000) for g in gaps)
+    return {"expected": expected, "received": tab.live.session.counts["s2c"], "in_timeline": messages_in_view,
+            "elapsed": elapsed, "max_stall_ms": stalls[-1] * 1000,
+            "p99_stall_ms": stalls[int(len(stalls) * 0.99)] * 1000,
+            "median_stall_ms": statistics.median(stalls) * 1000, "beats": len(gaps)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rate", type=int, default=20_000)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    app = QApplication([])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        result = loop.run_until_complete(run(args.rate, args.seconds))
+    print(f"{args.rate:,} messages/s for {args.seconds:g} s; python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    print(f"received {result['received']:,} of {result['expected']:,}; in the timeline: {result['in_timeline']:,}; "
+          f"took {result['elapsed']:.1f} s")
+    print(f"event-loop stall: longest {result['max_stall_ms']:.1f} ms (goal < 100), 99th percentile "
+          f"{result['p99_stall_ms']:.1f} ms (goal < 50), median {result['median_stall_ms']:.2f} ms over "
+          f"{result['beats']:,} heartbeats of {HEARTBEAT_MS} ms")
+
+
+if __name__ == "__main__":
+    main()
