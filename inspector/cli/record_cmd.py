@@ -50,7 +50,8 @@ def http_options(args: argparse.Namespace) -> HttpOptions:
     except TransportError as exc:
         raise InputError(str(exc)) from None
     return HttpOptions(url=args.url, headers=headers, bearer=bearer, origin=args.origin,
-                       connect_timeout=args.connect_timeout, response_timeout=max(args.timeout, 1.0),
+                       # the session's --timeout says "no response to X within S"; httpx's own bound is a backstop
+                       connect_timeout=args.connect_timeout, response_timeout=args.timeout + 5.0,
                        redact=not args.no_redact)
 
 

@@ -313,7 +313,8 @@ class Session:
         self._waiters[key] = (method, future)
         try:
             try:
-                await self.transport.send(encode(obj))
+                # bounded too: an HTTP transport's send waits for the response headers of its POST
+                await asyncio.wait_for(self.transport.send(encode(obj)), timeout)
             except TransportClosed as exc:
                 raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
             return await self._wait_resetting_on_progress(future, obj, timeout)

@@ -38,7 +38,7 @@ def event_to_line(event: Event) -> str:
         # the hot path: a well-formed message, nothing to add (raw is valid UTF-8, or it would not be one)
         return (f'{{"seq":{event.seq},{_times_field(event.t, event.wall)},"kind":"message","dir":"{event.dir}",'
                 f'"raw":{_encode_str(event.raw.decode("utf-8"))}}}\n')
-    if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
+    if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE):
         try:
             raw_field = '"raw":' + _encode_str(event.raw.decode("utf-8"))
         except UnicodeDecodeError:
@@ -110,7 +110,7 @@ def event_from_obj(obj: dict[str, Any]) -> Event:
             if not isinstance(raw_text, str):
                 raise CaptureError('"raw" must be a string')
             raw = raw_text.encode("utf-8", errors="surrogatepass")
-        eol = obj.get("eol", "\n" if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR) else "")
+        eol = obj.get("eol", "\n" if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE) else "")
         if not isinstance(eol, str):
             raise CaptureError('"eol" must be a string')
         findings = [Finding(f["code"], f["text"], f.get("severity", "error")) for f in obj.get("findings", [])]

@@ -13,12 +13,14 @@ import json
 from typing import Any
 
 from ..events import Event, Kind
+from ..redact import redact_url
 from .base import Transport, TransportError
 from .http_common import HttpOptions
 from .http_sse import HttpSseTransport
 from .streamable_http import HttpStatusError, StreamableHttpTransport
 
-FALLBACK_STATUSES = frozenset({400, 404, 405})
+#: The spec's 400, 404 and 405, plus 501, which static web servers answer to POST.
+FALLBACK_STATUSES = frozenset({400, 404, 405, 501})
 
 
 class AutoHttpTransport(Transport):
@@ -42,6 +44,9 @@ class AutoHttpTransport(Transport):
     def describe(self) -> dict[str, Any]:
         return {**self.inner.describe(), "transport": "auto"}
 
+    def _shown_url(self) -> str:
+        return redact_url(self.options.url) if self.options.redact else self.options.url
+
     def _note(self, text: str) -> None:
         self.emit(Event(Kind.NOTE, data={"text": text}))
 
@@ -57,7 +62,7 @@ class AutoHttpTransport(Transport):
             if self.fell_back or exc.status not in FALLBACK_STATUSES or _method(data) != "initialize":
                 raise
             self._note(f"Streamable HTTP refused initialize with HTTP {exc.status}: falling back to HTTP+SSE "
-                       f"(2024-11-05), GET {self.options.url}")
+                       f"(2024-11-05), GET {self._shown_url()}")
             await self._fall_back(exc)
             await self.inner.send(data, raw=raw)
 
@@ -70,9 +75,11 @@ class AutoHttpTransport(Transport):
         try:
             await self.inner.start()
         except TransportError as exc:
-            raise TransportError(f"neither transport works at {self.options.url}: Streamable HTTP said {cause}; "
+            raise TransportError(f"neither transport works at {self._shown_url()}: Streamable HTTP said {cause}; "
                                  f"HTTP+SSE said {exc}") from None
-        self._note(f"using HTTP+SSE (2024-11-05): the server's endpoint is {getattr(self.inner, 'endpoint', '?')}")
+        endpoint = getattr(self.inner, "endpoint", None)
+        shown = self.inner.shown(endpoint) if endpoint and hasattr(self.inner, "shown") else "?"
+        self._note(f"using HTTP+SSE (2024-11-05): the server's endpoint is {shown}")
 
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
         self.era = (era, protocol_version)

@@ -186,6 +186,10 @@ class HttpTransportBase(Transport):
             "redacted": self.options.redact,
         }
 
+    def shown(self, url: str | httpx.URL) -> str:
+        """A URL as it may appear in a sentence, an event or a note: credentials out unless --no-redact."""
+        return redact_url(str(url)) if self.options.redact else str(url)
+
     def client(self) -> httpx.AsyncClient:
         if self._client is None:
             timeout = httpx.Timeout(self.options.response_timeout, connect=self.options.connect_timeout)
@@ -268,7 +272,7 @@ class HttpTransportBase(Transport):
         try:
             response = await self.client().send(request, stream=True)
         except httpx.HTTPError as exc:
-            sentence = explain(exc, request.method, str(request.url))
+            sentence = explain(exc, request.method, self.shown(request.url))
             self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=sentence,
                                       purpose=purpose))
             raise TransportError(sentence) from None
@@ -280,7 +284,7 @@ class HttpTransportBase(Transport):
             try:
                 body = await self._read_limited(response)
             except httpx.HTTPError as exc:
-                sentence = explain(exc, request.method, str(request.url))
+                sentence = explain(exc, request.method, self.shown(request.url))
                 self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
                                           total=time.monotonic(), connect=connect, error=sentence, purpose=purpose))
                 raise TransportError(sentence) from None

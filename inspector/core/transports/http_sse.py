@@ -51,7 +51,7 @@ class HttpSseTransport(HttpTransportBase):
             what = f"HTTP {response.status_code} {response.reason_phrase}".strip()
             if response.status_code == 200:
                 what = f"a {content_type or 'body without Content-Type'} instead of text/event-stream"
-            raise TransportError(f"GET {self.url}: {what}: this URL is not an HTTP+SSE (2024-11-05) endpoint")
+            raise TransportError(f"GET {self.shown(self.url)}: {what}: this URL is not an HTTP+SSE (2024-11-05) endpoint")
         self.emit(event)
         self._endpoint_ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.ensure_future(self._read(response, number, started))
@@ -59,7 +59,7 @@ class HttpSseTransport(HttpTransportBase):
             self.endpoint = await asyncio.wait_for(asyncio.shield(self._endpoint_ready), ENDPOINT_TIMEOUT)
         except asyncio.TimeoutError:
             await self.close()
-            raise TransportError(f"GET {self.url}: the stream opened but sent no endpoint event within "
+            raise TransportError(f"GET {self.shown(self.url)}: the stream opened but sent no endpoint event within "
                                  f"{ENDPOINT_TIMEOUT:g} s, so there is nowhere to send messages") from None
         except TransportError:
             await self.close()
@@ -73,17 +73,20 @@ class HttpSseTransport(HttpTransportBase):
                 for raw in decoder.feed(chunk):
                     self._on_sse(raw, number)
         except httpx.HTTPError as exc:
-            error = explain(exc, "GET", self.url)
+            error = explain(exc, "GET", self.shown(self.url))
         finally:
             await response.aclose()
+            decoder.close()
             data: dict[str, Any] = {"exchange": number, "phase": "end", "keepalive_comments": decoder.total_comments,
                                     "timing": {"total": round(time.monotonic() - started, 6)}}
             if error:
                 data["error"] = error
+            if decoder.incomplete_bytes:
+                data["incomplete_bytes"] = decoder.incomplete_bytes
             self.emit(Event(Kind.HTTP, data=data))
         if self._endpoint_ready is not None and not self._endpoint_ready.done():
             self._endpoint_ready.set_exception(TransportError(
-                f"GET {self.url}: the stream ended before the endpoint event ({error or 'closed by the server'})"))
+                f"GET {self.shown(self.url)}: the stream ended before the endpoint event ({error or 'closed by the server'})"))
         if not self.closed:
             self.gone(f"the server's event stream ended ({error or 'closed by the server'}): no more messages can "
                       "arrive")
@@ -106,13 +109,13 @@ class HttpSseTransport(HttpTransportBase):
         if sse.event == "endpoint" and self._endpoint_ready is not None and not self._endpoint_ready.done():
             target = str(httpx.URL(self.url).join(sse.data.strip()))
             if origin_of(target) != origin_of(self.url):
-                reason = (f"the endpoint event points to another origin ({target}) than the SSE URL ({self.url}); "
-                          "refusing to send messages there")
+                reason = (f"the endpoint event points to another origin ({self.shown(target)}) than the SSE URL "
+                          f"({self.shown(self.url)}); refusing to send messages there")
                 event.add_finding("cross-origin-endpoint", reason)
                 self.emit(event)
                 self._endpoint_ready.set_exception(TransportError(reason))
                 return
-            event.put(endpoint=target)
+            event.put(endpoint=self.shown(target))
             self.emit(event)
             self._endpoint_ready.set_result(target)
             return

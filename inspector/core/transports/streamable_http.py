@@ -44,6 +44,8 @@ MAX_RECONNECTS = 3
 DEFAULT_RETRY_SECONDS = 1.0
 #: Longest ``retry`` we honour, so a server cannot park us for hours.
 MAX_RETRY_SECONDS = 10.0
+#: Bound on the DELETE that ends a session: a frozen server must not hold the shutdown for a whole timeout.
+CLOSE_TIMEOUT = 2.0
 #: How many redirects (307/308) we follow for one POST.
 MAX_REDIRECTS = 3
 
@@ -95,7 +97,8 @@ class StreamableHttpTransport(HttpTransportBase):
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=2.0)
         if self.session_id is not None and self._gone is None:
-            request = self.client().build_request("DELETE", self.url, headers=self._headers())
+            request = self.client().build_request("DELETE", self.url, headers=self._headers(),
+                                                  timeout=httpx.Timeout(CLOSE_TIMEOUT))
             try:
                 _, response, _, event = await self.exchange(request, purpose="end session")
                 if response.status_code == 405:
@@ -188,15 +191,16 @@ class StreamableHttpTransport(HttpTransportBase):
             if status in (307, 308) and "location" in response.headers:
                 target = str(response.url.join(response.headers["location"]))
                 await response.aclose()
-                self.flag(event, "redirect", f"redirected ({status}) from {url} to {target}: the server wants the "
-                                             f"URL {target}; use it directly", "warning")
+                self.flag(event, "redirect", f"redirected ({status}) from {self.shown(url)} to {self.shown(target)}: "
+                                             f"the server wants the URL {self.shown(target)}; use it directly",
+                          "warning")
                 self.emit(event)
                 url = self.url = target
                 number = self.next_exchange()
                 continue
             await self._answer(response, event, started, number, kind, message, msg_id)
             return
-        raise TransportError(f"POST {self.url}: more than {MAX_REDIRECTS} redirects")
+        raise TransportError(f"POST {self.shown(self.url)}: more than {MAX_REDIRECTS} redirects")
 
     async def _answer(self, response: httpx.Response, event: Event, started: float, number: int, kind: str,
                       message: dict[str, Any], msg_id: Any) -> None:
@@ -245,7 +249,7 @@ class StreamableHttpTransport(HttpTransportBase):
             if answer is not None and msg_id is not None and answer == msg_id:
                 return  # the waiting request gets its error response like any other
         reason = f"HTTP {status} {response.reason_phrase}".strip()
-        where = f"POST {self.url}"
+        where = f"POST {self.shown(self.url)}"
         if status == 404 and self.session_id is not None:
             expired = self.session_id
             self.session_id = None
@@ -264,7 +268,7 @@ class StreamableHttpTransport(HttpTransportBase):
             origin = self.options.origin
             hint = f" (we sent Origin: {origin})" if origin else " (a server checking Origin rejects some clients)"
             raise HttpStatusError(f"{where}: {reason}: the server refused the request{hint}", status)
-        if status == 405:
+        if status in (405, 501):
             raise HttpStatusError(f"{where}: {reason}: this URL does not take POST, so it is not a Streamable HTTP "
                                   "endpoint", status)
         text = error.get("message") if error else None
@@ -286,7 +290,7 @@ class StreamableHttpTransport(HttpTransportBase):
         try:
             return await self._read_limited(response)
         except httpx.HTTPError as exc:
-            raise TransportError(explain(exc, response.request.method, str(response.request.url))) from None
+            raise TransportError(explain(exc, response.request.method, self.shown(response.request.url))) from None
         finally:
             await response.aclose()
 
@@ -352,7 +356,7 @@ class StreamableHttpTransport(HttpTransportBase):
                     if self._sse_event(raw, number) == msg_id and msg_id is not None:
                         answered = True
         except httpx.HTTPError as exc:
-            error = explain(exc, "POST", self.url)
+            error = explain(exc, "POST", self.shown(self.url))
         finally:
             await response.aclose()
             self._stream_end(number, started, decoder, error)
@@ -385,6 +389,7 @@ class StreamableHttpTransport(HttpTransportBase):
         return None
 
     def _stream_end(self, number: int, started: float, decoder: SSEDecoder, error: str | None) -> None:
+        decoder.close()  # counts the bytes of an event the stream cut short
         data: dict[str, Any] = {"exchange": number, "phase": "end",
                                 "timing": {"total": round(time.monotonic() - started, 6)},
                                 "keepalive_comments": decoder.total_comments}
@@ -426,7 +431,7 @@ class StreamableHttpTransport(HttpTransportBase):
                             self._stream_end(number, started, decoder, None)
                             return
             except httpx.HTTPError as exc:
-                    error = explain(exc, "GET", self.url)
+                    error = explain(exc, "GET", self.shown(self.url))
             finally:
                 await response.aclose()
             self._stream_end(number, started, decoder, error)
@@ -478,7 +483,7 @@ class StreamableHttpTransport(HttpTransportBase):
                             retry = raw.sse.retry / 1000
                         self._sse_event(raw, number)
             except httpx.HTTPError as exc:
-                    error = explain(exc, "GET", self.url)
+                    error = explain(exc, "GET", self.shown(self.url))
             finally:
                 await response.aclose()
             self._stream_end(number, started, decoder, error)
