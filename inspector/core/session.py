@@ -324,7 +324,7 @@ class Session:
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
             self.note(text, request_id=obj.get("id"), method=method)
             if cancel_on_timeout:
-                await self._cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}")
+                await self.cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}")
             raise RequestTimeout(text) from None
         finally:
             self._waiters.pop(key, None)
@@ -354,7 +354,7 @@ class Session:
                     future.cancel()
                     raise
 
-    async def _cancel(self, msg_id: Any, reason: str) -> None:
+    async def cancel(self, msg_id: Any, reason: str) -> None:
         """Tell the server we gave up on a request: by the transport where it has a way, else with
         notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation)."""
         try:

@@ -97,6 +97,8 @@ class MainWindow(QMainWindow):
         session_menu = bar.addMenu("&Session")
         self._action(session_menu, "&Restart", self.restart_current, "Ctrl+R")
         self._action(session_menu, "&Stop", self.stop_current)
+        self._action(session_menu, "&Cancel the selected request", lambda: self._current() and
+                     self._current().cancel_selected(), "Ctrl+Shift+X")
         self._action(session_menu, "Reconnect to the capture's server…", self.reconnect_current)
         view_menu = bar.addMenu("&View")
         self._action(view_menu, "&Find", lambda: self._current() and self._current().focus_filter(),

@@ -122,6 +122,7 @@ class SessionTab(QWidget):
         QShortcut(QKeySequence("Ctrl+J"), self, self.jump_to_pair)
         QShortcut(QKeySequence("F8"), self, self.next_problem)
         QShortcut(QKeySequence("Ctrl+Shift+C"), self, self.copy_message)
+        QShortcut(QKeySequence("Ctrl+Shift+X"), self, self.cancel_selected)
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)
@@ -295,6 +296,16 @@ class SessionTab(QWidget):
                 self.follow.setChecked(False)
                 self.table.setCurrentIndex(index)
                 return
+
+    def cancel_selected(self) -> bool:
+        """Cancel the selected request if it is still waiting: notifications/cancelled (or, on 2026-07-28
+        HTTP, closing its stream). The request keeps its row; the server's reaction follows in the timeline."""
+        event = self.current_event()
+        if (self.live is None or self.live.session is None or event is None or event.rpc is None
+                or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or "answered_by" in event.data):
+            return False
+        asyncio.ensure_future(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
+        return True
 
     def copy_message(self) -> None:
         event = self.current_event()

@@ -156,3 +156,28 @@ def test_reconnecting_from_a_capture_names_exactly_what_would_run(tmp_path):
     target = target_of_capture(header_target, "x")
     assert target is not None and target.argv == ["python", "-m", "evil"] and target.cwd == "/tmp"
     assert target_of_capture({"transport": "stdio"}, "x") is None
+
+
+def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, qloop):
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"slow_count",'
+                              '"arguments":{"count":50,"delay_ms":200}}}')
+        assert tab.composer.send()
+        await until(lambda: any(e.method == "tools/call" for e in shown_events(tab)), 10, "the slow call")
+        call = next(e for e in shown_events(tab) if e.method == "tools/call")
+        tab.select_seq(call.seq)
+        assert tab.cancel_selected()
+        await until(lambda: any(e.method == "notifications/cancelled" for e in shown_events(tab)), 10,
+                    "the cancellation")
+        cancelled = next(e for e in shown_events(tab) if e.method == "notifications/cancelled").json()
+        old_capture = tab.capture_path
+        window.restart_current()
+        new = window._current()
+        await until(lambda: new.live.state == READY, 30, "the restarted handshake")
+        return cancelled, call, old_capture, new
+
+    cancelled, call, old_capture, new = qloop.run_until_complete(scenario())
+    assert cancelled["params"]["requestId"] == call.rpc.id
+    assert window.tabs.count() == 1 and new.capture_path != old_capture
