@@ -27,6 +27,17 @@ class RawSSE:
     comments: int  #: keep-alive comment lines seen since the previous event
     crlf: bool  #: whether the event's lines ended in CRLF
 
+    def fields(self) -> dict[str, object]:
+        """The event's SSE fields as recorded in captures (``data.sse`` or an ``sse`` event's data)."""
+        fields: dict[str, object] = {"event": self.sse.event}
+        if self.sse.id:
+            fields["id"] = self.sse.id
+        if self.sse.retry is not None:
+            fields["retry"] = self.sse.retry
+        if self.comments:
+            fields["comments_before"] = self.comments
+        return fields
+
 
 class SSEDecoder:
     """``feed(bytes) -> list[RawSSE]``; ``close()`` at end of stream (an incomplete last event is dropped,

@@ -93,13 +93,7 @@ class HttpSseTransport(HttpTransportBase):
 
     def _on_sse(self, raw: RawSSE, number: int) -> None:
         sse = raw.sse
-        fields: dict[str, Any] = {"event": sse.event}
-        if sse.id:
-            fields["id"] = sse.id
-        if sse.retry is not None:
-            fields["retry"] = sse.retry
-        if raw.comments:
-            fields["comments_before"] = raw.comments
+        fields = raw.fields()
         if sse.event == "message":
             event = decode_document(sse.data.encode("utf-8"), Direction.S2C)
             event.put(exchange=number, sse=fields)

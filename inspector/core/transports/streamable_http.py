@@ -373,13 +373,7 @@ class StreamableHttpTransport(HttpTransportBase):
 
     def _sse_event(self, raw: RawSSE, number: int) -> Any:
         sse = raw.sse
-        fields: dict[str, Any] = {"event": sse.event}
-        if sse.id:
-            fields["id"] = sse.id
-        if sse.retry is not None:
-            fields["retry"] = sse.retry
-        if raw.comments:
-            fields["comments_before"] = raw.comments
+        fields = raw.fields()
         if sse.event == "message" and sse.data.strip():
             return self._emit_body(sse.data.encode("utf-8"), number, fields)
         event = Event(Kind.SSE, raw=raw.raw, dir=Direction.S2C, eol=b"", data={"exchange": number, **fields})
