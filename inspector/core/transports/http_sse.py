@@ -44,8 +44,15 @@ class HttpSseTransport(HttpTransportBase):
         number, response, _, event = await self.exchange(request, read_body=False, purpose="event stream")
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if response.status_code != 200 or content_type != "text/event-stream":
-            body = await self._read_limited(response)
-            await response.aclose()
+            try:
+                body = await self._read_limited(response)
+            except httpx.HTTPError as exc:
+                sentence = explain(exc, "GET", self.shown(self.url))
+                event.put(error=sentence)
+                self.emit(event)
+                raise TransportError(sentence) from None
+            finally:
+                await response.aclose()
             event.put(body_bytes=len(body))
             self.emit(event)
             what = f"HTTP {response.status_code} {response.reason_phrase}".strip()
