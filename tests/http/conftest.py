@@ -1,0 +1,395 @@
+"""Fixtures for the HTTP transport tests: real HTTP MCP servers and misbehaving ones, run as subprocesses.
+
+Every server listens on 127.0.0.1 only, on an ephemeral port, runs in a process group of its own, and is
+killed with that whole group at teardown. Every wait is bounded: startup waits poll a condition (the port
+file written, the port accepting connections) between bounded waits for the process to exit, never sleeps.
+
+The npm package ``@modelcontextprotocol/server-everything`` is installed on first use into the same cache as
+the stdio integration tests (``tests/integration/conftest.py``), with the same pinned version and lock, so
+the two share one install.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from integration.integration_support import CLI_TIMEOUT, Recorded, run_inspector, write_messages
+
+HERE = Path(__file__).resolve().parent
+SERVERS = HERE / "servers"
+FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
+#: Bound on a server coming up: Python imports (the SDK, uvicorn) or node loading express.
+STARTUP_TIMEOUT = 30.0
+#: How long each bounded wait for the process to exit lasts between two checks of the startup condition.
+POLL = 0.05
+
+# Same package, version, cache and lock as tests/integration/conftest.py: the install is shared.
+EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
+EVERYTHING_VERSION = "2026.8.31"
+NPM_INSTALL_TIMEOUT = 600.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With MCP_INSPECTOR_RUN_BUG_TESTS=1, the tests skipped as ``BUG: ...`` run (to check a fix, or that
+    they still expose the bug)."""
+    if os.environ.get("MCP_INSPECTOR_RUN_BUG_TESTS") != "1":
+        return
+    for item in items:
+        item.own_markers[:] = [mark for mark in item.own_markers
+                               if not (mark.name == "skip" and str(mark.kwargs.get("reason", "")).startswith("BUG:"))]
+
+
+# -- servers as processes ---------------------------------------------------------------------------------
+
+
+@dataclass
+class ServerProcess:
+    """A server under test: its process (leader of its own process group), port and log file."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+    stopped: bool = field(default=False)
+
+    def url(self, path: str = "/mcp") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def log_text(self) -> str:
+        try:
+            return self.log.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+
+def free_port() -> int:
+    """A port that was free a moment ago on 127.0.0.1 (the kernel's choice for port 0)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def accepts_connections(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+def read_port_file(path: Path) -> int | None:
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def wait_for(process: subprocess.Popen[bytes], condition: Callable[[], bool], timeout: float, what: str,
+             log: Path) -> None:
+    """Until ``condition()`` holds, wait for the process to exit for at most POLL seconds at a time.
+
+    Fails the test if the process exits first (with its log) or after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}\n{_tail(log)}")
+        try:
+            code = process.wait(timeout=POLL)
+        except subprocess.TimeoutExpired:
+            continue
+        raise ServerExited(f"{what}: the server exited with code {code} first\n{_tail(log)}")
+
+
+class ServerExited(Exception):
+    pass
+
+
+def _tail(log: Path) -> str:
+    try:
+        return "server log:\n" + log.read_text(encoding="utf-8", errors="replace")[-3000:]
+    except OSError:
+        return "(no server log)"
+
+
+def launch(name: str, argv: list[str], log: Path, *, env: dict[str, str] | None = None, port: int | None = None,
+           port_file: Path | None = None, timeout: float = STARTUP_TIMEOUT) -> ServerProcess:
+    """Start a server in a new process group; return once it accepts connections on 127.0.0.1.
+
+    The port is either given (``port``) or written by the server to ``port_file``."""
+    assert (port is None) != (port_file is None)
+    if port_file is not None:
+        port_file.unlink(missing_ok=True)
+    with log.open("wb") as sink:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
+                                   start_new_session=True, env={**os.environ, **(env or {})}, cwd=HERE)
+    server = ServerProcess(name, process, port or 0, log)
+    try:
+        if port_file is not None:
+            wait_for(process, lambda: read_port_file(port_file) is not None, timeout, f"{name} to write its port",
+                     log)
+            server.port = read_port_file(port_file) or 0
+        wait_for(process, lambda: accepts_connections(server.port), timeout,
+                 f"{name} to accept connections on 127.0.0.1:{server.port}", log)
+    except BaseException:
+        stop(server)
+        raise
+    return server
+
+
+def stop(server: ServerProcess) -> None:
+    """SIGCONT (in case it was frozen) and SIGKILL to the server's whole process group; reap it."""
+    if server.stopped:
+        return
+    server.stopped = True
+    for sig in (signal.SIGCONT, signal.SIGKILL):
+        try:
+            os.killpg(server.process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        server.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{server.name} (pid {server.process.pid}) did not die after SIGKILL within 10 s")
+
+
+def launch_on_free_port(name: str, make_argv: Callable[[int], list[str]], log: Path, attempts: int = 3
+                        ) -> ServerProcess:
+    """For servers that must be told their port: pick a free one; if another process took it in the
+    meantime (the server exits at once), try again with a new one."""
+    for attempt in range(1, attempts + 1):
+        port = free_port()
+        try:
+            return launch(name, make_argv(port), log, port=port)
+        except ServerExited as exc:
+            if attempt == attempts or "address already in use" not in str(exc).lower():
+                pytest.fail(str(exc))
+    raise AssertionError("unreachable")
+
+
+def process_state(pid: int) -> str:
+    """The one-letter state of a process from /proc (``T`` when stopped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "?"
+
+
+def listening_addresses(port: int) -> list[str]:
+    """Local addresses (hex, as in /proc/net/tcp*) of the sockets listening on ``port``."""
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            address, _, hex_port = fields[1].rpartition(":")
+            if int(hex_port, 16) == port and fields[3] == "0A":  # 0A: LISTEN
+                found.append(address)
+    return found
+
+
+# -- the CLI ----------------------------------------------------------------------------------------------
+
+
+def record_url(directory: Path, name: str, url: str, *options: str, send: list[dict[str, Any]] | None = None,
+               timeout: float = CLI_TIMEOUT) -> Recorded:
+    """Run ``mcp-inspector record --url URL --out directory/NAME.jsonl [--send ...] OPTIONS`` (bounded)."""
+    out = directory / f"{name}.jsonl"
+    args = ["record", "--url", url, "--out", str(out)]
+    if send is not None:
+        args += ["--send", str(write_messages(directory / f"{name}.send.jsonl", send))]
+    args += list(options)
+    done = run_inspector(args, timeout=timeout)
+    return Recorded(done.returncode, done.stdout, done.stderr, out, ["mcp-inspector", *args])
+
+
+def show(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``mcp-inspector show PATH OPTIONS``, bounded."""
+    return run_inspector(["show", str(path), *options], timeout=CLI_TIMEOUT)
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Callable[..., Recorded]:
+    """``record(url, *options, send=[...], timeout=S)``: one ``record --url`` run with its own capture file."""
+    counter = iter(range(1, 1_000_000))
+
+    def run(url: str, *options: str, send: list[dict[str, Any]] | None = None,
+            timeout: float = CLI_TIMEOUT) -> Recorded:
+        return record_url(tmp_path, f"capture-{next(counter)}", url, *options, send=send, timeout=timeout)
+
+    return run
+
+
+# -- the official Python SDK server -----------------------------------------------------------------------
+
+
+def _sdk_server(mode: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    try:
+        import mcp.server.mcpserver  # noqa: F401
+    except ImportError as exc:
+        pytest.fail(f"the mcp SDK (2.x) is not installed: pip install -e '.[test]' ({exc})")
+    log = tmp_path_factory.mktemp(f"sdk-{mode}") / "server.log"
+    server = launch_on_free_port(f"SDK server ({mode})",
+                                 lambda port: [sys.executable, str(SERVERS / "sdk_http_server.py"), mode, str(port)],
+                                 log)
+    try:
+        yield server
+    finally:
+        stop(server)
+
+
+@pytest.fixture(scope="session")
+def sdk_streamable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The SDK ``MCPServer`` of servers/sdk_http_server.py, Streamable HTTP at /mcp."""
+    yield from _sdk_server("streamable-http", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def sdk_sse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The same server over HTTP+SSE (2024-11-05): /sse, messages to /messages/."""
+    yield from _sdk_server("sse", tmp_path_factory)
+
+
+# -- server-everything (npm) ------------------------------------------------------------------------------
+
+
+def npm_cache_dir() -> Path:
+    configured = os.environ.get("MCP_INSPECTOR_TEST_CACHE")
+    return Path(configured) if configured else Path.home() / ".cache" / "mcp-inspector-tests" / "npm"
+
+
+def installed_version(package_dir: Path) -> str | None:
+    try:
+        return json.loads((package_dir / "package.json").read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError):
+        return None
+
+
+@contextmanager
+def file_lock(path: Path, timeout: float) -> Iterator[None]:
+    """An exclusive lock on ``path`` across processes, waiting at most ``timeout`` seconds."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    locker = threading.Thread(target=fcntl.flock, args=(fd, fcntl.LOCK_EX), daemon=True)
+    locker.start()
+    locker.join(timeout)
+    if locker.is_alive():
+        pytest.fail(f"another process held {path} for more than {timeout:g} s (a stuck npm install?)")
+    try:
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+@pytest.fixture(scope="session")
+def everything_entry() -> tuple[str, Path]:
+    """``(node, dist/index.js)`` of server-everything, installed with npm into the shared cache if needed."""
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    if node is None or npm is None:
+        pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
+                    f"{EVERYTHING_PACKAGE}; install Node.js 18 or newer with npm")
+    prefix = npm_cache_dir()
+    package_dir = prefix / "node_modules" / Path(EVERYTHING_PACKAGE)
+    entry = package_dir / "dist" / "index.js"
+    if installed_version(package_dir) == EVERYTHING_VERSION and entry.exists():
+        return node, entry
+    prefix.mkdir(parents=True, exist_ok=True)
+    with file_lock(prefix / ".install.lock", NPM_INSTALL_TIMEOUT):
+        if not (installed_version(package_dir) == EVERYTHING_VERSION and entry.exists()):
+            command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact",
+                       "--loglevel=error", f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"]
+            try:
+                done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                      timeout=NPM_INSTALL_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"npm install did not finish within {NPM_INSTALL_TIMEOUT:g} s: {' '.join(command)}")
+            if done.returncode != 0:
+                pytest.fail(f"npm install failed (exit {done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
+    if installed_version(package_dir) != EVERYTHING_VERSION or not entry.exists():
+        pytest.fail(f"{entry} is not {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} after npm install")
+    return node, entry
+
+
+def _everything(mode: str, entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
+                ) -> Iterator[ServerProcess]:
+    node, script = entry
+    directory = tmp_path_factory.mktemp(f"everything-{mode}")
+    port_file = directory / "port"
+    # PORT=0: the kernel picks the port; the preload binds it to 127.0.0.1 and writes it to the port file
+    env = {"PORT": "0", "FORCE_LOOPBACK_PORT_FILE": str(port_file),
+           "NODE_OPTIONS": f"--require {FORCE_LOOPBACK}"}
+    server = launch(f"server-everything ({mode})", [node, str(script), mode], directory / "server.log", env=env,
+                    port_file=port_file)
+    try:
+        yield server
+    finally:
+        stop(server)
+
+
+@pytest.fixture(scope="session")
+def everything_streamable(everything_entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
+                          ) -> Iterator[ServerProcess]:
+    """server-everything in ``streamableHttp`` mode: /mcp."""
+    yield from _everything("streamableHttp", everything_entry, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def everything_sse(everything_entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
+                   ) -> Iterator[ServerProcess]:
+    """server-everything in ``sse`` mode: /sse, messages to /message."""
+    yield from _everything("sse", everything_entry, tmp_path_factory)
+
+
+# -- misbehaving servers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def misbehaving(tmp_path: Path) -> Iterator[Callable[[str], ServerProcess]]:
+    """``misbehaving("html-500")`` starts servers/misbehaving_http_server.py in that mode; killed at teardown."""
+    started: list[ServerProcess] = []
+
+    def start(mode: str) -> ServerProcess:
+        directory = tmp_path / f"server-{mode}-{len(started)}"
+        directory.mkdir()
+        server = launch(f"misbehaving server ({mode})",
+                        [sys.executable, str(SERVERS / "misbehaving_http_server.py"), mode, str(directory / "port")],
+                        directory / "server.log", port_file=directory / "port")
+        started.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            stop(server)
+
+
+@pytest.fixture
+def frozen_server(misbehaving: Callable[[str], ServerProcess]) -> ServerProcess:
+    """A working Streamable HTTP server, stopped with SIGSTOP once it listens: the kernel still accepts
+    connections for it, and nothing ever answers. Teardown sends SIGCONT and SIGKILL."""
+    server = misbehaving("good")
+    os.killpg(server.process.pid, signal.SIGSTOP)
+    wait_for(server.process, lambda: process_state(server.process.pid) == "T", 10.0, "the server to stop",
+             server.log)
+    return server
