@@ -30,6 +30,7 @@ PROTOCOL_VERSION = "2025-11-25"
 ERROR_PAGE_TEXT = "The database connection pool is exhausted (pool size 10)"
 #: The notification the server that dies mid-stream sends before dying.
 LAST_WORDS = "about to crash while answering"
+SESSION_NOT_FOUND = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}}
 TOOLS = [{"name": "echo", "description": "Return the message unchanged.",
           "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}}]
 
@@ -192,14 +193,14 @@ class ExpiringSession(Handler):
                 "code": -32000, "message": "Bad Request: No valid session ID provided"}})
             return
         if session not in self.sessions:
-            self.send_json(404, {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}})
+            self.send_json(404, SESSION_NOT_FOUND)
             return
         if message.get("method") == "notifications/initialized":
             self.sessions.discard(session)  # expires right after the handshake
         super().on_message(message)
 
     def do_GET(self) -> None:
-        self.send_json(404, {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}})
+        self.send_json(404, SESSION_NOT_FOUND)
 
 
 class SseServer(Handler):
