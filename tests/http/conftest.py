@@ -33,6 +33,7 @@ from http_support import (
     launch_on_free_port,
     process_state,
     record_url,
+    start_misbehaving,
     stop,
     wait_for,
 )
@@ -198,11 +199,7 @@ def misbehaving(tmp_path: Path) -> Iterator[Callable[[str], ServerProcess]]:
     started: list[ServerProcess] = []
 
     def start(mode: str) -> ServerProcess:
-        directory = tmp_path / f"server-{mode}-{len(started)}"
-        directory.mkdir()
-        server = launch(f"misbehaving server ({mode})",
-                        [sys.executable, str(SERVERS / "misbehaving_http_server.py"), mode, str(directory / "port")],
-                        directory / "server.log", port_file=directory / "port")
+        server = start_misbehaving(mode, tmp_path / f"server-{mode}-{len(started)}")
         started.append(server)
         return server
 

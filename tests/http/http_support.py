@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -180,6 +181,15 @@ def listening_addresses(port: int) -> list[str]:
             if int(hex_port, 16) == port and fields[3] == "0A":  # 0A: LISTEN
                 found.append(address)
     return found
+
+
+def start_misbehaving(mode: str, directory: Path) -> ServerProcess:
+    """servers/misbehaving_http_server.py in ``mode``, its port file and log in ``directory``; the caller
+    stops it (:func:`stop`)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return launch(f"misbehaving server ({mode})",
+                  [sys.executable, str(SERVERS / "misbehaving_http_server.py"), mode, str(directory / "port")],
+                  directory / "server.log", port_file=directory / "port")
 
 
 # -- the CLI ----------------------------------------------------------------------------------------------

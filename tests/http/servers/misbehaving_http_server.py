@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -287,7 +288,8 @@ class FreezesOnToolCall(Handler):
 
     def on_message(self, message: dict[str, Any]) -> None:
         if message.get("method") == "tools/call":
-            os.kill(os.getpid(), signal.SIGSTOP)
+            signal.raise_signal(signal.SIGSTOP)  # this very thread stops, and with it the whole process
+            threading.Event().wait()  # and if it were ever continued, it would still never answer
         super().on_message(message)
 
 
