@@ -35,7 +35,8 @@ from integration.integration_support import Recorded, exchange, lifecycle, load_
 
 pytestmark = [pytest.mark.integration]
 
-SCRIPT = [{"method": "tools/list"}, {"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}}]
+SCRIPT = [{"method": "tools/list"},
+          {"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}}]
 # What the servers say (servers/misbehaving_http_server.py)
 ERROR_PAGE_TEXT = "The database connection pool is exhausted (pool size 10)"
 LAST_WORDS = "about to crash while answering"
