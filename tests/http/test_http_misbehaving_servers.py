@@ -427,3 +427,59 @@ def test_show_prints_the_capture_of_a_failed_run_with_why_each_request_got_no_an
     assert notes(load_capture(run.out)) == ["transport auto: trying Streamable HTTP first (POST); HTTP+SSE if the "
                                              "server answers 400, 404 or 405 to initialize"]
 
+
+
+# -- a server that ends a response stream early (2025-11-25 allows it) --------------------------------------
+
+
+def test_a_response_stream_ended_after_the_priming_event_is_resumed_with_get_and_last_event_id(
+        record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
+    server = misbehaving("resumes-after-close")
+    run = record(server.url("/mcp"), "--handshake", "legacy", send=SCRIPT)
+    assert run.returncode == 0, run.explain()
+    capture = load_capture(run.out)
+    call, answer = exchange(capture, "tools/call")
+    assert answer.json()["result"]["content"][0]["text"] == "hi"
+    stream = next(e for e in http_events(capture) if e.data.get("purpose") == "tools/call")
+    [priming] = [e for e in sse_events(capture) if e.data["exchange"] == stream.data["exchange"]]
+    event_id = priming.data["id"]
+    assert priming.data["retry"] == 50 and "priming event" in priming.data["note"]
+    [ended] = [e for e in http_events(capture, ended=True) if e.data["exchange"] == stream.data["exchange"]]
+    assert "error" not in ended.data  # the server closed it cleanly, before the answer
+    [resume] = [e for e in http_events(capture, method="GET") if header(e.data["request_headers"], "last-event-id")]
+    assert header(resume.data["request_headers"], "last-event-id") == event_id
+    assert resume.data["purpose"] == f"resume after event {event_id}" and resume.data["status"] == 200
+    assert answer.data["exchange"] == resume.data["exchange"]
+    assert call.seq < priming.seq < ended.seq < resume.seq < answer.seq
+    assert lifecycle(capture, "stream_lost") == []
+
+
+# -- an error page cut short ------------------------------------------------------------------------------
+
+
+@pytest.mark.skip(reason="BUG: when the GET of an HTTP+SSE event stream gets an error status whose body is cut "
+                         "short (the connection closes before Content-Length bytes), record crashes with a "
+                         "traceback (httpx.RemoteProtocolError out of HttpSseTransport.start(), which reads the "
+                         "body with _read_limited() outside any try) and the capture lacks the http event")
+@pytest.mark.parametrize("transport", ["sse", "auto"])
+def test_an_error_page_cut_short_on_the_event_stream_ends_with_one_sentence(
+        record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess], transport: str) -> None:
+    server = misbehaving("error-page-cut-short")
+    run = record(server.url("/sse"), "--transport", transport, send=SCRIPT)
+    assert run.returncode == 1, run.explain()
+    assert "Traceback" not in run.stderr
+    assert "503" in one_sentence(run.stderr)
+    assert [e.data.get("status") for e in http_events(load_capture(run.out), method="GET")] == [503]
+
+
+@pytest.mark.skip(reason="BUG: an SSE 'retry' field with a non-ASCII digit ('retry: ²') kills the reader of the "
+                         "response stream: SSEDecoder.feed() raises ValueError (see test_sse_decoder.py), which "
+                         "_read_stream does not catch, so the answer in the same event is never seen and the request "
+                         "waits for --timeout")
+def test_a_retry_field_with_a_non_ascii_digit_is_ignored_and_the_answer_still_arrives(
+        record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
+    server = misbehaving("odd-retry")
+    run = record(server.url("/mcp"), "--handshake", "legacy", "--timeout", "3", send=SCRIPT)
+    assert run.returncode == 0, run.explain()
+    _, answer = exchange(load_capture(run.out), "tools/call")
+    assert answer.json()["result"]["content"][0]["text"] == "hi"

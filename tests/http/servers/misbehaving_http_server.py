@@ -293,6 +293,64 @@ class FreezesOnToolCall(Handler):
         super().on_message(message)
 
 
+class ResumesAfterClose(Handler):
+    """Answers tools/call with an SSE stream that only primes (an id, empty data, a short retry) and then
+    ends, as 2025-11-25 allows; the answer comes on the GET that resumes after that id (Last-Event-ID).
+    A GET without Last-Event-ID (the standalone stream) gets 405."""
+
+    pending: dict[str, dict[str, Any]] = {}
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if message.get("method") != "tools/call":
+            super().on_message(message)
+            return
+        event_id = f"prime-{uuid.uuid4().hex[:8]}"
+        self.pending[event_id] = self.answer(message)
+        self.start_sse()
+        self.chunk(f"id: {event_id}\nretry: 50\ndata:\n\n".encode())
+        self.end_chunks()
+
+    def do_GET(self) -> None:
+        last = self.headers.get("Last-Event-ID")
+        if last is None:
+            super().do_GET()
+            return
+        answer = self.pending.pop(last, None)
+        if answer is None:
+            self.send_body(404, b"", headers={"X-Unknown-Event-Id": last})
+            return
+        self.start_sse()
+        self.chunk(b"id: " + last.encode() + b"-answer\nevent: message\ndata: " + json.dumps(answer).encode() + b"\n\n")
+        self.end_chunks()
+
+
+class ErrorPageCutShort(SseServer):
+    """The GET of the event stream is answered 503 with a body that stops half-way: the Content-Length
+    promises more bytes than ever come, and the connection closes."""
+
+    def do_GET(self) -> None:
+        self.send_response(503)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", "5000")
+        self.end_headers()
+        self.wfile.write(b"<html><body><h1>Service Unavailable</h1><p>the backend is restart")
+        self.wfile.flush()
+        self.close_connection = True
+
+
+class OddRetry(Handler):
+    """Answers tools/call with an SSE stream whose first event has ``retry: ²`` (a digit, but not an ASCII one:
+    the field must be ignored) before the answer."""
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if message.get("method") != "tools/call":
+            super().on_message(message)
+            return
+        self.start_sse()
+        self.chunk("retry: \u00b2\ndata: ".encode() + json.dumps(self.answer(message)).encode() + b"\n\n")
+        self.end_chunks()
+
+
 def static_handler() -> type[BaseHTTPRequestHandler]:
     """A plain static file server over an empty folder: 404 to every GET, 501 to POST (http.server's own)."""
     root = tempfile.mkdtemp(prefix="static-")
@@ -318,6 +376,9 @@ MODES: dict[str, type[BaseHTTPRequestHandler]] = {
     "html-500": HtmlError,
     "redirect": Redirects,
     "freezes-on-tool-call": FreezesOnToolCall,
+    "resumes-after-close": ResumesAfterClose,
+    "error-page-cut-short": ErrorPageCutShort,
+    "odd-retry": OddRetry,
 }
 
 
