@@ -483,3 +483,39 @@ def test_a_retry_field_with_a_non_ascii_digit_is_ignored_and_the_answer_still_ar
     assert run.returncode == 0, run.explain()
     _, answer = exchange(load_capture(run.out), "tools/call")
     assert answer.json()["result"]["content"][0]["text"] == "hi"
+
+
+# -- authorization and Origin -----------------------------------------------------------------------------
+
+GOOD_TOKEN = "good-token-4d1f"
+
+
+def test_a_401_names_the_servers_challenge_and_its_metadata_and_suggests_bearer(
+        record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
+    server = misbehaving("guarded")
+    run = record(server.url("/mcp"), "--handshake", "legacy", send=SCRIPT)
+    assert run.returncode == 1, run.explain()
+    sentence = one_sentence(run.stderr)
+    metadata = server.url("/.well-known/oauth-protected-resource")
+    assert "HTTP 401 Unauthorized: the server asks for Bearer" in sentence, sentence
+    assert f"its authorization metadata is at {metadata}" in sentence and "--bearer" in sentence, sentence
+
+
+def test_the_right_bearer_token_opens_the_guarded_server(record: Callable[..., Recorded],
+                                                         misbehaving: Callable[[str], ServerProcess]) -> None:
+    server = misbehaving("guarded")
+    run = record(server.url("/mcp"), "--handshake", "legacy", "--bearer", GOOD_TOKEN, send=SCRIPT)
+    assert run.returncode == 0, run.explain()
+    assert GOOD_TOKEN.encode() not in run.out.read_bytes()
+
+
+def test_a_403_for_the_origin_sent_says_which_origin_was_sent(record: Callable[..., Recorded],
+                                                              misbehaving: Callable[[str], ServerProcess]) -> None:
+    server = misbehaving("guarded")
+    run = record(server.url("/mcp"), "--handshake", "legacy", "--bearer", GOOD_TOKEN,
+                 "--origin", "http://attacker.invalid", send=SCRIPT)
+    assert run.returncode == 1, run.explain()
+    sentence = one_sentence(run.stderr)
+    assert "HTTP 403 Forbidden: the server refused the request (we sent Origin: http://attacker.invalid)" in sentence
+    [post] = http_events(load_capture(run.out))
+    assert header(post.data["request_headers"], "origin") == "http://attacker.invalid"

@@ -9,8 +9,10 @@ Modes (see MODES): a plain static file server; a Streamable HTTP server that die
 response stream; one that checks the Accept header (406); one whose session expires after the handshake;
 an HTTP+SSE server whose ``endpoint`` event points to another origin; one that never sends ``endpoint``;
 one that answers a notification with 200 and a JSON body; one that fails with a 500 HTML page; one that
-redirects ``/mcp/`` to ``/mcp``; and ``good``, a minimal well-behaved Streamable HTTP server (the tests
-freeze it with SIGSTOP).
+redirects ``/mcp/`` to ``/mcp``; one that freezes itself (SIGSTOP) when a tool is called; one that ends a
+response stream after priming and answers on the resuming GET; one whose SSE GET error page is cut short;
+one that sends a ``retry`` with a non-ASCII digit; one guarded by a bearer token and an Origin check; and
+``good``, a minimal well-behaved Streamable HTTP server (the tests freeze it with SIGSTOP).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ PROTOCOL_VERSION = "2025-11-25"
 ERROR_PAGE_TEXT = "The database connection pool is exhausted (pool size 10)"
 #: The notification the server that dies mid-stream sends before dying.
 LAST_WORDS = "about to crash while answering"
+#: The only token the guarded server accepts.
+GOOD_TOKEN = "good-token-4d1f"
 SESSION_NOT_FOUND = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}}
 TOOLS = [{"name": "echo", "description": "Return the message unchanged.",
           "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}}]
@@ -351,6 +355,26 @@ class OddRetry(Handler):
         self.end_chunks()
 
 
+class Guarded(Handler):
+    """Checks Origin (403 unless absent or this server's own) and wants ``Authorization: Bearer GOOD_TOKEN``
+    (401 with a WWW-Authenticate challenge naming its resource metadata otherwise)."""
+
+    def do_POST(self) -> None:
+        own = f"http://127.0.0.1:{self.server.server_address[1]}"
+        origin = self.headers.get("Origin")
+        if origin is not None and origin != own:
+            self.read_json()
+            self.send_json(403, {"jsonrpc": "2.0", "id": None,
+                                 "error": {"code": -32000, "message": "Forbidden origin"}})
+            return
+        if self.headers.get("Authorization") != f"Bearer {GOOD_TOKEN}":
+            self.read_json()
+            challenge = f'Bearer resource_metadata="{own}/.well-known/oauth-protected-resource"'
+            self.send_body(401, b"", headers={"WWW-Authenticate": challenge})
+            return
+        super().do_POST()
+
+
 def static_handler() -> type[BaseHTTPRequestHandler]:
     """A plain static file server over an empty folder: 404 to every GET, 501 to POST (http.server's own)."""
     root = tempfile.mkdtemp(prefix="static-")
@@ -379,6 +403,7 @@ MODES: dict[str, type[BaseHTTPRequestHandler]] = {
     "resumes-after-close": ResumesAfterClose,
     "error-page-cut-short": ErrorPageCutShort,
     "odd-retry": OddRetry,
+    "guarded": Guarded,
 }
 
 
