@@ -48,6 +48,8 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 MISSING_CLIENT_CAPABILITY = -32021
 MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
 METHOD_NOT_FOUND = -32601
+#: At close, how long answers and cancellations already on their way may take to go out.
+PENDING_SENDS_GRACE = 0.5
 #: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
 MAX_INPUT_ROUNDS = 5
 
@@ -214,9 +216,11 @@ class Session:
         await self.transport.start()
 
     async def close(self) -> None:
+        if self._tasks:  # answers and cancellations still on their way go out first (a frozen peer: bounded)
+            await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
         await self.transport.close()
         if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=1.0)
+            await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
         if self.capture is not None:
             self.capture.flush()
 
@@ -323,8 +327,8 @@ class Session:
             if self._progress_seen.get(_progress_token(obj)):
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
             self.note(text, request_id=obj.get("id"), method=method)
-            if cancel_on_timeout:
-                await self.cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}")
+            if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
+                self._spawn(self.cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}"))
             raise RequestTimeout(text) from None
         finally:
             self._waiters.pop(key, None)

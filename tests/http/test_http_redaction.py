@@ -139,11 +139,6 @@ def test_no_redact_keeps_the_secret_in_the_capture(secret: Secret, record: Calla
 # -- URL credentials in the sentences and events that quote a URL -----------------------------------------
 
 
-@pytest.mark.skip(reason="BUG: URL credentials leak into HTTP+SSE captures: the endpoint is resolved against the "
-                         "URL as given (httpx.URL.join keeps user:password), and the sse event's data.endpoint and "
-                         "the note 'using HTTP+SSE ...: the server's endpoint is ...' are saved unredacted; in auto "
-                         "mode the fallback note, the server/discover note and the request_failed reasons quote "
-                         "'POST http://alice:PASSWORD@...' too (sentences built from self.url / options.url)")
 @pytest.mark.parametrize("transport", ["sse", "auto"])
 def test_url_credentials_never_appear_in_the_capture_of_an_http_sse_session(
         transport: str, record: Callable[..., Recorded], sdk_sse: ServerProcess) -> None:
@@ -152,8 +147,6 @@ def test_url_credentials_never_appear_in_the_capture_of_an_http_sse_session(
     assert leaked(run, URL_SECRET) == []
 
 
-@pytest.mark.skip(reason="BUG: URL credentials leak into the 'redirect' finding: its text quotes the URL as given "
-                         "('redirected (307) from http://alice:PASSWORD@127.0.0.1:P/mcp/ to ...'), unredacted")
 def test_url_credentials_never_appear_in_the_finding_of_a_redirect(record: Callable[..., Recorded],
                                                                    sdk_streamable: ServerProcess) -> None:
     run = record(URL_SECRET.url(sdk_streamable, "/mcp/"), "--idle", "0", send=SCRIPT)
@@ -161,9 +154,6 @@ def test_url_credentials_never_appear_in_the_finding_of_a_redirect(record: Calla
     assert leaked(run, URL_SECRET) == []
 
 
-@pytest.mark.skip(reason="BUG: URL credentials leak into the error sentences of failed exchanges: explain() quotes "
-                         "str(request.url), which keeps user:password, and the http event's 'error', the "
-                         "request_failed reason and the notes are saved unredacted")
 @pytest.mark.parametrize("transport", ["auto", "streamable-http", "sse"])
 def test_url_credentials_never_appear_in_the_capture_when_the_connection_fails(
         transport: str, record: Callable[..., Recorded]) -> None:

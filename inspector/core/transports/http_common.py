@@ -176,6 +176,8 @@ class HttpTransportBase(Transport):
         self._exchanges = 0
         self._closed_event = asyncio.Event()
         self._gone: str | None = None  # why the connection is gone, once it is
+        #: the last exchange got no response headers in time (a frozen server): do not wait on it again at close
+        self.unresponsive = False
 
     def describe(self) -> dict[str, Any]:
         headers = self.options.base_headers()
@@ -273,10 +275,19 @@ class HttpTransportBase(Transport):
             response = await self.client().send(request, stream=True)
         except httpx.HTTPError as exc:
             sentence = explain(exc, request.method, self.shown(request.url))
+            if isinstance(exc, httpx.TimeoutException):
+                self.unresponsive = True
             self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=sentence,
                                       purpose=purpose))
             raise TransportError(sentence) from None
+        except asyncio.CancelledError:
+            # the session's own bound ran out first: the exchange is abandoned, and the capture says so
+            self.unresponsive = True
+            self.emit(self.http_event(number, request, None, started, total=time.monotonic(), purpose=purpose,
+                                      error="abandoned: no response headers before the inspector stopped waiting"))
+            raise
         first_byte = time.monotonic()
+        self.unresponsive = False
         connect = marks["connect_end"] - marks["connect_start"] if "connect_end" in marks and "connect_start" in marks \
             else None
         body: bytes | None = None

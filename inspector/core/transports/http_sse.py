@@ -47,7 +47,9 @@ class HttpSseTransport(HttpTransportBase):
             try:
                 body = await self._read_limited(response)
             except httpx.HTTPError as exc:
-                sentence = explain(exc, "GET", self.shown(self.url))
+                sentence = explain(exc, "GET", self.shown(self.url)).replace(
+                    f"GET {self.shown(self.url)}: ",
+                    f"GET {self.shown(self.url)}: HTTP {response.status_code} {response.reason_phrase}, and ", 1)
                 event.put(error=sentence)
                 self.emit(event)
                 raise TransportError(sentence) from None

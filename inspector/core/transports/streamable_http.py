@@ -95,17 +95,22 @@ class StreamableHttpTransport(HttpTransportBase):
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=2.0)
-        if self.session_id is not None and self._gone is None:
+            await asyncio.wait(list(self._tasks), timeout=CLOSE_TIMEOUT)
+        if self.session_id is not None and self._gone is None and self.unresponsive:
+            self.emit(Event(Kind.NOTE, data={"text": "not ending the session with DELETE: the server stopped "
+                                                     "answering, and waiting for it again would only delay closing"}))
+        elif self.session_id is not None and self._gone is None:
             request = self.client().build_request("DELETE", self.url, headers=self._headers(),
                                                   timeout=httpx.Timeout(CLOSE_TIMEOUT))
             try:
-                _, response, _, event = await self.exchange(request, purpose="end session")
+                # one bound for the whole exchange: httpx's timeout applies to each phase separately
+                _, response, _, event = await asyncio.wait_for(self.exchange(request, purpose="end session"),
+                                                               CLOSE_TIMEOUT)
                 if response.status_code == 405:
                     self.flag(event, "delete-405", "the server does not let clients end sessions (405): allowed",
                               "warning")
                 self.emit(event)
-            except TransportError:
+            except (TransportError, asyncio.TimeoutError):
                 pass  # already an http event with the sentence
         await self._close_client()
         self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
@@ -177,6 +182,9 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._post(data, extra, number, kind, message, msg_id)
         except TransportError as exc:
             self.request_failed(msg_id, str(exc))
+            raise
+        except asyncio.CancelledError:
+            self.request_failed(msg_id, "the server did not answer in time, so the inspector stopped waiting")
             raise
 
     async def _post(self, data: bytes, extra: dict[str, str], number: int, kind: str, message: dict[str, Any],
