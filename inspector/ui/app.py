@@ -15,7 +15,7 @@ from .live_session import Target
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None) -> int:
-    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtCore import QCoreApplication, QTimer
     from PySide6.QtWidgets import QApplication
     import qasync
 
@@ -29,9 +29,13 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     asyncio.set_event_loop(loop)
     quit_requested = asyncio.Event()
     app.aboutToQuit.connect(quit_requested.set)
-    signal.signal(signal.SIGINT, lambda *_: app.quit())  # Ctrl-C in the terminal closes the window cleanly
-
     window = MainWindow()
+    # Ctrl-C or SIGTERM close the window the normal way: live sessions shut their servers down first
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    signal.signal(signal.SIGTERM, lambda *_: window.close())
+    wake = QTimer()  # Python only sees signals when it runs; let it run a few times a second
+    wake.start(250)
+    wake.timeout.connect(lambda: None)
     window.show()
     if demo:
         window.open_demo()

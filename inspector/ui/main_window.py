@@ -256,9 +256,12 @@ class MainWindow(QMainWindow):
             asyncio.ensure_future(self._shutdown(live))
             return
         event.accept()
+        QApplication.quit()
 
     async def _shutdown(self, tabs: list[QWidget]) -> None:
         await asyncio.gather(*(tab.close() for tab in tabs if isinstance(tab, SessionTab)),
                              return_exceptions=True)
+        for tab in tabs:
+            tab.setParent(None)  # closed: the next closeEvent finds no live session
+        self.tabs.clear()
         self.close()
-        QApplication.quit()
