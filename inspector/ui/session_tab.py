@@ -69,11 +69,13 @@ class SessionTab(QWidget):
 
         self.proxy = TimelineFilter(self)
         self.table = QTableView(self)
-        self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        rows = self.table.verticalHeader()
+        rows.hide()
+        # fixed row heights: Qt then never measures rows, which matters with hundreds of thousands of them
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setWordWrap(False)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.table.horizontalHeader().setStretchLastSection(True)
@@ -107,14 +109,13 @@ class SessionTab(QWidget):
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.status)
 
-        self.filter_text.textChanged.connect(lambda text: self.proxy.set(text=text))
-        self.filter_method.textChanged.connect(lambda text: self.proxy.set(method=text))
+        self.filter_text.textChanged.connect(lambda text: self.set_filter(text=text))
+        self.filter_method.textChanged.connect(lambda text: self.set_filter(method=text))
         self.show_c2s.toggled.connect(self._directions_changed)
         self.show_s2c.toggled.connect(self._directions_changed)
-        self.show_stderr.toggled.connect(lambda on: self.proxy.set(show_stderr=on))
-        self.show_transport.toggled.connect(lambda on: self.proxy.set(show_transport=on))
-        self.problems_only.toggled.connect(lambda on: self.proxy.set(problems_only=on))
-        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.show_stderr.toggled.connect(lambda on: self.set_filter(show_stderr=on))
+        self.show_transport.toggled.connect(lambda on: self.set_filter(show_transport=on))
+        self.problems_only.toggled.connect(lambda on: self.set_filter(problems_only=on))
         self.composer.send_requested.connect(self._send)
         self.composer.send_raw_requested.connect(self._send_raw)
         self.requests.pending_changed.connect(self._pending_requests)
@@ -162,7 +163,7 @@ class SessionTab(QWidget):
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
-        self.proxy.setSourceModel(model)
+        self._show(filtered=False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         unit = self.fontMetrics().horizontalAdvance("0")
@@ -272,7 +273,9 @@ class SessionTab(QWidget):
         row = self.model.row_of_seq(seq)
         if row is None:
             return False
-        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        index = self.model.index(row, 0)
+        if self.table.model() is self.proxy:
+            index = self.proxy.mapFromSource(index)
         if not index.isValid():
             return False
         self.table.selectionModel().setCurrentIndex(
@@ -290,8 +293,9 @@ class SessionTab(QWidget):
 
     def next_problem(self) -> None:
         start = self.table.currentIndex().row() + 1
-        for row in range(start, self.proxy.rowCount()):
-            index = self.proxy.index(row, 0)
+        shown = self.table.model()
+        for row in range(start, shown.rowCount()):
+            index = shown.index(row, 0)
             if is_problem(index.data(EVENT_ROLE)):
                 self.follow.setChecked(False)
                 self.table.setCurrentIndex(index)
@@ -322,7 +326,33 @@ class SessionTab(QWidget):
             directions.add(Direction.C2S)
         if self.show_s2c.isChecked():
             directions.add(Direction.S2C)
-        self.proxy.set(directions=directions)
+        self.set_filter(directions=directions)
+
+    def set_filter(self, **changes: Any) -> None:
+        """Change the filter; the view reads the model directly while nothing is filtered out (a flood then
+        costs no filtering at all) and goes through the filter otherwise."""
+        self.proxy.set(**changes)
+        self._show(filtered=not self.proxy.is_default())
+
+    def _show(self, filtered: bool) -> None:
+        if self.model is None:
+            return
+        wanted = self.proxy if filtered else self.model
+        if self.table.model() is wanted:
+            return
+        selected = self.current_event()
+        if filtered:
+            self.proxy.setSourceModel(self.model)
+        self.table.setModel(wanted)
+        if not filtered:
+            self.proxy.setSourceModel(None)  # an idle filter would still check every new row
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        if selected is not None:
+            self.select_seq(selected.seq)
+
+    def visible_events(self) -> list[Event]:
+        shown = self.table.model()
+        return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
 
     def _exchange_events(self, exchange: int) -> list[Event]:
         return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]

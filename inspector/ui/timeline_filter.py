@@ -23,6 +23,11 @@ class TimelineFilter(QSortFilterProxyModel):
         self.method = ""
         self.text = ""
 
+    def is_default(self) -> bool:
+        """Whether the filter lets every row through."""
+        return (self.directions >= {"c2s", "s2c"} and self.show_stderr and self.show_transport
+                and not self.problems_only and not self.method and not self.text)
+
     def set(self, **changes: Any) -> None:
         self.beginFilterChange()
         for name, value in changes.items():

@@ -8,6 +8,7 @@ are cached, bounded, because a repaint asks for every cell again.
 
 from __future__ import annotations
 
+import functools
 import html
 import time
 from collections import OrderedDict
@@ -29,6 +30,25 @@ EVENT_ROLE = Qt.ItemDataRole.UserRole + 1
 SUMMARY_CACHE_ROWS = 4000
 
 Index = QModelIndex | QPersistentModelIndex
+
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_FONT = Qt.ItemDataRole.FontRole
+_ROLES = frozenset({_DISPLAY, _FOREGROUND, _BACKGROUND, _ALIGN, _FONT, Qt.ItemDataRole.ToolTipRole, EVENT_ROLE})
+_NUMERIC = frozenset({COL_SEQ, COL_TIME, COL_DELTA, COL_LATENCY, COL_SIZE})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_BOLD = QFont()
+_BOLD.setBold(True)
+_PROBLEM_FOREGROUND = QBrush(QColor(220, 50, 47))
+_PROBLEM_BACKGROUND = QBrush(QColor(220, 50, 47, 45))
+
+
+@functools.lru_cache(maxsize=64)
+def _brush(red: int, green: int, blue: int) -> QBrush:
+    return QBrush(QColor(red, green, blue))
 
 
 def is_problem(event: Event) -> bool:
@@ -122,33 +142,31 @@ class TimelineModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= self._count:
+        # A repaint asks every visible cell for ~8 roles: answer the ones we ignore before anything else.
+        if role not in _ROLES:
             return None
-        event = self.events[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(index.row(), index.column(), event)
+        row = index.row()
+        if row >= self._count or row < 0:
+            return None
+        column = index.column()
+        if role == _DISPLAY:
+            return self._text(row, column, self.events[row])
+        if role == _ALIGN:
+            return _RIGHT if column in _NUMERIC else None
+        if role == _FONT:
+            return _BOLD if column == COL_DIR else None
+        event = self.events[row]
         if role == EVENT_ROLE:
             return event
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return self._foreground(event, index.column())
-        if role == Qt.ItemDataRole.BackgroundRole:
-            if index.row() == self.highlight_row:
+        if role == _FOREGROUND:
+            return self._foreground(event, column)
+        if role == _BACKGROUND:
+            if row == self.highlight_row:
                 colour = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
                 colour.setAlpha(70)
                 return QBrush(colour)
-            if is_problem(event):
-                return QBrush(QColor(220, 50, 47, 45))
-            return None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(event)
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (COL_SEQ, COL_TIME, COL_DELTA,
-                                                                           COL_LATENCY, COL_SIZE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.FontRole and index.column() == COL_DIR:
-            font = QFont()
-            font.setBold(True)
-            return font
-        return None
+            return _PROBLEM_BACKGROUND if is_problem(event) else None
+        return self._tooltip(event)
 
     def _text(self, row: int, column: int, event: Event) -> str:
         if column == COL_SEQ:
@@ -198,16 +216,16 @@ class TimelineModel(QAbstractTableModel):
 
     def _foreground(self, event: Event, column: int) -> QBrush | None:
         if is_problem(event):
-            return QBrush(QColor(220, 50, 47))
+            return _PROBLEM_FOREGROUND
         dark = self._dark_palette()
         if event.kind == Kind.STDERR:
-            return QBrush(QColor(150, 150, 150) if dark else QColor(110, 110, 110))
+            return _brush(*((150, 150, 150) if dark else (110, 110, 110)))
         if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
-            return QBrush(QColor(120, 160, 220) if dark else QColor(40, 90, 160))
+            return _brush(*((120, 160, 220) if dark else (40, 90, 160)))
         if column == COL_DIR and event.dir == Direction.C2S:
-            return QBrush(QColor(80, 200, 120) if dark else QColor(20, 130, 60))
+            return _brush(*((80, 200, 120) if dark else (20, 130, 60)))
         if column == COL_DIR and event.dir == Direction.S2C:
-            return QBrush(QColor(230, 170, 60) if dark else QColor(170, 100, 0))
+            return _brush(*((230, 170, 60) if dark else (170, 100, 0)))
         return None
 
     def _dark_palette(self) -> bool:

@@ -37,7 +37,7 @@ def window(qapp, qloop, settings, tmp_path):
 
 
 def shown_events(tab: SessionTab) -> list:
-    return [tab.proxy.index(row, 0).data(EVENT_ROLE) for row in range(tab.proxy.rowCount())]
+    return tab.visible_events()
 
 
 def test_the_demo_session_shows_the_handshake_and_a_composed_request_paired_with_its_answer(window, qloop):
