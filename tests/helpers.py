@@ -30,4 +30,16 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None
         os.sched_yield()
 
 
+async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Let the event loop run until ``condition`` holds; fail after ``timeout`` (the asyncio twin of
+    ``wait_until`` and of pytest-qt's waitUntil)."""
+    import asyncio
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
 DEMO = [sys.executable, "-m", "inspector.demo"]

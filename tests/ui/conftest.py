@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -28,15 +27,6 @@ def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
         loop.run_until_complete(asyncio.sleep(0))
         loop.close()
         asyncio.set_event_loop(None)
-
-
-async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Let the loop run until ``condition`` holds; fail after ``timeout`` (the asyncio twin of waitUntil)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 @pytest.fixture

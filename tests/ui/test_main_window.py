@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from conftest import until
+from helpers import until
 from inspector.core.capture import read_capture
 from inspector.core.events import Direction, Kind
 from inspector.core.profiles import ProfileStore
