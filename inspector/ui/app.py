@@ -29,7 +29,7 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     asyncio.set_event_loop(loop)
     quit_requested = asyncio.Event()
     app.aboutToQuit.connect(quit_requested.set)
-    window = MainWindow()
+    window = MainWindow(listen_for_taps=True)
     # Ctrl-C or SIGTERM close the window the normal way: live sessions shut their servers down first
     signal.signal(signal.SIGINT, lambda *_: window.close())
     signal.signal(signal.SIGTERM, lambda *_: window.close())

@@ -12,8 +12,8 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QMainWindow, QMessageBox, QSplitter, QTabWidget,
-                               QWidget)
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+                               QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from .. import __version__
 from ..core.capture import CaptureError, read_capture
@@ -45,7 +45,7 @@ def target_of_capture(target: dict[str, Any], name: str) -> Target | None:
 
 class MainWindow(QMainWindow):
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
-                 captures: Path | None = None) -> None:
+                 captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False) -> None:
         super().__init__()
         self.settings = settings or QSettings()
         self.captures = captures or captures_dir()
@@ -56,8 +56,22 @@ class MainWindow(QMainWindow):
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.sidebar = ProfilesSidebar(store or ProfileStore(), self)
         self.sidebar.connect_requested.connect(lambda profile: self.open_live(target_of_profile(profile)))
+        self.taps = QListWidget(self)
+        self.taps.itemActivated.connect(self._tap_selected)
+        self.taps.itemClicked.connect(self._tap_selected)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.sidebar, 3)
+        taps_label = QLabel("LIVE TAPS", left)
+        taps_label.setTextFormat(Qt.TextFormat.PlainText)
+        left_layout.addWidget(taps_label)
+        left_layout.addWidget(self.taps, 1)
+        self.tap_socket = tap_socket
+        self.tap_listener: Any = None
+        self.tap_problem: str | None = None
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(left)
         self.splitter.addWidget(self.tabs)
         self.splitter.setSizes([220, 1100])
         self.setCentralWidget(self.splitter)
@@ -72,6 +86,53 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/splitter")
         if isinstance(state, QByteArray):
             self.splitter.restoreState(state)
+        if listen_for_taps:
+            asyncio.ensure_future(self.listen_for_taps())
+
+    # -- live taps -------------------------------------------------------------------------------------
+
+    async def listen_for_taps(self) -> None:
+        """Taps (mcp-inspector tap) find the window on a private per-user Unix socket; no TCP port."""
+        from ..core.tap_channel import ChannelError, listen
+
+        try:
+            self.tap_listener = await listen(self.tap_socket, self._on_tap)
+        except ChannelError as exc:
+            self.tap_problem = str(exc)
+            self.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
+
+    async def _on_tap(self, connection: Any) -> None:
+        from ..core.events import Event
+
+        tab = SessionTab(f"tap: {connection.name}", self)
+        tab.attach_tap(connection.hello)
+        self._add_tab(tab)
+        item = QListWidgetItem(f"{connection.name} (live)")
+        item.setData(Qt.ItemDataRole.UserRole, tab)
+        self.taps.addItem(item)
+        dropped = 0
+        batch: list[Event] = []
+        async for message in connection.messages():
+            if isinstance(message, Event):
+                batch.append(message)
+                if len(batch) >= 256:
+                    tab.add_tap_events(batch)
+                    batch = []
+                continue
+            if batch:
+                tab.add_tap_events(batch)
+                batch = []
+            if message.get("type") == "dropped":
+                dropped = int(message.get("total", dropped))
+        if batch:
+            tab.add_tap_events(batch)
+        item.setText(f"{connection.name} (ended)")
+        tab.tap_ended(connection.end, dropped)
+
+    def _tap_selected(self, item: QListWidgetItem) -> None:
+        tab = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(tab, SessionTab) and self.tabs.indexOf(tab) >= 0:
+            self.tabs.setCurrentWidget(tab)
 
     # -- menus -----------------------------------------------------------------------------------------
 
@@ -246,6 +307,7 @@ class MainWindow(QMainWindow):
     # -- closing ---------------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._stop_listening()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/splitter", self.splitter.saveState())
         live = [self.tabs.widget(i) for i in range(self.tabs.count())
@@ -257,6 +319,11 @@ class MainWindow(QMainWindow):
             return
         event.accept()
         QApplication.quit()
+
+    def _stop_listening(self) -> None:
+        if self.tap_listener is not None:
+            self.tap_listener.close()
+            self.tap_listener = None
 
     async def _shutdown(self, tabs: list[QWidget]) -> None:
         await asyncio.gather(*(tab.close() for tab in tabs if isinstance(tab, SessionTab)),

@@ -42,6 +42,7 @@ class SessionTab(QWidget):
         self.events: list[Event] = []
         self.model: TimelineModel | None = None
         self.catalog: dict[str, list[dict[str, Any]]] = {}
+        self._tap_stderr: list[Event] = []
         self._build()
 
     # -- construction ----------------------------------------------------------------------------------
@@ -145,6 +146,50 @@ class SessionTab(QWidget):
         self._ticker.start()
         live.start()
 
+    def attach_tap(self, hello: dict[str, Any]) -> None:
+        """A live tap: a real client drives the server, we only watch (read-only)."""
+        self.read_only = True
+        self.tap_hello = hello
+        capture = hello.get("capture")
+        self.capture_path = Path(capture) if capture else None
+        self._set_model(TimelineModel(self.events, live=True))
+        self.composer.set_enabled_for_session(False)
+        self.side.setCurrentWidget(self.stderr)
+        self._tap_timer = QTimer(self)
+        self._tap_timer.setInterval(33)  # the bridge's rate: at most ~30 updates a second
+        self._tap_timer.timeout.connect(self._tap_catch_up)
+        self._tap_timer.start()
+        self._tap_status("live")
+
+    def add_tap_events(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        self._tap_stderr.extend(e for e in events if e.kind == Kind.STDERR)
+
+    def _tap_catch_up(self) -> None:
+        if self.model is not None and self.model.rowCount() < len(self.events):
+            self._events_arrived()
+            self.stderr.append_events(self._tap_stderr)
+            self._tap_stderr = []
+            self._tap_status("live")
+
+    def tap_ended(self, end: dict[str, Any] | None, dropped: int = 0) -> None:
+        self._tap_catch_up()
+        self._tap_timer.stop()
+        if end is None:
+            self._tap_status("the tap went away without saying how the server ended")
+        else:
+            self._tap_status(f"ended: the server exited with {end.get('exit')}")
+        if dropped:
+            self.status.setText(self.status.text() + f" · {dropped:,} events were too fast for the window "
+                                                      "(all are in the capture)")
+
+    def _tap_status(self, state: str) -> None:
+        hello = getattr(self, "tap_hello", {})
+        target = hello.get("target") or {}
+        what = " ".join(map(str, target.get("argv", []))) or "?"
+        self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
+                            f"{len(self.events):,} events · capture {hello.get('capture')}")
+
     def attach_capture(self, capture: Capture, path: Path) -> None:
         self.read_only = True
         self.capture_path = path
@@ -218,7 +263,7 @@ class SessionTab(QWidget):
 
     def _update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
         if self.live is None or self.live.session is None:
-            return
+            return  # taps and captures say their own status
         state = state or self.live.state
         sentence = sentence if sentence is not None else self.live.sentence
         counts = self.live.session.counts
