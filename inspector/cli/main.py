@@ -20,6 +20,8 @@ examples:
   mcp-inspector record --out session.jsonl -- python -m my_server
   mcp-inspector record --out s.jsonl --send calls.jsonl --timeout 20 -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector show session.jsonl
+  mcp-inspector tap --name files -- npx -y @modelcontextprotocol/server-filesystem ~/Documents
+  mcp-inspector wrap ~/.config/Claude/claude_desktop_config.json --all
 """
 
 
@@ -90,6 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="print a capture as a timeline")
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
+
+    from .tap_cmd import add_parser as add_tap
+    from .wrap_cmd import add_parsers as add_wrap
+
+    add_tap(sub)
+    add_wrap(sub)
     return parser
 
 
@@ -124,6 +132,14 @@ def main(argv: list[str] | None = None) -> int:
         from .show_cmd import run_show
 
         return run_show(args.file, as_json=args.json)
+    if args.command == "tap":
+        from .tap_cmd import run_tap_command
+
+        return run_tap_command(args, command, parser)
+    if args.command in ("wrap", "unwrap"):
+        from .wrap_cmd import run_wrap_command
+
+        return run_wrap_command(args, parser)
     return run_window(args, command, parser)
 
 
