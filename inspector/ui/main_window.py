@@ -111,21 +111,11 @@ class MainWindow(QMainWindow):
         item.setData(Qt.ItemDataRole.UserRole, tab)
         self.taps.addItem(item)
         dropped = 0
-        batch: list[Event] = []
         async for message in connection.messages():
             if isinstance(message, Event):
-                batch.append(message)
-                if len(batch) >= 256:
-                    tab.add_tap_events(batch)
-                    batch = []
-                continue
-            if batch:
-                tab.add_tap_events(batch)
-                batch = []
-            if message.get("type") == "dropped":
+                tab.add_tap_events([message])  # the tab's timer repaints in batches
+            elif message.get("type") == "dropped":
                 dropped = int(message.get("total", dropped))
-        if batch:
-            tab.add_tap_events(batch)
         item.setText(f"{connection.name} (ended)")
         tab.tap_ended(connection.end, dropped)
 

@@ -1,0 +1,67 @@
+"""A real client drives a server through `mcp-inspector tap`; the window shows the session live, read-only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import sys
+
+import pytest
+
+from helpers import DEMO, ROOT, until
+from inspector.core.events import Direction, Kind
+from inspector.core.profiles import ProfileStore
+from inspector.ui.main_window import MainWindow
+from inspector.ui.session_tab import SessionTab
+
+pytestmark = pytest.mark.integration
+
+CLIENT_SCRIPT = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fake-client", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+
+
+def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, settings, tmp_path):
+    socket_path = tmp_path / "run" / "tap.sock"
+    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+                        tap_socket=socket_path, listen_for_taps=True)
+    window.show()
+    capture = tmp_path / "tap.jsonl"
+
+    async def scenario():
+        await until(lambda: window.tap_listener is not None or window.tap_problem is not None, 10, "the listener")
+        assert window.tap_problem is None
+        assert stat.S_IMODE(os.stat(socket_path).st_mode) == 0o600
+        assert stat.S_IMODE(os.stat(socket_path.parent).st_mode) == 0o700
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--name", "fake-client/demo", "--socket", str(socket_path),
+            "--capture", str(capture), "--", *DEMO, cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert client.stdin is not None and client.stdout is not None
+        await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
+        tab = window.tabs.currentWidget()
+        assert isinstance(tab, SessionTab) and tab.read_only
+        for message in CLIENT_SCRIPT:
+            client.stdin.write(json.dumps(message).encode() + b"\n")
+        await client.stdin.drain()
+        replies = [json.loads(await asyncio.wait_for(client.stdout.readline(), 20)) for _ in range(2)]
+        await until(lambda: any(e.data.get("request_method") == "tools/list" for e in tab.visible_events()), 10,
+                    "the live tools/list answer in the window")
+        client.stdin.close()
+        code = await asyncio.wait_for(client.wait(), 20)
+        await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
+        return tab, replies, code
+
+    tab, replies, code = qloop.run_until_complete(scenario())
+    assert code == 0
+    assert [r["id"] for r in replies] == [1, 2]
+    events = tab.visible_events()
+    assert {e.dir for e in events if e.kind == Kind.MESSAGE} == {Direction.C2S, Direction.S2C}
+    assert "ended: the server exited with 0" in tab.status.text()
+    assert not tab.composer.can_send()
+    window.close()
