@@ -90,6 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="print a capture as a timeline")
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
+
+    from .replay_cmd import add_parser as add_replay_parser
+
+    add_replay_parser(sub)
     return parser
 
 
@@ -124,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         from .show_cmd import run_show
 
         return run_show(args.file, as_json=args.json)
+    if args.command == "replay":
+        from .replay_cmd import run_replay
+
+        return run_replay(args, command, parser)
     return run_window(args, command, parser)
 
 
