@@ -254,10 +254,16 @@ def _ignored(where: tuple[Segment, ...], ignore: Sequence[JsonPath]) -> bool:
 
 def diff_messages(recorded: Any, replayed: Any, ignore: Sequence[JsonPath] = ()) -> list[MessageDiff]:
     """Differences between a recorded response and its replayed counterpart, after normalisation: the
-    replayed response's ``id`` is the fresh id of the replayed request, so it is compared as the recorded
-    one (the mapping is the point, not a difference)."""
-    if isinstance(recorded, dict) and isinstance(replayed, dict) and "id" in recorded and "id" in replayed:
-        replayed = {**replayed, "id": recorded["id"]}
+    replayed response's ``id`` is the fresh id of the replayed request, and the ``requestState`` of an
+    ``input_required`` result is the server's opaque token for this run (the replay passes it on to the
+    retry), so both are compared as the recorded ones: mapping them is the point, not a difference."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        if "id" in recorded and "id" in replayed:
+            replayed = {**replayed, "id": recorded["id"]}
+        old, new = recorded.get("result"), replayed.get("result")
+        if isinstance(old, dict) and isinstance(new, dict) and "requestState" in old and "requestState" in new \
+                and old.get("resultType") == new.get("resultType") == "input_required":
+            replayed = {**replayed, "result": {**new, "requestState": old["requestState"]}}
     return diff_values(recorded, replayed, ignore)
 
 

@@ -122,3 +122,12 @@ def test_a_message_two_windows_away_is_a_difference():
 
 def test_a_window_delta_reads_as_label_count_and_kind():
     assert WindowDelta("notifications/message", "extra", 1).describe() == "notifications/message: 1 extra"
+
+
+def test_the_request_state_of_an_input_required_answer_is_mapped_like_an_id():
+    recorded = {"id": 2, "result": {"resultType": "input_required", "requestState": "a1", "inputRequests": {}}}
+    replayed = {"id": 2, "result": {"resultType": "input_required", "requestState": "b2", "inputRequests": {}}}
+    assert diff_messages(recorded, replayed) == []
+    finished = {"id": 2, "result": {"resultType": "complete", "requestState": "b2"}}
+    assert [d.path for d in diff_messages(recorded, finished)] == ["result.resultType", "result.requestState",
+                                                                   "result.inputRequests"]

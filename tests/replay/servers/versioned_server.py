@@ -32,7 +32,8 @@ def main() -> int:
     if args.exit_at_once:
         sys.stderr.write("versioned: refusing to start\n")
         return 3
-    for line in sys.stdin:
+    for raw in sys.stdin.buffer:  # bytes: a line that is not UTF-8 gets a parse error, not a crash
+        line = raw.decode("utf-8", errors="replace")
         if not line.strip():
             continue
         try:
