@@ -93,9 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from .replay_cmd import add_parser as add_replay_parser
     from .tap_cmd import add_parser as add_tap
     from .wrap_cmd import add_parsers as add_wrap
 
+    add_replay_parser(sub)
     add_tap(sub)
     add_wrap(sub)
     return parser
@@ -140,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         from .wrap_cmd import run_wrap_command
 
         return run_wrap_command(args, parser)
+    if args.command == "replay":
+        from .replay_cmd import run_replay
+
+        return run_replay(args, command, parser)
     return run_window(args, command, parser)
 
 

@@ -1,0 +1,162 @@
+"""``mcp-inspector replay``: send a capture's messages to a server again and print how the answers differ.
+
+Exit status: 0 when everything matches the recording, 1 when something differs, 2 when the replay could not
+be done (one sentence on stderr says why). A capture names a command; it is never run without the user
+seeing it and passing ``--yes`` (a capture may come from someone else).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EPILOG = """\
+examples:
+  mcp-inspector replay session.jsonl -- python -m my_server
+  mcp-inspector replay session.jsonl --ignore '$.result.content[*].text' -- python -m my_server
+  mcp-inspector replay session.jsonl --url http://127.0.0.1:8000/mcp
+  mcp-inspector replay session.jsonl --yes          (runs the command the capture names, shown first)
+
+--ignore paths (a JSONPath subset, matched against each whole response):
+  $  .name  ["name"]  [N]  [*]  .*  ..name      e.g. $.result._meta["io.modelcontextprotocol/serverInfo"]
+"""
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``replay`` on the main parser's subcommands."""
+    from .main import _non_negative, _positive
+
+    rep = sub.add_parser(
+        "replay", help="send a capture's messages to a server again and show what changed",
+        description="Send the messages of a capture to a server again, in order (the handshake included), answer "
+                    "the server's requests as the capture did, and compare every answer with the recorded one. "
+                    "The capture is only read; the replay is saved as a new capture.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    rep.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture to replay")
+    rep.add_argument("--out", type=Path, metavar="FILE",
+                     help="where to save the replay (default: a new file in the captures folder)")
+    rep.add_argument("--ignore", action="append", default=[], metavar="PATH",
+                     help="a JSON path whose differences do not count, e.g. '$.result.content[*].text' (repeatable)")
+    rep.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each answer (default 30)")
+    rep.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
+                     help="after the last message, collect trailing server messages this long (default 0.5)")
+    rep.add_argument("--yes", action="store_true",
+                     help="without a target: run the server the capture names (it is shown first)")
+    rep.add_argument("--cwd", metavar="DIR", help="working directory of the server")
+    rep.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
+    rep.add_argument("--no-redact", action="store_true", help="keep secrets in the replay's capture")
+    http = rep.add_argument_group("HTTP servers (instead of a command after --)")
+    http.add_argument("--url", metavar="URL", help="replay to this URL")
+    http.add_argument("--transport", default="auto", metavar="NAME",
+                      help="auto (default), streamable-http, sse, or a plug-in transport")
+    http.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'",
+                      help="extra HTTP header (repeatable)")
+    http.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN (redacted in captures)")
+    http.add_argument("--bearer-env", metavar="VAR", help="read the bearer token from this environment variable")
+    http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
+    http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
+                      help="bound on connecting (default 10)")
+
+
+def fail(sentence: str) -> int:
+    print(f"mcp-inspector: {sentence}", file=sys.stderr)
+    from ..core.replay import EXIT_CANNOT_REPLAY
+
+    return EXIT_CANNOT_REPLAY
+
+
+def default_out(source: Path) -> Path:
+    """``<source-stem>-replay-<timestamp>.jsonl`` in the user's captures folder, never an existing file."""
+    from ..core.paths import captures_dir
+
+    folder = captures_dir()
+    stem = f"{source.stem}-replay-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = folder / f"{stem}.jsonl"
+    number = 2
+    while path.exists():
+        path = folder / f"{stem}-{number}.jsonl"
+        number += 1
+    return path
+
+
+def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
+    from ..core.capture import CaptureError, read_capture
+    from ..core.diff import PathError, parse_paths
+    from ..core.record import EXIT_INTERRUPTED, InputError, RecordOptions, make_transport
+    from ..core.replay import RecordedTarget, ReplayOptions, ReplayPlan, replay
+    from ..core.transports.base import TransportError
+    from ..core.transports.http_common import HttpOptions
+    from .main import run_async
+    from .record_cmd import http_options, parse_env
+
+    if args.url and command:
+        parser.error("give either --url or a command after --, not both")
+    try:
+        ignore = parse_paths(args.ignore)
+    except PathError as exc:
+        return fail(f"--ignore: {exc}")
+    try:
+        capture = read_capture(args.capture)
+    except CaptureError as exc:
+        return fail(f"cannot replay: {exc}")
+    for warning in capture.warnings:
+        print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
+    plan = ReplayPlan.from_capture(capture, args.capture)
+    reason = plan.check()
+    if reason is not None:
+        return fail(f"cannot replay {args.capture}: {reason}")
+    out = args.out or default_out(args.capture)
+    if out.resolve() == args.capture.resolve():
+        return fail(f"--out {out} is the capture being replayed; a replay never overwrites it: choose another file")
+
+    try:
+        env = parse_env(args.env)
+        if command or args.url:
+            options = RecordOptions(argv=command, out=out, cwd=args.cwd, env=env, redact=not args.no_redact,
+                                    http=http_options(args) if args.url else None, transport=args.transport)
+        else:
+            recorded = RecordedTarget.from_header(capture.header)
+            why_not = recorded.check()
+            if why_not is not None:
+                return fail(f"{why_not}; give the target explicitly: -- COMMAND ARGS, or --url URL")
+            print("the capture was recorded against:")
+            for line in recorded.describe():
+                print(f"  {line}")
+            if not args.yes:
+                return fail("a capture's own command is never run without confirmation: pass --yes to run it, or "
+                            "give a target: -- COMMAND ARGS, or --url URL")
+            if recorded.is_stdio:
+                options = RecordOptions(argv=recorded.argv, out=out, cwd=args.cwd or recorded.cwd,
+                                        env={**recorded.env, **env}, redact=not args.no_redact)
+            else:
+                assert recorded.url is not None
+                http = HttpOptions(url=recorded.url, headers=recorded.http_headers(),
+                                   connect_timeout=args.connect_timeout, response_timeout=args.timeout + 5.0,
+                                   redact=not args.no_redact)
+                options = RecordOptions(argv=[], out=out, http=http, transport=recorded.transport,
+                                        redact=not args.no_redact)
+    except InputError as exc:
+        return fail(str(exc))
+    try:
+        transport, target = make_transport(options)
+    except (TransportError, ValueError) as exc:
+        return fail(f"cannot replay: {exc}")
+
+    try:
+        result = run_async(replay(plan, transport, target, ReplayOptions(out, args.timeout, args.idle, ignore)))
+    except KeyboardInterrupt:
+        print(f"mcp-inspector: interrupted; the server was shut down and the replay so far is in {out}",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if result.error is None:
+        for line in result.lines():
+            print(line)
+    for note in result.notes:
+        print(f"note: {note}")
+    print(result.summary)
+    if result.error is not None:
+        print(f"mcp-inspector: cannot replay: {result.error}", file=sys.stderr)
+    return result.exit_code
