@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import ASK_LLM, ECHO, GREET, TOOLS_LIST, versioned
+from replay_support import ASK_LLM, ECHO, GREET, TOOLS_LIST, versioned
 from helpers import DEMO
 from inspector.core.capture import read_capture
 from inspector.core.events import Direction, Kind

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GREET, versioned
+from replay_support import GREET, versioned
 from helpers import ROOT
 
 SCRIPT = Path(__file__).resolve().parent / "done_when.sh"

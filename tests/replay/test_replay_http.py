@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SERVERS
+from replay_support import SERVERS
 from helpers import ROOT, cli, wait_until
 from inspector.core.capture import read_capture
 from inspector.core.events import Kind
