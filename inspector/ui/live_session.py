@@ -80,12 +80,7 @@ class LiveSession(QObject):
         return self.session
 
     def _transport(self) -> tuple[Transport, dict[str, Any]]:
-        t = self.target
-        if t.is_http:
-            transport = create_url_transport(t.transport, HttpOptions(url=t.url, headers=dict(t.headers),
-                                                                      bearer=t.bearer))
-            return transport, transport.describe()
-        return StdioTransport(t.argv, cwd=t.cwd, env=t.env), stdio_target(t.argv, t.cwd, t.env, True)
+        return build_transport(self.target)
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
@@ -159,6 +154,14 @@ class LiveSession(QObject):
             await self.session.send_raw(data)
         except TransportError as exc:
             self.session.note(str(exc))
+
+
+def build_transport(t: Target) -> tuple[Transport, dict[str, Any]]:
+    """The transport for a target, and the capture header's (redacted) description of it."""
+    if t.is_http:
+        transport = create_url_transport(t.transport, HttpOptions(url=t.url, headers=dict(t.headers), bearer=t.bearer))
+        return transport, transport.describe()
+    return StdioTransport(t.argv, cwd=t.cwd, env=t.env), stdio_target(t.argv, t.cwd, t.env, True)
 
 
 def _next_step(target: Target, sentence: str) -> str:

@@ -151,6 +151,9 @@ class MainWindow(QMainWindow):
         self._action(session_menu, "&Cancel the selected request", lambda: self._current() and
                      self._current().cancel_selected(), "Ctrl+Shift+X")
         self._action(session_menu, "Reconnect to the capture's server…", self.reconnect_current)
+        self._action(session_menu, "Re&play session…", self.replay_current, "Ctrl+Shift+R")
+        self._action(session_menu, "Resend the selected message", lambda: self._current() and
+                     self._current().resend_selected(), "Ctrl+Shift+E")
         view_menu = bar.addMenu("&View")
         self._action(view_menu, "&Find", lambda: self._current() and self._current().focus_filter(),
                      QKeySequence.StandardKey.Find)
@@ -243,6 +246,9 @@ class MainWindow(QMainWindow):
         if isinstance(widget, SessionTab):
             self.tabs.removeTab(index)
             asyncio.ensure_future(self._dispose(widget))
+        elif widget is not None:
+            self.tabs.removeTab(index)
+            widget.deleteLater()
 
     @staticmethod
     async def _dispose(tab: SessionTab) -> None:
@@ -285,6 +291,83 @@ class MainWindow(QMainWindow):
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         if box.exec() == QMessageBox.StandardButton.Yes:
             self.open_live(target)
+
+    # -- replay ----------------------------------------------------------------------------------------
+
+    def replay_current(self) -> None:
+        """Replay the current session or capture against a server the user picks: the same one (a capture's
+        command or URL only after showing it and asking) or a saved profile. The result opens in a new tab."""
+        from PySide6.QtWidgets import QInputDialog
+
+        tab = self._current()
+        if tab is None or tab.capture_path is None:
+            return
+        header = getattr(tab, "capture_header", None)
+        same = tab.live.target if tab.live is not None else None
+        choices = (["the same server"] if (same is not None or header is not None) else []) + \
+                  [f"profile: {p.name}" for p in self.sidebar.profiles()]
+        if not choices:
+            QMessageBox.information(self, "Replay", "There is no server to replay against: add a profile first.")
+            return
+        choice, ok = QInputDialog.getItem(self, "Replay session", "Replay against:", choices, 0, False)
+        if not ok:
+            return
+        if choice.startswith("profile: "):
+            profile = next(p for p in self.sidebar.profiles() if p.name == choice[len("profile: "):])
+            target = target_of_profile(profile)
+        elif same is not None:
+            target = same
+        else:
+            target = self._confirmed_capture_target(header or {}, tab.title)
+            if target is None:
+                return
+        asyncio.ensure_future(self.run_replay(tab.capture_path, target))
+
+    def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
+        from ..core.replay import RecordedTarget
+
+        recorded = RecordedTarget.from_header(header)
+        problem = recorded.check()
+        if problem is not None:
+            QMessageBox.warning(self, "Replay", f"{problem}: choose a saved server instead.")
+            return None
+        box = QMessageBox(self)
+        box.setWindowTitle("Start this server?")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText("The replay will start the server this capture names, exactly as shown:\n\n"
+                    + "\n".join(recorded.describe()) + "\n\nOnly continue if you trust where this capture came from.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        if box.exec() != QMessageBox.StandardButton.Yes:
+            return None
+        return target_of_capture(header.get("target") or {}, name)
+
+    async def run_replay(self, source: Path, target: Target) -> Any:
+        """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
+        from ..core.capture import read_capture
+        from ..core.replay import ReplayOptions, ReplayPlan, replay
+        from .live_session import build_transport, capture_name
+        from .replay_view import ReplayView
+
+        tab = self._current()
+        if tab is not None and tab.live is not None and tab.live.writer is not None:
+            tab.live.writer.flush()
+        try:
+            capture = read_capture(source)
+            transport, described = build_transport(target)
+        except (CaptureError, ValueError, OSError) as exc:
+            QMessageBox.warning(self, "Replay", str(exc))
+            return None
+        plan = ReplayPlan.from_capture(capture, source)
+        out = self.captures / ("replay-" + capture_name(target))
+        self.statusBar().showMessage(f"replaying {source.name} against {target.describe()}…")
+        result = await replay(plan, transport, described, ReplayOptions(out=out))
+        view = ReplayView(result, source.name, self)
+        view.open_capture_requested.connect(lambda path: self.open_capture(Path(path)))
+        index = self.tabs.addTab(view, f"replay: {source.stem}")
+        self.tabs.setCurrentIndex(index)
+        self.statusBar().showMessage(result.summary)
+        return view
 
     def about(self) -> None:
         box = QMessageBox(self)

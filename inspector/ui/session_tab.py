@@ -356,6 +356,16 @@ class SessionTab(QWidget):
         asyncio.ensure_future(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
         return True
 
+    def resend_selected(self) -> bool:
+        """Put the selected sent message in the composer, to send again as it is or edited (Ctrl+Enter)."""
+        event = self.current_event()
+        if event is None or event.dir != Direction.C2S or event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR) \
+                or self.read_only:
+            return False
+        self.composer.set_text(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+        self.side.setCurrentWidget(self.composer)
+        return True
+
     def copy_message(self) -> None:
         event = self.current_event()
         if event is not None:

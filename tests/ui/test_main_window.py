@@ -181,3 +181,35 @@ def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, ql
     cancelled, call, old_capture, new = qloop.run_until_complete(scenario())
     assert cancelled["params"]["requestId"] == call.rpc.id
     assert window.tabs.count() == 1 and new.capture_path != old_capture
+
+
+def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(window, qloop, tmp_path):
+    from inspector.ui.replay_view import ReplayView
+
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":'
+                              '{"text":"first"}}}')
+        assert tab.composer.send()
+        await until(lambda: any(e.data.get("request_method") == "tools/call" for e in shown_events(tab)), 10,
+                    "the echo answer")
+        source = tab.capture_path
+        await tab.close()
+        # the same session against a server that answers differently: echo through the changed demo
+        changed = Target(name="changed", argv=[sys.executable, "-c",
+                         "import sys, runpy; sys.argv=['demo']; "
+                         "import inspector.demo.tools as t; "
+                         "orig = t.text_result; t.text_result = lambda text, **k: orig(text.upper(), **k); "
+                         "runpy.run_module('inspector.demo', run_name='__main__')"])
+        same = await window.run_replay(source, Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
+        different = await window.run_replay(source, changed)
+        return same, different
+
+    same, different = qloop.run_until_complete(scenario())
+    assert isinstance(same, ReplayView) and isinstance(different, ReplayView)
+    assert same.result.exit_code == 0, same.result.lines()
+    assert different.result.exit_code == 1
+    assert "FIRST" in different.now.toPlainText() and "first" in different.recorded.toPlainText()
+    assert any('"text":' in line for line in different.marked_lines(different.now))
+    assert different.result.out is not None and different.result.out.exists()
