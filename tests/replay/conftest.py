@@ -16,17 +16,8 @@ from typing import Any
 
 import pytest
 
-from helpers import DEMO, cli
-
-SERVERS = Path(__file__).resolve().parent / "servers"
-#: One record or replay run: interpreter start, a few round trips, shutdown.
-RUN_TIMEOUT = 60.0
-
-
-def versioned(*args: str) -> list[str]:
-    """The argv of the test server whose answers change with ``--version``."""
-    return [sys.executable, str(SERVERS / "versioned_server.py"), *args]
-
+from helpers import cli
+from replay_support import RUN_TIMEOUT
 
 @pytest.fixture(autouse=True)
 def own_captures_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -73,10 +64,3 @@ def time_server() -> list[str]:
     if found is None:
         pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
     return [found, "--local-timezone", "UTC"]
-
-
-TOOLS_LIST = {"method": "tools/list"}
-ECHO = {"method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}}
-GREET = {"method": "tools/call", "params": {"name": "greet", "arguments": {"text": "Ada"}}}
-ASK_LLM = {"method": "tools/call", "params": {"name": "ask_llm", "arguments": {"prompt": "Capital of France?"}}}
-__all__ = ["DEMO", "versioned"]

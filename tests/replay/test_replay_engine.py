@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from conftest import ECHO, GREET, versioned
+from replay_support import ECHO, GREET, versioned
 from inspector.core.capture import read_capture
 from inspector.core.diff import CHANGED, MessageDiff, WindowDelta, parse_paths
 from inspector.core.record import RecordOptions, make_transport

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from conftest import SERVERS, versioned
+from replay_support import SERVERS, versioned
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.events import Direction, Kind
