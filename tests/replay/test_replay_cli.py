@@ -95,6 +95,16 @@ def test_a_server_that_exits_at_once_fails_the_handshake(record, replay, tmp_pat
     assert "versioned: refusing to start" in result.stderr
 
 
+def test_a_server_that_now_refuses_the_handshake_cannot_be_replayed(record, replay, tmp_path):
+    capture = record(versioned(), [ECHO])
+    result = replay(capture, "--out", str(tmp_path / "r.jsonl"), target=versioned("--refuse-initialize"))
+    assert result.returncode == 2
+    assert result.stderr == ("mcp-inspector: cannot replay: the handshake failed: the server answered initialize "
+                             "with an error: this build refuses clients (code -32600)\n")
+    assert result.stdout.splitlines()[-1].startswith("replayed 2 of 4 messages (3 recorded answers to compare): "
+                                                     "the replay could not be done; the replay is in ")
+
+
 def test_an_unreadable_capture_cannot_be_replayed(replay, tmp_path):
     bad = tmp_path / "not-a-capture.jsonl"
     bad.write_text("hello\n")
