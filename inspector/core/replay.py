@@ -645,34 +645,37 @@ class _Engine:
             if reason is not None:
                 session.note(f"#{step.event.seq} not replayed: {reason}", replay_of=step.event.seq)
                 continue
-            broke = False
+            closed = False
             if self.stopped is not None:
                 outcome.problem = self.stopped
             else:
                 try:
                     await self._play(step, outcome)
                 except TransportClosed as exc:
-                    broke = True
+                    closed = True
                     outcome.problem = str(exc)
                     self.stopped = f"the replay stopped at #{step.event.seq}: {exc}"
                 except TransportError as exc:  # this message failed; the connection may carry the next one
-                    broke = True
                     outcome.problem = str(exc)
+            # up to the handshake that worked in the recording, a lost connection means no replay at all; so
+            # does a handshake that fails now (a probe that failed, as recorded, is no failure)
             if handshake is not None and step.index <= handshake and self.error is None:
-                failure = outcome.problem if broke else self._handshake_failure(step, outcome)
+                failure = outcome.problem if closed else \
+                    self._handshake_failure(step, outcome) if step.index == handshake else None
                 if failure is not None:
                     self.error = self.stopped = f"the handshake failed: {failure}"
         await self._finish()
 
-    def _handshake_failure(self, step: Step, outcome: StepOutcome) -> str | None:
-        if not outcome.sent or (step.index == self.plan.handshake_index and outcome.response is None):
+    @staticmethod
+    def _handshake_failure(step: Step, outcome: StepOutcome) -> str | None:
+        """Why the handshake request (answered with a result in the recording) failed now, or None."""
+        if outcome.response is None:
             return outcome.problem or f"no answer to {step.method}"
-        if step.index == self.plan.handshake_index and outcome.response is not None:
-            _, error = result_of(outcome.response)
-            if error is not None:
-                text = error.get("message", "(no message)") if isinstance(error, dict) else repr(error)
-                code = error.get("code") if isinstance(error, dict) else None
-                return f"the server answered {step.method} with an error: {text} (code {code})"
+        _, error = result_of(outcome.response)
+        if error is not None:
+            text = error.get("message", "(no message)") if isinstance(error, dict) else repr(error)
+            code = error.get("code") if isinstance(error, dict) else None
+            return f"the server answered {step.method} with an error: {text} (code {code})"
         return None
 
     async def _play(self, step: Step, outcome: StepOutcome) -> None:

@@ -1,4 +1,66 @@
-"""Fixtures of the replay tests live in replay_support.py (a module name of its own: every conftest.py is
-imported as `conftest`, so tests cannot import helpers from one)."""
+"""Fixtures for the replay tests: captures recorded from real servers with the CLI, and the CLI's replay.
 
-from replay_support import *  # noqa: F401,F403 - fixtures for pytest
+Every run is a real ``python -m inspector`` subprocess bounded by a timeout; the user's captures folder is
+a temporary one (XDG_DATA_HOME), so a default ``--out`` never lands in the real one.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import cli
+from replay_support import RUN_TIMEOUT
+
+@pytest.fixture(autouse=True)
+def own_captures_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "xdg-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder / "mcp-inspector" / "captures"
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Callable[..., Path]:
+    """``record(server_argv, messages, *options)``: ``mcp-inspector record`` with ``--send``; returns the capture."""
+    counter = iter(range(1, 1_000_000))
+
+    def run(server: list[str], messages: list[dict[str, Any]], *options: str, expect: int = 0) -> Path:
+        number = next(counter)
+        send = tmp_path / f"send-{number}.jsonl"
+        send.write_text("".join(json.dumps(m) + "\n" for m in messages), encoding="utf-8")
+        out = tmp_path / f"recorded-{number}.jsonl"
+        result = cli("record", "--out", str(out), "--send", str(send), *options, "--", *server, timeout=RUN_TIMEOUT)
+        assert result.returncode == expect, result.stderr
+        return out
+
+    return run
+
+
+@pytest.fixture
+def replay() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``replay(capture, *options, target=[...])``: ``mcp-inspector replay``; target after ``--`` when given."""
+
+    def run(capture: Path, *options: str, target: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+        args = ["replay", str(capture), *options]
+        if target is not None:
+            args += ["--", *target]
+        return cli(*args, timeout=RUN_TIMEOUT)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def time_server() -> list[str]:
+    """The reference ``mcp-server-time`` (PyPI, in the test extra), with a fixed local timezone."""
+    script = Path(sys.executable).parent / "mcp-server-time"
+    found = str(script) if script.exists() else shutil.which("mcp-server-time")
+    if found is None:
+        pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
+    return [found, "--local-timezone", "UTC"]

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from replay_support import ASK_LLM, ECHO, GREET, TOOLS_LIST, versioned
 from helpers import DEMO
+from replay_support import ASK_LLM, ECHO, GREET, TOOLS_LIST, versioned
 from inspector.core.capture import read_capture
 from inspector.core.events import Direction, Kind
 
@@ -40,7 +40,8 @@ def test_a_time_server_capture_replayed_against_itself_matches_once_the_time_is_
     call = {"method": "tools/call", "params": {"name": "get_current_time", "arguments": {"timezone": "UTC"}}}
     capture = record(time_server, [TOOLS_LIST, call])
     result = replay(capture, "--out", str(tmp_path / "r.jsonl"), "--ignore", "$.result.content[*].text",
-                    "--ignore", "$.result.structuredContent.datetime", target=time_server)
+                    "--ignore", "$.result.structuredContent.datetime",
+                    "--ignore", "$.result.structuredContent.day_of_week", target=time_server)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "everything matches the recording" in result.stdout
 
@@ -92,6 +93,16 @@ def test_a_server_that_exits_at_once_fails_the_handshake(record, replay, tmp_pat
     assert result.stderr.startswith("mcp-inspector: cannot replay: the handshake failed: the server exited with "
                                     "code 3 before answering")
     assert "versioned: refusing to start" in result.stderr
+
+
+def test_a_server_that_now_refuses_the_handshake_cannot_be_replayed(record, replay, tmp_path):
+    capture = record(versioned(), [ECHO])
+    result = replay(capture, "--out", str(tmp_path / "r.jsonl"), target=versioned("--refuse-initialize"))
+    assert result.returncode == 2
+    assert result.stderr == ("mcp-inspector: cannot replay: the handshake failed: the server answered initialize "
+                             "with an error: this build refuses clients (code -32600)\n")
+    assert result.stdout.splitlines()[-1].startswith("replayed 2 of 4 messages (3 recorded answers to compare): "
+                                                     "the replay could not be done; the replay is in ")
 
 
 def test_an_unreadable_capture_cannot_be_replayed(replay, tmp_path):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from replay_support import GREET, versioned
 from helpers import ROOT
+from replay_support import GREET, versioned
 
 SCRIPT = Path(__file__).resolve().parent / "done_when.sh"
 

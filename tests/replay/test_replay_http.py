@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from replay_support import SERVERS
 from helpers import ROOT, cli, wait_until
+from replay_support import SERVERS
 from inspector.core.capture import read_capture
 from inspector.core.events import Kind
 

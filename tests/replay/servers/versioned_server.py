@@ -3,7 +3,8 @@ of the replay tests.
 
 Tools: ``echo`` (the same in every version) and ``greet`` (``hello, NAME (vN)``; from version 2 on it also
 logs a ``notifications/message`` before answering). ``--exit-on-greet`` makes it exit with code 3 when greet
-is called; ``--exit-at-once`` makes it exit with code 3 before reading anything.
+is called; ``--exit-at-once`` makes it exit with code 3 before reading anything; ``--refuse-initialize``
+answers initialize with an error.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def main() -> int:
     parser.add_argument("--version", type=int, default=1)
     parser.add_argument("--exit-on-greet", action="store_true")
     parser.add_argument("--exit-at-once", action="store_true")
+    parser.add_argument("--refuse-initialize", action="store_true")
     args = parser.parse_args()
     if args.exit_at_once:
         sys.stderr.write("versioned: refusing to start\n")
@@ -44,7 +46,9 @@ def main() -> int:
         method, msg_id = msg.get("method"), msg.get("id")
         if msg_id is None or method is None:
             continue  # a notification, or an answer to us
-        if method == "initialize":
+        if method == "initialize" and args.refuse_initialize:
+            send({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32600, "message": "this build refuses clients"}})
+        elif method == "initialize":
             send({"jsonrpc": "2.0", "id": msg_id, "result": {
                 "protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}, "logging": {}},
                 "serverInfo": {"name": "versioned", "version": f"{args.version}.0"}}})
