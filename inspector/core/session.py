@@ -48,6 +48,7 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 MISSING_CLIENT_CAPABILITY = -32021
 MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
 METHOD_NOT_FOUND = -32601
+INTERNAL_ERROR = -32603
 #: At close, how long answers and cancellations already on their way may take to go out.
 PENDING_SENDS_GRACE = 0.5
 #: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
@@ -392,6 +393,11 @@ class Session:
             reply["error"] = {"code": exc.code, "message": exc.message}
             if exc.data is not None:
                 reply["error"]["data"] = exc.data
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a handler bug must still answer the server, and say what happened
+            reply["error"] = {"code": INTERNAL_ERROR, "message": f"mcp-inspector could not answer {method}: "
+                                                                 f"{exc.__class__.__name__}: {exc}"}
         try:
             await self.send_object(reply)
         except TransportError:

@@ -88,7 +88,8 @@ class AutoHttpTransport(Transport):
     def on_ready(self) -> None:
         era, protocol_version = getattr(self, "era", ("legacy", None))
         if not self.fell_back:
-            self._note(f"using Streamable HTTP ({'2026-07-28, stateless' if era == 'modern' else protocol_version})")
+            detail = {"modern": " (2026-07-28, stateless)", "legacy": f" ({protocol_version})"}.get(era, "")
+            self._note(f"using Streamable HTTP{detail}")
         self.inner.on_ready()
 
     async def cancel_request(self, msg_id: Any) -> bool:
