@@ -72,8 +72,10 @@ from .transports.stdio import (
     group_members,
 )
 
-#: The recorder may lag this far behind the wire before the relay waits for it.
+#: The recorder may lag this far behind the wire before the relay waits for it (bytes;
+#: ``$MCP_INSPECTOR_TAP_BACKLOG`` overrides it, for tests and for machines short of memory).
 RECORD_BACKLOG = 64 * 1024 * 1024
+BACKLOG_ENV = "MCP_INSPECTOR_TAP_BACKLOG"
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
 STDOUT_FLUSH_TIMEOUT = 10.0
 #: After the server is gone, how long the relay waits for the recorder to finish the capture.
@@ -355,7 +357,11 @@ class _RecorderLink:
 
             fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)  # fewer wake-ups during a flood (Linux)
         transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
-        transport.set_write_buffer_limits(high=RECORD_BACKLOG, low=RECORD_BACKLOG // 2)
+        try:
+            backlog = max(1, int(os.environ.get(BACKLOG_ENV, RECORD_BACKLOG)))
+        except ValueError:
+            backlog = RECORD_BACKLOG
+        transport.set_write_buffer_limits(high=backlog, low=backlog // 2)
         self.transport = transport
 
     def send(self, tag: int, data: bytes = b"") -> None:
@@ -424,7 +430,7 @@ class _Source:
         if not self.reasons:
             self.unpaused.clear()
             if self.transport is not None:
-                with contextlib.suppress(RuntimeError, AttributeError):
+                with contextlib.suppress(RuntimeError, AttributeError, OSError):
                     self.transport.pause_reading()
         self.reasons.add(reason)
 
@@ -435,7 +441,7 @@ class _Source:
         if not self.reasons:
             self.unpaused.set()
             if self.transport is not None:
-                with contextlib.suppress(RuntimeError, AttributeError):
+                with contextlib.suppress(RuntimeError, AttributeError, OSError):
                     self.transport.resume_reading()
 
 
@@ -460,8 +466,10 @@ class _Fd:
 
 
 def _pipe_like(fd: int) -> bool:
+    """Whether the event loop can watch ``fd``: a pipe, a socket or a terminal. A regular file or a device such
+    as /dev/null cannot be polled (epoll refuses them); those are read and written directly."""
     mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
 
 
 class _Sink:

@@ -14,7 +14,7 @@ from helpers import ROOT, wait_until
 from inspector.core.capture import read_capture
 from inspector.core.events import Kind
 from inspector.core.transports.stdio import group_members
-from tap_support import (DEMO, DEMO_SESSION, SCRIPT, SCRIPT_SESSION, TIMEOUT, lifecycle, run, stderr_of, stop,
+from tap_support import (DEMO, DEMO_SESSION, FLOOD, SCRIPT, SCRIPT_SESSION, TIMEOUT, lifecycle, run, stderr_of, stop,
                          tap, wire)
 
 
@@ -184,3 +184,23 @@ def test_tap_writes_its_capture_header_with_the_redacted_command_line(tmp_path):
     assert header["target"]["argv"][-2:] == ["--api-key", "[redacted]"]
     assert "sk-secret" not in out.read_text()
     assert header["tap"]["pid"] > 0 and header["format"] == "mcp-inspector-capture"
+
+
+def test_a_client_that_gives_dev_null_for_stdin_and_stdout_still_gets_the_exit_status_and_a_full_capture(tmp_path):
+    out = tmp_path / "c.jsonl"
+    code = subprocess.run(tap(*SCRIPT, "--exit", "5", capture=out), stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, timeout=TIMEOUT).returncode
+    assert code == 5
+    assert wire(read_capture(out), "s2c") == (b"script server 1.0 starting (this banner is not JSON)\n"
+                                               b'{"jsonrpc":"2.0","method":"notifications/bye"}')
+
+
+def test_a_recorder_far_behind_holds_the_relay_back_without_losing_or_blocking_anything(tmp_path):
+    out = tmp_path / "c.jsonl"
+    count = 40_000  # 20 MB against a 64 KiB backlog: the relay pauses and resumes many times
+    tapped = subprocess.run(tap(*FLOOD, str(count), "500", capture=out), stdin=subprocess.DEVNULL,
+                            capture_output=True, cwd=ROOT, timeout=TIMEOUT,
+                            env={**os.environ, "MCP_INSPECTOR_TAP_BACKLOG": "65536"})
+    assert tapped.returncode == 0
+    assert tapped.stdout.count(b"\n") == count
+    assert wire(read_capture(out), "s2c") == tapped.stdout

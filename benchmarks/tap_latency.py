@@ -1,0 +1,158 @@
+"""What ``mcp-inspector tap`` costs a client: added latency per message, and throughput against a direct pipe.
+
+Latency: the client sends one JSON-RPC line to an echo server and waits for it to come back, N times, once
+with the server started directly and once through ``tap`` (recording to a temporary capture, no window).
+Printed: median and p99 round trip of both, the added time, and tap/direct. Goal: median added < 1 ms.
+
+Throughput: a server floods SIZE MB of notifications (``cat`` of a prepared file, so the server costs next to
+nothing); the client reads until EOF, directly and through ``tap``. Timed from the first byte to EOF (tap's
+start-up is printed apart). Two clients: one that only counts bytes (the hardest baseline: a pipe at memory
+speed) and one that splits lines and parses each as JSON, as a real client does. Goal: tap >= 90% of direct.
+The tap's recorder may still be writing the capture when the client has everything: the time until the tap
+exits (capture complete) is printed too. Floods above the recorder's backlog bound (64 MiB) are held to the
+recorder's pace beyond it.
+
+Run: python benchmarks/tap_latency.py [--messages 2000] [--mb 32,128] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from flood_server import payload  # noqa: E402
+
+ECHO = "import sys\nout = sys.stdout.buffer\nfor line in sys.stdin.buffer:\n    out.write(line)\n    out.flush()\n"
+PING = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"_meta":{"progressToken":"bench"}}}\n'
+
+
+def through_tap(argv: list[str], capture: Path) -> list[str]:
+    return [sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(capture), "--", *argv]
+
+
+def round_trips(argv: list[str], count: int, warmup: int = 200) -> list[float]:
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0)
+    assert process.stdin is not None and process.stdout is not None
+    out, inp = process.stdin.fileno(), process.stdout.fileno()
+    times = []
+    try:
+        for i in range(warmup + count):
+            line = PING % i
+            start = time.perf_counter()
+            os.write(out, line)
+            got = b""
+            while not got.endswith(b"\n"):
+                chunk = os.read(inp, 65536)
+                if not chunk:
+                    raise RuntimeError("the echo server went away")
+                got += chunk
+            if i >= warmup:
+                times.append(time.perf_counter() - start)
+            assert got == line
+    finally:
+        process.stdin.close()
+        process.wait(timeout=30)
+        process.stdout.close()
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def flood(argv: list[str], parse: bool) -> tuple[float, float, float, int]:
+    """(seconds to first byte, seconds first byte -> EOF, seconds start -> exit, bytes)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0)
+    assert process.stdout is not None
+    fd = process.stdout.fileno()
+    first = None
+    total = 0
+    if parse:
+        reader = os.fdopen(os.dup(fd), "rb")
+        for line in reader:
+            if first is None:
+                first = time.perf_counter()
+            json.loads(line)
+            total += len(line)
+        reader.close()
+    else:
+        while chunk := os.read(fd, 1 << 20):
+            if first is None:
+                first = time.perf_counter()
+            total += len(chunk)
+    end = time.perf_counter()
+    process.wait(timeout=600)
+    exited = time.perf_counter()
+    process.stdout.close()
+    assert first is not None
+    return first - start, end - first, exited - start, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=2000, help="round trips per latency run (default 2000)")
+    parser.add_argument("--mb", default="32,128", help="flood sizes in MB, comma-separated (default 32,128)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed (default 3)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        echo = tmpdir / "echo.py"
+        echo.write_text(ECHO)
+        echo_argv = [sys.executable, str(echo)]
+
+        print(f"latency: {args.messages} ping-pong round trips with an echo server, median of {args.repeat} runs")
+        direct_med, tap_med, direct_p99, tap_p99 = [], [], [], []
+        for run in range(args.repeat):
+            d = round_trips(echo_argv, args.messages)
+            t = round_trips(through_tap(echo_argv, tmpdir / f"lat-{run}.jsonl"), args.messages)
+            direct_med.append(statistics.median(d))
+            tap_med.append(statistics.median(t))
+            direct_p99.append(percentile(d, 0.99))
+            tap_p99.append(percentile(t, 0.99))
+        dm, tm = statistics.median(direct_med), statistics.median(tap_med)
+        dp, tp = statistics.median(direct_p99), statistics.median(tap_p99)
+        print(f"  median  direct {dm * 1e6:8.1f} us   tap {tm * 1e6:8.1f} us   added {(tm - dm) * 1e6:8.1f} us"
+              f"   tap/direct {tm / dm:5.2f}x   (goal: added < 1000 us)")
+        print(f"  p99     direct {dp * 1e6:8.1f} us   tap {tp * 1e6:8.1f} us   added {(tp - dp) * 1e6:8.1f} us"
+              f"   tap/direct {tp / dp:5.2f}x")
+
+        for size_mb in [int(x) for x in args.mb.split(",") if x.strip()]:
+            stream = tmpdir / f"flood-{size_mb}.jsonl"
+            data = payload(size_mb * 1_000_000 // 250, 250)
+            stream.write_bytes(data)
+            cat = ["cat", str(stream)]
+            for parse in (False, True):
+                label = "parsing client" if parse else "byte-counting client"
+                direct_rate, tap_rate, startup, exit_after = [], [], [], []
+                for run in range(args.repeat):
+                    d_first, d_body, _, d_bytes = flood(cat, parse)
+                    t_first, t_body, t_exit, t_bytes = flood(through_tap(cat, tmpdir / f"flood-{run}.jsonl"), parse)
+                    assert d_bytes == t_bytes == len(data)
+                    direct_rate.append(d_bytes / d_body / 1e6)
+                    tap_rate.append(t_bytes / t_body / 1e6)
+                    startup.append(t_first - d_first)
+                    exit_after.append(t_exit - t_first)
+                    (tmpdir / f"flood-{run}.jsonl").unlink()
+                dr, tr = statistics.median(direct_rate), statistics.median(tap_rate)
+                print(f"throughput, {size_mb} MB of 250-byte notifications, {label}:")
+                print(f"  direct {dr:8.1f} MB/s   tap {tr:8.1f} MB/s   tap/direct {tr / dr:6.1%}   (goal: >= 90%)")
+                print(f"  tap start-up (first byte later by) {statistics.median(startup) * 1e3:.0f} ms; "
+                      f"tap exited (capture complete) {statistics.median(exit_after):.2f} s after its first byte")
+
+
+if __name__ == "__main__":
+    main()
