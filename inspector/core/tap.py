@@ -26,10 +26,15 @@ bytes wait for it, and only beyond that waits for it (the capture must not lose 
 bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
 and exits; if the tap is killed, the recorder still finishes what it was given.
 
-Shutdown rules are the stdio transport's (:mod:`inspector.core.transports.stdio`): the server runs in its own
-process group; when the client closes stdin, the server gets :data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM
-to its group, then SIGKILL; members of the group left after it exits get SIGTERM then SIGKILL. SIGTERM,
-SIGINT and SIGHUP sent to the tap are forwarded to the server's group (then SIGKILL after a grace).
+Shutdown: the server runs in its own process group (as with the stdio transport,
+:mod:`inspector.core.transports.stdio`). When the client closes the tap's stdin, the tap closes the server's,
+and that is all: a client may close its stdin and still read the answers, and the server may take its time,
+as it could without the tap. When the client is gone (its stdin at EOF *and* its end of the tap's stdout
+closed: it died, or left without waiting), the stdio transport's rules apply: the server gets
+:data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM to its group, then SIGKILL. SIGTERM, SIGINT and SIGHUP sent to
+the tap (how clients stop a server that does not leave on EOF) are forwarded to the server's group, with
+SIGKILL after :data:`SIGTERM_GRACE`. Members of the group left after the server exits get SIGTERM, then
+SIGKILL.
 """
 
 from __future__ import annotations
@@ -605,6 +610,7 @@ class Relay:
         self.stop_waiting = asyncio.Event()  # a signal while the tap winds down: exit now
         self._client_eof = False
         self._closing_stdin = False
+        self._escalating = False
         self._signalled: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._in_fd: int | None = None
@@ -633,7 +639,9 @@ class Relay:
         self._client_eof = True
         self.link.send(C2S_EOF)
         if self.process is not None and not self.exited.done():
-            self._spawn(self._close_server_stdin())
+            self._close_server_stdin()
+            if self.client_out.broken:
+                self._client_gone()
 
     def pipe_closed(self, fd: int, exc: Exception | None) -> None:
         if fd == 0:
@@ -775,13 +783,28 @@ class Relay:
         transport = self.server_out.transport
         if transport is not None:
             transport.close()
+        if self._client_eof:
+            self._client_gone()
 
-    async def _close_server_stdin(self) -> None:
-        """The client closed its stdin: close the server's, then the stdio transport's escalation."""
+    def _close_server_stdin(self) -> None:
+        """The client closed its stdin: close the server's (after what is still buffered). Nothing more: a
+        client may close its stdin and keep reading (``tap < requests.jsonl | consumer``)."""
         self._closing_stdin = True
         if self.server_stdin is not None:
-            self.server_stdin.close()  # after what is still buffered
+            self.server_stdin.close()
         self.lifecycle("stdin_closed", by="client")
+
+    def _client_gone(self) -> None:
+        """Both ends of the client are closed: it died or left without waiting. The stdio transport's rules
+        then: the server has :data:`STDIN_CLOSE_GRACE` to exit after its stdin closed, then SIGTERM to its
+        group, then SIGKILL."""
+        if self._escalating or self.process is None or self.exited.done():
+            return
+        self._escalating = True
+        self.note("the client is gone (its stdin and stdout are closed)")
+        self._spawn(self._escalate())
+
+    async def _escalate(self) -> None:
         if await self._wait_exit(STDIN_CLOSE_GRACE):
             return
         self._signal_group(signal.SIGTERM)
