@@ -40,7 +40,9 @@ SIGKILL.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import itertools
 import datetime as _dt
 import json
 import os
@@ -81,6 +83,8 @@ from .transports.stdio import (
 #: ``$MCP_INSPECTOR_TAP_BACKLOG`` overrides it, for tests and for machines short of memory).
 RECORD_BACKLOG = 64 * 1024 * 1024
 BACKLOG_ENV = "MCP_INSPECTOR_TAP_BACKLOG"
+#: The recorder runs at a lower priority than the relay, the server and the client.
+RECORDER_NICENESS = 10
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
 STDOUT_FLUSH_TIMEOUT = 10.0
 #: After the server is gone, how long the relay waits for the recorder to finish the capture.
@@ -332,6 +336,8 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
             os.dup2(devnull, 1)  # never hold the client's stdout open: it must see EOF when the relay closes it
             os.close(devnull)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            with contextlib.suppress(OSError, AttributeError):
+                os.nice(RECORDER_NICENESS)  # the wire first: on a busy machine the recorder waits, not the relay
             asyncio.run(_record_frames(frames_r, capture_path, exclusive, header, hello, socket_path))
         except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
             _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
@@ -344,62 +350,134 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
 
 
 class _RecorderLink:
-    """The relay's end of the frame pipe. Writes never block the relay; beyond :data:`RECORD_BACKLOG` bytes
-    waiting, the relay pauses its sources until the recorder catches up."""
+    """The relay's end of the frame pipe. Writes never block the relay: what the pipe does not take waits in a
+    queue of the frames themselves (written with ``writev``, nothing copied or joined); beyond the backlog
+    bound (:data:`RECORD_BACKLOG`) the relay pauses its sources until the recorder catches up.
+
+    Not an asyncio pipe transport: its single ``bytearray`` buffer, appended at one end and consumed at the
+    other, is copied over and over once it holds megabytes, which cut the flood throughput by half."""
 
     def __init__(self, t0: float, on_pause: Callable[[], None], on_resume: Callable[[], None]) -> None:
         self._t0 = t0
         self._on_pause = on_pause
         self._on_resume = on_resume
-        self.transport: asyncio.WriteTransport | None = None
+        self._fd: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: collections.deque[bytes | memoryview] = collections.deque()
+        self._queued = 0
+        self._high = RECORD_BACKLOG
+        self._paused = False
+        self._closing = False
         self.closed: asyncio.Future[None] | None = None
 
     async def open(self, fd: int) -> None:
-        loop = asyncio.get_running_loop()
-        self.closed = loop.create_future()
-        with contextlib.suppress(OSError, AttributeError):
-            import fcntl
-
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)  # fewer wake-ups during a flood (Linux)
-        transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
+        self._loop = asyncio.get_running_loop()
+        self.closed = self._loop.create_future()
+        _enlarge_pipe(fd)
         try:
-            backlog = max(1, int(os.environ.get(BACKLOG_ENV, RECORD_BACKLOG)))
+            self._high = max(1, int(os.environ.get(BACKLOG_ENV, RECORD_BACKLOG)))
         except ValueError:
-            backlog = RECORD_BACKLOG
-        transport.set_write_buffer_limits(high=backlog, low=backlog // 2)
-        self.transport = transport
+            self._high = RECORD_BACKLOG
+        os.set_blocking(fd, False)
+        self._fd = fd
 
     def send(self, tag: int, data: bytes = b"") -> None:
-        transport = self.transport
-        if transport is not None:
-            transport.write(_FRAME.pack(tag, len(data), time.monotonic() - self._t0, time.time()) + data)
+        fd = self._fd
+        if fd is None or self._closing:
+            return
+        header = _FRAME.pack(tag, len(data), time.monotonic() - self._t0, time.time())
+        if not self._queue:
+            try:
+                written = os.writev(fd, [header, data] if data else [header])
+            except BlockingIOError:
+                written = 0
+            except OSError as exc:
+                self._lost(exc)
+                return
+            if written == len(header) + len(data):
+                return
+            assert self._loop is not None
+            self._loop.add_writer(fd, self._write_ready)
+            if written < len(header):
+                self._queue.append(header[written:])
+                if data:
+                    self._queue.append(data)
+            else:
+                self._queue.append(memoryview(data)[written - len(header):])
+            self._queued += len(header) + len(data) - written
+        else:
+            self._queue.append(header)
+            if data:
+                self._queue.append(data)
+            self._queued += len(header) + len(data)
+        if not self._paused and self._queued > self._high:
+            self._paused = True
+            self._on_pause()
 
     def send_json(self, tag: int, obj: dict[str, Any]) -> None:
         self.send(tag, json.dumps(obj, ensure_ascii=True).encode("ascii"))
 
+    def _write_ready(self) -> None:
+        fd = self._fd
+        if fd is None:
+            return
+        try:
+            written = os.writev(fd, list(itertools.islice(self._queue, 0, 512)))
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._lost(exc)
+            return
+        self._queued -= written
+        queue = self._queue
+        while written:
+            first = queue[0]
+            if len(first) <= written:
+                written -= len(first)
+                queue.popleft()
+            else:
+                queue[0] = memoryview(first)[written:]
+                written = 0
+        if not queue:
+            assert self._loop is not None
+            self._loop.remove_writer(fd)
+            if self._closing:
+                self._finish()
+        if self._paused and self._queued <= self._high // 2:
+            self._paused = False
+            self._on_resume()
+
     def unbounded(self) -> None:
         """The server is gone: what is left is finite, and the client must get it without waiting."""
-        if self.transport is not None:
-            self.transport.set_write_buffer_limits(high=1 << 62)
-        self._on_resume()
+        self._high = 1 << 62
+        if self._paused:
+            self._paused = False
+            self._on_resume()
 
     def close(self) -> None:
-        if self.transport is not None:
-            self.transport.close()  # writes what is buffered, then closes
+        """Close once the queue is written (the recorder sees EOF then)."""
+        self._closing = True
+        if not self._queue:
+            self._finish()
 
-    def pause_writing(self) -> None:
-        self._on_pause()
-
-    def resume_writing(self) -> None:
-        self._on_resume()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.transport = None
-        if exc is not None:
-            _say("the recorder stopped; relaying continues without recording")
-        self._on_resume()
+    def _finish(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
+
+    def _lost(self, exc: OSError) -> None:
+        if self._fd is not None and self._loop is not None:
+            self._loop.remove_writer(self._fd)
+        self._queue.clear()
+        self._queued = 0
+        self._finish()
+        _say(f"the recorder stopped ({exc.strerror or exc}); relaying continues without recording")
+        if self._paused:
+            self._paused = False
+            self._on_resume()
 
 
 # ================================================================================================ relay
@@ -470,6 +548,19 @@ class _Fd:
             self.fd = -1
 
 
+#: Pipes the relay reads or writes are enlarged to this (Linux): a flood then costs fewer wake-ups per byte.
+PIPE_SIZE = 1 << 20
+
+
+def _enlarge_pipe(pipe: Any) -> None:
+    with contextlib.suppress(OSError, AttributeError, ValueError, TypeError):
+        import fcntl
+
+        fd = pipe if isinstance(pipe, int) else pipe.fileno()
+        if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < PIPE_SIZE:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+
+
 def _pipe_like(fd: int) -> bool:
     """Whether the event loop can watch ``fd``: a pipe, a socket or a terminal. A regular file or a device such
     as /dev/null cannot be polled (epoll refuses them); those are read and written directly."""
@@ -493,6 +584,7 @@ class _Sink:
 
     async def open(self, fd: int) -> None:
         if _pipe_like(fd):
+            _enlarge_pipe(fd)
             loop = asyncio.get_running_loop()
             transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
             self.transport = transport
@@ -730,6 +822,10 @@ class Relay:
         self.pid = process.get_pid()
         self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
         self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
+        for fd in (0, 1):
+            pipe = process.get_pipe_transport(fd)
+            if pipe is not None:
+                _enlarge_pipe(pipe.get_extra_info("pipe"))
         self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]
         # pauses requested before the transports existed
         for source in (self.server_out, self.server_err):
