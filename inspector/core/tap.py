@@ -50,7 +50,6 @@ import re
 import signal
 import stat
 import struct
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -94,7 +93,7 @@ EXIT_NOT_FOUND = 127
 EXIT_CANNOT_RUN = 126
 EXIT_TAP_ERROR = 125
 #: Signals forwarded to the server's process group.
-FORWARDED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
 # -- relay -> recorder frames: tag, payload length, t (s since start), wall (epoch s); then the payload --------
 _FRAME = struct.Struct("<BIdd")
@@ -661,6 +660,11 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # before subprocess_exec returns: a server that exits at once is reported before that
+        self.relay.process = transport  # type: ignore[assignment]
+        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]
+
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 1:
             self.relay.s2c(data)
@@ -953,9 +957,12 @@ class Relay:
             self.process.close()  # closes pipes a process outside the group may still hold
         if not self.stdout_done.done():
             self.client_out.close()
+        self.client_err.close()  # our stderr stays open for our own sentences; this closes the relay's copy
         await asyncio.wait([self.client_out.closed], timeout=STDOUT_FLUSH_TIMEOUT)
         if not self.client_out.closed.done():
             self.client_out.abort()  # the client does not read its stdout: no point waiting longer
+        # some clients never read stderr: give the server's last lines a moment, not more
+        await asyncio.wait([self.client_err.closed], timeout=PIPE_DRAIN_GRACE)
         status = exit_status(returncode)
         self.link.send_json(END, {"exit": status})
         for task in list(self._tasks):
