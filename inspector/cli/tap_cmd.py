@@ -4,6 +4,7 @@ place of a server command (see :mod:`inspector.core.tap`). It prints nothing of 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -32,6 +33,10 @@ def _path(text: str) -> object:
 def run_tap_command(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     from ..core.tap import EXIT_TAP_ERROR, TapOptions, run_tap
 
+    if not hasattr(os, "fork"):
+        print("mcp-inspector tap: tap runs on Linux and macOS for now (it needs fork and Unix sockets)",
+              file=sys.stderr)
+        return EXIT_TAP_ERROR
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents")

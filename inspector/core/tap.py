@@ -26,16 +26,23 @@ bytes wait for it, and only beyond that waits for it (the capture must not lose 
 bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
 and exits; if the tap is killed, the recorder still finishes what it was given.
 
-Shutdown rules are the stdio transport's (:mod:`inspector.core.transports.stdio`): the server runs in its own
-process group; when the client closes stdin, the server gets :data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM
-to its group, then SIGKILL; members of the group left after it exits get SIGTERM then SIGKILL. SIGTERM,
-SIGINT and SIGHUP sent to the tap are forwarded to the server's group (then SIGKILL after a grace).
+Shutdown: the server runs in its own process group (as with the stdio transport,
+:mod:`inspector.core.transports.stdio`). When the client closes the tap's stdin, the tap closes the server's,
+and that is all: a client may close its stdin and still read the answers, and the server may take its time,
+as it could without the tap. When the client is gone (its stdin at EOF *and* its end of the tap's stdout
+closed: it died, or left without waiting), the stdio transport's rules apply: the server gets
+:data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM to its group, then SIGKILL. SIGTERM, SIGINT and SIGHUP sent to
+the tap (how clients stop a server that does not leave on EOF) are forwarded to the server's group, with
+SIGKILL after :data:`SIGTERM_GRACE`. Members of the group left after the server exits get SIGTERM, then
+SIGKILL.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import itertools
 import datetime as _dt
 import json
 import os
@@ -43,7 +50,6 @@ import re
 import signal
 import stat
 import struct
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,6 +82,8 @@ from .transports.stdio import (
 #: ``$MCP_INSPECTOR_TAP_BACKLOG`` overrides it, for tests and for machines short of memory).
 RECORD_BACKLOG = 64 * 1024 * 1024
 BACKLOG_ENV = "MCP_INSPECTOR_TAP_BACKLOG"
+#: The recorder runs at a lower priority than the relay, the server and the client.
+RECORDER_NICENESS = 10
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
 STDOUT_FLUSH_TIMEOUT = 10.0
 #: After the server is gone, how long the relay waits for the recorder to finish the capture.
@@ -85,7 +93,7 @@ EXIT_NOT_FOUND = 127
 EXIT_CANNOT_RUN = 126
 EXIT_TAP_ERROR = 125
 #: Signals forwarded to the server's process group.
-FORWARDED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
 # -- relay -> recorder frames: tag, payload length, t (s since start), wall (epoch s); then the payload --------
 _FRAME = struct.Struct("<BIdd")
@@ -327,6 +335,8 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
             os.dup2(devnull, 1)  # never hold the client's stdout open: it must see EOF when the relay closes it
             os.close(devnull)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            with contextlib.suppress(OSError, AttributeError):
+                os.nice(RECORDER_NICENESS)  # the wire first: on a busy machine the recorder waits, not the relay
             asyncio.run(_record_frames(frames_r, capture_path, exclusive, header, hello, socket_path))
         except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
             _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
@@ -339,62 +349,134 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
 
 
 class _RecorderLink:
-    """The relay's end of the frame pipe. Writes never block the relay; beyond :data:`RECORD_BACKLOG` bytes
-    waiting, the relay pauses its sources until the recorder catches up."""
+    """The relay's end of the frame pipe. Writes never block the relay: what the pipe does not take waits in a
+    queue of the frames themselves (written with ``writev``, nothing copied or joined); beyond the backlog
+    bound (:data:`RECORD_BACKLOG`) the relay pauses its sources until the recorder catches up.
+
+    Not an asyncio pipe transport: its single ``bytearray`` buffer, appended at one end and consumed at the
+    other, is copied over and over once it holds megabytes, which cut the flood throughput by half."""
 
     def __init__(self, t0: float, on_pause: Callable[[], None], on_resume: Callable[[], None]) -> None:
         self._t0 = t0
         self._on_pause = on_pause
         self._on_resume = on_resume
-        self.transport: asyncio.WriteTransport | None = None
+        self._fd: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: collections.deque[bytes | memoryview] = collections.deque()
+        self._queued = 0
+        self._high = RECORD_BACKLOG
+        self._paused = False
+        self._closing = False
         self.closed: asyncio.Future[None] | None = None
 
     async def open(self, fd: int) -> None:
-        loop = asyncio.get_running_loop()
-        self.closed = loop.create_future()
-        with contextlib.suppress(OSError, AttributeError):
-            import fcntl
-
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)  # fewer wake-ups during a flood (Linux)
-        transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
+        self._loop = asyncio.get_running_loop()
+        self.closed = self._loop.create_future()
+        _enlarge_pipe(fd)
         try:
-            backlog = max(1, int(os.environ.get(BACKLOG_ENV, RECORD_BACKLOG)))
+            self._high = max(1, int(os.environ.get(BACKLOG_ENV, RECORD_BACKLOG)))
         except ValueError:
-            backlog = RECORD_BACKLOG
-        transport.set_write_buffer_limits(high=backlog, low=backlog // 2)
-        self.transport = transport
+            self._high = RECORD_BACKLOG
+        os.set_blocking(fd, False)
+        self._fd = fd
 
     def send(self, tag: int, data: bytes = b"") -> None:
-        transport = self.transport
-        if transport is not None:
-            transport.write(_FRAME.pack(tag, len(data), time.monotonic() - self._t0, time.time()) + data)
+        fd = self._fd
+        if fd is None or self._closing:
+            return
+        header = _FRAME.pack(tag, len(data), time.monotonic() - self._t0, time.time())
+        if not self._queue:
+            try:
+                written = os.writev(fd, [header, data] if data else [header])
+            except BlockingIOError:
+                written = 0
+            except OSError as exc:
+                self._lost(exc)
+                return
+            if written == len(header) + len(data):
+                return
+            assert self._loop is not None
+            self._loop.add_writer(fd, self._write_ready)
+            if written < len(header):
+                self._queue.append(header[written:])
+                if data:
+                    self._queue.append(data)
+            else:
+                self._queue.append(memoryview(data)[written - len(header):])
+            self._queued += len(header) + len(data) - written
+        else:
+            self._queue.append(header)
+            if data:
+                self._queue.append(data)
+            self._queued += len(header) + len(data)
+        if not self._paused and self._queued > self._high:
+            self._paused = True
+            self._on_pause()
 
     def send_json(self, tag: int, obj: dict[str, Any]) -> None:
         self.send(tag, json.dumps(obj, ensure_ascii=True).encode("ascii"))
 
+    def _write_ready(self) -> None:
+        fd = self._fd
+        if fd is None:
+            return
+        try:
+            written = os.writev(fd, list(itertools.islice(self._queue, 0, 512)))
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._lost(exc)
+            return
+        self._queued -= written
+        queue = self._queue
+        while written:
+            first = queue[0]
+            if len(first) <= written:
+                written -= len(first)
+                queue.popleft()
+            else:
+                queue[0] = memoryview(first)[written:]
+                written = 0
+        if not queue:
+            assert self._loop is not None
+            self._loop.remove_writer(fd)
+            if self._closing:
+                self._finish()
+        if self._paused and self._queued <= self._high // 2:
+            self._paused = False
+            self._on_resume()
+
     def unbounded(self) -> None:
         """The server is gone: what is left is finite, and the client must get it without waiting."""
-        if self.transport is not None:
-            self.transport.set_write_buffer_limits(high=1 << 62)
-        self._on_resume()
+        self._high = 1 << 62
+        if self._paused:
+            self._paused = False
+            self._on_resume()
 
     def close(self) -> None:
-        if self.transport is not None:
-            self.transport.close()  # writes what is buffered, then closes
+        """Close once the queue is written (the recorder sees EOF then)."""
+        self._closing = True
+        if not self._queue:
+            self._finish()
 
-    def pause_writing(self) -> None:
-        self._on_pause()
-
-    def resume_writing(self) -> None:
-        self._on_resume()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.transport = None
-        if exc is not None:
-            _say("the recorder stopped; relaying continues without recording")
-        self._on_resume()
+    def _finish(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
+
+    def _lost(self, exc: OSError) -> None:
+        if self._fd is not None and self._loop is not None:
+            self._loop.remove_writer(self._fd)
+        self._queue.clear()
+        self._queued = 0
+        self._finish()
+        _say(f"the recorder stopped ({exc.strerror or exc}); relaying continues without recording")
+        if self._paused:
+            self._paused = False
+            self._on_resume()
 
 
 # ================================================================================================ relay
@@ -465,6 +547,19 @@ class _Fd:
             self.fd = -1
 
 
+#: Pipes the relay reads or writes are enlarged to this (Linux): a flood then costs fewer wake-ups per byte.
+PIPE_SIZE = 1 << 20
+
+
+def _enlarge_pipe(pipe: Any) -> None:
+    with contextlib.suppress(OSError, AttributeError, ValueError, TypeError):
+        import fcntl
+
+        fd = pipe if isinstance(pipe, int) else pipe.fileno()
+        if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < PIPE_SIZE:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+
+
 def _pipe_like(fd: int) -> bool:
     """Whether the event loop can watch ``fd``: a pipe, a socket or a terminal. A regular file or a device such
     as /dev/null cannot be polled (epoll refuses them); those are read and written directly."""
@@ -488,6 +583,7 @@ class _Sink:
 
     async def open(self, fd: int) -> None:
         if _pipe_like(fd):
+            _enlarge_pipe(fd)
             loop = asyncio.get_running_loop()
             transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
             self.transport = transport
@@ -564,6 +660,11 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # before subprocess_exec returns: a server that exits at once is reported before that
+        self.relay.process = transport  # type: ignore[assignment]
+        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]
+
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 1:
             self.relay.s2c(data)
@@ -605,6 +706,7 @@ class Relay:
         self.stop_waiting = asyncio.Event()  # a signal while the tap winds down: exit now
         self._client_eof = False
         self._closing_stdin = False
+        self._escalating = False
         self._signalled: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._in_fd: int | None = None
@@ -633,7 +735,9 @@ class Relay:
         self._client_eof = True
         self.link.send(C2S_EOF)
         if self.process is not None and not self.exited.done():
-            self._spawn(self._close_server_stdin())
+            self._close_server_stdin()
+            if self.client_out.broken:
+                self._client_gone()
 
     def pipe_closed(self, fd: int, exc: Exception | None) -> None:
         if fd == 0:
@@ -722,6 +826,10 @@ class Relay:
         self.pid = process.get_pid()
         self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
         self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
+        for fd in (0, 1):
+            pipe = process.get_pipe_transport(fd)
+            if pipe is not None:
+                _enlarge_pipe(pipe.get_extra_info("pipe"))
         self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]
         # pauses requested before the transports existed
         for source in (self.server_out, self.server_err):
@@ -775,13 +883,28 @@ class Relay:
         transport = self.server_out.transport
         if transport is not None:
             transport.close()
+        if self._client_eof:
+            self._client_gone()
 
-    async def _close_server_stdin(self) -> None:
-        """The client closed its stdin: close the server's, then the stdio transport's escalation."""
+    def _close_server_stdin(self) -> None:
+        """The client closed its stdin: close the server's (after what is still buffered). Nothing more: a
+        client may close its stdin and keep reading (``tap < requests.jsonl | consumer``)."""
         self._closing_stdin = True
         if self.server_stdin is not None:
-            self.server_stdin.close()  # after what is still buffered
+            self.server_stdin.close()
         self.lifecycle("stdin_closed", by="client")
+
+    def _client_gone(self) -> None:
+        """Both ends of the client are closed: it died or left without waiting. The stdio transport's rules
+        then: the server has :data:`STDIN_CLOSE_GRACE` to exit after its stdin closed, then SIGTERM to its
+        group, then SIGKILL."""
+        if self._escalating or self.process is None or self.exited.done():
+            return
+        self._escalating = True
+        self.note("the client is gone (its stdin and stdout are closed)")
+        self._spawn(self._escalate())
+
+    async def _escalate(self) -> None:
         if await self._wait_exit(STDIN_CLOSE_GRACE):
             return
         self._signal_group(signal.SIGTERM)
@@ -834,9 +957,12 @@ class Relay:
             self.process.close()  # closes pipes a process outside the group may still hold
         if not self.stdout_done.done():
             self.client_out.close()
+        self.client_err.close()  # our stderr stays open for our own sentences; this closes the relay's copy
         await asyncio.wait([self.client_out.closed], timeout=STDOUT_FLUSH_TIMEOUT)
         if not self.client_out.closed.done():
             self.client_out.abort()  # the client does not read its stdout: no point waiting longer
+        # some clients never read stderr: give the server's last lines a moment, not more
+        await asyncio.wait([self.client_err.closed], timeout=PIPE_DRAIN_GRACE)
         status = exit_status(returncode)
         self.link.send_json(END, {"exit": status})
         for task in list(self._tasks):

@@ -9,7 +9,6 @@ import os
 import socket
 import stat
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from inspector.core import tap_channel
 from inspector.core.capture import read_capture
 from inspector.core.events import Event, Kind
 from inspector.core.tap_channel import ChannelError, TapFeed, default_socket_path, listen
-from tap_support import DEMO, DEMO_SESSION, FLOOD, TIMEOUT, tap, wire
+from tap_support import DEMO, DEMO_SESSION, FLOOD, tap, wire
 
 BOUND = 30.0  #: every await on the channel is bounded by this
 

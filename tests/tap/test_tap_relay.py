@@ -103,13 +103,34 @@ def test_closing_taps_stdin_closes_the_servers_so_the_demo_sees_eof_and_exits_0(
     assert lifecycle(capture, "signal") == []  # it left by itself, on EOF
 
 
-def test_a_server_that_ignores_stdin_eof_gets_sigterm_after_the_grace_as_with_the_stdio_transport(tmp_path):
+def test_a_client_that_closes_stdin_but_keeps_reading_gets_everything_from_a_server_that_takes_its_time(tmp_path):
     out = tmp_path / "c.jsonl"
-    tapped = run(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=SCRIPT_SESSION)
-    assert tapped.returncode == 128 + signal.SIGTERM
+    direct = run(SCRIPT + ["--linger", "3"], stdin=SCRIPT_SESSION)  # 3 s of output after EOF: past the 2 s grace
+    tapped = run(tap(*SCRIPT, "--linger", "3", capture=out), stdin=SCRIPT_SESSION)
+    assert direct.stdout.count(b"notifications/still-here") == 30
+    assert (tapped.returncode, tapped.stdout) == (0, direct.stdout)
+    assert lifecycle(read_capture(out), "signal") == []
+
+
+def test_when_the_client_dies_a_server_that_ignores_eof_gets_sigterm_after_the_grace_as_with_the_stdio_transport(
+        tmp_path):
+    out = tmp_path / "c.jsonl"
+    client = subprocess.Popen(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        client.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"initialize"}\n')
+        client.stdin.flush()
+        client.stdout.readline()  # the banner
+        assert b'"id":1,"result"' in client.stdout.readline()  # the answer: the server now waits for input
+        client.stdin.close()  # the client dies: both its ends close
+        client.stdout.close()
+        assert client.wait(timeout=TIMEOUT) == 128 + signal.SIGTERM
+    finally:
+        stop(client)
     capture = read_capture(out)
     assert [e.data["signal"] for e in lifecycle(capture, "signal")] == ["SIGTERM"]
     assert lifecycle(capture, "exited")[0].data["after"] == "SIGTERM"
+    assert any(e.data.get("text") == "the client is gone (its stdin and stdout are closed)" for e in capture.events)
 
 
 def test_tap_leaves_no_process_of_the_servers_group_behind(tmp_path):

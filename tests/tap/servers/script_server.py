@@ -6,8 +6,9 @@ stderr. At stdin EOF it writes a last line without newline (stdout and stderr) a
 
 Options: ``--exit N`` exit status at EOF; ``--die-after-first N`` exit with N after answering the first request
 (while the client may still be writing); ``--kill-self`` die by SIGTERM after the first request;
-``--ignore-eof`` keep running after stdin EOF (until a signal); ``--grandchild`` leave a child process running
-in the group that outlives this one.
+``--ignore-eof`` keep running after stdin EOF (until a signal); ``--linger S`` after stdin EOF, keep writing a
+notification every 0.1 s for S seconds, then exit; ``--grandchild`` leave a child process running in the
+group that outlives this one.
 """
 
 import json
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 out = sys.stdout.buffer
 err = sys.stderr.buffer
@@ -65,10 +67,15 @@ def main():
             raise SystemExit(int(option("--die-after-first")))
         if answered == 1 and "--kill-self" in args:
             os.kill(os.getpid(), signal.SIGTERM)
+    if "--ignore-eof" in args:
+        threading.Event().wait()  # silent until a signal: a write could meet a closed stdout first
     write(b'{"jsonrpc":"2.0","method":"notifications/bye"}')  # no newline: cut short on purpose
     write(b"bye without newline", err)
-    if "--ignore-eof" in args:
-        threading.Event().wait()
+    if "--linger" in args:
+        for n in range(int(float(option("--linger")) * 10)):
+            time.sleep(0.1)
+            write(b'\n{"jsonrpc":"2.0","method":"notifications/still-here","params":{"n":%d}}' % n)
+        write(b"\n")
     raise SystemExit(int(option("--exit", "0")))
 
 
