@@ -11,21 +11,16 @@ the two share one install.
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
-import shutil
 import signal
-import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from npm_servers import install_everything
 from http_support import (
     SERVERS,
     ServerProcess,
@@ -42,9 +37,6 @@ from integration.integration_support import CLI_TIMEOUT, Recorded
 FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 
 # Same package, version, cache and lock as tests/integration/conftest.py: the install is shared.
-EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
-EVERYTHING_VERSION = "2026.8.31"
-NPM_INSTALL_TIMEOUT = 600.0
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -102,62 +94,10 @@ def sdk_sse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]
 # -- server-everything (npm) ------------------------------------------------------------------------------
 
 
-def npm_cache_dir() -> Path:
-    configured = os.environ.get("MCP_INSPECTOR_TEST_CACHE")
-    return Path(configured) if configured else Path.home() / ".cache" / "mcp-inspector-tests" / "npm"
-
-
-def installed_version(package_dir: Path) -> str | None:
-    try:
-        return json.loads((package_dir / "package.json").read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError):
-        return None
-
-
-@contextmanager
-def file_lock(path: Path, timeout: float) -> Iterator[None]:
-    """An exclusive lock on ``path`` across processes, waiting at most ``timeout`` seconds."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    locker = threading.Thread(target=fcntl.flock, args=(fd, fcntl.LOCK_EX), daemon=True)
-    locker.start()
-    locker.join(timeout)
-    if locker.is_alive():
-        pytest.fail(f"another process held {path} for more than {timeout:g} s (a stuck npm install?)")
-    try:
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
 @pytest.fixture(scope="session")
 def everything_entry() -> tuple[str, Path]:
     """``(node, dist/index.js)`` of server-everything, installed with npm into the shared cache if needed."""
-    node = shutil.which("node")
-    npm = shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
-                    f"{EVERYTHING_PACKAGE}; install Node.js 18 or newer with npm")
-    prefix = npm_cache_dir()
-    package_dir = prefix / "node_modules" / Path(EVERYTHING_PACKAGE)
-    entry = package_dir / "dist" / "index.js"
-    if installed_version(package_dir) == EVERYTHING_VERSION and entry.exists():
-        return node, entry
-    prefix.mkdir(parents=True, exist_ok=True)
-    with file_lock(prefix / ".install.lock", NPM_INSTALL_TIMEOUT):
-        if not (installed_version(package_dir) == EVERYTHING_VERSION and entry.exists()):
-            command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact",
-                       "--loglevel=error", f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"]
-            try:
-                done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                      timeout=NPM_INSTALL_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                pytest.fail(f"npm install did not finish within {NPM_INSTALL_TIMEOUT:g} s: {' '.join(command)}")
-            if done.returncode != 0:
-                pytest.fail(f"npm install failed (exit {done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
-    if installed_version(package_dir) != EVERYTHING_VERSION or not entry.exists():
-        pytest.fail(f"{entry} is not {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} after npm install")
-    return node, entry
+    return install_everything()
 
 
 def _everything(mode: str, entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory

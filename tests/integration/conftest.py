@@ -10,27 +10,18 @@ group killed so nothing outlives the test.
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
 import shutil
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from npm_servers import install_everything
 from integration_support import CLI_TIMEOUT, SERVERS, Recorded, record_server, run_inspector
 
-#: The server-everything release these tests were written against (its tool names and startup line).
-EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
-EVERYTHING_VERSION = "2026.8.31"
-#: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
-NPM_INSTALL_TIMEOUT = 600.0
 
 
 # -- the CLI ----------------------------------------------------------------------------------------------
@@ -96,35 +87,6 @@ def misbehaving() -> Callable[..., list[str]]:
     return argv
 
 
-def npm_cache_dir() -> Path:
-    configured = os.environ.get("MCP_INSPECTOR_TEST_CACHE")
-    return Path(configured) if configured else Path.home() / ".cache" / "mcp-inspector-tests" / "npm"
-
-
-def installed_version(package_dir: Path) -> str | None:
-    try:
-        return json.loads((package_dir / "package.json").read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError):
-        return None
-
-
-@contextmanager
-def file_lock(path: Path, timeout: float) -> Iterator[None]:
-    """An exclusive lock on ``path`` (across processes: pytest-xdist workers, parallel CI jobs), waiting at
-    most ``timeout`` seconds. The blocking flock runs in a helper thread so the wait can be bounded."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    locker = threading.Thread(target=fcntl.flock, args=(fd, fcntl.LOCK_EX), daemon=True)
-    locker.start()
-    locker.join(timeout)
-    if locker.is_alive():
-        pytest.fail(f"another process held {path} for more than {timeout:g} s (a stuck npm install?)")
-    try:
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
 @pytest.fixture(scope="session")
 def everything_server() -> list[str]:
     """The reference TypeScript server ``@modelcontextprotocol/server-everything``, in stdio mode.
@@ -133,35 +95,5 @@ def everything_server() -> list[str]:
     first use, at a pinned version, and reused afterwards. Missing node or npm is a failure, not a skip: these
     tests are the proof that the inspector works against a real third-party server.
     """
-    node = shutil.which("node")
-    npm = shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: the integration tests run the npm "
-                    f"package {EVERYTHING_PACKAGE}; install Node.js 18 or newer with npm "
-                    "(for example apt-get install nodejs npm)")
-    prefix = npm_cache_dir()
-    package_dir = prefix / "node_modules" / Path(EVERYTHING_PACKAGE)
-    entry = package_dir / "dist" / "index.js"
-    argv = [node, str(entry), "stdio"]
-    if installed_version(package_dir) == EVERYTHING_VERSION and entry.exists():
-        return argv
-    prefix.mkdir(parents=True, exist_ok=True)
-    with file_lock(prefix / ".install.lock", NPM_INSTALL_TIMEOUT):
-        if installed_version(package_dir) == EVERYTHING_VERSION and entry.exists():
-            return argv  # another process installed it while we waited for the lock
-        command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact",
-                   "--loglevel=error", f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"]
-        try:
-            done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=NPM_INSTALL_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"npm install of {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} did not finish within "
-                        f"{NPM_INSTALL_TIMEOUT:g} s: {' '.join(command)}")
-        if done.returncode != 0:
-            pytest.fail(f"npm install of {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed (exit "
-                        f"{done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
-    version = installed_version(package_dir)
-    if version != EVERYTHING_VERSION or not entry.exists():
-        pytest.fail(f"npm install reported success but {entry} (version {version}) is not "
-                    f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}")
-    return argv
+    node, entry = install_everything()
+    return [node, str(entry), "stdio"]
