@@ -225,3 +225,12 @@ def test_a_recorder_far_behind_holds_the_relay_back_without_losing_or_blocking_a
     assert tapped.returncode == 0
     assert tapped.stdout.count(b"\n") == count
     assert wire(read_capture(out), "s2c") == tapped.stdout
+
+
+def test_a_server_that_exits_at_once_still_ends_the_tap_with_its_status(tmp_path):
+    # `sh -c "exit 7"` is gone before asyncio has finished starting it: its exit must not be missed
+    for run_number in range(5):
+        out = tmp_path / f"c{run_number}.jsonl"
+        tapped = run(tap("sh", "-c", "echo hi; exit 7", capture=out), timeout=20)
+        assert (tapped.returncode, tapped.stdout) == (7, b"hi\n")
+        assert lifecycle(read_capture(out), "exited")[0].data["code"] == 7

@@ -223,3 +223,13 @@ def test_positions_point_at_each_value_through_comments_and_trailing_commas():
     with pytest.raises(WrapError, match="line 1, column 6"):
         parse_with_positions('{"a" 1}')
     assert load(CONFIGS / "claude_desktop_config.json").client == "Claude Desktop"
+
+
+def test_a_dry_run_says_what_would_change_and_touches_nothing(configs):
+    path = configs / "cursor" / ".cursor" / "mcp.json"
+    original = path.read_bytes()
+    result = cli("wrap", str(path), "--all", "--dry-run")
+    assert result.returncode == 0
+    assert "  everything now runs through tap: npx -y @modelcontextprotocol/server-everything" in result.stdout
+    assert "Dry run: 2 entries would change; the file was not touched." in result.stdout
+    assert path.read_bytes() == original and backups_of(path) == [] and not sidecar_path(path).exists()
