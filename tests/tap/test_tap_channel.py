@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from helpers import ROOT, wait_until
+from helpers import ROOT, until, wait_until
 from inspector.core import tap_channel
 from inspector.core.capture import read_capture
 from inspector.core.events import Event, Kind
@@ -166,7 +166,7 @@ def test_another_user_cannot_reach_the_socket_and_is_refused_even_when_the_folde
             os.chmod(sock.parent, 0o755)
             os.chmod(sock, 0o666)
             pid = connect_as_nobody(sock)
-            await asyncio.wait_for(_until(lambda: listener.refused == 1), BOUND)  # SO_PEERCRED stops it
+            await until(lambda: listener.refused == 1, BOUND, "the refusal")  # SO_PEERCRED stops it
             return blocked, exit_code_of(pid), listener.refused, collector
 
     blocked, refused_one, refused, collector = asyncio.run(scenario())
@@ -232,7 +232,7 @@ def test_a_feed_started_before_the_window_connects_when_it_appears_and_says_wher
         feed.next_seq = 7
         collector = Collector()
         async with await listen(sock, collector):
-            await asyncio.wait_for(_until(lambda: feed.connected), BOUND)
+            await until(lambda: feed.connected, BOUND, "the feed to connect")
             feed.send([line])
             await feed.close(None)
             await asyncio.wait_for(collector.ended.wait(), BOUND)
@@ -240,11 +240,6 @@ def test_a_feed_started_before_the_window_connects_when_it_appears_and_says_wher
         return [hello["next_seq"], *[m.seq if isinstance(m, Event) else m for m in messages]]
 
     assert asyncio.run(scenario()) == [7, 7, {"type": "end", "exit": None, "dropped": 0}]
-
-
-async def _until(condition: Any) -> None:
-    while not condition():
-        await asyncio.sleep(0.005)
 
 
 def test_the_feed_does_not_connect_to_a_socket_in_a_folder_others_can_write(short_dir):
@@ -274,14 +269,14 @@ def test_a_window_that_never_reads_does_not_slow_or_stop_the_relay_and_the_captu
     count, size = 40_000, 500  # 20 MB: far more than the socket and the feed's queue hold
 
     async def stuck(conn: tap_channel.TapConnection) -> None:
-        await asyncio.sleep(3600)  # accepts, then never reads (cancelled when the listener closes)
+        await asyncio.Event().wait()  # accepts, then never reads (cancelled when the listener closes)
 
     async def scenario() -> tuple[int, bytes]:
         async with await listen(sock, stuck):
             result = await run_client(tap(*FLOOD, str(count), str(size), capture=out, live=True), b"",
                                       {"MCP_INSPECTOR_TAP_SOCKET": str(sock)})
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(_until(lambda: '"exited"' in out.read_text()), BOUND)
+                await until(lambda: '"exited"' in out.read_text(), BOUND, "the server's exit in the capture")
             return result
 
     code, stdout = asyncio.run(scenario())
