@@ -76,18 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--answer", action="append", default=[], metavar="KIND=POLICY",
                      help="answer server requests headless: elicitation=accept-defaults|decline|cancel, "
                           "sampling=error|text:TEXT (repeatable)")
-    http = rec.add_argument_group("HTTP servers (instead of a command after --)")
-    http.add_argument("--url", metavar="URL", help="connect to this URL instead of launching a command")
-    http.add_argument("--transport", default="auto", metavar="NAME",
-                      help="auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
-                           "or a plug-in transport")
-    http.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'",
-                      help="extra HTTP header (repeatable)")
-    http.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN (redacted in captures)")
-    http.add_argument("--bearer-env", metavar="VAR", help="read the bearer token from this environment variable")
-    http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
-    http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
-                      help="bound on connecting (default 10)")
+    add_http_options(rec, "connect to this URL instead of launching a command",
+                     "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
+                     "or a plug-in transport")
 
     show = sub.add_parser("show", help="print a capture as a timeline")
     show.add_argument("file", type=Path, metavar="FILE")
@@ -101,6 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_tap(sub)
     add_wrap(sub)
     return parser
+
+
+def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_help: str) -> None:
+    """The options that reach an HTTP server, shared by record and replay (read by record_cmd.http_options)."""
+    http = parser.add_argument_group("HTTP servers (instead of a command after --)")
+    http.add_argument("--url", metavar="URL", help=url_help)
+    http.add_argument("--transport", default="auto", metavar="NAME", help=transport_help)
+    http.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'",
+                      help="extra HTTP header (repeatable)")
+    http.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN (redacted in captures)")
+    http.add_argument("--bearer-env", metavar="VAR", help="read the bearer token from this environment variable")
+    http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
+    http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
+                      help="bound on connecting (default 10)")
 
 
 def _positive(text: str) -> float:

@@ -27,7 +27,7 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Register ``replay`` on the main parser's subcommands."""
-    from .main import _non_negative, _positive
+    from .main import _non_negative, _positive, add_http_options
 
     rep = sub.add_parser(
         "replay", help="send a capture's messages to a server again and show what changed",
@@ -48,17 +48,7 @@ def add_parser(sub: Any) -> None:
     rep.add_argument("--cwd", metavar="DIR", help="working directory of the server")
     rep.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
     rep.add_argument("--no-redact", action="store_true", help="keep secrets in the replay's capture")
-    http = rep.add_argument_group("HTTP servers (instead of a command after --)")
-    http.add_argument("--url", metavar="URL", help="replay to this URL")
-    http.add_argument("--transport", default="auto", metavar="NAME",
-                      help="auto (default), streamable-http, sse, or a plug-in transport")
-    http.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'",
-                      help="extra HTTP header (repeatable)")
-    http.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN (redacted in captures)")
-    http.add_argument("--bearer-env", metavar="VAR", help="read the bearer token from this environment variable")
-    http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
-    http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
-                      help="bound on connecting (default 10)")
+    add_http_options(rep, "replay to this URL", "auto (default), streamable-http, sse, or a plug-in transport")
 
 
 def fail(sentence: str) -> int:
