@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from helpers import DEMO, ROOT, wait_until
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import DEFAULT_FLUSH_INTERVAL
@@ -18,7 +20,8 @@ from inspector.core.events import Kind
 SCHEDULING_SLACK = 0.4
 
 
-def test_a_capture_killed_with_sigkill_during_a_flood_still_loads_with_all_but_the_last_moments(tmp_path):
+@pytest.mark.report("crash", "record killed with SIGKILL during a flood", surface="CLI")
+def test_a_capture_killed_with_sigkill_during_a_flood_still_loads_with_all_but_the_last_moments(tmp_path, report):
     script = tmp_path / "flood.jsonl"
     script.write_text(json.dumps({"method": "tools/call",
                                   "params": {"name": "flood", "arguments": {"count": 1_000_000}}}) + "\n")
@@ -50,5 +53,8 @@ def test_a_capture_killed_with_sigkill_during_a_flood_still_loads_with_all_but_t
     floods = [e for e in capture.events if e.kind == Kind.MESSAGE and e.method == "notifications/message"]
     assert len(floods) > 1000
     lost_window = killed_at - capture.events[-1].wall
+    report.figure("events saved", len(capture.events))
+    report.figure("last saved event before the kill", f"{lost_window * 1000:.0f} ms")
+    report.figure("flush window", f"{DEFAULT_FLUSH_INTERVAL * 1000:.0f} ms")
     assert lost_window < DEFAULT_FLUSH_INTERVAL + SCHEDULING_SLACK, f"last saved event {lost_window:.3f} s before the kill"
     assert all(w.startswith("the last line") for w in capture.warnings), capture.warnings

@@ -1,0 +1,62 @@
+"""Suite-wide settings: the Hypothesis profiles and the rows of the reliability report (report_rows.py).
+
+Hypothesis profiles, chosen with the ``HYPOTHESIS_PROFILE`` environment variable:
+
+- ``ci`` (default): 200 examples per property, no deadline; the suite stays fast.
+- ``long``: 100 000 examples per property, for a soak run
+  (``python scripts/reliability_report.py --long`` or ``HYPOTHESIS_PROFILE=long python -m pytest -m fuzz``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import settings
+
+from report_rows import ReportRow, row_for, write_row
+
+settings.register_profile("ci", max_examples=200, deadline=None)
+settings.register_profile("long", max_examples=100_000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+_ROWS = pytest.StashKey[ReportRow]()
+
+
+@pytest.fixture
+def report(request: pytest.FixtureRequest) -> ReportRow:
+    """The report row of a test marked ``@pytest.mark.report(...)``; say what the user saw on it."""
+    row = request.node.stash.get(_ROWS, None)
+    if row is None:
+        raise pytest.UsageError(f"{request.node.nodeid} uses the report fixture without a report marker")
+    return row
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    row = row_for(item)
+    if row is not None:
+        item.stash[_ROWS] = row
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    row = item.stash.get(_ROWS, None)
+    if row is None or report.when not in ("setup", "call"):
+        return report
+    if report.when == "setup" and report.passed:
+        return report
+    if report.skipped and hasattr(report, "wasxfail"):
+        row.status, row.reason = "failing", report.wasxfail or "expected failure"
+    elif report.skipped:
+        row.status, row.reason = "not run", str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+    elif report.passed:
+        if row.section == "faults" and not row.sees:
+            row.status, row.reason = "failing", "the test did not record what the user sees"
+        else:
+            row.status = "holds"
+    else:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        row.status, row.reason = "failing", (crash.message if crash else str(report.longrepr)).splitlines()[0]
+    write_row(row)
+    return report

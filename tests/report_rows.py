@@ -1,0 +1,70 @@
+"""Rows of the reliability report (`docs/reliability.md`), produced by the tests themselves.
+
+A test marked ``@pytest.mark.report(section, case, surface=..., group=...)`` asks for the ``report``
+fixture and states what the user saw (``report.saw(sentence, seconds=...)``) or a figure
+(``report.figure(name, value)``). After the test's call phase the row is written, with its status taken
+from the test's outcome: ``holds`` when it passed, ``failing`` with the reason when it failed or is an
+expected failure (``xfail(reason=...)``). A failing case is therefore a row marked failing, never a row
+left out.
+
+Rows go to the JSON-lines file named by ``MCP_INSPECTOR_REPORT_ROWS`` (set by
+``scripts/reliability_report.py``); without it they are only checked, not written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pytest
+
+ROWS_ENV = "MCP_INSPECTOR_REPORT_ROWS"
+SECTIONS = ("faults", "fuzz", "crash", "security")
+SURFACES = ("CLI", "GUI", "core", "both")
+
+
+@dataclass
+class ReportRow:
+    section: str
+    case: str
+    surface: str
+    group: str = ""
+    sees: str = ""
+    seconds: float | None = None
+    figures: dict[str, Any] = field(default_factory=dict)
+    status: str = "not run"
+    reason: str = ""
+    test: str = ""
+
+    def saw(self, sentence: str, seconds: float | None = None) -> None:
+        """What the user sees at the end of the case (one sentence), and how long after the start."""
+        if not sentence.strip():
+            raise AssertionError(f"{self.case}: the user saw an empty message")
+        self.sees = " ".join(sentence.split())
+        if seconds is not None:
+            self.seconds = round(seconds, 3)
+
+    def figure(self, name: str, value: Any) -> None:
+        self.figures[name] = value
+
+
+def row_for(item: pytest.Item) -> ReportRow | None:
+    marker = item.get_closest_marker("report")
+    if marker is None:
+        return None
+    section, case = marker.args
+    surface = marker.kwargs.get("surface", "core")
+    if section not in SECTIONS or surface not in SURFACES:
+        raise pytest.UsageError(f"{item.nodeid}: report marker needs a section in {SECTIONS} "
+                                f"and a surface in {SURFACES}")
+    return ReportRow(section=section, case=case, surface=surface, group=marker.kwargs.get("group", ""),
+                     test=item.nodeid)
+
+
+def write_row(row: ReportRow) -> None:
+    path = os.environ.get(ROWS_ENV)
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
