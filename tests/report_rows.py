@@ -1,11 +1,12 @@
 """Rows of the reliability report (`docs/reliability.md`), produced by the tests themselves.
 
-A test marked ``@pytest.mark.report(section, case, surface=..., group=...)`` asks for the ``report``
+A test marked ``@pytest.mark.report(section, case, surface=..., group=..., advice=...)`` asks for the ``report``
 fixture and states what the user saw (``report.saw(sentence, seconds=...)``) or a figure
 (``report.figure(name, value)``). After the test's call phase the row is written, with its status taken
 from the test's outcome: ``holds`` when it passed, ``failing`` with the reason when it failed or is an
 expected failure (``xfail(reason=...)``). A failing case is therefore a row marked failing, never a row
-left out.
+left out. ``advice`` (fault rows) is what a user should do on seeing the sentence; it feeds
+docs/troubleshooting.md.
 
 Rows go to the JSON-lines file named by ``MCP_INSPECTOR_REPORT_ROWS`` (set by
 ``scripts/reliability_report.py``); without it they are only checked, not written.
@@ -31,6 +32,7 @@ class ReportRow:
     case: str
     surface: str
     group: str = ""
+    advice: str = ""
     sees: str = ""
     seconds: float | None = None
     figures: dict[str, Any] = field(default_factory=dict)
@@ -60,7 +62,7 @@ def row_for(item: pytest.Item) -> ReportRow | None:
         raise pytest.UsageError(f"{item.nodeid}: report marker needs a section in {SECTIONS} "
                                 f"and a surface in {SURFACES}")
     return ReportRow(section=section, case=case, surface=surface, group=marker.kwargs.get("group", ""),
-                     test=item.nodeid)
+                     advice=marker.kwargs.get("advice", ""), test=item.nodeid)
 
 
 def write_row(row: ReportRow) -> None:
