@@ -282,7 +282,7 @@ class Session:
                              cancel_on_timeout: bool = True) -> Event:
         """Send a request and wait for its response; in the 2026-07-28 era, fulfil ``input_required``
         results (multi round-trip requests) with the server request handler and retry with a new id."""
-        response = await self._request_once(obj, timeout, cancel_on_timeout)
+        response = await self.request_one_round(obj, timeout, cancel_on_timeout)
         for _ in range(MAX_INPUT_ROUNDS):
             result, _ = result_of(response)
             if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
@@ -308,10 +308,13 @@ class Session:
             if "requestState" in result:
                 params["requestState"] = result["requestState"]
             obj = {**obj, "id": self.next_id(), "params": params}
-            response = await self._request_once(obj, timeout, cancel_on_timeout)
+            response = await self.request_one_round(obj, timeout, cancel_on_timeout)
         return response
 
-    async def _request_once(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
+    async def request_one_round(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
+        """Send one request and wait (bounded) for its response, answering nothing on the way: no
+        ``input_required`` rounds (:meth:`request_object` does those; replay re-sends each recorded round as
+        it was recorded)."""
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()

@@ -73,7 +73,7 @@ from .transports.stdio import (
     SIGTERM_GRACE,
     STDIN_CLOSE_GRACE,
     StdioTransport,
-    _signal_name,
+    signal_name,
     group_members,
 )
 
@@ -663,7 +663,7 @@ class Relay:
         argv = self.options.argv
         try:
             # the stdio transport's own resolution, so a missing command gets the same sentence
-            executable = StdioTransport(argv)._resolve(dict(os.environ))
+            executable = StdioTransport(argv).resolve_executable(dict(os.environ))
         except TransportError as exc:
             status = EXIT_CANNOT_RUN if ("not executable" in str(exc) or "directory" in str(exc)) else EXIT_NOT_FOUND
             raise _StartFailed(str(exc), status) from None
@@ -782,7 +782,7 @@ class Relay:
     def _signal_group(self, sig: signal.Signals, forwarded: bool = False) -> None:
         if self.pid is None or self.exited.done():
             return
-        name = _signal_name(sig)
+        name = signal_name(sig)
         if not forwarded:
             self._signalled = name
         self.lifecycle("signal", signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
@@ -802,7 +802,7 @@ class Relay:
         self.link.unbounded()
         # what the server wrote before it died; a leftover grandchild may hold the pipes, so bounded
         await self._drain()
-        data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": _signal_name(-returncode)}
+        data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
         if self._signalled:
             data["after"] = self._signalled
         self.lifecycle("exited", pid=self.pid, **data)
@@ -850,7 +850,7 @@ class Relay:
             members = group_members(pgid)
             if not members:
                 return
-            self.lifecycle("group_leftovers", pids=members, signal=_signal_name(sig))
+            self.lifecycle("group_leftovers", pids=members, signal=signal_name(sig))
             try:
                 os.killpg(pgid, sig)
             except (ProcessLookupError, PermissionError):

@@ -90,7 +90,7 @@ class StdioTransport(Transport):
         env.update(self.env_overrides)
         return env
 
-    def _resolve(self, env: dict[str, str]) -> str:
+    def resolve_executable(self, env: dict[str, str]) -> str:
         """Find the executable the way exec would, so a missing one gets a sentence, not an errno."""
         command = self.argv[0]
         if self.cwd is not None and not Path(self.cwd).is_dir():
@@ -115,7 +115,7 @@ class StdioTransport(Transport):
 
     async def start(self) -> None:
         env = self._environment()
-        executable = self._resolve(env)
+        executable = self.resolve_executable(env)
         loop = asyncio.get_running_loop()
         self._exit_code = loop.create_future()
         try:
@@ -184,7 +184,7 @@ class StdioTransport(Transport):
         self.returncode = code
         # Read what the server wrote before it died; a leftover grandchild may hold the pipes open, so bound it.
         await self._finish_readers(PIPE_DRAIN_GRACE)
-        data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": _signal_name(-code)}
+        data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": signal_name(-code)}
         if self._signalled:
             data["after"] = self._signalled
         self.emit(lifecycle("exited", pid=self.process.pid, **data))
@@ -276,7 +276,7 @@ class StdioTransport(Transport):
             members = group_members(pgid)
             if not members:
                 return
-            self.emit(lifecycle("group_leftovers", pids=members, signal=_signal_name(sig)))
+            self.emit(lifecycle("group_leftovers", pids=members, signal=signal_name(sig)))
             try:
                 os.killpg(pgid, sig)
             except (ProcessLookupError, PermissionError):
@@ -288,7 +288,7 @@ class StdioTransport(Transport):
 
     def _signal_group(self, sig: signal.Signals) -> None:
         assert self.process is not None
-        self._signalled = _signal_name(sig)
+        self._signalled = signal_name(sig)
         self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
         try:
             os.killpg(self.process.pid, sig)
@@ -309,7 +309,7 @@ class StdioTransport(Transport):
         if self.returncode >= 0:
             how = f"the server exited with code {self.returncode}"
         else:
-            how = f"the server was killed by {_signal_name(-self.returncode)}"
+            how = f"the server was killed by {signal_name(-self.returncode)}"
         if self._signalled:
             how += f" (after mcp-inspector sent {self._signalled})"
         if waiting_for:
@@ -359,7 +359,8 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
-def _signal_name(signum: int) -> str:
+def signal_name(signum: int) -> str:
+    """``SIGTERM`` for 15: how lifecycle events and sentences name a signal."""
     try:
         return signal.Signals(signum).name
     except ValueError:
