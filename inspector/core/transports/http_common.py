@@ -123,10 +123,14 @@ def explain(exc: BaseException, method: str, url: str) -> str:
         if "name or service not known" in lowered or "nodename nor servname" in lowered or "getaddrinfo" in lowered \
                 or "name resolution" in lowered:
             return f"{where}: the host name {urlsplit(url).hostname} cannot be resolved (DNS)"
-        if isinstance(exc.__cause__, ssl.SSLError) or "ssl" in lowered or "certificate" in lowered:
+        tls = [e for e in _causes(exc) if isinstance(e, ssl.SSLError)]
+        if tls or "ssl" in lowered or "certificate" in lowered:
             if "wrong version number" in lowered or "record layer failure" in lowered or "packet length" in lowered:
                 return f"{where}: TLS failed: the server at {host} does not speak https here (try http://)"
-            return f"{where}: TLS failed: {text}"
+            if any(isinstance(e, ssl.SSLEOFError) for e in tls):  # hung up on our hello: a plain-HTTP port, mostly
+                return (f"{where}: TLS failed: the server at {host} does not speak https here: it hung up on the "
+                        "TLS handshake (try http://)")
+            return f"{where}: TLS failed: {text or tls[0]}"
         return f"{where}: cannot connect to {host}: {text or exc.__class__.__name__}"
     if isinstance(exc, httpx.RemoteProtocolError):
         if "without sending" in text or "disconnected" in text.lower():
