@@ -169,6 +169,17 @@ def test_an_invalid_url_for_the_window_is_named_before_anything_opens(report, no
     no_orphans()
 
 
+@pytest.mark.report("faults", "an invalid URL for the window (mcp-inspector --url)", surface="GUI", group="input",
+                    advice=ADVICE["url"])
+def test_an_invalid_url_reaching_the_window_fails_its_tab_with_one_sentence(window, qloop, report, no_orphans):
+    # what `mcp-inspector --url` and a hand-edited saved profile hand to the window
+    sentence, elapsed, _ = connect_profile(window, qloop, ServerProfile(name="typo", kind="http", url=BAD_URL))
+    report.saw(sentence, seconds=elapsed)
+    assert sentence.startswith(f"{FAILED}: "), sentence
+    assert f"{BAD_URL!r} is not an http://, https:// (or ws://, wss://) URL" in sentence, sentence
+    no_orphans()
+
+
 # -- a malformed header -----------------------------------------------------------------------------------
 
 
