@@ -157,7 +157,6 @@ def test_an_invalid_url_is_named_in_the_profile_dialog(dialog, report):
     assert sentence == "The URL is not an http://, https:// (or ws://, wss://) URL.", sentence
 
 
-@pytest.mark.xfail(reason='mcp-inspector --url does not check the URL: the window starts and open_live raises TransportError, a traceback (or, without a display, a sentence about the display instead of the URL)', strict=True)
 @pytest.mark.report("faults", "an invalid URL for the window (mcp-inspector --url)", surface="CLI", group="input",
                     advice=ADVICE["url"])
 def test_an_invalid_url_for_the_window_is_named_before_anything_opens(report, no_orphans):
