@@ -61,11 +61,28 @@ def parse_header(text: str) -> tuple[str, str]:
     name = name.strip()
     if not sep or not name:
         raise ValueError(f"-H {text!r} must look like 'Name: value'")
-    if any(c in name for c in " \t\r\n()<>@,;:\\\"/[]?={}") or not name.isascii():
-        raise ValueError(f"-H {text!r}: {name!r} is not a valid header name")
-    if "\r" in value or "\n" in value:
-        raise ValueError(f"-H {text!r}: a header value cannot contain a line break")
+    problem = header_problem(name, value)
+    if problem is not None:
+        raise ValueError(f"-H {text!r}: {problem}")
     return name, value.strip()
+
+
+def header_problem(name: str, value: str) -> str | None:
+    """Why a header cannot be sent as it is (a sentence), or None."""
+    if not name or any(c in name for c in " \t\r\n()<>@,;:\\\"/[]?={}") or not name.isascii():
+        return f"{name!r} is not a valid header name"
+    if "\r" in value or "\n" in value:
+        return "a header value cannot contain a line break"
+    return None
+
+
+def check_headers(headers: dict[str, str]) -> None:
+    """Headers from anywhere (a saved or imported profile, a capture): TransportError with a sentence if one
+    cannot be sent, before anything is."""
+    for name, value in headers.items():
+        problem = header_problem(name, value)
+        if problem is not None:
+            raise TransportError(f"the header {name!r} cannot be sent: {problem}")
 
 
 def check_url(url: str) -> str:
@@ -175,6 +192,7 @@ class HttpTransportBase(Transport):
         super().__init__()
         self.options = options
         check_url(options.url)
+        check_headers(options.headers)
         self.url = options.url
         self._client: httpx.AsyncClient | None = None
         self._exchanges = 0
