@@ -112,7 +112,6 @@ def connect_profile(window: Any, qloop: Any, profile: ServerProfile) -> tuple[st
 # -- a command line with broken quoting -------------------------------------------------------------------
 
 
-@pytest.mark.xfail(reason="a whole command line given as one word is looked up as a program name: the sentence is 'command not found' with the whole PATH, and says nothing of the quote that does not close", strict=True)
 @pytest.mark.report("faults", "a command line with broken quoting", surface="CLI", group="input",
                     advice=ADVICE["quoting"])
 def test_a_command_line_with_broken_quoting_is_named_on_the_cli(tmp_path, report, no_orphans):
