@@ -205,7 +205,6 @@ def test_an_expired_session_is_named_on_the_cli(tmp_path, report, servers, no_or
     no_orphans()
 
 
-@pytest.mark.xfail(reason="the window keeps saying 'ready': a request that fails (here with the expired session's 404) is only a note in the timeline, and a server that forgot the session does not end the live session", strict=True)
 @pytest.mark.report("faults", "404 for the session (expired session)", surface="GUI", group="http",
                     advice=ADVICE["expired"])
 def test_an_expired_session_is_named_in_the_status_line(window, qloop, report, servers, no_orphans):
@@ -345,7 +344,6 @@ def test_a_server_killed_mid_stream_is_noticed_at_once_on_the_cli(tmp_path, repo
     no_orphans()
 
 
-@pytest.mark.xfail(reason="the window keeps saying 'ready': the lost stream fails the request with a sentence that only becomes a note in the timeline, never the status line", strict=True)
 @pytest.mark.report("faults", "server killed mid-stream", surface="GUI", group="http", advice=ADVICE["killed"])
 def test_a_server_killed_mid_stream_is_named_in_the_status_line(window, qloop, tmp_path, report, servers,
                                                                 no_orphans):
