@@ -285,7 +285,6 @@ def test_a_dribbling_stream_is_cut_by_the_timeout_and_explained_on_the_cli(tmp_p
     no_orphans()
 
 
-@pytest.mark.xfail(reason="the window has no request timeout of its own (a live session's target cannot say one, so the handshake waits the default 30 s), and the sentence does not say that the stream was open and sending bytes", strict=True)
 @pytest.mark.report("faults", "an SSE stream that dribbles one byte at a time", surface="GUI", group="http",
                     advice=ADVICE["dribble"])
 def test_a_dribbling_stream_is_cut_by_the_timeout_and_explained_in_the_status_line(window, qloop, report, servers,
