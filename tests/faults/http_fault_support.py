@@ -236,6 +236,7 @@ def window(qapp: Any, qloop: asyncio.AbstractEventLoop, tmp_path: Path, message_
     (tmp_path / "captures").mkdir()
     win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
                      store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path / "captures")
+    win.message_boxes = message_boxes  # what the window showed in message boxes, for the cases to check
     win.show()
     yield win
     for index in range(win.tabs.count()):

@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ import pytest
 
 from helpers import until, wait_until
 from http_fault_support import (  # noqa: F401 - fixtures
-    MessageBoxes,
     ServerProcess,
     cli_sentence,
     free_port,
@@ -91,8 +89,8 @@ async def open_until(window: Any, target: Target, states: tuple[str, ...], timeo
 
 
 def gui_failure(window: Any, qloop: Any, target: Target) -> tuple[str, float, Path]:
-    """Open ``target`` in the window until it fails; the status line's sentence, the time it took, and the
-    capture (the tab closed, its capture complete)."""
+    """Open ``target`` in the window until it fails; the status line's sentence (and no message box on top of
+    it), the time it took, and the capture (the tab closed, its capture complete)."""
     async def scenario() -> tuple[str, float, Path]:
         started = time.monotonic()
         tab = await open_until(window, target, (FAILED, CLOSED, READY))
@@ -104,6 +102,7 @@ def gui_failure(window: Any, qloop: Any, target: Target) -> tuple[str, float, Pa
 
     result = run_gui(qloop, scenario)
     nothing_escaped(qloop)
+    assert window.message_boxes.shown == []
     return result
 
 

@@ -32,7 +32,7 @@ from http_fault_support import (  # noqa: F401 - fixtures
     window,
 )
 from inspector.core.profiles import ServerProfile
-from inspector.ui.live_session import CLOSED, FAILED, READY, Target
+from inspector.ui.live_session import CLOSED, FAILED, READY
 from inspector.ui.main_window import target_of_profile
 
 pytestmark = [pytest.mark.integration]
@@ -106,6 +106,7 @@ def connect_profile(window: Any, qloop: Any, profile: ServerProfile) -> tuple[st
 
     result = run_gui(qloop, scenario)
     nothing_escaped(qloop)
+    assert window.message_boxes.shown == []
     return result
 
 
