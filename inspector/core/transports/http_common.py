@@ -174,6 +174,20 @@ def snippet(body: bytes, content_type: str) -> str:
     return text[:SNIPPET_CHARS]
 
 
+def page_text(piece: str, status: int, reason: str) -> str:
+    """A snippet of an error page for a sentence that already names the status: without the status line the
+    page repeats in its title and heading ("500 Internal Server Error Internal Server Error The database...")."""
+    repeated = [noise for noise in (f"{status} {reason}".strip(), reason.strip()) if noise]
+    changed = True
+    while changed and piece:
+        changed = False
+        for noise in repeated:
+            if piece.lower().startswith(noise.lower()) and not piece[len(noise):len(noise) + 1].isalnum():
+                piece = piece[len(noise):].lstrip(" :-|\u2013\u2014")
+                changed = True
+    return piece
+
+
 def jsonrpc_error_in(body: bytes) -> dict[str, Any] | None:
     """The JSON-RPC error object carried by an HTTP error body, if it is one."""
     try:

@@ -35,7 +35,8 @@ from ..framing import decode_document, decode_line
 from ..sse import RawSSE, SSEDecoder
 from . import mcp_headers
 from .base import TransportClosed, TransportError
-from .http_common import ACCEPT_BOTH, HttpOptions, HttpTransportBase, explain, jsonrpc_error_in, snippet
+from .http_common import (ACCEPT_BOTH, HttpOptions, HttpTransportBase, explain, jsonrpc_error_in, page_text,
+                          snippet)
 
 #: Revisions that require ``MCP-Protocol-Version`` on requests after initialize.
 VERSION_HEADER_REVISIONS = frozenset({"2025-06-18", "2025-11-25"})
@@ -306,7 +307,8 @@ class StreamableHttpTransport(HttpTransportBase):
         text = error.get("message") if error else None
         detail = f": {text}" if text else ""
         if not detail and body:
-            piece = snippet(body, response.headers.get("content-type", ""))
+            piece = page_text(snippet(body, response.headers.get("content-type", "")), status,
+                              response.reason_phrase)
             detail = f": {piece[:200]}" if piece else ""
         raise HttpStatusError(f"{where}: {reason}{detail}", status)
 
