@@ -171,6 +171,19 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             print("mcp-inspector: no display here, so the demo runs headless (the window needs X11 or Wayland)",
                   file=sys.stderr)
         return run_demo()
+    headers: dict[str, str] = {}
+    if args.gui_url and not command:  # what the user typed is checked before anything else, the display included
+        from ..core.transports.base import TransportError
+        from ..core.transports.http_common import check_url, parse_header
+
+        try:
+            check_url(args.gui_url)
+            for text in args.gui_headers:
+                name, value = parse_header(text)
+                headers[name] = value
+        except (TransportError, ValueError) as exc:
+            print(f"mcp-inspector: {exc}", file=sys.stderr)
+            return 2
     if not has_display():
         print("mcp-inspector: no display (DISPLAY or WAYLAND_DISPLAY) for the window; headless commands work: "
               "mcp-inspector record, show, --demo --headless", file=sys.stderr)
@@ -181,15 +194,6 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     if command:
         target = Target(name=Path(command[0]).name, argv=command)
     elif args.gui_url:
-        from ..core.transports.http_common import parse_header
-
-        headers = {}
-        for text in args.gui_headers:
-            try:
-                name, value = parse_header(text)
-            except ValueError as exc:
-                parser.error(str(exc))
-            headers[name] = value
         target = Target(name=args.gui_url, url=args.gui_url, transport=args.gui_transport, headers=headers)
     from ..ui.app import run_gui
 

@@ -566,6 +566,9 @@ class ReplayTransport(Transport):
     async def cancel_request(self, msg_id: Any) -> bool:
         return await self.inner.cancel_request(msg_id)
 
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        return self.inner.waiting_detail(msg_id)
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         return self.inner.diagnosis(waiting_for)
 

@@ -330,6 +330,9 @@ class Session:
             text = f"no response to {method} within {timeout:g} s"
             if self._progress_seen.get(_progress_token(obj)):
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
+            detail = self.transport.waiting_detail(obj.get("id"))
+            if detail:
+                text += f" ({detail})"
             self.note(text, request_id=obj.get("id"), method=method)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
                 self._spawn(self.cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}"))

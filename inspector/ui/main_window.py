@@ -19,6 +19,7 @@ from .. import __version__
 from ..core.capture import CaptureError, read_capture
 from ..core.paths import captures_dir
 from ..core.profiles import ProfileStore, ServerProfile
+from ..core.transports.base import TransportError
 from .live_session import LiveSession, Target
 from .profiles_sidebar import ProfilesSidebar
 from .session_tab import SessionTab
@@ -200,7 +201,10 @@ class MainWindow(QMainWindow):
     def open_live(self, target: Target) -> SessionTab:
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
-        tab.attach_live(live)
+        try:
+            tab.attach_live(live)
+        except TransportError as exc:  # a URL or header no transport can use: nothing was started
+            tab.cannot_start(str(exc))
         self._add_tab(tab)
         return tab
 

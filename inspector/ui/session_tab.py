@@ -146,6 +146,11 @@ class SessionTab(QWidget):
         self._ticker.start()
         live.start()
 
+    def cannot_start(self, sentence: str) -> None:
+        """The session could not even be built (a URL or header its transport refuses): say why, start nothing."""
+        self.composer.set_enabled_for_session(False)
+        self.status.setText(f"{FAILED}: {sentence}")
+
     def attach_tap(self, hello: dict[str, Any]) -> None:
         """A live tap: a real client drives the server, we only watch (read-only)."""
         self.read_only = True

@@ -80,6 +80,11 @@ class Transport(abc.ABC):
         request's stream). Returns False when it has none, and the session sends notifications/cancelled."""
         return False
 
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        """For a request that got no response in time: what its transport has received for it so far (a clause
+        such as "its response stream is open and has sent 20 bytes ... but no complete event"), or None."""
+        return None
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
         ``waiting_for`` if any; None while the connection is up."""

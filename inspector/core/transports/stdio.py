@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
+import shlex
 import shutil
 import signal
 from pathlib import Path
@@ -98,7 +99,8 @@ class StdioTransport(Transport):
         if os.sep in command:
             path = Path(self.cwd or ".", command) if not os.path.isabs(command) else Path(command)
             if not path.exists():
-                raise TransportError(f"command not found: {command} (no such file)")
+                raise TransportError(_whole_command_line(command)
+                                     or f"command not found: {command} (no such file)")
             if path.is_dir():
                 raise TransportError(f"{command} is a directory, not a program")
             if not os.access(path, os.X_OK):
@@ -110,7 +112,8 @@ class StdioTransport(Transport):
             candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
             if candidate is not None:
                 raise TransportError(f"{candidate} is not executable (chmod +x {candidate}?)")
-            raise TransportError(f"command not found: {command} (searched PATH: {search})")
+            raise TransportError(_whole_command_line(command)
+                                 or f"command not found: {command} (searched PATH: {search})")
         return found
 
     async def start(self) -> None:
@@ -365,3 +368,17 @@ def signal_name(signum: int) -> str:
         return signal.Signals(signum).name
     except ValueError:
         return f"signal {signum}"
+
+
+def _whole_command_line(command: str) -> str | None:
+    """For a program name that is not found and holds spaces: it is a whole command line given as one word
+    (quoted in the shell, or typed into a profile's command); say so, and whether its quotes close."""
+    if not any(c.isspace() for c in command.strip()):
+        return None
+    try:
+        shlex.split(command)
+    except ValueError as exc:
+        return (f"command not found: {command!r} is a whole command line in one word, and it cannot be split "
+                f"({exc}: check the quotes); give the program and each argument as separate words")
+    return (f"command not found: {command!r} is a whole command line in one word; give the program and each "
+            "argument as separate words")
