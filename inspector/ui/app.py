@@ -25,6 +25,8 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     QCoreApplication.setApplicationName("mcp-inspector")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationDisplayName("MCP Inspector")
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName("mcp-inspector")  # Wayland: the window belongs to mcp-inspector.desktop (its icon)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     quit_requested = asyncio.Event()
@@ -46,3 +48,15 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     with loop:
         loop.run_until_complete(quit_requested.wait())
     return 0
+
+
+def app_icon():
+    """The app's icon from the PNGs shipped in inspector/resources (no SVG plugin needed at run time)."""
+    from PySide6.QtGui import QIcon
+
+    from .. import resources
+
+    icon = QIcon()
+    for size in resources.ICON_SIZES:
+        icon.addFile(str(resources.icon_png(size)))
+    return icon
