@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import os
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -17,6 +18,8 @@ from inspector import resources
 from inspector.cli import desktop_cmd
 from inspector.cli.main import build_parser, capture_as_open
 from packaging_support import home_env, run
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # the icon tests need a QApplication, not a display
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 INSTALLED = [
