@@ -119,7 +119,8 @@ def refresh(home: Path) -> list[str]:
     done = []
     for argv in (["update-desktop-database", str(home / "applications")],
                  ["update-mime-database", str(home / "mime")],
-                 ["gtk-update-icon-cache", "--force", "--ignore-theme-index", "--quiet", str(home / "icons" / "hicolor")]):
+                 ["gtk-update-icon-cache", "--force", "--ignore-theme-index", "--quiet",
+                  str(home / "icons" / "hicolor")]):
         if not (home / argv[-1]).exists() or shutil.which(argv[0]) is None:
             continue
         try:
@@ -142,7 +143,11 @@ def run_install_desktop(args: argparse.Namespace) -> int:
         print("mcp-inspector install-desktop: this is for Linux desktops (freedesktop.org); on macOS and Windows "
               "use the app built by installers/build.sh (installers/README.md)", file=sys.stderr)
         return 2
-    command = shlex.split(args.exec_command) if args.exec_command else launcher()
+    try:
+        command = shlex.split(args.exec_command) if args.exec_command is not None else launcher()
+    except ValueError as exc:  # an unclosed quote
+        print(f"mcp-inspector install-desktop: --exec {args.exec_command!r}: {exc}", file=sys.stderr)
+        return 2
     if not command:
         print("mcp-inspector install-desktop: --exec is empty", file=sys.stderr)
         return 2

@@ -193,6 +193,13 @@ def test_the_icon_pngs_are_rendered_from_the_svg_at_their_sizes(qapp):
     assert b"<svg" in resources.icon_svg().read_bytes()
 
 
+def test_an_exec_command_with_an_unclosed_quote_is_refused_with_a_sentence(tmp_path):
+    done = install(tmp_path / "home", "--exec", "'/opt/mcp inspector")
+    assert done.returncode == 2
+    assert done.stderr.startswith("mcp-inspector install-desktop: --exec \"'/opt/mcp inspector\": No closing quotation")
+    assert not (tmp_path / "home" / "data").exists()
+
+
 def test_install_desktop_refuses_politely_off_linux(monkeypatch, capsys):
     monkeypatch.setattr(sys, "platform", "darwin")
     code = desktop_cmd.run_install_desktop(argparse.Namespace(exec_command=None, remove=False, dry_run=False))
