@@ -1,6 +1,6 @@
 """Render the app icon's PNGs (and the Windows .ico, macOS .icns) from its SVG: python scripts/render_icons.py
 
-inspector/resources/mcp-inspector.svg is the one hand-written source; this writes, next to it,
+resources/mcp-inspector.svg is the one hand-written source; this writes, next to it,
 mcp-inspector-SIZE.png for each size in SIZES, mcp-inspector.ico (16 to 256) and mcp-inspector.icns (when Qt's
 image formats plugin can write it). Rendered offscreen with Qt's QSvgRenderer; run it again after editing the SVG.
 """
