@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..core.capture.writer import CaptureWriter, make_header
 from ..core.record import stdio_target
-from ..core.session import ServerRequestHandler, ServerInfo, Session
+from ..core.session import DEFAULT_REQUEST_TIMEOUT, ServerRequestHandler, ServerInfo, Session
 from ..core.transports.base import Transport, TransportError
 from ..core.transports.http_common import HttpOptions
 from ..core.transports.registry import create_url_transport
@@ -37,6 +37,8 @@ class Target:
     headers: dict[str, str] = field(default_factory=dict)
     bearer: str | None = None
     handshake: str = "auto"
+    #: how long the window waits for the handshake and for each request (as ``record --timeout``)
+    timeout: float = DEFAULT_REQUEST_TIMEOUT
 
     @property
     def is_http(self) -> bool:
@@ -97,7 +99,7 @@ class LiveSession(QObject):
         try:
             await session.start()
             self._set(INITIALIZING, "handshake")
-            self.server = await session.handshake(self.target.handshake)
+            self.server = await session.handshake(self.target.handshake, timeout=self.target.timeout)
         except TransportError as exc:
             session.note(str(exc))
             self._set(FAILED, str(exc) + _next_step(self.target, str(exc)))
@@ -141,7 +143,7 @@ class LiveSession(QObject):
             return
         try:
             if isinstance(obj.get("method"), str) and not obj["method"].startswith("notifications/"):
-                await session.request_object(session.prepare_request(obj))
+                await session.request_object(session.prepare_request(obj), timeout=self.target.timeout)
             else:
                 await session.send_object(obj)
         except TransportError as exc:
