@@ -289,7 +289,6 @@ def check_flood_sentence(sentence: str) -> None:
     assert len(sentence) < 600, f"the sentence quotes {len(sentence):,} characters of stderr"
 
 
-@pytest.mark.xfail(reason="the sentence quotes the last 5 stderr pieces of 64 KiB each: 262,292 characters of dots instead of one readable line", strict=True)
 @pytest.mark.report("faults", "floods stderr without newlines", surface="CLI", **FLOOD)
 def test_a_server_that_floods_stderr_without_newlines_then_exits_gets_a_short_sentence_on_the_cli(
         tmp_path, report):
@@ -302,7 +301,6 @@ def test_a_server_that_floods_stderr_without_newlines_then_exits_gets_a_short_se
     report.saw(case.sentence, seconds=case.seconds)
 
 
-@pytest.mark.xfail(reason="the status line quotes the last 5 stderr pieces of 64 KiB each: over 260,000 characters of dots instead of one readable line", strict=True)
 @pytest.mark.report("faults", "floods stderr without newlines", surface="GUI", **FLOOD)
 def test_a_server_that_floods_stderr_without_newlines_then_exits_gets_a_short_status_line(
         window, qloop, report):

@@ -45,6 +45,9 @@ WRITE_STALL_TIMEOUT = 10.0
 READ_CHUNK = 64 * 1024
 #: How many recent stderr lines a diagnosis quotes.
 STDERR_TAIL_LINES = 5
+#: A quoted stderr line keeps only its last this many characters: a server can write megabytes without a
+#: newline (a progress bar, a minified stack trace), and the diagnosis must stay one readable sentence.
+STDERR_QUOTE_CHARS = 200
 #: How often we look whether the process group is gone while waiting for it.
 GROUP_POLL_INTERVAL = 0.02
 
@@ -71,6 +74,7 @@ class StdioTransport(Transport):
         self.process: asyncio.subprocess.Process | None = None
         self.returncode: int | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_line_open = False  # the last stderr piece had no newline: the next one continues it
         self._stdin_decoder = LineDecoder(Direction.C2S, max_line_bytes)
         self._readers: list[asyncio.Task[None]] = []
         self._waiter: asyncio.Task[None] | None = None
@@ -171,8 +175,18 @@ class StdioTransport(Transport):
     def _emit_stderr(self, lines: list[tuple[bytes, bytes]]) -> None:
         if not lines:
             return
-        for line, _ in lines[-STDERR_TAIL_LINES:]:
-            self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+        first = max(0, len(lines) - STDERR_TAIL_LINES)
+        line_open = lines[first - 1][1] == b"" if first else self._stderr_line_open
+        for line, eol in lines[first:]:
+            # pieces of one line cut by the splitter (no newline between them) are quoted as one line
+            text = line.decode("utf-8", errors="replace")
+            if line_open and self.stderr_tail:
+                text = self.stderr_tail.pop() + text
+            if len(text) > STDERR_QUOTE_CHARS:
+                text = "…" + text[-STDERR_QUOTE_CHARS:]
+            self.stderr_tail.append(text)
+            line_open = eol == b""
+        self._stderr_line_open = line_open
         self.emit_many([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines])
 
     async def _wait_exit(self) -> None:
