@@ -120,6 +120,8 @@ class Session:
         self._progress_seen: dict[str, float] = {}
         self.max_request_time = DEFAULT_MAX_REQUEST_TIME
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: one per request being waited for: the framing errors from the server since it was sent
+        self._junk_watchers: list[_Junk] = []
 
     # -- the event path --------------------------------------------------------------------------------
 
@@ -154,6 +156,9 @@ class Session:
                         reactions.append((event, request))
             elif kind == Kind.FRAMING_ERROR:
                 counts["framing_errors"] += 1
+                if event.dir == Direction.S2C:
+                    for junk in self._junk_watchers:
+                        junk.saw(event)
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1
             elif kind == Kind.LIFECYCLE:
@@ -316,6 +321,8 @@ class Session:
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
         self._waiters[key] = (method, future)
+        junk = _Junk()
+        self._junk_watchers.append(junk)
         try:
             try:
                 # bounded too: an HTTP transport's send waits for the response headers of its POST
@@ -327,15 +334,29 @@ class Session:
             text = f"no response to {method} within {timeout:g} s"
             if self._progress_seen.get(_progress_token(obj)):
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
+            reason = f"mcp-inspector stopped waiting: {text}"
+            text += self._why_no_answer(junk)
             self.note(text, request_id=obj.get("id"), method=method)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
-                self._spawn(self.cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}"))
+                self._spawn(self.cancel(obj.get("id"), reason))
             raise RequestTimeout(text) from None
         finally:
+            self._junk_watchers.remove(junk)
             self._waiters.pop(key, None)
             self._progress_seen.pop(_progress_token(obj), None)
             if future.done() and not future.cancelled():
                 future.exception()  # retrieved: the send failure above already says the same thing
+
+    def _why_no_answer(self, junk: _Junk) -> str:
+        """What the transport can tell about a silent server (a stopped process, an unread stdin), and what
+        came from the server instead of an answer; "" when nothing is known."""
+        why = self.transport.why_silent()
+        text = f": {why}" if why else ""
+        if junk.count == 1:
+            text += f"; meanwhile 1 framing error came from the server: {junk.first}"
+        elif junk.count:
+            text += f"; meanwhile {junk.count:,} framing errors came from the server, the first: {junk.first}"
+        return text
 
     async def _wait_resetting_on_progress(self, future: asyncio.Future[Event], obj: dict[str, Any],
                                           timeout: float) -> Event:
@@ -523,6 +544,21 @@ class Session:
             result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
         )
+
+
+class _Junk:
+    """The framing errors from the server while one request waited: how many, and the first one's reason."""
+
+    __slots__ = ("count", "first")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+    def saw(self, event: Event) -> None:
+        self.count += 1
+        if self.first is None:
+            self.first = event.reason or "a line that is not a JSON-RPC message"
 
 
 def _progress_token(obj: dict[str, Any]) -> str | None:

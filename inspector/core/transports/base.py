@@ -80,6 +80,11 @@ class Transport(abc.ABC):
         request's stream). Returns False when it has none, and the session sends notifications/cancelled."""
         return False
 
+    def why_silent(self) -> str | None:
+        """While a request goes unanswered: why, if the transport can tell (stdio: the server's process is
+        stopped, or it does not read what we write); None otherwise."""
+        return None
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
         ``waiting_for`` if any; None while the connection is up."""

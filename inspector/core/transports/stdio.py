@@ -317,6 +317,20 @@ class StdioTransport(Transport):
         except asyncio.TimeoutError:
             return False
 
+    def why_silent(self) -> str | None:
+        process = self.process
+        if process is None or self.returncode is not None:
+            return None
+        if process_state(process.pid) in ("T", "t"):
+            return ("the server's process is stopped (SIGSTOP, Ctrl-Z or a debugger) and cannot answer until it "
+                    "gets SIGCONT")
+        stdin = process.stdin
+        waiting = stdin.transport.get_write_buffer_size() if stdin is not None and not self._stdin_closed else 0
+        if waiting:
+            return (f"the server stopped reading its stdin ({waiting:,} bytes of what mcp-inspector wrote are "
+                    "still waiting to go in)")
+        return None
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         if self.returncode is None:
             return None
@@ -371,6 +385,15 @@ def group_members(pgid: int) -> list[int]:
         if len(fields) >= 3 and fields[0] not in ("Z", "X") and int(fields[2]) == pgid:
             members.append(int(entry.name))
     return members
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state of a process (``R``, ``S``, ``T`` stopped, ``t`` stopped by a debugger, ``Z``...);
+    None where /proc cannot tell."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 def _signal_name(signum: int) -> str:
