@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,10 @@ class RequestTimeout(TransportError):
 
 class HandshakeError(TransportError):
     """The handshake failed; the message says how."""
+
+
+class UnreadableResponse(TransportError):
+    """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
 
 
 class RpcError(Exception):
@@ -159,6 +164,8 @@ class Session:
                 if event.dir == Direction.S2C:
                     for junk in self._junk_watchers:
                         junk.saw(event)
+                    if self._waiters and "oversize" in event.data:
+                        reactions.append((event, None))  # maybe the answer we wait for, too big to read
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1
             elif kind == Kind.LIFECYCLE:
@@ -194,6 +201,13 @@ class Session:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter[1].done():
                 waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
+        elif event.kind == Kind.FRAMING_ERROR:
+            found, msg_id = _oversize_message_id(event)
+            waiter = self._waiters.pop(id_key(msg_id), None) if found else None
+            if waiter is not None and not waiter[1].done():
+                self.correlator.forget(Direction.C2S, msg_id)
+                waiter[1].set_exception(UnreadableResponse(
+                    f"the server's answer to {waiter[0]} could not be read: {event.reason}"))
 
     def _saw_progress(self, event: Event) -> None:
         try:
@@ -559,6 +573,28 @@ class _Junk:
         self.count += 1
         if self.first is None:
             self.first = event.reason or "a line that is not a JSON-RPC message"
+
+
+#: The id of a response whose line was too long to keep whole: its head starts ``{"jsonrpc":"2.0","id":X``
+#: or ``{"id":X`` (Python and most SDKs), or its tail ends ``,"id":X}`` (the TypeScript SDK).
+_HEAD_ID = re.compile(rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]')
+_TAIL_ID = re.compile(rb',\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\Z')
+#: ... and it is a response: a top-level "result" or "error" comes before anything nested (not "method").
+_RESPONSE_HEAD = re.compile(rb'\A\s*\{[^{}\[\]]*?"(?:result|error)"\s*:')
+
+
+def _oversize_message_id(event: Event) -> tuple[bool, Any]:
+    """``(True, id)`` if an over-long line shows the top-level id of a JSON-RPC message, else ``(False, None)``."""
+    oversize = event.data.get("oversize")
+    if not isinstance(oversize, dict) or not _RESPONSE_HEAD.match(event.raw):
+        return False, None
+    match = _HEAD_ID.match(event.raw) or _TAIL_ID.search(bytes(oversize.get("tail") or b""))
+    if match is None:
+        return False, None
+    try:
+        return True, json.loads(match.group(1))
+    except ValueError:
+        return False, None
 
 
 def _progress_token(obj: dict[str, Any]) -> str | None:
