@@ -292,7 +292,7 @@ class StdioTransport(Transport):
                 return
             self.emit(lifecycle("group_leftovers", pids=members, signal=_signal_name(sig)))
             try:
-                os.killpg(pgid, sig)
+                _kill_group(pgid, sig)
             except (ProcessLookupError, PermissionError):
                 return
             loop = asyncio.get_running_loop()
@@ -305,7 +305,7 @@ class StdioTransport(Transport):
         self._signalled = _signal_name(sig)
         self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
         try:
-            os.killpg(self.process.pid, sig)
+            _kill_group(self.process.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
@@ -385,6 +385,14 @@ def group_members(pgid: int) -> list[int]:
         if len(fields) >= 3 and fields[0] not in ("Z", "X") and int(fields[2]) == pgid:
             members.append(int(entry.name))
     return members
+
+
+def _kill_group(pgid: int, sig: signal.Signals) -> None:
+    """Signal a process group. SIGTERM is followed by SIGCONT (as systemd does): a stopped process (SIGSTOP,
+    Ctrl-Z) cannot act on SIGTERM until it runs again, and would otherwise only end with SIGKILL."""
+    os.killpg(pgid, sig)
+    if sig == signal.SIGTERM:
+        os.killpg(pgid, signal.SIGCONT)
 
 
 def process_state(pid: int) -> str | None:
