@@ -464,7 +464,6 @@ def check_grandchild_capture(capture, pid_file: Path) -> None:
     assert_nothing_left_running(capture)
 
 
-@pytest.mark.xfail(reason="the summary line does not say that the server left a process running in its group, which mcp-inspector had to kill", strict=True)
 @pytest.mark.report("faults", "leaves grandchildren holding the pipes", surface="CLI", **GRANDCHILD)
 def test_a_server_that_dies_leaving_a_helper_on_its_pipes_is_named_at_once_and_the_helper_killed_on_the_cli(
         tmp_path, report):

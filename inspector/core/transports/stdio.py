@@ -75,6 +75,8 @@ class StdioTransport(Transport):
         self.returncode: int | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_line_open = False  # the last stderr piece had no newline: the next one continues it
+        #: processes of the server's group still running after it exited (helpers it left behind), ended by us
+        self.leftovers: list[int] = []
         self._stdin_decoder = LineDecoder(Direction.C2S, max_line_bytes)
         self._readers: list[asyncio.Task[None]] = []
         self._waiter: asyncio.Task[None] | None = None
@@ -290,6 +292,7 @@ class StdioTransport(Transport):
             members = group_members(pgid)
             if not members:
                 return
+            self.leftovers = self.leftovers or members
             self.emit(lifecycle("group_leftovers", pids=members, signal=_signal_name(sig)))
             try:
                 _kill_group(pgid, sig)
