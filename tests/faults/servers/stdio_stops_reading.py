@@ -3,11 +3,11 @@
 A client that writes more than the pipe holds (64 KiB on Linux) blocks: the write can never finish.
 """
 
+import json
 import signal
 
 import stdio_wire  # noqa: F401  (makes _wire importable)
 from _wire import initialize_result, send, stdin
-import json
 
 if __name__ == "__main__":
     request = json.loads(stdin.readline())
