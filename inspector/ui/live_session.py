@@ -38,7 +38,8 @@ class Target:
     headers: dict[str, str] = field(default_factory=dict)
     bearer: str | None = None
     handshake: str = "auto"
-    timeout: float = DEFAULT_REQUEST_TIMEOUT  #: bound on each response, the handshake's included
+    #: how long the window waits for the handshake and for each request (as ``record --timeout``)
+    timeout: float = DEFAULT_REQUEST_TIMEOUT
 
     @property
     def is_http(self) -> bool:

@@ -81,8 +81,9 @@ class Transport(abc.ABC):
         return False
 
     def waiting_detail(self, msg_id: Any) -> str | None:
-        """For a request that got no response in time: what its transport has received for it so far (a clause
-        such as "its response stream is open and has sent 20 bytes ... but no complete event"), or None."""
+        """For a request that got no response in time: why, if the transport can tell, as a clause (stdio:
+        "the server's process is stopped ...", "the server stopped reading its stdin ..."; Streamable HTTP:
+        "its response stream is open and has sent 20 bytes ... but no complete event"); None otherwise."""
         return None
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:

@@ -46,6 +46,9 @@ WRITE_STALL_TIMEOUT = 10.0
 READ_CHUNK = 64 * 1024
 #: How many recent stderr lines a diagnosis quotes.
 STDERR_TAIL_LINES = 5
+#: A quoted stderr line keeps only its last this many characters: a server can write megabytes without a
+#: newline (a progress bar, a minified stack trace), and the diagnosis must stay one readable sentence.
+STDERR_QUOTE_CHARS = 200
 #: How often we look whether the process group is gone while waiting for it.
 GROUP_POLL_INTERVAL = 0.02
 
@@ -72,6 +75,9 @@ class StdioTransport(Transport):
         self.process: asyncio.subprocess.Process | None = None
         self.returncode: int | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_line_open = False  # the last stderr piece had no newline: the next one continues it
+        #: processes of the server's group still running after it exited (helpers it left behind), ended by us
+        self.leftovers: list[int] = []
         self._stdin_decoder = LineDecoder(Direction.C2S, max_line_bytes)
         self._readers: list[asyncio.Task[None]] = []
         self._waiter: asyncio.Task[None] | None = None
@@ -174,8 +180,18 @@ class StdioTransport(Transport):
     def _emit_stderr(self, lines: list[tuple[bytes, bytes]]) -> None:
         if not lines:
             return
-        for line, _ in lines[-STDERR_TAIL_LINES:]:
-            self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+        first = max(0, len(lines) - STDERR_TAIL_LINES)
+        line_open = lines[first - 1][1] == b"" if first else self._stderr_line_open
+        for line, eol in lines[first:]:
+            # pieces of one line cut by the splitter (no newline between them) are quoted as one line
+            text = line.decode("utf-8", errors="replace")
+            if line_open and self.stderr_tail:
+                text = self.stderr_tail.pop() + text
+            if len(text) > STDERR_QUOTE_CHARS:
+                text = "…" + text[-STDERR_QUOTE_CHARS:]
+            self.stderr_tail.append(text)
+            line_open = eol == b""
+        self._stderr_line_open = line_open
         self.emit_many([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines])
 
     async def _wait_exit(self) -> None:
@@ -279,9 +295,10 @@ class StdioTransport(Transport):
             members = group_members(pgid)
             if not members:
                 return
+            self.leftovers = self.leftovers or members
             self.emit(lifecycle("group_leftovers", pids=members, signal=signal_name(sig)))
             try:
-                os.killpg(pgid, sig)
+                _kill_group(pgid, sig)
             except (ProcessLookupError, PermissionError):
                 return
             loop = asyncio.get_running_loop()
@@ -294,7 +311,7 @@ class StdioTransport(Transport):
         self._signalled = signal_name(sig)
         self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
         try:
-            os.killpg(self.process.pid, sig)
+            _kill_group(self.process.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
@@ -305,6 +322,20 @@ class StdioTransport(Transport):
             return True
         except asyncio.TimeoutError:
             return False
+
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        process = self.process
+        if process is None or self.returncode is not None:
+            return None
+        if process_state(process.pid) in ("T", "t"):
+            return ("the server's process is stopped (SIGSTOP, Ctrl-Z or a debugger) and cannot answer until it "
+                    "gets SIGCONT")
+        stdin = process.stdin
+        waiting = stdin.transport.get_write_buffer_size() if stdin is not None and not self._stdin_closed else 0
+        if waiting:
+            return (f"the server stopped reading its stdin ({waiting:,} bytes of what mcp-inspector wrote are "
+                    "still waiting to go in)")
+        return None
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         if self.returncode is None:
@@ -360,6 +391,23 @@ def group_members(pgid: int) -> list[int]:
         if len(fields) >= 3 and fields[0] not in ("Z", "X") and int(fields[2]) == pgid:
             members.append(int(entry.name))
     return members
+
+
+def _kill_group(pgid: int, sig: signal.Signals) -> None:
+    """Signal a process group. SIGTERM is followed by SIGCONT (as systemd does): a stopped process (SIGSTOP,
+    Ctrl-Z) cannot act on SIGTERM until it runs again, and would otherwise only end with SIGKILL."""
+    os.killpg(pgid, sig)
+    if sig == signal.SIGTERM:
+        os.killpg(pgid, signal.SIGCONT)
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state of a process (``R``, ``S``, ``T`` stopped, ``t`` stopped by a debugger, ``Z``...);
+    None where /proc cannot tell."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 def signal_name(signum: int) -> str:
