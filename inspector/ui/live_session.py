@@ -38,6 +38,8 @@ class Target:
     headers: dict[str, str] = field(default_factory=dict)
     bearer: str | None = None
     handshake: str = "auto"
+    #: the user named it (a profile): the tab keeps that name instead of the one the server reports
+    named_by_user: bool = False
     #: how long the window waits for the handshake and for each request (as ``record --timeout``)
     timeout: float = DEFAULT_REQUEST_TIMEOUT
 

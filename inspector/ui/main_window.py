@@ -30,9 +30,9 @@ MAX_RECENT = 10
 def target_of_profile(profile: ServerProfile) -> Target:
     if profile.kind == "http":
         return Target(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
-                      timeout=profile.timeout)
+                      timeout=profile.timeout, named_by_user=True)
     return Target(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
-                  timeout=profile.timeout)
+                  timeout=profile.timeout, named_by_user=True)
 
 
 def target_of_capture(target: dict[str, Any], name: str) -> Target | None:

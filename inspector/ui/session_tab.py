@@ -262,7 +262,7 @@ class SessionTab(QWidget):
 
     def _server_known(self, info: ServerInfo) -> None:
         self.composer.set_revision(info.protocol_version or "2025-11-25")
-        if info.name:
+        if info.name and not (self.live is not None and self.live.target.named_by_user):
             self.title = info.name
             self.title_changed.emit(info.name)
 
