@@ -292,6 +292,19 @@ async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: boo
         capture.close()
 
 
+def _lower_priority() -> None:
+    """The wire first: on a busy machine the recorder waits, not the relay, the server or the client.
+
+    ``os.nice`` alone is not enough on Linux: with autogroup scheduling (most desktop kernels), nice values
+    only weigh within one session's group, and the recorder, in a session of its own after ``setsid``, would
+    get a whole group's fair share of the CPU, as much as the client. So its group is niced too."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(RECORDER_NICENESS)
+    with contextlib.suppress(OSError):
+        with open("/proc/self/autogroup", "w", encoding="ascii") as autogroup:
+            autogroup.write(str(RECORDER_NICENESS))
+
+
 def _say(text: str) -> None:
     try:
         os.write(2, f"mcp-inspector tap: {text}\n".encode("utf-8", errors="replace"))
@@ -326,8 +339,7 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
             os.dup2(devnull, 1)  # never hold the client's stdout open: it must see EOF when the relay closes it
             os.close(devnull)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-            with contextlib.suppress(OSError, AttributeError):
-                os.nice(RECORDER_NICENESS)  # the wire first: on a busy machine the recorder waits, not the relay
+            _lower_priority()
             asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
         except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
             _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
