@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pygments.lexers.data import JsonLexer
-from pygments.token import Comment, Error, Keyword, Name, Number, String
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 #: Lines longer than this are left uncoloured: lexing a 10 MB single-line message would freeze the window.
@@ -33,7 +31,20 @@ def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
+_KIND_OF: dict[Any, str | None] = {}
+
+
 def _kind(token: Any) -> str | None:
+    kind = _KIND_OF.get(token, "?")
+    if kind == "?":
+        kind = _KIND_OF[token] = _token_kind(token)
+    return kind
+
+
+def _token_kind(token: Any) -> str | None:
+    # pygments is imported by the first highlighter, not with the window (benchmarks/startup.py)
+    from pygments.token import Comment, Error, Keyword, Name, Number, String
+
     if token in Name.Tag:
         return "key"
     if token in String:
@@ -54,6 +65,8 @@ class JsonHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument | None = None, palette: QPalette | None = None) -> None:
         super().__init__(document)
+        from pygments.lexers.data import JsonLexer
+
         self._lexer = JsonLexer()
         self._formats: dict[str, QTextCharFormat] = {}
         self._make_formats(palette or QGuiApplication.palette())
