@@ -1,0 +1,312 @@
+"""An index of a capture file: compact columns per event, events decoded from the file only when asked for.
+
+:func:`~inspector.core.capture.reader.read_capture` turns every line into an :class:`Event`; for a capture of
+a million events that is tens of seconds and gigabytes. :class:`CaptureIndex` instead scans the file once,
+in slices the caller paces (:meth:`CaptureIndex.scan` stops after a time budget, so a window stays
+responsive), and keeps per event only its file offset and line length plus the timeline's
+:class:`~inspector.core.columns.Columns` (kind, direction, problem, method, seq, time): about 40 bytes an
+event. :meth:`CaptureIndex.event` reads one line back and decodes it exactly as the reader does.
+
+Scanning is fast because lines written by :class:`~inspector.core.capture.writer.CaptureWriter` have a fixed
+shape: ``{"seq":N,"t":T,"wall":W,"kind":"message","dir":"s2c","raw":"..."`` and maybe ``"data"`` after the
+raw text. For ``message`` and ``stderr`` lines of that shape the columns are read with a regular expression
+and a few ``bytes.find`` calls, without decoding the JSON (see :func:`_fast_method` for why that is exact).
+Every other line (other kinds, findings, unusual spacing or key order, an old format version) takes the
+reader's own path, ``json.loads`` and :func:`~inspector.core.capture.format.event_from_obj`, so the index
+agrees with :func:`read_capture` on every file: the same events, the same warnings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from array import array
+from collections import OrderedDict
+from typing import Any
+
+from ..columns import BINARY, PROBLEM, Columns, category, category_of, method_of
+from ..events import Event, Kind
+from .format import CaptureError, event_from_obj
+from .reader import MAX_LISTED_PROBLEMS, UPGRADES, _check_header, FORMAT_VERSION
+
+#: The file is read this much at a time.
+CHUNK_BYTES = 4 << 20
+#: Decoded events kept for the rows on screen (a repaint asks each visible row several times).
+EVENT_CACHE = 2048
+
+#: The start of a line as the writer writes it, up to the message's method when the message starts with
+#: ``{``, then members with plain values (no brackets, no escapes), then ``"method":"...`` (see the module's notes).
+_HEAD = re.compile(
+    rb'\{"seq":\d+,"t":-?\d[\d.eE+-]*,"wall":-?\d[\d.eE+-]*,"kind":"(message|stderr)"(?:,"dir":"(c2s|s2c)")?,'
+    rb'"raw":"(?:(\[)|\{(?:\\"\w+\\":(?:\\"[^"\\{}\[\]]*\\"|-?\d+|true|false|null),)*'
+    rb'\\"method\\":\\"([^"\\]*)\\"(?=[,}]))?')
+_NEVER = re.compile(rb"(?!)")
+#: Lines with findings (the problem flag needs their severities) or a CR are decoded.
+_ODD = (b',"findings":[', b"\r\n")
+_KEY_METHOD = b'\\"method\\"'  # the key "method" as it looks inside the JSON-encoded raw text
+_REQUEST_METHOD = b'"request_method":"'
+_FINDINGS = b',"findings":['
+_MESSAGE = b"message"
+_FAST_CATEGORIES = {(kind, direction): category(name, direction.decode() if direction else None, False)
+                    for kind, name in ((b"message", Kind.MESSAGE), (b"stderr", Kind.STDERR))
+                    for direction in (None, b"c2s", b"s2c")}
+
+
+def _odd_lines(buf: bytes, pos: int, end: int) -> list[int]:
+    """Starts of the lines in ``buf[pos:end]`` that hold a findings array or a CR, last first."""
+    starts = set()
+    for needle in _ODD:
+        at = buf.find(needle, pos, end)
+        while at >= 0:
+            start = max(buf.rfind(b"\n", pos, at) + 1, pos)
+            starts.add(start)
+            line_end = buf.find(b"\n", at, end)
+            at = buf.find(needle, line_end, end) if line_end >= 0 else -1
+    return sorted(starts, reverse=True)
+
+
+class CaptureIndex:
+    """Columns of a capture file, filled by :meth:`scan`; :meth:`event` decodes one event on demand.
+
+    Raises :class:`CaptureError` (a sentence) when the file cannot be opened or is not a capture. Warnings
+    about skipped or cut-off lines are in :attr:`warnings`, worded as the reader words them.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        try:
+            self._file = open(self.path, "rb")  # noqa: SIM115 - closed by close()
+        except FileNotFoundError:
+            raise CaptureError(f"{self.path}: no such file") from None
+        except IsADirectoryError:
+            raise CaptureError(f"{self.path} is a directory, not a capture file") from None
+        except OSError as exc:
+            raise CaptureError(f"{self.path} cannot be opened: {exc.strerror}") from None
+        first = self._file.readline()
+        try:
+            version = _check_header(self.path, first)
+        except CaptureError:
+            self._file.close()
+            raise
+        self.header: dict[str, Any] = json.loads(first)
+        self._upgrade = [UPGRADES[v] for v in range(version, FORMAT_VERSION)]
+        self.size = os.fstat(self._file.fileno()).st_size  #: the file's size when it was opened
+        self.columns = Columns()
+        self.offsets = array("q")  #: where each event's line starts in the file
+        self.warnings: list[str] = []
+        self.done = False  #: the whole file has been scanned
+        self.scanned = len(first)  #: bytes of the file scanned so far
+        self._line_no = 1
+        self._problems = 0
+        self._pending: list[bytes] = []  # the start of a line longer than a chunk
+        self._cache: OrderedDict[int, Event] = OrderedDict()
+        self._byte_ids: dict[bytes, int] = {b"": 0}  # method bytes as found in the file -> column id
+        self._reader = open(self.path, "rb")  # noqa: SIM115 - a second handle, for event(): scan() keeps its place
+
+    @property
+    def target(self) -> dict[str, Any]:
+        target = self.header.get("target")
+        return target if isinstance(target, dict) else {}
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def close(self) -> None:
+        self._file.close()
+        self._reader.close()
+
+    # -- scanning --------------------------------------------------------------------------------------
+
+    def scan(self, budget: float = 0.03) -> int:
+        """Scan more of the file for about ``budget`` seconds (at least one chunk); returns how many events
+        were added. Call until :attr:`done`."""
+        if self.done:
+            return 0
+        before = len(self.offsets)
+        deadline = time.perf_counter() + budget
+        while not self.done:
+            self._scan_chunk()
+            if time.perf_counter() >= deadline:
+                break
+        return len(self.offsets) - before
+
+    def scan_all(self) -> None:
+        while not self.done:
+            self._scan_chunk()
+
+    @property
+    def progress(self) -> float:
+        """How much of the file has been scanned, 0.0 to 1.0."""
+        return 1.0 if self.done or not self.size else min(1.0, self.scanned / self.size)
+
+    def _scan_chunk(self) -> None:
+        chunk = self._file.read(CHUNK_BYTES)
+        if not chunk:
+            rest = b"".join(self._pending)
+            self._pending = []
+            if rest:
+                self._line_no += 1
+                self._slow_line(rest, self.scanned)
+                self.scanned += len(rest)
+            self._finish()
+            return
+        last = chunk.rfind(b"\n")
+        if last < 0:
+            self._pending.append(chunk)  # part of a very long line
+            return
+        if self._pending:
+            head = b"".join(self._pending)
+            self._pending = []
+            first = chunk.index(b"\n") + 1
+            self._lines(head + chunk[:first], self.scanned, 0)
+            self.scanned += len(head) + first
+            body_start = first
+        else:
+            body_start = 0
+        if last + 1 > body_start:
+            self._lines(chunk, self.scanned - body_start, body_start, last + 1)
+            self.scanned += last + 1 - body_start
+        if last + 1 < len(chunk):
+            self._pending.append(chunk[last + 1:])
+
+    def _lines(self, buf: bytes, base: int, pos: int, end: int | None = None) -> None:
+        """Index the complete lines of ``buf[pos:end]``; ``base`` is the file offset of ``buf[0]``.
+
+        The loop is the hot path of opening a big capture: a handful of C calls per line. Lines with
+        findings or a CR are found with one search of the whole buffer, not one per line.
+        """
+        end = len(buf) if end is None else end
+        cols = self.columns
+        add_category, add_method, add_offset = cols.categories.append, cols.methods.append, self.offsets.append
+        method_ids = self._byte_ids
+        match = _HEAD.match if not self._upgrade else _NEVER.match
+        find = buf.find
+        odd = _odd_lines(buf, pos, end)  # starts of lines that must be decoded, ascending
+        next_odd = odd.pop() if odd else end
+        line_no = self._line_no
+        while pos < end:
+            nl = find(b"\n", pos, end)
+            line_no += 1
+            m = match(buf, pos, nl) if pos < next_odd else None
+            if m is not None:
+                kind, direction, batch, method = m.groups()
+                if method is None:
+                    if kind != _MESSAGE:
+                        method = b""
+                    else:
+                        raw = m.end()
+                        method = _request_method(buf, raw, nl) if batch or find(_KEY_METHOD, raw, nl) < 0 else None
+                method_id = method_ids.get(method) if method is not None else None
+                if method_id is None and method is not None:
+                    method_id = self._method_id(method)
+                if method_id is not None:
+                    add_category(_FAST_CATEGORIES[kind, direction])
+                    add_method(method_id)
+                    add_offset(base + pos)
+                    pos = nl + 1
+                    continue
+            self._line_no = line_no
+            self._slow_line(buf[pos:nl + 1], base + pos)
+            if pos >= next_odd:
+                next_odd = odd.pop() if odd else end
+            pos = nl + 1
+        self._line_no = line_no
+
+    def _method_id(self, method: bytes) -> int | None:
+        """The column id of a method read from the file's bytes (None: not UTF-8, decode the line)."""
+        try:
+            name = method.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        found = self._byte_ids[method] = self.columns.method_id(name)
+        return found
+
+    def _slow_line(self, line: bytes, offset: int) -> None:
+        """The reader's own path for one line (``line`` includes its newline, if it has one)."""
+        if not line.strip():
+            return
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise CaptureError("the line is not a JSON object")
+            for step in self._upgrade:
+                obj = step(obj)
+            event = event_from_obj(obj)
+        except (ValueError, CaptureError, RecursionError) as exc:
+            if not line.endswith(b"\n"):
+                self.warnings.append(
+                    f"the last line (line {self._line_no}) was cut off, as happens when a recording is "
+                    "interrupted; everything before it was loaded")
+                return
+            self._problems += 1
+            if self._problems <= MAX_LISTED_PROBLEMS:
+                reason = str(exc) if isinstance(exc, CaptureError) else "not valid JSON"
+                self.warnings.append(f"line {self._line_no} was skipped: {reason}")
+            return
+        self.columns.add(category_of(event) | (BINARY if "raw_b64" in obj else 0), method_of(event))
+        self.offsets.append(offset)
+
+    def _finish(self) -> None:
+        self.done = True
+        if self._problems > MAX_LISTED_PROBLEMS:
+            self.warnings.append(f"{self._problems - MAX_LISTED_PROBLEMS} more malformed lines were skipped")
+
+    # -- events ----------------------------------------------------------------------------------------
+
+    def line(self, row: int) -> bytes:
+        """The capture line of the event at ``row`` (with its newline, when it has one)."""
+        self._reader.seek(self.offsets[row])
+        return self._reader.readline()
+
+    def event(self, row: int) -> Event:
+        """The event at ``row``, decoded from the file exactly as :func:`read_capture` decodes it."""
+        cached = self._cache.get(row)
+        if cached is not None:
+            self._cache.move_to_end(row)
+            return cached
+        obj = json.loads(self.line(row))
+        for step in self._upgrade:
+            obj = step(obj)
+        event = event_from_obj(obj)
+        self._cache[row] = event
+        if len(self._cache) > EVENT_CACHE:
+            self._cache.popitem(last=False)
+        return event
+
+    def is_problem(self, row: int) -> bool:
+        return bool(self.columns.categories[row] & PROBLEM)
+
+
+class IndexedEvents:
+    """A read-only sequence view of an index: ``events[row]`` decodes that row (cached)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: CaptureIndex) -> None:
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, row: int) -> Event:
+        if row < 0:
+            row += len(self.index)
+        return self.index.event(row)
+
+    def __iter__(self) -> Any:
+        return (self.index.event(row) for row in range(len(self.index)))
+
+
+def _request_method(buf: bytes, r0: int, nl: int) -> bytes | None:
+    """``data.request_method`` of the line, or b"" when it has none. An unescaped ``"request_method":"`` can
+    only be the key itself: inside the raw text its quotes would be escaped."""
+    at = buf.find(_REQUEST_METHOD, r0, nl)
+    if at < 0:
+        return b""
+    value = at + len(_REQUEST_METHOD)
+    close = buf.find(b'"', value, nl)
+    if close < 0 or buf.find(b"\\", value, close) >= 0:
+        return None
+    return buf[value:close]
