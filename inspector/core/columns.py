@@ -14,6 +14,7 @@ read from the event itself, for the rows on screen only.
 
 from __future__ import annotations
 
+import bisect
 from array import array
 from collections.abc import Iterable
 from itertools import compress
@@ -84,11 +85,14 @@ def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C)
 class Columns:
     """The per-row filter columns of a timeline. Rows are only ever appended."""
 
-    __slots__ = ("categories", "methods", "method_names", "_method_ids")
+    __slots__ = ("categories", "methods", "small_methods", "method_names", "_method_ids")
 
     def __init__(self) -> None:
         self.categories = bytearray()  #: one category byte per row
         self.methods = array("I")  #: method id per row, an index into method_names (0 is "")
+        #: the method id as one byte (255 for ids from 255 on): while a timeline has fewer than 255 methods,
+        #: the method filter is one bytes.translate
+        self.small_methods = bytearray()
         self.method_names: list[str] = [""]
         self._method_ids: dict[str, int] = {"": 0}
 
@@ -103,8 +107,10 @@ class Columns:
         return found
 
     def add(self, category_byte: int, method: str) -> None:
+        method_id = self.method_id(method)
         self.categories.append(category_byte)
-        self.methods.append(self.method_id(method))
+        self.methods.append(method_id)
+        self.small_methods.append(method_id if method_id < 255 else 255)
 
     def add_event(self, event: Event) -> None:
         self.add(category_of(event), method_of(event))
@@ -116,14 +122,23 @@ class Columns:
         """Rows in ``[start, stop)`` whose category byte is accepted by ``categories_ok`` (a 256-byte table
         of 0/1) and, when ``method_ok`` is given, whose method id ``i`` has ``method_ok[i] == 1``."""
         stop = min(stop, len(self.categories))
+        mask = self.mask(start, stop, categories_ok, method_ok)
+        return array("q", compress(range(start, stop), mask))
+
+    def mask(self, start: int, stop: int, categories_ok: bytes, method_ok: bytes | None = None) -> bytes:
+        """:meth:`select` as a mask: one byte per row of ``[start, stop)``, 1 for a row that passes."""
+        stop = min(stop, len(self.categories))
         if start >= stop:
-            return array("q")
+            return b""
         mask = self.categories[start:stop].translate(categories_ok)
         if method_ok is not None:
-            by_method = bytes(map(method_ok.__getitem__, self.methods[start:stop]))
+            if len(method_ok) < 255:
+                by_method = self.small_methods[start:stop].translate(method_ok.ljust(256, b"\0"))
+            else:
+                by_method = bytes(map(method_ok.__getitem__, self.methods[start:stop]))
             width = stop - start
             mask = (int.from_bytes(mask, "little") & int.from_bytes(by_method, "little")).to_bytes(width, "little")
-        return array("q", compress(range(start, stop), mask))
+        return bytes(mask)
 
     def method_table(self, needle: str) -> bytes:
         """For each method id, 1 when the method contains ``needle`` (case-insensitively)."""
@@ -140,3 +155,69 @@ class Columns:
 
 
 _PROBLEM_TABLE = bytes(1 if value & PROBLEM else 0 for value in range(256))
+
+
+class RowSet:
+    """An ascending set of rows kept as a mask (one byte per row, 1 = in the set) with counts per block.
+
+    The timeline filter's result. Building it costs C-level work only (a million-row mask is a few
+    ``bytes.translate``); the k-th row and the rank of a row, which a view asks for the rows on screen only,
+    are a binary search over the block counts and a search inside one block of :data:`BLOCK` rows.
+    """
+
+    BLOCK = 4096
+
+    __slots__ = ("mask", "_prefix", "_positions")
+
+    def __init__(self, mask: bytes = b"") -> None:
+        self.mask = bytearray()
+        self._prefix = array("q", [0])  # _prefix[b] = members in blocks before b; one more entry than blocks
+        self._positions: dict[int, list[int]] = {}  # member rows of recently used blocks
+        self.extend(mask)
+
+    def __len__(self) -> int:
+        return self._prefix[-1]
+
+    @property
+    def covered(self) -> int:
+        """Rows the mask says something about (members or not)."""
+        return len(self.mask)
+
+    def extend(self, mask: bytes) -> None:
+        """Append the verdicts of the next ``len(mask)`` rows."""
+        if not mask:
+            return
+        block = self.BLOCK
+        first_block = len(self.mask) // block
+        self.mask += mask
+        del self._prefix[first_block + 1:]
+        self._positions.pop(first_block, None)
+        for start in range(first_block * block, len(self.mask), block):
+            self._prefix.append(self._prefix[-1] + self.mask.count(1, start, start + block))
+
+    def row(self, k: int) -> int:
+        """The k-th member (0-based)."""
+        block = bisect.bisect_right(self._prefix, k) - 1
+        positions = self._positions.get(block)
+        if positions is None:
+            if len(self._positions) > 64:
+                self._positions.clear()
+            start = block * self.BLOCK
+            chunk = self.mask[start:start + self.BLOCK]
+            positions = self._positions[block] = [start + i for i, v in enumerate(chunk) if v]
+        return positions[k - self._prefix[block]]
+
+    def rank(self, row: int) -> int | None:
+        """The position of ``row`` among the members, or None when it is not one."""
+        if not 0 <= row < len(self.mask) or not self.mask[row]:
+            return None
+        block = row // self.BLOCK
+        return self._prefix[block] + self.mask.count(1, block * self.BLOCK, row)
+
+    def rank_range(self, first: int, last: int) -> tuple[int, int]:
+        """Positions of the members in rows ``[first, last]``: ``(start, stop)``, empty when start == stop."""
+        def members_before(row: int) -> int:
+            row = max(0, min(row, len(self.mask)))
+            block = row // self.BLOCK
+            return self._prefix[min(block, len(self._prefix) - 1)] + self.mask.count(1, block * self.BLOCK, row)
+        return members_before(first), members_before(last + 1)

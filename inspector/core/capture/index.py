@@ -18,6 +18,7 @@ agrees with :func:`read_capture` on every file: the same events, the same warnin
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -32,7 +33,7 @@ from .format import CaptureError, event_from_obj
 from .reader import MAX_LISTED_PROBLEMS, UPGRADES, _check_header, FORMAT_VERSION
 
 #: The file is read this much at a time.
-CHUNK_BYTES = 4 << 20
+CHUNK_BYTES = 128 << 10
 #: Decoded events kept for the rows on screen (a repaint asks each visible row several times).
 EVENT_CACHE = 2048
 
@@ -52,6 +53,9 @@ _MESSAGE = b"message"
 _FAST_CATEGORIES = {(kind, direction): category(name, direction.decode() if direction else None, False)
                     for kind, name in ((b"message", Kind.MESSAGE), (b"stderr", Kind.STDERR))
                     for direction in (None, b"c2s", b"s2c")}
+
+
+_BINARY_TABLE = bytes(1 if value & BINARY else 0 for value in range(256))
 
 
 def _odd_lines(buf: bytes, pos: int, end: int) -> list[int]:
@@ -180,6 +184,7 @@ class CaptureIndex:
         end = len(buf) if end is None else end
         cols = self.columns
         add_category, add_method, add_offset = cols.categories.append, cols.methods.append, self.offsets.append
+        add_small = cols.small_methods.append
         method_ids = self._byte_ids
         match = _HEAD.match if not self._upgrade else _NEVER.match
         find = buf.find
@@ -204,6 +209,7 @@ class CaptureIndex:
                 if method_id is not None:
                     add_category(_FAST_CATEGORIES[kind, direction])
                     add_method(method_id)
+                    add_small(method_id if method_id < 255 else 255)
                     add_offset(base + pos)
                     pos = nl + 1
                     continue
@@ -266,14 +272,59 @@ class CaptureIndex:
         if cached is not None:
             self._cache.move_to_end(row)
             return cached
-        obj = json.loads(self.line(row))
-        for step in self._upgrade:
-            obj = step(obj)
-        event = event_from_obj(obj)
+        try:
+            obj = json.loads(self.line(row))
+            for step in self._upgrade:
+                obj = step(obj)
+            event = event_from_obj(obj)
+        except (ValueError, CaptureError, RecursionError, AttributeError) as exc:
+            # only a file changed or damaged since it was scanned gets here (the scan decodes odd lines)
+            event = Event(Kind.NOTE, data={"text": f"this line of the capture cannot be read any more ({exc})"})
         self._cache[row] = event
         if len(self._cache) > EVENT_CACHE:
             self._cache.popitem(last=False)
         return event
+
+    def row_of_seq(self, seq: int, limit: int | None = None) -> int | None:
+        """The row of the event numbered ``seq`` among the first ``limit`` rows. Events are numbered 1, 2, 3,
+        ... so the row is usually ``seq - 1``; otherwise a binary search over the rows (the writer's seqs only
+        grow), decoding about 20 of them."""
+        count = len(self) if limit is None else min(limit, len(self))
+        if not count:
+            return None
+        guess = seq - self.event(0).seq
+        if 0 <= guess < count and self.event(guess).seq == seq:
+            return guess
+        row = bisect.bisect_left(range(count), seq, key=lambda r: self.event(r).seq)
+        return row if row < count and self.event(row).seq == seq else None
+
+    def rows_containing(self, needle: bytes, first: int, last: int,
+                        max_bytes: int = CHUNK_BYTES) -> tuple[list[int], int]:
+        """Rows in ``[first, stop)`` whose capture line contains ``needle`` (lower-case ASCII; the line is
+        compared ASCII-lowercased), and every row whose raw bytes the file holds as base64. ``stop`` is
+        returned: each call reads about ``max_bytes`` of the file, so a caller can search in slices.
+
+        A candidate list, to check on the decoded events: the needle may be in another field of the line.
+        """
+        last = min(last, len(self))
+        if first >= last:
+            return [], last
+        offsets = self.offsets
+        start = offsets[first]
+        stop = max(first + 1, bisect.bisect_right(offsets, start + max_bytes, first, last))
+        end = offsets[stop] if stop < len(offsets) else self.scanned
+        self._reader.seek(start)
+        text = self._reader.read(end - start).lower()
+        rows: list[int] = []
+        at = text.find(needle)
+        while at >= 0:
+            row = bisect.bisect_right(offsets, start + at, first, stop) - 1
+            rows.append(row)
+            at = text.find(needle, offsets[row + 1] - start) if row + 1 < stop else -1
+        binary = self.columns.select(first, stop, _BINARY_TABLE)
+        if binary:
+            rows = sorted(set(rows).union(binary))
+        return rows, stop
 
     def is_problem(self, row: int) -> bool:
         return bool(self.columns.categories[row] & PROBLEM)
