@@ -6,7 +6,8 @@ their responses paired as the recorder pairs them, progress and log notification
 
   first paint    File > Open until the timeline has rows and has painted them (QWidget.grab())
   full load      until the whole file is indexed (rows, stderr pane, catalog)
-  longest stall  the longest the event loop was blocked while loading (a 5 ms QTimer heartbeat)
+  longest stall  the longest the event loop was blocked while loading (a 5 ms QTimer heartbeat), against
+                 the same heartbeat on the idle window for 3 s before (the machine's own noise)
   method filter  typing a method into the filter box until the filtered timeline has painted
   peak RSS       VmHWM, against the file's size
 
@@ -128,6 +129,15 @@ def measure(path: Path) -> dict[str, float]:
     heartbeat.setInterval(HEARTBEAT_MS)
     heartbeat.timeout.connect(beat)
 
+    # the machine's own noise: the same heartbeat on the idle window, for as long as loading typically takes
+    last[0] = time.perf_counter()
+    heartbeat.start()
+    QTimer.singleShot(3000, app.quit)
+    app.exec()
+    heartbeat.stop()
+    idle = sorted(max(0.0, gap - HEARTBEAT_MS / 1000) for gap in gaps) or [0.0]
+    gaps.clear()
+
     started = time.perf_counter()
     cpu_started = time.process_time()
     tab = window.open_capture(path)
@@ -171,6 +181,7 @@ def measure(path: Path) -> dict[str, float]:
     return {"first_paint": first_paint, "first_rows": first_rows, "full_load": full_load, "rows": rows,
             "full_load_cpu": full_load_cpu,
             "max_stall_ms": stalls[-1] * 1000, "p99_stall_ms": stalls[int(len(stalls) * 0.99)] * 1000,
+            "idle_max_stall_ms": idle[-1] * 1000, "idle_p99_stall_ms": idle[int(len(idle) * 0.99)] * 1000,
             "beats": len(gaps), "method_filter": method_filter, "filtered_rows": filtered_rows,
             "clear_filter": clear_filter, "select_row": select_row, "peak_rss": vm("VmHWM"),
             "rss_loaded": vm("VmRSS"), "rss_before_open": rss_before}
@@ -249,7 +260,8 @@ def main() -> None:
          f"{med['full_load'] / old_path:.2f}x read_capture; CPU {med['full_load_cpu']:.2f} s",
          "in the background", True),
         ("longest stall while loading", f"{med['max_stall_ms']:.1f} ms",
-         f"99th percentile {med['p99_stall_ms']:.1f} ms", "under 100 ms", med["max_stall_ms"] < 100),
+         f"99th percentile {med['p99_stall_ms']:.1f} ms; idle window {med['idle_max_stall_ms']:.1f} ms "
+         f"(p99 {med['idle_p99_stall_ms']:.1f})", "under 100 ms", med["max_stall_ms"] < 100),
         (f"method filter '{FILTER_METHOD}'", f"{med['method_filter'] * 1000:.0f} ms",
          f"{med['filtered_rows']:,.0f} rows; clearing it {med['clear_filter'] * 1000:.0f} ms", "under 300 ms",
          med["method_filter"] < 0.3),
