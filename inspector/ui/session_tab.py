@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeade
 
 from ..core import jsonrpc
 from ..core.capture import Capture
-from ..core.capture.index import CaptureIndex
+from ..core.capture.index import CaptureIndex, PartialEvent
 from ..core.columns import KIND_CODES, KIND_MASK, category_table
 from ..core.events import Direction, Event, Kind
 from ..core.session import ServerInfo
@@ -239,6 +239,7 @@ class SessionTab(QWidget):
         self.read_only = True
         self.capture_path = path
         self.index = index
+        self.detail.raw_pieces = lambda event: index.raw_pieces(event) if isinstance(event, PartialEvent) else None
         self._set_model(TimelineModel(index=index))
         self.events = self.model.events  # type: ignore[union-attr]
         self.composer.set_enabled_for_session(False)

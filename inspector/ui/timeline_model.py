@@ -216,7 +216,7 @@ class TimelineModel(QAbstractTableModel):
                 return "no answer"
             return ""
         if column == COL_SIZE:
-            return _size(len(event.raw)) if event.raw else ""
+            return _size(event.size) if event.raw else ""
         if column == COL_SUMMARY:
             return self._summary(row, event)
         return ""

@@ -25,10 +25,12 @@ import re
 import time
 from array import array
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
+from .. import jsonrpc
 from ..columns import BINARY, PROBLEM, Columns, category, category_of, method_of
-from ..events import Event, Kind
+from ..events import Event, Kind, RpcInfo
 from .format import CaptureError, event_from_obj
 from .reader import MAX_LISTED_PROBLEMS, UPGRADES, _check_header, FORMAT_VERSION
 
@@ -36,6 +38,15 @@ from .reader import MAX_LISTED_PROBLEMS, UPGRADES, _check_header, FORMAT_VERSION
 CHUNK_BYTES = 128 << 10
 #: Decoded events kept for the rows on screen (a repaint asks each visible row several times).
 EVENT_CACHE = 2048
+#: Lines longer than this are not decoded whole by event(): it gives a PartialEvent (decoding a 50 MB line
+#: takes the better part of a second, and JSON decoding holds the interpreter throughout).
+BIG_LINE_BYTES = 1 << 20
+#: How much of a long line's raw text a PartialEvent holds (the preview needs 64 KB), and how much of its end
+#: is read for the fields after the raw text.
+PARTIAL_HEAD_BYTES = 256 << 10
+PARTIAL_TAIL_BYTES = 256 << 10
+#: raw_pieces() decodes this much of the line at a time.
+PIECE_BYTES = 1 << 20
 
 #: The start of a line as the writer writes it, up to the message's method when the message starts with
 #: ``{``, then members with plain values (no brackets, no escapes), then ``"method":"...`` (see the module's notes).
@@ -55,6 +66,10 @@ _FAST_CATEGORIES = {(kind, direction): category(name, direction.decode() if dire
                     for direction in (None, b"c2s", b"s2c")}
 
 
+_PARTIAL_HEAD = re.compile(rb'\{"seq":(\d+),"t":(-?\d[\d.eE+-]*),"wall":(-?\d[\d.eE+-]*),"kind":"(\w+)"'
+                           rb'(?:,"dir":"(\w+)")?,"raw(_b64)?":"')
+#: Fields that can follow the raw text; with the quote after the comma unescaped they cannot be inside it.
+_AFTER_RAW = (b',"eol":"', b',"reason":"', b',"findings":[', b',"data":{')
 _BINARY_TABLE = bytes(1 if value & BINARY else 0 for value in range(256))
 
 
@@ -266,12 +281,23 @@ class CaptureIndex:
         self._reader.seek(self.offsets[row])
         return self._reader.readline()
 
+    def line_size(self, row: int) -> int:
+        """The length of the event's line, at most (skipped lines after it are counted in)."""
+        end = self.offsets[row + 1] if row + 1 < len(self.offsets) else self.scanned
+        return end - self.offsets[row]
+
     def event(self, row: int) -> Event:
-        """The event at ``row``, decoded from the file exactly as :func:`read_capture` decodes it."""
+        """The event at ``row``, decoded from the file exactly as :func:`read_capture` decodes it; for a line
+        over BIG_LINE_BYTES, a :class:`PartialEvent` that holds the start of its raw text."""
         cached = self._cache.get(row)
         if cached is not None:
             self._cache.move_to_end(row)
             return cached
+        if self.line_size(row) > BIG_LINE_BYTES:
+            partial = self._partial_event(row)
+            if partial is not None:
+                self._cache[row] = partial
+                return partial
         try:
             obj = json.loads(self.line(row))
             for step in self._upgrade:
@@ -284,6 +310,68 @@ class CaptureIndex:
         if len(self._cache) > EVENT_CACHE:
             self._cache.popitem(last=False)
         return event
+
+    def _partial_event(self, row: int) -> PartialEvent | None:
+        """The event of a long line from its first and last bytes; None when the line is not shaped for it
+        (then it is decoded whole)."""
+        offset, size = self.offsets[row], self.line_size(row)
+        self._reader.seek(offset)
+        head = self._reader.read(PARTIAL_HEAD_BYTES)
+        tail_start = max(0, size - PARTIAL_TAIL_BYTES)
+        self._reader.seek(offset + tail_start)
+        tail = self._reader.read(size - tail_start).rstrip(b"\r\n")
+        m = _PARTIAL_HEAD.match(head)
+        if m is None:
+            return None
+        starts = [at for at in (tail.find(key) for key in _AFTER_RAW) if at >= 0]
+        if starts:
+            try:
+                extra = json.loads(b"{" + tail[min(starts) + 1:])
+            except ValueError:
+                return None
+            literal_end = tail_start + min(starts) - 1  # the raw text's closing quote
+        elif tail.endswith(b'"}'):
+            extra, literal_end = {}, tail_start + len(tail) - 2
+        else:
+            return None
+        literal_start = m.end()
+        if literal_end <= literal_start or not isinstance(extra, dict):
+            return None
+        binary = m.group(6) is not None
+        kind = m.group(4).decode()
+        obj: dict[str, Any] = {"seq": int(m.group(1)), "t": float(m.group(2)), "wall": float(m.group(3)),
+                               "kind": kind, "raw": "", **extra}
+        if m.group(5):
+            obj["dir"] = m.group(5).decode()
+        try:
+            for step in self._upgrade:
+                obj = step(obj)
+            event = event_from_obj(obj)
+            first, _ = _decode_piece(head[literal_start:literal_end], binary, final=False)
+        except (ValueError, CaptureError):
+            return None
+        partial = PartialEvent(event.kind, raw=first, dir=event.dir, eol=event.eol, reason=event.reason,
+                               findings=event.findings, data=event.data, seq=event.seq, t=event.t, wall=event.wall)
+        literal = literal_end - literal_start
+        partial.raw_size = literal * 3 // 4 if binary else literal  # the length of the JSON text: about the size
+        partial.literal = (offset + literal_start, offset + literal_end)
+        partial.binary = binary
+        if kind == Kind.MESSAGE or (kind == Kind.FRAMING_ERROR and first.lstrip()[:1] in (b"{", b"[")):
+            partial.rpc = head_rpc(first)
+        return partial
+
+    def raw_pieces(self, event: PartialEvent, piece: int = PIECE_BYTES) -> Iterator[bytes]:
+        """All the raw bytes of a partial event, a piece at a time (each decodes about ``piece`` bytes of the
+        file): what "Show all" reads, in slices, instead of decoding the whole line at once."""
+        start, end = event.literal
+        position = start
+        rest = b""
+        while position < end:
+            self._reader.seek(position)
+            chunk = self._reader.read(min(piece, end - position))
+            position += len(chunk)
+            decoded, rest = _decode_piece(rest + chunk, event.binary, final=position >= end)
+            yield decoded
 
     def row_of_seq(self, seq: int, limit: int | None = None) -> int | None:
         """The row of the event numbered ``seq`` among the first ``limit`` rows. Events are numbered 1, 2, 3,
@@ -330,6 +418,19 @@ class CaptureIndex:
         return bool(self.columns.categories[row] & PROBLEM)
 
 
+class PartialEvent(Event):
+    """An event of a capture line too long to decode at once: ``raw`` is the start of its raw bytes,
+    ``size`` about the size of all of them (the length of their JSON text), and
+    :meth:`CaptureIndex.raw_pieces` reads them all, a piece at a time. Its ``rpc`` is read from the start of
+    the message (:func:`head_rpc`)."""
+
+    __slots__ = ("raw_size", "literal", "binary")
+
+    @property
+    def size(self) -> int:
+        return self.raw_size
+
+
 class IndexedEvents:
     """A read-only sequence view of an index: ``events[row]`` decodes that row (cached)."""
 
@@ -361,3 +462,76 @@ def _request_method(buf: bytes, r0: int, nl: int) -> bytes | None:
     if close < 0 or buf.find(b"\\", value, close) >= 0:
         return None
     return buf[value:close]
+
+
+def _decode_piece(text: bytes, binary: bool, final: bool) -> tuple[bytes, bytes]:
+    """Decode as much of ``text`` (a piece of the raw text as the capture holds it: JSON string content, or
+    base64) as decodes on its own; returns the bytes and the undecoded rest, to go before the next piece. A
+    piece may end inside an escape, a UTF-8 character, a surrogate pair or a base64 quartet."""
+    if binary:
+        import base64
+
+        cut = len(text) if final else len(text) - len(text) % 4
+        return base64.b64decode(text[:cut]), text[cut:]
+    for back in range(13):
+        cut = len(text) - back
+        if cut < 0:
+            break
+        try:
+            value = json.loads(b'"' + text[:cut] + b'"')
+        except ValueError:
+            continue
+        if not final and value and 0xD800 <= ord(value[-1]) <= 0xDBFF:
+            continue  # half of a surrogate pair: the other half is in the next piece
+        return value.encode("utf-8", errors="surrogatepass"), text[cut:]
+    raise ValueError("the raw text of this line cannot be decoded")
+
+
+def head_rpc(head: bytes) -> RpcInfo:
+    """The JSON-RPC summary of a message from its first bytes only: its top-level "jsonrpc", "id",
+    "method", "result" and "error" members as far as the bytes go (a 50 MB result is not parsed for it)."""
+    text = head.decode("utf-8", errors="replace").lstrip()
+    if text.startswith("["):
+        return RpcInfo(jsonrpc.BATCH, None, None, False)
+    members: dict[str, Any] = {}
+    depth = 0
+    key: str | None = None
+    position = 0
+    decoder = json.JSONDecoder()
+    while position < len(text):
+        char = text[position]
+        if char in "{[":
+            depth += 1
+            position += 1
+            if depth == 2 and key is not None:
+                members[key] = ...  # a container: present, value not needed
+                key = None
+            continue
+        if char in "}]":
+            depth -= 1
+            position += 1
+            continue
+        if char == '"' or (depth == 1 and key is not None and char not in " \t\r\n,:"):
+            try:
+                value, end = decoder.raw_decode(text, position)
+            except ValueError:
+                break  # the head ends inside this value
+            if depth == 1:
+                if key is None and char == '"' and text[end:].lstrip().startswith(":"):
+                    key = value
+                elif key is not None:
+                    members[key] = value
+                    key = None
+            position = end
+            continue
+        position += 1
+    method = members.get("method")
+    has_id = "id" in members
+    msg_id = members.get("id") if members.get("id") is not ... else None
+    if isinstance(method, str):
+        return RpcInfo(jsonrpc.REQUEST if has_id else jsonrpc.NOTIFICATION, method, msg_id, has_id)
+    if "error" in members:
+        return RpcInfo(jsonrpc.ERROR, None, msg_id, has_id)
+    if "result" in members:
+        return RpcInfo(jsonrpc.RESPONSE, None, msg_id, has_id)
+    return RpcInfo(jsonrpc.INVALID, None, msg_id, has_id)
