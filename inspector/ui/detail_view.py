@@ -37,7 +37,7 @@ HIGHLIGHT_LIMIT = 512 * 1024
 #: The hex view shows at most this much.
 HEX_BYTES = 64 * 1024
 #: "Show all" works for at most this long at a time, then lets the window repaint.
-SLICE_SECONDS = 0.02
+SLICE_SECONDS = 0.01
 #: "Show all" feeds the pretty-printer this much raw text per step.
 STEP_BYTES = 32 * 1024
 #: "Show all" says how far it got at most this often.
@@ -157,6 +157,8 @@ class DetailView(QWidget):
         self.lookup_exchange: Any = None  # callable(exchange number) -> list of http events, set by the tab
         #: callable(event) -> the event's raw bytes in pieces, or None (set by a tab showing a capture index)
         self.raw_pieces: Any = None
+        self._later: dict[QPlainTextEdit, tuple[Any, bool]] = {}  # tabs filled when first shown
+        self.tabs.currentChanged.connect(self._tab_changed)
         self._full_steps: Iterator[None] | None = None
         self._full_timer = QTimer(self)
         self._full_timer.setInterval(0)
@@ -165,6 +167,7 @@ class DetailView(QWidget):
 
     def clear(self) -> None:
         self._stop_full()
+        self._later.clear()
         self.current = None
         for editor in (self.pretty, self.raw, self.hex, self.http, self.info):
             editor.setPlainText("")
@@ -178,6 +181,7 @@ class DetailView(QWidget):
         big = size > PREVIEW_BYTES
         self.show_all.setVisible(big)
         self.show_all.setEnabled(True)
+        self._later.clear()
         if big:
             head = event.raw[:PREVIEW_TEXT_BYTES]
             self.banner.setText(self._headline(event) + f" · showing the first {len(head) // 1024} KB of "
@@ -187,14 +191,16 @@ class DetailView(QWidget):
             preview = printer.feed(head) + printer.close() if is_json else \
                 fold_text(head.decode("utf-8", errors="replace"))
             self._set_text(self.pretty, preview + "\n…", folded=True)
-            self._set_text(self.raw, fold_text(head.decode("utf-8", errors="replace")) + "\n…", folded=True)
+            self._fill_later(self.raw, lambda: fold_text(head.decode("utf-8", errors="replace")) + "\n…", True)
             invalid_utf8 = _invalid_utf8(head)
         else:
             self.banner.setText(self._headline(event))
             self._set_text(self.pretty, self._pretty_text(event), folded=False)
-            self._set_text(self.raw, event.raw.decode("utf-8", errors="replace") + self._eol_note(event), folded=False)
+            self._fill_later(self.raw, lambda: event.raw.decode("utf-8", errors="replace") + self._eol_note(event),
+                             False)
             invalid_utf8 = _invalid_utf8(event.raw)
-        self.hex.setPlainText(hexdump(event.raw[:HEX_BYTES], total=size) if event.raw else "")
+        self._fill_later(self.hex, lambda: hexdump(event.raw[:HEX_BYTES], total=size) if event.raw else "", False)
+        self._tab_changed()
         self.http.setPlainText(self._http_text(event))
         self.info.setPlainText(self._info_text(event))
         if invalid_utf8:
@@ -211,6 +217,19 @@ class DetailView(QWidget):
             return json.dumps({k: v for k, v in event.data.items() if not isinstance(v, bytes)}, indent=2,
                               ensure_ascii=False, default=str)
         return event.raw.decode("utf-8", errors="replace")
+
+    def _fill_later(self, editor: QPlainTextEdit, text: Any, folded: bool) -> None:
+        """Fill ``editor`` with ``text()`` when its tab is first shown (the raw and hex views of a big
+        message cost as much as its preview, and are seldom looked at)."""
+        editor.clear()
+        self._later[editor] = (text, folded)
+
+    def _tab_changed(self) -> None:
+        editor = self.tabs.currentWidget()
+        later = self._later.pop(editor, None)
+        if later is not None:
+            text, folded = later
+            self._set_text(editor, text(), folded=folded)
 
     def _set_text(self, editor: QPlainTextEdit, text: str, *, folded: bool) -> None:
         """Folded text is wrapped at the widget's width (its lines are short enough to lay out quickly);
@@ -229,6 +248,7 @@ class DetailView(QWidget):
             return
         self.show_all.setEnabled(False)
         self.banner.setText(self._headline(event) + " · formatting all of it…")
+        self._later.pop(self.raw, None)
         for editor in (self.pretty, self.raw):
             self._set_text(editor, "", folded=True)
         self.highlighter.setDocument(self.pretty.document())  # it colours each slice as it is appended
@@ -246,6 +266,7 @@ class DetailView(QWidget):
             return
         deadline = time.perf_counter() + SLICE_SECONDS
         try:
+            next(self._full_steps)
             while time.perf_counter() < deadline:
                 next(self._full_steps)
         except StopIteration:

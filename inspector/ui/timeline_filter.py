@@ -186,6 +186,7 @@ class TimelineFilter(QAbstractTableModel):
             return
         deadline = time.perf_counter() + TEXT_SLICE_SECONDS
         try:
+            next(self._search)
             while time.perf_counter() < deadline:
                 next(self._search)
         except StopIteration:
