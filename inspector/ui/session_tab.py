@@ -29,7 +29,7 @@ from .server_requests import ServerRequestsPanel
 from .stderr_pane import MAX_LINES as STDERR_PANE_LINES
 from .stderr_pane import StderrPane
 from .timeline_filter import TimelineFilter
-from .timeline_model import COL_SUMMARY, EVENT_ROLE, COLUMNS, TimelineModel, is_problem
+from .timeline_model import COL_SUMMARY, EVENT_ROLE, COLUMNS, TimelineModel
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.

@@ -108,6 +108,7 @@ def test_show_all_of_a_long_capture_line_reads_it_in_pieces_and_gives_the_same_t
     show_all(qtbot, tab.detail)
     assert json.loads(unfold(tab.detail.pretty.toPlainText())) == json.loads(raw)
     assert unfold(tab.detail.raw.toPlainText()) == raw.decode()
+    tab.index.close()
 
 
 @pytest.mark.parametrize("escaped", [False, True])

@@ -3,17 +3,24 @@
 :func:`~inspector.core.capture.reader.read_capture` turns every line into an :class:`Event`; for a capture of
 a million events that is tens of seconds and gigabytes. :class:`CaptureIndex` instead scans the file once,
 in slices the caller paces (:meth:`CaptureIndex.scan` stops after a time budget, so a window stays
-responsive), and keeps per event only its file offset and line length plus the timeline's
-:class:`~inspector.core.columns.Columns` (kind, direction, problem, method, seq, time): about 40 bytes an
-event. :meth:`CaptureIndex.event` reads one line back and decodes it exactly as the reader does.
+responsive), and keeps per event only the file offset of its line and the timeline's
+:class:`~inspector.core.columns.Columns` (kind, direction, problem, method): 14 bytes an event.
+:meth:`CaptureIndex.event` reads one line back and decodes it exactly as the reader does; a line over
+:data:`BIG_LINE_BYTES` becomes a :class:`PartialEvent` (its start, and its raw bytes a piece at a time).
 
 Scanning is fast because lines written by :class:`~inspector.core.capture.writer.CaptureWriter` have a fixed
 shape: ``{"seq":N,"t":T,"wall":W,"kind":"message","dir":"s2c","raw":"..."`` and maybe ``"data"`` after the
-raw text. For ``message`` and ``stderr`` lines of that shape the columns are read with a regular expression
-and a few ``bytes.find`` calls, without decoding the JSON (see :func:`_fast_method` for why that is exact).
-Every other line (other kinds, findings, unusual spacing or key order, an old format version) takes the
-reader's own path, ``json.loads`` and :func:`~inspector.core.capture.format.event_from_obj`, so the index
-agrees with :func:`read_capture` on every file: the same events, the same warnings.
+raw text. For ``message`` and ``stderr`` lines of that shape the columns are read with one regular
+expression (:data:`_HEAD`) and a ``bytes.find`` or two, without decoding the JSON. Why that is exact: inside
+a JSON string every ``"`` is escaped, so in the capture line a quote of the message itself is ``\\"`` and a
+quote inside one of the message's own strings is ``\\\\\\"``. So ``\\"method\\":\\"`` after ``{`` and members
+with plain values is the top-level "method" of the message, and a message without ``\\"method\\"`` anywhere
+has none (its method column is then ``data.request_method``, which only the writer's own unescaped quotes
+can spell). The one case read differently: a message that repeats its top-level "method" key (JSON keeps
+the last, the scan the first). Every other line (other kinds, findings, a CR, escapes in the method, unusual
+spacing or key order, an old format version) takes the reader's own path, ``json.loads`` and
+:func:`~inspector.core.capture.format.event_from_obj`, so the index agrees with :func:`read_capture`: the
+same events, the same warnings (tests/core/test_capture_index.py checks this on generated captures).
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ PARTIAL_TAIL_BYTES = 256 << 10
 PIECE_BYTES = 1 << 20
 
 #: The start of a line as the writer writes it, up to the message's method when the message starts with
-#: ``{``, then members with plain values (no brackets, no escapes), then ``"method":"...`` (see the module's notes).
+#: ``{``, members with plain values (no brackets, no escapes), then ``"method":"...`` (see the module's notes).
 _HEAD = re.compile(
     rb'\{"seq":\d+,"t":-?\d[\d.eE+-]*,"wall":-?\d[\d.eE+-]*,"kind":"(message|stderr)"(?:,"dir":"(c2s|s2c)")?,'
     rb'"raw":"(?:(\[)|\{(?:\\"\w+\\":(?:\\"[^"\\{}\[\]]*\\"|-?\d+|true|false|null),)*'
