@@ -4,6 +4,7 @@ requests and stderr beside it, and a status line that explains the connection's 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import time
 from collections.abc import Iterator
@@ -37,7 +38,7 @@ LOAD_SLICE_SECONDS = 0.01
 #: While loading, new rows are announced to the view (which then lays out and repaints) at most this often.
 LOAD_ANNOUNCE_SECONDS = 0.3
 #: stderr lines of a capture decoded for the pane per slice (the pane keeps the last MAX_LINES).
-STDERR_STEP = 500
+STDERR_STEP = 200
 #: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
 EXCHANGE_SEARCH_ROWS = 20_000
 
@@ -246,6 +247,7 @@ class SessionTab(QWidget):
         self.side.setCurrentWidget(self.stderr)
         self.loading = True
         self.progress.show()
+        gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
         self._loading_steps = self._load_steps()
         index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
         self.model.catch_up()  # type: ignore[union-attr]
