@@ -8,6 +8,9 @@ Throughput: a server floods SIZE MB of notifications (``cat`` of a prepared file
 nothing); the client reads until EOF, directly and through ``tap``. Timed from the first byte to EOF (tap's
 start-up is printed apart). Two clients: one that only counts bytes (the hardest baseline: a pipe at memory
 speed) and one that splits lines and parses each as JSON, as a real client does. Goal: tap >= 90% of direct.
+A third figure puts any relay's price apart from the tap's own: the same flood through one extra process
+that copies (``cat FILE | cat``, a relay in C that records nothing); tap/hop is what the tap costs beyond
+being a process in the middle.
 The tap's recorder may still be writing the capture when the client has everything: the time until the tap
 exits (capture complete) is printed too. Floods above the recorder's backlog bound (64 MiB) are held to the
 recorder's pace beyond it.
@@ -135,21 +138,25 @@ def main() -> None:
             data = payload(size_mb * 1_000_000 // 250, 250)
             stream.write_bytes(data)
             cat = ["cat", str(stream)]
+            hop = ["sh", "-c", f"cat '{stream}' | cat"]
             for parse in (False, True):
                 label = "parsing client" if parse else "byte-counting client"
-                direct_rate, tap_rate, startup, exit_after = [], [], [], []
+                direct_rate, hop_rate, tap_rate, startup, exit_after = [], [], [], [], []
                 for run in range(args.repeat):
                     d_first, d_body, _, d_bytes = flood(cat, parse)
+                    _, h_body, _, h_bytes = flood(hop, parse)
                     t_first, t_body, t_exit, t_bytes = flood(through_tap(cat, tmpdir / f"flood-{run}.jsonl"), parse)
-                    assert d_bytes == t_bytes == len(data)
+                    assert d_bytes == h_bytes == t_bytes == len(data)
                     direct_rate.append(d_bytes / d_body / 1e6)
+                    hop_rate.append(h_bytes / h_body / 1e6)
                     tap_rate.append(t_bytes / t_body / 1e6)
                     startup.append(t_first - d_first)
                     exit_after.append(t_exit - t_first)
                     (tmpdir / f"flood-{run}.jsonl").unlink()
-                dr, tr = statistics.median(direct_rate), statistics.median(tap_rate)
+                dr, hr, tr = (statistics.median(r) for r in (direct_rate, hop_rate, tap_rate))
                 print(f"throughput, {size_mb} MB of 250-byte notifications, {label}:")
                 print(f"  direct {dr:8.1f} MB/s   tap {tr:8.1f} MB/s   tap/direct {tr / dr:6.1%}   (goal: >= 90%)")
+                print(f"  one extra hop (cat | cat) {hr:8.1f} MB/s = {hr / dr:6.1%} of direct;   tap/hop {tr / hr:6.1%}")
                 print(f"  tap start-up (first byte later by) {statistics.median(startup) * 1e3:.0f} ms; "
                       f"tap exited (capture complete) {statistics.median(exit_after):.2f} s after its first byte")
 

@@ -7,6 +7,9 @@ marked failing, with the reason pytest gave.
 
     python scripts/reliability_report.py            # quick fuzz profile (200 examples per property)
     python scripts/reliability_report.py --long     # 100,000 examples per property (a soak run)
+
+It also writes docs/troubleshooting.md: the fault rows turned around, from the sentence a user sees to the
+advice given in the test's ``report`` marker.
 """
 
 from __future__ import annotations
@@ -131,10 +134,49 @@ def render(rows: list[dict], *, long: bool, exit_code: int, wall: float) -> str:
     return "\n".join(out)
 
 
+def render_troubleshooting(rows: list[dict]) -> str:
+    """docs/troubleshooting.md: the fault matrix turned around, from what the user sees to what to do."""
+    by_case: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for row in rows:
+        if row["section"] == "faults":
+            by_case[(row["group"], row["case"])].append(row)
+    titles = {"stdio": "Servers started by the inspector (stdio)", "http": "HTTP servers",
+              "input": "Commands, URLs and headers you type", "capture": "Capture files"}
+    out = [
+        "# Troubleshooting",
+        "",
+        "What the inspector tells you when a server, a URL or a file misbehaves, and what to do about it. "
+        "Generated from the fault matrix of the [reliability report](reliability.md) by "
+        "`python scripts/reliability_report.py`: every sentence below is quoted from a test run, in the "
+        "command line (CLI) and in the window (GUI).",
+        "",
+    ]
+    groups = sorted({group for group, _ in by_case},
+                    key=lambda g: (GROUP_ORDER.index(g) if g in GROUP_ORDER else len(GROUP_ORDER), g))
+    for group in groups:
+        out += [f"## {titles.get(group, group)}", ""]
+        for (row_group, case), surfaces in by_case.items():
+            if row_group != group:
+                continue
+            advice = next((r["advice"] for r in surfaces if r.get("advice")), "")
+            out += [f"### {case[:1].upper()}{case[1:]}", ""]
+            for row in sorted(surfaces, key=lambda r: r["surface"]):
+                if row["sees"]:
+                    out.append(f"- {row['surface']}: “{row['sees']}”")
+            if advice:
+                out += ["", f"**What to do:** {advice}"]
+            if any(r["status"] != "holds" for r in surfaces):
+                out += ["", "*Known problem: this case does not fully hold yet; see the reliability report.*"]
+            out.append("")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--long", action="store_true", help="run the fuzz properties with 100,000 examples each")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "reliability.md")
+    parser.add_argument("--troubleshooting", type=Path, default=None,
+                        help="where to write the troubleshooting page (default: troubleshooting.md next to --out)")
     parser.add_argument("pytest_args", nargs="*", help="extra arguments for pytest (after --)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         print("no report rows were produced; is anything marked `report`?", file=sys.stderr)
         return 2
     args.out.write_text(render(rows, long=args.long, exit_code=code, wall=wall), encoding="utf-8")
+    troubleshooting = args.troubleshooting or args.out.with_name("troubleshooting.md")
+    troubleshooting.write_text(render_troubleshooting(rows), encoding="utf-8")
     failing = sum(1 for r in rows if r["status"] != "holds")
     print(f"wrote {args.out} ({len(rows)} rows, {failing} failing or not run)")
     return 0 if failing == 0 else 1

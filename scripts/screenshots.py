@@ -1,12 +1,27 @@
-"""Render the README's screenshots offscreen from real sessions: python scripts/screenshots.py [OUT_DIR]
+"""Render the documentation's screenshots offscreen from real sessions: python scripts/screenshots.py [OUT_DIR]
 
-Each picture is a real session against the bundled demo server (or a capture), grabbed from the window.
+Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscreen, no display needed):
+
+    session.png        a stdio session with the demo server: timeline, a response paired with its request, composer
+    framing-error.png  bytes that are not UTF-8 on stdout, in the hex view
+    stderr.png         the server's stderr pane
+    http-session.png   a Streamable HTTP session with an MCP SDK server on 127.0.0.1: an exchange in the HTTP view
+    composer.png       the composer in Raw mode with text that is not JSON (sent as typed)
+    server-request.png a sampling request from the server, waiting for an answer
+    replay-diff.png    Session > Replay: a capture replayed against a changed server, the difference marked
+    live-tap.png       a client driving the demo server through `mcp-inspector tap`, live and read-only
+
+The HTTP picture needs the MCP SDK (pip install '.[test]'); the replay uses the test suite's versioned server.
+Nothing listens anywhere but 127.0.0.1 (the SDK server) and a private Unix socket (the tap channel).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -21,76 +36,289 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from inspector.core.profiles import ProfileStore, ServerProfile  # noqa: E402
+from inspector.ui.app import app_icon  # noqa: E402
 from inspector.ui.live_session import READY, Target  # noqa: E402
 from inspector.ui.main_window import MainWindow  # noqa: E402
+from inspector.ui.session_tab import SessionTab  # noqa: E402
+
+DEMO = ["python3", "-m", "inspector.demo"]  # as a user types it (run from the checkout)
+VERSIONED = ["python3", "tests/replay/servers/versioned_server.py"]
+SDK_HTTP = [sys.executable, str(ROOT / "tests" / "http" / "servers" / "sdk_http_server.py"), "streamable-http"]
+SIZE = (1440, 880)
 
 
-async def until(condition, timeout: float) -> None:
+async def until(condition, timeout: float, what: str = "the demo") -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise TimeoutError("the demo did not get there in time")
+            raise TimeoutError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
 
 
-async def settle(window: MainWindow) -> None:
-    await asyncio.sleep(0.3)  # let the window repaint (no processEvents() inside a task: qasync forbids re-entry)
+async def settle() -> None:
+    await asyncio.sleep(0.4)  # let the window repaint (no processEvents() inside a task: qasync forbids re-entry)
 
 
-async def send(tab, text: str, method: str) -> None:
+async def send(tab, text: str, method: str, count: int = 1) -> None:
+    def answered() -> bool:
+        return sum(1 for e in tab.events if e.data.get("request_method") == method) >= count
+
     tab.composer.set_text(text)
     tab.composer.send()
-    await until(lambda: any(e.data.get("request_method") == method for e in tab.events[-20:]), 10)
+    await until(answered, 15, f"the answer to {method}")
 
 
-async def shoot(out: Path) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        store = ProfileStore(Path(tmp, "profiles.json"))
-        store.save([ServerProfile(name="demo", kind="stdio", command=sys.executable, args=["-m", "inspector.demo"]),
-                    ServerProfile(name="weather (remote)", kind="http", url="https://mcp.example.com/mcp"),
-                    ServerProfile(name="filesystem", kind="stdio", command="npx",
-                                  args=["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"])])
-        window = MainWindow(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat), store=store,
-                            captures=Path(tmp))
-        window.resize(1440, 880)
+def layout(tab, *, timeline: int, lower: int, detail: int, side: int) -> None:
+    """Sizes of the tab's panes: timeline above the lower half; in it, the detail view and the side tabs."""
+    tab.splitter.setSizes([timeline, lower])
+    tab.side.parentWidget().setSizes([detail, side])
+
+
+async def select(tab, seq: int) -> None:
+    """Select event ``seq`` once its row is in the timeline (rows arrive in batches, up to 30 times a second)."""
+    from PySide6.QtWidgets import QAbstractItemView
+
+    await until(lambda: tab.select_seq(seq), 10, f"row {seq} in the timeline")
+    tab.table.scrollTo(tab.table.currentIndex(), QAbstractItemView.ScrollHint.PositionAtCenter)
+
+
+def call(name: str, arguments: dict) -> str:
+    return json.dumps({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+
+
+class Shooter:
+    def __init__(self, out: Path, tmp: Path) -> None:
+        self.out = out
+        self.tmp = tmp
+        self.store = ProfileStore(tmp / "profiles.json")
+        self.store.save([
+            ServerProfile(name="demo", kind="stdio", command="python3", args=["-m", "inspector.demo"]),
+            ServerProfile(name="weather (remote)", kind="http", url="https://mcp.example.com/mcp"),
+            ServerProfile(name="filesystem", kind="stdio", command="npx",
+                          args=["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]),
+        ])
+        self.count = 0
+        (tmp / "captures").mkdir()
+
+    def window(self, **kwargs) -> MainWindow:
+        self.count += 1
+        settings = QSettings(str(self.tmp / f"settings-{self.count}.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings=settings, store=self.store, captures=self.tmp / "captures", **kwargs)
+        window.resize(*SIZE)
         window.show()
-        tab = window.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo", "--banner",
-                                                         "Demo server v1 starting (a print() on stdout)"]))
+        return window
+
+    def save(self, window: MainWindow, name: str) -> None:
+        path = self.out / name
+        window.grab().save(str(path))
+        print(path)
+
+    @staticmethod
+    async def close(window: MainWindow) -> None:
+        """Shut the window's sessions down and hide it (closing the window would quit the application)."""
+        for index in range(window.tabs.count()):
+            tab = window.tabs.widget(index)
+            if isinstance(tab, SessionTab):
+                await tab.close()
+        window._stop_listening()
+        window.settings.clear()
+        window.hide()
+        window.deleteLater()
+
+    # -- the scenes --------------------------------------------------------------------------------------
+
+    async def stdio_session(self) -> None:
+        window = self.window()
+        tab = window.open_live(Target(name="demo", argv=[*DEMO, "--banner",
+                                                         "Demo server v1 starting (a print() on stdout)"],
+                                      cwd=str(ROOT)))
         await until(lambda: tab.live.state == READY, 30)
         await send(tab, '{"jsonrpc":"2.0","method":"tools/list"}', "tools/list")
-        await send(tab, '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"junk_stdout","arguments":{}}}',
-                   "tools/call")
-        await send(tab, '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"stderr_burst",'
-                        '"arguments":{"lines":12}}}', "tools/call")
+        await send(tab, call("junk_stdout", {}), "tools/call")
+        await send(tab, call("stderr_burst", {"lines": 12}), "tools/call", 2)
         tab.composer.set_text('{\n  "jsonrpc": "2.0",\n  "method": "tools/call",\n  "params": {\n    "name": "add",\n'
                               '    "arguments": {"a": 2, "b": 40}\n  }\n}')
         listed = next(e for e in tab.events if e.data.get("request_method") == "tools/list")
-        tab.select_seq(listed.seq)
-        await settle(window)
-        window.grab().save(str(out / "session.png"))
+        await select(tab, listed.seq)
+        await settle()
+        self.save(window, "session.png")
 
         junk = next(e for e in tab.events if e.kind.startswith("framing") and e.raw.startswith(b"\xff"))
-        tab.select_seq(junk.seq)
+        await select(tab, junk.seq)
         tab.detail.tabs.setCurrentWidget(tab.detail.hex)
-        await settle(window)
-        window.grab().save(str(out / "framing-error.png"))
+        await settle()
+        self.save(window, "framing-error.png")
 
         tab.side.setCurrentWidget(tab.stderr)
-        await settle(window)
-        window.grab().save(str(out / "stderr.png"))
-        await tab.close()
-        window.settings.clear()
-        window.close()
+        layout(tab, timeline=420, lower=300, detail=480, side=720)
+        await settle()
+        tab.stderr.view.horizontalScrollBar().setValue(0)  # the pane follows the end of the last line
+        self.save(window, "stderr.png")
+
+        # Raw mode: the text goes out exactly as typed, invalid JSON included; the check says what it is.
+        tab.side.setCurrentWidget(tab.composer)
+        tab.composer.raw.setChecked(True)
+        before = len(tab.events)
+        tab.composer.set_text('{"jsonrpc": "2.0", "id": 99, "method": "tools/list",}\n')  # raw: the newline too
+        tab.composer.send()
+        await until(lambda: any(e.dir == "s2c" and e.kind == "message" for e in tab.events[before:]), 15,
+                    "the server's answer to the raw line")
+        reply = next(e for e in tab.events[before:] if e.dir == "s2c" and e.kind == "message")
+        layout(tab, timeline=420, lower=300, detail=560, side=640)
+        await settle()
+        await select(tab, reply.seq)
+        tab.detail.tabs.setCurrentWidget(tab.detail.pretty)
+        tab.composer.set_text('{"jsonrpc": "2.0", "id": 100, "method": "ping"')
+        await settle()
+        self.save(window, "composer.png")
+        await self.close(window)
+
+    async def server_request(self) -> None:
+        """The server asks for a completion (sampling): the request waits in its own tab, answer prefilled."""
+        window = self.window()
+        tab = window.open_live(Target(name="demo", argv=DEMO, cwd=str(ROOT), handshake="legacy"))
+        await until(lambda: tab.live.state == READY, 30)
+        await send(tab, '{"jsonrpc":"2.0","method":"tools/list"}', "tools/list")
+        tab.composer.set_text(call("ask_llm", {"prompt": "In one sentence: what is the Model Context Protocol?"}))
+        tab.composer.send()
+        await until(lambda: tab.requests.list.topLevelItemCount() > 0, 15, "the sampling request")
+        tab.side.setCurrentWidget(tab.requests)
+        layout(tab, timeline=300, lower=460, detail=560, side=660)
+        request = next(e for e in reversed(tab.events) if b'"sampling/createMessage"' in e.raw)
+        await select(tab, request.seq)
+        answer = tab.requests.answer_editor
+        answer.setPlainText(answer.toPlainText().replace(
+            '"text": ""', '"text": "An open protocol that connects AI applications to tools and data."'))
+        await settle()
+        self.save(window, "server-request.png")
+        await self.close(window)
+
+    async def http_session(self) -> None:
+        port = free_port()
+        server = subprocess.Popen([*SDK_HTTP, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  start_new_session=True)
+        try:
+            await until(lambda: accepts(port) or server.poll() is not None, 60, "the SDK HTTP server")
+            if server.poll() is not None:
+                raise RuntimeError("the SDK HTTP server did not start (pip install '.[test]' installs the SDK)")
+            window = self.window()
+            # 2025-11-25: a session id, and the tool's log notifications on the request's own SSE stream
+            tab = window.open_live(Target(name="sdk-http", url=f"http://127.0.0.1:{port}/mcp", handshake="legacy"))
+            await until(lambda: tab.live.state == READY, 30)
+            await send(tab, '{"jsonrpc":"2.0","method":"tools/list"}', "tools/list")
+            await send(tab, call("work", {"steps": 3}), "tools/call")
+            response = next(e for e in reversed(tab.events) if e.data.get("request_method") == "tools/call")
+            exchange = response.data.get("exchange")
+            http = next((e for e in tab.events if e.kind == "http" and e.data.get("exchange") == exchange), response)
+            layout(tab, timeline=330, lower=430, detail=860, side=360)
+            await settle()
+            await select(tab, http.seq)
+            tab.detail.tabs.setCurrentWidget(tab.detail.http)
+            await settle()
+            self.save(window, "http-session.png")
+            await self.close(window)
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
+
+    async def replay_diff(self) -> None:
+        window = self.window()
+        tab = window.open_live(Target(name="greeter", argv=[*VERSIONED, "--version", "1"], cwd=str(ROOT),
+                                      handshake="legacy"))
+        await until(lambda: tab.live.state == READY, 30)
+        await send(tab, '{"jsonrpc":"2.0","method":"tools/list"}', "tools/list")
+        await send(tab, call("echo", {"text": "unchanged"}), "tools/call")
+        await send(tab, call("greet", {"text": "Ada"}), "tools/call", 2)
+        view = await window.run_replay(tab.capture_path,
+                                       Target(name="greeter v2", argv=[*VERSIONED, "--version", "2"],
+                                              cwd=str(ROOT), handshake="legacy"))
+        if view is None:
+            raise RuntimeError("the replay did not run")
+        differing = [i for i, outcome in enumerate(view.result.outcomes) if outcome.differs]
+        view.steps.setCurrentRow(differing[-1])  # greet: a changed text and a new notification
+        view.steps.parentWidget().setSizes([430, 830])
+        await settle()
+        self.save(window, "replay-diff.png")
+        await self.close(window)
+
+    async def live_tap(self) -> None:
+        socket_path = Path(tempfile.mkdtemp(prefix="mcpi-shots-")) / "run" / "tap.sock"
+        window = self.window(tap_socket=socket_path, listen_for_taps=True)
+        await until(lambda: window.tap_listener is not None or window.tap_problem is not None, 10, "the listener")
+        if window.tap_problem:
+            raise RuntimeError(window.tap_problem)
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--name", "my-editor/demo", "--socket", str(socket_path),
+            "--capture", str(self.tmp / "tap.jsonl"), "--", *DEMO, cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        await until(lambda: window.taps.count() == 1, 20, "the tap in the window")
+        script = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {"roots": {}},
+                "clientInfo": {"name": "my-editor", "version": "3.2.0"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+             "params": {"name": "echo", "arguments": {"text": "typed in my editor"}}},
+            {"jsonrpc": "2.0", "id": 4, "method": "resources/list"},
+            {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
+        ]
+        assert client.stdin is not None and client.stdout is not None
+        for message in script:
+            client.stdin.write(json.dumps(message).encode() + b"\n")
+        await client.stdin.drain()
+        for _ in range(5):
+            await asyncio.wait_for(client.stdout.readline(), 20)
+        tab = window.tabs.currentWidget()
+        await until(lambda: sum(1 for e in tab.visible_events() if e.data.get("request_method")) >= 5, 10,
+                    "the live answers")
+        answer = next(e for e in tab.visible_events() if e.data.get("request_method") == "tools/call")
+        await select(tab, answer.seq)
+        await settle()
+        self.save(window, "live-tap.png")
+        client.stdin.close()
+        await asyncio.wait_for(client.wait(), 20)
+        await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
+        await self.close(window)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def accepts(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+async def shoot(out: Path, only: set[str]) -> None:
+    with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
+        shooter = Shooter(out, Path(tmp))
+        for name in ("stdio_session", "server_request", "http_session", "replay_diff", "live_tap"):
+            if not only or name in only:
+                await getattr(shooter, name)()
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
+    args = sys.argv[1:]
+    out = Path(args.pop(0)) if args and not args[0].startswith("--") else ROOT / "docs" / "images"
+    only = {a.removeprefix("--only=") for a in args if a.startswith("--only=")}
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication([])
+    app.setWindowIcon(app_icon())
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:
-        loop.run_until_complete(shoot(out))
+        loop.run_until_complete(shoot(out, only))
     print(f"screenshots in {out}")
 
 

@@ -17,6 +17,7 @@ from .. import __version__
 EPILOG = """\
 examples:
   mcp-inspector --demo
+  mcp-inspector session.jsonl                    (the same as --open session.jsonl)
   mcp-inspector record --out session.jsonl -- python -m my_server
   mcp-inspector record --out s.jsonl --send calls.jsonl --timeout 20 -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector show session.jsonl
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from .desktop_cmd import add_parser as add_desktop
     from .replay_cmd import add_parser as add_replay_parser
     from .tap_cmd import add_parser as add_tap
     from .wrap_cmd import add_parsers as add_wrap
@@ -93,7 +95,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(sub)
     add_tap(sub)
     add_wrap(sub)
+    add_desktop(sub)
     return parser
+
+
+def capture_as_open(own: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``mcp-inspector FILE`` is ``mcp-inspector --open FILE`` (a desktop entry's ``Exec=mcp-inspector %f``, a
+    file manager's Open With): a first argument that is no command and names an existing file."""
+    if not own or own[0].startswith("-"):
+        return own
+    commands = next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
+    if own[0] in commands or not Path(own[0]).is_file():
+        return own
+    return ["--open", own[0], *own[1:]]
 
 
 def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_help: str) -> None:
@@ -132,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     own, command = split_command(args_list)
     parser = build_parser()
-    args = parser.parse_args(own)
+    args = parser.parse_args(capture_as_open(own, parser))
     if args.command == "record":
         from .record_cmd import run_record
 
@@ -153,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
         from .replay_cmd import run_replay
 
         return run_replay(args, command, parser)
+    if args.command == "install-desktop":
+        from .desktop_cmd import run_install_desktop
+
+        return run_install_desktop(args)
     return run_window(args, command, parser)
 
 
@@ -173,6 +191,19 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             print("mcp-inspector: no display here, so the demo runs headless (the window needs X11 or Wayland)",
                   file=sys.stderr)
         return run_demo()
+    headers: dict[str, str] = {}
+    if args.gui_url and not command:  # what the user typed is checked before anything else, the display included
+        from ..core.transports.base import TransportError
+        from ..core.transports.http_common import check_url, parse_header
+
+        try:
+            check_url(args.gui_url)
+            for text in args.gui_headers:
+                name, value = parse_header(text)
+                headers[name] = value
+        except (TransportError, ValueError) as exc:
+            print(f"mcp-inspector: {exc}", file=sys.stderr)
+            return 2
     if not has_display():
         print("mcp-inspector: no display (DISPLAY or WAYLAND_DISPLAY) for the window; headless commands work: "
               "mcp-inspector record, show, --demo --headless", file=sys.stderr)
@@ -183,15 +214,6 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     if command:
         target = Target(name=Path(command[0]).name, argv=command)
     elif args.gui_url:
-        from ..core.transports.http_common import parse_header
-
-        headers = {}
-        for text in args.gui_headers:
-            try:
-                name, value = parse_header(text)
-            except ValueError as exc:
-                parser.error(str(exc))
-            headers[name] = value
         target = Target(name=args.gui_url, url=args.gui_url, transport=args.gui_transport, headers=headers)
     from ..ui.app import run_gui
 

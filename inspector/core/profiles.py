@@ -65,6 +65,11 @@ def _keep_placeholder(original: dict[str, str], redacted: dict[str, str]) -> dic
     return {k: (original[k] if PLACEHOLDER.fullmatch(original[k]) else v) for k, v in redacted.items()}
 
 
+#: The default response timeout of a profile (the session's own default) and the largest one accepted.
+DEFAULT_TIMEOUT = 30.0
+MAX_TIMEOUT = 24 * 3600.0
+
+
 @dataclass
 class ServerProfile:
     name: str
@@ -77,6 +82,8 @@ class ServerProfile:
     transport: str = "auto"
     headers: dict[str, str] = field(default_factory=dict)
     source: str | None = None  # where it was imported from, if it was
+    #: how long the window waits for the handshake and for each response (seconds; as ``record --timeout``)
+    timeout: float = DEFAULT_TIMEOUT
 
     def argv(self) -> list[str]:
         """The command line of a stdio profile."""
@@ -113,6 +120,9 @@ class ServerProfile:
             return f"The profile {self.name!r} connects to a URL, but the URL is empty."
         if self.kind == "http" and not self.transport.strip():
             return f"The profile {self.name!r} has no transport name."
+        if not 0 < self.timeout <= MAX_TIMEOUT:
+            return f"The profile {self.name!r} has a timeout of {self.timeout:g} s; it must be above 0 and at " \
+                   f"most {MAX_TIMEOUT:g} s."
         return None
 
     def to_json(self) -> dict[str, Any]:
@@ -127,6 +137,7 @@ class ServerProfile:
             "transport": self.transport,
             "headers": dict(self.headers),
             "source": self.source,
+            "timeout": self.timeout,
         }
 
     @classmethod
@@ -156,6 +167,9 @@ class ServerProfile:
                     raise ProfileError(f"{where}: {key}[{k!r}] must be a string, not {_json_type(v)}.")
             return dict(value)
 
+        timeout = data.get("timeout", DEFAULT_TIMEOUT)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise ProfileError(f"{where}: 'timeout' must be a number of seconds, not {_json_type(timeout)}.")
         args = data.get("args", [])
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise ProfileError(f"{where}: 'args' must be a list of strings.")
@@ -170,6 +184,7 @@ class ServerProfile:
             transport=text("transport", "auto"),
             headers=mapping("headers"),
             source=text("source", None, optional=True),  # type: ignore[arg-type]
+            timeout=float(timeout),
         )
         problem = profile.problem()
         if problem:

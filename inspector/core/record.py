@@ -201,6 +201,11 @@ def summarize(session: Session, out: Path) -> str:
         ending = f"server exited with code {code}"
     else:
         ending = f"server killed by signal {-code}"
+    leftovers = getattr(transport, "leftovers", None)
+    if leftovers:
+        processes = "1 process" if len(leftovers) == 1 else f"{len(leftovers)} processes"
+        ending += (f"; it left {processes} running in its process group (pid {', '.join(map(str, leftovers))}), "
+                   "ended by mcp-inspector")
     return f"{out}: {', '.join(parts)}; {ending}"
 
 

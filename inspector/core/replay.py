@@ -566,6 +566,9 @@ class ReplayTransport(Transport):
     async def cancel_request(self, msg_id: Any) -> bool:
         return await self.inner.cancel_request(msg_id)
 
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        return self.inner.waiting_detail(msg_id)
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         return self.inner.diagnosis(waiting_for)
 
@@ -719,7 +722,7 @@ class _Engine:
             lambda e: e.rpc is not None and e.rpc.kind == jsonrpc.REQUEST and id_key(e.rpc.id) == key, step.event.seq)
         # one request, one answer: request_object would fulfil input_required itself, but in a replay the
         # recorded retry is the next step of the script
-        task = asyncio.ensure_future(self.session._request_once(obj, self.options.timeout, False))
+        task = asyncio.ensure_future(self.session.request_one_round(obj, self.options.timeout, False))
         self.tasks[step.index] = task
         await asyncio.wait([task, sent], return_when=asyncio.FIRST_COMPLETED)
         # sent unless the send itself failed (a server gone before the message was written)

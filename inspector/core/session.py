@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,10 @@ class RequestTimeout(TransportError):
 
 class HandshakeError(TransportError):
     """The handshake failed; the message says how."""
+
+
+class UnreadableResponse(TransportError):
+    """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
 
 
 class RpcError(Exception):
@@ -120,6 +125,8 @@ class Session:
         self._progress_seen: dict[str, float] = {}
         self.max_request_time = DEFAULT_MAX_REQUEST_TIME
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: one per request being waited for: the framing errors from the server since it was sent
+        self._junk_watchers: list[_Junk] = []
 
     # -- the event path --------------------------------------------------------------------------------
 
@@ -154,6 +161,11 @@ class Session:
                         reactions.append((event, request))
             elif kind == Kind.FRAMING_ERROR:
                 counts["framing_errors"] += 1
+                if event.dir == Direction.S2C:
+                    for junk in self._junk_watchers:
+                        junk.saw(event)
+                    if self._waiters and "oversize" in event.data:
+                        reactions.append((event, None))  # maybe the answer we wait for, too big to read
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1
             elif kind == Kind.LIFECYCLE:
@@ -189,6 +201,13 @@ class Session:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter[1].done():
                 waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
+        elif event.kind == Kind.FRAMING_ERROR:
+            found, msg_id = _oversize_message_id(event)
+            waiter = self._waiters.pop(id_key(msg_id), None) if found else None
+            if waiter is not None and not waiter[1].done():
+                self.correlator.forget(Direction.C2S, msg_id)
+                waiter[1].set_exception(UnreadableResponse(
+                    f"the server's answer to {waiter[0]} could not be read: {event.reason}"))
 
     def _saw_progress(self, event: Event) -> None:
         try:
@@ -282,7 +301,7 @@ class Session:
                              cancel_on_timeout: bool = True) -> Event:
         """Send a request and wait for its response; in the 2026-07-28 era, fulfil ``input_required``
         results (multi round-trip requests) with the server request handler and retry with a new id."""
-        response = await self._request_once(obj, timeout, cancel_on_timeout)
+        response = await self.request_one_round(obj, timeout, cancel_on_timeout)
         for _ in range(MAX_INPUT_ROUNDS):
             result, _ = result_of(response)
             if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
@@ -308,14 +327,19 @@ class Session:
             if "requestState" in result:
                 params["requestState"] = result["requestState"]
             obj = {**obj, "id": self.next_id(), "params": params}
-            response = await self._request_once(obj, timeout, cancel_on_timeout)
+            response = await self.request_one_round(obj, timeout, cancel_on_timeout)
         return response
 
-    async def _request_once(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
+    async def request_one_round(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
+        """Send one request and wait (bounded) for its response, answering nothing on the way: no
+        ``input_required`` rounds (:meth:`request_object` does those; replay re-sends each recorded round as
+        it was recorded)."""
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
         self._waiters[key] = (method, future)
+        junk = _Junk()
+        self._junk_watchers.append(junk)
         try:
             try:
                 # bounded too: an HTTP transport's send waits for the response headers of its POST
@@ -327,15 +351,29 @@ class Session:
             text = f"no response to {method} within {timeout:g} s"
             if self._progress_seen.get(_progress_token(obj)):
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
+            reason = f"mcp-inspector stopped waiting: {text}"
+            text += self._why_no_answer(obj.get("id"), junk)
             self.note(text, request_id=obj.get("id"), method=method)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
-                self._spawn(self.cancel(obj.get("id"), f"mcp-inspector stopped waiting: {text}"))
+                self._spawn(self.cancel(obj.get("id"), reason))
             raise RequestTimeout(text) from None
         finally:
+            self._junk_watchers.remove(junk)
             self._waiters.pop(key, None)
             self._progress_seen.pop(_progress_token(obj), None)
             if future.done() and not future.cancelled():
                 future.exception()  # retrieved: the send failure above already says the same thing
+
+    def _why_no_answer(self, msg_id: Any, junk: _Junk) -> str:
+        """What the transport can tell about a silent server (a stopped process, an unread stdin, a stream
+        that sends too slowly), and what came from the server instead of an answer; "" when nothing is known."""
+        why = self.transport.waiting_detail(msg_id)
+        text = f": {why}" if why else ""
+        if junk.count == 1:
+            text += f"; meanwhile 1 framing error came from the server: {junk.first}"
+        elif junk.count:
+            text += f"; meanwhile {junk.count:,} framing errors came from the server, the first: {junk.first}"
+        return text
 
     async def _wait_resetting_on_progress(self, future: asyncio.Future[Event], obj: dict[str, Any],
                                           timeout: float) -> Event:
@@ -523,6 +561,43 @@ class Session:
             result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
         )
+
+
+class _Junk:
+    """The framing errors from the server while one request waited: how many, and the first one's reason."""
+
+    __slots__ = ("count", "first")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+    def saw(self, event: Event) -> None:
+        self.count += 1
+        if self.first is None:
+            self.first = event.reason or "a line that is not a JSON-RPC message"
+
+
+#: The id of a response whose line was too long to keep whole: its head starts ``{"jsonrpc":"2.0","id":X``
+#: or ``{"id":X`` (Python and most SDKs), or its tail ends ``,"id":X}`` (the TypeScript SDK).
+_HEAD_ID = re.compile(rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]')
+_TAIL_ID = re.compile(rb',\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\Z')
+#: ... and it is a response: a top-level "result" or "error" comes before anything nested (not "method").
+_RESPONSE_HEAD = re.compile(rb'\A\s*\{[^{}\[\]]*?"(?:result|error)"\s*:')
+
+
+def _oversize_message_id(event: Event) -> tuple[bool, Any]:
+    """``(True, id)`` if an over-long line shows the top-level id of a JSON-RPC message, else ``(False, None)``."""
+    oversize = event.data.get("oversize")
+    if not isinstance(oversize, dict) or not _RESPONSE_HEAD.match(event.raw):
+        return False, None
+    match = _HEAD_ID.match(event.raw) or _TAIL_ID.search(bytes(oversize.get("tail") or b""))
+    if match is None:
+        return False, None
+    try:
+        return True, json.loads(match.group(1))
+    except ValueError:
+        return False, None
 
 
 def _progress_token(obj: dict[str, Any]) -> str | None:

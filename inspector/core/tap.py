@@ -10,7 +10,8 @@ Two processes, so that recording never slows the wire:
 
 * **the relay** (this process, asyncio, no Qt): bytes read from the client's stdin are written to the server's
   stdin at once; bytes from the server's stdout and stderr go to the tap's stdout and stderr at once. The
-  same bytes, stamped with the time they were read, go down a pipe to the recorder (one ``write`` per read).
+  same bytes, stamped with the time they were read, are appended to the recorder's spool (one ``writev`` per
+  read into an unlinked file; :mod:`inspector.core.tap_spool`).
   Flow control is the pipes' own: a side that stops reading pauses the reading of the side that feeds it,
   as it would without the tap.
 * **the recorder** (forked at start, in its own session so a Ctrl-C or a signal to the tap's process group
@@ -21,9 +22,9 @@ Two processes, so that recording never slows the wire:
   (:class:`~inspector.core.tap_channel.TapFeed`: a bounded queue; a slow or absent window only loses
   *live* events, counted; the capture gets everything).
 
-The recorder may fall behind during a flood; the relay keeps going while less than :data:`RECORD_BACKLOG`
-bytes wait for it, and only beyond that waits for it (the capture must not lose bytes, and memory must stay
-bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
+The recorder may fall behind during a flood (it runs at the lowest priority); the spool holds the backlog on
+disk, so the relay keeps the wire's pace, and only beyond :data:`~inspector.core.tap_spool.DEFAULT_BACKLOG`
+waits for the recorder (the capture must not lose bytes, and disk use must stay bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
 and exits; if the tap is killed, the recorder still finishes what it was given.
 
 Shutdown: the server runs in its own process group (as with the stdio transport,
@@ -40,16 +41,13 @@ SIGKILL.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import itertools
 import datetime as _dt
 import json
 import os
 import re
 import signal
 import stat
-import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,6 +64,7 @@ from .lines import TextLineSplitter
 from .paths import captures_dir
 from .redact import redact_argv
 from .tap_channel import TapFeed, default_socket_path
+from .tap_spool import Spool, SpoolReader, SpoolWriter
 from .transports.base import TransportError
 from .transports.stdio import (
     GROUP_POLL_INTERVAL,
@@ -74,16 +73,13 @@ from .transports.stdio import (
     SIGTERM_GRACE,
     STDIN_CLOSE_GRACE,
     StdioTransport,
-    _signal_name,
+    signal_name,
     group_members,
 )
 
-#: The recorder may lag this far behind the wire before the relay waits for it (bytes;
-#: ``$MCP_INSPECTOR_TAP_BACKLOG`` overrides it, for tests and for machines short of memory).
-RECORD_BACKLOG = 64 * 1024 * 1024
-BACKLOG_ENV = "MCP_INSPECTOR_TAP_BACKLOG"
-#: The recorder runs at a lower priority than the relay, the server and the client.
-RECORDER_NICENESS = 10
+#: The recorder runs at a lower priority than the relay, the server and the client: during a flood it
+#: falls behind (the spool holds the backlog, see tap_spool) and catches up when the machine is idle.
+RECORDER_NICENESS = 19
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
 STDOUT_FLUSH_TIMEOUT = 10.0
 #: After the server is gone, how long the relay waits for the recorder to finish the capture.
@@ -95,8 +91,7 @@ EXIT_TAP_ERROR = 125
 #: Signals forwarded to the server's process group.
 FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
-# -- relay -> recorder frames: tag, payload length, t (s since start), wall (epoch s); then the payload --------
-_FRAME = struct.Struct("<BIdd")
+# -- relay -> recorder frames (tap_spool.FRAME: tag, payload length, t, wall; then the payload) ---------------
 C2S, S2C, STDERR = 1, 2, 3  #: bytes as read
 C2S_EOF, S2C_EOF, STDERR_EOF = 4, 5, 6  #: end of that stream
 LIFECYCLE, NOTE, END = 7, 8, 9  #: a JSON object: lifecycle data, {"text", ...}, {"exit": status}
@@ -250,9 +245,9 @@ class Recorder:
             self.correlator.protocol_version = version
 
 
-async def _record_frames(fd: int, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
+async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
                          hello: dict[str, Any], socket_path: Path | None) -> None:
-    """The recorder process's work: frames from ``fd`` until EOF, into the capture and the feed."""
+    """The recorder process's work: frames from the spool until the relay's end, into the capture and the feed."""
     capture = None
     if capture_path is not None:
         try:
@@ -266,29 +261,25 @@ async def _record_frames(fd: int, capture_path: Path | None, exclusive: bool, he
                        warn=_say)
         await feed.start()
     recorder = Recorder(capture, feed)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 20)
-    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
-                                                os.fdopen(fd, "rb", buffering=0))
+    reader = SpoolReader(spool)
     ended: dict[str, Any] | None = None
     t = wall = 0.0
-    frames = 0
     try:
         while True:
-            try:
-                tag, size, t, wall = _FRAME.unpack(await reader.readexactly(_FRAME.size))
-                payload = await reader.readexactly(size) if size else b""
-            except asyncio.IncompleteReadError:
-                break
-            if tag == END:
-                ended = json.loads(payload)
+            frames = reader.take()
+            if not frames:
+                if reader.ended:
+                    break
+                await reader.wait()
                 continue
-            recorder.frame(tag, t, wall, payload)
-            frames += 1
-            if frames % 32 == 0:
-                await asyncio.sleep(0)  # a backlog is read without waiting: let the feed and the flush timer run
+            for tag, t, wall, payload in frames:
+                if tag == END:
+                    ended = json.loads(payload)
+                else:
+                    recorder.frame(tag, t, wall, payload)
+            await asyncio.sleep(0)  # a backlog is read without waiting: let the feed and the flush timer run
     finally:
-        transport.close()
+        reader.close()
     recorder.finish(t, wall)
     if ended is None:
         recorder.note("the tap ended without saying how the server exited (was it killed?)", t, wall)
@@ -301,6 +292,19 @@ async def _record_frames(fd: int, capture_path: Path | None, exclusive: bool, he
         capture.close()
 
 
+def _lower_priority() -> None:
+    """The wire first: on a busy machine the recorder waits, not the relay, the server or the client.
+
+    ``os.nice`` alone is not enough on Linux: with autogroup scheduling (most desktop kernels), nice values
+    only weigh within one session's group, and the recorder, in a session of its own after ``setsid``, would
+    get a whole group's fair share of the CPU, as much as the client. So its group is niced too."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(RECORDER_NICENESS)
+    with contextlib.suppress(OSError):
+        with open("/proc/self/autogroup", "w", encoding="ascii") as autogroup:
+            autogroup.write(str(RECORDER_NICENESS))
+
+
 def _say(text: str) -> None:
     try:
         os.write(2, f"mcp-inspector tap: {text}\n".encode("utf-8", errors="replace"))
@@ -309,25 +313,25 @@ def _say(text: str) -> None:
 
 
 def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, Any], hello: dict[str, Any],
-                   socket_path: Path | None) -> tuple[int, int, int] | None:
-    """Fork the recorder; returns (pid, frames write fd, done read fd), or None if it cannot be started."""
+                   socket_path: Path | None) -> tuple[int, Spool, int] | None:
+    """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started."""
     try:
-        frames_r, frames_w = os.pipe()
-        done_r, done_w = os.pipe()
+        spool = Spool(capture_path.parent if capture_path is not None else None)
     except OSError as exc:
-        _say(f"cannot start the recorder ({exc.strerror}); relaying without recording")
+        _say(f"cannot start the recorder ({exc.strerror or exc}); relaying without recording")
         return None
     try:
+        done_r, done_w = os.pipe()
         pid = os.fork()
     except OSError as exc:
-        for fd in (frames_r, frames_w, done_r, done_w):
+        for fd in (spool.fd, spool.wake_r, spool.wake_w):
             os.close(fd)
         _say(f"cannot start the recorder ({exc.strerror}); relaying without recording")
         return None
     if pid == 0:  # the recorder
         code = 0
         try:
-            os.close(frames_w)
+            spool.for_recorder()
             os.close(done_r)
             os.setsid()  # a Ctrl-C or a signal to the tap's group must not cut the capture short
             devnull = os.open(os.devnull, os.O_RDWR)
@@ -335,151 +339,16 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
             os.dup2(devnull, 1)  # never hold the client's stdout open: it must see EOF when the relay closes it
             os.close(devnull)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-            with contextlib.suppress(OSError, AttributeError):
-                os.nice(RECORDER_NICENESS)  # the wire first: on a busy machine the recorder waits, not the relay
-            asyncio.run(_record_frames(frames_r, capture_path, exclusive, header, hello, socket_path))
+            _lower_priority()
+            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
         except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
             _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
             code = 1
         finally:
             os._exit(code)
-    os.close(frames_r)
+    spool.for_relay()
     os.close(done_w)
-    return pid, frames_w, done_r
-
-
-class _RecorderLink:
-    """The relay's end of the frame pipe. Writes never block the relay: what the pipe does not take waits in a
-    queue of the frames themselves (written with ``writev``, nothing copied or joined); beyond the backlog
-    bound (:data:`RECORD_BACKLOG`) the relay pauses its sources until the recorder catches up.
-
-    Not an asyncio pipe transport: its single ``bytearray`` buffer, appended at one end and consumed at the
-    other, is copied over and over once it holds megabytes, which cut the flood throughput by half."""
-
-    def __init__(self, t0: float, on_pause: Callable[[], None], on_resume: Callable[[], None]) -> None:
-        self._t0 = t0
-        self._on_pause = on_pause
-        self._on_resume = on_resume
-        self._fd: int | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._queue: collections.deque[bytes | memoryview] = collections.deque()
-        self._queued = 0
-        self._high = RECORD_BACKLOG
-        self._paused = False
-        self._closing = False
-        self.closed: asyncio.Future[None] | None = None
-
-    async def open(self, fd: int) -> None:
-        self._loop = asyncio.get_running_loop()
-        self.closed = self._loop.create_future()
-        _enlarge_pipe(fd)
-        try:
-            self._high = max(1, int(os.environ.get(BACKLOG_ENV, RECORD_BACKLOG)))
-        except ValueError:
-            self._high = RECORD_BACKLOG
-        os.set_blocking(fd, False)
-        self._fd = fd
-
-    def send(self, tag: int, data: bytes = b"") -> None:
-        fd = self._fd
-        if fd is None or self._closing:
-            return
-        header = _FRAME.pack(tag, len(data), time.monotonic() - self._t0, time.time())
-        if not self._queue:
-            try:
-                written = os.writev(fd, [header, data] if data else [header])
-            except BlockingIOError:
-                written = 0
-            except OSError as exc:
-                self._lost(exc)
-                return
-            if written == len(header) + len(data):
-                return
-            assert self._loop is not None
-            self._loop.add_writer(fd, self._write_ready)
-            if written < len(header):
-                self._queue.append(header[written:])
-                if data:
-                    self._queue.append(data)
-            else:
-                self._queue.append(memoryview(data)[written - len(header):])
-            self._queued += len(header) + len(data) - written
-        else:
-            self._queue.append(header)
-            if data:
-                self._queue.append(data)
-            self._queued += len(header) + len(data)
-        if not self._paused and self._queued > self._high:
-            self._paused = True
-            self._on_pause()
-
-    def send_json(self, tag: int, obj: dict[str, Any]) -> None:
-        self.send(tag, json.dumps(obj, ensure_ascii=True).encode("ascii"))
-
-    def _write_ready(self) -> None:
-        fd = self._fd
-        if fd is None:
-            return
-        try:
-            written = os.writev(fd, list(itertools.islice(self._queue, 0, 512)))
-        except BlockingIOError:
-            return
-        except OSError as exc:
-            self._lost(exc)
-            return
-        self._queued -= written
-        queue = self._queue
-        while written:
-            first = queue[0]
-            if len(first) <= written:
-                written -= len(first)
-                queue.popleft()
-            else:
-                queue[0] = memoryview(first)[written:]
-                written = 0
-        if not queue:
-            assert self._loop is not None
-            self._loop.remove_writer(fd)
-            if self._closing:
-                self._finish()
-        if self._paused and self._queued <= self._high // 2:
-            self._paused = False
-            self._on_resume()
-
-    def unbounded(self) -> None:
-        """The server is gone: what is left is finite, and the client must get it without waiting."""
-        self._high = 1 << 62
-        if self._paused:
-            self._paused = False
-            self._on_resume()
-
-    def close(self) -> None:
-        """Close once the queue is written (the recorder sees EOF then)."""
-        self._closing = True
-        if not self._queue:
-            self._finish()
-
-    def _finish(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        if self.closed is not None and not self.closed.done():
-            self.closed.set_result(None)
-
-    def _lost(self, exc: OSError) -> None:
-        if self._fd is not None and self._loop is not None:
-            self._loop.remove_writer(self._fd)
-        self._queue.clear()
-        self._queued = 0
-        self._finish()
-        _say(f"the recorder stopped ({exc.strerror or exc}); relaying continues without recording")
-        if self._paused:
-            self._paused = False
-            self._on_resume()
-
-
-# ================================================================================================ relay
+    return pid, spool, done_r
 
 
 class _FlowProtocol(asyncio.Protocol):
@@ -687,16 +556,16 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
 class Relay:
     """One tap: the server process, the client's three streams, the link to the recorder."""
 
-    def __init__(self, options: TapOptions, link_fd: int | None, t0: float) -> None:
+    def __init__(self, options: TapOptions, spool: Spool | None, t0: float) -> None:
         self.options = options
-        self.link_fd = link_fd
         self.loop = asyncio.get_running_loop()
         self.client_in = _Source()
         self.server_out = _Source()
         self.server_err = _Source()
         self.client_out = _Sink(self.server_out, "client-stdout")
         self.client_err = _Sink(self.server_err, "client-stderr")
-        self.link = _RecorderLink(t0, self._pause_all, self._resume_all)
+        self.link: SpoolWriter | _NoRecorder = (
+            SpoolWriter(spool, t0, self._pause_all, self._resume_all, _say) if spool is not None else _NoRecorder())
         self.process: asyncio.SubprocessTransport | None = None
         self.pid: int | None = None
         self.server_stdin: asyncio.WriteTransport | None = None
@@ -761,10 +630,13 @@ class Relay:
             self.exited.set_result(code if code is not None else -1)
 
     def lifecycle(self, what: str, **data: Any) -> None:
-        self.link.send_json(LIFECYCLE, {"what": what, **data})
+        self._send_json(LIFECYCLE, {"what": what, **data})
 
     def note(self, text: str, **data: Any) -> None:
-        self.link.send_json(NOTE, {"text": text, **data})
+        self._send_json(NOTE, {"text": text, **data})
+
+    def _send_json(self, tag: int, obj: dict[str, Any]) -> None:
+        self.link.send(tag, json.dumps(obj, ensure_ascii=True).encode("ascii"))
 
     def _pause_all(self) -> None:
         for source in (self.client_in, self.server_out, self.server_err):
@@ -782,11 +654,6 @@ class Relay:
     # -- the run -----------------------------------------------------------------------------------------
 
     async def run(self, in_fd: int | None, out_fd: int | None, err_fd: int | None) -> int:
-        if self.link_fd is not None:
-            try:
-                await self.link.open(self.link_fd)
-            except (OSError, ValueError):
-                _say("cannot reach the recorder; relaying without recording")
         for sink, fd in ((self.client_out, out_fd), (self.client_err, err_fd)):
             if fd is not None:
                 await sink.open(fd)
@@ -796,7 +663,7 @@ class Relay:
         except _StartFailed as failure:
             _say(failure.sentence)
             self.note(f"the server could not be started: {failure.sentence}")
-            self.link.send_json(END, {"exit": failure.status})
+            self._send_json(END, {"exit": failure.status})
             self.client_out.close()
             return failure.status
         if code is None:
@@ -808,7 +675,7 @@ class Relay:
         argv = self.options.argv
         try:
             # the stdio transport's own resolution, so a missing command gets the same sentence
-            executable = StdioTransport(argv)._resolve(dict(os.environ))
+            executable = StdioTransport(argv).resolve_executable(dict(os.environ))
         except TransportError as exc:
             status = EXIT_CANNOT_RUN if ("not executable" in str(exc) or "directory" in str(exc)) else EXIT_NOT_FOUND
             raise _StartFailed(str(exc), status) from None
@@ -927,7 +794,7 @@ class Relay:
     def _signal_group(self, sig: signal.Signals, forwarded: bool = False) -> None:
         if self.pid is None or self.exited.done():
             return
-        name = _signal_name(sig)
+        name = signal_name(sig)
         if not forwarded:
             self._signalled = name
         self.lifecycle("signal", signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
@@ -947,7 +814,7 @@ class Relay:
         self.link.unbounded()
         # what the server wrote before it died; a leftover grandchild may hold the pipes, so bounded
         await self._drain()
-        data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": _signal_name(-returncode)}
+        data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
         if self._signalled:
             data["after"] = self._signalled
         self.lifecycle("exited", pid=self.pid, **data)
@@ -964,7 +831,7 @@ class Relay:
         # some clients never read stderr: give the server's last lines a moment, not more
         await asyncio.wait([self.client_err.closed], timeout=PIPE_DRAIN_GRACE)
         status = exit_status(returncode)
-        self.link.send_json(END, {"exit": status})
+        self._send_json(END, {"exit": status})
         for task in list(self._tasks):
             task.cancel()
         return status
@@ -995,7 +862,7 @@ class Relay:
             members = group_members(pgid)
             if not members:
                 return
-            self.lifecycle("group_leftovers", pids=members, signal=_signal_name(sig))
+            self.lifecycle("group_leftovers", pids=members, signal=signal_name(sig))
             try:
                 os.killpg(pgid, sig)
             except (ProcessLookupError, PermissionError):
@@ -1007,8 +874,6 @@ class Relay:
     async def finish(self, done_fd: int | None) -> None:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
         self.link.close()
-        if self.link.closed is not None:
-            await self._until(self.link.closed, RECORDER_FINISH_TIMEOUT)
         if done_fd is not None:
             finished = self.loop.create_future()
             self.loop.add_reader(done_fd, lambda: finished.done() or finished.set_result(None))
@@ -1019,6 +884,19 @@ class Relay:
         for sig in FORWARDED_SIGNALS:
             with contextlib.suppress(ValueError, RuntimeError):
                 self.loop.remove_signal_handler(sig)
+
+
+class _NoRecorder:
+    """The link when the recorder could not be started: the relay works the same, recording nothing."""
+
+    def send(self, tag: int, data: bytes = b"") -> None:
+        pass
+
+    def unbounded(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 class _StartFailed(Exception):

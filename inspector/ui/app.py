@@ -28,6 +28,8 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     QCoreApplication.setApplicationName("mcp-inspector")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationDisplayName("MCP Inspector")
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName("mcp-inspector")  # Wayland: the window belongs to mcp-inspector.desktop (its icon)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     quit_requested = asyncio.Event()
@@ -66,3 +68,15 @@ def _quit_when_painted(window: object, app: object) -> None:
 
     watcher = Watcher(window)  # type: ignore[arg-type]
     window.installEventFilter(watcher)  # type: ignore[attr-defined]
+
+
+def app_icon():
+    """The app's icon from the PNGs shipped in inspector/resources (no SVG plugin needed at run time)."""
+    from PySide6.QtGui import QIcon
+
+    from .. import resources
+
+    icon = QIcon()
+    for size in resources.ICON_SIZES:
+        icon.addFile(str(resources.icon_png(size)))
+    return icon

@@ -111,6 +111,7 @@ class Composer(QWidget):
         self.editor.setTabStopDistance(self.editor.fontMetrics().horizontalAdvance(" ") * 2)
         self.editor.setPlaceholderText('{"jsonrpc": "2.0", "method": "tools/list"}')
         self.highlighter = JsonHighlighter(self.editor.document(), self.editor.palette())
+        self._switching_highlighter = False
 
         self.status = QLabel(self)
         self.status.setObjectName("status")
@@ -378,10 +379,16 @@ class Composer(QWidget):
         self.set_text(entry.text)
 
     def _text_changed(self) -> None:
+        if self._switching_highlighter:
+            return  # detaching the highlighter clears its formats, which is itself a change of the text
         text = self.text()
         wanted = self.editor.document() if len(text) <= HIGHLIGHT_LIMIT else None
         if self.highlighter.document() is not wanted:
-            self.highlighter.setDocument(wanted)
+            self._switching_highlighter = True
+            try:
+                self.highlighter.setDocument(wanted)
+            finally:
+                self._switching_highlighter = False
         self._validation = compose.validate(text)
         self._mark_error()
         self._follow_method()

@@ -14,8 +14,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..core.capture.writer import CaptureWriter, make_header
+from ..core.events import Event, Kind
 from ..core.record import stdio_target
-from ..core.session import ServerRequestHandler, ServerInfo, Session
+from ..core.session import DEFAULT_REQUEST_TIMEOUT, ServerRequestHandler, ServerInfo, Session
 from ..core.transports.base import Transport, TransportError
 from ..core.transports.stdio import StdioTransport
 
@@ -35,6 +36,10 @@ class Target:
     headers: dict[str, str] = field(default_factory=dict)
     bearer: str | None = None
     handshake: str = "auto"
+    #: the user named it (a profile): the tab keeps that name instead of the one the server reports
+    named_by_user: bool = False
+    #: how long the window waits for the handshake and for each request (as ``record --timeout``)
+    timeout: float = DEFAULT_REQUEST_TIMEOUT
 
     @property
     def is_http(self) -> bool:
@@ -81,7 +86,30 @@ class LiveSession(QObject):
         return build_transport(self.target)
 
     def start(self) -> None:
+        if self.session is not None:
+            self.session.listeners.append(self._watch)  # after the views' own listeners: they see the event first
         self._task = asyncio.ensure_future(self._run())
+
+    def _watch(self, events: list[Event]) -> None:
+        """A ready session whose server is gone (an HTTP transport's ``disconnected``: a forgotten session, a
+        stream that cannot be resumed) is over, even though its transport is not closed yet: say so."""
+        if self.state != READY:
+            return
+        for event in events:
+            if event.kind == Kind.LIFECYCLE and event.data.get("what") == "disconnected":
+                self._set(CLOSED, str(event.data.get("reason") or "the server went away"))
+                return
+
+    def _request_failed(self, exc: TransportError) -> None:
+        """A message the user sent failed: a note in the timeline, and the sentence in the status line."""
+        assert self.session is not None
+        self.session.note(str(exc))
+        if self.state in (READY, CLOSED):
+            self._set(self.state, str(exc))
+
+    def _sending(self) -> None:
+        if self.state == READY and self.sentence:
+            self._set(READY, "")  # the last request's failure is old news once the user sends again
 
     def _set(self, state: str, sentence: str = "") -> None:
         self.state = state
@@ -95,7 +123,7 @@ class LiveSession(QObject):
         try:
             await session.start()
             self._set(INITIALIZING, "handshake")
-            self.server = await session.handshake(self.target.handshake)
+            self.server = await session.handshake(self.target.handshake, timeout=self.target.timeout)
         except TransportError as exc:
             session.note(str(exc))
             self._set(FAILED, str(exc) + _next_step(self.target, str(exc)))
@@ -137,21 +165,23 @@ class LiveSession(QObject):
         session = self.session
         if session is None:
             return
+        self._sending()
         try:
             if isinstance(obj.get("method"), str) and not obj["method"].startswith("notifications/"):
-                await session.request_object(session.prepare_request(obj))
+                await session.request_object(session.prepare_request(obj), timeout=self.target.timeout)
             else:
                 await session.send_object(obj)
         except TransportError as exc:
-            session.note(str(exc))
+            self._request_failed(exc)
 
     async def send_raw(self, data: bytes) -> None:
         if self.session is None:
             return
+        self._sending()
         try:
             await self.session.send_raw(data)
         except TransportError as exc:
-            self.session.note(str(exc))
+            self._request_failed(exc)
 
 
 def build_transport(t: Target) -> tuple[Transport, dict[str, Any]]:

@@ -20,6 +20,7 @@ from ..core.capture import CaptureError
 from ..core.capture.index import CaptureIndex
 from ..core.paths import captures_dir
 from ..core.profiles import ProfileStore, ServerProfile
+from ..core.transports.base import TransportError
 from .live_session import LiveSession, Target
 from .profiles_sidebar import ProfilesSidebar
 from .session_tab import SessionTab
@@ -29,8 +30,10 @@ MAX_RECENT = 10
 
 def target_of_profile(profile: ServerProfile) -> Target:
     if profile.kind == "http":
-        return Target(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers))
-    return Target(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env))
+        return Target(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
+                      timeout=profile.timeout, named_by_user=True)
+    return Target(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
+                  timeout=profile.timeout, named_by_user=True)
 
 
 def target_of_capture(target: dict[str, Any], name: str) -> Target | None:
@@ -201,7 +204,10 @@ class MainWindow(QMainWindow):
     def open_live(self, target: Target) -> SessionTab:
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
-        tab.attach_live(live)
+        try:
+            tab.attach_live(live)
+        except TransportError as exc:  # a URL or header no transport can use: nothing was started
+            tab.cannot_start(str(exc))
         self._add_tab(tab)
         return tab
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDialog,
+    QDoubleSpinBox,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.profiles import ProfileError, ServerProfile
+from inspector.core.profiles import MAX_TIMEOUT, ProfileError, ServerProfile
 from inspector.core.transports.base import TransportError
 
 # inspector.core.transports.http_common imports httpx: it is imported when a dialog needs it, not when the
@@ -152,6 +153,14 @@ class ProfileDialog(QDialog):
             self.transport_combo.addItem(name, name)
         self.headers_edit = _text_box("Authorization: Bearer …")
 
+        # both kinds
+        self.timeout_spin = QDoubleSpinBox()
+        self.timeout_spin.setRange(0.5, MAX_TIMEOUT)
+        self.timeout_spin.setDecimals(1)
+        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setToolTip(plain_tooltip("How long to wait for the handshake and for each response "
+                                                   "(progress notifications restart the clock)."))
+
         # one form, so every label lines up; the rows of the other kind are hidden
         self._form = form = QFormLayout()
         form.addRow(plain_label("Name:"), self.name_edit)
@@ -167,6 +176,7 @@ class ProfileDialog(QDialog):
             self._row(plain_label("Transport:"), self.transport_combo),
             self._row(plain_label("Headers:"), self.headers_edit),
         ]
+        form.addRow(plain_label("Response timeout:"), self.timeout_spin)
 
         self._problem_icon = plain_label()
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
@@ -216,6 +226,7 @@ class ProfileDialog(QDialog):
             index = self.transport_combo.count() - 1
         self.transport_combo.setCurrentIndex(index)
         self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
+        self.timeout_spin.setValue(profile.timeout)
         for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
             edit.setCursorPosition(0)  # show the start of a long command line, not its end
 
@@ -262,7 +273,8 @@ class ProfileDialog(QDialog):
                 raise ValueError(f"The arguments cannot be split: {exc} (check the quotes).") from None
             env = parse_env_lines(self.env_edit.toPlainText())
             return ServerProfile(name=name, kind="stdio", command=command, args=args, env=env,
-                                 cwd=self.cwd_edit.text().strip() or None, source=source)
+                                 cwd=self.cwd_edit.text().strip() or None, source=source,
+                                 timeout=self.timeout_spin.value())
         url = self.url_edit.text().strip()
         if not url:
             raise ValueError("Enter the server's URL.")
@@ -278,7 +290,8 @@ class ProfileDialog(QDialog):
                 " (install it with: pip install 'mcp-inspector-desktop[websocket]')"
             raise ValueError(f"A ws:// or wss:// URL needs the websocket transport{hint}.")
         headers = parse_header_lines(self.headers_edit.toPlainText())
-        return ServerProfile(name=name, kind="http", url=url, transport=transport, headers=headers, source=source)
+        return ServerProfile(name=name, kind="http", url=url, transport=transport, headers=headers, source=source,
+                             timeout=self.timeout_spin.value())
 
     def profile(self) -> ServerProfile:
         """The profile the form describes; ProfileError if the form is not valid (OK is disabled then)."""

@@ -174,6 +174,11 @@ class SessionTab(QWidget):
         self._ticker.start()
         live.start()
 
+    def cannot_start(self, sentence: str) -> None:
+        """The session could not even be built (a URL or header its transport refuses): say why, start nothing."""
+        self.composer.set_enabled_for_session(False)
+        self.status.setText(f"{FAILED}: {sentence}")
+
     def attach_tap(self, hello: dict[str, Any]) -> None:
         """A live tap: a real client drives the server, we only watch (read-only)."""
         self.read_only = True
@@ -372,7 +377,7 @@ class SessionTab(QWidget):
 
     def _server_known(self, info: ServerInfo) -> None:
         self.composer.set_revision(info.protocol_version or "2025-11-25")
-        if info.name:
+        if info.name and not (self.live is not None and self.live.target.named_by_user):
             self.title = info.name
             self.title_changed.emit(info.name)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import time
 from collections import OrderedDict
 from typing import Any
@@ -61,6 +62,17 @@ def _unanswered(event: Event) -> bool:
     rpc = event.rpc
     return rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
         and event.dir == Direction.C2S and "answered_by" not in event.data
+
+
+def id_text(value: Any) -> str:
+    """An id as JSON writes it: ``7``, ``"7"`` (a string id shows its quotes: a server that answers ``"7"`` to
+    ``7`` is a classic bug), ``null``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 class TimelineModel(QAbstractTableModel):
@@ -205,7 +217,7 @@ class TimelineModel(QAbstractTableModel):
             return (rpc.method or event.data.get("request_method") or "") if rpc else ""
         if column == COL_ID:
             rpc = event.rpc
-            return str(rpc.id) if rpc is not None and rpc.has_id else ""
+            return id_text(rpc.id) if rpc is not None and rpc.has_id else ""
         if column == COL_LATENCY:
             latency = event.data.get("latency")
             if isinstance(latency, (int, float)):

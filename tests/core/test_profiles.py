@@ -19,7 +19,8 @@ text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=20)
 names = text.filter(lambda s: s.strip() != "")
 stdio_profiles = st.builds(
     ServerProfile, name=names, kind=st.just("stdio"), command=names, args=st.lists(text, max_size=4),
-    env=st.dictionaries(names, text, max_size=3), cwd=st.none() | names, source=st.none() | text)
+    env=st.dictionaries(names, text, max_size=3), cwd=st.none() | names, source=st.none() | text,
+    timeout=st.floats(min_value=0.5, max_value=86_400))
 http_profiles = st.builds(
     ServerProfile, name=names, kind=st.just("http"), url=names, transport=st.sampled_from(["auto", "sse", "websocket"]),
     headers=st.dictionaries(names, text, max_size=3), source=st.none() | text)
@@ -50,6 +51,7 @@ def test_any_profile_comes_back_the_same_from_its_json(profile: ServerProfile) -
 def test_from_json_fills_in_the_defaults_for_missing_fields() -> None:
     assert ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"}) == ServerProfile("t", "stdio", "uvx")
     assert ServerProfile.from_json({"name": "r", "kind": "http", "url": "http://h/mcp"}).transport == "auto"
+    assert ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"}).timeout == 30.0
 
 
 @pytest.mark.parametrize(("data", "words"), [
@@ -66,6 +68,9 @@ def test_from_json_fills_in_the_defaults_for_missing_fields() -> None:
     ({"name": "a", "kind": "stdio", "command": "x", "env": {"PORT": 8080}}, "env['PORT'] must be a string"),
     ({"name": "a", "kind": "stdio", "command": "x", "cwd": 1}, "'cwd' must be a string"),
     ({"name": "a", "kind": "http", "url": "http://h", "headers": {"X": None}}, "headers['X'] must be a string, not null"),
+    ({"name": "a", "kind": "stdio", "command": "x", "timeout": "30"}, "'timeout' must be a number of seconds, not a string"),
+    ({"name": "a", "kind": "stdio", "command": "x", "timeout": 0}, "has a timeout of 0 s; it must be above 0"),
+    ({"name": "a", "kind": "stdio", "command": "x", "timeout": 1e9}, "at most 86400 s"),
 ])
 def test_malformed_profile_json_is_refused_with_a_sentence(data: object, words: str) -> None:
     with pytest.raises(ProfileError) as caught:

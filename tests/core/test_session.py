@@ -187,3 +187,19 @@ def test_listeners_get_each_batch_after_the_session_holds_it():
     session = run(scenario())
     assert seen and all(seq == held for seq, held in seen)
     assert session.events[-1].data["what"] == "exited"
+
+
+@pytest.mark.parametrize("line, expected", [
+    (b'{"jsonrpc":"2.0","id":2,"result":{"tools":[' + b"x" * 2000 + b"]}}", (True, 2)),  # Python SDK order
+    (b'{"result":{"tools":[' + b"x" * 2000 + b']},"jsonrpc":"2.0","id":"a-7"}', (True, "a-7")),  # TypeScript SDK
+    (b'{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{' + b"x" * 2000 + b"}}", (False, None)),
+    (b'{"jsonrpc":"2.0","result":{"items":[{"id":2}' + b"x" * 2000 + b"]}}", (False, None)),  # no top-level id
+])
+def test_the_id_of_an_answer_too_long_to_keep_is_found_in_its_head_or_tail_and_a_request_is_not_an_answer(
+        line, expected):
+    from inspector.core.framing import LineDecoder
+    from inspector.core.session import _oversize_message_id
+
+    [event] = LineDecoder(Direction.S2C, max_line_bytes=1000).feed(line + b"\n")
+    assert "oversize" in event.data
+    assert _oversize_message_id(event) == expected

@@ -276,3 +276,22 @@ def test_sending_twice_sends_the_same_message_even_if_a_receiver_changed_the_fir
     composer.send()
     composer.send()
     assert received[0] == received[1] and received[0]["params"]["name"] == "tool-name"
+
+
+
+def test_a_message_over_the_highlighting_limit_switches_colours_off_and_back_without_re_entering(
+        composer, monkeypatch):
+    # Detaching the highlighter clears its formats, which the editor reports as a change of the text: the
+    # change handler must not run again inside itself (it recursed until RecursionError, then crashed).
+    from inspector.ui.composer import HIGHLIGHT_LIMIT
+
+    checked: list[int] = []
+    validate = compose.validate
+    monkeypatch.setattr(compose, "validate", lambda text: checked.append(len(text)) or validate(text))
+    big = json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                      "params": {"name": "echo", "arguments": {"text": "y" * HIGHLIGHT_LIMIT}}})
+    composer.set_text(big)
+    assert composer.highlighter.document() is None and composer.validation.kind == "request"
+    composer.set_text('{"jsonrpc":"2.0","method":"ping"}')
+    assert composer.highlighter.document() is composer.editor.document()
+    assert len(checked) <= 4, f"the change handler ran {len(checked)} times for two edits"

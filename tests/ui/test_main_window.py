@@ -213,3 +213,19 @@ def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(windo
     assert "FIRST" in different.now.toPlainText() and "first" in different.recorded.toPlainText()
     assert any('"text":' in line for line in different.marked_lines(different.now))
     assert different.result.out is not None and different.result.out.exists()
+
+
+def test_a_session_started_from_a_profile_keeps_the_profiles_name_on_its_tab(window, qloop):
+    from inspector.core.profiles import ServerProfile
+    from inspector.ui.main_window import target_of_profile
+
+    profile = ServerProfile(name="my demo", kind="stdio", command=sys.executable, args=["-m", "inspector.demo"])
+
+    async def scenario():
+        tab = window.open_live(target_of_profile(profile))
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    assert tab.live.server.name == "mcp-inspector-demo"  # what the server calls itself...
+    assert window.tabs.tabText(window.tabs.indexOf(tab)) == "my demo"  # ...and what the user called it

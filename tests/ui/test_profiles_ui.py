@@ -111,6 +111,21 @@ def test_adding_an_http_profile_offers_the_url_transports_and_parses_headers(qtb
     assert sidebar.list.item(0).data(SUMMARY_ROLE) == "http: https://mcp.example.com/mcp (sse)"
 
 
+def test_the_response_timeout_set_in_the_dialog_is_saved_and_given_to_the_session(qtbot, make_sidebar, store) -> None:
+    from inspector.ui.main_window import target_of_profile
+
+    sidebar = make_sidebar()
+    dialog = sidebar.add_profile()
+    assert dialog.timeout_spin.value() == 30.0  # the session's own default
+    dialog.name_edit.setText("slow")
+    dialog.command_edit.setText("python")
+    dialog.timeout_spin.setValue(120)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    [saved] = store.load()
+    assert saved.timeout == 120.0
+    assert target_of_profile(saved).timeout == 120.0
+
+
 @pytest.mark.parametrize(("fill", "words"), [
     ({"name": "a", "command": "x", "args": "--name 'unclosed"}, "The arguments cannot be split: No closing quotation (check the quotes)."),
     ({"name": "a", "command": ""}, "Enter the command that starts the server."),

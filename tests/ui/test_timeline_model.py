@@ -108,3 +108,9 @@ def test_the_filter_keeps_directions_kinds_methods_and_text_apart(qapp):
     assert [e.kind for e in shown()] == [Kind.FRAMING_ERROR] * 3
     proxy.set(problems_only=False, show_stderr=True, show_transport=True, text="img src")
     assert [e.method or e.data.get("request_method") for e in shown()] == ["tools/call", "tools/call"]
+
+
+def test_the_id_column_writes_ids_as_json_so_7_and_the_string_7_differ():
+    from inspector.ui.timeline_model import id_text
+
+    assert [id_text(v) for v in (7, "7", None, "a\u00e9")] == ["7", '"7"', "null", '"a\u00e9"']

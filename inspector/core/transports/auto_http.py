@@ -105,6 +105,9 @@ class AutoHttpTransport(Transport):
     async def wait_closed(self) -> None:
         await self.inner.wait_closed()
 
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        return self.inner.waiting_detail(msg_id)
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         return self.inner.diagnosis(waiting_for)
 

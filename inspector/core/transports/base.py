@@ -80,6 +80,12 @@ class Transport(abc.ABC):
         request's stream). Returns False when it has none, and the session sends notifications/cancelled."""
         return False
 
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        """For a request that got no response in time: why, if the transport can tell, as a clause (stdio:
+        "the server's process is stopped ...", "the server stopped reading its stdin ..."; Streamable HTTP:
+        "its response stream is open and has sent 20 bytes ... but no complete event"); None otherwise."""
+        return None
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
         ``waiting_for`` if any; None while the connection is up."""

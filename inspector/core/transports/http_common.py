@@ -61,11 +61,28 @@ def parse_header(text: str) -> tuple[str, str]:
     name = name.strip()
     if not sep or not name:
         raise ValueError(f"-H {text!r} must look like 'Name: value'")
-    if any(c in name for c in " \t\r\n()<>@,;:\\\"/[]?={}") or not name.isascii():
-        raise ValueError(f"-H {text!r}: {name!r} is not a valid header name")
-    if "\r" in value or "\n" in value:
-        raise ValueError(f"-H {text!r}: a header value cannot contain a line break")
+    problem = header_problem(name, value)
+    if problem is not None:
+        raise ValueError(f"-H {text!r}: {problem}")
     return name, value.strip()
+
+
+def header_problem(name: str, value: str) -> str | None:
+    """Why a header cannot be sent as it is (a sentence), or None."""
+    if not name or any(c in name for c in " \t\r\n()<>@,;:\\\"/[]?={}") or not name.isascii():
+        return f"{name!r} is not a valid header name"
+    if "\r" in value or "\n" in value:
+        return "a header value cannot contain a line break"
+    return None
+
+
+def check_headers(headers: dict[str, str]) -> None:
+    """Headers from anywhere (a saved or imported profile, a capture): TransportError with a sentence if one
+    cannot be sent, before anything is."""
+    for name, value in headers.items():
+        problem = header_problem(name, value)
+        if problem is not None:
+            raise TransportError(f"the header {name!r} cannot be sent: {problem}")
 
 
 def check_url(url: str) -> str:
@@ -123,10 +140,14 @@ def explain(exc: BaseException, method: str, url: str) -> str:
         if "name or service not known" in lowered or "nodename nor servname" in lowered or "getaddrinfo" in lowered \
                 or "name resolution" in lowered:
             return f"{where}: the host name {urlsplit(url).hostname} cannot be resolved (DNS)"
-        if isinstance(exc.__cause__, ssl.SSLError) or "ssl" in lowered or "certificate" in lowered:
+        tls = [e for e in _causes(exc) if isinstance(e, ssl.SSLError)]
+        if tls or "ssl" in lowered or "certificate" in lowered:
             if "wrong version number" in lowered or "record layer failure" in lowered or "packet length" in lowered:
                 return f"{where}: TLS failed: the server at {host} does not speak https here (try http://)"
-            return f"{where}: TLS failed: {text}"
+            if any(isinstance(e, ssl.SSLEOFError) for e in tls):  # hung up on our hello: a plain-HTTP port, mostly
+                return (f"{where}: TLS failed: the server at {host} does not speak https here: it hung up on the "
+                        "TLS handshake (try http://)")
+            return f"{where}: TLS failed: {text or tls[0]}"
         return f"{where}: cannot connect to {host}: {text or exc.__class__.__name__}"
     if isinstance(exc, httpx.RemoteProtocolError):
         if "without sending" in text or "disconnected" in text.lower():
@@ -153,6 +174,20 @@ def snippet(body: bytes, content_type: str) -> str:
     return text[:SNIPPET_CHARS]
 
 
+def page_text(piece: str, status: int, reason: str) -> str:
+    """A snippet of an error page for a sentence that already names the status: without the status line the
+    page repeats in its title and heading ("500 Internal Server Error Internal Server Error The database...")."""
+    repeated = [noise for noise in (f"{status} {reason}".strip(), reason.strip()) if noise]
+    changed = True
+    while changed and piece:
+        changed = False
+        for noise in repeated:
+            if piece.lower().startswith(noise.lower()) and not piece[len(noise):len(noise) + 1].isalnum():
+                piece = piece[len(noise):].lstrip(" :-|\u2013\u2014")
+                changed = True
+    return piece
+
+
 def jsonrpc_error_in(body: bytes) -> dict[str, Any] | None:
     """The JSON-RPC error object carried by an HTTP error body, if it is one."""
     try:
@@ -171,6 +206,7 @@ class HttpTransportBase(Transport):
         super().__init__()
         self.options = options
         check_url(options.url)
+        check_headers(options.headers)
         self.url = options.url
         self._client: httpx.AsyncClient | None = None
         self._exchanges = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
+import shlex
 import shutil
 import signal
 from pathlib import Path
@@ -45,6 +46,9 @@ WRITE_STALL_TIMEOUT = 10.0
 READ_CHUNK = 64 * 1024
 #: How many recent stderr lines a diagnosis quotes.
 STDERR_TAIL_LINES = 5
+#: A quoted stderr line keeps only its last this many characters: a server can write megabytes without a
+#: newline (a progress bar, a minified stack trace), and the diagnosis must stay one readable sentence.
+STDERR_QUOTE_CHARS = 200
 #: How often we look whether the process group is gone while waiting for it.
 GROUP_POLL_INTERVAL = 0.02
 
@@ -71,6 +75,9 @@ class StdioTransport(Transport):
         self.process: asyncio.subprocess.Process | None = None
         self.returncode: int | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_line_open = False  # the last stderr piece had no newline: the next one continues it
+        #: processes of the server's group still running after it exited (helpers it left behind), ended by us
+        self.leftovers: list[int] = []
         self._stdin_decoder = LineDecoder(Direction.C2S, max_line_bytes)
         self._readers: list[asyncio.Task[None]] = []
         self._waiter: asyncio.Task[None] | None = None
@@ -90,7 +97,7 @@ class StdioTransport(Transport):
         env.update(self.env_overrides)
         return env
 
-    def _resolve(self, env: dict[str, str]) -> str:
+    def resolve_executable(self, env: dict[str, str]) -> str:
         """Find the executable the way exec would, so a missing one gets a sentence, not an errno."""
         command = self.argv[0]
         if self.cwd is not None and not Path(self.cwd).is_dir():
@@ -98,7 +105,8 @@ class StdioTransport(Transport):
         if os.sep in command:
             path = Path(self.cwd or ".", command) if not os.path.isabs(command) else Path(command)
             if not path.exists():
-                raise TransportError(f"command not found: {command} (no such file)")
+                raise TransportError(_whole_command_line(command)
+                                     or f"command not found: {command} (no such file)")
             if path.is_dir():
                 raise TransportError(f"{command} is a directory, not a program")
             if not os.access(path, os.X_OK):
@@ -110,12 +118,13 @@ class StdioTransport(Transport):
             candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
             if candidate is not None:
                 raise TransportError(f"{candidate} is not executable (chmod +x {candidate}?)")
-            raise TransportError(f"command not found: {command} (searched PATH: {search})")
+            raise TransportError(_whole_command_line(command)
+                                 or f"command not found: {command} (searched PATH: {search})")
         return found
 
     async def start(self) -> None:
         env = self._environment()
-        executable = self._resolve(env)
+        executable = self.resolve_executable(env)
         loop = asyncio.get_running_loop()
         self._exit_code = loop.create_future()
         try:
@@ -171,8 +180,18 @@ class StdioTransport(Transport):
     def _emit_stderr(self, lines: list[tuple[bytes, bytes]]) -> None:
         if not lines:
             return
-        for line, _ in lines[-STDERR_TAIL_LINES:]:
-            self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+        first = max(0, len(lines) - STDERR_TAIL_LINES)
+        line_open = lines[first - 1][1] == b"" if first else self._stderr_line_open
+        for line, eol in lines[first:]:
+            # pieces of one line cut by the splitter (no newline between them) are quoted as one line
+            text = line.decode("utf-8", errors="replace")
+            if line_open and self.stderr_tail:
+                text = self.stderr_tail.pop() + text
+            if len(text) > STDERR_QUOTE_CHARS:
+                text = "…" + text[-STDERR_QUOTE_CHARS:]
+            self.stderr_tail.append(text)
+            line_open = eol == b""
+        self._stderr_line_open = line_open
         self.emit_many([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines])
 
     async def _wait_exit(self) -> None:
@@ -184,7 +203,7 @@ class StdioTransport(Transport):
         self.returncode = code
         # Read what the server wrote before it died; a leftover grandchild may hold the pipes open, so bound it.
         await self._finish_readers(PIPE_DRAIN_GRACE)
-        data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": _signal_name(-code)}
+        data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": signal_name(-code)}
         if self._signalled:
             data["after"] = self._signalled
         self.emit(lifecycle("exited", pid=self.process.pid, **data))
@@ -276,9 +295,10 @@ class StdioTransport(Transport):
             members = group_members(pgid)
             if not members:
                 return
-            self.emit(lifecycle("group_leftovers", pids=members, signal=_signal_name(sig)))
+            self.leftovers = self.leftovers or members
+            self.emit(lifecycle("group_leftovers", pids=members, signal=signal_name(sig)))
             try:
-                os.killpg(pgid, sig)
+                _kill_group(pgid, sig)
             except (ProcessLookupError, PermissionError):
                 return
             loop = asyncio.get_running_loop()
@@ -288,10 +308,10 @@ class StdioTransport(Transport):
 
     def _signal_group(self, sig: signal.Signals) -> None:
         assert self.process is not None
-        self._signalled = _signal_name(sig)
+        self._signalled = signal_name(sig)
         self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
         try:
-            os.killpg(self.process.pid, sig)
+            _kill_group(self.process.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
@@ -303,13 +323,27 @@ class StdioTransport(Transport):
         except asyncio.TimeoutError:
             return False
 
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        process = self.process
+        if process is None or self.returncode is not None:
+            return None
+        if process_state(process.pid) in ("T", "t"):
+            return ("the server's process is stopped (SIGSTOP, Ctrl-Z or a debugger) and cannot answer until it "
+                    "gets SIGCONT")
+        stdin = process.stdin
+        waiting = stdin.transport.get_write_buffer_size() if stdin is not None and not self._stdin_closed else 0
+        if waiting:
+            return (f"the server stopped reading its stdin ({waiting:,} bytes of what mcp-inspector wrote are "
+                    "still waiting to go in)")
+        return None
+
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         if self.returncode is None:
             return None
         if self.returncode >= 0:
             how = f"the server exited with code {self.returncode}"
         else:
-            how = f"the server was killed by {_signal_name(-self.returncode)}"
+            how = f"the server was killed by {signal_name(-self.returncode)}"
         if self._signalled:
             how += f" (after mcp-inspector sent {self._signalled})"
         if waiting_for:
@@ -359,8 +393,40 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
-def _signal_name(signum: int) -> str:
+def _kill_group(pgid: int, sig: signal.Signals) -> None:
+    """Signal a process group. SIGTERM is followed by SIGCONT (as systemd does): a stopped process (SIGSTOP,
+    Ctrl-Z) cannot act on SIGTERM until it runs again, and would otherwise only end with SIGKILL."""
+    os.killpg(pgid, sig)
+    if sig == signal.SIGTERM:
+        os.killpg(pgid, signal.SIGCONT)
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state of a process (``R``, ``S``, ``T`` stopped, ``t`` stopped by a debugger, ``Z``...);
+    None where /proc cannot tell."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def signal_name(signum: int) -> str:
+    """``SIGTERM`` for 15: how lifecycle events and sentences name a signal."""
     try:
         return signal.Signals(signum).name
     except ValueError:
         return f"signal {signum}"
+
+
+def _whole_command_line(command: str) -> str | None:
+    """For a program name that is not found and holds spaces: it is a whole command line given as one word
+    (quoted in the shell, or typed into a profile's command); say so, and whether its quotes close."""
+    if not any(c.isspace() for c in command.strip()):
+        return None
+    try:
+        shlex.split(command)
+    except ValueError as exc:
+        return (f"command not found: {command!r} is a whole command line in one word, and it cannot be split "
+                f"({exc}: check the quotes); give the program and each argument as separate words")
+    return (f"command not found: {command!r} is a whole command line in one word; give the program and each "
+            "argument as separate words")

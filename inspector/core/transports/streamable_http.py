@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -34,7 +35,8 @@ from ..framing import decode_document, decode_line
 from ..sse import RawSSE, SSEDecoder
 from . import mcp_headers
 from .base import TransportClosed, TransportError
-from .http_common import ACCEPT_BOTH, HttpOptions, HttpTransportBase, explain, jsonrpc_error_in, snippet
+from .http_common import (ACCEPT_BOTH, HttpOptions, HttpTransportBase, explain, jsonrpc_error_in, page_text,
+                          snippet)
 
 #: Revisions that require ``MCP-Protocol-Version`` on requests after initialize.
 VERSION_HEADER_REVISIONS = frozenset({"2025-06-18", "2025-11-25"})
@@ -48,6 +50,28 @@ MAX_RETRY_SECONDS = 10.0
 CLOSE_TIMEOUT = 2.0
 #: How many redirects (307/308) we follow for one POST.
 MAX_REDIRECTS = 3
+
+
+@dataclass
+class StreamProgress:
+    """What the SSE response of a waiting request has brought so far (to explain a timeout)."""
+
+    opened: float
+    bytes: int = 0
+    events: int = 0
+    last: float = 0.0
+
+    def describe(self) -> str:
+        now = time.monotonic()
+        open_for = f"{now - self.opened:.1f} s"
+        if not self.bytes:
+            return f"its response stream has been open {open_for} without sending a byte"
+        sent = f"{self.bytes} byte{'' if self.bytes == 1 else 's'}"
+        if not self.events:
+            return (f"its response stream is open and has sent {sent} in {open_for}, the last {now - self.last:.1f} s "
+                    "ago, but no complete event: the server, or a proxy in between, sends too slowly")
+        return (f"its response stream is open and has sent {self.events} events ({sent}) in {open_for}, "
+                "but not the answer")
 
 
 class HttpStatusError(TransportError):
@@ -68,6 +92,7 @@ class StreamableHttpTransport(HttpTransportBase):
         self.era: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._streams: dict[Any, asyncio.Task[Any]] = {}  # request id -> task reading its SSE response
+        self._progress: dict[str, StreamProgress] = {}  # request id (JSON) -> what its SSE response brought so far
         self._request_methods: dict[Any, str] = {}
         self._tool_plans: dict[str, mcp_headers.HeaderPlan] = {}
         self._invalid_tools: dict[str, str] = {}
@@ -282,7 +307,8 @@ class StreamableHttpTransport(HttpTransportBase):
         text = error.get("message") if error else None
         detail = f": {text}" if text else ""
         if not detail and body:
-            piece = snippet(body, response.headers.get("content-type", ""))
+            piece = page_text(snippet(body, response.headers.get("content-type", "")), status,
+                              response.reason_phrase)
             detail = f": {piece[:200]}" if piece else ""
         raise HttpStatusError(f"{where}: {reason}{detail}", status)
 
@@ -356,9 +382,15 @@ class StreamableHttpTransport(HttpTransportBase):
         answered = False
         error: str | None = None
         retry: float | None = None
+        progress = StreamProgress(time.monotonic())
+        if msg_id is not None:
+            self._progress[json.dumps(msg_id)] = progress
         try:
             async for chunk in response.aiter_bytes():
+                progress.bytes += len(chunk)
+                progress.last = time.monotonic()
                 for raw in decoder.feed(chunk):
+                    progress.events += 1
                     if raw.sse.retry is not None:
                         retry = raw.sse.retry / 1000
                     if self._sse_event(raw, number) == msg_id and msg_id is not None:
@@ -370,6 +402,7 @@ class StreamableHttpTransport(HttpTransportBase):
             self._stream_end(number, started, decoder, error)
             if msg_id is not None:
                 self._streams.pop(json.dumps(msg_id), None)
+                self._progress.pop(json.dumps(msg_id), None)
         if answered or msg_id is None or self.closed:
             return
         if decoder.last_event_id and self.era != "modern":
@@ -495,6 +528,10 @@ class StreamableHttpTransport(HttpTransportBase):
                 await asyncio.sleep(min(retry or DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS))
         if not self.closed and failures >= MAX_RECONNECTS:
             self.gone(f"the server's standalone stream dropped {MAX_RECONNECTS} times in a row")
+
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        progress = self._progress.get(json.dumps(msg_id))
+        return progress.describe() if progress is not None else None
 
     async def cancel_request(self, msg_id: Any) -> bool:
         """2026-07-28: closing a request's response stream cancels it. Legacy revisions use the

@@ -1,0 +1,257 @@
+"""Support for the HTTP and user-input rows of the fault matrix (test_http_faults.py, test_input_faults.py).
+
+Both surfaces run for real: the CLI as a fresh ``python -m inspector`` subprocess (bounded, killed on
+overrun), the GUI as the real MainWindow, offscreen, on a qasync loop. Servers are subprocesses on
+127.0.0.1 only, in their own process group, killed with it at teardown (tests/http/http_support.py, reused).
+
+What every case checks, whatever the surface: one sentence the user can act on, no traceback, every wait
+bounded (no sleeps), no process left behind, and a capture that still loads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from inspector.core.capture import Capture, read_capture  # noqa: E402
+from integration.integration_support import finish_inspector, start_inspector  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TESTS = HERE.parent
+FAULT_SERVER = HERE / "servers" / "http_fault_server.py"
+#: Bound on one CLI run (a fresh interpreter, a few round trips, shutdown).
+CLI_TIMEOUT = 60.0
+#: Bound on the window reaching a state worth reading.
+GUI_TIMEOUT = 30.0
+
+
+def _http_support() -> Any:
+    """tests/http/http_support.py (servers as subprocesses), under the name its own conftest gives it.
+
+    ``http`` is also the standard library's package, so it is loaded by path, once."""
+    module = sys.modules.get("http_support")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("http_support", TESTS / "http" / "http_support.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["http_support"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+http_support = _http_support()
+ServerProcess = http_support.ServerProcess
+launch = http_support.launch
+stop = http_support.stop
+free_port = http_support.free_port
+start_misbehaving = http_support.start_misbehaving
+one_sentence = http_support.one_sentence
+wait_for = http_support.wait_for
+
+
+# -- servers ----------------------------------------------------------------------------------------------
+
+
+def start_fault_server(mode: str, directory: Path, *options: str) -> ServerProcess:
+    """servers/http_fault_server.py in ``mode``; the caller stops it (:func:`stop`)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return launch(f"fault server ({mode})",
+                  [sys.executable, str(FAULT_SERVER), mode, str(directory / "port"), *options],
+                  directory / "server.log", port_file=directory / "port")
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """``servers("html-500")`` (tests/http's misbehaving server) or ``servers("dribble", "--interval", "0.1",
+    fault=True)`` (servers/http_fault_server.py): started now, killed with their process group at teardown,
+    and checked to be gone."""
+    started: list[ServerProcess] = []
+
+    def start(mode: str, *options: str, fault: bool = False) -> ServerProcess:
+        directory = tmp_path / f"server-{mode}-{len(started)}"
+        server = start_fault_server(mode, directory, *options) if fault else start_misbehaving(mode, directory)
+        started.append(server)
+        SERVER_PIDS.add(server.process.pid)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            stop(server)
+            assert server.process.returncode is not None
+
+
+def process_group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+#: The test's own servers: children of the test process that are meant to outlive a case until teardown.
+SERVER_PIDS: set[int] = set()
+
+
+# -- processes left behind --------------------------------------------------------------------------------
+
+
+def live_children() -> set[int]:
+    """Processes whose parent is this test process and that are not zombies (reaped or not, a zombie holds
+    nothing)."""
+    me = os.getpid()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == me and fields[0] != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def no_orphans() -> Iterator[Callable[[], None]]:
+    """Call it at the end of a case: no process the case started (the inspector, anything the inspector
+    started) is still running; the case's own servers (stopped at teardown) aside."""
+    before = live_children()
+
+    def check() -> None:
+        left = live_children() - before - SERVER_PIDS
+        assert not left, f"processes left behind: {sorted(left)}"
+
+    yield check
+
+
+# -- the CLI ----------------------------------------------------------------------------------------------
+
+
+def run_cli(*args: str, timeout: float = CLI_TIMEOUT) -> tuple[subprocess.CompletedProcess[str], float]:
+    """``mcp-inspector ARGS`` in a fresh interpreter, bounded; returns the run and its duration."""
+    started = time.monotonic()
+    done = finish_inspector(start_inspector(list(args)), timeout)
+    return done, time.monotonic() - started
+
+
+def cli_sentence(done: subprocess.CompletedProcess[str]) -> str:
+    """The one ``mcp-inspector: ...`` line on stderr (nothing else there, no traceback), without the prefix."""
+    assert "Traceback" not in done.stderr, done.stderr
+    return one_sentence(done.stderr).removeprefix("mcp-inspector: ")
+
+
+def intact(path: Path) -> Capture:
+    """The capture loads, every line of it: a file the inspector wrote has no line it cannot read back."""
+    capture = read_capture(path)
+    assert capture.warnings == [], capture.warnings
+    assert capture.header.get("format") == "mcp-inspector-capture"
+    return capture
+
+
+# -- the GUI ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop over the test QApplication (as tests/ui/conftest.py), which also fails the test on any
+    exception an asyncio task or callback let escape (the GUI's equivalent of a traceback)."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=False)
+    escaped: list[str] = []
+
+    def handler(_loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        escaped.append(f"{context.get('message')}: {context.get('exception')!r}")
+
+    loop.set_exception_handler(handler)
+    loop.escaped = escaped  # type: ignore[attr-defined]  # read by nothing_escaped()
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.close()
+        asyncio.set_event_loop(None)
+    assert not escaped, f"exceptions escaped on the event loop: {escaped}"
+
+
+def nothing_escaped(loop: asyncio.AbstractEventLoop) -> None:
+    """No exception escaped a task or callback of the window's loop so far (checked again at teardown)."""
+    escaped = getattr(loop, "escaped", [])
+    assert not escaped, f"exceptions escaped on the event loop: {escaped}"
+
+
+class MessageBoxes:
+    """QMessageBox's static dialogs, replaced: each call is recorded (title, text) and answered at once."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str]] = []
+
+    def record(self, _parent: Any, title: str, text: str, *_args: Any, **_kwargs: Any) -> Any:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.shown.append((title, text))
+        return QMessageBox.StandardButton.Ok
+
+
+@pytest.fixture
+def message_boxes(monkeypatch: pytest.MonkeyPatch) -> MessageBoxes:
+    from PySide6.QtWidgets import QMessageBox
+
+    boxes = MessageBoxes()
+    for name in ("warning", "critical", "information", "question"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(boxes.record))
+    return boxes
+
+
+@pytest.fixture
+def window(qapp: Any, qloop: asyncio.AbstractEventLoop, tmp_path: Path, message_boxes: MessageBoxes) -> Iterator[Any]:
+    """The real MainWindow (its own settings, profiles and captures folder), shown offscreen; every session
+    tab is closed at teardown, its server stopped."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.core.profiles import ProfileStore
+    from inspector.ui.main_window import MainWindow
+    from inspector.ui.session_tab import SessionTab
+
+    (tmp_path / "captures").mkdir()
+    win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
+                     store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path / "captures")
+    win.message_boxes = message_boxes  # what the window showed in message boxes, for the cases to check
+    win.show()
+    yield win
+    for index in range(win.tabs.count()):
+        tab = win.tabs.widget(index)
+        if isinstance(tab, SessionTab):
+            qloop.run_until_complete(tab.close())
+    win.settings.clear()
+    win.deleteLater()
+
+
+def status_sentence(tab: Any) -> str:
+    """What a live tab's status line says about its state: ``failed: <sentence>`` (its first part)."""
+    return str(tab.status.text()).split(" · ")[0]
+
+
+def run_gui(loop: asyncio.AbstractEventLoop, scenario: Callable[[], Any]) -> Any:
+    """Run an async scenario on the window's loop (each of its waits is bounded with helpers.until)."""
+    return loop.run_until_complete(scenario())

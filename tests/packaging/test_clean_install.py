@@ -1,0 +1,68 @@
+"""`pip install .` into a virtual environment of its own gives a working `mcp-inspector`: nothing from the
+checkout, the test suite or the system site-packages is needed.
+
+The venv is made with ``python -m venv`` (no system site-packages) in the test cache folder and made again
+whenever the project's dependencies change, so only what ``pip install .`` put there is in it; each run
+installs the checkout again. The first run downloads PySide6 (about 1 min with a warm pip cache).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from helpers import ROOT
+from inspector import __version__, resources
+from packaging_support import INSTALL_TIMEOUT, clean_env, home_env, run, venv
+
+pytestmark = pytest.mark.packaging
+
+
+@pytest.fixture(scope="module")
+def installed():
+    python = venv("clean-venv")
+    done = run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
+               timeout=INSTALL_TIMEOUT, what="pip install .", env=clean_env())
+    assert done.returncode == 0, done.stderr[-5000:]
+    return python
+
+
+def test_pip_install_gives_an_mcp_inspector_command_that_says_its_version(installed, tmp_path):
+    done = run([str(installed.parent / "mcp-inspector"), "--version"], timeout=60, what="--version",
+               env=home_env(tmp_path), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"mcp-inspector {__version__}\n")
+
+
+def test_the_installed_demo_runs_headless_without_a_display(installed, tmp_path):
+    done = run([str(installed.parent / "mcp-inspector"), "--demo"], timeout=120, what="mcp-inspector --demo",
+               env=home_env(tmp_path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "no display here, so the demo runs headless" in done.stderr
+    assert "6 sent, 6 received, 2 framing errors, 1 stderr line; server exited with code 0" in done.stdout
+
+
+def test_the_installed_package_is_the_one_imported_and_has_its_resources_and_dependencies(installed, tmp_path):
+    probe = ("import importlib.metadata as m, inspector, inspector.resources as r, inspector.ui.app, qasync, "
+             "PySide6.QtWidgets\n"
+             "print(inspector.__file__)\n"
+             "print(m.version('mcp-inspector-desktop'))\n"
+             "print(sorted(p.name for p in r.HERE.iterdir() if p.suffix != '.py' and p.is_file()))")
+    done = run([str(installed), "-c", probe], timeout=60, what="the import probe", env=clean_env(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    where, version, files = done.stdout.splitlines()
+    assert where.startswith(str(installed.parent.parent)) and not where.startswith(str(ROOT) + "/inspector")
+    assert version == __version__
+    shipped = sorted(p.name for p in resources.HERE.iterdir() if p.suffix != ".py" and p.is_file())
+    assert files == str(shipped)
+    checked = run([str(installed), "-m", "pip", "check"], timeout=120, what="pip check", env=clean_env())
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_the_venv_has_no_access_to_the_system_site_packages(installed):
+    done = run([str(installed), "-c", "import sys; print(sys.prefix != sys.base_prefix)"], timeout=60,
+               what="the venv probe", env=clean_env())
+    assert done.stdout.strip() == "True"
+    config = (installed.parent.parent / "pyvenv.cfg").read_text()
+    assert "include-system-site-packages = false" in config
+    assert sys.executable != str(installed)
