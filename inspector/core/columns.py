@@ -150,11 +150,12 @@ class Columns:
         stop = len(self.categories) if stop is None else min(stop, len(self.categories))
         if start >= stop:
             return None
-        found = self.categories[start:stop].translate(_PROBLEM_TABLE).find(1)
+        found = self.categories[start:stop].translate(PROBLEM_TABLE).find(1)
         return None if found < 0 else start + found
 
 
-_PROBLEM_TABLE = bytes(1 if value & PROBLEM else 0 for value in range(256))
+#: 1 for the category bytes of problems (for bytes.translate)
+PROBLEM_TABLE = bytes(1 if value & PROBLEM else 0 for value in range(256))
 
 
 class RowSet:

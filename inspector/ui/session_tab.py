@@ -462,13 +462,10 @@ class SessionTab(QWidget):
             return
         start = self.table.currentIndex().row() + 1
         shown = self.table.model()
-        columns = self.model.columns
         if shown is self.model:
-            row = columns.next_problem(start, self.model.rowCount())
+            row = self.model.columns.next_problem(start, self.model.rowCount())
         else:
-            row = next((r for r in range(start, shown.rowCount())
-                        if columns.next_problem(self.proxy.source_row(r), self.proxy.source_row(r) + 1) is not None),
-                       None)
+            row = self.proxy.next_problem(start)
         if row is not None:
             self.follow.setChecked(False)
             self.table.setCurrentIndex(shown.index(row, 0))

@@ -18,7 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 
-from ..core.columns import BINARY, RowSet, category_table
+from ..core.columns import BINARY, PROBLEM_TABLE, RowSet, category_table
 from ..core.events import Event
 from .timeline_model import TimelineModel
 
@@ -205,6 +205,17 @@ class TimelineFilter(QAbstractTableModel):
 
     def source_row(self, row: int) -> int:
         return self._rows.row(row)
+
+    def next_problem(self, row: int) -> int | None:
+        """The first shown row from ``row`` on that is a problem (masks, not a loop over the rows)."""
+        if self._source is None or row >= len(self._rows):
+            return None
+        start = self._rows.row(max(0, row))
+        mask = self._rows.mask[start:]
+        problems = self._source.columns.categories[start:start + len(mask)].translate(PROBLEM_TABLE)
+        both = (int.from_bytes(mask, "little") & int.from_bytes(problems, "little")).to_bytes(len(mask), "little")
+        found = both.find(1)
+        return None if found < 0 else self._rows.rank(start + found)
 
     def mapToSource(self, index: Index) -> QModelIndex:  # noqa: N802 (Qt's name)
         if not index.isValid() or self._source is None or index.row() >= len(self._rows):

@@ -135,3 +135,25 @@ def test_a_filter_set_while_a_capture_loads_ends_with_the_rows_of_the_whole_file
     tab.filter_method.setText("")
     assert tab.table.model() is tab.model and tab.model.rowCount() == len(events)
     tab.index.close()
+
+
+@pytest.mark.parametrize("filtered", [False, True])
+def test_next_problem_walks_the_problem_rows_in_order_with_and_without_a_filter(qtbot, tmp_path, settings, filtered):
+    events = read_capture(SAMPLE).events
+    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
+    qtbot.addWidget(window)
+    tab = window.open_capture(SAMPLE)
+    qtbot.waitUntil(lambda: not tab.loading, timeout=30_000)
+    if filtered:
+        tab.show_stderr.setChecked(False)
+    want = [e.seq for e in events if (e.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in e.findings))
+            and not (filtered and e.kind == Kind.STDERR)]
+    seen = []
+    for _ in range(len(want) + 1):
+        tab.next_problem()
+        event = tab.current_event()
+        if event is None or (seen and event.seq == seen[-1]):
+            break
+        seen.append(event.seq)
+    assert seen == want and want
+    tab.index.close()
