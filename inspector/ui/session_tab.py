@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeade
                                QProgressBar, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
 
 from ..core import jsonrpc
-from ..core.capture import Capture
 from ..core.capture.index import CaptureIndex, PartialEvent
 from ..core.columns import KIND_CODES, KIND_MASK, category_table
 from ..core.events import Direction, Event, Kind
@@ -222,22 +221,6 @@ class SessionTab(QWidget):
         what = " ".join(map(str, target.get("argv", []))) or "?"
         self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
                             f"{len(self.events):,} events · capture {hello.get('capture')}")
-
-    def attach_capture(self, capture: Capture, path: Path) -> None:
-        self.read_only = True
-        self.capture_path = path
-        self.events = capture.events
-        self._set_model(TimelineModel(self.events, live=False))
-        self.stderr.append_events([e for e in self.events if e.kind == Kind.STDERR])
-        self._learn_catalog(self.events)
-        self.composer.set_enabled_for_session(False)
-        self.side.setCurrentWidget(self.stderr)
-        warnings = "; ".join(capture.warnings)
-        target = capture.target
-        what = target.get("url") or " ".join(map(str, target.get("argv", [])))
-        self.status.setText(f"opened read-only: {path} · {len(self.events):,} events · recorded "
-                            f"{capture.header.get('created', '?')} from {target.get('transport', '?')} {what}"
-                            + (f" · {warnings}" if warnings else ""))
 
     def attach_index(self, index: CaptureIndex, path: Path) -> None:
         """An opened capture, indexed rather than read: the first rows show at once, the rest of the file is
