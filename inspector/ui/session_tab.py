@@ -235,6 +235,7 @@ class SessionTab(QWidget):
         self.side.setCurrentWidget(self.stderr)
         self.loading = True
         self.progress.show()
+        self._capture_status("loading 0%")
         gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
         self._loading_steps = self._load_steps()
         index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
