@@ -1,14 +1,14 @@
 """Entry point of ``mcp-inspector``: parses arguments and dispatches to a headless command (or, later, the GUI).
 
 Everything after the first ``--`` is the server command, passed to exec as an argument list (never a shell).
-Headless commands never import Qt, so they start fast and run on machines without a display.
+Headless commands never import Qt, so they start fast and run on machines without a display. This module
+imports only what parsing the arguments needs: asyncio, Qt, httpx and the rest are imported by the command
+that uses them, so ``--version`` and ``--help`` cost little more than starting Python (benchmarks/startup.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import sys
 from pathlib import Path
 
@@ -50,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --url: an extra header (repeatable)")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
+    # for benchmarks/startup.py and the start-up test: print "shown" once the window has painted, then quit
+    parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rec = sub.add_parser("record", help="launch a server, run a session, save it as a capture",
@@ -215,7 +217,7 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         target = Target(name=args.gui_url, url=args.gui_url, transport=args.gui_transport, headers=headers)
     from ..ui.app import run_gui
 
-    return run_gui(demo=args.demo, target=target, open_file=args.open)
+    return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown)
 
 
 def _utf8_output() -> None:
@@ -230,8 +232,12 @@ def _utf8_output() -> None:
 
 def run_async(coro: object) -> object:
     """Run a coroutine to completion on a fresh event loop (headless commands)."""
+    import asyncio
+
     return asyncio.run(coro)  # type: ignore[arg-type]
 
 
 def print_json(obj: object) -> None:
+    import json
+
     print(json.dumps(obj, ensure_ascii=False))

@@ -64,8 +64,8 @@ def summary(event: Event) -> str:
         fields = " ".join(f"{k}={event.data[k]}" for k in ("event", "id", "retry") if k in event.data)
         extra = event.data.get("endpoint") or event.data.get("note") or event.text()
         return clip(f"[exchange {event.data.get('exchange')}] {fields}: {extra}", 200)
-    if len(event.raw) > SUMMARY_PARSE_LIMIT:
-        return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({len(event.raw):,} bytes)"
+    if event.size > SUMMARY_PARSE_LIMIT:
+        return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({event.size:,} bytes)"
     try:
         obj = event.json()
     except ValueError:

@@ -112,6 +112,12 @@ class Event:
         return (f"Event(seq={self.seq}, kind={self.kind!r}, dir={self.dir!r}, raw={self.raw[:80]!r}, "
                 f"eol={self.eol!r}, reason={self.reason!r})")
 
+    @property
+    def size(self) -> int:
+        """How many bytes the event's raw text has (``raw`` may hold only the start of them: see
+        :class:`inspector.core.capture.index.PartialEvent`)."""
+        return len(self.raw)
+
     def text(self) -> str:
         """The raw bytes as text, with undecodable bytes shown as U+FFFD (for display only)."""
         return self.raw.decode("utf-8", errors="replace")

@@ -12,16 +12,17 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .capture.writer import CaptureWriter, make_header
 from .redact import redact_argv, redact_env
 from .answers import AnswerPolicy
 from .session import DEFAULT_REQUEST_TIMEOUT, Session
 from .transports.base import Transport, TransportError
-from .transports.http_common import HttpOptions
-from .transports.registry import create_url_transport
 from .transports.stdio import StdioTransport
+
+if TYPE_CHECKING:  # httpx is imported only when an HTTP server is recorded
+    from .transports.http_common import HttpOptions
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
@@ -119,6 +120,8 @@ def stdio_target(argv: list[str], cwd: str | None, env: dict[str, str], redact: 
 def make_transport(options: RecordOptions) -> tuple[Transport, dict[str, Any]]:
     """The transport to record with, and the capture header's (redacted) target."""
     if options.http is not None:
+        from .transports.registry import create_url_transport
+
         transport = create_url_transport(options.transport, options.http)
         return transport, transport.describe()
     transport = StdioTransport(options.argv, cwd=options.cwd, env=options.env, redact=options.redact)

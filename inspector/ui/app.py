@@ -14,7 +14,10 @@ from pathlib import Path
 from .live_session import Target
 
 
-def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None) -> int:
+def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
+            exit_when_shown: bool = False) -> int:
+    """Show the window and run the event loop until it closes. ``exit_when_shown``: print ``shown`` once
+    the window has painted and quit (how benchmarks/startup.py times the start-up)."""
     from PySide6.QtCore import QCoreApplication, QTimer
     from PySide6.QtWidgets import QApplication
     import qasync
@@ -38,6 +41,8 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     wake = QTimer()  # Python only sees signals when it runs; let it run a few times a second
     wake.start(250)
     wake.timeout.connect(lambda: None)
+    if exit_when_shown:
+        _quit_when_painted(window, app)
     window.show()
     if demo:
         window.open_demo()
@@ -48,6 +53,21 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     with loop:
         loop.run_until_complete(quit_requested.wait())
     return 0
+
+
+def _quit_when_painted(window: object, app: object) -> None:
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class Watcher(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+            if event.type() == QEvent.Type.Paint:
+                watched.removeEventFilter(self)
+                print("shown", flush=True)
+                QTimer.singleShot(0, app.quit)  # type: ignore[attr-defined]
+            return False
+
+    watcher = Watcher(window)  # type: ignore[arg-type]
+    window.installEventFilter(watcher)  # type: ignore[attr-defined]
 
 
 def app_icon():

@@ -18,8 +18,6 @@ from ..core.events import Event, Kind
 from ..core.record import stdio_target
 from ..core.session import DEFAULT_REQUEST_TIMEOUT, ServerRequestHandler, ServerInfo, Session
 from ..core.transports.base import Transport, TransportError
-from ..core.transports.http_common import HttpOptions
-from ..core.transports.registry import create_url_transport
 from ..core.transports.stdio import StdioTransport
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
@@ -188,7 +186,10 @@ class LiveSession(QObject):
 
 def build_transport(t: Target) -> tuple[Transport, dict[str, Any]]:
     """The transport for a target, and the capture header's (redacted) description of it."""
-    if t.is_http:
+    if t.is_http:  # httpx is imported only when the window connects to an HTTP server
+        from ..core.transports.http_common import HttpOptions
+        from ..core.transports.registry import create_url_transport
+
         transport = create_url_transport(t.transport, HttpOptions(url=t.url, headers=dict(t.headers), bearer=t.bearer))
         return transport, transport.describe()
     return StdioTransport(t.argv, cwd=t.cwd, env=t.env), stdio_target(t.argv, t.cwd, t.env, True)

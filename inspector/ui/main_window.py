@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QListWidget, Q
                                QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from .. import __version__
-from ..core.capture import CaptureError, read_capture
+from ..core.capture import CaptureError
+from ..core.capture.index import CaptureIndex
 from ..core.paths import captures_dir
 from ..core.profiles import ProfileStore, ServerProfile
 from ..core.transports.base import TransportError
@@ -216,14 +217,16 @@ class MainWindow(QMainWindow):
         return self.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
 
     def open_capture(self, path: Path) -> SessionTab | None:
+        """Open a capture read-only. It is indexed, not read whole: the first rows show at once and the rest
+        loads in the background with a progress bar (a capture of a million events opens in seconds)."""
         try:
-            capture = read_capture(path)
+            index = CaptureIndex(path)
         except CaptureError as exc:
             QMessageBox.warning(self, "Cannot open capture", str(exc))
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
-        tab.attach_capture(capture, path)
-        tab.capture_header = capture.header  # type: ignore[attr-defined]
+        tab.attach_index(index, path)
+        tab.capture_header = index.header  # type: ignore[attr-defined]
         self._add_tab(tab)
         self._remember(path)
         return tab

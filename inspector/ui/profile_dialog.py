@@ -34,8 +34,9 @@ from PySide6.QtWidgets import (
 
 from inspector.core.profiles import MAX_TIMEOUT, ProfileError, ServerProfile
 from inspector.core.transports.base import TransportError
-from inspector.core.transports.http_common import check_url, parse_header
-from inspector.core.transports.registry import url_transports
+
+# inspector.core.transports.http_common imports httpx: it is imported when a dialog needs it, not when the
+# window starts (benchmarks/startup.py)
 
 
 def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
@@ -71,6 +72,8 @@ def parse_env_lines(text: str) -> dict[str, str]:
 
 def parse_header_lines(text: str) -> dict[str, str]:
     """``Name: value`` lines; ValueError with a sentence otherwise."""
+    from inspector.core.transports.http_common import parse_header
+
     headers: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -144,6 +147,8 @@ class ProfileDialog(QDialog):
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("http://127.0.0.1:8000/mcp")
         self.transport_combo = QComboBox()
+        from inspector.core.transports.registry import url_transports
+
         for name in url_transports():
             self.transport_combo.addItem(name, name)
         self.headers_edit = _text_box("Authorization: Bearer …")
@@ -273,6 +278,8 @@ class ProfileDialog(QDialog):
         url = self.url_edit.text().strip()
         if not url:
             raise ValueError("Enter the server's URL.")
+        from inspector.core.transports.http_common import check_url
+
         try:
             check_url(url)
         except TransportError as exc:

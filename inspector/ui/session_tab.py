@@ -4,17 +4,21 @@ requests and stderr beside it, and a status line that explains the connection's 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
+                               QProgressBar, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
 
 from ..core import jsonrpc
-from ..core.capture import Capture
+from ..core.capture.index import CaptureIndex, PartialEvent
+from ..core.columns import KIND_CODES, KIND_MASK, category_table
 from ..core.events import Direction, Event, Kind
 from ..core.session import ServerInfo
 from .bridge import SessionBridge
@@ -22,11 +26,20 @@ from .composer import Composer
 from .detail_view import DetailView, pretty
 from .live_session import CLOSED, FAILED, READY, LiveSession
 from .server_requests import ServerRequestsPanel
+from .stderr_pane import MAX_LINES as STDERR_PANE_LINES
 from .stderr_pane import StderrPane
 from .timeline_filter import TimelineFilter
-from .timeline_model import COL_SUMMARY, EVENT_ROLE, COLUMNS, TimelineModel, is_problem
+from .timeline_model import COL_SUMMARY, EVENT_ROLE, COLUMNS, TimelineModel
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
+#: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
+LOAD_SLICE_SECONDS = 0.01
+#: While loading, new rows are announced to the view (which then lays out and repaints) at most this often.
+LOAD_ANNOUNCE_SECONDS = 0.3
+#: stderr lines of a capture decoded for the pane per slice (the pane keeps the last MAX_LINES).
+STDERR_STEP = 200
+#: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
+EXCHANGE_SEARCH_ROWS = 20_000
 
 
 class SessionTab(QWidget):
@@ -41,6 +54,8 @@ class SessionTab(QWidget):
         self.read_only = False
         self.events: list[Event] = []
         self.model: TimelineModel | None = None
+        self.index: CaptureIndex | None = None
+        self.loading = False  #: an opened capture is still being scanned
         self.catalog: dict[str, list[dict[str, Any]]] = {}
         self._tap_stderr: list[Event] = []
         self._build()
@@ -104,11 +119,19 @@ class SessionTab(QWidget):
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(False)
+        self.progress.hide()
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.progress)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.status)
+        layout.addLayout(bottom)
 
         self.filter_text.textChanged.connect(lambda text: self.set_filter(text=text))
         self.filter_method.textChanged.connect(lambda text: self.set_filter(method=text))
@@ -128,6 +151,10 @@ class SessionTab(QWidget):
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)
+        self._loader = QTimer(self)
+        self._loader.setInterval(0)
+        self._loader.timeout.connect(self._load_slice)
+        self._loading_steps: Iterator[str] | None = None
 
     # -- sources ---------------------------------------------------------------------------------------
 
@@ -195,21 +222,93 @@ class SessionTab(QWidget):
         self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
                             f"{len(self.events):,} events · capture {hello.get('capture')}")
 
-    def attach_capture(self, capture: Capture, path: Path) -> None:
+    def attach_index(self, index: CaptureIndex, path: Path) -> None:
+        """An opened capture, indexed rather than read: the first rows show at once, the rest of the file is
+        scanned in slices of LOAD_SLICE_SECONDS with a progress bar, and the window stays responsive."""
         self.read_only = True
         self.capture_path = path
-        self.events = capture.events
-        self._set_model(TimelineModel(self.events, live=False))
-        self.stderr.append_events([e for e in self.events if e.kind == Kind.STDERR])
-        self._learn_catalog(self.events)
+        self.index = index
+        self.detail.raw_pieces = lambda event: index.raw_pieces(event) if isinstance(event, PartialEvent) else None
+        self._set_model(TimelineModel(index=index))
+        self.events = self.model.events  # type: ignore[union-attr]
         self.composer.set_enabled_for_session(False)
         self.side.setCurrentWidget(self.stderr)
-        warnings = "; ".join(capture.warnings)
-        target = capture.target
+        self.loading = True
+        self.progress.show()
+        self._capture_status("loading 0%")
+        gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
+        self._loading_steps = self._load_steps()
+        index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
+        self.model.catch_up()  # type: ignore[union-attr]
+        self._load_slice()
+        if self._loading_steps is not None:
+            self._loader.start()
+
+    def _load_slice(self) -> None:
+        """One step of loading (each step takes about LOAD_SLICE_SECONDS)."""
+        if self._loading_steps is None:
+            return
+        try:
+            next(self._loading_steps)
+        except StopIteration:
+            self._loading_steps = None
+            self._loader.stop()
+
+    def _load_steps(self) -> Iterator[str]:
+        """Loading an opened capture, as short steps; each yields its name (for benchmarks/scale.py)."""
+        index, model = self.index, self.model
+        assert index is not None and model is not None
+        # One short piece of work per step, so the event loop (a repaint, input) runs between any two; after
+        # new rows are announced, a step that does nothing lets the table repaint on its own.
+        announced = time.perf_counter()
+        while not index.done:
+            index.scan(LOAD_SLICE_SECONDS)
+            yield "scan"
+            if time.perf_counter() - announced >= LOAD_ANNOUNCE_SECONDS:
+                model.catch_up()
+                yield "announce"
+                yield "repaint"
+                self.progress.setValue(int(index.progress * 1000))  # QProgressBar repaints at once
+                self._capture_status(f"loading {index.progress:.0%}")
+                announced = time.perf_counter()
+                yield "progress"
+        model.catch_up()
+        self.loading = False
+        self.progress.hide()
+        self._capture_status()
+        yield "announce"
+        yield "repaint"
+        # the stderr pane keeps the last lines only: decode just those
+        only_stderr = bytes(value & KIND_MASK == KIND_CODES[Kind.STDERR] for value in range(256))
+        stderr = model.columns.select(0, len(index), only_stderr)[-STDERR_PANE_LINES:]
+        for start in range(0, len(stderr), STDERR_STEP):
+            self.stderr.append_events([index.event(row) for row in stderr[start:start + STDERR_STEP]])
+            yield "stderr"
+        self._learn_catalog(self._catalog_candidates())
+        yield "catalog"
+
+    def _catalog_candidates(self) -> list[Event]:
+        """The last few answers to tools/list, resources/list and prompts/list of an opened capture."""
+        assert self.index is not None
+        columns = self.index.columns
+        events = []
+        for method in CATALOG_METHODS:
+            if method in columns.method_names:
+                table = bytes(name == method for name in columns.method_names)
+                rows = columns.select(0, len(columns), category_table(), table)
+                events += [self.index.event(row) for row in rows[-5:]]
+        return sorted(events, key=lambda e: e.seq)
+
+    def _capture_status(self, state: str = "") -> None:
+        assert self.index is not None
+        index = self.index
+        target = index.target
         what = target.get("url") or " ".join(map(str, target.get("argv", [])))
-        self.status.setText(f"opened read-only: {path} · {len(self.events):,} events · recorded "
-                            f"{capture.header.get('created', '?')} from {target.get('transport', '?')} {what}"
-                            + (f" · {warnings}" if warnings else ""))
+        warnings = "; ".join(index.warnings)
+        head = f"{state}: " if state else "opened read-only: "
+        self.status.setText(f"{head}{self.capture_path} · {len(index):,} events{' so far' if state else ''} · "
+                            f"recorded {index.header.get('created', '?')} from {target.get('transport', '?')} {what}"
+                            + (f" · {warnings}" if warnings and not state else ""))
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
@@ -342,14 +441,18 @@ class SessionTab(QWidget):
                 self.select_seq(pair)
 
     def next_problem(self) -> None:
+        """Select the next problem row (from the columns: no event is decoded to find it)."""
+        if self.model is None:
+            return
         start = self.table.currentIndex().row() + 1
         shown = self.table.model()
-        for row in range(start, shown.rowCount()):
-            index = shown.index(row, 0)
-            if is_problem(index.data(EVENT_ROLE)):
-                self.follow.setChecked(False)
-                self.table.setCurrentIndex(index)
-                return
+        if shown is self.model:
+            row = self.model.columns.next_problem(start, self.model.rowCount())
+        else:
+            row = self.proxy.next_problem(start)
+        if row is not None:
+            self.follow.setChecked(False)
+            self.table.setCurrentIndex(shown.index(row, 0))
 
     def cancel_selected(self) -> bool:
         """Cancel the selected request if it is still waiting: notifications/cancelled (or, on 2026-07-28
@@ -391,8 +494,14 @@ class SessionTab(QWidget):
     def set_filter(self, **changes: Any) -> None:
         """Change the filter; the view reads the model directly while nothing is filtered out (a flood then
         costs no filtering at all) and goes through the filter otherwise."""
-        self.proxy.set(**changes)
-        self._show(filtered=not self.proxy.is_default())
+        selected = self.current_event()
+        self.proxy.configure(**changes)
+        filtered = not self.proxy.is_default()
+        if filtered and self.proxy.sourceModel() is not None:
+            self.proxy.refilter()
+        self._show(filtered=filtered)  # a new source filters once; back to unfiltered filters nothing
+        if selected is not None and self.current_event() is None:
+            self.select_seq(selected.seq)
 
     def _show(self, filtered: bool) -> None:
         if self.model is None:
@@ -415,7 +524,16 @@ class SessionTab(QWidget):
         return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
 
     def _exchange_events(self, exchange: int) -> list[Event]:
-        return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
+        if self.model is None or self.index is None:
+            return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
+        # an opened capture: only HTTP rows near the selection are decoded (an exchange's events are close)
+        current = self.current_event()
+        row = self.model.row_of_seq(current.seq) if current is not None else 0
+        row = row or 0
+        http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
+                                         bytes(value & KIND_MASK == KIND_CODES[Kind.HTTP] for value in range(256)))
+        found = (self.index.event(r) for r in http)
+        return [e for e in found if e.data.get("exchange") == exchange][:4]
 
     # -- sending ---------------------------------------------------------------------------------------
 
@@ -429,6 +547,10 @@ class SessionTab(QWidget):
 
     async def close(self) -> None:
         self._ticker.stop()
+        self._loader.stop()
+        self._loading_steps = None
+        if self.index is not None:
+            self.index.close()
         if self.live is not None:
             await self.live.stop()
         if self.bridge is not None:

@@ -1,9 +1,13 @@
-"""The timeline: a lazy Qt table model over a session's event list.
+"""The timeline: a lazy Qt table model over a session's event list, or over a capture index.
 
 Rows are never copied: the model reads ``events[row]`` and computes display text on demand (only visible
 rows are asked for). A live session's list grows as events arrive; :meth:`TimelineModel.catch_up` (called
 by the bridge at most ~30 times a second) announces the new rows in one batch. Summaries of visible rows
 are cached, bounded, because a repaint asks for every cell again.
+
+An opened capture is a :class:`~inspector.core.capture.index.CaptureIndex`: ``events[row]`` then decodes
+that one line of the file, and the index grows as it scans, announced by the same :meth:`catch_up`. Either
+way the model has :attr:`TimelineModel.columns` (kind, direction, problem, method per row) for the filter.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from ..core import jsonrpc
+from ..core.capture.index import CaptureIndex, IndexedEvents
+from ..core.columns import PROBLEM, Columns, is_problem
 from ..core.describe import ARROWS, describe_http, label, method_and_id, summary
 from ..core.events import Direction, Event, Kind
 
@@ -52,8 +58,10 @@ def _brush(red: int, green: int, blue: int) -> QBrush:
     return QBrush(QColor(red, green, blue))
 
 
-def is_problem(event: Event) -> bool:
-    return event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings)
+def _unanswered(event: Event) -> bool:
+    rpc = event.rpc
+    return rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
+        and event.dir == Direction.C2S and "answered_by" not in event.data
 
 
 def id_text(value: Any) -> str:
@@ -68,14 +76,17 @@ def id_text(value: Any) -> str:
 
 
 class TimelineModel(QAbstractTableModel):
-    def __init__(self, events: list[Event], *, live: bool = True, t0: float | None = None,
-                 parent: Any = None) -> None:
-        """``t0``: the session's monotonic start, to show how long pending requests have waited."""
+    def __init__(self, events: list[Event] | None = None, *, live: bool = True, t0: float | None = None,
+                 parent: Any = None, index: CaptureIndex | None = None) -> None:
+        """``t0``: the session's monotonic start, to show how long pending requests have waited.
+        ``index``: an opened capture (read-only; rows appear as the index scans, on :meth:`catch_up`)."""
         super().__init__(parent)
-        self.events = events
-        self.live = live
+        self.index_of_file = index
+        self.events: Any = IndexedEvents(index) if index is not None else events if events is not None else []
+        self.columns = index.columns if index is not None else Columns()
+        self.live = live and index is None
         self.t0 = t0 if t0 is not None else time.monotonic()
-        self._count = 0 if live else len(events)
+        self._count = 0 if live or index is not None else len(self.events)
         self._summaries: OrderedDict[int, str] = OrderedDict()
         self._seq_to_row: dict[int, int] = {}
         self._pending: set[int] = set()  # rows of c2s requests without an answer yet
@@ -96,12 +107,17 @@ class TimelineModel(QAbstractTableModel):
         self._count = total
         self._index_rows(first, total)
         self.endInsertRows()
-        self._refresh_answered(first, total)
+        if self.index_of_file is None:
+            self._refresh_answered(first, total)
         return total - first
 
     def _index_rows(self, first: int, last: int) -> None:
+        if self.index_of_file is not None:
+            return  # the index has its columns; pairing and "no answer" are read from the rows on screen
+        add_columns = self.columns.add_event
         for row in range(first, last):
             event = self.events[row]
+            add_columns(event)
             self._seq_to_row[event.seq] = row
             rpc = event.rpc
             if rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
@@ -135,6 +151,8 @@ class TimelineModel(QAbstractTableModel):
                 self.dataChanged.emit(self.index(changed, 0), self.index(changed, len(COLUMNS) - 1))
 
     def row_of_seq(self, seq: int) -> int | None:
+        if self.index_of_file is not None:
+            return self.index_of_file.row_of_seq(seq, self._count)
         return self._seq_to_row.get(seq)
 
     def event(self, row: int) -> Event:  # type: ignore[override]
@@ -154,13 +172,15 @@ class TimelineModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, column: int, role: int) -> Any:
+        """``data()`` without a QModelIndex (the filter asks this way)."""
         # A repaint asks every visible cell for ~8 roles: answer the ones we ignore before anything else.
         if role not in _ROLES:
             return None
-        row = index.row()
         if row >= self._count or row < 0:
             return None
-        column = index.column()
         if role == _DISPLAY:
             return self._text(row, column, self.events[row])
         if role == _ALIGN:
@@ -171,13 +191,13 @@ class TimelineModel(QAbstractTableModel):
         if role == EVENT_ROLE:
             return event
         if role == _FOREGROUND:
-            return self._foreground(event, column)
+            return self._foreground(event, column, bool(self.columns.categories[row] & PROBLEM))
         if role == _BACKGROUND:
             if row == self.highlight_row:
                 colour = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
                 colour.setAlpha(70)
                 return QBrush(colour)
-            return _PROBLEM_BACKGROUND if is_problem(event) else None
+            return _PROBLEM_BACKGROUND if self.columns.categories[row] & PROBLEM else None
         return self._tooltip(event)
 
     def _text(self, row: int, column: int, event: Event) -> str:
@@ -204,9 +224,11 @@ class TimelineModel(QAbstractTableModel):
                 return f"{latency * 1000:.1f} ms"
             if row in self._pending:
                 return f"pending {time.monotonic() - self.t0 - event.t:.1f} s" if self.live else "no answer"
+            if self.index_of_file is not None and _unanswered(event):
+                return "no answer"
             return ""
         if column == COL_SIZE:
-            return _size(len(event.raw)) if event.raw else ""
+            return _size(event.size) if event.raw else ""
         if column == COL_SUMMARY:
             return self._summary(row, event)
         return ""
@@ -226,8 +248,8 @@ class TimelineModel(QAbstractTableModel):
             self._summaries.popitem(last=False)
         return text
 
-    def _foreground(self, event: Event, column: int) -> QBrush | None:
-        if is_problem(event):
+    def _foreground(self, event: Event, column: int, problem: bool) -> QBrush | None:
+        if problem:
             return _PROBLEM_FOREGROUND
         dark = self._dark_palette()
         if event.kind == Kind.STDERR:
