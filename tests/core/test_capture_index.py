@@ -119,6 +119,8 @@ def test_malformed_blank_and_cut_off_lines_give_the_readers_warnings(tmp_path):
     lines.insert(3, b"{not json\n")
     lines.insert(4, b"[1, 2]\n")
     lines.insert(5, b'{"seq": "one", "kind": "message"}\n')
+    # the writer's own line shape, but its raw text never closes (a garbled line, not the last one)
+    lines.insert(6, b'{"seq":50,"t":1,"wall":1,"kind":"message","dir":"s2c","raw":"xxxxxxxx\n')
     lines.append(b'{"seq":99,"t":1,"wall":1,"kind":"message","dir":"s2c","raw":"{\\"jsonrpc\\":\\"2.0\\",\\"meth')
     path.write_bytes(b"".join(lines))
     index = assert_agrees_with_reader(path)

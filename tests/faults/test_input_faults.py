@@ -310,11 +310,14 @@ def cli_show(path: Path) -> tuple[str, float, int]:
     return cli_sentence(done), elapsed, done.returncode
 
 
-def gui_open(window: Any, boxes: MessageBoxes, path: Path) -> tuple[str, float, Any]:
-    """File > Open on ``path``: the sentence of the message box, or of the status line's warning."""
+def gui_open(window: Any, boxes: MessageBoxes, path: Path, qtbot: Any) -> tuple[str, float, Any]:
+    """File > Open on ``path``: the sentence of the message box, or of the status line's warning once the
+    capture has loaded (the window loads it in the background)."""
     before = unchanged(path)
     started = time.monotonic()
     tab = window.open_capture(path)
+    if tab is not None:
+        qtbot.waitUntil(lambda: not tab.loading, timeout=30_000)
     elapsed = time.monotonic() - started
     assert unchanged(path) == before
     if tab is None:
@@ -348,9 +351,9 @@ def test_a_malformed_capture_is_named_in_one_sentence_by_show(key, capture_files
 @pytest.mark.parametrize("key", [pytest.param(k, marks=capture_case(k, "GUI"), id=k.replace(" ", "-"))
                                  for k in CAPTURES])
 def test_a_malformed_capture_is_named_in_one_sentence_by_the_window(key, capture_files, window, message_boxes,
-                                                                    report):
+                                                                    report, qtbot):
     path, expected = capture_files[key]
-    sentence, elapsed, tab = gui_open(window, message_boxes, path)
+    sentence, elapsed, tab = gui_open(window, message_boxes, path, qtbot)
     report.saw(sentence, seconds=elapsed)
     assert sentence == expected, sentence
     if key in FATAL:

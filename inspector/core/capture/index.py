@@ -57,6 +57,7 @@ PIECE_BYTES = 1 << 20
 
 #: The start of a line as the writer writes it, up to the message's method when the message starts with
 #: ``{``, members with plain values (no brackets, no escapes), then ``"method":"...`` (see the module's notes).
+_CLOSE_BRACE = ord("}")
 _HEAD = re.compile(
     rb'\{"seq":\d+,"t":-?\d[\d.eE+-]*,"wall":-?\d[\d.eE+-]*,"kind":"(message|stderr)"(?:,"dir":"(c2s|s2c)")?,'
     rb'"raw":"(?:(\[)|\{(?:\\"\w+\\":(?:\\"[^"\\{}\[\]]*\\"|-?\d+|true|false|null),)*'
@@ -216,7 +217,9 @@ class CaptureIndex:
         while pos < end:
             nl = find(b"\n", pos, end)
             line_no += 1
-            m = match(buf, pos, nl) if pos < next_odd else None
+            # the fast path reads the writer's own line shape without decoding it; a line that does not even end
+            # as an object does (cut short, or garbled) goes the reader's way, to be skipped with its reason
+            m = match(buf, pos, nl) if pos < next_odd and buf[nl - 1] == _CLOSE_BRACE else None
             if m is not None:
                 kind, direction, batch, method = m.groups()
                 if method is None:
