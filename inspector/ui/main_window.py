@@ -185,6 +185,14 @@ class MainWindow(QMainWindow):
         self.settings.setValue("recent", recent[:MAX_RECENT])
         self._refresh_recent()
 
+    def warn(self, title: str, text: str) -> None:
+        """A warning in plain text: it may quote a capture (a file name, a recorded command or URL), and nothing a
+        capture says is markup (QMessageBox.warning would sniff it for rich text)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, "", QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(text)
+        box.exec()
+
     # -- tabs ------------------------------------------------------------------------------------------
 
     def _current(self) -> SessionTab | None:
@@ -213,7 +221,7 @@ class MainWindow(QMainWindow):
         try:
             capture = read_capture(path)
         except CaptureError as exc:
-            QMessageBox.warning(self, "Cannot open capture", str(exc))
+            self.warn("Cannot open capture", str(exc))
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_capture(capture, path)
@@ -329,7 +337,7 @@ class MainWindow(QMainWindow):
         recorded = RecordedTarget.from_header(header)
         problem = recorded.check()
         if problem is not None:
-            QMessageBox.warning(self, "Replay", f"{problem}: choose a saved server instead.")
+            self.warn("Replay", f"{problem}: choose a saved server instead.")
             return None
         box = QMessageBox(self)
         box.setWindowTitle("Start this server?")
@@ -356,7 +364,7 @@ class MainWindow(QMainWindow):
             capture = read_capture(source)
             transport, described = build_transport(target)
         except (CaptureError, ValueError, OSError) as exc:
-            QMessageBox.warning(self, "Replay", str(exc))
+            self.warn("Replay", str(exc))
             return None
         plan = ReplayPlan.from_capture(capture, source)
         out = self.captures / ("replay-" + capture_name(target))
