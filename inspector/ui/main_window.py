@@ -22,6 +22,7 @@ from ..core.profiles import ProfileStore, ServerProfile
 from .live_session import LiveSession, Target
 from .profiles_sidebar import ProfilesSidebar
 from .session_tab import SessionTab
+from .timeline_model import plain_tooltip
 
 MAX_RECENT = 10
 
@@ -201,7 +202,7 @@ class MainWindow(QMainWindow):
 
     def _add_tab(self, tab: SessionTab) -> None:
         index = self.tabs.addTab(tab, tab.title)
-        self.tabs.setTabToolTip(index, tab.title)
+        self.tabs.setTabToolTip(index, plain_tooltip(tab.title))  # a capture's file name is not markup
         tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
         self.tabs.setCurrentIndex(index)
 
