@@ -355,6 +355,7 @@ class MainWindow(QMainWindow):
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
         from ..core.capture import read_capture
         from ..core.replay import ReplayOptions, ReplayPlan, replay
+        from ..core.transports.base import TransportError
         from .live_session import build_transport, capture_name
         from .replay_view import ReplayView
 
@@ -364,7 +365,7 @@ class MainWindow(QMainWindow):
         try:
             capture = read_capture(source)
             transport, described = build_transport(target)
-        except (CaptureError, ValueError, OSError) as exc:
+        except (CaptureError, TransportError, ValueError, OSError) as exc:  # an unknown transport, a bad URL, ...
             self.warn("Replay", str(exc))
             return None
         plan = ReplayPlan.from_capture(capture, source)
