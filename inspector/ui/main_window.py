@@ -19,6 +19,7 @@ from .. import __version__
 from ..core.capture import CaptureError, read_capture
 from ..core.paths import captures_dir
 from ..core.profiles import ProfileStore, ServerProfile
+from ..core.transports.base import TransportError
 from .live_session import LiveSession, Target
 from .profiles_sidebar import ProfilesSidebar
 from .session_tab import SessionTab
@@ -206,14 +207,21 @@ class MainWindow(QMainWindow):
         tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
         self.tabs.setCurrentIndex(index)
 
-    def open_live(self, target: Target) -> SessionTab:
+    def open_live(self, target: Target) -> SessionTab | None:
+        """A tab with a live session to ``target``; None, after saying why, when it cannot even be set up (an
+        unknown transport, say, named by a capture being reconnected)."""
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
-        tab.attach_live(live)
+        try:
+            tab.attach_live(live)
+        except (TransportError, ValueError) as exc:
+            tab.deleteLater()
+            self.warn("Cannot connect", str(exc))
+            return None
         self._add_tab(tab)
         return tab
 
-    def open_demo(self) -> SessionTab:
+    def open_demo(self) -> SessionTab | None:
         import sys
 
         return self.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
@@ -272,6 +280,8 @@ class MainWindow(QMainWindow):
         index = self.tabs.indexOf(tab)
         self.close_tab(index)
         new = self.open_live(target)
+        if new is None:
+            return
         self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
         self.tabs.setCurrentWidget(new)
 
@@ -355,7 +365,6 @@ class MainWindow(QMainWindow):
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
         from ..core.capture import read_capture
         from ..core.replay import ReplayOptions, ReplayPlan, replay
-        from ..core.transports.base import TransportError
         from .live_session import build_transport, capture_name
         from .replay_view import ReplayView
 

@@ -313,13 +313,20 @@ def test_capture_text_that_looks_like_html_is_shown_literally_in_message_boxes_a
     report.saw(f"{len(shown)} message boxes and the capture's tab tooltip quote it literally, e.g. {shown[0][:90]!r}")
 
 
-@pytest.mark.report("security", "a capture naming a transport that looks like HTML: its replay is refused with a "
-                                "sentence that quotes it literally", surface="GUI")
-def test_replaying_a_capture_that_names_an_unknown_transport_says_so_literally(window, qloop, tmp_path, report):
+@pytest.mark.report("security", "a capture naming a transport that looks like HTML: its replay and reconnection are "
+                                "refused with a sentence that quotes it literally", surface="GUI")
+def test_replaying_or_reconnecting_to_a_capture_that_names_an_unknown_transport_says_so_literally(window, qloop,
+                                                                                                  tmp_path, report):
     audit: Audit = window.boxes
-    replay_refused(window, qloop, hostile_capture(tmp_path / "transport.jsonl", {
-        "transport": PAYLOAD, "url": "http://127.0.0.1:9/mcp"}), "unknown transport")
+    capture = hostile_capture(tmp_path / "transport.jsonl", {"transport": PAYLOAD, "url": "http://127.0.0.1:9/mcp"})
+    replay_refused(window, qloop, capture, "unknown transport")
+    boxes = len(audit.boxes)
+    window.reconnect_current()  # the confirmation is answered Yes
+    refusals = [text for text, _ in audit.boxes[boxes:] if "unknown transport" in text]
     assert audit.problems == [], "\n".join(audit.problems)
     said = next(text for text, _ in audit.boxes if "unknown transport" in text)
     assert PAYLOAD in said
-    report.saw(f"the replay was refused with: {said[:120]}")
+    assert refusals, f"reconnecting said nothing: {audit.boxes[boxes:]}"
+    tabs = [window.tabs.widget(i) for i in range(window.tabs.count())]
+    assert [tab for tab in tabs if isinstance(tab, SessionTab) and tab.live is not None] == []
+    report.saw(f"the replay and the reconnection were refused with: {said[:120]}")

@@ -36,7 +36,7 @@ def install(call: str | None, quit_when_answered: bool) -> None:
 
     def open_live(window: Any, target: Any) -> Any:
         tab = original(window, target)
-        if not driven:
+        if tab is not None and not driven:
             driven.append(tab)
             asyncio.ensure_future(drive(window, tab, call, quit_when_answered))
         return tab
