@@ -128,6 +128,10 @@ def watch(root: Path, name: str) -> Watch:
                  trace=folder / "strace.txt" if STRACE else None)
 
 
+def paths(w: Watch) -> str:
+    return f"{len(w.written)} path{'' if len(w.written) == 1 else 's'}"
+
+
 def layers(w: Watch) -> str:
     return "Python audit hook and strace" if w.trace is not None else "Python audit hook only (strace not installed)"
 
@@ -149,7 +153,7 @@ def test_record_and_tap_write_only_to_the_users_folders_and_the_chosen_capture(s
     w.collect(ROOT)
     assert w.outside([w.home, out]) == {}
     assert str(out) in w.written
-    seen.append(f"record: {len(w.written)} paths written ({layers(w)})")
+    seen.append(f"record: {paths(w)} written, the --out file ({layers(w)})")
     # tap: its capture goes to the data folder by default, its live channel to the runtime folder
     w = watch(short_dir, "tap")
     env = w.env(XDG_RUNTIME_DIR=str(w.home / "run"))
@@ -161,7 +165,7 @@ def test_record_and_tap_write_only_to_the_users_folders_and_the_chosen_capture(s
     captures = [p for p in w.written if p.startswith(str(w.home / "data" / "mcp-inspector" / "captures"))]
     assert captures, w.written
     assert w.outside([w.home]) == {}
-    seen.append(f"tap: {len(w.written)} paths written, its capture in the data folder ({layers(w)})")
+    seen.append(f"tap: {paths(w)} written, its capture in the data folder ({layers(w)})")
     report.saw("every write inside the temporary HOME/XDG folders or the chosen --out file: " + "; ".join(seen))
 
 
@@ -190,6 +194,6 @@ def test_the_window_writes_only_to_the_users_config_data_and_runtime_folders(sho
     assert runtime, w.written  # the tap socket was bound there
     if w.trace is not None:
         assert config, w.written  # the settings (written by Qt's C++, so only strace sees them)
-    report.saw(f"{len(w.written)} paths written, all inside the temporary HOME: the capture, "
+    report.saw(f"{paths(w)} written, all inside the temporary HOME: the capture, "
                f"{len(config)} under config (settings), {len(runtime)} under the runtime folder (tap socket); "
                f"{layers(w)}")

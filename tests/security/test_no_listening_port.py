@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DEMO, ROOT, wait_until
+from helpers import ROOT, wait_until
 from security_support import SilentTcpServer, inspector_processes, network_sockets, socket_inodes, \
     unix_listening_paths
 from ui.gui_process import GuiApp, kill_server_group, private_env
@@ -116,6 +116,6 @@ def test_the_window_with_a_live_session_and_the_tap_listener_holds_no_listening_
         sock = short_dir / "mcp-inspector" / "tap.sock"
         wait_until(sock.exists, 30, "the tap listener's socket")
         assert str(sock) in unix_listening_paths(socket_inodes(app.pid)), "the tap listener is not this window's"
-        check(app.pid, report, f"the window with a live session ({' '.join(DEMO[1:])}) and the tap listener")
+        check(app.pid, report, "the window with a live session (the demo server) and the tap listener")
     finally:
         app.stop()

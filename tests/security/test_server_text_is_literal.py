@@ -270,7 +270,7 @@ def test_server_text_that_looks_like_html_is_shown_literally_in_every_widget(win
     must_show = {"timeline", "status line", "DetailView", "StderrPane", "ServerRequestsPanel", "ReplayView"}
     assert must_show <= set(audit.shown), f"the payload never showed in {must_show - set(audit.shown)}"
     assert any("tooltip" in what for what in audit.shown["timeline"]), "no timeline tooltip carried server text"
-    report.saw(f"{PAYLOAD} read back literally from " + "; ".join(
+    report.saw(f"`{PAYLOAD}` read back literally from " + "; ".join(
         f"{area}: {', '.join(sorted(whats))}" for area, whats in sorted(audit.shown.items())))
 
 
@@ -310,7 +310,8 @@ def test_capture_text_that_looks_like_html_is_shown_literally_in_message_boxes_a
     assert audit.problems == [], "\n".join(audit.problems)
     assert len(shown) >= 2, audit.boxes
     assert "QTabBar tooltip" in audit.shown["QTabBar"], audit.shown
-    report.saw(f"{len(shown)} message boxes and the capture's tab tooltip quote it literally, e.g. {shown[0][:90]!r}")
+    report.saw(f"{len(shown)} message boxes and the capture's tab tooltip quote `{FILE_PAYLOAD}` and `{PAYLOAD}` "
+               "literally (plain text, or escaped for the tooltip)")
 
 
 @pytest.mark.report("security", "a capture naming a transport that looks like HTML: its replay and reconnection are "
@@ -329,4 +330,4 @@ def test_replaying_or_reconnecting_to_a_capture_that_names_an_unknown_transport_
     assert refusals, f"reconnecting said nothing: {audit.boxes[boxes:]}"
     tabs = [window.tabs.widget(i) for i in range(window.tabs.count())]
     assert [tab for tab in tabs if isinstance(tab, SessionTab) and tab.live is not None] == []
-    report.saw(f"the replay and the reconnection were refused with: {said[:120]}")
+    report.saw(f"the replay and the reconnection were refused with: `{said[:120]}`")
