@@ -4,7 +4,7 @@ Hypothesis profiles, chosen with the ``HYPOTHESIS_PROFILE`` environment variable
 
 - ``ci`` (default): 200 examples per property, no deadline; the suite stays fast.
 - ``long``: 100 000 examples per property, for a soak run
-  (``python scripts/reliability_report.py --long`` or ``HYPOTHESIS_PROFILE=long python -m pytest -m fuzz``).
+  (``python scripts/reliability_report.py --long`` or ``HYPOTHESIS_PROFILE=long python -m pytest tests/fuzz``).
 """
 
 from __future__ import annotations

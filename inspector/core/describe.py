@@ -3,6 +3,7 @@
 Shared by ``show`` (the terminal timeline) and the desktop timeline, so both say the same thing. Server
 content is untrusted: control characters (including ANSI escapes) are shown escaped, never passed on.
 Summaries never parse more than :data:`SUMMARY_PARSE_LIMIT` bytes, so a 50 MB message costs a slice.
+A capture may come from anyone: ``data`` details of any JSON type are described, never a reason to raise.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ def safe(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
-def clip(text: str, width: int = SUMMARY_WIDTH) -> str:
-    text = safe(text)
+def clip(text: Any, width: int = SUMMARY_WIDTH) -> str:
+    text = safe(str(text))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -36,14 +37,14 @@ def label(event: Event) -> str:
     if event.kind == Kind.MESSAGE and event.rpc is not None:
         return event.rpc.kind
     if event.kind == Kind.HTTP and event.data.get("phase") != "end" and "status" in event.data:
-        return f"http {event.data['status']}"
-    return {Kind.FRAMING_ERROR: "FRAMING", Kind.STDERR: "stderr"}.get(event.kind, event.kind)
+        return safe(f"http {event.data['status']}")
+    return {Kind.FRAMING_ERROR: "FRAMING", Kind.STDERR: "stderr"}.get(event.kind) or safe(event.kind)
 
 
 def method_and_id(event: Event) -> str:
     if event.rpc is None:
         return ""
-    method = event.rpc.method or event.data.get("request_method") or ""
+    method = str(event.rpc.method or event.data.get("request_method") or "")
     if event.rpc.has_id:
         return f"{method} #{json.dumps(event.rpc.id)}".strip()
     if event.rpc.kind == jsonrpc.BATCH:
@@ -53,7 +54,7 @@ def method_and_id(event: Event) -> str:
 
 def summary(event: Event) -> str:
     if event.kind == Kind.FRAMING_ERROR:
-        return f"{event.reason}  raw: {clip(repr(event.raw)[2:-1], 60)}"
+        return f"{safe(str(event.reason))}  raw: {clip(repr(event.raw)[2:-1], 60)}"
     if event.kind == Kind.STDERR:
         return clip(event.text())
     if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
@@ -68,7 +69,7 @@ def summary(event: Event) -> str:
         return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({event.size:,} bytes)"
     try:
         obj = event.json()
-    except ValueError:
+    except (ValueError, RecursionError):
         return clip(event.text())
     body: Any = obj
     if isinstance(obj, dict):
@@ -85,10 +86,18 @@ def _ms(seconds: Any) -> str:
     return f"{seconds * 1000:.1f} ms" if isinstance(seconds, (int, float)) else "?"
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _words(value: Any) -> str:
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def describe_http(data: Any) -> str:
     """One line for an HTTP exchange: request line, status, content type, timing, error or snippet."""
     number = data.get("exchange")
-    timing = data.get("timing", {})
+    timing = _dict(data.get("timing"))
     if data.get("phase") == "end":
         text = f"[exchange {number}] stream ended after {_ms(timing.get('total'))}"
         if data.get("keepalive_comments"):
@@ -100,11 +109,11 @@ def describe_http(data: Any) -> str:
     if data.get("purpose"):
         text += f" ({data['purpose']})"
     if "status" in data:
-        content_type = data.get("response_headers", {}).get("content-type", "")
+        content_type = str(_dict(data.get("response_headers")).get("content-type", ""))
         text += f" → {data['status']} {data.get('reason', '')}".rstrip()
         if content_type:
             text += f" {content_type.split(';')[0]}"
-        session = data.get("response_headers", {}).get("mcp-session-id")
+        session = _dict(data.get("response_headers")).get("mcp-session-id")
         if session:
             text += f" session {session}"
     parts = []
@@ -126,7 +135,7 @@ def describe_http(data: Any) -> str:
 def describe_lifecycle(data: dict[str, Any]) -> str:
     what = data.get("what", "?")
     if what == "spawned":
-        return f"spawned pid {data.get('pid')}: {' '.join(map(str, data.get('argv', [])))} (in {data.get('cwd')})"
+        return f"spawned pid {data.get('pid')}: {_words(data.get('argv', []))} (in {data.get('cwd')})"
     if what == "exited":
         how = f"code {data['code']}" if "code" in data else f"signal {data.get('signal')}"
         after = f" after {data['after']}" if data.get("after") else ""
@@ -148,7 +157,7 @@ def describe_lifecycle(data: dict[str, Any]) -> str:
     if what == "group_leftovers":
         return f"processes left in the group after exit: {data.get('pids')}; sent {data.get('signal')}"
     rest = {k: v for k, v in data.items() if k != "what"}
-    return f"{what} {json.dumps(rest, ensure_ascii=False)}" if rest else what
+    return f"{what} {json.dumps(_jsonable(rest), ensure_ascii=False)}" if rest else str(what)
 
 
 def format_event(event: Event, previous_t: float | None = None) -> str:
@@ -158,7 +167,7 @@ def format_event(event: Event, previous_t: float | None = None) -> str:
     line = (f"{event.seq:6d} {event.t:9.3f}s {ARROWS.get(event.dir, ' ')}{mark} {label(event):<12} "
             f"{clip(method_and_id(event), 32):<32} {latency_text}  {summary(event)}")
     for finding in event.findings:
-        line += f"\n{'':>20}{'!' if finding.severity == 'error' else '~'} {finding.text}"
+        line += f"\n{'':>20}{'!' if finding.severity == 'error' else '~'} {safe(finding.text)}"
     return line
 
 
@@ -178,5 +187,14 @@ def event_record(event: Event) -> dict[str, Any]:
     if "latency" in event.data:
         out["latency"] = event.data["latency"]
     if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
-        out["data"] = {k: v for k, v in event.data.items() if not isinstance(v, bytes)}
+        out["data"] = _jsonable(event.data)
     return out
+
+
+def _jsonable(value: Any) -> Any:
+    """``data`` without its bytes (a ``*_b64`` key in a capture is read back as bytes), at any depth."""
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items() if not isinstance(v, bytes)}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value if not isinstance(v, bytes)]
+    return value

@@ -24,6 +24,7 @@ from ..core.transports.base import TransportError
 from .live_session import LiveSession, Target
 from .profiles_sidebar import ProfilesSidebar
 from .session_tab import SessionTab
+from .timeline_model import plain_tooltip
 
 MAX_RECENT = 10
 
@@ -189,6 +190,14 @@ class MainWindow(QMainWindow):
         self.settings.setValue("recent", recent[:MAX_RECENT])
         self._refresh_recent()
 
+    def warn(self, title: str, text: str) -> None:
+        """A warning in plain text: it may quote a capture (a file name, a recorded command or URL), and nothing a
+        capture says is markup (QMessageBox.warning would sniff it for rich text)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, "", QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(text)
+        box.exec()
+
     # -- tabs ------------------------------------------------------------------------------------------
 
     def _current(self) -> SessionTab | None:
@@ -197,16 +206,19 @@ class MainWindow(QMainWindow):
 
     def _add_tab(self, tab: SessionTab) -> None:
         index = self.tabs.addTab(tab, tab.title)
-        self.tabs.setTabToolTip(index, tab.title)
+        self.tabs.setTabToolTip(index, plain_tooltip(tab.title))  # a capture's file name is not markup
         tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
         self.tabs.setCurrentIndex(index)
 
     def open_live(self, target: Target) -> SessionTab:
+        """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
+        can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
+        line saying why, and nothing is started."""
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
         try:
             tab.attach_live(live)
-        except TransportError as exc:  # a URL or header no transport can use: nothing was started
+        except (TransportError, ValueError) as exc:  # a URL, header or transport no one can use: nothing was started
             tab.cannot_start(str(exc))
         self._add_tab(tab)
         return tab
@@ -222,7 +234,7 @@ class MainWindow(QMainWindow):
         try:
             index = CaptureIndex(path)
         except CaptureError as exc:
-            QMessageBox.warning(self, "Cannot open capture", str(exc))
+            self.warn("Cannot open capture", str(exc))
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_index(index, path)
@@ -272,6 +284,8 @@ class MainWindow(QMainWindow):
         index = self.tabs.indexOf(tab)
         self.close_tab(index)
         new = self.open_live(target)
+        if new is None:
+            return
         self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
         self.tabs.setCurrentWidget(new)
 
@@ -338,7 +352,7 @@ class MainWindow(QMainWindow):
         recorded = RecordedTarget.from_header(header)
         problem = recorded.check()
         if problem is not None:
-            QMessageBox.warning(self, "Replay", f"{problem}: choose a saved server instead.")
+            self.warn("Replay", f"{problem}: choose a saved server instead.")
             return None
         box = QMessageBox(self)
         box.setWindowTitle("Start this server?")
@@ -364,8 +378,8 @@ class MainWindow(QMainWindow):
         try:
             capture = read_capture(source)
             transport, described = build_transport(target)
-        except (CaptureError, ValueError, OSError) as exc:
-            QMessageBox.warning(self, "Replay", str(exc))
+        except (CaptureError, TransportError, ValueError, OSError) as exc:  # an unknown transport, a bad URL, ...
+            self.warn("Replay", str(exc))
             return None
         plan = ReplayPlan.from_capture(capture, source)
         out = self.captures / ("replay-" + capture_name(target))

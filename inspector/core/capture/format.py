@@ -103,6 +103,11 @@ def event_from_obj(obj: dict[str, Any]) -> Event:
         t = float(obj.get("t", 0.0))
         wall = float(obj.get("wall", 0.0))
         direction = obj.get("dir")
+        if direction is not None and not isinstance(direction, str):
+            raise CaptureError('"dir" must be a string')
+        reason = obj.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise CaptureError('"reason" must be a string')
         if "raw_b64" in obj:
             raw = base64.b64decode(obj["raw_b64"], validate=True)
         else:
@@ -114,12 +119,14 @@ def event_from_obj(obj: dict[str, Any]) -> Event:
         if not isinstance(eol, str):
             raise CaptureError('"eol" must be a string')
         findings = [Finding(f["code"], f["text"], f.get("severity", "error")) for f in obj.get("findings", [])]
+        if not all(isinstance(x, str) for f in findings for x in (f.code, f.text, f.severity)):
+            raise CaptureError('each finding needs a string "code", "text" and "severity"')
         data = _unjsonable(obj.get("data", {}))
     except CaptureError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise CaptureError(f"an event is malformed ({exc.__class__.__name__}: {exc})") from None
-    event = Event(kind, raw=raw, dir=direction, eol=eol.encode("latin-1", errors="replace"), reason=obj.get("reason"),
+    event = Event(kind, raw=raw, dir=direction, eol=eol.encode("latin-1", errors="replace"), reason=reason,
                   findings=findings, data=data, seq=seq, t=t, wall=wall)
     if kind == Kind.MESSAGE or (kind == Kind.FRAMING_ERROR and raw.lstrip()[:1] in (b"{", b"[")):
         event.rpc = _rpc_of(raw, direction, kind)

@@ -1,0 +1,42 @@
+"""Fixtures for the security rows: offscreen Qt with a qasync loop (as tests/ui/conftest.py), short folders for
+Unix sockets, and a private HOME for the processes the tests start."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop over the test QApplication; run scenarios with ``qloop.run_until_complete(...)``."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=False)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A folder with a short path (a Unix socket path must fit in about 100 bytes; tmp_path may not)."""
+    path = Path(tempfile.mkdtemp(prefix="mcpi-sec-", dir="/tmp"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
