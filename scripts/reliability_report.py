@@ -8,6 +8,11 @@ marked failing, with the reason pytest gave.
     python scripts/reliability_report.py            # quick fuzz profile (200 examples per property)
     python scripts/reliability_report.py --long     # 100,000 examples per property (a soak run)
 
+The long fuzz run takes over an hour on two cores; it can run on its own and be folded in later:
+
+    MCP_INSPECTOR_REPORT_ROWS=docs/fuzz-long-rows.jsonl HYPOTHESIS_PROFILE=long python -m pytest tests/fuzz
+    python scripts/reliability_report.py --fuzz-rows docs/fuzz-long-rows.jsonl
+
 It also writes docs/troubleshooting.md: the fault rows turned around, from the sentence a user sees to the
 advice given in the test's ``report`` marker.
 """
@@ -92,7 +97,18 @@ def simple_table(rows: list[dict], headers: tuple[str, str, str, str]) -> list[s
     return lines
 
 
-def render(rows: list[dict], *, long: bool, exit_code: int, wall: float) -> str:
+def long_fuzz_section(rows: list[dict], source: Path | None) -> list[str]:
+    """The rows of a separate long fuzz run (``--fuzz-rows``), or how to make one."""
+    if not rows:
+        return ["The long profile (100,000 examples per property) runs with `python scripts/reliability_report.py "
+                "--long`, or on its own as described in the script's docstring.", ""]
+    name = source.relative_to(ROOT) if source is not None and source.is_relative_to(ROOT) else source
+    return [f"The long profile, run separately (rows from `{name}`):", "",
+            *simple_table(rows, ("Property", "Surface", "Examples and figures", "Status")), ""]
+
+
+def render(rows: list[dict], *, long: bool, exit_code: int, wall: float, long_fuzz: list[dict] = (),
+           long_fuzz_source: Path | None = None) -> str:
     sections: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         sections[row["section"]].append(row)
@@ -122,6 +138,7 @@ def render(rows: list[dict], *, long: bool, exit_code: int, wall: float) -> str:
         "",
         *simple_table(sections["fuzz"], ("Property", "Surface", "Examples and figures", "Status")),
         "",
+        *long_fuzz_section(long_fuzz, long_fuzz_source),
         "## Crash safety",
         "",
         *simple_table(sections["crash"], ("Case", "Surface", "Figures", "Status")),
@@ -177,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "reliability.md")
     parser.add_argument("--troubleshooting", type=Path, default=None,
                         help="where to write the troubleshooting page (default: troubleshooting.md next to --out)")
+    parser.add_argument("--fuzz-rows", type=Path, default=None,
+                        help="the rows of a separate long fuzz run, shown as their own table")
     parser.add_argument("pytest_args", nargs="*", help="extra arguments for pytest (after --)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -186,7 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print("no report rows were produced; is anything marked `report`?", file=sys.stderr)
         return 2
-    args.out.write_text(render(rows, long=args.long, exit_code=code, wall=wall), encoding="utf-8")
+    long_rows = load_rows(args.fuzz_rows) if args.fuzz_rows else []
+    args.out.write_text(render(rows, long=args.long, exit_code=code, wall=wall, long_fuzz=long_rows,
+                               long_fuzz_source=args.fuzz_rows), encoding="utf-8")
     troubleshooting = args.troubleshooting or args.out.with_name("troubleshooting.md")
     troubleshooting.write_text(render_troubleshooting(rows), encoding="utf-8")
     failing = sum(1 for r in rows if r["status"] != "holds")
