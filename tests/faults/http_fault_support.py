@@ -201,7 +201,8 @@ def nothing_escaped(loop: asyncio.AbstractEventLoop) -> None:
 
 
 class MessageBoxes:
-    """QMessageBox's static dialogs, replaced: each call is recorded (title, text) and answered at once."""
+    """QMessageBox's static dialogs and ``exec`` of a box built by hand (the window's plain-text warnings),
+    replaced: each is recorded (title, text) and answered at once."""
 
     def __init__(self) -> None:
         self.shown: list[tuple[str, str]] = []
@@ -212,6 +213,12 @@ class MessageBoxes:
         self.shown.append((title, text))
         return QMessageBox.StandardButton.Ok
 
+    def record_exec(self, box: Any) -> Any:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.shown.append((box.windowTitle(), box.text()))
+        return QMessageBox.StandardButton.Ok
+
 
 @pytest.fixture
 def message_boxes(monkeypatch: pytest.MonkeyPatch) -> MessageBoxes:
@@ -220,6 +227,7 @@ def message_boxes(monkeypatch: pytest.MonkeyPatch) -> MessageBoxes:
     boxes = MessageBoxes()
     for name in ("warning", "critical", "information", "question"):
         monkeypatch.setattr(QMessageBox, name, staticmethod(boxes.record))
+    monkeypatch.setattr(QMessageBox, "exec", lambda box, *_: boxes.record_exec(box))
     return boxes
 
 
