@@ -323,11 +323,15 @@ def test_replaying_or_reconnecting_to_a_capture_that_names_an_unknown_transport_
     replay_refused(window, qloop, capture, "unknown transport")
     boxes = len(audit.boxes)
     window.reconnect_current()  # the confirmation is answered Yes
-    refusals = [text for text, _ in audit.boxes[boxes:] if "unknown transport" in text]
     assert audit.problems == [], "\n".join(audit.problems)
     said = next(text for text, _ in audit.boxes if "unknown transport" in text)
     assert PAYLOAD in said
-    assert refusals, f"reconnecting said nothing: {audit.boxes[boxes:]}"
+    # reconnecting opens a tab that failed before starting anything, its status line saying why (in plain text)
     tabs = [window.tabs.widget(i) for i in range(window.tabs.count())]
-    assert [tab for tab in tabs if isinstance(tab, SessionTab) and tab.live is not None] == []
+    failed = [tab for tab in tabs if isinstance(tab, SessionTab) and "unknown transport" in tab.status.text()]
+    assert len(failed) == 1, f"reconnecting said nothing: {audit.boxes[boxes:]}"
+    status = failed[0].status
+    assert status.text().startswith("failed: ") and PAYLOAD in status.text()
+    assert status.textFormat() == Qt.TextFormat.PlainText
+    assert failed[0].live is None or failed[0].live.session is None, "a session started with no transport"
     report.saw(f"the replay and the reconnection were refused with: `{said[:120]}`")
