@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from helpers import ROOT, wait_until
+from inspector.core.capture import read_capture
+from inspector.core.capture.format import CaptureError
 from inspector.core.transports.stdio import group_members
 
 SILENT_SERVER = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # reads until EOF, never answers
@@ -38,13 +40,24 @@ def listening_tcp_inodes() -> set[str]:
     return inodes
 
 
+def initialize_sent(capture: Path) -> bool:
+    """The capture (still being written) holds the initialize request: record is now waiting for the answer."""
+    if not capture.exists():
+        return False
+    try:
+        events = read_capture(capture).events
+    except CaptureError:
+        return False  # not even the header yet
+    return any(event.method == "initialize" for event in events)
+
+
 def test_record_holds_no_listening_tcp_socket_while_it_waits_and_leaves_no_process(tmp_path):
     out = tmp_path / "c.jsonl"
     recorder = subprocess.Popen(
         [sys.executable, "-m", "inspector", "record", "--out", str(out), "--handshake", "legacy", "--timeout", "3",
          "--", *SILENT_SERVER], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_until(lambda: out.exists() and '"initialize"' in out.read_text(), 30, "the initialize request")
+        wait_until(lambda: initialize_sent(out), 30, "the initialize request in the capture")
         held = socket_inodes(recorder.pid)
         assert held, "expected at least the event loop's own (Unix) socket pair"
         assert held.isdisjoint(listening_tcp_inodes())
