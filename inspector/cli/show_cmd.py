@@ -11,6 +11,16 @@ from ..core.events import Event
 from ..core.describe import event_record, format_event, safe
 
 
+#: C1 control characters: JSON allows them raw, but a terminal may act on them (U+009B is a CSI).
+_C1 = {code: f"\\u{code:04x}" for code in range(0x80, 0xA0)}
+
+
+def json_line(record: dict[str, object]) -> str:
+    """One JSON line, readable (non-ASCII text kept) but safe to print: C1 controls are escaped as the C0 ones
+    already are."""
+    return json.dumps(record, ensure_ascii=False).translate(_C1)
+
+
 def run_show(path: Path, as_json: bool = False) -> int:
     warnings: list[str] = []
     try:
@@ -22,7 +32,7 @@ def run_show(path: Path, as_json: bool = False) -> int:
         for item in items:
             assert isinstance(item, Event)
             if as_json:
-                print(json.dumps(event_record(item), ensure_ascii=False))
+                print(json_line(event_record(item)))
             else:
                 print(format_event(item))
     except CaptureError as exc:
