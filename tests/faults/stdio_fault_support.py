@@ -29,6 +29,7 @@ import pytest  # noqa: E402
 from helpers import until  # noqa: E402
 from inspector.core.capture import Capture  # noqa: E402
 from inspector.core.events import Direction, Event, Kind  # noqa: E402
+from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
 from integration_support import (  # noqa: E402
     REPO,
     SERVERS as INTEGRATION_SERVERS,
@@ -200,21 +201,6 @@ def assert_handshake_recorded(capture: Capture) -> None:
 # -- the window ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop over the test QApplication (as tests/ui/conftest.py, which does not reach this folder)."""
-    import qasync
-
-    loop = qasync.QEventLoop(qapp, already_running=False)
-    asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        for task in asyncio.all_tasks(loop):
-            task.cancel()
-        loop.run_until_complete(asyncio.sleep(0))
-        loop.close()
-        asyncio.set_event_loop(None)
 
 
 @pytest.fixture

@@ -13,23 +13,9 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
 
 
-@pytest.fixture
-def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop over the test QApplication; run scenarios with ``qloop.run_until_complete(...)``."""
-    import qasync
-
-    loop = qasync.QEventLoop(qapp, already_running=False)
-    asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        for task in asyncio.all_tasks(loop):
-            task.cancel()
-        loop.run_until_complete(asyncio.sleep(0))
-        loop.close()
-        asyncio.set_event_loop(None)
 
 
 @pytest.fixture
