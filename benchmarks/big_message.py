@@ -34,10 +34,10 @@ import qasync  # noqa: E402
 from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.core.profiles import ProfileStore  # noqa: E402
-from inspector.ui.detail_view import pretty  # noqa: E402
-from inspector.ui.live_session import READY  # noqa: E402
+from inspector.core.clients.profiles import ProfileStore  # noqa: E402
 from inspector.ui.main_window import MainWindow  # noqa: E402
+from inspector.ui.panels.detail import pretty  # noqa: E402
+from inspector.ui.session.live import READY  # noqa: E402
 
 HEARTBEAT_MS = 2
 

@@ -24,10 +24,10 @@ import qasync  # noqa: E402
 from PySide6.QtCore import QSettings, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.core.events import Kind  # noqa: E402
-from inspector.core.profiles import ProfileStore  # noqa: E402
-from inspector.ui.live_session import Target  # noqa: E402
+from inspector.core.clients.profiles import ProfileStore  # noqa: E402
+from inspector.core.wire.events import Kind  # noqa: E402
 from inspector.ui.main_window import MainWindow  # noqa: E402
+from inspector.ui.session.live import Target  # noqa: E402
 
 HEARTBEAT_MS = 5
 

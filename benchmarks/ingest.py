@@ -56,9 +56,9 @@ async def run_baseline(stream: str) -> int:
 
 async def run_record(stream: str, retain: bool) -> int:
     from inspector.core.capture.writer import CaptureWriter, make_header
-    from inspector.core.events import Kind
-    from inspector.core.session import Session
+    from inspector.core.session.session import Session
     from inspector.core.transports.stdio import StdioTransport
+    from inspector.core.wire.events import Kind
 
     argv = server_argv(stream)
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,7 +76,7 @@ async def run_record(stream: str, retain: bool) -> int:
 
 def child(mode: str, stream: str) -> None:
     if mode != "baseline":
-        import inspector.core.session  # noqa: F401 - import cost is not ingest cost
+        import inspector.core.session.session  # noqa: F401 - import cost is not ingest cost
     rss_start = memory_kb("VmRSS")
     start = time.perf_counter()
     if mode == "baseline":

@@ -43,8 +43,8 @@ FILTER_METHOD = "notifications/message"
 def generate(path: Path, count: int) -> None:
     """Write a capture of ``count`` events through the real writer."""
     from inspector.core.capture.writer import CaptureWriter, make_header
-    from inspector.core.events import Direction, Event, Kind
-    from inspector.core.framing import decode_line
+    from inspector.core.wire.events import Direction, Event, Kind
+    from inspector.core.wire.framing import decode_line
 
     rnd = random.Random(7)
     seq, t, request_id = 0, 0.0, 0
@@ -105,7 +105,7 @@ def measure(path: Path) -> dict[str, float]:
     from PySide6.QtCore import QSettings, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from inspector.core.profiles import ProfileStore
+    from inspector.core.clients.profiles import ProfileStore
     from inspector.ui.main_window import MainWindow
 
     app = QApplication([])

@@ -3,7 +3,7 @@
 In a frozen app ``sys.executable`` is this binary, not a Python interpreter. The inspector runs Python
 through ``sys.executable`` in three places: the demo server (``sys.executable -m inspector.demo``, from
 ``--demo`` and Session > Demo), the entries ``wrap`` writes into a client's config (``... -m inspector tap``)
-and wrap's check that tap can be started (``... -c "import inspector.core.tap"``). So the binary answers the
+and wrap's check that tap can be started (``... -c "import inspector.core.tap.relay"``). So the binary answers the
 two interpreter forms those use, as ``python`` would:
 
     mcp-inspector -m MODULE [ARGS...]   run a bundled module as __main__ (inspector, inspector.demo)

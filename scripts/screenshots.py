@@ -35,11 +35,11 @@ import qasync  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.core.profiles import ProfileStore, ServerProfile  # noqa: E402
+from inspector.core.clients.profiles import ProfileStore, ServerProfile  # noqa: E402
 from inspector.ui.app import app_icon  # noqa: E402
-from inspector.ui.live_session import READY, Target  # noqa: E402
 from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.session_tab import SessionTab  # noqa: E402
+from inspector.ui.session.live import READY, Target  # noqa: E402
+from inspector.ui.session.tab import SessionTab  # noqa: E402
 
 DEMO = ["python3", "-m", "inspector.demo"]  # as a user types it (run from the checkout)
 VERSIONED = ["python3", "tests/replay/servers/versioned_server.py"]

@@ -13,7 +13,6 @@ import os
 
 import pytest
 from hypothesis import settings
-
 from report_rows import ReportRow, row_for, write_row
 
 settings.register_profile("ci", max_examples=200, deadline=None)

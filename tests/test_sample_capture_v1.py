@@ -6,8 +6,9 @@ It must always load, with the same content: later versions of the reader keep re
 from __future__ import annotations
 
 from helpers import ROOT, cli
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Direction, Kind
+from inspector.core.wire.events import Direction, Kind
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import datetime as _dt
 import sys
 
-from ..core.paths import captures_dir
-from ..core.record import RecordOptions, record
-from .main import run_async
-from .show_cmd import run_show
+from inspector.cli.main import run_async
+from inspector.cli.show_cmd import run_show
+from inspector.core.paths import captures_dir
+from inspector.core.session.record import RecordOptions, record
 
 DEMO_SCRIPT = [
     {"method": "tools/list"},

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .. import __version__
+from inspector import __version__
 
 EPILOG = """\
 examples:
@@ -87,10 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
-    from .desktop_cmd import add_parser as add_desktop
-    from .replay_cmd import add_parser as add_replay_parser
-    from .tap_cmd import add_parser as add_tap
-    from .wrap_cmd import add_parsers as add_wrap
+    from inspector.cli.desktop_cmd import add_parser as add_desktop
+    from inspector.cli.replay_cmd import add_parser as add_replay_parser
+    from inspector.cli.tap_cmd import add_parser as add_tap
+    from inspector.cli.wrap_cmd import add_parsers as add_wrap
 
     add_replay_parser(sub)
     add_tap(sub)
@@ -148,27 +148,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(capture_as_open(own, parser))
     if args.command == "record":
-        from .record_cmd import run_record
+        from inspector.cli.record_cmd import run_record
 
         return run_record(args, command, parser)
     if args.command == "show":
-        from .show_cmd import run_show
+        from inspector.cli.show_cmd import run_show
 
         return run_show(args.file, as_json=args.json)
     if args.command == "tap":
-        from .tap_cmd import run_tap_command
+        from inspector.cli.tap_cmd import run_tap_command
 
         return run_tap_command(args, command, parser)
     if args.command in ("wrap", "unwrap"):
-        from .wrap_cmd import run_wrap_command
+        from inspector.cli.wrap_cmd import run_wrap_command
 
         return run_wrap_command(args, parser)
     if args.command == "replay":
-        from .replay_cmd import run_replay
+        from inspector.cli.replay_cmd import run_replay
 
         return run_replay(args, command, parser)
     if args.command == "install-desktop":
-        from .desktop_cmd import run_install_desktop
+        from inspector.cli.desktop_cmd import run_install_desktop
 
         return run_install_desktop(args)
     return run_window(args, command, parser)
@@ -185,7 +185,7 @@ def has_display() -> bool:
 
 def run_window(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     if args.demo and (args.headless or not has_display()):
-        from .demo_cmd import run_demo
+        from inspector.cli.demo_cmd import run_demo
 
         if not args.headless:
             print("mcp-inspector: no display here, so the demo runs headless (the window needs X11 or Wayland)",
@@ -193,8 +193,8 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return run_demo()
     headers: dict[str, str] = {}
     if args.gui_url and not command:  # what the user typed is checked before anything else, the display included
-        from ..core.transports.base import TransportError
-        from ..core.transports.http_common import check_url, parse_header
+        from inspector.core.transports.base import TransportError
+        from inspector.core.transports.http_common import check_url, parse_header
 
         try:
             check_url(args.gui_url)
@@ -208,14 +208,14 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         print("mcp-inspector: no display (DISPLAY or WAYLAND_DISPLAY) for the window; headless commands work: "
               "mcp-inspector record, show, --demo --headless", file=sys.stderr)
         return 2
-    from ..ui.live_session import Target
+    from inspector.ui.session.live import Target
 
     target = None
     if command:
         target = Target(name=Path(command[0]).name, argv=command)
     elif args.gui_url:
         target = Target(name=args.gui_url, url=args.gui_url, transport=args.gui_transport, headers=headers)
-    from ..ui.app import run_gui
+    from inspector.ui.app import run_gui
 
     return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown)
 

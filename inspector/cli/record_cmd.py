@@ -6,10 +6,17 @@ import argparse
 import os
 import sys
 
-from ..core.record import EXIT_BAD_INPUT, EXIT_INTERRUPTED, InputError, RecordOptions, load_messages, record
-from ..core.transports.base import TransportError
-from ..core.transports.http_common import HttpOptions, check_url, parse_header
-from .main import run_async
+from inspector.cli.main import run_async
+from inspector.core.session.record import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    InputError,
+    RecordOptions,
+    load_messages,
+    record,
+)
+from inspector.core.transports.base import TransportError
+from inspector.core.transports.http_common import HttpOptions, check_url, parse_header
 
 
 def parse_env(pairs: list[str]) -> dict[str, str]:

@@ -27,7 +27,7 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Register ``replay`` on the main parser's subcommands."""
-    from .main import _non_negative, _positive, add_http_options
+    from inspector.cli.main import _non_negative, _positive, add_http_options
 
     rep = sub.add_parser(
         "replay", help="send a capture's messages to a server again and show what changed",
@@ -53,14 +53,14 @@ def add_parser(sub: Any) -> None:
 
 def fail(sentence: str) -> int:
     print(f"mcp-inspector: {sentence}", file=sys.stderr)
-    from ..core.replay import EXIT_CANNOT_REPLAY
+    from inspector.core.replay.engine import EXIT_CANNOT_REPLAY
 
     return EXIT_CANNOT_REPLAY
 
 
 def default_out(source: Path) -> Path:
     """``<source-stem>-replay-<timestamp>.jsonl`` in the user's captures folder, never an existing file."""
-    from ..core.paths import captures_dir
+    from inspector.core.paths import captures_dir
 
     folder = captures_dir()
     stem = f"{source.stem}-replay-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -73,14 +73,24 @@ def default_out(source: Path) -> Path:
 
 
 def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
-    from ..core.capture import CaptureError, read_capture
-    from ..core.diff import PathError, parse_paths
-    from ..core.record import EXIT_INTERRUPTED, InputError, RecordOptions, make_transport
-    from ..core.replay import RecordedTarget, ReplayOptions, ReplayPlan, replay
-    from ..core.transports.base import TransportError
-    from ..core.transports.http_common import HttpOptions
-    from .main import run_async
-    from .record_cmd import http_options, parse_env
+    from inspector.cli.main import run_async
+    from inspector.cli.record_cmd import http_options, parse_env
+    from inspector.core.capture import CaptureError, read_capture
+    from inspector.core.replay.diff import PathError, parse_paths
+    from inspector.core.replay.engine import (
+        RecordedTarget,
+        ReplayOptions,
+        ReplayPlan,
+        replay,
+    )
+    from inspector.core.session.record import (
+        EXIT_INTERRUPTED,
+        InputError,
+        RecordOptions,
+        make_transport,
+    )
+    from inspector.core.transports.base import TransportError
+    from inspector.core.transports.http_common import HttpOptions
 
     if args.url and command:
         parser.error("give either --url or a command after --, not both")

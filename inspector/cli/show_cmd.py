@@ -6,10 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from ..core.capture import CaptureError, iter_capture
-from ..core.events import Event
-from ..core.describe import event_record, format_event, safe
-
+from inspector.core.capture import CaptureError, iter_capture
+from inspector.core.present.describe import event_record, format_event, safe
+from inspector.core.wire.events import Event
 
 #: C1 control characters: JSON allows them raw, but a terminal may act on them (U+009B is a CSI).
 _C1 = {code: f"\\u{code:04x}" for code in range(0x80, 0xA0)}

@@ -1,5 +1,5 @@
 """``mcp-inspector tap [--capture FILE] [--name NAME] -- COMMAND ARGS``: the transparent relay a client runs in
-place of a server command (see :mod:`inspector.core.tap`). It prints nothing of its own on stdout, ever."""
+place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _path(text: str) -> object:
 
 
 def run_tap_command(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
-    from ..core.tap import EXIT_TAP_ERROR, TapOptions, run_tap
+    from inspector.core.tap.relay import EXIT_TAP_ERROR, TapOptions, run_tap
 
     if not hasattr(os, "fork"):
         print("mcp-inspector tap: tap runs on Linux and macOS for now (it needs fork and Unix sockets)",

@@ -1,5 +1,5 @@
 """``mcp-inspector wrap CONFIG [--server NAME | --all]`` and ``unwrap CONFIG``: route a client's stdio servers
-through ``mcp-inspector tap`` and back (see :mod:`inspector.core.wrap`). Prints what changed."""
+through ``mcp-inspector tap`` and back (see :mod:`inspector.core.clients.wrap`). Prints what changed."""
 
 from __future__ import annotations
 
@@ -42,8 +42,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from ..core.paths import captures_dir
-    from ..core.wrap import WrapError, load, tap_runs_anywhere, unwrap_config, wrap_config
+    from inspector.core.clients.wrap import (
+        WrapError,
+        load,
+        tap_runs_anywhere,
+        unwrap_config,
+        wrap_config,
+    )
+    from inspector.core.paths import captures_dir
 
     try:
         if args.command == "wrap" and not args.server and not args.all:

@@ -11,18 +11,18 @@ import signal
 import sys
 from pathlib import Path
 
-from .live_session import Target
+from inspector.ui.session.live import Target
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
             exit_when_shown: bool = False) -> int:
     """Show the window and run the event loop until it closes. ``exit_when_shown``: print ``shown`` once
     the window has painted and quit (how benchmarks/startup.py times the start-up)."""
+    import qasync
     from PySide6.QtCore import QCoreApplication, QTimer
     from PySide6.QtWidgets import QApplication
-    import qasync
 
-    from .main_window import MainWindow
+    from inspector.ui.main_window import MainWindow
 
     QCoreApplication.setOrganizationName("mcp-inspector")
     QCoreApplication.setApplicationName("mcp-inspector")
@@ -74,7 +74,7 @@ def app_icon():
     """The app's icon from the PNGs shipped in inspector/resources (no SVG plugin needed at run time)."""
     from PySide6.QtGui import QIcon
 
-    from .. import resources
+    from inspector import resources
 
     icon = QIcon()
     for size in resources.ICON_SIZES:

@@ -12,19 +12,30 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow,
-                               QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from .. import __version__
-from ..core.capture import CaptureError
-from ..core.capture.index import CaptureIndex
-from ..core.paths import captures_dir
-from ..core.profiles import ProfileStore, ServerProfile
-from ..core.transports.base import TransportError
-from .live_session import LiveSession, Target
-from .profiles_sidebar import ProfilesSidebar
-from .session_tab import SessionTab
-from .timeline_model import plain_tooltip
+from inspector import __version__
+from inspector.core.capture import CaptureError
+from inspector.core.capture.index import CaptureIndex
+from inspector.core.clients.profiles import ProfileStore, ServerProfile
+from inspector.core.paths import captures_dir
+from inspector.core.transports.base import TransportError
+from inspector.ui.profiles.sidebar import ProfilesSidebar
+from inspector.ui.session.live import LiveSession, Target
+from inspector.ui.session.tab import SessionTab
+from inspector.ui.timeline.model import plain_tooltip
 
 MAX_RECENT = 10
 
@@ -98,7 +109,7 @@ class MainWindow(QMainWindow):
 
     async def listen_for_taps(self) -> None:
         """Taps (mcp-inspector tap) find the window on a private per-user Unix socket; no TCP port."""
-        from ..core.tap_channel import ChannelError, listen
+        from inspector.core.tap.channel import ChannelError, listen
 
         try:
             self.tap_listener = await listen(self.tap_socket, self._on_tap)
@@ -107,7 +118,7 @@ class MainWindow(QMainWindow):
             self.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
 
     async def _on_tap(self, connection: Any) -> None:
-        from ..core.events import Event
+        from inspector.core.wire.events import Event
 
         tab = SessionTab(f"tap: {connection.name}", self)
         tab.attach_tap(connection.hello)
@@ -347,7 +358,7 @@ class MainWindow(QMainWindow):
         asyncio.ensure_future(self.run_replay(tab.capture_path, target))
 
     def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
-        from ..core.replay import RecordedTarget
+        from inspector.core.replay.engine import RecordedTarget
 
         recorded = RecordedTarget.from_header(header)
         problem = recorded.check()
@@ -367,10 +378,10 @@ class MainWindow(QMainWindow):
 
     async def run_replay(self, source: Path, target: Target) -> Any:
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
-        from ..core.capture import read_capture
-        from ..core.replay import ReplayOptions, ReplayPlan, replay
-        from .live_session import build_transport, capture_name
-        from .replay_view import ReplayView
+        from inspector.core.capture import read_capture
+        from inspector.core.replay.engine import ReplayOptions, ReplayPlan, replay
+        from inspector.ui.panels.replay import ReplayView
+        from inspector.ui.session.live import build_transport, capture_name
 
         tab = self._current()
         if tab is not None and tab.live is not None and tab.live.writer is not None:

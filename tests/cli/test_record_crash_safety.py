@@ -10,11 +10,11 @@ import sys
 import time
 
 import pytest
-
 from helpers import DEMO, ROOT, wait_until
+
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import DEFAULT_FLUSH_INTERVAL
-from inspector.core.events import Kind
+from inspector.core.wire.events import Kind
 
 #: Slack on top of the flush interval for a loaded 2-core machine (the loop may run the timer late).
 SCHEDULING_SLACK = 0.4

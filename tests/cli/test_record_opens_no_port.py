@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from helpers import ROOT, wait_until
+
 from inspector.core.capture import read_capture
 from inspector.core.capture.format import CaptureError
 from inspector.core.transports.stdio import group_members

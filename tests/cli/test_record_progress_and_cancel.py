@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 from helpers import DEMO, cli
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Direction
+from inspector.core.wire.events import Direction
 
 SLOW = {"method": "tools/call", "params": {"name": "slow_count", "arguments": {"count": 5, "delay_ms": 400}}}
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 from helpers import cli
+
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind
 
 
 def test_show_json_escapes_c1_controls_and_keeps_other_text_readable(tmp_path):

@@ -14,13 +14,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core.capture import FORMAT_NAME, FORMAT_VERSION, CaptureError, CaptureWriter, read_capture
+from inspector.core.capture import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    CaptureError,
+    CaptureWriter,
+    read_capture,
+)
 from inspector.core.capture import reader as reader_mod
 from inspector.core.capture import writer as writer_mod
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import make_header
-from inspector.core.events import Direction, Event, Finding, Kind
-from inspector.core.framing import decode_line
+from inspector.core.wire.events import Direction, Event, Finding, Kind
+from inspector.core.wire.framing import decode_line
 
 TARGET = {"transport": "stdio", "argv": ["python", "-m", "weather"], "cwd": "/srv", "env": {}, "redacted": True}
 REQUEST = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"h\xc3\xa9"}}}'

@@ -7,18 +7,18 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import ROOT
 from inspector.core.capture import index as index_module
 from inspector.core.capture import read_capture
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.index import CaptureIndex, IndexedEvents
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.columns import BINARY, Columns, category_table
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import decode_line
+from inspector.core.present.columns import BINARY, Columns, category_table
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_line
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 

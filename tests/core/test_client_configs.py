@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core.client_configs import (
+from inspector.core.capture.redact import REDACTED
+from inspector.core.clients.configs import (
     ConfigError,
     ImportCandidate,
     ImportPreview,
@@ -18,8 +19,7 @@ from inspector.core.client_configs import (
     read_config,
     strip_json_comments,
 )
-from inspector.core.profiles import ServerProfile
-from inspector.core.redact import REDACTED
+from inspector.core.clients.profiles import ServerProfile
 
 CONFIGS = Path(__file__).resolve().parent.parent / "data" / "configs"
 

@@ -1,4 +1,4 @@
-"""Composer templates, checks and prefilled answers (inspector.core.compose): no Qt here."""
+"""Composer templates, checks and prefilled answers (inspector.core.session.compose): no Qt here."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from inspector.core import compose
-from inspector.core.session import client_info
+from inspector.core.session import compose
+from inspector.core.session.session import client_info
 
 #: The spec extract lives in shared/ beside the checkout (reference data, never needed at run time).
 SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "mcp-spec"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core.correlation import Correlator, describe_id, id_key
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import decode_line
+from inspector.core.wire.correlation import Correlator, describe_id, id_key
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_line
 
 C2S, S2C = Direction.C2S, Direction.S2C
 

@@ -1,6 +1,6 @@
 """LineDecoder: every way a stdio stream can break the one-message-per-line framing, and the byte-exact contract.
 
-The contract (inspector/core/framing.py): for lines under ``max_line_bytes``, ``raw + eol`` of every event
+The contract (inspector/core/wire/framing.py): for lines under ``max_line_bytes``, ``raw + eol`` of every event
 from all ``feed`` calls plus ``close``, in order, reproduces the input exactly, however it was chunked; a line
 over the limit becomes one framing error keeping its byte count, head and tail; and the decoder never raises
 on any input (a server can write anything to stdout).
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core import framing
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import BOM, OVERSIZE_KEEP_BYTES, LineDecoder
+from inspector.core.wire import framing
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import BOM, OVERSIZE_KEEP_BYTES, LineDecoder
 
 REQUEST = b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'
 RESPONSE = b'{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from inspector.core import jsonrpc
-from inspector.core.events import Finding
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Finding
 
 
 def codes(findings: list[Finding]) -> list[str]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core.lines import TextLineSplitter
+from inspector.core.wire.lines import TextLineSplitter
 
 
 def split(*chunks: bytes, max_line_bytes: int = 64 * 1024) -> list[tuple[bytes, bytes]]:

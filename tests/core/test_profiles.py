@@ -11,9 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core import profiles as profiles_module
-from inspector.core.profiles import ProfileError, ProfileStore, ServerProfile, config_dir, unique_name
-from inspector.core.redact import REDACTED
+from inspector.core.capture.redact import REDACTED
+from inspector.core.clients import profiles as profiles_module
+from inspector.core.clients.profiles import (
+    ProfileError,
+    ProfileStore,
+    ServerProfile,
+    config_dir,
+    unique_name,
+)
 
 text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=20)
 names = text.filter(lambda s: s.strip() != "")

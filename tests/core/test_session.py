@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from inspector.core.events import Direction, Kind
-from inspector.core.session import RequestTimeout, Session, result_of
+from inspector.core.session.session import RequestTimeout, Session, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.transports.stdio import StdioTransport
+from inspector.core.wire.events import Direction, Kind
 
 SERVERS = Path(__file__).parent / "servers"
 DEMO = [sys.executable, "-m", "inspector.demo"]
@@ -197,8 +197,8 @@ def test_listeners_get_each_batch_after_the_session_holds_it():
 ])
 def test_the_id_of_an_answer_too_long_to_keep_is_found_in_its_head_or_tail_and_a_request_is_not_an_answer(
         line, expected):
-    from inspector.core.framing import LineDecoder
-    from inspector.core.session import _oversize_message_id
+    from inspector.core.session.session import _oversize_message_id
+    from inspector.core.wire.framing import LineDecoder
 
     [event] = LineDecoder(Direction.S2C, max_line_bytes=1000).feed(line + b"\n")
     assert "oversize" in event.data

@@ -23,9 +23,9 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from integration.integration_support import finish_inspector, start_inspector  # noqa: E402
 
 from inspector.core.capture import Capture, read_capture  # noqa: E402
-from integration.integration_support import finish_inspector, start_inspector  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
@@ -237,9 +237,9 @@ def window(qapp: Any, qloop: asyncio.AbstractEventLoop, tmp_path: Path, message_
     tab is closed at teardown, its server stopped."""
     from PySide6.QtCore import QSettings
 
-    from inspector.core.profiles import ProfileStore
+    from inspector.core.clients.profiles import ProfileStore
     from inspector.ui.main_window import MainWindow
-    from inspector.ui.session_tab import SessionTab
+    from inspector.ui.session.tab import SessionTab
 
     (tmp_path / "captures").mkdir()
     win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,9 @@ if _INTEGRATION not in sys.path:  # integration_support lives there; pytest puts
     sys.path.append(_INTEGRATION)
 
 import pytest  # noqa: E402
-
 from helpers import until  # noqa: E402
-from inspector.core.capture import Capture  # noqa: E402
-from inspector.core.events import Direction, Event, Kind  # noqa: E402
-from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
 from integration_support import (  # noqa: E402
     REPO,
-    SERVERS as INTEGRATION_SERVERS,
     Recorded,
     cli_env,
     errors_on_stderr,
@@ -44,6 +39,13 @@ from integration_support import (  # noqa: E402
     record_server,
     write_messages,
 )
+from integration_support import (
+    SERVERS as INTEGRATION_SERVERS,
+)
+from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
+
+from inspector.core.capture import Capture  # noqa: E402
+from inspector.core.wire.events import Direction, Event, Kind  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
@@ -208,9 +210,9 @@ def window(qapp, qloop, tmp_path):
     """A main window with its own settings, profiles and captures folder; its sessions are closed after."""
     from PySide6.QtCore import QSettings
 
-    from inspector.core.profiles import ProfileStore
+    from inspector.core.clients.profiles import ProfileStore
     from inspector.ui.main_window import MainWindow
-    from inspector.ui.session_tab import SessionTab
+    from inspector.ui.session.tab import SessionTab
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     (tmp_path / "captures").mkdir()
@@ -257,7 +259,7 @@ def gui_case(window: Any, qloop: asyncio.AbstractEventLoop, target: Any,
     The time is from opening the session to the sentence. Afterwards the tab is closed as a user would (the
     server shut down by the spec's rules), the timeline and stderr pane are flushed, and the capture is loaded.
     """
-    from inspector.ui.live_session import CLOSED, FAILED, READY
+    from inspector.ui.session.live import CLOSED, FAILED, READY
 
     baseline = rss_mib()
     peak = [baseline]

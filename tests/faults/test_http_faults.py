@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import until, wait_until
 from http_fault_support import (  # noqa: F401 - fixtures
     ServerProcess,
@@ -34,8 +33,9 @@ from http_fault_support import (  # noqa: F401 - fixtures
     status_sentence,
     window,
 )
-from inspector.core.events import Kind
-from inspector.ui.live_session import CLOSED, FAILED, READY, Target
+
+from inspector.core.wire.events import Kind
+from inspector.ui.session.live import CLOSED, FAILED, READY, Target
 
 pytestmark = [pytest.mark.integration]
 

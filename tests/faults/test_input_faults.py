@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import until
 from http_fault_support import (  # noqa: F401 - fixtures
     MessageBoxes,
@@ -31,9 +30,10 @@ from http_fault_support import (  # noqa: F401 - fixtures
     status_sentence,
     window,
 )
-from inspector.core.profiles import ServerProfile
-from inspector.ui.live_session import CLOSED, FAILED, READY
+
+from inspector.core.clients.profiles import ServerProfile
 from inspector.ui.main_window import target_of_profile
+from inspector.ui.session.live import CLOSED, FAILED, READY
 
 pytestmark = [pytest.mark.integration]
 
@@ -66,7 +66,7 @@ ADVICE = {
 @pytest.fixture
 def dialog(qapp: Any) -> Iterator[Any]:
     """A new-server ProfileDialog, never exec'd: what it says is read from the widget itself."""
-    from inspector.ui.profile_dialog import ProfileDialog
+    from inspector.ui.profiles.dialog import ProfileDialog
 
     box = ProfileDialog()
     box.name_edit.setText("my-server")

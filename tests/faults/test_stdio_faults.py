@@ -22,11 +22,6 @@ import random
 from pathlib import Path
 
 import pytest
-
-from inspector.core.describe import summary
-from inspector.core.events import Direction, Kind
-from inspector.ui.composer import HIGHLIGHT_LIMIT
-from inspector.ui.live_session import FAILED, Target
 from stdio_fault_support import (  # noqa: F401  (qloop and window are fixtures)
     TIMEOUT,
     assert_handshake_recorded,
@@ -47,6 +42,11 @@ from stdio_fault_support import (  # noqa: F401  (qloop and window are fixtures)
     stdin_backlog_message,
     window,
 )
+
+from inspector.core.present.describe import summary
+from inspector.core.wire.events import Direction, Kind
+from inspector.ui.panels.composer import HIGHLIGHT_LIMIT
+from inspector.ui.session.live import FAILED, Target
 
 pytestmark = [pytest.mark.integration]
 

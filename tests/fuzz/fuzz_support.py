@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from hypothesis import settings
 from hypothesis import strategies as st
-
 from report_rows import ReportRow
 
 

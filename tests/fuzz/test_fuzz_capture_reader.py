@@ -9,12 +9,12 @@ sentence; never another exception. What it loads has the types the format promis
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given
-
 from capture_strategies import capture, capture_files, read
 from fuzz_support import Examples, run_property
+from hypothesis import example, given
+
 from inspector.core.capture import CaptureError
-from inspector.core.events import Event
+from inspector.core.wire.events import Event
 
 
 @pytest.mark.report("fuzz", "capture reader: damaged and hostile capture files load, or are refused with a "

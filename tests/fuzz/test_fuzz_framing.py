@@ -1,4 +1,4 @@
-"""Fuzzing the stdio framing decoder (inspector/core/framing.py): whatever a server writes to stdout, in
+"""Fuzzing the stdio framing decoder (inspector/core/wire/framing.py): whatever a server writes to stdout, in
 whatever pieces the pipe hands it over, the decoder never raises and every byte comes back exactly once.
 
 The contract under test (framing.py's docstring): concatenating ``event.raw + event.eol`` over every event of
@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from fuzz_support import Examples, chunked, pieces_and_bytes, run_property
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_support import Examples, chunked, pieces_and_bytes, run_property
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import BOM, DEFAULT_MAX_LINE_BYTES, LineDecoder
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import BOM, DEFAULT_MAX_LINE_BYTES, LineDecoder
 
 PRETTY = json.dumps({"jsonrpc": "2.0", "id": 3, "result": {"content": []}}, indent=2).encode()
 PIECES = [

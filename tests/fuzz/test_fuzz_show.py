@@ -1,4 +1,4 @@
-"""Fuzzing what `show` prints from a capture (inspector/core/describe.py, shared with the window's timeline): a
+"""Fuzzing what `show` prints from a capture (inspector/core/present/describe.py, shared with the window's timeline): a
 capture may come from anyone, so its events, whatever their ``data`` holds, are described without an
 exception, and nothing in them reaches the terminal as a control sequence (describe.py's promise).
 """
@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import example, given
-
 from capture_strategies import capture, capture_files, read
 from fuzz_support import Examples, run_property
+from hypothesis import example, given
+
 from inspector.cli.show_cmd import describe_header
 from inspector.core.capture import CaptureError
-from inspector.core.describe import event_record, format_event
-
+from inspector.core.present.describe import event_record, format_event
 
 #: What a terminal may act on: C0 controls (ESC starts every escape sequence) but tab and newline, DEL, C1.
 CONTROL = (set(range(0x00, 0x20)) - {0x09, 0x0A}) | set(range(0x7F, 0xA0))

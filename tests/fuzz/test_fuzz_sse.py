@@ -1,4 +1,4 @@
-"""Fuzzing the Server-Sent Events decoder (inspector/core/sse.py): whatever bytes an HTTP server streams, in
+"""Fuzzing the Server-Sent Events decoder (inspector/core/wire/sse.py): whatever bytes an HTTP server streams, in
 whatever pieces they arrive, the decoder never raises (it documents no error at all) and each dispatched
 event keeps the exact bytes of its lines.
 
@@ -15,10 +15,10 @@ import re
 from typing import Any
 
 import pytest
+from fuzz_support import Examples, chunked, pieces_and_bytes, run_property
 from hypothesis import given
 
-from fuzz_support import Examples, chunked, pieces_and_bytes, run_property
-from inspector.core.sse import RawSSE, SSEDecoder
+from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 BOM = b"\xef\xbb\xbf"
 PIECES = [

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from npm_servers import install_everything
 from http_support import (
     SERVERS,
     ServerProcess,
@@ -33,6 +31,7 @@ from http_support import (
     wait_for,
 )
 from integration.integration_support import CLI_TIMEOUT, Recorded
+from npm_servers import install_everything
 
 FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 

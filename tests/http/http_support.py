@@ -17,10 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from integration.integration_support import (
+    CLI_TIMEOUT,
+    Recorded,
+    run_inspector,
+    write_messages,
+)
 
 from inspector.core.capture import Capture
-from inspector.core.events import Event, Kind
-from integration.integration_support import CLI_TIMEOUT, Recorded, run_inspector, write_messages
+from inspector.core.wire.events import Event, Kind
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-
 from http_support import (
     ServerProcess,
     free_port,
@@ -28,10 +27,17 @@ from http_support import (
     start_misbehaving,
     stop,
 )
-from inspector.core.events import Kind
+from integration.integration_support import (
+    Recorded,
+    exchange,
+    lifecycle,
+    load_capture,
+    messages,
+)
+
 from inspector.core.transports.http_common import ACCEPT_BOTH
 from inspector.core.transports.http_sse import ENDPOINT_TIMEOUT
-from integration.integration_support import Recorded, exchange, lifecycle, load_capture, messages
+from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
 

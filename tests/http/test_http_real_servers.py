@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from http_support import (
     LOOPBACK_HEX,
     ServerProcess,
@@ -31,9 +30,16 @@ from http_support import (
     show,
     sse_events,
 )
+from integration.integration_support import (
+    Recorded,
+    exchange,
+    lifecycle,
+    load_capture,
+    messages,
+)
+
 from inspector.core.capture import Capture
-from inspector.core.events import Event, Kind
-from integration.integration_support import Recorded, exchange, lifecycle, load_capture, messages
+from inspector.core.wire.events import Event, Kind
 
 pytestmark = [pytest.mark.integration]
 

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-
 from http_support import ServerProcess, free_port, header, http_events
 from integration.integration_support import Recorded, load_capture
 

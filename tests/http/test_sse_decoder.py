@@ -1,4 +1,4 @@
-"""``inspector.core.sse.SSEDecoder``: the HTML standard's event-stream parsing, plus what a debugger keeps.
+"""``inspector.core.wire.sse.SSEDecoder``: the HTML standard's event-stream parsing, plus what a debugger keeps.
 
 Spec: https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream. No network.
 """
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.core.sse import RawSSE, SSEDecoder
+from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 pytestmark = [pytest.mark.integration]
 

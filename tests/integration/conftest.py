@@ -18,11 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
+from integration_support import (
+    CLI_TIMEOUT,
+    SERVERS,
+    Recorded,
+    record_server,
+    run_inspector,
+)
 from npm_servers import install_everything
-from integration_support import CLI_TIMEOUT, SERVERS, Recorded, record_server, run_inspector
-
-
 
 # -- the CLI ----------------------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from inspector.core.capture import Capture, read_capture
-from inspector.core.events import Event, Kind
+from inspector.core.wire.events import Event, Kind
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

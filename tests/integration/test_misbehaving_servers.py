@@ -16,8 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from inspector.core.events import Kind
 from integration_support import (
     Recorded,
     errors_on_stderr,
@@ -32,6 +30,8 @@ from integration_support import (
     spawned_pid,
     start_inspector,
 )
+
+from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
 

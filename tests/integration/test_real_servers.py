@@ -15,9 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from integration_support import (
+    Recorded,
+    exchange,
+    is_gone,
+    load_capture,
+    messages,
+    record_server,
+    spawned_pid,
+)
 
-from inspector.core.events import Kind
-from integration_support import Recorded, exchange, is_gone, load_capture, messages, record_server, spawned_pid
+from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
 

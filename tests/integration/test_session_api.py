@@ -6,11 +6,11 @@ import asyncio
 import sys
 
 import pytest
-
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.session import RequestTimeout, Session, result_of
-from inspector.core.transports.stdio import StdioTransport
 from integration_support import SERVERS, is_gone, live_group_members
+
+from inspector.core.session.session import RequestTimeout, Session, result_of
+from inspector.core.transports.stdio import StdioTransport
+from inspector.core.wire.events import Direction, Event, Kind
 
 pytestmark = [pytest.mark.integration]
 

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT
 from npm_servers import file_lock
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from helpers import ROOT
-from inspector import __version__, resources
 from packaging_support import INSTALL_TIMEOUT, clean_env, home_env, run, venv
+
+from inspector import __version__, resources
 
 pytestmark = pytest.mark.packaging
 

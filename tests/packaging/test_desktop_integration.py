@@ -12,12 +12,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT
+from packaging_support import home_env, run
+
 from inspector import resources
 from inspector.cli import desktop_cmd
 from inspector.cli.main import build_parser, capture_as_open
-from packaging_support import home_env, run
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # the icon tests need a QApplication, not a display
 

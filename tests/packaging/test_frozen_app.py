@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT
-from inspector import __version__
 from packaging_support import home_env, run, venv, wait_for
+
+from inspector import __version__
 
 pytestmark = [
     pytest.mark.frozen,

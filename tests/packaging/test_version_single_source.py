@@ -7,6 +7,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 
 from helpers import ROOT
+
 from inspector import __version__, resources
 
 SEMVER = re.compile(r"\d+\.\d+\.\d+(?:[-.]?(?:a|b|rc|dev|post)\d*)?")

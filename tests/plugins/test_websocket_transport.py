@@ -15,14 +15,14 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, cli, wait_until
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Direction, Kind
-from inspector.core.session import Session, result_of
+from inspector.core.session.session import Session, result_of
 from inspector.core.transports.base import TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.registry import ENTRY_POINT_GROUP, create_url_transport
+from inspector.core.wire.events import Direction, Kind
 
 SERVER = Path(__file__).parent / "servers" / "ws_bridge_server.py"
 pytestmark = pytest.mark.integration

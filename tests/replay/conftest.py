@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import cli
 from replay_support import RUN_TIMEOUT
+
 
 @pytest.fixture(autouse=True)
 def own_captures_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

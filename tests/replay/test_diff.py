@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from collections import Counter
 
-from inspector.core.diff import (ADDED, CHANGED, REMOVED, MessageDiff, WindowDelta, clip_pair, clip_value,
-                                 compare_windows, diff_messages, diff_values, parse_paths, same_value)
+from inspector.core.replay.diff import (
+    ADDED,
+    CHANGED,
+    REMOVED,
+    MessageDiff,
+    WindowDelta,
+    clip_pair,
+    clip_value,
+    compare_windows,
+    diff_messages,
+    diff_values,
+    parse_paths,
+    same_value,
+)
 
 
 def test_equal_values_have_no_differences():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.core.diff import JsonPath, PathError, format_path, parse_paths
+from inspector.core.replay.diff import JsonPath, PathError, format_path, parse_paths
 
 
 def matches(path: str, *segments: str | int) -> bool:

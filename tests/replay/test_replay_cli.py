@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from helpers import DEMO
 from replay_support import ASK_LLM, ECHO, GREET, TOOLS_LIST, versioned
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Direction, Kind
+from inspector.core.wire.events import Direction, Kind
 
 
 def test_a_demo_capture_replayed_against_the_demo_matches(record, replay, tmp_path):

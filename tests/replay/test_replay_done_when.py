@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT
 from replay_support import GREET, versioned
 

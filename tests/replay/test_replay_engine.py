@@ -7,10 +7,17 @@ import asyncio
 from pathlib import Path
 
 from replay_support import ECHO, GREET, versioned
+
 from inspector.core.capture import read_capture
-from inspector.core.diff import CHANGED, MessageDiff, WindowDelta, parse_paths
-from inspector.core.record import RecordOptions, make_transport
-from inspector.core.replay import EXIT_DIFFERENT, EXIT_SAME, ReplayOptions, ReplayPlan, replay
+from inspector.core.replay.diff import CHANGED, MessageDiff, WindowDelta, parse_paths
+from inspector.core.replay.engine import (
+    EXIT_DIFFERENT,
+    EXIT_SAME,
+    ReplayOptions,
+    ReplayPlan,
+    replay,
+)
+from inspector.core.session.record import RecordOptions, make_transport
 
 
 def run(capture: Path, server: list[str], out: Path, *ignore: str):

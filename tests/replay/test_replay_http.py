@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, cli, wait_until
 from replay_support import SERVERS
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Kind
+from inspector.core.wire.events import Kind
 
 pytestmark = pytest.mark.integration
 CALLS = [{"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}},

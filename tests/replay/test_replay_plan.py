@@ -12,11 +12,19 @@ from typing import Any
 import pytest
 
 from inspector.core.capture import Capture
-from inspector.core.correlation import Correlator
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import decode_line
-from inspector.core.replay import MAPPED, RAW, REQUEST, RecordedAnswer, RecordedAnswers, RecordedTarget, ReplayPlan
-from inspector.core.session import RpcError
+from inspector.core.replay.engine import (
+    MAPPED,
+    RAW,
+    REQUEST,
+    RecordedAnswer,
+    RecordedAnswers,
+    RecordedTarget,
+    ReplayPlan,
+)
+from inspector.core.session.session import RpcError
+from inspector.core.wire.correlation import Correlator
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_line
 
 C2S, S2C = Direction.C2S, Direction.S2C
 STDIO = {"transport": "stdio", "argv": ["server"], "cwd": None, "env": {}, "redacted": True}

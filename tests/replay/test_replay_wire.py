@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 from replay_support import SERVERS, versioned
+
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.events import Direction, Kind
-from inspector.core.record import stdio_target
-from inspector.core.session import Session
+from inspector.core.session.record import stdio_target
+from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
+from inspector.core.wire.events import Direction, Kind
 
 ASKS_INPUT = [sys.executable, str(SERVERS / "asks_input_server.py")]
 

@@ -3,7 +3,6 @@ Unix sockets, and a private HOME for the processes the tests start."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import tempfile
@@ -14,8 +13,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
-
-
 
 
 @pytest.fixture

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ROOT, cli, until
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
-from helpers import ROOT, cli, until
-from inspector.core.profiles import ProfileStore
-from inspector.ui.live_session import CLOSED, FAILED, LiveSession
+from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.main_window import MainWindow
-from inspector.ui.session_tab import SessionTab
+from inspector.ui.session.live import CLOSED, FAILED, LiveSession
+from inspector.ui.session.tab import SessionTab
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 

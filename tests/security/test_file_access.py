@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT
 from security_support import children
 from ui.gui_process import GuiApp, private_env

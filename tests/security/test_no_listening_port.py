@@ -14,10 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, wait_until
-from security_support import SilentTcpServer, inspector_processes, network_sockets, socket_inodes, \
-    unix_listening_paths
+from security_support import (
+    SilentTcpServer,
+    inspector_processes,
+    network_sockets,
+    socket_inodes,
+    unix_listening_paths,
+)
 from ui.gui_process import GuiApp, kill_server_group, private_env
 
 SILENT_SERVER = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # reads until EOF, never answers

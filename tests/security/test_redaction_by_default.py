@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ROOT, cli, until, wait_until
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
 
-from helpers import ROOT, cli, until, wait_until
 from inspector.core.capture import read_capture
-from inspector.core.profiles import ProfileStore
-from inspector.ui.live_session import READY, Target
+from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.main_window import MainWindow
-from inspector.ui.session_tab import SessionTab
+from inspector.ui.session.live import READY, Target
+from inspector.ui.session.tab import SessionTab
 
 GOOD_HTTP_SERVER = ROOT / "tests" / "http" / "servers" / "misbehaving_http_server.py"
 #: The demo server, started through a command line carrying secrets it ignores.

@@ -22,24 +22,38 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import until
 from PySide6.QtCore import QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QStandardItemModel, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QApplication, QComboBox, QHeaderView, QInputDialog,
-                               QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit, QTabBar, QTextEdit,
-                               QTreeWidget, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
+    QTabBar,
+    QTextEdit,
+    QTreeWidget,
+    QWidget,
+)
 
-from helpers import until
 from inspector.core.capture.writer import make_header
-from inspector.core.profiles import ProfileStore
-from inspector.ui.detail_view import DetailView
-from inspector.ui.live_session import READY, Target
+from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.main_window import MainWindow
-from inspector.ui.replay_view import ReplayView
-from inspector.ui.server_requests import ServerRequestsPanel
-from inspector.ui.session_tab import SessionTab
-from inspector.ui.stderr_pane import StderrPane
-from inspector.ui.timeline_model import TimelineModel
+from inspector.ui.panels.detail import DetailView
+from inspector.ui.panels.replay import ReplayView
+from inspector.ui.panels.server_requests import ServerRequestsPanel
+from inspector.ui.panels.stderr import StderrPane
+from inspector.ui.session.live import READY, Target
+from inspector.ui.session.tab import SessionTab
+from inspector.ui.timeline.model import TimelineModel
 
 PAYLOAD = "<b>x</b><img src=q>"
 #: A file name cannot hold "/", so a capture's name carries this instead.

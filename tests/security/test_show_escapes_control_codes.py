@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from helpers import cli
+
 from inspector.core.capture.writer import make_header
 
 ESCAPES = ["\x1b[2J", "\x1b]0;pwned\x07", "\x1b]8;;http://evil/\x1b\\", "\x9b6n", "\x1b[1A\r"]

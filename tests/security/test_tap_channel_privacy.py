@@ -1,4 +1,4 @@
-"""The live channel between taps and the window (inspector/core/tap_channel.py) is private to the user.
+"""The live channel between taps and the window (inspector/core/tap/channel.py) is private to the user.
 
 Both ends are checked, each layer on its own:
 
@@ -22,7 +22,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, wait_until
 from ui.gui_process import GuiApp, private_env
 

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 from helpers import ROOT
+
 from inspector.core.capture import Capture
-from inspector.core.events import Event, Kind
+from inspector.core.wire.events import Event, Kind
 
 SERVERS = Path(__file__).resolve().parent / "servers"
 DEMO = [sys.executable, "-m", "inspector.demo"]

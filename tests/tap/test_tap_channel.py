@@ -13,13 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import ROOT, until, wait_until
-from inspector.core import tap_channel
-from inspector.core.capture import read_capture
-from inspector.core.events import Event, Kind
-from inspector.core.tap_channel import ChannelError, TapFeed, default_socket_path, listen
 from tap_support import DEMO, DEMO_SESSION, FLOOD, tap, wire
+
+from inspector.core.capture import read_capture
+from inspector.core.tap import channel as tap_channel
+from inspector.core.tap.channel import (
+    ChannelError,
+    TapFeed,
+    default_socket_path,
+    listen,
+)
+from inspector.core.wire.events import Event, Kind
 
 BOUND = 30.0  #: every await on the channel is bounded by this
 

@@ -12,11 +12,11 @@ import sys
 from typing import Any
 
 import pytest
-
 from helpers import ROOT, cli
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Event
-from inspector.core.tap_channel import TapConnection, listen
+from inspector.core.tap.channel import TapConnection, listen
+from inspector.core.wire.events import Event
 
 BOUND = 30.0
 

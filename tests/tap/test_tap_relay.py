@@ -11,11 +11,24 @@ import subprocess
 import sys
 
 from helpers import ROOT, wait_until
+from tap_support import (
+    DEMO,
+    DEMO_SESSION,
+    FLOOD,
+    SCRIPT,
+    SCRIPT_SESSION,
+    TIMEOUT,
+    lifecycle,
+    run,
+    stderr_of,
+    stop,
+    tap,
+    wire,
+)
+
 from inspector.core.capture import read_capture
-from inspector.core.events import Kind
 from inspector.core.transports.stdio import group_members
-from tap_support import (DEMO, DEMO_SESSION, FLOOD, SCRIPT, SCRIPT_SESSION, TIMEOUT, lifecycle, run, stderr_of, stop,
-                         tap, wire)
+from inspector.core.wire.events import Kind
 
 
 def test_a_scripted_demo_session_through_tap_gives_the_client_exactly_the_bytes_it_gets_directly(tmp_path):

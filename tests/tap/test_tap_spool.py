@@ -9,10 +9,10 @@ import os
 import sys
 
 import pytest
-
 from helpers import until
-from inspector.core import tap_spool
-from inspector.core.tap_spool import FRAME, Spool, SpoolReader, SpoolWriter
+
+from inspector.core.tap import spool as tap_spool
+from inspector.core.tap.spool import FRAME, Spool, SpoolReader, SpoolWriter
 
 
 def spool_pair(tmp_path, on_pause=lambda: None, on_resume=lambda: None, lost=None):

@@ -11,11 +11,18 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, cli
-from inspector.core.client_configs import read_config, strip_json_comments
-from inspector.core.wrap import TAP_PREFIX, WrapError, load, parse_with_positions, sidecar_path, wrap_config
-from inspector.core import wrap as wrap_module
+
+from inspector.core.clients import wrap as wrap_module
+from inspector.core.clients.configs import read_config, strip_json_comments
+from inspector.core.clients.wrap import (
+    TAP_PREFIX,
+    WrapError,
+    load,
+    parse_with_positions,
+    sidecar_path,
+    wrap_config,
+)
 
 CONFIGS = ROOT / "tests" / "data" / "configs"
 SAMPLES = {

@@ -3,18 +3,13 @@ run on the Qt loop exactly as in the app."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-from collections.abc import Iterator
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-import qasync  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
-
-
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 from inspector.cli.main import main as inspector_main  # noqa: E402
 from inspector.ui import main_window  # noqa: E402
-from inspector.ui.live_session import CLOSED, FAILED, READY  # noqa: E402
+from inspector.ui.session.live import CLOSED, FAILED, READY  # noqa: E402
 
 
 def say(**fields: Any) -> None:

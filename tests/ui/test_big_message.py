@@ -7,22 +7,22 @@ import json
 import sys
 
 import pytest
+from helpers import cli
 from PySide6.QtGui import QColor, QTextDocument
 
-from helpers import cli
 from inspector.core.capture import index as index_module
 from inspector.core.capture import read_capture
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.events import Direction, Kind
-from inspector.core.framing import decode_line
-from inspector.core.pretty import FOLD_CHARS, FOLD_MARK, pretty_text, unfold
-from inspector.core.profiles import ProfileStore
+from inspector.core.clients.profiles import ProfileStore
+from inspector.core.present.pretty import FOLD_CHARS, FOLD_MARK, pretty_text, unfold
+from inspector.core.wire.events import Direction, Kind
+from inspector.core.wire.framing import decode_line
 from inspector.demo.tools import _BIG_PATTERN, text_result
 from inspector.demo.transport import encode_message
-from inspector.ui.detail_view import PREVIEW_TEXT_BYTES, DetailView
-from inspector.ui.json_highlighter import COLOURS, JsonHighlighter
 from inspector.ui.main_window import MainWindow
+from inspector.ui.panels.detail import PREVIEW_TEXT_BYTES, DetailView
+from inspector.ui.panels.json_highlighter import COLOURS, JsonHighlighter
 
 BIG = 50 * 1024 * 1024
 

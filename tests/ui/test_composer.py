@@ -11,9 +11,9 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 
-from inspector.core import compose  # noqa: E402
-from inspector.ui.composer import HISTORY_LIMIT, Composer  # noqa: E402
-from inspector.ui.json_highlighter import JsonHighlighter  # noqa: E402
+from inspector.core.session import compose  # noqa: E402
+from inspector.ui.panels.composer import HISTORY_LIMIT, Composer  # noqa: E402
+from inspector.ui.panels.json_highlighter import JsonHighlighter  # noqa: E402
 
 TOOLS = [{"name": "add", "inputSchema": {"type": "object", "properties": {
     "a": {"type": "number"}, "b": {"type": "number", "default": 2}}, "required": ["a"]}}]
@@ -283,7 +283,7 @@ def test_a_message_over_the_highlighting_limit_switches_colours_off_and_back_wit
         composer, monkeypatch):
     # Detaching the highlighter clears its formats, which the editor reports as a change of the text: the
     # change handler must not run again inside itself (it recursed until RecursionError, then crashed).
-    from inspector.ui.composer import HIGHLIGHT_LIMIT
+    from inspector.ui.panels.composer import HIGHLIGHT_LIMIT
 
     checked: list[int] = []
     validate = compose.validate

@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
-
 from gui_process import GuiApp, private_env
 from helpers import wait_until
+
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import DEFAULT_FLUSH_INTERVAL
-from inspector.core.events import Kind
+from inspector.core.wire.events import Kind
 
 #: Slack on top of the flush interval for a loaded 2-core machine (as for record: the loop may run late).
 SCHEDULING_SLACK = 0.4

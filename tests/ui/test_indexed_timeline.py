@@ -6,21 +6,21 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import ROOT
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from helpers import ROOT
-from inspector.core.capture import read_capture
 from inspector.core.capture import index as index_module
+from inspector.core.capture import read_capture
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import decode_line
-from inspector.core.profiles import ProfileStore
-from inspector.ui import session_tab
+from inspector.core.clients.profiles import ProfileStore
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_line
 from inspector.ui.main_window import MainWindow
-from inspector.ui.timeline_filter import TimelineFilter
-from inspector.ui.timeline_model import COLUMNS, EVENT_ROLE, TimelineModel
+from inspector.ui.session import tab as session_tab
+from inspector.ui.timeline.filter import TimelineFilter
+from inspector.ui.timeline.model import COLUMNS, EVENT_ROLE, TimelineModel
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.TextAlignmentRole)

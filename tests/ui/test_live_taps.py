@@ -9,12 +9,12 @@ import stat
 import sys
 
 import pytest
-
 from helpers import DEMO, ROOT, until
-from inspector.core.events import Direction, Kind
-from inspector.core.profiles import ProfileStore
+
+from inspector.core.clients.profiles import ProfileStore
+from inspector.core.wire.events import Direction, Kind
 from inspector.ui.main_window import MainWindow
-from inspector.ui.session_tab import SessionTab
+from inspector.ui.session.tab import SessionTab
 
 pytestmark = pytest.mark.integration
 

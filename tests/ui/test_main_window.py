@@ -6,16 +6,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import until
 from PySide6.QtWidgets import QLabel
 
-from helpers import until
-from inspector.core.capture import read_capture
-from inspector.core.events import Direction, Kind
-from inspector.core.profiles import ProfileStore
-from inspector.ui.live_session import CLOSED, FAILED, READY, Target
+from inspector.core.clients.profiles import ProfileStore
+from inspector.core.wire.events import Direction, Kind
 from inspector.ui.main_window import MainWindow, target_of_capture
-from inspector.ui.session_tab import SessionTab
-from inspector.ui.timeline_model import EVENT_ROLE
+from inspector.ui.session.live import CLOSED, FAILED, READY, Target
+from inspector.ui.session.tab import SessionTab
 
 pytestmark = pytest.mark.integration
 JUNK_SERVER = Path(__file__).resolve().parents[1] / "integration" / "servers" / "junk_server.py"
@@ -184,7 +182,7 @@ def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, ql
 
 
 def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(window, qloop, tmp_path):
-    from inspector.ui.replay_view import ReplayView
+    from inspector.ui.panels.replay import ReplayView
 
     async def scenario():
         tab = window.open_demo()
@@ -216,7 +214,7 @@ def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(windo
 
 
 def test_a_session_started_from_a_profile_keeps_the_profiles_name_on_its_tab(window, qloop):
-    from inspector.core.profiles import ServerProfile
+    from inspector.core.clients.profiles import ServerProfile
     from inspector.ui.main_window import target_of_profile
 
     profile = ServerProfile(name="my demo", kind="stdio", command=sys.executable, args=["-m", "inspector.demo"])

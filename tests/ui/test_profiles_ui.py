@@ -14,10 +14,10 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget  # noqa: E402
 
-from inspector.core.profiles import ProfileError, ProfileStore, ServerProfile  # noqa: E402
-from inspector.ui.import_dialog import ImportDialog  # noqa: E402
-from inspector.ui.profile_dialog import ProfileDialog  # noqa: E402
-from inspector.ui.profiles_sidebar import SUMMARY_ROLE, ProfilesSidebar  # noqa: E402
+from inspector.core.clients.profiles import ProfileError, ProfileStore, ServerProfile  # noqa: E402
+from inspector.ui.profiles.dialog import ProfileDialog  # noqa: E402
+from inspector.ui.profiles.import_dialog import ImportDialog  # noqa: E402
+from inspector.ui.profiles.sidebar import SUMMARY_ROLE, ProfilesSidebar  # noqa: E402
 
 CONFIGS = Path(__file__).resolve().parent.parent / "data" / "configs"
 MARKUP = "<b>x</b><img src=q>"

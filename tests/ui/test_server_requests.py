@@ -17,10 +17,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
-from inspector.core.events import Direction, Kind  # noqa: E402
-from inspector.core.session import RpcError, Session, result_of  # noqa: E402
+from inspector.core.session.session import RpcError, Session, result_of  # noqa: E402
 from inspector.core.transports.stdio import StdioTransport  # noqa: E402
-from inspector.ui.server_requests import CAPABILITIES, ServerRequestsPanel, summary  # noqa: E402
+from inspector.core.wire.events import Direction, Kind  # noqa: E402
+from inspector.ui.panels.server_requests import (  # noqa: E402
+    CAPABILITIES,
+    ServerRequestsPanel,
+    summary,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Bound on any wait for a future in these tests.

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from helpers import ROOT
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from helpers import ROOT
 from inspector.core.capture import read_capture
-from inspector.core.events import Direction, Event, Kind
-from inspector.core.framing import decode_line
-from inspector.ui.timeline_filter import TimelineFilter
-from inspector.ui.timeline_model import (COL_KIND, COL_LATENCY, COL_METHOD, COL_SUMMARY, EVENT_ROLE,
-                                         TimelineModel)
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_line
+from inspector.ui.timeline.filter import TimelineFilter
+from inspector.ui.timeline.model import (
+    COL_KIND,
+    COL_LATENCY,
+    COL_METHOD,
+    COL_SUMMARY,
+    EVENT_ROLE,
+    TimelineModel,
+)
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
@@ -111,6 +117,6 @@ def test_the_filter_keeps_directions_kinds_methods_and_text_apart(qapp):
 
 
 def test_the_id_column_writes_ids_as_json_so_7_and_the_string_7_differ():
-    from inspector.ui.timeline_model import id_text
+    from inspector.ui.timeline.model import id_text
 
     assert [id_text(v) for v in (7, "7", None, "a\u00e9")] == ["7", '"7"', "null", '"a\u00e9"']

@@ -6,9 +6,9 @@ import base64
 import json
 from typing import Any
 
-from .. import jsonrpc
-from ..events import Event, Finding, Kind, RpcInfo
-from ..framing import decode_line
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Event, Finding, Kind, RpcInfo
+from inspector.core.wire.framing import decode_line
 
 FORMAT_NAME = "mcp-inspector-capture"
 FORMAT_VERSION = 1

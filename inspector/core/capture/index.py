@@ -4,7 +4,7 @@
 a million events that is tens of seconds and gigabytes. :class:`CaptureIndex` instead scans the file once,
 in slices the caller paces (:meth:`CaptureIndex.scan` stops after a time budget, so a window stays
 responsive), and keeps per event only the file offset of its line and the timeline's
-:class:`~inspector.core.columns.Columns` (kind, direction, problem, method): 14 bytes an event.
+:class:`~inspector.core.present.columns.Columns` (kind, direction, problem, method): 14 bytes an event.
 :meth:`CaptureIndex.event` reads one line back and decodes it exactly as the reader does; a line over
 :data:`BIG_LINE_BYTES` becomes a :class:`PartialEvent` (its start, and its raw bytes a piece at a time).
 
@@ -35,11 +35,23 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from .. import jsonrpc
-from ..columns import BINARY, PROBLEM, Columns, category, category_of, method_of
-from ..events import Event, Kind, RpcInfo
-from .format import CaptureError, event_from_obj
-from .reader import MAX_LISTED_PROBLEMS, UPGRADES, _check_header, FORMAT_VERSION
+from inspector.core.capture.format import CaptureError, event_from_obj
+from inspector.core.capture.reader import (
+    FORMAT_VERSION,
+    MAX_LISTED_PROBLEMS,
+    UPGRADES,
+    _check_header,
+)
+from inspector.core.present.columns import (
+    BINARY,
+    PROBLEM,
+    Columns,
+    category,
+    category_of,
+    method_of,
+)
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Event, Kind, RpcInfo
 
 #: The file is read this much at a time.
 CHUNK_BYTES = 128 << 10

@@ -13,8 +13,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..events import Event
-from .format import FORMAT_NAME, FORMAT_VERSION, CaptureError, event_from_obj
+from inspector.core.capture.format import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    CaptureError,
+    event_from_obj,
+)
+from inspector.core.wire.events import Event
 
 #: version -> function upgrading one parsed event line to the next version
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}

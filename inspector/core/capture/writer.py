@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from ..events import Event
-from .format import FORMAT_NAME, FORMAT_VERSION, event_to_line
+from inspector.core.capture.format import FORMAT_NAME, FORMAT_VERSION, event_to_line
+from inspector.core.wire.events import Event
 
 #: The most a SIGKILL may lose; the issue's contract for crash safety.
 DEFAULT_FLUSH_INTERVAL = 0.1

@@ -1,5 +1,5 @@
 """Transports: each speaks one MCP transport byte-exactly and reports everything as events."""
 
-from .base import Transport, TransportClosed, TransportError
+from inspector.core.transports.base import Transport, TransportClosed, TransportError
 
 __all__ = ["Transport", "TransportClosed", "TransportError"]

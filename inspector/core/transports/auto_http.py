@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..events import Event, Kind
-from ..redact import redact_url
-from .base import Transport, TransportError
-from .http_common import HttpOptions
-from .http_sse import HttpSseTransport
-from .streamable_http import HttpStatusError, StreamableHttpTransport
+from inspector.core.capture.redact import redact_url
+from inspector.core.transports.base import Transport, TransportError
+from inspector.core.transports.http_common import HttpOptions
+from inspector.core.transports.http_sse import HttpSseTransport
+from inspector.core.transports.streamable_http import (
+    HttpStatusError,
+    StreamableHttpTransport,
+)
+from inspector.core.wire.events import Event, Kind
 
 #: The spec's 400, 404 and 405, plus 501, which static web servers answer to POST.
 FALLBACK_STATUSES = frozenset({400, 404, 405, 501})

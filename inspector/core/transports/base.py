@@ -1,6 +1,6 @@
 """The transport interface every MCP transport implements (stdio here; HTTP ones build on it).
 
-A transport moves bytes and reports *everything* it sees as :class:`~inspector.core.events.Event` objects
+A transport moves bytes and reports *everything* it sees as :class:`~inspector.core.wire.events.Event` objects
 through the ``emit`` callback the session gives it: messages in both directions, framing errors, stderr,
 lifecycle. It does not assign sequence numbers or times; the session does. It never parses JSON-RPC beyond
 framing: pairing and the protocol are the session's.
@@ -12,7 +12,7 @@ import abc
 from collections.abc import Callable
 from typing import Any
 
-from ..events import Event
+from inspector.core.wire.events import Event
 
 Emit = Callable[[Event], None]
 EmitMany = Callable[[list[Event]], None]

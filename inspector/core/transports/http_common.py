@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ..events import Event, Finding, Kind
-from ..redact import redact_headers, redact_url
-from .base import Transport, TransportError
+from inspector.core.capture.redact import redact_headers, redact_url
+from inspector.core.transports.base import Transport, TransportError
+from inspector.core.wire.events import Event, Finding, Kind
 
 #: Default bound on establishing a TCP (and TLS) connection.
 DEFAULT_CONNECT_TIMEOUT = 10.0

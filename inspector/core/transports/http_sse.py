@@ -15,11 +15,16 @@ from typing import Any
 
 import httpx
 
-from ..events import Direction, Event, Kind
-from ..framing import decode_document, decode_line
-from ..sse import RawSSE, SSEDecoder
-from .base import TransportClosed, TransportError
-from .http_common import HttpOptions, HttpTransportBase, explain, origin_of
+from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.http_common import (
+    HttpOptions,
+    HttpTransportBase,
+    explain,
+    origin_of,
+)
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_document, decode_line
+from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: How long we wait for the ``endpoint`` event after the stream opened.
 ENDPOINT_TIMEOUT = 10.0

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.metadata import entry_points
 
-from .base import Transport, TransportError
-from .http_common import HttpOptions
+from inspector.core.transports.base import Transport, TransportError
+from inspector.core.transports.http_common import HttpOptions
 
 ENTRY_POINT_GROUP = "mcp_inspector.transports"
 URL_TRANSPORTS = ("auto", "streamable-http", "sse")
@@ -26,14 +26,14 @@ Factory = Callable[[HttpOptions], Transport]
 def _builtin(name: str) -> Factory:
     def make(options: HttpOptions) -> Transport:
         if name == "auto":
-            from .auto_http import AutoHttpTransport
+            from inspector.core.transports.auto_http import AutoHttpTransport
 
             return AutoHttpTransport(options)
         if name == "sse":
-            from .http_sse import HttpSseTransport
+            from inspector.core.transports.http_sse import HttpSseTransport
 
             return HttpSseTransport(options)
-        from .streamable_http import StreamableHttpTransport
+        from inspector.core.transports.streamable_http import StreamableHttpTransport
 
         return StreamableHttpTransport(options)
 

@@ -5,7 +5,7 @@ binding, unchanged on the wire). What this adds for a debugger:
 
 * the command is an argument list, never a shell line; the process gets its own process group, so shutdown
   reaches the grandchildren a wrapper script (``npx``, ``uv run``) leaves behind;
-* stdout goes through :class:`~inspector.core.framing.LineDecoder`, so every byte ends up in one event;
+* stdout goes through :class:`~inspector.core.wire.framing.LineDecoder`, so every byte ends up in one event;
 * stderr is always drained, line by line, so a server that writes megabytes of logs before answering cannot
   deadlock on a full pipe;
 * what we write to stdin goes through a decoder too, so the capture holds stdin byte-exactly, raw sends
@@ -24,11 +24,11 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from ..events import Direction, Event, Kind
-from ..framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
-from ..lines import TextLineSplitter
-from ..redact import redact_argv, redact_env
-from .base import Transport, TransportClosed, TransportError
+from inspector.core.capture.redact import redact_argv, redact_env
+from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
+from inspector.core.wire.lines import TextLineSplitter
 
 #: After closing stdin, how long a server gets to exit by itself (the SDKs use 2 s).
 STDIN_CLOSE_GRACE = 2.0

@@ -29,14 +29,21 @@ from typing import Any
 
 import httpx
 
-from .. import jsonrpc
-from ..events import Direction, Event, Kind
-from ..framing import decode_document, decode_line
-from ..sse import RawSSE, SSEDecoder
-from . import mcp_headers
-from .base import TransportClosed, TransportError
-from .http_common import (ACCEPT_BOTH, HttpOptions, HttpTransportBase, explain, jsonrpc_error_in, page_text,
-                          snippet)
+from inspector.core.transports import mcp_headers
+from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.http_common import (
+    ACCEPT_BOTH,
+    HttpOptions,
+    HttpTransportBase,
+    explain,
+    jsonrpc_error_in,
+    page_text,
+    snippet,
+)
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_document, decode_line
+from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: Revisions that require ``MCP-Protocol-Version`` on requests after initialize.
 VERSION_HEADER_REVISIONS = frozenset({"2025-06-18", "2025-11-25"})

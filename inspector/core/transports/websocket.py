@@ -18,10 +18,14 @@ from typing import Any
 
 import httpx
 
-from ..events import Direction, Event, Kind
-from ..framing import decode_document, decode_line
-from .base import TransportClosed, TransportError
-from .http_common import HttpOptions, HttpTransportBase, explain
+from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.http_common import (
+    HttpOptions,
+    HttpTransportBase,
+    explain,
+)
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import decode_document, decode_line
 
 SUBPROTOCOL = "mcp"
 #: Bound on the WebSocket closing handshake.

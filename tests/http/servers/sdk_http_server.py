@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from pydantic import BaseModel, Field
-
 from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel, Field
 
 server = MCPServer("inspector-test-sdk-http-server", version="1.0.0")
 

@@ -4,7 +4,7 @@ A client that does not drain stderr while it waits deadlocks here: the pipe buff
 blocks in write() and never answers.
 """
 
-from _wire import serve, write_raw, stderr
+from _wire import serve, stderr, write_raw
 
 LINES = 16384
 LINE_BYTES = 64  # with the newline: 16384 * 64 = 1 MiB

@@ -1,0 +1,224 @@
+"""Compact per-event columns: what the timeline filters and jumps on, a few bytes per event.
+
+A capture of a million events cannot be a million :class:`~inspector.core.wire.events.Event` objects in a window
+that must stay responsive (and answer a filter in a fraction of a second). What the timeline needs for every
+row, whether or not it is on screen, is small: the kind, the direction, whether it is a problem, and the
+method. :class:`Columns` keeps exactly that, five bytes a row, in ``bytearray`` and ``array``
+columns, and :meth:`Columns.select` answers a filter with C-level loops (``bytes.translate``,
+``itertools.compress``) instead of a Python call per row.
+
+Both timelines use it: a live session appends a row per event as they arrive, and a capture index
+(:mod:`inspector.core.capture.index`) fills it while scanning the file. Everything else about an event is
+read from the event itself, for the rows on screen only.
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from collections.abc import Iterable
+from itertools import compress
+
+from inspector.core.wire.events import Direction, Event, Kind
+
+#: Kind codes (the low 3 bits of a category byte); any other kind is OTHER_KIND.
+KIND_CODES = {Kind.MESSAGE: 0, Kind.FRAMING_ERROR: 1, Kind.STDERR: 2, Kind.LIFECYCLE: 3, Kind.NOTE: 4,
+              Kind.HTTP: 5, Kind.SSE: 6}
+OTHER_KIND = 7
+KIND_MASK = 0x07
+#: Direction codes, shifted by DIR_SHIFT: none, c2s, s2c, anything else.
+DIR_CODES = {None: 0, Direction.C2S: 1, Direction.S2C: 2}
+OTHER_DIR = 3
+DIR_SHIFT = 3
+#: The event is a problem: a framing error, or a finding of severity "error".
+PROBLEM = 0x20
+#: The raw bytes were not valid UTF-8 (``raw_b64`` in the capture): a text search cannot see them in the file.
+BINARY = 0x40
+TRANSPORT_KINDS = frozenset({KIND_CODES[Kind.HTTP], KIND_CODES[Kind.SSE], KIND_CODES[Kind.LIFECYCLE],
+                             KIND_CODES[Kind.NOTE]})
+
+
+def is_problem(event: Event) -> bool:
+    return event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings)
+
+
+def method_of(event: Event) -> str:
+    """The timeline's method column: the message's method, or for a response the method of its request."""
+    rpc = event.rpc
+    return (rpc.method or event.data.get("request_method") or "") if rpc else ""
+
+
+def category(kind: str, direction: str | None, problem: bool, binary: bool = False) -> int:
+    """One byte that says what the filter asks of an event (see the constants above)."""
+    return (KIND_CODES.get(kind, OTHER_KIND) | (DIR_CODES.get(direction, OTHER_DIR) << DIR_SHIFT)
+            | (PROBLEM if problem else 0) | (BINARY if binary else 0))
+
+
+def category_of(event: Event) -> int:
+    return category(event.kind, event.dir, is_problem(event))
+
+
+def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C), show_stderr: bool = True,
+                   show_transport: bool = True, problems_only: bool = False) -> bytes:
+    """For each of the 256 category bytes, 1 when the timeline filter lets such an event through.
+
+    The rules of the window's filter: stderr lines and transport events (HTTP, SSE, lifecycle, notes) have
+    their own switches; every other event is shown when its direction is (or when it has none).
+    """
+    wanted = {DIR_CODES[d] for d in directions if d in DIR_CODES}
+    table = bytearray(256)
+    for value in range(256):
+        kind = value & KIND_MASK
+        direction = (value >> DIR_SHIFT) & 0x03
+        if kind == KIND_CODES[Kind.STDERR]:
+            ok = show_stderr
+        elif kind in TRANSPORT_KINDS:
+            ok = show_transport
+        else:
+            ok = direction == 0 or direction in wanted
+        if problems_only and not value & PROBLEM:
+            ok = False
+        table[value] = ok
+    return bytes(table)
+
+
+class Columns:
+    """The per-row filter columns of a timeline. Rows are only ever appended."""
+
+    __slots__ = ("categories", "methods", "small_methods", "method_names", "_method_ids")
+
+    def __init__(self) -> None:
+        self.categories = bytearray()  #: one category byte per row
+        self.methods = array("I")  #: method id per row, an index into method_names (0 is "")
+        #: the method id as one byte (255 for ids from 255 on): while a timeline has fewer than 255 methods,
+        #: the method filter is one bytes.translate
+        self.small_methods = bytearray()
+        self.method_names: list[str] = [""]
+        self._method_ids: dict[str, int] = {"": 0}
+
+    def __len__(self) -> int:
+        return len(self.categories)
+
+    def method_id(self, name: str) -> int:
+        found = self._method_ids.get(name)
+        if found is None:
+            found = self._method_ids[name] = len(self.method_names)
+            self.method_names.append(name)
+        return found
+
+    def add(self, category_byte: int, method: str) -> None:
+        method_id = self.method_id(method)
+        self.categories.append(category_byte)
+        self.methods.append(method_id)
+        self.small_methods.append(method_id if method_id < 255 else 255)
+
+    def add_event(self, event: Event) -> None:
+        self.add(category_of(event), method_of(event))
+
+    def method(self, row: int) -> str:
+        return self.method_names[self.methods[row]]
+
+    def select(self, start: int, stop: int, categories_ok: bytes, method_ok: bytes | None = None) -> array[int]:
+        """Rows in ``[start, stop)`` whose category byte is accepted by ``categories_ok`` (a 256-byte table
+        of 0/1) and, when ``method_ok`` is given, whose method id ``i`` has ``method_ok[i] == 1``."""
+        stop = min(stop, len(self.categories))
+        mask = self.mask(start, stop, categories_ok, method_ok)
+        return array("q", compress(range(start, stop), mask))
+
+    def mask(self, start: int, stop: int, categories_ok: bytes, method_ok: bytes | None = None) -> bytes:
+        """:meth:`select` as a mask: one byte per row of ``[start, stop)``, 1 for a row that passes."""
+        stop = min(stop, len(self.categories))
+        if start >= stop:
+            return b""
+        mask = self.categories[start:stop].translate(categories_ok)
+        if method_ok is not None:
+            if len(method_ok) < 255:
+                by_method = self.small_methods[start:stop].translate(method_ok.ljust(256, b"\0"))
+            else:
+                by_method = bytes(map(method_ok.__getitem__, self.methods[start:stop]))
+            width = stop - start
+            mask = (int.from_bytes(mask, "little") & int.from_bytes(by_method, "little")).to_bytes(width, "little")
+        return bytes(mask)
+
+    def method_table(self, needle: str) -> bytes:
+        """For each method id, 1 when the method contains ``needle`` (case-insensitively)."""
+        needle = needle.lower()
+        return bytes(needle in name.lower() for name in self.method_names)
+
+    def next_problem(self, start: int, stop: int | None = None) -> int | None:
+        """The first row at or after ``start`` (before ``stop``) that is a problem."""
+        stop = len(self.categories) if stop is None else min(stop, len(self.categories))
+        if start >= stop:
+            return None
+        found = self.categories[start:stop].translate(PROBLEM_TABLE).find(1)
+        return None if found < 0 else start + found
+
+
+#: 1 for the category bytes of problems (for bytes.translate)
+PROBLEM_TABLE = bytes(1 if value & PROBLEM else 0 for value in range(256))
+
+
+class RowSet:
+    """An ascending set of rows kept as a mask (one byte per row, 1 = in the set) with counts per block.
+
+    The timeline filter's result. Building it costs C-level work only (a million-row mask is a few
+    ``bytes.translate``); the k-th row and the rank of a row, which a view asks for the rows on screen only,
+    are a binary search over the block counts and a search inside one block of :data:`BLOCK` rows.
+    """
+
+    BLOCK = 4096
+
+    __slots__ = ("mask", "_prefix", "_positions")
+
+    def __init__(self, mask: bytes = b"") -> None:
+        self.mask = bytearray()
+        self._prefix = array("q", [0])  # _prefix[b] = members in blocks before b; one more entry than blocks
+        self._positions: dict[int, list[int]] = {}  # member rows of recently used blocks
+        self.extend(mask)
+
+    def __len__(self) -> int:
+        return self._prefix[-1]
+
+    @property
+    def covered(self) -> int:
+        """Rows the mask says something about (members or not)."""
+        return len(self.mask)
+
+    def extend(self, mask: bytes) -> None:
+        """Append the verdicts of the next ``len(mask)`` rows."""
+        if not mask:
+            return
+        block = self.BLOCK
+        first_block = len(self.mask) // block
+        self.mask += mask
+        del self._prefix[first_block + 1:]
+        self._positions.pop(first_block, None)
+        for start in range(first_block * block, len(self.mask), block):
+            self._prefix.append(self._prefix[-1] + self.mask.count(1, start, start + block))
+
+    def row(self, k: int) -> int:
+        """The k-th member (0-based)."""
+        block = bisect.bisect_right(self._prefix, k) - 1
+        positions = self._positions.get(block)
+        if positions is None:
+            if len(self._positions) > 64:
+                self._positions.clear()
+            start = block * self.BLOCK
+            chunk = self.mask[start:start + self.BLOCK]
+            positions = self._positions[block] = [start + i for i, v in enumerate(chunk) if v]
+        return positions[k - self._prefix[block]]
+
+    def rank(self, row: int) -> int | None:
+        """The position of ``row`` among the members, or None when it is not one."""
+        if not 0 <= row < len(self.mask) or not self.mask[row]:
+            return None
+        block = row // self.BLOCK
+        return self._prefix[block] + self.mask.count(1, block * self.BLOCK, row)
+
+    def rank_range(self, first: int, last: int) -> tuple[int, int]:
+        """Positions of the members in rows ``[first, last]``: ``(start, stop)``, empty when start == stop."""
+        def members_before(row: int) -> int:
+            row = max(0, min(row, len(self.mask)))
+            block = row // self.BLOCK
+            return self._prefix[min(block, len(self._prefix) - 1)] + self.mask.count(1, block * self.BLOCK, row)
+        return members_before(first), members_before(last + 1)

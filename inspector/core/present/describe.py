@@ -1,0 +1,200 @@
+"""Events described in words: labels, method and id, one-line summaries, HTTP and lifecycle sentences.
+
+Shared by ``show`` (the terminal timeline) and the desktop timeline, so both say the same thing. Server
+content is untrusted: control characters (including ANSI escapes) are shown escaped, never passed on.
+Summaries never parse more than :data:`SUMMARY_PARSE_LIMIT` bytes, so a 50 MB message costs a slice.
+A capture may come from anyone: ``data`` details of any JSON type are described, never a reason to raise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+
+ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
+SUMMARY_WIDTH = 100
+#: Messages larger than this are summarised from their first bytes instead of being parsed.
+SUMMARY_PARSE_LIMIT = 64 * 1024
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def safe(text: str) -> str:
+    """Escape control characters so server text cannot drive the terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def clip(text: Any, width: int = SUMMARY_WIDTH) -> str:
+    text = safe(str(text))
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def label(event: Event) -> str:
+    """The kind column: request, response, error, notification, batch, framing, stderr, lifecycle, note."""
+    if event.kind == Kind.MESSAGE and event.rpc is not None:
+        return event.rpc.kind
+    if event.kind == Kind.HTTP and event.data.get("phase") != "end" and "status" in event.data:
+        return safe(f"http {event.data['status']}")
+    return {Kind.FRAMING_ERROR: "FRAMING", Kind.STDERR: "stderr"}.get(event.kind) or safe(event.kind)
+
+
+def method_and_id(event: Event) -> str:
+    if event.rpc is None:
+        return ""
+    method = str(event.rpc.method or event.data.get("request_method") or "")
+    if event.rpc.has_id:
+        return f"{method} #{json.dumps(event.rpc.id)}".strip()
+    if event.rpc.kind == jsonrpc.BATCH:
+        return f"[{event.rpc.size} items]"
+    return method
+
+
+def summary(event: Event) -> str:
+    if event.kind == Kind.FRAMING_ERROR:
+        return f"{safe(str(event.reason))}  raw: {clip(repr(event.raw)[2:-1], 60)}"
+    if event.kind == Kind.STDERR:
+        return clip(event.text())
+    if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
+        return clip(describe_lifecycle(event.data) if event.kind == Kind.LIFECYCLE else str(event.data.get("text", "")), 200)
+    if event.kind == Kind.HTTP:
+        return clip(describe_http(event.data), 200)
+    if event.kind == Kind.SSE:
+        fields = " ".join(f"{k}={event.data[k]}" for k in ("event", "id", "retry") if k in event.data)
+        extra = event.data.get("endpoint") or event.data.get("note") or event.text()
+        return clip(f"[exchange {event.data.get('exchange')}] {fields}: {extra}", 200)
+    if event.size > SUMMARY_PARSE_LIMIT:
+        return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({event.size:,} bytes)"
+    try:
+        obj = event.json()
+    except (ValueError, RecursionError):
+        return clip(event.text())
+    body: Any = obj
+    if isinstance(obj, dict):
+        for key in ("params", "result", "error"):
+            if key in obj:
+                body = obj[key]
+                break
+        else:
+            body = {}
+    return clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
+def _ms(seconds: Any) -> str:
+    return f"{seconds * 1000:.1f} ms" if isinstance(seconds, (int, float)) else "?"
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _words(value: Any) -> str:
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def describe_http(data: Any) -> str:
+    """One line for an HTTP exchange: request line, status, content type, timing, error or snippet."""
+    number = data.get("exchange")
+    timing = _dict(data.get("timing"))
+    if data.get("phase") == "end":
+        text = f"[exchange {number}] stream ended after {_ms(timing.get('total'))}"
+        if data.get("keepalive_comments"):
+            text += f", {data['keepalive_comments']} keep-alive comments"
+        if data.get("error"):
+            text += f": {data['error']}"
+        return text
+    text = f"[exchange {number}] {data.get('method')} {data.get('url')}"
+    if data.get("purpose"):
+        text += f" ({data['purpose']})"
+    if "status" in data:
+        content_type = str(_dict(data.get("response_headers")).get("content-type", ""))
+        text += f" → {data['status']} {data.get('reason', '')}".rstrip()
+        if content_type:
+            text += f" {content_type.split(';')[0]}"
+        session = _dict(data.get("response_headers")).get("mcp-session-id")
+        if session:
+            text += f" session {session}"
+    parts = []
+    if "connect" in timing:
+        parts.append(f"connect {_ms(timing['connect'])}")
+    if "first_byte" in timing:
+        parts.append(f"first byte {_ms(timing['first_byte'])}")
+    if "total" in timing:
+        parts.append(f"total {_ms(timing['total'])}")
+    if parts:
+        text += " · " + ", ".join(parts)
+    if data.get("error"):
+        text += f": {data['error']}"
+    elif data.get("snippet"):
+        text += f" · body: {data['snippet']}"
+    return text
+
+
+def describe_lifecycle(data: dict[str, Any]) -> str:
+    what = data.get("what", "?")
+    if what == "spawned":
+        return f"spawned pid {data.get('pid')}: {_words(data.get('argv', []))} (in {data.get('cwd')})"
+    if what == "exited":
+        how = f"code {data['code']}" if "code" in data else f"signal {data.get('signal')}"
+        after = f" after {data['after']}" if data.get("after") else ""
+        return f"exited with {how}{after}"
+    if what == "signal":
+        return f"sent {data.get('signal')} to the process group"
+    if what == "stdin_closed":
+        return "closed the server's stdin"
+    if what == "connecting":
+        return f"connecting to {data.get('url')} ({data.get('transport')})"
+    if what == "disconnected":
+        return f"disconnected: {data.get('reason')}"
+    if what == "stream_lost":
+        return f"lost the answer to request {data.get('request_id')}: {data.get('reason')}"
+    if what == "request_failed":
+        return f"request {data.get('request_id')} will get no answer: {data.get('reason')}"
+    if what == "closed":
+        return "closed the connection"
+    if what == "group_leftovers":
+        return f"processes left in the group after exit: {data.get('pids')}; sent {data.get('signal')}"
+    rest = {k: v for k, v in data.items() if k != "what"}
+    return f"{what} {json.dumps(_jsonable(rest), ensure_ascii=False)}" if rest else str(what)
+
+
+def format_event(event: Event, previous_t: float | None = None) -> str:
+    latency = event.data.get("latency")
+    latency_text = f"{latency * 1000:8.1f} ms" if isinstance(latency, (int, float)) else " " * 11
+    mark = "✗" if event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings) else " "
+    line = (f"{event.seq:6d} {event.t:9.3f}s {ARROWS.get(event.dir, ' ')}{mark} {label(event):<12} "
+            f"{clip(method_and_id(event), 32):<32} {latency_text}  {summary(event)}")
+    for finding in event.findings:
+        line += f"\n{'':>20}{'!' if finding.severity == 'error' else '~'} {safe(finding.text)}"
+    return line
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    """The ``show --json`` view of an event: the capture fields plus what the inspector derived."""
+    out: dict[str, Any] = {"seq": event.seq, "t": round(event.t, 6), "kind": event.kind, "dir": event.dir,
+                           "label": label(event)}
+    if event.rpc is not None:
+        out["rpc"] = {"kind": event.rpc.kind, "method": event.rpc.method or event.data.get("request_method"),
+                      "id": event.rpc.id} if event.rpc.has_id or event.rpc.method else {"kind": event.rpc.kind}
+    if event.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
+        out["raw"] = event.raw.decode("utf-8", errors="backslashreplace")
+    if event.reason:
+        out["reason"] = event.reason
+    if event.findings:
+        out["findings"] = [f.to_json() for f in event.findings]
+    if "latency" in event.data:
+        out["latency"] = event.data["latency"]
+    if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
+        out["data"] = _jsonable(event.data)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    """``data`` without its bytes (a ``*_b64`` key in a capture is read back as bytes), at any depth."""
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items() if not isinstance(v, bytes)}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value if not isinstance(v, bytes)]
+    return value

@@ -1,0 +1,644 @@
+"""One connection to one server: numbers and times events, pairs them, saves them, and speaks the protocol.
+
+The session owns a transport and is the single place events pass through, in order:
+transport -> (seq, times) -> correlation -> capture -> ``events`` list -> listeners. Listeners are plain
+callables, called with each batch of events after all state changed (the GUI bridges them to Qt signals; the core never sees Qt).
+
+It also implements the client side of the lifecycle:
+
+* ``legacy``: ``initialize`` with a chosen protocolVersion, then ``notifications/initialized``
+  (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle);
+* ``modern``: 2026-07-28, no handshake: ``server/discover``, and ``_meta`` with the protocol version and client
+  capabilities on every request (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning);
+* ``auto``: probe ``server/discover`` and fall back to ``initialize`` on any error that is not a recognized
+  modern one, or on no answer within :data:`DISCOVER_PROBE_TIMEOUT` (stdio backward compatibility rules);
+* ``none``: no handshake at all.
+
+Server requests are answered: ``ping`` with ``{}``, ``roots/list`` with the configured roots, anything else
+by ``server_request_handler`` (the GUI asks the user) or, headless, with an error saying it is not handled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.core.capture.writer import CaptureWriter
+from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.correlation import Correlator, id_key
+from inspector.core.wire.events import Direction, Event, Kind
+
+MODERN_REVISION = "2026-07-28"
+LEGACY_REVISIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+DEFAULT_LEGACY_REVISION = "2025-11-25"
+HANDSHAKE_MODES = ("auto", "legacy", "modern", "none")
+#: The spec leaves the probe timeout to clients; a legacy server that ignores unknown methods costs this.
+DISCOVER_PROBE_TIMEOUT = 5.0
+#: Default bound on waiting for any one response (restarted by progress notifications).
+DEFAULT_REQUEST_TIMEOUT = 30.0
+#: However much progress a request reports, we stop waiting for it after this long.
+DEFAULT_MAX_REQUEST_TIME = 600.0
+#: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+MISSING_CLIENT_CAPABILITY = -32021
+MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
+METHOD_NOT_FOUND = -32601
+INTERNAL_ERROR = -32603
+#: At close, how long answers and cancellations already on their way may take to go out.
+PENDING_SENDS_GRACE = 0.5
+#: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
+MAX_INPUT_ROUNDS = 5
+
+ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
+#: Called with each batch of new events, after the session's state includes them.
+Listener = Callable[[list[Event]], None]
+
+
+class RequestTimeout(TransportError):
+    """No response within the bound."""
+
+
+class HandshakeError(TransportError):
+    """The handshake failed; the message says how."""
+
+
+class UnreadableResponse(TransportError):
+    """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
+
+
+class RpcError(Exception):
+    """Raised by a server request handler to answer with a JSON-RPC error."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+@dataclass
+class ServerInfo:
+    """What the handshake learned about the server."""
+
+    era: str  #: ``legacy``, ``modern`` or ``unknown`` (no handshake)
+    protocol_version: str | None = None
+    name: str | None = None
+    version: str | None = None
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+    supported_versions: list[str] = field(default_factory=list)
+
+
+def client_info() -> dict[str, str]:
+    from inspector import __version__
+
+    return {"name": "mcp-inspector", "version": __version__}
+
+
+class Session:
+    def __init__(self, transport: Transport, *, capture: CaptureWriter | None = None,
+                 roots: list[dict[str, str]] | None = None,
+                 server_request_handler: ServerRequestHandler | None = None,
+                 keep_events: bool = True) -> None:
+        self.transport = transport
+        self.capture = capture
+        self.roots = list(roots or [])
+        self.server_request_handler = server_request_handler
+        self.keep_events = keep_events
+        self.events: list[Event] = []
+        self.listeners: list[Listener] = []
+        self.correlator = Correlator()
+        self.server: ServerInfo | None = None
+        self.modern = False  #: when true, every request gets the 2026-07-28 ``_meta``
+        self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}
+        self._seq = 0
+        self._t0 = time.monotonic()
+        self._next_id = 1
+        self._waiters: dict[tuple[str, Any], tuple[str, asyncio.Future[Event]]] = {}
+        #: progress token (as JSON text) -> loop time of the last progress notification for it
+        self._progress_seen: dict[str, float] = {}
+        self.max_request_time = DEFAULT_MAX_REQUEST_TIME
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: one per request being waited for: the framing errors from the server since it was sent
+        self._junk_watchers: list[_Junk] = []
+
+    # -- the event path --------------------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        self._on_events([event])
+
+    def _on_events(self, events: list[Event]) -> None:
+        """Number, time, pair, count, save, keep, announce, then react: in that order, for a batch.
+
+        A batch is what one read produced, so its events share one timestamp: they arrived together.
+        """
+        t = time.monotonic() - self._t0
+        wall = time.time()
+        seq = self._seq
+        observe = self.correlator.observe
+        counts = self.counts
+        reactions: list[tuple[Event, Event | None]] = []
+        for event in events:
+            seq += 1
+            event.seq = seq
+            event.t = t
+            event.wall = wall
+            kind = event.kind
+            if kind == Kind.MESSAGE:
+                counts[event.dir or "s2c"] += 1
+                rpc = event.rpc
+                if self._progress_seen and rpc is not None and rpc.method == "notifications/progress":
+                    self._saw_progress(event)
+                if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
+                    request = observe(event)
+                    if request is not None or (rpc.kind == jsonrpc.REQUEST and event.dir == Direction.S2C):
+                        reactions.append((event, request))
+            elif kind == Kind.FRAMING_ERROR:
+                counts["framing_errors"] += 1
+                if event.dir == Direction.S2C:
+                    for junk in self._junk_watchers:
+                        junk.saw(event)
+                    if self._waiters and "oversize" in event.data:
+                        reactions.append((event, None))  # maybe the answer we wait for, too big to read
+            elif kind == Kind.STDERR:
+                counts["stderr"] += 1
+            elif kind == Kind.LIFECYCLE:
+                if event.data.get("what") in ("request_failed", "stream_lost"):
+                    self.correlator.forget(Direction.C2S, event.data.get("request_id"))
+                reactions.append((event, None))
+            if event.findings:
+                counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
+        self._seq = seq
+        if self.capture is not None:
+            self.capture.write_many(events)
+        if self.keep_events:
+            self.events.extend(events)
+        for listener in self.listeners:
+            listener(events)
+        for event, request in reactions:
+            self._react(event, request)
+
+    def _react(self, event: Event, request: Event | None) -> None:
+        if request is not None and request.dir == Direction.C2S and request.rpc is not None:
+            waiter = self._waiters.pop(id_key(request.rpc.id), None)
+            if waiter is not None and not waiter[1].done():
+                waiter[1].set_result(event)
+        elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
+                and event.rpc.kind == jsonrpc.REQUEST:
+            self._spawn(self._answer(event))
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") in ("exited", "disconnected"):
+            for method, future in self._waiters.values():
+                if not future.done():
+                    future.set_exception(TransportClosed(self.transport.diagnosis(method) or "the server exited"))
+            self._waiters.clear()
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == "stream_lost":
+            waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
+            if waiter is not None and not waiter[1].done():
+                waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
+        elif event.kind == Kind.FRAMING_ERROR:
+            found, msg_id = _oversize_message_id(event)
+            waiter = self._waiters.pop(id_key(msg_id), None) if found else None
+            if waiter is not None and not waiter[1].done():
+                self.correlator.forget(Direction.C2S, msg_id)
+                waiter[1].set_exception(UnreadableResponse(
+                    f"the server's answer to {waiter[0]} could not be read: {event.reason}"))
+
+    def _saw_progress(self, event: Event) -> None:
+        try:
+            token = json.dumps(event.json()["params"]["progressToken"])
+        except (ValueError, KeyError, TypeError):
+            return
+        if token in self._progress_seen:
+            self._progress_seen[token] = asyncio.get_running_loop().time()
+
+    def note(self, text: str, **data: Any) -> Event:
+        """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
+        event = Event(Kind.NOTE, data={"text": text, **data})
+        self._on_event(event)
+        return event
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.transport.emit = self._on_event
+        self.transport.emit_many = self._on_events
+        await self.transport.start()
+
+    async def close(self) -> None:
+        if self._tasks:  # answers and cancellations still on their way go out first (a frozen peer: bounded)
+            await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
+        await self.transport.close()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
+        if self.capture is not None:
+            self.capture.flush()
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def next_id(self) -> int:
+        value = self._next_id
+        self._next_id += 1
+        return value
+
+    def _with_meta(self, params: Any) -> Any:
+        if not self.modern:
+            return params
+        params = dict(params) if isinstance(params, dict) else {}
+        meta = dict(params.get("_meta") or {})
+        version = self.server.protocol_version if self.server and self.server.protocol_version else MODERN_REVISION
+        meta.setdefault("io.modelcontextprotocol/protocolVersion", version)
+        meta.setdefault("io.modelcontextprotocol/clientCapabilities", self.client_capabilities())
+        meta.setdefault("io.modelcontextprotocol/clientInfo", client_info())
+        params["_meta"] = meta
+        return params
+
+    def client_capabilities(self) -> dict[str, Any]:
+        caps: dict[str, Any] = {"roots": {}} if self.roots else {}
+        extra = getattr(self.server_request_handler, "capabilities", None)
+        if callable(extra):
+            caps.update(extra())
+        return caps
+
+    async def send_object(self, obj: Any) -> None:
+        await self.transport.send(encode(obj))
+
+    async def send_raw(self, data: bytes) -> None:
+        """Send bytes exactly as given (deliberately broken messages included)."""
+        await self.transport.send(data, raw=True)
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        obj: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            obj["params"] = params
+        await self.send_object(obj)
+
+    async def request(self, method: str, params: Any = None, *, timeout: float = DEFAULT_REQUEST_TIMEOUT,
+                      msg_id: Any = None, inject_meta: bool = True, cancel_on_timeout: bool = True) -> Event:
+        """Send a request and wait for its response event (a result or an error: check :func:`result_of`).
+
+        Raises RequestTimeout, or TransportClosed if the server goes away first.
+        """
+        if msg_id is None:
+            msg_id = self.next_id()
+        obj: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+        params = self._with_meta(params) if inject_meta else params
+        if params is not None:
+            obj["params"] = params
+        return await self.request_object(obj, timeout=timeout, cancel_on_timeout=cancel_on_timeout)
+
+    async def request_object(self, obj: dict[str, Any], *, timeout: float = DEFAULT_REQUEST_TIMEOUT,
+                             cancel_on_timeout: bool = True) -> Event:
+        """Send a request and wait for its response; in the 2026-07-28 era, fulfil ``input_required``
+        results (multi round-trip requests) with the server request handler and retry with a new id."""
+        response = await self.request_one_round(obj, timeout, cancel_on_timeout)
+        for _ in range(MAX_INPUT_ROUNDS):
+            result, _ = result_of(response)
+            if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
+                return response
+            asked = result.get("inputRequests") if isinstance(result.get("inputRequests"), dict) else {}
+            names = ", ".join(f"{v.get('method')} ({k})" for k, v in asked.items() if isinstance(v, dict))
+            if self.server_request_handler is None and any(
+                    isinstance(v, dict) and v.get("method") not in ("roots/list", "ping") for v in asked.values()):
+                self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; no answer policy, so it "
+                          "stays unanswered", request_id=obj.get("id"))
+                return response
+            self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; answering and retrying",
+                      request_id=obj.get("id"))
+            responses = {}
+            for key, ask in asked.items():
+                if isinstance(ask, dict):
+                    try:
+                        responses[key] = await self._handle_server_request(str(ask.get("method")), ask.get("params"))
+                    except RpcError as exc:
+                        responses[key] = {"error": {"code": exc.code, "message": exc.message}}
+            params = dict(obj.get("params") or {})
+            params["inputResponses"] = responses
+            if "requestState" in result:
+                params["requestState"] = result["requestState"]
+            obj = {**obj, "id": self.next_id(), "params": params}
+            response = await self.request_one_round(obj, timeout, cancel_on_timeout)
+        return response
+
+    async def request_one_round(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
+        """Send one request and wait (bounded) for its response, answering nothing on the way: no
+        ``input_required`` rounds (:meth:`request_object` does those; replay re-sends each recorded round as
+        it was recorded)."""
+        method = str(obj.get("method"))
+        key = id_key(obj.get("id"))
+        future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
+        self._waiters[key] = (method, future)
+        junk = _Junk()
+        self._junk_watchers.append(junk)
+        try:
+            try:
+                # bounded too: an HTTP transport's send waits for the response headers of its POST
+                await asyncio.wait_for(self.transport.send(encode(obj)), timeout)
+            except TransportClosed as exc:
+                raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
+            return await self._wait_resetting_on_progress(future, obj, timeout)
+        except asyncio.TimeoutError:
+            text = f"no response to {method} within {timeout:g} s"
+            if self._progress_seen.get(_progress_token(obj)):
+                text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
+            reason = f"mcp-inspector stopped waiting: {text}"
+            text += self._why_no_answer(obj.get("id"), junk)
+            self.note(text, request_id=obj.get("id"), method=method)
+            if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
+                self._spawn(self.cancel(obj.get("id"), reason))
+            raise RequestTimeout(text) from None
+        finally:
+            self._junk_watchers.remove(junk)
+            self._waiters.pop(key, None)
+            self._progress_seen.pop(_progress_token(obj), None)
+            if future.done() and not future.cancelled():
+                future.exception()  # retrieved: the send failure above already says the same thing
+
+    def _why_no_answer(self, msg_id: Any, junk: _Junk) -> str:
+        """What the transport can tell about a silent server (a stopped process, an unread stdin, a stream
+        that sends too slowly), and what came from the server instead of an answer; "" when nothing is known."""
+        why = self.transport.waiting_detail(msg_id)
+        text = f": {why}" if why else ""
+        if junk.count == 1:
+            text += f"; meanwhile 1 framing error came from the server: {junk.first}"
+        elif junk.count:
+            text += f"; meanwhile {junk.count:,} framing errors came from the server, the first: {junk.first}"
+        return text
+
+    async def _wait_resetting_on_progress(self, future: asyncio.Future[Event], obj: dict[str, Any],
+                                          timeout: float) -> Event:
+        """Wait ``timeout``, restarted by each progress notification for the request's progressToken, but
+        never longer than ``max_request_time`` in all (the clock users asked for: a 108 s tools/call that
+        reports progress must not be cut at 60 s, and one that reports forever must still end)."""
+        token = _progress_token(obj)
+        if token is None:
+            return await asyncio.wait_for(future, timeout)
+        loop = asyncio.get_running_loop()
+        hard_deadline = loop.time() + max(self.max_request_time, timeout)
+        self._progress_seen[token] = 0.0
+        while True:
+            last = self._progress_seen.get(token) or 0.0
+            deadline = min((last or loop.time()) + timeout, hard_deadline)
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                newer = self._progress_seen.get(token) or 0.0
+                if newer <= last or loop.time() >= hard_deadline:
+                    future.cancel()
+                    raise
+
+    async def cancel(self, msg_id: Any, reason: str) -> None:
+        """Tell the server we gave up on a request: by the transport where it has a way, else with
+        notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation)."""
+        try:
+            if not await self.transport.cancel_request(msg_id) and not self.transport.closed:
+                await self.notify("notifications/cancelled", {"requestId": msg_id, "reason": reason})
+        except TransportError:
+            pass  # the server is gone; nothing to cancel
+
+    def prepare_request(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """Complete a user-written request: an id if it has none, ``_meta`` in the modern era."""
+        obj = dict(obj)
+        if "id" not in obj:
+            obj["id"] = self.next_id()
+        if self.modern:
+            obj["params"] = self._with_meta(obj.get("params"))
+        return obj
+
+    # -- server requests -------------------------------------------------------------------------------
+
+    async def _answer(self, event: Event) -> None:
+        assert event.rpc is not None
+        method = event.rpc.method or ""
+        try:
+            params = event.json().get("params")
+        except (ValueError, AttributeError):
+            params = None
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": event.rpc.id}
+        try:
+            reply["result"] = await self._handle_server_request(method, params)
+        except RpcError as exc:
+            reply["error"] = {"code": exc.code, "message": exc.message}
+            if exc.data is not None:
+                reply["error"]["data"] = exc.data
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a handler bug must still answer the server, and say what happened
+            reply["error"] = {"code": INTERNAL_ERROR, "message": f"mcp-inspector could not answer {method}: "
+                                                                 f"{exc.__class__.__name__}: {exc}"}
+        try:
+            await self.send_object(reply)
+        except TransportError:
+            pass  # the server is gone; its exit is already an event
+
+    async def _handle_server_request(self, method: str, params: Any) -> Any:
+        if method == "ping":
+            return {}
+        if method == "roots/list":
+            return {"roots": self.roots}
+        if self.server_request_handler is not None:
+            return await self.server_request_handler(method, params)
+        raise RpcError(METHOD_NOT_FOUND, f"mcp-inspector does not answer {method} here (running headless); "
+                                         "the request was recorded")
+
+    # -- handshake -------------------------------------------------------------------------------------
+
+    async def handshake(self, mode: str = "auto", protocol_version: str | None = None,
+                        timeout: float = DEFAULT_REQUEST_TIMEOUT) -> ServerInfo:
+        if mode not in HANDSHAKE_MODES:
+            raise ValueError(f"handshake mode must be one of {', '.join(HANDSHAKE_MODES)}")
+        if mode == "none":
+            self.server = ServerInfo("unknown")
+        elif mode == "legacy":
+            self.server = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
+        elif mode == "modern":
+            info = await self._discover(protocol_version or MODERN_REVISION, timeout, probing=False)
+            assert info is not None
+            self.server = info
+        else:
+            self.note(f"probing with server/discover ({MODERN_REVISION}); a legacy server gets initialize instead")
+            info = await self._discover(MODERN_REVISION, min(timeout, DISCOVER_PROBE_TIMEOUT), probing=True)
+            if info is None:
+                info = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
+            self.server = info
+        self.correlator.protocol_version = self.server.protocol_version
+        self.transport.on_handshake(self.server.era, self.server.protocol_version)
+        self.transport.on_ready()
+        return self.server
+
+    async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:
+        """server/discover. While probing, returns None for a legacy server instead of raising."""
+        self.modern = True
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": self.client_capabilities(),
+            "io.modelcontextprotocol/clientInfo": client_info(),
+        }
+        try:
+            # no notifications/cancelled for an unanswered probe: a legacy server must see initialize first
+            response = await self.request("server/discover", {"_meta": meta}, timeout=timeout, inject_meta=False,
+                                          cancel_on_timeout=False)
+        except RequestTimeout:
+            self.modern = False
+            if probing:
+                self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
+                return None
+            raise HandshakeError(f"no answer to server/discover within {timeout:g} s") from None
+        except TransportClosed:
+            self.modern = False
+            raise
+        except TransportError as exc:
+            self.modern = False
+            if probing:  # on HTTP, a 4xx without a modern JSON-RPC error identifies a legacy server
+                self.note(f"server/discover failed ({exc}): treating the server as legacy")
+                return None
+            raise
+        result, error = result_of(response)
+        if error is not None:
+            code = error.get("code") if isinstance(error, dict) else None
+            if code in MODERN_ERROR_CODES:
+                supported = _supported_from_error(error)
+                raise HandshakeError(
+                    f"the server is modern but does not support {version}; it supports: "
+                    f"{', '.join(supported) or 'nothing it names'}"
+                )
+            self.modern = False
+            if probing:
+                self.note(f"server/discover answered with error {code}: the server is legacy, using initialize")
+                return None
+            raise HandshakeError(f"the server answered server/discover with an error: {_error_text(error)}")
+        if not isinstance(result, dict):
+            self.modern = False
+            raise HandshakeError("the server answered server/discover with a result that is not an object")
+        supported = [v for v in result.get("supportedVersions", []) if isinstance(v, str)]
+        if version not in supported:
+            self.modern = False
+            legacy = [v for v in supported if v in LEGACY_REVISIONS]
+            if probing and legacy:
+                self.note(f"server/discover lists {', '.join(supported)} but not {version}: using initialize")
+                return None
+            raise HandshakeError(f"the server does not support {version}; it supports: {', '.join(supported)}")
+        meta_out = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+        server_info = meta_out.get("io.modelcontextprotocol/serverInfo") or result.get("serverInfo") or {}
+        self.note(f"the server answered server/discover: speaking {version} (no initialize handshake)")
+        return ServerInfo(
+            "modern", version, _str(server_info, "name"), _str(server_info, "version"),
+            result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+            result.get("instructions") if isinstance(result.get("instructions"), str) else None,
+            supported,
+        )
+
+    async def _initialize(self, version: str, timeout: float) -> ServerInfo:
+        self.modern = False
+        params = {"protocolVersion": version, "capabilities": self.client_capabilities(), "clientInfo": client_info()}
+        # "The initialize request MUST NOT be cancelled by clients" (2025-11-25 cancellation)
+        response = await self.request("initialize", params, timeout=timeout, cancel_on_timeout=False)
+        result, error = result_of(response)
+        if error is not None:
+            raise HandshakeError(f"the server answered initialize with an error: {_error_text(error)}")
+        if not isinstance(result, dict):
+            raise HandshakeError("the server answered initialize with a result that is not an object")
+        negotiated = result.get("protocolVersion")
+        if not isinstance(negotiated, str):
+            raise HandshakeError("the server's initialize result has no protocolVersion")
+        if negotiated != version:
+            self.note(f"asked for protocol {version}, the server chose {negotiated}")
+        self.transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
+        await self.notify("notifications/initialized")
+        info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
+        return ServerInfo(
+            "legacy", negotiated, _str(info, "name"), _str(info, "version"),
+            result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+            result.get("instructions") if isinstance(result.get("instructions"), str) else None,
+        )
+
+
+class _Junk:
+    """The framing errors from the server while one request waited: how many, and the first one's reason."""
+
+    __slots__ = ("count", "first")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+    def saw(self, event: Event) -> None:
+        self.count += 1
+        if self.first is None:
+            self.first = event.reason or "a line that is not a JSON-RPC message"
+
+
+#: The id of a response whose line was too long to keep whole: its head starts ``{"jsonrpc":"2.0","id":X``
+#: or ``{"id":X`` (Python and most SDKs), or its tail ends ``,"id":X}`` (the TypeScript SDK).
+_HEAD_ID = re.compile(rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]')
+_TAIL_ID = re.compile(rb',\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\Z')
+#: ... and it is a response: a top-level "result" or "error" comes before anything nested (not "method").
+_RESPONSE_HEAD = re.compile(rb'\A\s*\{[^{}\[\]]*?"(?:result|error)"\s*:')
+
+
+def _oversize_message_id(event: Event) -> tuple[bool, Any]:
+    """``(True, id)`` if an over-long line shows the top-level id of a JSON-RPC message, else ``(False, None)``."""
+    oversize = event.data.get("oversize")
+    if not isinstance(oversize, dict) or not _RESPONSE_HEAD.match(event.raw):
+        return False, None
+    match = _HEAD_ID.match(event.raw) or _TAIL_ID.search(bytes(oversize.get("tail") or b""))
+    if match is None:
+        return False, None
+    try:
+        return True, json.loads(match.group(1))
+    except ValueError:
+        return False, None
+
+
+def _progress_token(obj: dict[str, Any]) -> str | None:
+    params = obj.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if isinstance(meta, dict) and "progressToken" in meta:
+        return json.dumps(meta["progressToken"])
+    return None
+
+
+def encode(obj: Any) -> bytes:
+    """One message as compact UTF-8 JSON (no newline: the transport frames it)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def result_of(response: Event) -> tuple[Any, Any]:
+    """``(result, error)`` of a response event; one of them is None."""
+    try:
+        obj = response.json()
+    except ValueError:
+        return None, {"code": None, "message": "the response is not JSON"}
+    if not isinstance(obj, dict):
+        return None, {"code": None, "message": "the response is not an object"}
+    if "error" in obj:
+        return None, obj["error"]
+    return obj.get("result"), None
+
+
+def _supported_from_error(error: dict[str, Any]) -> list[str]:
+    data = error.get("data")
+    if isinstance(data, dict) and isinstance(data.get("supported"), list):
+        return [str(v) for v in data["supported"]]
+    return []
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return f"{error.get('message', '(no message)')} (code {error.get('code')})"
+    return repr(error)
+
+
+def _str(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    return value if isinstance(value, str) else None

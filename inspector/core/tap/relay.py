@@ -1,0 +1,981 @@
+"""``mcp-inspector tap``: a transparent stdio relay that records a real client's session with its server.
+
+A client (Claude Desktop, Cursor, VS Code, Claude Code, ...) launches ``python -m inspector tap --name NAME --
+COMMAND ARGS`` in place of ``COMMAND ARGS``. The tap starts the server and relays bytes unchanged in both
+directions: no reframing, invalid lines included. The server's stderr goes to the tap's stderr. The client
+sees the server's exit status (a death by signal N as ``128 + N``), and EOF on its stdout when the server
+closes its own; when the client closes the tap's stdin, the tap closes the server's.
+
+Two processes, so that recording never slows the wire:
+
+* **the relay** (this process, asyncio, no Qt): bytes read from the client's stdin are written to the server's
+  stdin at once; bytes from the server's stdout and stderr go to the tap's stdout and stderr at once. The
+  same bytes, stamped with the time they were read, are appended to the recorder's spool (one ``writev`` per
+  read into an unlinked file; :mod:`inspector.core.tap.spool`).
+  Flow control is the pipes' own: a side that stops reading pauses the reading of the side that feeds it,
+  as it would without the tap.
+* **the recorder** (forked at start, in its own session so a Ctrl-C or a signal to the tap's process group
+  does not cut the capture short): feeds each direction to a :class:`~inspector.core.wire.framing.LineDecoder`
+  and stderr to a :class:`~inspector.core.wire.lines.TextLineSplitter`, numbers the events (``seq``; ``t`` and
+  ``wall`` come from the relay), pairs them with a :class:`~inspector.core.wire.correlation.Correlator` (so the
+  capture has latencies), appends them to the capture and streams them to a listening window
+  (:class:`~inspector.core.tap.channel.TapFeed`: a bounded queue; a slow or absent window only loses
+  *live* events, counted; the capture gets everything).
+
+The recorder may fall behind during a flood (it runs at the lowest priority); the spool holds the backlog on
+disk, so the relay keeps the wire's pace, and only beyond :data:`~inspector.core.tap.spool.DEFAULT_BACKLOG`
+waits for the recorder (the capture must not lose bytes, and disk use must stay bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
+and exits; if the tap is killed, the recorder still finishes what it was given.
+
+Shutdown: the server runs in its own process group (as with the stdio transport,
+:mod:`inspector.core.transports.stdio`). When the client closes the tap's stdin, the tap closes the server's,
+and that is all: a client may close its stdin and still read the answers, and the server may take its time,
+as it could without the tap. When the client is gone (its stdin at EOF *and* its end of the tap's stdout
+closed: it died, or left without waiting), the stdio transport's rules apply: the server gets
+:data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM to its group, then SIGKILL. SIGTERM, SIGINT and SIGHUP sent to
+the tap (how clients stop a server that does not leave on EOF) are forwarded to the server's group, with
+SIGKILL after :data:`SIGTERM_GRACE`. Members of the group left after the server exits get SIGTERM, then
+SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import json
+import os
+import re
+import signal
+import stat
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.core.capture.format import event_to_line
+from inspector.core.capture.redact import redact_argv
+from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.paths import captures_dir
+from inspector.core.tap.channel import TapFeed, default_socket_path
+from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
+from inspector.core.transports.base import TransportError
+from inspector.core.transports.stdio import (
+    GROUP_POLL_INTERVAL,
+    PIPE_DRAIN_GRACE,
+    SIGKILL_GRACE,
+    SIGTERM_GRACE,
+    STDIN_CLOSE_GRACE,
+    StdioTransport,
+    group_members,
+    signal_name,
+)
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.correlation import Correlator
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
+from inspector.core.wire.lines import TextLineSplitter
+
+#: The recorder runs at a lower priority than the relay, the server and the client: during a flood it
+#: falls behind (the spool holds the backlog, see tap_spool) and catches up when the machine is idle.
+RECORDER_NICENESS = 19
+#: After the server is gone, how long the relay waits for the client to take the rest of stdout.
+STDOUT_FLUSH_TIMEOUT = 10.0
+#: After the server is gone, how long the relay waits for the recorder to finish the capture.
+RECORDER_FINISH_TIMEOUT = 30.0
+#: Exit statuses of the tap itself, as a shell would give them.
+EXIT_NOT_FOUND = 127
+EXIT_CANNOT_RUN = 126
+EXIT_TAP_ERROR = 125
+#: Signals forwarded to the server's process group.
+FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+
+# -- relay -> recorder frames (tap_spool.FRAME: tag, payload length, t, wall; then the payload) ---------------
+C2S, S2C, STDERR = 1, 2, 3  #: bytes as read
+C2S_EOF, S2C_EOF, STDERR_EOF = 4, 5, 6  #: end of that stream
+LIFECYCLE, NOTE, END = 7, 8, 9  #: a JSON object: lifecycle data, {"text", ...}, {"exit": status}
+
+
+@dataclass
+class TapOptions:
+    argv: list[str]
+    name: str | None = None
+    capture: Path | None = None  #: None: a timestamped file in the captures folder
+    socket: Path | None = None  #: None: the default per-user socket
+    live: bool = True  #: stream to a listening window
+    redact: bool = True
+    extra_header: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or guess_name(self.argv)
+
+
+#: Commands that launch the real server: the name is in their arguments.
+LAUNCHERS = frozenset({"python", "python3", "py", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pnpm",
+                       "npm", "yarn", "pipx"})
+
+
+def guess_name(argv: list[str]) -> str:
+    """A short name for a server command: ``python -m pkg`` -> ``pkg``, ``npx -y @scope/srv@1`` -> ``srv``."""
+    base = Path(argv[0]).name
+    if re.sub(r"[0-9.]+$", "", base.removesuffix(".exe")) not in LAUNCHERS:
+        return base or "server"
+    rest = argv[1:]
+    for i, arg in enumerate(rest):
+        if arg == "-m" and i + 1 < len(rest):
+            return rest[i + 1]
+        if arg.startswith("-") or arg in ("run", "exec", "dlx", "x", "tool"):
+            continue
+        name = Path(arg).name.rsplit("@", 1)[0] if not arg.startswith("@") or arg.count("@") > 1 else Path(arg).name
+        return Path(name).stem if name.endswith((".js", ".mjs", ".py", ".ts")) else (name or base)
+    return base
+
+
+def exit_status(returncode: int) -> int:
+    """The exit status a shell would report: the code, or 128 + N for a death by signal N."""
+    return returncode if returncode >= 0 else 128 - returncode
+
+
+def default_capture_path(name: str, folder: Path | None = None) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:40] or "server"
+    return (folder or captures_dir()) / f"{slug}-{stamp}.jsonl"
+
+
+def _open_private(path: Path, exclusive: bool) -> Path:
+    """Create the capture file with mode 0600 (it holds the session's messages); a taken name gets a suffix."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    candidate = path
+    for n in range(2, 100):
+        try:
+            os.close(os.open(candidate, flags, 0o600))
+            return candidate
+        except FileExistsError:
+            candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    raise FileExistsError(path)
+
+
+# ================================================================================================ recorder
+
+
+class Recorder:
+    """Turns the relay's frames into numbered, paired events, written to the capture and the live feed."""
+
+    def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+        self.capture = capture
+        self.feed = feed
+        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes), S2C: LineDecoder(Direction.S2C, max_line_bytes)}
+        self.splitter: TextLineSplitter | None = TextLineSplitter()
+        self.correlator = Correlator()
+        self.seq = 0
+        self.events_recorded = 0
+
+    def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
+        if tag in (C2S, S2C):
+            decoder = self.decoders.get(tag)
+            if decoder is not None:
+                self._emit(decoder.feed(payload), t, wall)
+        elif tag == STDERR:
+            if self.splitter is not None:
+                self._emit_stderr(self.splitter.feed(payload), t, wall)
+        elif tag in (C2S_EOF, S2C_EOF):
+            decoder = self.decoders.pop(tag - 3, None)
+            if decoder is not None:
+                self._emit(decoder.close(), t, wall)
+        elif tag == STDERR_EOF:
+            self._close_stderr(t, wall)
+        elif tag == LIFECYCLE:
+            self._emit([Event(Kind.LIFECYCLE, data=json.loads(payload))], t, wall)
+        elif tag == NOTE:
+            self._emit([Event(Kind.NOTE, data=json.loads(payload))], t, wall)
+
+    def finish(self, t: float, wall: float) -> None:
+        """End of input: report whatever is left half-read."""
+        for tag in (C2S_EOF, S2C_EOF):
+            self.frame(tag, t, wall, b"")
+        self._close_stderr(t, wall)
+
+    def note(self, text: str, t: float, wall: float, **data: Any) -> None:
+        self._emit([Event(Kind.NOTE, data={"text": text, **data})], t, wall)
+
+    def _close_stderr(self, t: float, wall: float) -> None:
+        if self.splitter is not None:
+            splitter, self.splitter = self.splitter, None
+            self._emit_stderr(splitter.close(), t, wall)
+
+    def _emit_stderr(self, lines: list[tuple[bytes, bytes]], t: float, wall: float) -> None:
+        if lines:
+            self._emit([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines], t, wall)
+
+    def _emit(self, events: list[Event], t: float, wall: float) -> None:
+        if not events:
+            return
+        seq = self.seq
+        observe = self.correlator.observe
+        for event in events:
+            seq += 1
+            event.seq = seq
+            event.t = t
+            event.wall = wall
+            rpc = event.rpc
+            if event.kind == Kind.MESSAGE and rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
+                request = observe(event)
+                if request is not None and request.rpc is not None and request.rpc.method == "initialize":
+                    self._learn_revision(event)
+        self.seq = seq
+        self.events_recorded += len(events)
+        if self.capture is not None:
+            self.capture.write_many(events)
+        if self.feed is not None:
+            self.feed.next_seq = seq + 1
+            if self.feed.connected:
+                self.feed.send([event_to_line(event) for event in events])
+
+    def _learn_revision(self, response: Event) -> None:
+        """The negotiated revision decides whether batches are allowed (as the session does after its own
+        handshake)."""
+        try:
+            version = response.json().get("result", {}).get("protocolVersion")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(version, str):
+            self.correlator.protocol_version = version
+
+
+async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
+                         hello: dict[str, Any], socket_path: Path | None) -> None:
+    """The recorder process's work: frames from the spool until the relay's end, into the capture and the feed."""
+    capture = None
+    if capture_path is not None:
+        try:
+            capture_path = _open_private(capture_path, exclusive)
+            capture = CaptureWriter(capture_path, header)
+        except OSError as exc:
+            _say(f"cannot write the capture {capture_path}: {exc.strerror or exc}; relaying without recording")
+    feed = None
+    if socket_path is not None:
+        feed = TapFeed(socket_path, {**hello, "capture": str(capture_path) if capture else None},
+                       warn=_say)
+        await feed.start()
+    recorder = Recorder(capture, feed)
+    reader = SpoolReader(spool)
+    ended: dict[str, Any] | None = None
+    t = wall = 0.0
+    try:
+        while True:
+            frames = reader.take()
+            if not frames:
+                if reader.ended:
+                    break
+                await reader.wait()
+                continue
+            for tag, t, wall, payload in frames:
+                if tag == END:
+                    ended = json.loads(payload)
+                else:
+                    recorder.frame(tag, t, wall, payload)
+            await asyncio.sleep(0)  # a backlog is read without waiting: let the feed and the flush timer run
+    finally:
+        reader.close()
+    recorder.finish(t, wall)
+    if ended is None:
+        recorder.note("the tap ended without saying how the server exited (was it killed?)", t, wall)
+    if feed is not None:
+        if feed.dropped:
+            recorder.note(f"the live channel dropped {feed.dropped} events because the window was slow; "
+                          "the capture has all of them", t, wall, dropped=feed.dropped)
+        await feed.close(ended.get("exit") if ended else None)
+    if capture is not None:
+        capture.close()
+
+
+def _lower_priority() -> None:
+    """The wire first: on a busy machine the recorder waits, not the relay, the server or the client.
+
+    ``os.nice`` alone is not enough on Linux: with autogroup scheduling (most desktop kernels), nice values
+    only weigh within one session's group, and the recorder, in a session of its own after ``setsid``, would
+    get a whole group's fair share of the CPU, as much as the client. So its group is niced too."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(RECORDER_NICENESS)
+    with contextlib.suppress(OSError):
+        with open("/proc/self/autogroup", "w", encoding="ascii") as autogroup:
+            autogroup.write(str(RECORDER_NICENESS))
+
+
+def _say(text: str) -> None:
+    try:
+        os.write(2, f"mcp-inspector tap: {text}\n".encode("utf-8", errors="replace"))
+    except OSError:
+        pass
+
+
+def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, Any], hello: dict[str, Any],
+                   socket_path: Path | None) -> tuple[int, Spool, int] | None:
+    """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started."""
+    try:
+        spool = Spool(capture_path.parent if capture_path is not None else None)
+    except OSError as exc:
+        _say(f"cannot start the recorder ({exc.strerror or exc}); relaying without recording")
+        return None
+    try:
+        done_r, done_w = os.pipe()
+        pid = os.fork()
+    except OSError as exc:
+        for fd in (spool.fd, spool.wake_r, spool.wake_w):
+            os.close(fd)
+        _say(f"cannot start the recorder ({exc.strerror}); relaying without recording")
+        return None
+    if pid == 0:  # the recorder
+        code = 0
+        try:
+            spool.for_recorder()
+            os.close(done_r)
+            os.setsid()  # a Ctrl-C or a signal to the tap's group must not cut the capture short
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, 0)
+            os.dup2(devnull, 1)  # never hold the client's stdout open: it must see EOF when the relay closes it
+            os.close(devnull)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _lower_priority()
+            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
+        except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
+            _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
+            code = 1
+        finally:
+            os._exit(code)
+    spool.for_relay()
+    os.close(done_w)
+    return pid, spool, done_r
+
+
+class _FlowProtocol(asyncio.Protocol):
+    """Routes a write transport's flow-control calls to its owner."""
+
+    def __init__(self, owner: Any) -> None:
+        self.owner = owner
+
+    def pause_writing(self) -> None:
+        self.owner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.owner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.owner.connection_lost(exc)
+
+
+class _Source:
+    """Something the relay reads (client stdin, server stdout, server stderr), paused while any of the
+    places its bytes go is full."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.ReadTransport | None = None
+        self.reasons: set[str] = set()
+        self.unpaused = asyncio.Event()  # for a regular file read by a task
+        self.unpaused.set()
+
+    def pause(self, reason: str) -> None:
+        if not self.reasons:
+            self.unpaused.clear()
+            if self.transport is not None:
+                with contextlib.suppress(RuntimeError, AttributeError, OSError):
+                    self.transport.pause_reading()
+        self.reasons.add(reason)
+
+    def resume(self, reason: str) -> None:
+        if reason not in self.reasons:
+            return
+        self.reasons.discard(reason)
+        if not self.reasons:
+            self.unpaused.set()
+            if self.transport is not None:
+                with contextlib.suppress(RuntimeError, AttributeError, OSError):
+                    self.transport.resume_reading()
+
+
+class _Fd:
+    """A descriptor handed to an asyncio pipe transport, which makes it non-blocking: closing it restores the
+    blocking mode first, because a terminal's description is shared with the shell."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.blocking = os.get_blocking(fd)
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.set_blocking(self.fd, self.blocking)
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
+
+
+#: Pipes the relay reads or writes are enlarged to this (Linux): a flood then costs fewer wake-ups per byte.
+PIPE_SIZE = 1 << 20
+
+
+def _enlarge_pipe(pipe: Any) -> None:
+    with contextlib.suppress(OSError, AttributeError, ValueError, TypeError):
+        import fcntl
+
+        fd = pipe if isinstance(pipe, int) else pipe.fileno()
+        if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < PIPE_SIZE:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+
+
+def _pipe_like(fd: int) -> bool:
+    """Whether the event loop can watch ``fd``: a pipe, a socket or a terminal. A regular file or a device such
+    as /dev/null cannot be polled (epoll refuses them); those are read and written directly."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
+
+
+class _Sink:
+    """Where the relay writes (server stdin is the subprocess transport's; these are the client's stdout and
+    stderr): a non-blocking pipe transport with flow control, or plain writes for a regular file."""
+
+    def __init__(self, source: _Source | None, reason: str) -> None:
+        self.source = source  # paused while this sink is full
+        self.reason = reason
+        self.transport: asyncio.WriteTransport | None = None
+        self.fd: int | None = None
+        self.broken = False
+        self._closing = False
+        self.on_broken: Callable[[], None] = lambda: None
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def open(self, fd: int) -> None:
+        if _pipe_like(fd):
+            _enlarge_pipe(fd)
+            loop = asyncio.get_running_loop()
+            transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
+            self.transport = transport
+        else:
+            self.fd = fd
+
+    def write(self, data: bytes) -> None:
+        if self.broken:
+            return
+        if self.transport is not None:
+            self.transport.write(data)
+        elif self.fd is not None:
+            view = memoryview(data)
+            try:
+                while view:
+                    view = view[os.write(self.fd, view):]
+            except OSError:
+                self._broke()
+
+    def close(self) -> None:
+        self._closing = True
+        if self.transport is not None:
+            self.transport.close()
+        elif self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
+            self.connection_lost(None)
+        elif not self.closed.done():
+            self.closed.set_result(None)
+
+    def abort(self) -> None:
+        self._closing = True
+        if self.transport is not None:
+            self.transport.abort()
+
+    def pause_writing(self) -> None:
+        if self.source is not None:
+            self.source.pause(self.reason)
+
+    def resume_writing(self) -> None:
+        if self.source is not None:
+            self.source.resume(self.reason)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None or not self._closing:
+            self._broke()  # the client closed its end (asyncio reports a peer that hung up without an error)
+        self.resume_writing()
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def _broke(self) -> None:
+        if not self.broken:
+            self.broken = True
+            self.on_broken()
+
+
+class _ClientStdin(asyncio.Protocol):
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    def data_received(self, data: bytes) -> None:
+        self.relay.c2s(data)
+
+    def eof_received(self) -> bool:
+        self.relay.client_eof()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.relay.client_eof()
+
+
+class _ServerProtocol(asyncio.SubprocessProtocol):
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # before subprocess_exec returns: a server that exits at once is reported before that
+        self.relay.process = transport  # type: ignore[assignment]
+        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            self.relay.s2c(data)
+        else:
+            self.relay.stderr(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        self.relay.pipe_closed(fd, exc)
+
+    def pause_writing(self) -> None:  # the server's stdin is full: stop reading the client's stdin
+        self.relay.client_in.pause("server-stdin")
+
+    def resume_writing(self) -> None:
+        self.relay.client_in.resume("server-stdin")
+
+    def process_exited(self) -> None:
+        self.relay.process_exited()
+
+
+class Relay:
+    """One tap: the server process, the client's three streams, the link to the recorder."""
+
+    def __init__(self, options: TapOptions, spool: Spool | None, t0: float) -> None:
+        self.options = options
+        self.loop = asyncio.get_running_loop()
+        self.client_in = _Source()
+        self.server_out = _Source()
+        self.server_err = _Source()
+        self.client_out = _Sink(self.server_out, "client-stdout")
+        self.client_err = _Sink(self.server_err, "client-stderr")
+        self.link: SpoolWriter | _NoRecorder = (
+            SpoolWriter(spool, t0, self._pause_all, self._resume_all, _say) if spool is not None else _NoRecorder())
+        self.process: asyncio.SubprocessTransport | None = None
+        self.pid: int | None = None
+        self.server_stdin: asyncio.WriteTransport | None = None
+        self.exited: asyncio.Future[int] = self.loop.create_future()
+        self.stdout_done: asyncio.Future[None] = self.loop.create_future()
+        self.stderr_done: asyncio.Future[None] = self.loop.create_future()
+        self.stop_waiting = asyncio.Event()  # a signal while the tap winds down: exit now
+        self._client_eof = False
+        self._closing_stdin = False
+        self._escalating = False
+        self._signalled: str | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._in_fd: int | None = None
+
+    # -- the hot path ------------------------------------------------------------------------------------
+
+    def c2s(self, data: bytes) -> None:
+        stdin = self.server_stdin
+        if stdin is not None:
+            stdin.write(data)
+        self.link.send(C2S, data)
+
+    def s2c(self, data: bytes) -> None:
+        self.client_out.write(data)
+        self.link.send(S2C, data)
+
+    def stderr(self, data: bytes) -> None:
+        self.client_err.write(data)
+        self.link.send(STDERR, data)
+
+    # -- events ------------------------------------------------------------------------------------------
+
+    def client_eof(self) -> None:
+        if self._client_eof:
+            return
+        self._client_eof = True
+        self.link.send(C2S_EOF)
+        if self.process is not None and not self.exited.done():
+            self._close_server_stdin()
+            if self.client_out.broken:
+                self._client_gone()
+
+    def pipe_closed(self, fd: int, exc: Exception | None) -> None:
+        if fd == 0:
+            self.server_stdin = None
+            if not self._closing_stdin and not self._client_eof:
+                # the server closed its stdin (or died): the client's writes should fail as they would directly
+                self._stop_client_stdin()
+        elif fd == 1:
+            self.link.send(S2C_EOF)
+            self.client_out.close()  # the client sees EOF on its stdout when the server closes its own
+            if not self.stdout_done.done():
+                self.stdout_done.set_result(None)
+        elif fd == 2:
+            self.link.send(STDERR_EOF)
+            if not self.stderr_done.done():
+                self.stderr_done.set_result(None)
+
+    def process_exited(self) -> None:
+        if self.process is not None and not self.exited.done():
+            code = self.process.get_returncode()
+            self.exited.set_result(code if code is not None else -1)
+
+    def lifecycle(self, what: str, **data: Any) -> None:
+        self._send_json(LIFECYCLE, {"what": what, **data})
+
+    def note(self, text: str, **data: Any) -> None:
+        self._send_json(NOTE, {"text": text, **data})
+
+    def _send_json(self, tag: int, obj: dict[str, Any]) -> None:
+        self.link.send(tag, json.dumps(obj, ensure_ascii=True).encode("ascii"))
+
+    def _pause_all(self) -> None:
+        for source in (self.client_in, self.server_out, self.server_err):
+            source.pause("recorder")
+
+    def _resume_all(self) -> None:
+        for source in (self.client_in, self.server_out, self.server_err):
+            source.resume("recorder")
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the run -----------------------------------------------------------------------------------------
+
+    async def run(self, in_fd: int | None, out_fd: int | None, err_fd: int | None) -> int:
+        for sink, fd in ((self.client_out, out_fd), (self.client_err, err_fd)):
+            if fd is not None:
+                await sink.open(fd)
+        self.client_out.on_broken = self._client_stopped_reading
+        try:
+            code = await self._start_server()
+        except _StartFailed as failure:
+            _say(failure.sentence)
+            self.note(f"the server could not be started: {failure.sentence}")
+            self._send_json(END, {"exit": failure.status})
+            self.client_out.close()
+            return failure.status
+        if code is None:
+            await self._read_client(in_fd)
+            code = await self._wind_down()
+        return code
+
+    async def _start_server(self) -> int | None:
+        argv = self.options.argv
+        try:
+            # the stdio transport's own resolution, so a missing command gets the same sentence
+            executable = StdioTransport(argv).resolve_executable(dict(os.environ))
+        except TransportError as exc:
+            status = EXIT_CANNOT_RUN if ("not executable" in str(exc) or "directory" in str(exc)) else EXIT_NOT_FOUND
+            raise _StartFailed(str(exc), status) from None
+        try:
+            process, _ = await self.loop.subprocess_exec(
+                lambda: _ServerProtocol(self), executable, *argv[1:],
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+            )
+        except PermissionError:
+            raise _StartFailed(f"{argv[0]} cannot be run: permission denied", EXIT_CANNOT_RUN) from None
+        except OSError as exc:
+            raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
+        self.process = process
+        self.pid = process.get_pid()
+        self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
+        self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
+        for fd in (0, 1):
+            pipe = process.get_pipe_transport(fd)
+            if pipe is not None:
+                _enlarge_pipe(pipe.get_extra_info("pipe"))
+        self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]
+        # pauses requested before the transports existed
+        for source in (self.server_out, self.server_err):
+            if source.reasons and source.transport is not None:
+                source.transport.pause_reading()
+        self.lifecycle("spawned", pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
+                       executable=executable, cwd=os.getcwd(), env={}, via="tap")
+        for sig in FORWARDED_SIGNALS:
+            with contextlib.suppress(ValueError, OSError, RuntimeError, NotImplementedError):
+                self.loop.add_signal_handler(sig, self._forward, sig)
+        return None
+
+    async def _read_client(self, in_fd: int | None) -> None:
+        self._in_fd = in_fd
+        if in_fd is None:
+            self.client_eof()
+        elif _pipe_like(in_fd):
+            transport, _ = await self.loop.connect_read_pipe(lambda: _ClientStdin(self), _Fd(in_fd))
+            self.client_in.transport = transport  # type: ignore[assignment]
+            if self.client_in.reasons:
+                transport.pause_reading()
+        else:
+            self._spawn(self._read_file(in_fd))
+
+    async def _read_file(self, fd: int) -> None:
+        """Stdin is a regular file (``tap < session.jsonl``): read it in chunks, honouring the pauses."""
+        try:
+            while not self._client_eof:
+                await self.client_in.unpaused.wait()
+                data = os.read(fd, 256 * 1024)
+                if not data:
+                    break
+                self.c2s(data)
+                await asyncio.sleep(0)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            self.client_eof()
+
+    def _stop_client_stdin(self) -> None:
+        transport = self.client_in.transport
+        if transport is not None:
+            transport.close()
+        self._client_eof = True
+
+    def _client_stopped_reading(self) -> None:
+        """The client closed its end of our stdout: let the server's writes fail too, as they would directly."""
+        self.note("the client stopped reading the tap's stdout; the server's stdout is closed as well")
+        transport = self.server_out.transport
+        if transport is not None:
+            transport.close()
+        if self._client_eof:
+            self._client_gone()
+
+    def _close_server_stdin(self) -> None:
+        """The client closed its stdin: close the server's (after what is still buffered). Nothing more: a
+        client may close its stdin and keep reading (``tap < requests.jsonl | consumer``)."""
+        self._closing_stdin = True
+        if self.server_stdin is not None:
+            self.server_stdin.close()
+        self.lifecycle("stdin_closed", by="client")
+
+    def _client_gone(self) -> None:
+        """Both ends of the client are closed: it died or left without waiting. The stdio transport's rules
+        then: the server has :data:`STDIN_CLOSE_GRACE` to exit after its stdin closed, then SIGTERM to its
+        group, then SIGKILL."""
+        if self._escalating or self.process is None or self.exited.done():
+            return
+        self._escalating = True
+        self.note("the client is gone (its stdin and stdout are closed)")
+        self._spawn(self._escalate())
+
+    async def _escalate(self) -> None:
+        if await self._wait_exit(STDIN_CLOSE_GRACE):
+            return
+        self._signal_group(signal.SIGTERM)
+        if await self._wait_exit(SIGTERM_GRACE):
+            return
+        self._signal_group(signal.SIGKILL)
+
+    def _forward(self, sig: int) -> None:
+        """A signal to the tap goes to the server's group, as if the client had sent it to the server."""
+        self.stop_waiting.set()
+        if self.pid is None or self.exited.done():
+            return
+        self._signal_group(signal.Signals(sig), forwarded=True)
+        self._spawn(self._kill_after(SIGTERM_GRACE))
+
+    async def _kill_after(self, grace: float) -> None:
+        if not await self._wait_exit(grace):
+            self._signal_group(signal.SIGKILL)
+
+    def _signal_group(self, sig: signal.Signals, forwarded: bool = False) -> None:
+        if self.pid is None or self.exited.done():
+            return
+        name = signal_name(sig)
+        if not forwarded:
+            self._signalled = name
+        self.lifecycle("signal", signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+
+    async def _wait_exit(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(asyncio.shield(self.exited), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def _wind_down(self) -> int:
+        returncode = await self.exited
+        assert self.pid is not None
+        self.link.unbounded()
+        # what the server wrote before it died; a leftover grandchild may hold the pipes, so bounded
+        await self._drain()
+        data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
+        if self._signalled:
+            data["after"] = self._signalled
+        self.lifecycle("exited", pid=self.pid, **data)
+        await self._reap_group(self.pid)
+        await self._drain()
+        if self.process is not None:
+            self.process.close()  # closes pipes a process outside the group may still hold
+        if not self.stdout_done.done():
+            self.client_out.close()
+        self.client_err.close()  # our stderr stays open for our own sentences; this closes the relay's copy
+        await asyncio.wait([self.client_out.closed], timeout=STDOUT_FLUSH_TIMEOUT)
+        if not self.client_out.closed.done():
+            self.client_out.abort()  # the client does not read its stdout: no point waiting longer
+        # some clients never read stderr: give the server's last lines a moment, not more
+        await asyncio.wait([self.client_err.closed], timeout=PIPE_DRAIN_GRACE)
+        status = exit_status(returncode)
+        self._send_json(END, {"exit": status})
+        for task in list(self._tasks):
+            task.cancel()
+        return status
+
+    async def _drain(self) -> None:
+        """Wait for EOF on the server's stdout and stderr: :data:`PIPE_DRAIN_GRACE`, longer (up to
+        :data:`STDOUT_FLUSH_TIMEOUT`) while a slow client is what holds them back."""
+        deadline = self.loop.time() + STDOUT_FLUSH_TIMEOUT
+        while True:
+            pending = [f for f in (self.stdout_done, self.stderr_done) if not f.done()]
+            if not pending:
+                return
+            await asyncio.wait(pending, timeout=PIPE_DRAIN_GRACE)
+            held_back = self.server_out.reasons or self.server_err.reasons
+            if not held_back or self.loop.time() > deadline:
+                return
+
+    async def _until(self, future: asyncio.Future[Any], timeout: float) -> None:
+        stop = asyncio.ensure_future(self.stop_waiting.wait())
+        try:
+            await asyncio.wait([future, stop], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+
+    async def _reap_group(self, pgid: int) -> None:
+        """Members of the server's group still alive after it exited get SIGTERM, then SIGKILL."""
+        for sig, grace in ((signal.SIGTERM, SIGTERM_GRACE), (signal.SIGKILL, SIGKILL_GRACE)):
+            members = group_members(pgid)
+            if not members:
+                return
+            self.lifecycle("group_leftovers", pids=members, signal=signal_name(sig))
+            try:
+                os.killpg(pgid, sig)
+            except (ProcessLookupError, PermissionError):
+                return
+            deadline = self.loop.time() + grace
+            while group_members(pgid) and self.loop.time() < deadline:
+                await asyncio.sleep(GROUP_POLL_INTERVAL)
+
+    async def finish(self, done_fd: int | None) -> None:
+        """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
+        self.link.close()
+        if done_fd is not None:
+            finished = self.loop.create_future()
+            self.loop.add_reader(done_fd, lambda: finished.done() or finished.set_result(None))
+            try:
+                await self._until(finished, RECORDER_FINISH_TIMEOUT)
+            finally:
+                self.loop.remove_reader(done_fd)
+        for sig in FORWARDED_SIGNALS:
+            with contextlib.suppress(ValueError, RuntimeError):
+                self.loop.remove_signal_handler(sig)
+
+
+class _NoRecorder:
+    """The link when the recorder could not be started: the relay works the same, recording nothing."""
+
+    def send(self, tag: int, data: bytes = b"") -> None:
+        pass
+
+    def unbounded(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _StartFailed(Exception):
+    def __init__(self, sentence: str, status: int) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+        self.status = status
+
+
+# ================================================================================================ entry point
+
+
+def _take_fd(fd: int) -> int | None:
+    """A private duplicate of one of our standard streams, the original pointed at /dev/null: nothing but
+    the relay can write to the client's stdout (no stray print), and closing the duplicate really closes
+    the pipe."""
+    try:
+        dup = os.dup(fd)
+    except OSError:
+        return None  # not open: the client gave us nothing there
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+    return dup
+
+
+def run_tap(options: TapOptions) -> int:
+    """Run one tap to the end; returns the exit status for the client (see the module docstring)."""
+    if not options.argv:
+        raise ValueError("no server command")
+    t0 = time.monotonic()
+    name = options.display_name
+    target = {"transport": "stdio", "argv": redact_argv(options.argv) if options.redact else list(options.argv),
+              "cwd": os.getcwd(), "env": {}, "redacted": options.redact}
+    header = make_header(target, tap={"name": name, "pid": os.getpid(), "client_pid": os.getppid()},
+                         **options.extra_header)
+    if options.capture is not None:
+        capture_path, exclusive = options.capture, False
+    else:
+        try:
+            capture_path, exclusive = default_capture_path(name), True
+        except OSError as exc:
+            _say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
+            capture_path, exclusive = None, True
+    socket_path = (options.socket or default_socket_path()) if options.live else None
+    hello = {"name": name, "pid": os.getpid(), "target": target}
+    recorder = _fork_recorder(capture_path, exclusive, header, hello, socket_path)
+    # remember the blocking mode of the client's descriptions: asyncio makes them non-blocking, and a
+    # terminal shares its description with the shell
+    blocking = {}
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            blocking[fd] = os.get_blocking(fd)
+    in_fd = _take_fd(0)
+    out_fd = _take_fd(1)
+    try:
+        err_fd = os.dup(2)
+    except OSError:
+        err_fd = None
+    try:
+        return asyncio.run(_main(options, recorder, t0, in_fd, out_fd, err_fd))
+    finally:
+        with contextlib.suppress(OSError):
+            if 2 in blocking:
+                os.set_blocking(2, blocking[2])
+        for fd, original in ((in_fd, blocking.get(0)), (out_fd, blocking.get(1))):
+            if fd is not None and original is not None:
+                with contextlib.suppress(OSError):
+                    os.set_blocking(fd, original)
+        if recorder is not None:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(recorder[0], os.WNOHANG)
+
+
+async def _main(options: TapOptions, recorder: tuple[int, int, int] | None, t0: float, in_fd: int | None,
+                out_fd: int | None, err_fd: int | None) -> int:
+    relay = Relay(options, recorder[1] if recorder else None, t0)
+    try:
+        status = await relay.run(in_fd, out_fd, err_fd)
+    finally:
+        await relay.finish(recorder[2] if recorder else None)
+    return status

@@ -1,0 +1,143 @@
+"""Pairing of responses with requests, per direction, with latency and the id problems a debugger must flag.
+
+A request sent in one direction is answered in the other. Ids are compared with their JSON type: ``"2"``
+does not answer ``2`` (https://www.jsonrpc.org/specification#response_object), and we say so when it was
+probably meant to. Batches are checked against the negotiated revision: only 2025-03-26 allows them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+
+#: The only protocol revision whose JSON-RPC layer allows batches.
+BATCH_REVISIONS = frozenset({"2025-03-26"})
+
+
+def id_key(value: Any) -> tuple[str, Any]:
+    """A dict key for a JSON-RPC id that keeps its JSON type apart (``2`` and ``"2"`` differ)."""
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, bool) or value is None:
+        return ("o", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)
+    return ("x", json.dumps(value, sort_keys=True, default=str))  # an object or array id: invalid, but hashable
+
+
+def describe_id(value: Any) -> str:
+    return f'"{value}" (a string)' if isinstance(value, str) else f"{value} (a {jsonrpc.json_type(value)})"
+
+
+def _other(direction: str) -> str:
+    return Direction.S2C if direction == Direction.C2S else Direction.C2S
+
+
+class Correlator:
+    """Observes message events in order, pairs them, and annotates them in place.
+
+    On a paired response it sets ``data["reply_to"]`` (the request's seq) and ``data["latency"]`` (seconds);
+    on the request it sets ``data["answered_by"]``. Problems become findings on the event.
+    """
+
+    def __init__(self) -> None:
+        self.protocol_version: str | None = None
+        # pending[d] holds requests sent in direction d that are waiting for an answer
+        self._pending: dict[str, dict[tuple[str, Any], Event]] = {Direction.C2S: {}, Direction.S2C: {}}
+        self._answered: dict[str, dict[tuple[str, Any], int]] = {Direction.C2S: {}, Direction.S2C: {}}
+
+    def pending(self, direction: str = Direction.C2S) -> list[Event]:
+        """Requests sent in ``direction`` that have no answer yet, oldest first."""
+        return list(self._pending[direction].values())
+
+    def forget(self, direction: str, msg_id: Any) -> None:
+        """A request that can no longer be answered (its HTTP exchange failed): stop waiting for it, so a
+        resend with the same id is not a reuse."""
+        self._pending[direction].pop(id_key(msg_id), None)
+
+    def observe(self, event: Event) -> Event | None:
+        """Annotate ``event``; returns the request it answers, if it is a response that pairs with one."""
+        if event.kind != Kind.MESSAGE or event.rpc is None or event.dir is None:
+            return None
+        kind = event.rpc.kind
+        if kind == jsonrpc.BATCH:
+            return self._observe_batch(event)
+        if kind == jsonrpc.REQUEST:
+            self._request(event, event.rpc.id)
+        elif kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and event.rpc.has_id:
+            return self._response(event, event.rpc.id)
+        return None
+
+    def _request(self, event: Event, msg_id: Any, where: str = "") -> None:
+        key = id_key(msg_id)
+        pending = self._pending[event.dir]
+        if key in pending:
+            event.add_finding(
+                "id-reused",
+                f"{where}id {describe_id(msg_id)} is reused while request #{pending[key].seq} with the same id "
+                "is still waiting for its answer",
+            )
+        pending[key] = event
+
+    def _response(self, event: Event, msg_id: Any, where: str = "") -> Event | None:
+        if msg_id is None:
+            return None  # id null: an error about an unparseable request, nothing to pair
+        origin = _other(event.dir)
+        key = id_key(msg_id)
+        request = self._pending[origin].pop(key, None)
+        if request is not None:
+            self._answered[origin][key] = event.seq
+            request.put(answered_by=event.seq)
+            event.put(reply_to=request.seq, latency=round(event.t - request.t, 6))
+            if request.rpc is not None and request.rpc.method:
+                event.put(request_method=request.rpc.method)
+            return request
+        previous = self._answered[origin].get(key)
+        if previous is not None:
+            event.add_finding(
+                "already-answered", f"{where}answers id {describe_id(msg_id)}, already answered by #{previous}"
+            )
+            return None
+        twin = self._type_twin(origin, msg_id)
+        if twin is not None:
+            event.add_finding(
+                "id-type-mismatch",
+                f"{where}answers id {describe_id(msg_id)}, but request #{twin.seq} has id "
+                f"{describe_id(twin.rpc.id if twin.rpc else None)}: ids must match in type as well as value",
+            )
+            return None
+        event.add_finding("unknown-id", f"{where}answers id {describe_id(msg_id)}, but no request with that id was sent")
+        return None
+
+    def _type_twin(self, origin: str, msg_id: Any) -> Event | None:
+        """A pending request whose id has the same text but another JSON type ("2" against 2)."""
+        text = str(msg_id)
+        for (tag, value), request in self._pending[origin].items():
+            if str(value) == text and (tag == "s") != isinstance(msg_id, str):
+                return request
+        return None
+
+    def _observe_batch(self, event: Event) -> Event | None:
+        if self.protocol_version is not None and self.protocol_version not in BATCH_REVISIONS:
+            event.add_finding(
+                "batch-not-allowed",
+                f"a JSON-RPC batch, but protocol revision {self.protocol_version} does not allow batches "
+                "(only 2025-03-26 did)",
+            )
+        try:
+            items = event.json()
+        except ValueError:
+            return None
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            info, _ = jsonrpc.classify(item)
+            where = f"batch element {index}: "
+            if info.kind == jsonrpc.REQUEST:
+                self._request(event, info.id, where)
+            elif info.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and info.has_id:
+                self._response(event, info.id, where)
+        return None

@@ -1,0 +1,1 @@
+"""The panels around the timeline: detail, stderr, composer, server requests, replay results."""

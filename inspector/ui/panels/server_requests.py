@@ -1,0 +1,512 @@
+"""Requests the server sends to the client (sampling, elicitation, roots, anything else), answered by the user.
+
+Each request waits in a list with its method, a one-line summary and how long it has been waiting.
+Selecting one shows its params (read-only pretty JSON) and an answer editor prefilled with
+:func:`inspector.core.session.compose.server_request_reply`; the user answers with the edited JSON, with a JSON-RPC
+error, or, for an elicitation, with accept / decline / cancel
+(https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation).
+
+The panel hands out an :class:`asyncio.Future` per request (:meth:`ServerRequestsPanel.add_request`): it gets
+the result, or :class:`~inspector.core.session.session.RpcError` for an error answer, or is cancelled when the server
+cancels the request. :meth:`ServerRequestsPanel.handler` wraps that as ``Session(server_request_handler=...)``.
+Server text is shown as plain text only, never as markup, and never in tooltips (Qt guesses rich text there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.session import compose
+from inspector.core.session.session import RpcError
+from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+
+#: Params longer than this are shown cut, with a note (a sampling request can carry megabytes of context).
+PARAMS_PREVIEW_CHARS = 256 * 1024
+#: A list row's summary is cut to this many characters.
+SUMMARY_CHARS = 160
+#: How often the "waiting" column is refreshed while something is pending.
+TICK_MS = 1000
+#: Error answers the user is offered first: sampling's is the spec's own example
+#: (https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#error-handling).
+DEFAULT_ERRORS: dict[str, tuple[int, str]] = {
+    "sampling/createMessage": (-1, "User rejected sampling request"),
+    "elicitation/create": (-1, "User rejected the elicitation request"),
+}
+FALLBACK_ERROR = (-32603, "Rejected by the user in mcp-inspector")
+#: What this panel lets the client declare (``Session.client_capabilities`` asks the handler).
+CAPABILITIES: dict[str, Any] = {"sampling": {}, "elicitation": {"form": {}, "url": {}}}
+
+COL_METHOD, COL_WAITING, COL_SUMMARY = range(3)
+STATUS_COLOURS = {"ok": ("#1a7f37", "#7ee787"), "warning": ("#9a6700", "#e3b341"), "error": ("#cf222e", "#ff7b72")}
+
+
+@dataclass(eq=False)
+class PendingRequest:
+    """One server request waiting for the user."""
+
+    key: int
+    request_id: Any
+    has_id: bool
+    method: str
+    params: Any
+    future: asyncio.Future[Any]
+    started: float
+    item: QTreeWidgetItem
+    draft: str = ""
+    error: tuple[int, str] = FALLBACK_ERROR
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def summary(method: str, params: Any) -> str:
+    """One line saying what the server asks for."""
+    params = params if isinstance(params, dict) else {}
+    if method == "sampling/createMessage":
+        messages = params.get("messages") if isinstance(params.get("messages"), list) else []
+        last = _text_of(messages[-1].get("content")) if messages and isinstance(messages[-1], dict) else ""
+        tokens = params.get("maxTokens")
+        text = f"“{last}”" if last else f"{len(messages)} message{'s' if len(messages) != 1 else ''}"
+        return _one_line(text + (f" · max {tokens} tokens" if isinstance(tokens, int) else ""))
+    if method == "elicitation/create":
+        message = params.get("message") if isinstance(params.get("message"), str) else ""
+        if params.get("mode") == "url":
+            return _one_line(f"open {params.get('url')} · {message}")
+        schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"), dict) else {}
+        fields = list(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else []
+        return _one_line(f"{message} · fields: {', '.join(fields)}" if fields else message)
+    if method == "roots/list":
+        return "the client's root directories"
+    if not params:
+        return ""
+    return _one_line(json.dumps(params, ensure_ascii=False))
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, dict):
+        return content.get("text") if content.get("type") == "text" and isinstance(content.get("text"), str) \
+            else f"[{content.get('type')}]"
+    if isinstance(content, list):
+        return " ".join(_text_of(block) for block in content)
+    return ""
+
+
+def _one_line(text: str, limit: int = SUMMARY_CHARS) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def waited(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
+class _PanelHandler:
+    """``Session(server_request_handler=...)``: each request waits in the panel until the user answers."""
+
+    def __init__(self, panel: ServerRequestsPanel) -> None:
+        self._panel = panel
+
+    async def __call__(self, method: str, params: Any) -> Any:
+        # The session does not pass the request's id to handlers: the panel keys it locally.
+        return await self._panel.add_request(None, method, params)
+
+    def capabilities(self) -> dict[str, Any]:
+        return json.loads(json.dumps(CAPABILITIES))
+
+
+class ServerRequestsPanel(QWidget):
+    """Pending server requests and the editor to answer them.
+
+    ``pending_changed(int)`` fires with the number of pending requests whenever it changes.
+    """
+
+    pending_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None, *, loop: asyncio.AbstractEventLoop | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(parent)
+        self._loop = loop
+        self._clock = clock
+        self._pending: dict[int, PendingRequest] = {}
+        self._keys = itertools.count(1)
+        self._shown: PendingRequest | None = None
+        self._build()
+        self._show(None)
+        self._update_header()
+
+    # -- construction ----------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.header = QLabel(self)
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        self.header.setWordWrap(True)
+
+        self.list = QTreeWidget(self)
+        self.list.setObjectName("pending")
+        self.list.setColumnCount(3)
+        self.list.setHeaderLabels(["Method", "Waiting", "Summary"])
+        self.list.setRootIsDecorated(False)
+        self.list.setUniformRowHeights(True)
+        self.list.setAllColumnsShowFocus(True)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.list.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(COL_METHOD, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_WAITING, QHeaderView.ResizeMode.ResizeToContents)
+
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.title = QLabel(self)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.title.setWordWrap(True)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.message = QLabel(self)
+        self.message.setObjectName("message")
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.setWordWrap(True)
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.params_view = QPlainTextEdit(self)
+        self.params_view.setObjectName("params")
+        self.params_view.setReadOnly(True)
+        self.params_view.setFont(mono)
+        self.params_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.params_highlighter = JsonHighlighter(self.params_view.document(), self.params_view.palette())
+        self.answer_editor = QPlainTextEdit(self)
+        self.answer_editor.setObjectName("answer")
+        self.answer_editor.setFont(mono)
+        self.answer_editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.answer_editor.setTabStopDistance(self.answer_editor.fontMetrics().horizontalAdvance(" ") * 2)
+        self.answer_highlighter = JsonHighlighter(self.answer_editor.document(), self.answer_editor.palette())
+        self.answer_status = QLabel(self)
+        self.answer_status.setTextFormat(Qt.TextFormat.PlainText)
+        self.answer_status.setWordWrap(True)
+        self.answer_status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        self.answer_button = QPushButton("Answer", self)
+        self.answer_button.setToolTip("Send the result above (Ctrl+Enter)")
+        self.accept_button = QPushButton("Accept", self)
+        self.accept_button.setToolTip("Accept with the content above (Ctrl+Enter)")
+        self.decline_button = QPushButton("Decline", self)
+        self.decline_button.setToolTip('Answer {"action": "decline"}: the user said no')
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip('Answer {"action": "cancel"}: the user dismissed the request')
+        for button in (self.answer_button, self.accept_button, self.decline_button, self.cancel_button):
+            button.setAutoDefault(False)
+        actions = QHBoxLayout()
+        actions.addWidget(self.answer_button)
+        actions.addWidget(self.accept_button)
+        actions.addWidget(self.decline_button)
+        actions.addWidget(self.cancel_button)
+        actions.addStretch(1)
+
+        self.error_code = QSpinBox(self)
+        self.error_code.setRange(-2**31, 2**31 - 1)
+        self.error_code.setToolTip("JSON-RPC error code")
+        self.error_code.setMaximumWidth(self.error_code.fontMetrics().horizontalAdvance("-3260300") + 36)
+        self.error_message = QLineEdit(self)
+        self.error_message.setPlaceholderText("error message")
+        self.error_button = QPushButton("Answer with error", self)
+        self.error_button.setAutoDefault(False)
+        error_label = QLabel("Error", self)
+        error_label.setBuddy(self.error_code)
+        errors = QHBoxLayout()
+        errors.addWidget(error_label)
+        errors.addWidget(self.error_code)
+        errors.addWidget(self.error_message, 1)
+        errors.addWidget(self.error_button)
+
+        self.details = QWidget(self)
+        details = QVBoxLayout(self.details)
+        details.setContentsMargins(0, 0, 0, 0)
+        details.addWidget(self.title)
+        details.addWidget(self.message)
+        params_label = QLabel("Params (from the server)", self.details)
+        details.addWidget(params_label)
+        details.addWidget(self.params_view, 2)
+        answer_label = QLabel("Answer (result)", self.details)
+        answer_label.setBuddy(self.answer_editor)
+        details.addWidget(answer_label)
+        details.addWidget(self.answer_editor, 3)
+        details.addWidget(self.answer_status)
+        details.addLayout(actions)
+        details.addLayout(errors)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.addWidget(self.list)
+        self.splitter.addWidget(self.details)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.splitter, 1)
+
+        self.list.currentItemChanged.connect(lambda current, _previous: self._current_changed(current))
+        self.answer_editor.textChanged.connect(self._answer_changed)
+        self.answer_button.clicked.connect(lambda: self.answer())
+        self.accept_button.clicked.connect(lambda: self.elicitation_action("accept"))
+        self.decline_button.clicked.connect(lambda: self.elicitation_action("decline"))
+        self.cancel_button.clicked.connect(lambda: self.elicitation_action("cancel"))
+        self.error_button.clicked.connect(lambda: self.answer_error())
+        self.answer_editor.installEventFilter(self)
+
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(TICK_MS)
+        self._ticker.timeout.connect(self._tick)
+
+    # -- public API ------------------------------------------------------------------------------------
+
+    def add_request(self, request_id: Any, method: str, params: Any) -> asyncio.Future[Any]:
+        """List a server request; the future gets the user's result, or RpcError for an error answer, and is
+        cancelled if the server cancels the request (:meth:`cancel`). ``request_id`` None means unknown.
+
+        Futures belong to the loop given to the constructor, else to the running loop.
+        """
+        loop = self._loop or asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        key = next(self._keys)
+        item = QTreeWidgetItem([method, waited(0), summary(method, params)])
+        item.setData(COL_METHOD, Qt.ItemDataRole.UserRole, key)
+        reply = compose.server_request_reply(method, params)
+        pending = PendingRequest(key, request_id, request_id is not None, method, params, future, self._clock(),
+                                 item, draft=json.dumps(reply, indent=2, ensure_ascii=False),
+                                 error=DEFAULT_ERRORS.get(method, FALLBACK_ERROR))
+        self._pending[key] = pending
+        future.add_done_callback(lambda _f, key=key: self._forget(key))
+        self.list.addTopLevelItem(item)
+        if self.list.currentItem() is None:
+            self.list.setCurrentItem(item)
+        if not self._ticker.isActive():
+            self._ticker.start()
+        self._update_header()
+        self.pending_changed.emit(len(self._pending))
+        return future
+
+    def cancel(self, request_id: Any) -> bool:
+        """The server cancelled ``request_id`` (notifications/cancelled): drop it and cancel its future."""
+        for pending in self._pending.values():
+            if pending.has_id and pending.request_id == request_id \
+                    and type(pending.request_id) is type(request_id):
+                self._remove(pending)
+                pending.future.cancel()
+                return True
+        return False
+
+    def cancel_all(self) -> None:
+        """The session ended: nothing can be answered any more."""
+        for pending in list(self._pending.values()):
+            self._remove(pending)
+            pending.future.cancel()
+
+    def handler(self) -> _PanelHandler:
+        """An async callable ``(method, params) -> result`` for ``Session(server_request_handler=...)``; its
+        ``capabilities()`` declares sampling and elicitation (form and URL), which this panel answers."""
+        return _PanelHandler(self)
+
+    def count(self) -> int:
+        return len(self._pending)
+
+    def pending(self) -> list[PendingRequest]:
+        """In arrival order."""
+        return list(self._pending.values())
+
+    def current(self) -> PendingRequest | None:
+        return self._shown
+
+    def select(self, key: int) -> None:
+        pending = self._pending.get(key)
+        if pending is not None:
+            self.list.setCurrentItem(pending.item)
+
+    def answer(self, result: Any = None, key: int | None = None) -> bool:
+        """Answer with ``result``, or with the editor's JSON when None. Returns whether it was answered."""
+        pending = self._target(key)
+        if pending is None:
+            return False
+        if result is None:
+            validation = compose.check_reply(pending.method, self.answer_editor.toPlainText())
+            if not validation.ok:
+                return False
+            result = validation.obj
+        self._remove(pending)
+        if not pending.future.done():
+            pending.future.set_result(result)
+        return True
+
+    def answer_error(self, code: int | None = None, message: str | None = None, data: Any = None,
+                     key: int | None = None) -> bool:
+        """Answer with a JSON-RPC error (the code and message fields when not given)."""
+        pending = self._target(key)
+        if pending is None:
+            return False
+        if code is None:
+            code = self.error_code.value()
+        if message is None:
+            message = self.error_message.text() or pending.error[1]
+        self._remove(pending)
+        if not pending.future.done():
+            pending.future.set_exception(RpcError(code, message, data))
+        return True
+
+    def elicitation_action(self, action: str, key: int | None = None) -> bool:
+        """Answer an elicitation: ``accept`` with the editor's content, ``decline`` or ``cancel`` without."""
+        if action not in ("accept", "decline", "cancel"):
+            raise ValueError(f"unknown elicitation action {action!r}")
+        if action != "accept":
+            return self.answer({"action": action}, key)
+        validation = compose.check_reply("elicitation/create", self.answer_editor.toPlainText())
+        if not validation.ok:
+            return False
+        result = dict(validation.obj) if isinstance(validation.obj, dict) else {"content": validation.obj}
+        result["action"] = "accept"
+        return self.answer(result, key)
+
+    # -- internals -------------------------------------------------------------------------------------
+
+    def _target(self, key: int | None) -> PendingRequest | None:
+        if key is None:
+            return self._shown
+        return self._pending.get(key)
+
+    def _forget(self, key: int) -> None:
+        """Done callback: a future finished elsewhere (its awaiting task was cancelled, ...)."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            try:
+                self._remove(pending)
+            except RuntimeError:  # the panel's widgets were already deleted (window closed)
+                pass
+
+    def _remove(self, pending: PendingRequest) -> None:
+        if self._pending.pop(pending.key, None) is None:
+            return
+        if self._shown is pending:
+            self._shown = None
+        index = self.list.indexOfTopLevelItem(pending.item)
+        if index >= 0:
+            self.list.takeTopLevelItem(index)
+        if not self._pending:
+            self._ticker.stop()
+        if self.list.currentItem() is None and self.list.topLevelItemCount():
+            self.list.setCurrentItem(self.list.topLevelItem(min(index, self.list.topLevelItemCount() - 1)))
+        elif self.list.currentItem() is None:
+            self._show(None)
+        self._update_header()
+        self.pending_changed.emit(len(self._pending))
+
+    def _current_changed(self, item: QTreeWidgetItem | None) -> None:
+        key = item.data(COL_METHOD, Qt.ItemDataRole.UserRole) if item is not None else None
+        self._show(self._pending.get(key) if key is not None else None)
+
+    def _show(self, pending: PendingRequest | None) -> None:
+        previous = self._shown
+        if previous is not None and previous.key in self._pending:
+            previous.draft = self.answer_editor.toPlainText()
+            previous.error = (self.error_code.value(), self.error_message.text())
+        self._shown = pending
+        self.details.setVisible(pending is not None)
+        if pending is None:
+            return
+        params = pending.params if isinstance(pending.params, dict) else {}
+        ident = f" · request id {_one_line(json.dumps(pending.request_id, ensure_ascii=False), 40)}" \
+            if pending.has_id else ""
+        self.title.setText(f"{pending.method}{ident}")
+        message = params.get("message") if pending.method == "elicitation/create" else None
+        if isinstance(message, str):
+            url = params.get("url") if params.get("mode") == "url" else None
+            self.message.setText(f"The server asks: {message}" + (f"\nURL: {url}" if isinstance(url, str) else ""))
+        self.message.setVisible(isinstance(message, str))
+        text = json.dumps(pending.params, indent=2, ensure_ascii=False)
+        if len(text) > PARAMS_PREVIEW_CHARS:
+            text = text[:PARAMS_PREVIEW_CHARS] + f"\n… {len(text) - PARAMS_PREVIEW_CHARS:,} more characters"
+        self.params_view.setPlainText(text)
+        self.answer_editor.setPlainText(pending.draft)
+        self.error_code.setValue(pending.error[0])
+        self.error_message.setText(pending.error[1])
+        self.error_message.setCursorPosition(0)
+        eliciting = pending.method == "elicitation/create"
+        self.answer_button.setVisible(not eliciting)
+        for button in (self.accept_button, self.decline_button, self.cancel_button):
+            button.setVisible(eliciting)
+        self._answer_changed()
+
+    def _answer_changed(self) -> None:
+        pending = self._shown
+        if pending is None:
+            return
+        validation = compose.check_reply(pending.method, self.answer_editor.toPlainText())
+        self.answer_status.setText(validation.message)
+        self.answer_status.setProperty("severity", validation.severity)
+        light, dark = STATUS_COLOURS[validation.severity]
+        palette = self.answer_status.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(dark if is_dark(self.palette()) else light))
+        self.answer_status.setPalette(palette)
+        self.answer_button.setEnabled(validation.ok)
+        self.accept_button.setEnabled(validation.ok)
+
+    def _update_header(self) -> None:
+        count = len(self._pending)
+        if count:
+            self.header.setText(f"{count} pending server request{'s' if count != 1 else ''}: the server waits "
+                                "for your answer")
+        else:
+            self.header.setText("No pending server requests. Sampling, elicitation and other requests from the "
+                                "server appear here to be answered.")
+
+    def _tick(self) -> None:
+        now = self._clock()
+        for pending in self._pending.values():
+            pending.item.setText(COL_WAITING, waited(now - pending.started))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.params_highlighter.set_palette(self.palette())
+            self.answer_highlighter.set_palette(self.palette())
+            self._answer_changed()
+        super().changeEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.answer_editor and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                    and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                pending = self._shown
+                if pending is not None and pending.method == "elicitation/create":
+                    self.elicitation_action("accept")
+                else:
+                    self.answer()
+                return True
+        return super().eventFilter(watched, event)
+
+
+__all__ = ["ServerRequestsPanel", "PendingRequest", "summary", "CAPABILITIES"]

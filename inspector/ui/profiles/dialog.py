@@ -1,0 +1,322 @@
+"""Create or edit a server profile: a command to run (stdio) or a URL to connect to (HTTP).
+
+Every field is checked as it is typed; OK stays disabled while something is wrong and the reason is shown
+under the form. All text is plain: nothing the user or a config file wrote is ever read as rich text.
+"""
+
+from __future__ import annotations
+
+import html
+import shlex
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.clients.profiles import MAX_TIMEOUT, ProfileError, ServerProfile
+from inspector.core.transports.base import TransportError
+
+# inspector.core.transports.http_common imports httpx: it is imported when a dialog needs it, not when the
+# window starts (benchmarks/startup.py)
+
+
+def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
+    """A QLabel that never interprets its text as rich text."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    return label
+
+
+def plain_tooltip(text: str) -> str:
+    """Tooltips guess rich text from the content; wrap escaped text so it is always shown literally."""
+    return '<p style="white-space:pre">' + html.escape(text) + "</p>"
+
+
+def parse_env_lines(text: str) -> dict[str, str]:
+    """``KEY=VALUE`` lines (blank lines and ``# comments`` ignored); ValueError with a sentence otherwise."""
+    env: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, sep, value = line.partition("=")
+        name = name.strip()
+        if not sep:
+            raise ValueError(f"Environment line {number} must look like NAME=value.")
+        if not name or any(c.isspace() for c in name) or "\0" in name + value:
+            raise ValueError(f"Environment line {number}: {name!r} is not a valid variable name.")
+        if name in env:
+            raise ValueError(f"Environment line {number}: {name} is set twice.")
+        env[name] = value
+    return env
+
+
+def parse_header_lines(text: str) -> dict[str, str]:
+    """``Name: value`` lines; ValueError with a sentence otherwise."""
+    from inspector.core.transports.http_common import parse_header
+
+    headers: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            name, value = parse_header(line)
+        except ValueError as exc:
+            reason = str(exc).removeprefix("-H ")
+            raise ValueError(f"Header line {number}: {reason}.") from None
+        if name.lower() in (h.lower() for h in headers):
+            raise ValueError(f"Header line {number}: {name} is given twice.")
+        headers[name] = value
+    return headers
+
+
+def _monospace(edit: QWidget) -> None:
+    edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+
+
+def _text_box(placeholder: str) -> QPlainTextEdit:
+    box = QPlainTextEdit()
+    box.setPlaceholderText(placeholder)
+    box.setTabChangesFocus(True)
+    box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    _monospace(box)
+    box.setFixedHeight(box.fontMetrics().lineSpacing() * 5 + 12)
+    return box
+
+
+class ProfileDialog(QDialog):
+    """``profile`` to edit (None for a new one); ``taken_names`` are the other profiles' names."""
+
+    def __init__(self, profile: ServerProfile | None = None, taken_names: Iterable[str] = (),
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._original = profile
+        self._taken = {n for n in taken_names if profile is None or n != profile.name}
+        self.setWindowTitle("Edit server" if profile else "Add server")
+        self.setMinimumWidth(520)
+
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("my-server")
+        self.stdio_button = QRadioButton("Command (stdio)")
+        self.http_button = QRadioButton("URL (HTTP)")
+        self._kind_group = QButtonGroup(self)
+        self._kind_group.addButton(self.stdio_button)
+        self._kind_group.addButton(self.http_button)
+        kind_row = QHBoxLayout()
+        kind_row.addWidget(self.stdio_button)
+        kind_row.addWidget(self.http_button)
+        kind_row.addStretch(1)
+
+        # stdio
+        self.command_edit = QLineEdit()
+        self.command_edit.setPlaceholderText("python, npx, uvx, /path/to/server")
+        self.args_edit = QLineEdit()
+        self.args_edit.setPlaceholderText("-m my_server --verbose   (quote arguments with spaces)")
+        _monospace(self.command_edit)
+        _monospace(self.args_edit)
+        self.cwd_edit = QLineEdit()
+        self.cwd_edit.setPlaceholderText("(the inspector's own folder)")
+        self.cwd_button = QPushButton("Browse…")
+        self.cwd_button.clicked.connect(self._choose_cwd)
+        self.folder_picker: QFileDialog | None = None
+        cwd_row = QHBoxLayout()
+        cwd_row.addWidget(self.cwd_edit, 1)
+        cwd_row.addWidget(self.cwd_button)
+        self.env_edit = _text_box("API_KEY=…\nDEBUG=1")
+
+        # http
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText("http://127.0.0.1:8000/mcp")
+        self.transport_combo = QComboBox()
+        from inspector.core.transports.registry import url_transports
+
+        for name in url_transports():
+            self.transport_combo.addItem(name, name)
+        self.headers_edit = _text_box("Authorization: Bearer …")
+
+        # both kinds
+        self.timeout_spin = QDoubleSpinBox()
+        self.timeout_spin.setRange(0.5, MAX_TIMEOUT)
+        self.timeout_spin.setDecimals(1)
+        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setToolTip(plain_tooltip("How long to wait for the handshake and for each response "
+                                                   "(progress notifications restart the clock)."))
+
+        # one form, so every label lines up; the rows of the other kind are hidden
+        self._form = form = QFormLayout()
+        form.addRow(plain_label("Name:"), self.name_edit)
+        form.addRow(plain_label("Connects with:"), kind_row)
+        self._stdio_rows = [
+            self._row(plain_label("Command:"), self.command_edit),
+            self._row(plain_label("Arguments:"), self.args_edit),
+            self._row(plain_label("Working folder:"), cwd_row),
+            self._row(plain_label("Environment:"), self.env_edit),
+        ]
+        self._http_rows = [
+            self._row(plain_label("URL:"), self.url_edit),
+            self._row(plain_label("Transport:"), self.transport_combo),
+            self._row(plain_label("Headers:"), self.headers_edit),
+        ]
+        form.addRow(plain_label("Response timeout:"), self.timeout_spin)
+
+        self._problem_icon = plain_label()
+        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        size = self.fontMetrics().height()
+        self._problem_icon.setPixmap(icon.pixmap(size, size))
+        self.problem_label = plain_label()
+        self.problem_label.setWordWrap(True)
+        problem_row = QHBoxLayout()
+        problem_row.addWidget(self._problem_icon, 0, Qt.AlignmentFlag.AlignTop)
+        problem_row.addWidget(self.problem_label, 1)
+
+        self.button_box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = self.button_box.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText("Save")
+        self.button_box.accepted.connect(self.accept)
+        self.button_box.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        layout.addLayout(problem_row)
+        layout.addWidget(self.button_box)
+
+        self._fill(profile or ServerProfile(name="", kind="stdio"))
+        for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
+            edit.textChanged.connect(self._revalidate)
+        for box in (self.env_edit, self.headers_edit):
+            box.textChanged.connect(self._revalidate)
+        self.transport_combo.currentIndexChanged.connect(self._revalidate)
+        self._kind_group.buttonToggled.connect(self._kind_changed)
+        self._kind_changed()
+        self.name_edit.setFocus()
+
+    # -- filling and reading -------------------------------------------------------------------------------
+
+    def _fill(self, profile: ServerProfile) -> None:
+        self.name_edit.setText(profile.name)
+        (self.http_button if profile.kind == "http" else self.stdio_button).setChecked(True)
+        self.command_edit.setText(profile.command)
+        self.args_edit.setText(shlex.join(profile.args))
+        self.cwd_edit.setText(profile.cwd or "")
+        self.env_edit.setPlainText("\n".join(f"{k}={v}" for k, v in profile.env.items()))
+        self.url_edit.setText(profile.url)
+        index = self.transport_combo.findData(profile.transport)
+        if index < 0:  # a plug-in that is no longer installed: keep the choice, say so
+            self.transport_combo.addItem(f"{profile.transport} (not installed)", profile.transport)
+            index = self.transport_combo.count() - 1
+        self.transport_combo.setCurrentIndex(index)
+        self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
+        self.timeout_spin.setValue(profile.timeout)
+        for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
+            edit.setCursorPosition(0)  # show the start of a long command line, not its end
+
+    def kind(self) -> str:
+        return "http" if self.http_button.isChecked() else "stdio"
+
+    def set_kind(self, kind: str) -> None:
+        (self.http_button if kind == "http" else self.stdio_button).setChecked(True)
+
+    def _row(self, label: QLabel, field: QWidget | QHBoxLayout) -> int:
+        self._form.addRow(label, field)
+        return self._form.rowCount() - 1
+
+    def _kind_changed(self, *_: object) -> None:
+        http = self.kind() == "http"
+        for row in self._stdio_rows:
+            self._form.setRowVisible(row, not http)
+        for row in self._http_rows:
+            self._form.setRowVisible(row, http)
+        self._revalidate()
+
+    def problem(self) -> str | None:
+        """Why the form cannot be saved yet, as a sentence, or None."""
+        try:
+            self._build()
+        except (ValueError, ProfileError) as exc:
+            return str(exc)
+        return None
+
+    def _build(self) -> ServerProfile:
+        name = self.name_edit.text().strip()
+        if not name:
+            raise ValueError("Give the server a name.")
+        if name in self._taken:
+            raise ValueError(f"A server named {name!r} already exists; choose another name.")
+        source = self._original.source if self._original else None
+        if self.kind() == "stdio":
+            command = self.command_edit.text().strip()
+            if not command:
+                raise ValueError("Enter the command that starts the server.")
+            try:
+                args = shlex.split(self.args_edit.text())
+            except ValueError as exc:
+                raise ValueError(f"The arguments cannot be split: {exc} (check the quotes).") from None
+            env = parse_env_lines(self.env_edit.toPlainText())
+            return ServerProfile(name=name, kind="stdio", command=command, args=args, env=env,
+                                 cwd=self.cwd_edit.text().strip() or None, source=source,
+                                 timeout=self.timeout_spin.value())
+        url = self.url_edit.text().strip()
+        if not url:
+            raise ValueError("Enter the server's URL.")
+        from inspector.core.transports.http_common import check_url
+
+        try:
+            check_url(url)
+        except TransportError as exc:
+            raise ValueError(f"The URL {str(exc).removeprefix(repr(url) + ' ')}.") from None
+        transport = self.transport_combo.currentData() or "auto"
+        if urlsplit(url).scheme in ("ws", "wss") and transport in ("auto", "streamable-http", "sse"):
+            hint = "" if self.transport_combo.findData("websocket") >= 0 else \
+                " (install it with: pip install 'mcp-inspector-desktop[websocket]')"
+            raise ValueError(f"A ws:// or wss:// URL needs the websocket transport{hint}.")
+        headers = parse_header_lines(self.headers_edit.toPlainText())
+        return ServerProfile(name=name, kind="http", url=url, transport=transport, headers=headers, source=source,
+                             timeout=self.timeout_spin.value())
+
+    def profile(self) -> ServerProfile:
+        """The profile the form describes; ProfileError if the form is not valid (OK is disabled then)."""
+        try:
+            return self._build()
+        except ValueError as exc:
+            raise ProfileError(str(exc)) from None
+
+    def _revalidate(self, *_: object) -> None:
+        problem = self.problem()
+        self.ok_button.setEnabled(problem is None)
+        self.problem_label.setText(problem or "")
+        self._problem_icon.setVisible(problem is not None)
+
+    def accept(self) -> None:
+        if self.problem() is None:
+            super().accept()
+
+    # -- folder picker ----------------------------------------------------------------------------------
+
+    def _choose_cwd(self) -> None:
+        picker = QFileDialog(self, "Working folder", self.cwd_edit.text().strip())
+        picker.setFileMode(QFileDialog.FileMode.Directory)
+        picker.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        picker.fileSelected.connect(self.cwd_edit.setText)
+        picker.finished.connect(picker.deleteLater)
+        self.folder_picker = picker
+        picker.open()

@@ -1,0 +1,573 @@
+"""One tab: a live session or an opened capture. Timeline in the centre, detail below, composer, server
+requests and stderr beside it, and a status line that explains the connection's state in one sentence."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
+from inspector.core.session.session import ServerInfo
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.ui.panels.composer import Composer
+from inspector.ui.panels.detail import DetailView, pretty
+from inspector.ui.panels.server_requests import ServerRequestsPanel
+from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
+from inspector.ui.panels.stderr import StderrPane
+from inspector.ui.session.bridge import SessionBridge
+from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
+from inspector.ui.timeline.filter import TimelineFilter
+from inspector.ui.timeline.model import COL_SUMMARY, COLUMNS, EVENT_ROLE, TimelineModel
+
+CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
+#: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
+LOAD_SLICE_SECONDS = 0.01
+#: While loading, new rows are announced to the view (which then lays out and repaints) at most this often.
+LOAD_ANNOUNCE_SECONDS = 0.3
+#: stderr lines of a capture decoded for the pane per slice (the pane keeps the last MAX_LINES).
+STDERR_STEP = 200
+#: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
+EXCHANGE_SEARCH_ROWS = 20_000
+
+
+class SessionTab(QWidget):
+    title_changed = Signal(str)
+
+    def __init__(self, title: str, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.live: LiveSession | None = None
+        self.bridge: SessionBridge | None = None
+        self.capture_path: Path | None = None
+        self.read_only = False
+        self.events: list[Event] = []
+        self.model: TimelineModel | None = None
+        self.index: CaptureIndex | None = None
+        self.loading = False  #: an opened capture is still being scanned
+        self.catalog: dict[str, list[dict[str, Any]]] = {}
+        self._tap_stderr: list[Event] = []
+        self._build()
+
+    # -- construction ----------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.filter_text = QLineEdit(self)
+        self.filter_text.setPlaceholderText("Filter: text in messages (Ctrl+F)")
+        self.filter_method = QLineEdit(self)
+        self.filter_method.setPlaceholderText("method")
+        self.filter_method.setMaximumWidth(180)
+        self.show_c2s = QCheckBox("→ sent", self)
+        self.show_s2c = QCheckBox("← received", self)
+        self.show_stderr = QCheckBox("stderr", self)
+        self.show_transport = QCheckBox("transport", self)
+        self.problems_only = QCheckBox("problems only", self)
+        self.follow = QCheckBox("follow", self)
+        for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.follow):
+            box.setChecked(True)
+        bar = QHBoxLayout()
+        bar.addWidget(self.filter_text, 2)
+        bar.addWidget(self.filter_method, 1)
+        for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.problems_only,
+                    self.follow):
+            bar.addWidget(box)
+
+        self.proxy = TimelineFilter(self)
+        self.table = QTableView(self)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        rows = self.table.verticalHeader()
+        rows.hide()
+        # fixed row heights: Qt then never measures rows, which matters with hundreds of thousands of them
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.setWordWrap(False)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setAlternatingRowColors(True)
+
+        self.detail = DetailView(self)
+        self.detail.lookup_exchange = self._exchange_events
+        self.composer = Composer(self)
+        self.requests = ServerRequestsPanel(self)
+        self.stderr = StderrPane(self)
+        self.side = QTabWidget(self)
+        self.side.addTab(self.composer, "Composer")
+        self.side.addTab(self.requests, "Server requests")
+        self.side.addTab(self.stderr, "stderr")
+
+        lower = QSplitter(Qt.Orientation.Horizontal, self)
+        lower.addWidget(self.detail)
+        lower.addWidget(self.side)
+        lower.setSizes([640, 420])
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(lower)
+        self.splitter.setSizes([420, 300])
+
+        self.status = QLabel(self)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(False)
+        self.progress.hide()
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.progress)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+        layout.addLayout(bottom)
+
+        self.filter_text.textChanged.connect(lambda text: self.set_filter(text=text))
+        self.filter_method.textChanged.connect(lambda text: self.set_filter(method=text))
+        self.show_c2s.toggled.connect(self._directions_changed)
+        self.show_s2c.toggled.connect(self._directions_changed)
+        self.show_stderr.toggled.connect(lambda on: self.set_filter(show_stderr=on))
+        self.show_transport.toggled.connect(lambda on: self.set_filter(show_transport=on))
+        self.problems_only.toggled.connect(lambda on: self.set_filter(problems_only=on))
+        self.composer.send_requested.connect(self._send)
+        self.composer.send_raw_requested.connect(self._send_raw)
+        self.requests.pending_changed.connect(self._pending_requests)
+
+        QShortcut(QKeySequence("Ctrl+J"), self, self.jump_to_pair)
+        QShortcut(QKeySequence("F8"), self, self.next_problem)
+        QShortcut(QKeySequence("Ctrl+Shift+C"), self, self.copy_message)
+        QShortcut(QKeySequence("Ctrl+Shift+X"), self, self.cancel_selected)
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
+        self._loader = QTimer(self)
+        self._loader.setInterval(0)
+        self._loader.timeout.connect(self._load_slice)
+        self._loading_steps: Iterator[str] | None = None
+
+    # -- sources ---------------------------------------------------------------------------------------
+
+    def attach_live(self, live: LiveSession) -> None:
+        session = live.make_session()
+        self.live = live
+        self.capture_path = live.capture_path
+        self.events = session.events
+        self._set_model(TimelineModel(self.events, live=True, t0=session._t0))
+        self.bridge = SessionBridge(session, self)
+        self.bridge.events_arrived.connect(self._events_arrived)
+        self.bridge.stderr_lines.connect(self.stderr.append_events)
+        live.state_changed.connect(self._state_changed)
+        live.server_known.connect(self._server_known)
+        self.composer.set_enabled_for_session(True)
+        self._ticker.start()
+        live.start()
+
+    def cannot_start(self, sentence: str) -> None:
+        """The session could not even be built (a URL or header its transport refuses): say why, start nothing."""
+        self.composer.set_enabled_for_session(False)
+        self.status.setText(f"{FAILED}: {sentence}")
+
+    def attach_tap(self, hello: dict[str, Any]) -> None:
+        """A live tap: a real client drives the server, we only watch (read-only)."""
+        self.read_only = True
+        self.tap_hello = hello
+        capture = hello.get("capture")
+        self.capture_path = Path(capture) if capture else None
+        self._set_model(TimelineModel(self.events, live=True))
+        self.composer.set_enabled_for_session(False)
+        self.side.setCurrentWidget(self.stderr)
+        self._tap_timer = QTimer(self)
+        self._tap_timer.setInterval(33)  # the bridge's rate: at most ~30 updates a second
+        self._tap_timer.timeout.connect(self._tap_catch_up)
+        self._tap_timer.start()
+        self._tap_status("live")
+
+    def add_tap_events(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        self._tap_stderr.extend(e for e in events if e.kind == Kind.STDERR)
+
+    def _tap_catch_up(self) -> None:
+        if self.model is not None and self.model.rowCount() < len(self.events):
+            self._events_arrived()
+            self.stderr.append_events(self._tap_stderr)
+            self._tap_stderr = []
+            self._tap_status("live")
+
+    def tap_ended(self, end: dict[str, Any] | None, dropped: int = 0) -> None:
+        self._tap_catch_up()
+        self._tap_timer.stop()
+        if end is None:
+            self._tap_status("the tap went away without saying how the server ended")
+        else:
+            self._tap_status(f"ended: the server exited with {end.get('exit')}")
+        if dropped:
+            self.status.setText(self.status.text() + f" · {dropped:,} events were too fast for the window "
+                                                      "(all are in the capture)")
+
+    def _tap_status(self, state: str) -> None:
+        hello = getattr(self, "tap_hello", {})
+        target = hello.get("target") or {}
+        what = " ".join(map(str, target.get("argv", []))) or "?"
+        self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
+                            f"{len(self.events):,} events · capture {hello.get('capture')}")
+
+    def attach_index(self, index: CaptureIndex, path: Path) -> None:
+        """An opened capture, indexed rather than read: the first rows show at once, the rest of the file is
+        scanned in slices of LOAD_SLICE_SECONDS with a progress bar, and the window stays responsive."""
+        self.read_only = True
+        self.capture_path = path
+        self.index = index
+        self.detail.raw_pieces = lambda event: index.raw_pieces(event) if isinstance(event, PartialEvent) else None
+        self._set_model(TimelineModel(index=index))
+        self.events = self.model.events  # type: ignore[union-attr]
+        self.composer.set_enabled_for_session(False)
+        self.side.setCurrentWidget(self.stderr)
+        self.loading = True
+        self.progress.show()
+        self._capture_status("loading 0%")
+        gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
+        self._loading_steps = self._load_steps()
+        index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
+        self.model.catch_up()  # type: ignore[union-attr]
+        self._load_slice()
+        if self._loading_steps is not None:
+            self._loader.start()
+
+    def _load_slice(self) -> None:
+        """One step of loading (each step takes about LOAD_SLICE_SECONDS)."""
+        if self._loading_steps is None:
+            return
+        try:
+            next(self._loading_steps)
+        except StopIteration:
+            self._loading_steps = None
+            self._loader.stop()
+
+    def _load_steps(self) -> Iterator[str]:
+        """Loading an opened capture, as short steps; each yields its name (for benchmarks/scale.py)."""
+        index, model = self.index, self.model
+        assert index is not None and model is not None
+        # One short piece of work per step, so the event loop (a repaint, input) runs between any two; after
+        # new rows are announced, a step that does nothing lets the table repaint on its own.
+        announced = time.perf_counter()
+        while not index.done:
+            index.scan(LOAD_SLICE_SECONDS)
+            yield "scan"
+            if time.perf_counter() - announced >= LOAD_ANNOUNCE_SECONDS:
+                model.catch_up()
+                yield "announce"
+                yield "repaint"
+                self.progress.setValue(int(index.progress * 1000))  # QProgressBar repaints at once
+                self._capture_status(f"loading {index.progress:.0%}")
+                announced = time.perf_counter()
+                yield "progress"
+        model.catch_up()
+        self.loading = False
+        self.progress.hide()
+        self._capture_status()
+        yield "announce"
+        yield "repaint"
+        # the stderr pane keeps the last lines only: decode just those
+        only_stderr = bytes(value & KIND_MASK == KIND_CODES[Kind.STDERR] for value in range(256))
+        stderr = model.columns.select(0, len(index), only_stderr)[-STDERR_PANE_LINES:]
+        for start in range(0, len(stderr), STDERR_STEP):
+            self.stderr.append_events([index.event(row) for row in stderr[start:start + STDERR_STEP]])
+            yield "stderr"
+        self._learn_catalog(self._catalog_candidates())
+        yield "catalog"
+
+    def _catalog_candidates(self) -> list[Event]:
+        """The last few answers to tools/list, resources/list and prompts/list of an opened capture."""
+        assert self.index is not None
+        columns = self.index.columns
+        events = []
+        for method in CATALOG_METHODS:
+            if method in columns.method_names:
+                table = bytes(name == method for name in columns.method_names)
+                rows = columns.select(0, len(columns), category_table(), table)
+                events += [self.index.event(row) for row in rows[-5:]]
+        return sorted(events, key=lambda e: e.seq)
+
+    def _capture_status(self, state: str = "") -> None:
+        assert self.index is not None
+        index = self.index
+        target = index.target
+        what = target.get("url") or " ".join(map(str, target.get("argv", [])))
+        warnings = "; ".join(index.warnings)
+        head = f"{state}: " if state else "opened read-only: "
+        self.status.setText(f"{head}{self.capture_path} · {len(index):,} events{' so far' if state else ''} · "
+                            f"recorded {index.header.get('created', '?')} from {target.get('transport', '?')} {what}"
+                            + (f" · {warnings}" if warnings and not state else ""))
+
+    def _set_model(self, model: TimelineModel) -> None:
+        self.model = model
+        self._show(filtered=False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        unit = self.fontMetrics().horizontalAdvance("0")
+        for column, chars in enumerate((6, 8, 9, 2, 11, 22, 5, 10, 8)):
+            header.resizeSection(column, unit * chars + 12)
+        header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+
+    # -- live updates ----------------------------------------------------------------------------------
+
+    def _events_arrived(self) -> None:
+        assert self.model is not None
+        first = self.model.rowCount()
+        if self.model.catch_up() and self.follow.isChecked():
+            self.table.scrollToBottom()
+        self._learn_catalog(self.events[first:])
+        self._update_counts()
+
+    def _learn_catalog(self, events: list[Event]) -> None:
+        changed = False
+        for event in events:
+            key = CATALOG_METHODS.get(event.data.get("request_method", ""))
+            if key is None or event.kind != Kind.MESSAGE or event.rpc is None or event.rpc.kind != jsonrpc.RESPONSE:
+                continue
+            try:
+                items = event.json().get("result", {}).get(key)
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(items, list):
+                self.catalog[key] = [item for item in items if isinstance(item, dict)]
+                changed = True
+        if changed:
+            self.composer.set_catalog(**self.catalog)
+
+    def _tick(self) -> None:
+        if self.model is not None:
+            self.model.refresh_pending()
+
+    def _state_changed(self, state: str, sentence: str) -> None:
+        self._update_counts(state, sentence)
+        if state in (CLOSED, FAILED):
+            self._ticker.stop()
+            if self.bridge is not None:
+                self.bridge.flush_now()
+            self.composer.set_enabled_for_session(False)
+            self.requests.cancel_all()  # nobody can answer them any more
+
+    def _server_known(self, info: ServerInfo) -> None:
+        self.composer.set_revision(info.protocol_version or "2025-11-25")
+        if info.name and not (self.live is not None and self.live.target.named_by_user):
+            self.title = info.name
+            self.title_changed.emit(info.name)
+
+    def _update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
+        if self.live is None or self.live.session is None:
+            return  # taps and captures say their own status
+        state = state or self.live.state
+        sentence = sentence if sentence is not None else self.live.sentence
+        counts = self.live.session.counts
+        info = self.live.server
+        parts = [state]
+        if sentence:
+            parts[0] = f"{state}: {sentence}"
+        if info is not None:
+            name = " ".join(x for x in (info.name, info.version) if x)
+            if name:
+                parts.append(name)
+            if info.protocol_version:
+                parts.append(f"{info.protocol_version} ({info.era})")
+            if info.capabilities:
+                parts.append(", ".join(sorted(info.capabilities)))
+        parts.append(f"{counts['c2s'] + counts['s2c']:,} messages ({counts['s2c']:,} in / {counts['c2s']:,} out)")
+        if counts["framing_errors"]:
+            parts.append(f"{counts['framing_errors']:,} framing errors")
+        if counts["findings"]:
+            parts.append(f"{counts['findings']:,} protocol findings")
+        if counts["stderr"]:
+            parts.append(f"{counts['stderr']:,} stderr lines")
+        self.status.setText(" · ".join(parts))
+
+    def _pending_requests(self, count: int) -> None:
+        self.side.setTabText(1, f"Server requests ({count})" if count else "Server requests")
+        if count:
+            self.side.setCurrentWidget(self.requests)
+
+    # -- selection -------------------------------------------------------------------------------------
+
+    def current_event(self) -> Event | None:
+        index = self.table.currentIndex()
+        return index.data(EVENT_ROLE) if index.isValid() else None
+
+    def _row_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
+        event = current.data(EVENT_ROLE) if current.isValid() else None
+        if event is None:
+            self.detail.clear()
+            return
+        self.detail.show_event(event)
+        if self.model is not None:
+            pair = self.pair_of(event)
+            self.model.set_highlight(self.model.row_of_seq(pair) if pair is not None else None)
+
+    def pair_of(self, event: Event) -> int | None:
+        """The seq of the request a response answers, or of the response a request got."""
+        return event.data.get("reply_to") or event.data.get("answered_by")
+
+    def select_seq(self, seq: int) -> bool:
+        assert self.model is not None
+        row = self.model.row_of_seq(seq)
+        if row is None:
+            return False
+        index = self.model.index(row, 0)
+        if self.table.model() is self.proxy:
+            index = self.proxy.mapFromSource(index)
+        if not index.isValid():
+            return False
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+        return True
+
+    def jump_to_pair(self) -> None:
+        event = self.current_event()
+        if event is not None:
+            pair = self.pair_of(event)
+            if pair is not None:
+                self.follow.setChecked(False)
+                self.select_seq(pair)
+
+    def next_problem(self) -> None:
+        """Select the next problem row (from the columns: no event is decoded to find it)."""
+        if self.model is None:
+            return
+        start = self.table.currentIndex().row() + 1
+        shown = self.table.model()
+        if shown is self.model:
+            row = self.model.columns.next_problem(start, self.model.rowCount())
+        else:
+            row = self.proxy.next_problem(start)
+        if row is not None:
+            self.follow.setChecked(False)
+            self.table.setCurrentIndex(shown.index(row, 0))
+
+    def cancel_selected(self) -> bool:
+        """Cancel the selected request if it is still waiting: notifications/cancelled (or, on 2026-07-28
+        HTTP, closing its stream). The request keeps its row; the server's reaction follows in the timeline."""
+        event = self.current_event()
+        if (self.live is None or self.live.session is None or event is None or event.rpc is None
+                or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or "answered_by" in event.data):
+            return False
+        asyncio.ensure_future(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
+        return True
+
+    def resend_selected(self) -> bool:
+        """Put the selected sent message in the composer, to send again as it is or edited (Ctrl+Enter)."""
+        event = self.current_event()
+        if event is None or event.dir != Direction.C2S or event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR) \
+                or self.read_only:
+            return False
+        self.composer.set_text(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+        self.side.setCurrentWidget(self.composer)
+        return True
+
+    def copy_message(self) -> None:
+        event = self.current_event()
+        if event is not None:
+            QGuiApplication.clipboard().setText(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+
+    def focus_filter(self) -> None:
+        self.filter_text.setFocus()
+        self.filter_text.selectAll()
+
+    def _directions_changed(self) -> None:
+        directions = set()
+        if self.show_c2s.isChecked():
+            directions.add(Direction.C2S)
+        if self.show_s2c.isChecked():
+            directions.add(Direction.S2C)
+        self.set_filter(directions=directions)
+
+    def set_filter(self, **changes: Any) -> None:
+        """Change the filter; the view reads the model directly while nothing is filtered out (a flood then
+        costs no filtering at all) and goes through the filter otherwise."""
+        selected = self.current_event()
+        self.proxy.configure(**changes)
+        filtered = not self.proxy.is_default()
+        if filtered and self.proxy.sourceModel() is not None:
+            self.proxy.refilter()
+        self._show(filtered=filtered)  # a new source filters once; back to unfiltered filters nothing
+        if selected is not None and self.current_event() is None:
+            self.select_seq(selected.seq)
+
+    def _show(self, filtered: bool) -> None:
+        if self.model is None:
+            return
+        wanted = self.proxy if filtered else self.model
+        if self.table.model() is wanted:
+            return
+        selected = self.current_event()
+        if filtered:
+            self.proxy.setSourceModel(self.model)
+        self.table.setModel(wanted)
+        if not filtered:
+            self.proxy.setSourceModel(None)  # an idle filter would still check every new row
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        if selected is not None:
+            self.select_seq(selected.seq)
+
+    def visible_events(self) -> list[Event]:
+        shown = self.table.model()
+        return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
+
+    def _exchange_events(self, exchange: int) -> list[Event]:
+        if self.model is None or self.index is None:
+            return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
+        # an opened capture: only HTTP rows near the selection are decoded (an exchange's events are close)
+        current = self.current_event()
+        row = self.model.row_of_seq(current.seq) if current is not None else 0
+        row = row or 0
+        http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
+                                         bytes(value & KIND_MASK == KIND_CODES[Kind.HTTP] for value in range(256)))
+        found = (self.index.event(r) for r in http)
+        return [e for e in found if e.data.get("exchange") == exchange][:4]
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        if self.live is not None and self.live.state == READY:
+            asyncio.ensure_future(self.live.send(obj))
+
+    def _send_raw(self, data: bytes) -> None:
+        if self.live is not None and self.live.state == READY:
+            asyncio.ensure_future(self.live.send_raw(data))
+
+    async def close(self) -> None:
+        self._ticker.stop()
+        self._loader.stop()
+        self._loading_steps = None
+        if self.index is not None:
+            self.index.close()
+        if self.live is not None:
+            await self.live.stop()
+        if self.bridge is not None:
+            self.bridge.flush_now()
+            self.bridge.detach()
+
+
+__all__ = ["SessionTab", "COLUMNS", "json"]

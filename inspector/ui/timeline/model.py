@@ -1,0 +1,305 @@
+"""The timeline: a lazy Qt table model over a session's event list, or over a capture index.
+
+Rows are never copied: the model reads ``events[row]`` and computes display text on demand (only visible
+rows are asked for). A live session's list grows as events arrive; :meth:`TimelineModel.catch_up` (called
+by the bridge at most ~30 times a second) announces the new rows in one batch. Summaries of visible rows
+are cached, bounded, because a repaint asks for every cell again.
+
+An opened capture is a :class:`~inspector.core.capture.index.CaptureIndex`: ``events[row]`` then decodes
+that one line of the file, and the index grows as it scans, announced by the same :meth:`catch_up`. Either
+way the model has :attr:`TimelineModel.columns` (kind, direction, problem, method per row) for the filter.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import time
+from collections import OrderedDict
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.capture.index import CaptureIndex, IndexedEvents
+from inspector.core.present.columns import PROBLEM, Columns, is_problem
+from inspector.core.present.describe import (
+    ARROWS,
+    describe_http,
+    label,
+    method_and_id,
+    summary,
+)
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+
+COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
+(COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_LATENCY, COL_SIZE,
+ COL_SUMMARY) = range(len(COLUMNS))
+EVENT_ROLE = Qt.ItemDataRole.UserRole + 1
+#: How many rows' summaries we keep computed.
+SUMMARY_CACHE_ROWS = 4000
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_FONT = Qt.ItemDataRole.FontRole
+_ROLES = frozenset({_DISPLAY, _FOREGROUND, _BACKGROUND, _ALIGN, _FONT, Qt.ItemDataRole.ToolTipRole, EVENT_ROLE})
+_NUMERIC = frozenset({COL_SEQ, COL_TIME, COL_DELTA, COL_LATENCY, COL_SIZE})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_BOLD = QFont()
+_BOLD.setBold(True)
+_PROBLEM_FOREGROUND = QBrush(QColor(220, 50, 47))
+_PROBLEM_BACKGROUND = QBrush(QColor(220, 50, 47, 45))
+
+
+@functools.lru_cache(maxsize=64)
+def _brush(red: int, green: int, blue: int) -> QBrush:
+    return QBrush(QColor(red, green, blue))
+
+
+def _unanswered(event: Event) -> bool:
+    rpc = event.rpc
+    return rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
+        and event.dir == Direction.C2S and "answered_by" not in event.data
+
+
+def id_text(value: Any) -> str:
+    """An id as JSON writes it: ``7``, ``"7"`` (a string id shows its quotes: a server that answers ``"7"`` to
+    ``7`` is a classic bug), ``null``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+class TimelineModel(QAbstractTableModel):
+    def __init__(self, events: list[Event] | None = None, *, live: bool = True, t0: float | None = None,
+                 parent: Any = None, index: CaptureIndex | None = None) -> None:
+        """``t0``: the session's monotonic start, to show how long pending requests have waited.
+        ``index``: an opened capture (read-only; rows appear as the index scans, on :meth:`catch_up`)."""
+        super().__init__(parent)
+        self.index_of_file = index
+        self.events: Any = IndexedEvents(index) if index is not None else events if events is not None else []
+        self.columns = index.columns if index is not None else Columns()
+        self.live = live and index is None
+        self.t0 = t0 if t0 is not None else time.monotonic()
+        self._count = 0 if live or index is not None else len(self.events)
+        self._summaries: OrderedDict[int, str] = OrderedDict()
+        self._seq_to_row: dict[int, int] = {}
+        self._pending: set[int] = set()  # rows of c2s requests without an answer yet
+        self.highlight_row: int | None = None  # the request (or response) paired with the selected row
+        self._dark = False
+        self._palette_checked = -1e9
+        self._index_rows(0, self._count)
+
+    # -- growth ----------------------------------------------------------------------------------------
+
+    def catch_up(self) -> int:
+        """Announce rows appended to ``events`` since the last call; returns how many."""
+        total = len(self.events)
+        if total <= self._count:
+            return 0
+        first = self._count
+        self.beginInsertRows(QModelIndex(), first, total - 1)
+        self._count = total
+        self._index_rows(first, total)
+        self.endInsertRows()
+        if self.index_of_file is None:
+            self._refresh_answered(first, total)
+        return total - first
+
+    def _index_rows(self, first: int, last: int) -> None:
+        if self.index_of_file is not None:
+            return  # the index has its columns; pairing and "no answer" are read from the rows on screen
+        add_columns = self.columns.add_event
+        for row in range(first, last):
+            event = self.events[row]
+            add_columns(event)
+            self._seq_to_row[event.seq] = row
+            rpc = event.rpc
+            if rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
+                    and event.dir == Direction.C2S and "answered_by" not in event.data:
+                self._pending.add(row)
+
+    def _refresh_answered(self, first: int, last: int) -> None:
+        """Requests answered by the new rows stop being pending: repaint their latency cell."""
+        for row in range(first, last):
+            reply_to = self.events[row].data.get("reply_to")
+            if reply_to is not None:
+                request_row = self._seq_to_row.get(reply_to)
+                if request_row is not None and request_row in self._pending:
+                    self._pending.discard(request_row)
+                    cell = self.index(request_row, COL_LATENCY)
+                    self.dataChanged.emit(cell, cell)
+
+    def refresh_pending(self) -> None:
+        """Repaint the elapsed time of pending requests (called once a second by the view)."""
+        for row in list(self._pending):
+            if "answered_by" in self.events[row].data:
+                self._pending.discard(row)
+            cell = self.index(row, COL_LATENCY)
+            self.dataChanged.emit(cell, cell)
+
+    def set_highlight(self, row: int | None) -> None:
+        """Mark the row paired with the selection (its request, or its response)."""
+        old, self.highlight_row = self.highlight_row, row
+        for changed in (old, row):
+            if changed is not None:
+                self.dataChanged.emit(self.index(changed, 0), self.index(changed, len(COLUMNS) - 1))
+
+    def row_of_seq(self, seq: int) -> int | None:
+        if self.index_of_file is not None:
+            return self.index_of_file.row_of_seq(seq, self._count)
+        return self._seq_to_row.get(seq)
+
+    def event(self, row: int) -> Event:  # type: ignore[override]
+        return self.events[row]
+
+    # -- Qt model API ----------------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, column: int, role: int) -> Any:
+        """``data()`` without a QModelIndex (the filter asks this way)."""
+        # A repaint asks every visible cell for ~8 roles: answer the ones we ignore before anything else.
+        if role not in _ROLES:
+            return None
+        if row >= self._count or row < 0:
+            return None
+        if role == _DISPLAY:
+            return self._text(row, column, self.events[row])
+        if role == _ALIGN:
+            return _RIGHT if column in _NUMERIC else None
+        if role == _FONT:
+            return _BOLD if column == COL_DIR else None
+        event = self.events[row]
+        if role == EVENT_ROLE:
+            return event
+        if role == _FOREGROUND:
+            return self._foreground(event, column, bool(self.columns.categories[row] & PROBLEM))
+        if role == _BACKGROUND:
+            if row == self.highlight_row:
+                colour = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
+                colour.setAlpha(70)
+                return QBrush(colour)
+            return _PROBLEM_BACKGROUND if self.columns.categories[row] & PROBLEM else None
+        return self._tooltip(event)
+
+    def _text(self, row: int, column: int, event: Event) -> str:
+        if column == COL_SEQ:
+            return str(event.seq)
+        if column == COL_TIME:
+            return f"{event.t:.3f}"
+        if column == COL_DELTA:
+            previous = self.events[row - 1].t if row else event.t
+            return f"+{(event.t - previous) * 1000:.1f}ms"
+        if column == COL_DIR:
+            return ARROWS.get(event.dir, " ")
+        if column == COL_KIND:
+            return label(event)
+        if column == COL_METHOD:
+            rpc = event.rpc
+            return (rpc.method or event.data.get("request_method") or "") if rpc else ""
+        if column == COL_ID:
+            rpc = event.rpc
+            return id_text(rpc.id) if rpc is not None and rpc.has_id else ""
+        if column == COL_LATENCY:
+            latency = event.data.get("latency")
+            if isinstance(latency, (int, float)):
+                return f"{latency * 1000:.1f} ms"
+            if row in self._pending:
+                return f"pending {time.monotonic() - self.t0 - event.t:.1f} s" if self.live else "no answer"
+            if self.index_of_file is not None and _unanswered(event):
+                return "no answer"
+            return ""
+        if column == COL_SIZE:
+            return _size(event.size) if event.raw else ""
+        if column == COL_SUMMARY:
+            return self._summary(row, event)
+        return ""
+
+    def _summary(self, row: int, event: Event) -> str:
+        cached = self._summaries.get(row)
+        if cached is not None:
+            self._summaries.move_to_end(row)
+            return cached
+        text = summary(event)
+        if event.kind == Kind.FRAMING_ERROR:
+            text = f"{event.reason}"
+        elif event.findings and event.kind != Kind.HTTP:
+            text = f"{event.findings[0].text} · {text}"
+        self._summaries[row] = text
+        if len(self._summaries) > SUMMARY_CACHE_ROWS:
+            self._summaries.popitem(last=False)
+        return text
+
+    def _foreground(self, event: Event, column: int, problem: bool) -> QBrush | None:
+        if problem:
+            return _PROBLEM_FOREGROUND
+        dark = self._dark_palette()
+        if event.kind == Kind.STDERR:
+            return _brush(*((150, 150, 150) if dark else (110, 110, 110)))
+        if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
+            return _brush(*((120, 160, 220) if dark else (40, 90, 160)))
+        if column == COL_DIR and event.dir == Direction.C2S:
+            return _brush(*((80, 200, 120) if dark else (20, 130, 60)))
+        if column == COL_DIR and event.dir == Direction.S2C:
+            return _brush(*((230, 170, 60) if dark else (170, 100, 0)))
+        return None
+
+    def _dark_palette(self) -> bool:
+        """Whether the palette is dark; asked once per repaint batch, not per cell."""
+        now = time.monotonic()
+        if now - self._palette_checked > 1.0:
+            self._palette_checked = now
+            self._dark = QApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        return self._dark
+
+    def _tooltip(self, event: Event) -> str | None:
+        lines = []
+        if event.reason:
+            lines.append(event.reason)
+        lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)
+        if event.kind == Kind.HTTP:
+            lines.append(describe_http(event.data))
+        if not lines:
+            return None
+        return plain_tooltip("\n".join(lines))
+
+
+def plain_tooltip(text: str) -> str:
+    """Tooltips are sniffed for rich text (Qt::mightBeRichText); server text like ``<b>x</b>`` must show as
+    typed, so we make the tooltip rich text ourselves, with every character escaped."""
+    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1024 / 1024:.1f} MB"
+
+
+__all__ = ["COLUMNS", "EVENT_ROLE", "TimelineModel", "is_problem", "method_and_id"]
