@@ -34,8 +34,7 @@ RESPONSE = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":
 
 
 def every_kind_of_event() -> list[Event]:
-    request = decode_line(REQUEST, Direction.C2S)
-    request.put(answered_by=2)
+    request = decode_line(REQUEST, Direction.C2S)  # as the writer gets it: pairing is on the response only
     response = decode_line(RESPONSE, Direction.S2C, eol=b"\r\n")  # carries a "crlf" warning finding
     response.put(reply_to=1, latency=0.0125, request_method="tools/call")
     response.add_finding("id-type-mismatch", "answers id \"1\" (a string)")

@@ -51,7 +51,7 @@ def test_a_response_pairs_with_its_request_and_records_latency_both_ways():
     resp = wire.send(S2C, result(1), t=1.75)
     assert wire.last_paired is req
     assert resp.data == {"reply_to": req.seq, "latency": 0.5, "request_method": "tools/call"}
-    assert req.data == {"answered_by": resp.seq}
+    assert req.data == {}, "the request was saved when it was sent: pairing never changes it"
     assert list(resp.findings) == [] and list(req.findings) == []
     assert wire.correlator.pending(C2S) == []
 

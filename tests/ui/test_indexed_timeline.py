@@ -20,7 +20,7 @@ from inspector.core.wire.framing import decode_line
 from inspector.ui.main_window import MainWindow
 from inspector.ui.session import tab as session_tab
 from inspector.ui.timeline.filter import TimelineFilter
-from inspector.ui.timeline.model import COLUMNS, EVENT_ROLE, TimelineModel
+from inspector.ui.timeline.model import COL_LATENCY, COLUMNS, EVENT_ROLE, TimelineModel
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.TextAlignmentRole)
@@ -90,6 +90,31 @@ def test_the_indexed_timeline_shows_the_same_cells_as_the_in_memory_one(qapp, tm
     QAbstractItemModelTester(indexed, QAbstractItemModelTester.FailureReportingMode.Fatal)
     assert cells(indexed) == cells(memory)
     assert [indexed.row_of_seq(e.seq) for e in memory.events] == list(range(len(memory.events)))
+    expected_pairs, expected_latency = pairing_in_file(path)
+    for model in (memory, indexed):
+        assert [model.pair_row(row) for row in range(model.rowCount())] == expected_pairs
+        assert [model.index(row, COL_LATENCY).data() for row in range(model.rowCount())] == expected_latency
+
+
+def pairing_in_file(path) -> tuple[list[int | None], list[str]]:
+    """Each line's paired line and latency cell, worked out from the capture's JSON alone (no model, no
+    reader): a response names its request's seq in ``data.reply_to``; a request with none is "no answer"."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+    row_of = {line["seq"]: row for row, line in enumerate(lines)}
+    pairs: list[int | None] = [None] * len(lines)
+    latency = [""] * len(lines)
+    for row, line in enumerate(lines):
+        data = line.get("data", {})
+        if "reply_to" in data and data["reply_to"] in row_of:
+            request = row_of[data["reply_to"]]
+            pairs[row], pairs[request] = request, row
+            latency[row] = latency[request] = f"{data['latency'] * 1000:.1f} ms"
+    for row, line in enumerate(lines):
+        message = json.loads(line["raw"]) if line["kind"] == "message" else None
+        if isinstance(message, dict) and "method" in message and "id" in message and line.get("dir") == "c2s" \
+                and pairs[row] is None:
+            latency[row] = "no answer"
+    return pairs, latency
 
 
 @pytest.mark.parametrize("source", ["sample", "odd"])

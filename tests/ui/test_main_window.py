@@ -14,6 +14,7 @@ from inspector.core.wire.events import Direction, Kind
 from inspector.ui.main_window import MainWindow, target_of_capture
 from inspector.ui.session.live import CLOSED, FAILED, READY, Target
 from inspector.ui.session.tab import SessionTab
+from inspector.ui.timeline.model import COL_LATENCY
 
 pytestmark = pytest.mark.integration
 JUNK_SERVER = Path(__file__).resolve().parents[1] / "integration" / "servers" / "junk_server.py"
@@ -99,19 +100,47 @@ def test_stderr_lines_appear_in_the_pane_without_ansi_codes(window, qloop):
     assert any(e.kind == Kind.STDERR for e in shown_events(tab))
 
 
-def test_a_saved_capture_reopens_read_only_with_the_same_events(window, qloop):
+def pairing(tab: SessionTab) -> list[tuple[int, int | None, str]]:
+    """Each row's paired row and its latency cell, as the timeline shows them."""
+    model = tab.model
+    return [(row, model.pair_row(row), model.index(row, COL_LATENCY).data()) for row in range(model.rowCount())]
+
+
+def test_a_saved_capture_reopens_read_only_with_the_same_events_and_the_same_pairing(window, qloop):
     async def scenario():
         tab = window.open_demo()
         await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/list"}')
+        assert tab.composer.send()
+        await until(lambda: any(e.data.get("request_method") == "tools/list" for e in shown_events(tab)), 10,
+                    "the tools/list response")
         await tab.close()
         return tab
 
     tab = qloop.run_until_complete(scenario())
     live_events = list(tab.events)
+    live_pairing = pairing(tab)
     reopened = window.open_capture(tab.capture_path)
     assert reopened is not None and reopened.read_only
-    assert [(e.seq, e.kind, e.dir, e.raw, e.eol) for e in reopened.events] == \
-        [(e.seq, e.kind, e.dir, e.raw, e.eol) for e in live_events]
+    qloop.run_until_complete(until(lambda: reopened.model.index_of_file.done, 10, "the capture indexed"))
+    reopened.model.catch_up()
+    assert [(e.seq, e.kind, e.dir, e.raw, e.eol, dict(e.data), list(e.findings)) for e in reopened.events] == \
+        [(e.seq, e.kind, e.dir, e.raw, e.eol, dict(e.data), list(e.findings)) for e in live_events]
+    requests = [row for row, event in enumerate(live_events)
+                if event.dir == Direction.C2S and event.rpc is not None and event.rpc.kind == "request"]
+    assert len(requests) >= 2, "the handshake's request and tools/list"
+    reopened_pairing = pairing(reopened)
+    for row in requests:
+        assert live_pairing[row][1] is not None, f"row {row} was answered live"
+        assert reopened_pairing[row][1] == live_pairing[row][1], f"row {row} pairs with the same response"
+        assert reopened_pairing[row][2].endswith(" ms"), f"row {row} shows its latency, not {reopened_pairing[row][2]!r}"
+    assert [pair for _, pair, _ in reopened_pairing] == [pair for _, pair, _ in live_pairing]
+    reopened.select_row(requests[-1])
+    assert reopened.model.highlight_row == live_pairing[requests[-1]][1]
+    reopened.jump_to_pair()
+    assert reopened.current_row() == live_pairing[requests[-1]][1]
+    reopened.jump_to_pair()
+    assert reopened.current_row() == requests[-1], "Ctrl+J jumps back from the response to its request"
     assert not reopened.composer.isEnabled() or not reopened.composer.can_send()
     assert str(tab.capture_path) in window.recent_files()
 

@@ -49,6 +49,7 @@ from inspector.core.present.columns import (
     category,
     category_of,
     method_of,
+    reply_to_of,
 )
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind, RpcInfo
@@ -71,7 +72,7 @@ PIECE_BYTES = 1 << 20
 #: ``{``, members with plain values (no brackets, no escapes), then ``"method":"...`` (see the module's notes).
 _CLOSE_BRACE = ord("}")
 _HEAD = re.compile(
-    rb'\{"seq":\d+,"t":-?\d[\d.eE+-]*,"wall":-?\d[\d.eE+-]*,"kind":"(message|stderr)"(?:,"dir":"(c2s|s2c)")?,'
+    rb'\{"seq":(\d+),"t":-?\d[\d.eE+-]*,"wall":-?\d[\d.eE+-]*,"kind":"(message|stderr)"(?:,"dir":"(c2s|s2c)")?,'
     rb'"raw":"(?:(\[)|\{(?:\\"\w+\\":(?:\\"[^"\\{}\[\]]*\\"|-?\d+|true|false|null),)*'
     rb'\\"method\\":\\"([^"\\]*)\\"(?=[,}]))?')
 _NEVER = re.compile(rb"(?!)")
@@ -79,6 +80,8 @@ _NEVER = re.compile(rb"(?!)")
 _ODD = (b',"findings":[', b"\r\n")
 _KEY_METHOD = b'\\"method\\"'  # the key "method" as it looks inside the JSON-encoded raw text
 _REQUEST_METHOD = b'"request_method":"'
+#: ``data.reply_to`` of a response: with its quotes unescaped it cannot be inside the raw text
+_REPLY_TO = b'"reply_to":'
 _FINDINGS = b',"findings":['
 _MESSAGE = b"message"
 _FAST_CATEGORIES = {(kind, direction): category(name, direction.decode() if direction else None, False)
@@ -219,7 +222,10 @@ class CaptureIndex:
         end = len(buf) if end is None else end
         cols = self.columns
         add_category, add_method, add_offset = cols.categories.append, cols.methods.append, self.offsets.append
-        add_small = cols.small_methods.append
+        add_small, add_partner, note_seq = cols.small_methods.append, cols.partners.append, cols.note_seq
+        pair = cols.pair
+        next_seq = cols._next_seq  # noqa: SLF001 - the hot loop skips note_seq() while seqs run on
+        row = len(self.offsets)
         method_ids = self._byte_ids
         match = _HEAD.match if not self._upgrade else _NEVER.match
         find = buf.find
@@ -233,13 +239,16 @@ class CaptureIndex:
             # as an object does (cut short, or garbled) goes the reader's way, to be skipped with its reason
             m = match(buf, pos, nl) if pos < next_odd and buf[nl - 1] == _CLOSE_BRACE else None
             if m is not None:
-                kind, direction, batch, method = m.groups()
+                seq_text, kind, direction, batch, method = m.groups()
+                reply_to = None
                 if method is None:
                     if kind != _MESSAGE:
                         method = b""
-                    else:
-                        raw = m.end()
-                        method = _request_method(buf, raw, nl) if batch or find(_KEY_METHOD, raw, nl) < 0 else None
+                    elif batch or find(_KEY_METHOD, m.end(), nl) < 0:
+                        method = _request_method(buf, m.end(), nl)
+                        at = find(_REPLY_TO, m.end(), nl)
+                        if at >= 0:
+                            reply_to = _int_at(buf, at + len(_REPLY_TO), nl)
                 method_id = method_ids.get(method) if method is not None else None
                 if method_id is None and method is not None:
                     method_id = self._method_id(method)
@@ -247,15 +256,28 @@ class CaptureIndex:
                     add_category(_FAST_CATEGORIES[kind, direction])
                     add_method(method_id)
                     add_small(method_id if method_id < 255 else 255)
+                    add_partner(0)
                     add_offset(base + pos)
+                    seq = int(seq_text)
+                    if seq != next_seq:
+                        note_seq(row, seq)
+                    next_seq = seq + 1
+                    if reply_to is not None:
+                        pair(row, reply_to)
+                    row += 1
                     pos = nl + 1
                     continue
             self._line_no = line_no
-            self._slow_line(buf[pos:nl + 1], base + pos)
+            if next_seq is not None:
+                cols._next_seq = next_seq  # noqa: SLF001 - hand the hot loop's count back before a slow line
+            row += self._slow_line(buf[pos:nl + 1], base + pos)
+            next_seq = cols._next_seq  # noqa: SLF001
             if pos >= next_odd:
                 next_odd = odd.pop() if odd else end
             pos = nl + 1
         self._line_no = line_no
+        if next_seq is not None:
+            cols._next_seq = next_seq  # noqa: SLF001
 
     def _method_id(self, method: bytes) -> int | None:
         """The column id of a method read from the file's bytes (None: not UTF-8, decode the line)."""
@@ -266,10 +288,11 @@ class CaptureIndex:
         found = self._byte_ids[method] = self.columns.method_id(name)
         return found
 
-    def _slow_line(self, line: bytes, offset: int) -> None:
-        """The reader's own path for one line (``line`` includes its newline, if it has one)."""
+    def _slow_line(self, line: bytes, offset: int) -> int:
+        """The reader's own path for one line (``line`` includes its newline, if it has one); returns how many
+        rows it added (0 or 1)."""
         if not line.strip():
-            return
+            return 0
         try:
             obj = json.loads(line)
             if not isinstance(obj, dict):
@@ -282,14 +305,16 @@ class CaptureIndex:
                 self.warnings.append(
                     f"the last line (line {self._line_no}) was cut off, as happens when a recording is "
                     "interrupted; everything before it was loaded")
-                return
+                return 0
             self._problems += 1
             if self._problems <= MAX_LISTED_PROBLEMS:
                 reason = str(exc) if isinstance(exc, CaptureError) else "not valid JSON"
                 self.warnings.append(f"line {self._line_no} was skipped: {reason}")
-            return
-        self.columns.add(category_of(event) | (BINARY if "raw_b64" in obj else 0), method_of(event))
+            return 0
+        self.columns.add(category_of(event) | (BINARY if "raw_b64" in obj else 0), method_of(event), event.seq,
+                         reply_to_of(event))
         self.offsets.append(offset)
+        return 1
 
     def _finish(self) -> None:
         self.done = True
@@ -396,17 +421,11 @@ class CaptureIndex:
             yield decoded
 
     def row_of_seq(self, seq: int, limit: int | None = None) -> int | None:
-        """The row of the event numbered ``seq`` among the first ``limit`` rows. Events are numbered 1, 2, 3,
-        ... so the row is usually ``seq - 1``; otherwise a binary search over the rows (the writer's seqs only
-        grow), decoding about 20 of them."""
+        """The row of the event numbered ``seq`` among the first ``limit`` rows (from the columns' seq runs:
+        nothing is decoded)."""
+        row = self.columns.row_of_seq(seq)
         count = len(self) if limit is None else min(limit, len(self))
-        if not count:
-            return None
-        guess = seq - self.event(0).seq
-        if 0 <= guess < count and self.event(guess).seq == seq:
-            return guess
-        row = bisect.bisect_left(range(count), seq, key=lambda r: self.event(r).seq)
-        return row if row < count and self.event(row).seq == seq else None
+        return row if row is not None and row < count else None
 
     def rows_containing(self, needle: bytes, first: int, last: int,
                         max_bytes: int = CHUNK_BYTES) -> tuple[list[int], int]:
@@ -484,6 +503,14 @@ def _request_method(buf: bytes, r0: int, nl: int) -> bytes | None:
     if close < 0 or buf.find(b"\\", value, close) >= 0:
         return None
     return buf[value:close]
+
+
+def _int_at(buf: bytes, start: int, end: int) -> int | None:
+    """The JSON integer at ``buf[start:]`` (before ``end``), or None when there is none."""
+    stop = start
+    while stop < end and 48 <= buf[stop] <= 57:
+        stop += 1
+    return int(buf[start:stop]) if stop > start else None
 
 
 def _decode_piece(text: bytes, binary: bool, final: bool) -> tuple[bytes, bytes]:

@@ -2,10 +2,15 @@
 
 A capture of a million events cannot be a million :class:`~inspector.core.wire.events.Event` objects in a window
 that must stay responsive (and answer a filter in a fraction of a second). What the timeline needs for every
-row, whether or not it is on screen, is small: the kind, the direction, whether it is a problem, and the
-method. :class:`Columns` keeps exactly that, five bytes a row, in ``bytearray`` and ``array``
-columns, and :meth:`Columns.select` answers a filter with C-level loops (``bytes.translate``,
-``itertools.compress``) instead of a Python call per row.
+row, whether or not it is on screen, is small: the kind, the direction, whether it is a problem, the method,
+and which row it is paired with. :class:`Columns` keeps exactly that, about nine bytes a row, in
+``bytearray`` and ``array`` columns, and :meth:`Columns.select` answers a filter with C-level loops
+(``bytes.translate``, ``itertools.compress``) instead of a Python call per row.
+
+Pairing is derived here, never written onto events: a saved event does not change. A response carries the
+seq of the request it answers (``data.reply_to``, set by the correlator before the response is saved); when
+its row is added, :meth:`Columns.pair` links both rows. So a live session, an opened capture, a tap capture
+and a replay pair the same way, from what the file holds.
 
 Both timelines use it: a live session appends a row per event as they arrive, and a capture index
 (:mod:`inspector.core.capture.index`) fills it while scanning the file. Everything else about an event is
@@ -54,6 +59,12 @@ def category(kind: str, direction: str | None, problem: bool, binary: bool = Fal
             | (PROBLEM if problem else 0) | (BINARY if binary else 0))
 
 
+def reply_to_of(event: Event) -> int | None:
+    """The seq of the request this event answers, if the correlator paired it."""
+    reply_to = event.data.get("reply_to")
+    return reply_to if type(reply_to) is int else None
+
+
 def category_of(event: Event) -> int:
     return category(event.kind, event.dir, is_problem(event))
 
@@ -85,7 +96,8 @@ def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C)
 class Columns:
     """The per-row filter columns of a timeline. Rows are only ever appended."""
 
-    __slots__ = ("categories", "methods", "small_methods", "method_names", "_method_ids")
+    __slots__ = ("categories", "methods", "small_methods", "method_names", "_method_ids", "partners",
+                 "_run_rows", "_run_seqs", "_next_seq", "_ordered")
 
     def __init__(self) -> None:
         self.categories = bytearray()  #: one category byte per row
@@ -95,6 +107,14 @@ class Columns:
         self.small_methods = bytearray()
         self.method_names: list[str] = [""]
         self._method_ids: dict[str, int] = {"": 0}
+        #: per row, how far away its paired row is (the response of a request, the request of a response;
+        #: negative: earlier), 0 when it has none (yet)
+        self.partners = array("i")
+        # seq -> row: runs of consecutive seqs (usually one run: seq = row + 1), each as its first row and seq
+        self._run_rows = array("q")
+        self._run_seqs = array("q")
+        self._next_seq: int | None = None
+        self._ordered = True  # seqs only grew (a binary search over the runs is exact)
 
     def __len__(self) -> int:
         return len(self.categories)
@@ -106,14 +126,65 @@ class Columns:
             self.method_names.append(name)
         return found
 
-    def add(self, category_byte: int, method: str) -> None:
+    def add(self, category_byte: int, method: str, seq: int | None = None, reply_to: int | None = None) -> int | None:
+        """Append a row; returns the row of the request it answers when ``reply_to`` pairs it with one."""
         method_id = self.method_id(method)
+        row = len(self.categories)
         self.categories.append(category_byte)
         self.methods.append(method_id)
         self.small_methods.append(method_id if method_id < 255 else 255)
+        self.partners.append(0)
+        if seq is not None:
+            self.note_seq(row, seq)
+        return self.pair(row, reply_to) if reply_to is not None else None
 
-    def add_event(self, event: Event) -> None:
-        self.add(category_of(event), method_of(event))
+    def add_event(self, event: Event) -> int | None:
+        return self.add(category_of(event), method_of(event), event.seq, reply_to_of(event))
+
+    def note_seq(self, row: int, seq: int) -> None:
+        """Row ``row`` is the event numbered ``seq`` (called for every row, in order; cheap when seqs are
+        consecutive)."""
+        if seq != self._next_seq:
+            if self._next_seq is not None and seq < self._next_seq:
+                self._ordered = False
+            self._run_rows.append(row)
+            self._run_seqs.append(seq)
+        self._next_seq = seq + 1
+
+    def row_of_seq(self, seq: int) -> int | None:
+        """The row of the event numbered ``seq``, if a row has that number."""
+        runs = self._run_seqs
+        if not runs:
+            return None
+        if self._ordered:
+            candidates: Iterable[int] = (bisect.bisect_right(runs, seq) - 1,)
+        else:
+            candidates = range(len(runs))
+        for run in candidates:
+            if run < 0 or seq < runs[run]:
+                continue
+            row = self._run_rows[run] + seq - runs[run]
+            end = self._run_rows[run + 1] if run + 1 < len(runs) else len(self.categories)
+            if row < end:
+                return row
+        return None
+
+    def pair(self, row: int, reply_to: int) -> int | None:
+        """Link ``row`` (a response) with the row of request ``reply_to``; returns that row, or None when no
+        earlier row has that seq."""
+        request = self.row_of_seq(reply_to)
+        if request is None or request >= row:
+            return None
+        self.partners[row] = request - row
+        self.partners[request] = row - request
+        return request
+
+    def partner(self, row: int) -> int | None:
+        """The row paired with ``row``: a request's response, or a response's request."""
+        if not 0 <= row < len(self.partners):
+            return None
+        offset = self.partners[row]
+        return row + offset if offset else None
 
     def method(self, row: int) -> str:
         return self.method_names[self.methods[row]]

@@ -37,10 +37,12 @@ def _other(direction: str) -> str:
 
 
 class Correlator:
-    """Observes message events in order, pairs them, and annotates them in place.
+    """Observes message events in order, pairs them, and annotates the event it is given, before it is saved.
 
-    On a paired response it sets ``data["reply_to"]`` (the request's seq) and ``data["latency"]`` (seconds);
-    on the request it sets ``data["answered_by"]``. Problems become findings on the event.
+    On a paired response it sets ``data["reply_to"]`` (the request's seq), ``data["latency"]`` (seconds) and
+    ``data["request_method"]``. Problems become findings on the event. The request is never touched: it was
+    saved when it was sent, and a saved event does not change. That a request was answered is derived from
+    the response's ``reply_to`` (:meth:`inspector.core.present.columns.Columns.pair`).
     """
 
     def __init__(self) -> None:
@@ -90,7 +92,6 @@ class Correlator:
         request = self._pending[origin].pop(key, None)
         if request is not None:
             self._answered[origin][key] = event.seq
-            request.put(answered_by=event.seq)
             event.put(reply_to=request.seq, latency=round(event.t - request.t, 6))
             if request.rpc is not None and request.rpc.method:
                 event.put(request_method=request.rpc.method)

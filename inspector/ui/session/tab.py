@@ -415,6 +415,15 @@ class SessionTab(QWidget):
         index = self.table.currentIndex()
         return index.data(EVENT_ROLE) if index.isValid() else None
 
+    def current_row(self) -> int | None:
+        """The selected row of the model (not of the filter's view)."""
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return None
+        if self.table.model() is self.proxy:
+            index = self.proxy.mapToSource(index)
+        return index.row() if index.isValid() else None
+
     def _row_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
         event = current.data(EVENT_ROLE) if current.isValid() else None
         if event is None:
@@ -422,18 +431,22 @@ class SessionTab(QWidget):
             return
         self.detail.show_event(event)
         if self.model is not None:
-            pair = self.pair_of(event)
-            self.model.set_highlight(self.model.row_of_seq(pair) if pair is not None else None)
+            self.model.set_highlight(self.pair_row())
 
-    def pair_of(self, event: Event) -> int | None:
-        """The seq of the request a response answers, or of the response a request got."""
-        return event.data.get("reply_to") or event.data.get("answered_by")
+    def pair_row(self) -> int | None:
+        """The row paired with the selected one: the request a response answers, or the response a request
+        got (from the timeline's columns: the same for a live session, a capture, a tap and a replay)."""
+        row = self.current_row()
+        return self.model.pair_row(row) if row is not None and self.model is not None else None
 
     def select_seq(self, seq: int) -> bool:
         assert self.model is not None
         row = self.model.row_of_seq(seq)
-        if row is None:
-            return False
+        return row is not None and self.select_row(row)
+
+    def select_row(self, row: int) -> bool:
+        """Select a row of the model (scrolled to; in the filtered view when it passes the filter)."""
+        assert self.model is not None
         index = self.model.index(row, 0)
         if self.table.model() is self.proxy:
             index = self.proxy.mapFromSource(index)
@@ -445,12 +458,10 @@ class SessionTab(QWidget):
         return True
 
     def jump_to_pair(self) -> None:
-        event = self.current_event()
-        if event is not None:
-            pair = self.pair_of(event)
-            if pair is not None:
-                self.follow.setChecked(False)
-                self.select_seq(pair)
+        pair = self.pair_row()
+        if pair is not None:
+            self.follow.setChecked(False)
+            self.select_row(pair)
 
     def next_problem(self) -> None:
         """Select the next problem row (from the columns: no event is decoded to find it)."""
@@ -471,7 +482,7 @@ class SessionTab(QWidget):
         HTTP, closing its stream). The request keeps its row; the server's reaction follows in the timeline."""
         event = self.current_event()
         if (self.live is None or self.live.session is None or event is None or event.rpc is None
-                or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or "answered_by" in event.data):
+                or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or self.pair_row() is not None):
             return False
         asyncio.ensure_future(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
         return True

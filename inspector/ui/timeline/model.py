@@ -64,10 +64,11 @@ def _brush(red: int, green: int, blue: int) -> QBrush:
     return QBrush(QColor(red, green, blue))
 
 
-def _unanswered(event: Event) -> bool:
+def _is_sent_request(event: Event) -> bool:
+    """A request the inspector (or the tapped client) sent: the rows that wait for an answer."""
     rpc = event.rpc
     return rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
-        and event.dir == Direction.C2S and "answered_by" not in event.data
+        and event.dir == Direction.C2S
 
 
 def id_text(value: Any) -> str:
@@ -94,7 +95,6 @@ class TimelineModel(QAbstractTableModel):
         self.t0 = t0 if t0 is not None else time.monotonic()
         self._count = 0 if live or index is not None else len(self.events)
         self._summaries: OrderedDict[int, str] = OrderedDict()
-        self._seq_to_row: dict[int, int] = {}
         self._pending: set[int] = set()  # rows of c2s requests without an answer yet
         self.highlight_row: int | None = None  # the request (or response) paired with the selected row
         self._dark = False
@@ -111,44 +111,50 @@ class TimelineModel(QAbstractTableModel):
         first = self._count
         self.beginInsertRows(QModelIndex(), first, total - 1)
         self._count = total
-        self._index_rows(first, total)
+        answered = self._index_rows(first, total)
         self.endInsertRows()
-        if self.index_of_file is None:
-            self._refresh_answered(first, total)
+        for row in answered:  # requests answered by the new rows: their latency cell changes
+            cell = self.index(row, COL_LATENCY)
+            self.dataChanged.emit(cell, cell)
+        if self.index_of_file is not None and self.index_of_file.done:
+            # a request near the end may have been paired by the last rows, and "no answer" is now final
+            self.dataChanged.emit(self.index(0, COL_LATENCY), self.index(total - 1, COL_LATENCY))
         return total - first
 
-    def _index_rows(self, first: int, last: int) -> None:
+    def _index_rows(self, first: int, last: int) -> list[int]:
+        """Columns for the new rows of a live session (an index has its own); returns the rows of the earlier
+        requests they answer."""
         if self.index_of_file is not None:
-            return  # the index has its columns; pairing and "no answer" are read from the rows on screen
+            return []
         add_columns = self.columns.add_event
+        pending = self._pending
+        answered = []
         for row in range(first, last):
             event = self.events[row]
-            add_columns(event)
-            self._seq_to_row[event.seq] = row
-            rpc = event.rpc
-            if rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
-                    and event.dir == Direction.C2S and "answered_by" not in event.data:
-                self._pending.add(row)
-
-    def _refresh_answered(self, first: int, last: int) -> None:
-        """Requests answered by the new rows stop being pending: repaint their latency cell."""
-        for row in range(first, last):
-            reply_to = self.events[row].data.get("reply_to")
-            if reply_to is not None:
-                request_row = self._seq_to_row.get(reply_to)
-                if request_row is not None and request_row in self._pending:
-                    self._pending.discard(request_row)
-                    cell = self.index(request_row, COL_LATENCY)
-                    self.dataChanged.emit(cell, cell)
+            request = add_columns(event)
+            if request is not None and request in pending:
+                pending.discard(request)
+                answered.append(request)
+            elif _is_sent_request(event) and self.columns.partner(row) is None:
+                pending.add(row)
+        return answered
 
     def refresh_pending(self) -> None:
         """Repaint the elapsed time of pending requests (called once a second by the view)."""
         for row in list(self._pending):
-            if "answered_by" in self.events[row].data:
+            if self.columns.partner(row) is not None:
                 self._pending.discard(row)
             cell = self.index(row, COL_LATENCY)
             self.dataChanged.emit(cell, cell)
 
+    def pair_row(self, row: int) -> int | None:
+        """The row paired with ``row``: the response of a request, the request of a response (derived from the
+        response's ``reply_to``, the same way for a live session and an opened capture)."""
+        partner = self.columns.partner(row)
+        return partner if partner is not None and partner < self._count else None
+
+    def is_answered(self, row: int) -> bool:
+        return self.pair_row(row) is not None
     def set_highlight(self, row: int | None) -> None:
         """Mark the row paired with the selection (its request, or its response)."""
         old, self.highlight_row = self.highlight_row, row
@@ -157,9 +163,8 @@ class TimelineModel(QAbstractTableModel):
                 self.dataChanged.emit(self.index(changed, 0), self.index(changed, len(COLUMNS) - 1))
 
     def row_of_seq(self, seq: int) -> int | None:
-        if self.index_of_file is not None:
-            return self.index_of_file.row_of_seq(seq, self._count)
-        return self._seq_to_row.get(seq)
+        row = self.columns.row_of_seq(seq)
+        return row if row is not None and row < self._count else None
 
     def event(self, row: int) -> Event:  # type: ignore[override]
         return self.events[row]
@@ -225,18 +230,26 @@ class TimelineModel(QAbstractTableModel):
             rpc = event.rpc
             return id_text(rpc.id) if rpc is not None and rpc.has_id else ""
         if column == COL_LATENCY:
-            latency = event.data.get("latency")
-            if isinstance(latency, (int, float)):
-                return f"{latency * 1000:.1f} ms"
-            if row in self._pending:
-                return f"pending {time.monotonic() - self.t0 - event.t:.1f} s" if self.live else "no answer"
-            if self.index_of_file is not None and _unanswered(event):
-                return "no answer"
-            return ""
+            return self._latency(row, event)
         if column == COL_SIZE:
             return _size(event.size) if event.raw else ""
         if column == COL_SUMMARY:
             return self._summary(row, event)
+        return ""
+
+    def _latency(self, row: int, event: Event) -> str:
+        """A response's latency; a request's too, from its response; how long a pending request waits."""
+        latency = event.data.get("latency")
+        if not isinstance(latency, (int, float)) and _is_sent_request(event):
+            partner = self.pair_row(row)
+            if partner is not None:
+                latency = self.events[partner].data.get("latency")
+            elif row in self._pending:
+                return f"pending {time.monotonic() - self.t0 - event.t:.1f} s" if self.live else "no answer"
+            elif self.index_of_file is not None and self.index_of_file.done:
+                return "no answer"
+        if isinstance(latency, (int, float)) and not isinstance(latency, bool):
+            return f"{latency * 1000:.1f} ms"
         return ""
 
     def _summary(self, row: int, event: Event) -> str:
