@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -32,6 +32,7 @@ from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileStore, ServerProfile
 from inspector.core.paths import captures_dir
 from inspector.core.transports.base import TransportError
+from inspector.ui.actions import enable_tab_actions, install_actions
 from inspector.ui.profiles.sidebar import ProfilesSidebar
 from inspector.ui.session.live import LiveSession, Target
 from inspector.ui.session.tab import SessionTab
@@ -142,44 +143,9 @@ class MainWindow(QMainWindow):
 
     # -- menus -----------------------------------------------------------------------------------------
 
-    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
     def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        self._action(file_menu, "&Demo session", self.open_demo)
-        self._action(file_menu, "&Open capture…", self.open_capture_dialog, QKeySequence.StandardKey.Open)
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self._action(file_menu, "&Save capture as…", self.save_as, QKeySequence.StandardKey.Save)
-        file_menu.addSeparator()
-        self._action(file_menu, "&Close tab", lambda: self.close_tab(self.tabs.currentIndex()),
-                     QKeySequence.StandardKey.Close)
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        session_menu = bar.addMenu("&Session")
-        self._action(session_menu, "&Restart", self.restart_current, "Ctrl+R")
-        self._action(session_menu, "&Stop", self.stop_current)
-        self._action(session_menu, "&Cancel the selected request", lambda: self._current() and
-                     self._current().cancel_selected(), "Ctrl+Shift+X")
-        self._action(session_menu, "Reconnect to the capture's server…", self.reconnect_current)
-        self._action(session_menu, "Re&play session…", self.replay_current, "Ctrl+Shift+R")
-        self._action(session_menu, "Resend the selected message", lambda: self._current() and
-                     self._current().resend_selected(), "Ctrl+Shift+E")
-        view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Find", lambda: self._current() and self._current().focus_filter(),
-                     QKeySequence.StandardKey.Find)
-        self._action(view_menu, "&Next problem", lambda: self._current() and self._current().next_problem(), "F8")
-        self._action(view_menu, "&Jump request ↔ response", lambda: self._current() and self._current().jump_to_pair(),
-                     "Ctrl+J")
-        self._action(view_menu, "&Copy message as JSON", lambda: self._current() and self._current().copy_message(),
-                     "Ctrl+Shift+C")
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&About", self.about)
+        self.actions = install_actions(self)
+        self.tabs.currentChanged.connect(lambda _: enable_tab_actions(self.actions, self.current_tab() is not None))
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
@@ -211,7 +177,7 @@ class MainWindow(QMainWindow):
 
     # -- tabs ------------------------------------------------------------------------------------------
 
-    def _current(self) -> SessionTab | None:
+    def current_tab(self) -> SessionTab | None:
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, SessionTab) else None
 
@@ -261,7 +227,7 @@ class MainWindow(QMainWindow):
             self.open_capture(Path(name))
 
     def save_as(self) -> None:
-        tab = self._current()
+        tab = self.current_tab()
         if tab is None or tab.capture_path is None:
             return
         name, _ = QFileDialog.getSaveFileName(self, "Save capture as", str(Path.home() / tab.capture_path.name),
@@ -288,7 +254,7 @@ class MainWindow(QMainWindow):
         tab.deleteLater()
 
     def restart_current(self) -> None:
-        tab = self._current()
+        tab = self.current_tab()
         if tab is None or tab.live is None:
             return
         target = tab.live.target
@@ -301,13 +267,13 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(new)
 
     def stop_current(self) -> None:
-        tab = self._current()
+        tab = self.current_tab()
         if tab is not None and tab.live is not None:
             asyncio.ensure_future(tab.live.stop())
 
     def reconnect_current(self) -> None:
         """Start the server a capture names, after showing exactly what would run and asking."""
-        tab = self._current()
+        tab = self.current_tab()
         header = getattr(tab, "capture_header", None)
         if tab is None or header is None:
             return
@@ -333,7 +299,7 @@ class MainWindow(QMainWindow):
         command or URL only after showing it and asking) or a saved profile. The result opens in a new tab."""
         from PySide6.QtWidgets import QInputDialog
 
-        tab = self._current()
+        tab = self.current_tab()
         if tab is None or tab.capture_path is None:
             return
         header = getattr(tab, "capture_header", None)
@@ -383,7 +349,7 @@ class MainWindow(QMainWindow):
         from inspector.ui.panels.replay import ReplayView
         from inspector.ui.session.live import build_transport, capture_name
 
-        tab = self._current()
+        tab = self.current_tab()
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
         try:

@@ -201,7 +201,7 @@ def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, ql
         cancelled = next(e for e in shown_events(tab) if e.method == "notifications/cancelled").json()
         old_capture = tab.capture_path
         window.restart_current()
-        new = window._current()
+        new = window.current_tab()
         await until(lambda: new.live.state == READY, 30, "the restarted handshake")
         return cancelled, call, old_capture, new
 

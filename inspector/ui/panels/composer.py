@@ -169,12 +169,11 @@ class Composer(QWidget):
         self.raw.toggled.connect(lambda _on: self._refresh_status())
         self.send_button.clicked.connect(self.send)
 
-        for keys in SEND_KEYS:
-            QShortcut(QKeySequence(keys), self, self.send, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(QKeySequence("Alt+Up"), self, self.recall_previous,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(QKeySequence("Alt+Down"), self, self.recall_next,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        # Scoped to the composer: window-wide, they would clash with every other tab's composer and the
+        # server requests panel (PySide6 ignores a context= keyword in this constructor, so it is set after).
+        for keys, slot in [*((keys, self.send) for keys in SEND_KEYS), ("Alt+Up", self.recall_previous),
+                           ("Alt+Down", self.recall_next)]:
+            QShortcut(QKeySequence(keys), self, slot).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         # Key presses delivered straight to the editor (no shortcut map: an inactive window, synthetic
         # events) still send and recall.
         self.editor.installEventFilter(self)

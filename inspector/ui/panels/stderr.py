@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -59,6 +60,7 @@ class StderrPane(QWidget):
         layout.addWidget(self.view)
         self.lines = 0
         shortcut = QShortcut(QKeySequence.StandardKey.FindNext, self)
+        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # F3 in this pane, not window-wide
         shortcut.activated.connect(self.find_next)
 
     def append_events(self, events: list[Event]) -> None:

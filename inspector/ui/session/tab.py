@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -156,10 +156,6 @@ class SessionTab(QWidget):
         self.composer.send_raw_requested.connect(self._send_raw)
         self.requests.pending_changed.connect(self._pending_requests)
 
-        QShortcut(QKeySequence("Ctrl+J"), self, self.jump_to_pair)
-        QShortcut(QKeySequence("F8"), self, self.next_problem)
-        QShortcut(QKeySequence("Ctrl+Shift+C"), self, self.copy_message)
-        QShortcut(QKeySequence("Ctrl+Shift+X"), self, self.cancel_selected)
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)

@@ -1,0 +1,135 @@
+"""The window's actions, declared once: the menus and the keyboard shortcuts both come from :data:`ACTIONS`.
+
+A key belongs to exactly one action of the window. Qt finds an "ambiguous shortcut overload" (and does
+nothing at all) when two enabled shortcuts of one window match a key press, which is what happened when the
+session tab registered Ctrl+J, F8, Ctrl+Shift+C and Ctrl+Shift+X again beside the menu items. So widgets do
+not register window-wide shortcuts of their own; the only other shortcuts are scoped to one widget and its
+children (the composer's Ctrl+Enter, Alt+Up/Down; the stderr pane's F3), and those keys appear here in
+:data:`WIDGET_SHORTCUTS` so that the test which checks for clashes (tests/ui/test_actions.py) knows them.
+
+Actions that work on the current tab are enabled only while there is one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QAction, QKeySequence
+
+if TYPE_CHECKING:
+    from inspector.ui.main_window import MainWindow
+    from inspector.ui.session.tab import SessionTab
+
+Shortcut = str | QKeySequence.StandardKey
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action of the window: where it sits in the menus, its key, and what it does.
+
+    ``window`` runs with the main window; ``tab`` with the current session tab (the action is disabled while
+    there is none). Exactly one of them is set.
+    """
+
+    name: str  #: a stable identifier (``window.actions[name]``)
+    menu: str  #: the menu title it sits in
+    text: str
+    shortcut: Shortcut | None = None
+    window: Callable[[MainWindow], Any] | None = None
+    tab: Callable[[SessionTab], Any] | None = None
+    separator_before: bool = False
+    needs_tab: bool = False  #: a window action that works on the current tab: disabled while there is none
+
+    @property
+    def on_tab(self) -> bool:
+        return self.tab is not None or self.needs_tab
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("demo", "&File", "&Demo session", window=lambda w: w.open_demo()),
+    ActionSpec("open", "&File", "&Open capture…", QKeySequence.StandardKey.Open,
+               window=lambda w: w.open_capture_dialog()),
+    ActionSpec("save_as", "&File", "&Save capture as…", QKeySequence.StandardKey.Save, window=lambda w: w.save_as(),
+               needs_tab=True),
+    ActionSpec("close_tab", "&File", "&Close tab", QKeySequence.StandardKey.Close,
+               window=lambda w: w.close_tab(w.tabs.currentIndex()), separator_before=True, needs_tab=True),
+    # Ctrl+Q spelled out: not every platform theme binds the standard Quit key (offscreen Qt binds none)
+    ActionSpec("quit", "&File", "&Quit", "Ctrl+Q", window=lambda w: w.close()),
+    ActionSpec("restart", "&Session", "&Restart", "Ctrl+R", window=lambda w: w.restart_current(), needs_tab=True),
+    ActionSpec("stop", "&Session", "&Stop", window=lambda w: w.stop_current(), needs_tab=True),
+    ActionSpec("cancel_request", "&Session", "&Cancel the selected request", "Ctrl+Shift+X",
+               tab=lambda t: t.cancel_selected()),
+    ActionSpec("reconnect", "&Session", "Reconnect to the capture's server…", window=lambda w: w.reconnect_current(),
+               needs_tab=True),
+    ActionSpec("replay", "&Session", "Re&play session…", "Ctrl+Shift+R", window=lambda w: w.replay_current(),
+               needs_tab=True),
+    ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
+    ActionSpec("find", "&View", "&Find", QKeySequence.StandardKey.Find, tab=lambda t: t.focus_filter()),
+    ActionSpec("next_problem", "&View", "&Next problem", "F8", tab=lambda t: t.next_problem()),
+    ActionSpec("jump_to_pair", "&View", "&Jump request ↔ response", "Ctrl+J", tab=lambda t: t.jump_to_pair()),
+    ActionSpec("copy_message", "&View", "&Copy message as JSON", "Ctrl+Shift+C", tab=lambda t: t.copy_message()),
+    ActionSpec("about", "&Help", "&About", window=lambda w: w.about()),
+)
+
+#: Keys bound inside one widget (and its children) only, by the widget that owns them.
+WIDGET_SHORTCUTS: dict[str, str] = {
+    "Ctrl+Return": "composer: send (also the answer to a server request)",
+    "Ctrl+Enter": "composer: send (the keypad's Enter)",
+    "Alt+Up": "composer: the previous message sent",
+    "Alt+Down": "composer: the next message sent",
+    "F3": "stderr pane: the next match",
+}
+
+MENU_ORDER = ("&File", "&Session", "&View", "&Help")
+
+
+def install_actions(window: MainWindow) -> dict[str, QAction]:
+    """Build the menu bar of ``window`` from :data:`ACTIONS`; returns the actions by name. The File menu gets
+    the window's "Open recent" submenu after "Open capture…" (``window.recent_menu``)."""
+    bar = window.menuBar()
+    menus = {title: bar.addMenu(title) for title in MENU_ORDER}
+    actions: dict[str, QAction] = {}
+    for spec in ACTIONS:
+        menu = menus[spec.menu]
+        if spec.separator_before:
+            menu.addSeparator()
+        action = QAction(spec.text, window)
+        if isinstance(spec.shortcut, QKeySequence.StandardKey):
+            action.setShortcuts(spec.shortcut)  # every key the platform binds (Close: Ctrl+W and Ctrl+F4)
+        elif spec.shortcut is not None:
+            action.setShortcut(QKeySequence(spec.shortcut))
+        action.triggered.connect(_runner(window, spec))
+        menu.addAction(action)
+        actions[spec.name] = action
+        if spec.name == "open":
+            window.recent_menu = menu.addMenu("Open &recent")
+    enable_tab_actions(actions, False)
+    return actions
+
+
+def keys_of(shortcut: Shortcut) -> list[str]:
+    """The keys a shortcut stands for, as text (a standard key may have several on a platform)."""
+    sequences = QKeySequence.keyBindings(shortcut) if isinstance(shortcut, QKeySequence.StandardKey) \
+        else [QKeySequence(shortcut)]
+    return [sequence.toString(QKeySequence.SequenceFormat.PortableText) for sequence in sequences]
+
+
+def enable_tab_actions(actions: dict[str, QAction], has_tab: bool) -> None:
+    """Enable the actions that work on the current tab exactly while there is one."""
+    for spec in ACTIONS:
+        if spec.on_tab:
+            actions[spec.name].setEnabled(has_tab)
+
+
+def _runner(window: MainWindow, spec: ActionSpec) -> Callable[[], None]:
+    def run() -> None:
+        if spec.window is not None:
+            spec.window(window)
+            return
+        tab = window.current_tab()
+        if tab is not None and spec.tab is not None:
+            spec.tab(tab)
+
+    return run
