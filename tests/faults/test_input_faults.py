@@ -87,7 +87,10 @@ def type_into(dialog: Any, kind: str, **fields: str) -> tuple[str, float]:
     sentence = dialog.problem_label.text()
     elapsed = time.monotonic() - started
     assert not dialog.ok_button.isEnabled(), "Save must stay disabled while the form is wrong"
-    assert dialog.problem_label.isVisible() or not dialog.isVisible()
+    # the dialog is never shown, so ask whether the sentence and its icon would be seen once it is
+    assert sentence, "the form is wrong, so a sentence must say why"
+    assert dialog.problem_label.isVisibleTo(dialog), "the sentence must show under the form"
+    assert dialog._problem_icon.isVisibleTo(dialog), "the warning icon must show beside the sentence"
     return sentence, elapsed
 
 

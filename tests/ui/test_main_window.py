@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from helpers import until
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import Qt
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.wire.events import Direction, Kind
@@ -160,11 +160,17 @@ def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
 
     tab = qloop.run_until_complete(scenario())
     answer = next(e for e in shown_events(tab) if e.data.get("request_method") == "tools/call")
-    tab.select_seq(answer.seq)
+    assert tab.select_seq(answer.seq)
+    # the answer's text, as typed (not escaped, not rendered) in the detail view and in its timeline row
     assert payload in tab.detail.pretty.toPlainText()
-    for label in window.findChildren(QLabel):
-        if payload in label.text():
-            assert label.textFormat().name == "PlainText"
+    row = tab.model.row_of_seq(answer.seq)
+    cells = [tab.model.data(tab.model.index(row, column)) for column in range(tab.model.columnCount())]
+    assert any(payload in str(cell) for cell in cells), cells
+    # the labels that show what the server and its events say (the status line shows the server's name and
+    # version, the detail's headline an event's reasons) take their text as plain text, never as markup
+    assert "mcp-inspector-demo" in tab.status.text()
+    for label in (tab.status, tab.detail.banner):
+        assert label.textFormat() == Qt.TextFormat.PlainText, label.text()
 
 
 def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, qloop):
