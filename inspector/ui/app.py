@@ -11,6 +11,9 @@ import signal
 import sys
 from pathlib import Path
 
+from inspector.core.clients.profiles import ProfileStore
+from inspector.core.paths import captures_dir
+from inspector.core.tasks import Tasks
 from inspector.ui.session.live import Target
 
 
@@ -19,7 +22,7 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     """Show the window and run the event loop until it closes. ``exit_when_shown``: print ``shown`` once
     the window has painted and quit (how benchmarks/startup.py times the start-up)."""
     import qasync
-    from PySide6.QtCore import QCoreApplication, QTimer
+    from PySide6.QtCore import QCoreApplication, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from inspector.ui.main_window import MainWindow
@@ -34,7 +37,9 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     asyncio.set_event_loop(loop)
     quit_requested = asyncio.Event()
     app.aboutToQuit.connect(quit_requested.set)
-    window = MainWindow(listen_for_taps=True)
+    # the composition root: the window gets its stores and its task keeper here, and starts listening for taps
+    window = MainWindow(settings=QSettings(), store=ProfileStore(), captures=captures_dir(), tasks=Tasks(),
+                        listen_for_taps=True)
     # Ctrl-C or SIGTERM close the window the normal way: live sessions shut their servers down first
     signal.signal(signal.SIGINT, lambda *_: window.close())
     signal.signal(signal.SIGTERM, lambda *_: window.close())

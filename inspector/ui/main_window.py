@@ -31,6 +31,7 @@ from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileStore, ServerProfile
 from inspector.core.paths import captures_dir
+from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
 from inspector.ui.profiles.sidebar import ProfilesSidebar
@@ -62,8 +63,14 @@ def target_of_capture(target: dict[str, Any], name: str) -> Target | None:
 
 class MainWindow(QMainWindow):
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
-                 captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False) -> None:
+                 captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False,
+                 tasks: Tasks | None = None) -> None:
+        """What the window works with comes from its composition root (inspector/ui/app.py); the defaults are
+        the user's own stores, for tests and embedding."""
         super().__init__()
+        #: every background task the window starts; a failure shows in the status bar
+        self.tasks = tasks or Tasks()
+        self.tasks.report = self.report_failure
         self.settings = settings or QSettings()
         self.captures = captures or captures_dir()
         self.setWindowTitle("MCP Inspector")
@@ -104,7 +111,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.splitter.restoreState(state)
         if listen_for_taps:
-            asyncio.ensure_future(self.listen_for_taps())
+            self.tasks.spawn(self.listen_for_taps(), "listening for taps")
 
     # -- live taps -------------------------------------------------------------------------------------
 
@@ -166,6 +173,10 @@ class MainWindow(QMainWindow):
         recent = [str(path)] + [p for p in self.recent_files() if p != str(path)]
         self.settings.setValue("recent", recent[:MAX_RECENT])
         self._refresh_recent()
+
+    def report_failure(self, sentence: str) -> None:
+        """A background task failed: say so in the status bar (plain text), never a traceback."""
+        self.statusBar().showMessage(sentence)
 
     def warn(self, title: str, text: str) -> None:
         """A warning in plain text: it may quote a capture (a file name, a recorded command or URL), and nothing a
@@ -243,7 +254,7 @@ class MainWindow(QMainWindow):
         widget = self.tabs.widget(index)
         if isinstance(widget, SessionTab):
             self.tabs.removeTab(index)
-            asyncio.ensure_future(self._dispose(widget))
+            self.tasks.spawn(self._dispose(widget), "closing the tab")
         elif widget is not None:
             self.tabs.removeTab(index)
             widget.deleteLater()
@@ -269,7 +280,7 @@ class MainWindow(QMainWindow):
     def stop_current(self) -> None:
         tab = self.current_tab()
         if tab is not None and tab.live is not None:
-            asyncio.ensure_future(tab.live.stop())
+            self.tasks.spawn(tab.live.stop(), "stopping the session")
 
     def reconnect_current(self) -> None:
         """Start the server a capture names, after showing exactly what would run and asking."""
@@ -321,7 +332,7 @@ class MainWindow(QMainWindow):
             target = self._confirmed_capture_target(header or {}, tab.title)
             if target is None:
                 return
-        asyncio.ensure_future(self.run_replay(tab.capture_path, target))
+        self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
 
     def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
         from inspector.core.replay.engine import RecordedTarget
@@ -388,7 +399,7 @@ class MainWindow(QMainWindow):
         if live and not self._closing:
             self._closing = True
             event.ignore()
-            asyncio.ensure_future(self._shutdown(live))
+            self.tasks.spawn(self._shutdown(live), "shutting the sessions down")
             return
         event.accept()
         QApplication.quit()

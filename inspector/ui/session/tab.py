@@ -3,7 +3,6 @@ requests and stderr beside it, and a status line that explains the connection's 
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import json
 import time
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
 from inspector.core.session.session import ServerInfo
+from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.panels.composer import Composer
@@ -60,6 +60,8 @@ class SessionTab(QWidget):
     def __init__(self, title: str, parent: Any = None) -> None:
         super().__init__(parent)
         self.title = title
+        #: the tab's background sends and cancellations; a failure is said in the status line
+        self.tasks = Tasks(report=lambda sentence: self.status.setText(sentence))
         self.live: LiveSession | None = None
         self.bridge: SessionBridge | None = None
         self.capture_path: Path | None = None
@@ -480,7 +482,8 @@ class SessionTab(QWidget):
         if (self.live is None or self.live.session is None or event is None or event.rpc is None
                 or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or self.pair_row() is not None):
             return False
-        asyncio.ensure_future(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
+        self.tasks.spawn(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"),
+                         "cancelling the request")
         return True
 
     def resend_selected(self) -> bool:
@@ -558,11 +561,11 @@ class SessionTab(QWidget):
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.live is not None and self.live.state == READY:
-            asyncio.ensure_future(self.live.send(obj))
+            self.tasks.spawn(self.live.send(obj), "sending the message")
 
     def _send_raw(self, data: bytes) -> None:
         if self.live is not None and self.live.state == READY:
-            asyncio.ensure_future(self.live.send_raw(data))
+            self.tasks.spawn(self.live.send_raw(data), "sending the text")
 
     async def close(self) -> None:
         self._ticker.stop()
