@@ -4,7 +4,8 @@
 a million events that is tens of seconds and gigabytes. :class:`CaptureIndex` instead scans the file once,
 in slices the caller paces (:meth:`CaptureIndex.scan` stops after a time budget, so a window stays
 responsive), and keeps per event only the file offset of its line and the timeline's
-:class:`~inspector.core.present.columns.Columns` (kind, direction, problem, method): 14 bytes an event.
+:class:`~inspector.core.present.columns.Columns` (kind, direction, problem, method, paired row): 18 bytes an
+event.
 :meth:`CaptureIndex.event` reads one line back and decodes it exactly as the reader does; a line over
 :data:`BIG_LINE_BYTES` becomes a :class:`PartialEvent` (its start, and its raw bytes a piece at a time).
 
