@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,3 +28,28 @@ def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
         loop.run_until_complete(asyncio.sleep(0))  # let the cancelled tasks finish
         loop.close()
         asyncio.set_event_loop(None)
+
+
+@contextmanager
+def open_test_window(qloop: asyncio.AbstractEventLoop, folder: Path) -> Iterator[Any]:
+    """A main window with its own settings, profiles and captures in ``folder`` (shown); afterwards every
+    session tab is closed (its server shut down) and the window deleted."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.core.clients.profiles import ProfileStore
+    from inspector.ui.main_window import MainWindow
+    from inspector.ui.session.tab import SessionTab
+
+    (folder / "captures").mkdir(exist_ok=True)
+    win = MainWindow(settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
+                     store=ProfileStore(folder / "profiles.json"), captures=folder / "captures")
+    win.show()
+    try:
+        yield win
+    finally:
+        for index in range(win.tabs.count()):
+            tab = win.tabs.widget(index)
+            if isinstance(tab, SessionTab):
+                qloop.run_until_complete(tab.close())
+        win.settings.clear()
+        win.deleteLater()

@@ -235,24 +235,11 @@ def message_boxes(monkeypatch: pytest.MonkeyPatch) -> MessageBoxes:
 def window(qapp: Any, qloop: asyncio.AbstractEventLoop, tmp_path: Path, message_boxes: MessageBoxes) -> Iterator[Any]:
     """The real MainWindow (its own settings, profiles and captures folder), shown offscreen; every session
     tab is closed at teardown, its server stopped."""
-    from PySide6.QtCore import QSettings
+    from qt_loop import open_test_window
 
-    from inspector.core.clients.profiles import ProfileStore
-    from inspector.ui.main_window import MainWindow
-    from inspector.ui.session.tab import SessionTab
-
-    (tmp_path / "captures").mkdir()
-    win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
-                     store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path / "captures")
-    win.message_boxes = message_boxes  # what the window showed in message boxes, for the cases to check
-    win.show()
-    yield win
-    for index in range(win.tabs.count()):
-        tab = win.tabs.widget(index)
-        if isinstance(tab, SessionTab):
-            qloop.run_until_complete(tab.close())
-    win.settings.clear()
-    win.deleteLater()
+    with open_test_window(qloop, tmp_path) as win:
+        win.message_boxes = message_boxes  # what the window showed in message boxes, for the cases to check
+        yield win
 
 
 def status_sentence(tab: Any) -> str:

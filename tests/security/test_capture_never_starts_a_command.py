@@ -18,13 +18,12 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, cli, until
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
+from qt_loop import open_test_window
 
-from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import CLOSED, FAILED, LiveSession
-from inspector.ui.session.tab import SessionTab
 
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
@@ -41,18 +40,8 @@ def capture_naming(path: Path, marker: Path) -> list[str]:
 
 @pytest.fixture
 def window(qapp, qloop, tmp_path):
-    captures = tmp_path / "captures"
-    captures.mkdir()
-    win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
-                     store=ProfileStore(tmp_path / "profiles.json"), captures=captures)
-    win.show()
-    yield win
-    for index in range(win.tabs.count()):
-        tab = win.tabs.widget(index)
-        if isinstance(tab, SessionTab):
-            qloop.run_until_complete(tab.close())
-    win.settings.clear()
-    win.deleteLater()
+    with open_test_window(qloop, tmp_path) as win:
+        yield win
 
 
 def live_sessions(window: MainWindow) -> list[LiveSession]:

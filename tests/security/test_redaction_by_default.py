@@ -20,12 +20,10 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, cli, until, wait_until
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
+from qt_loop import open_test_window
 
 from inspector.core.capture import read_capture
-from inspector.core.clients.profiles import ProfileStore
-from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import READY, Target
 from inspector.ui.session.tab import SessionTab
 
@@ -142,18 +140,8 @@ def test_secrets_are_redacted_by_default_in_the_captures_of_record_tap_and_repla
 
 @pytest.fixture
 def window(qapp, qloop, tmp_path):
-    captures = tmp_path / "captures"
-    captures.mkdir()
-    win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
-                     store=ProfileStore(tmp_path / "profiles.json"), captures=captures)
-    win.show()
-    yield win
-    for index in range(win.tabs.count()):
-        tab = win.tabs.widget(index)
-        if isinstance(tab, SessionTab):
-            qloop.run_until_complete(tab.close())
-    win.settings.clear()
-    win.deleteLater()
+    with open_test_window(qloop, tmp_path) as win:
+        yield win
 
 
 @pytest.mark.report("security", "secrets are redacted by default in the window's captures and in Save as",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,9 @@ from PySide6.QtWidgets import (
     QTreeWidget,
     QWidget,
 )
+from qt_loop import open_test_window
 
 from inspector.core.capture.writer import make_header
-from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.main_window import MainWindow
 from inspector.ui.panels.detail import DetailView
 from inspector.ui.panels.replay import ReplayView
@@ -186,13 +187,11 @@ def area_of(widget: QWidget | None) -> str:
 
 @pytest.fixture
 def window(qapp, qloop, tmp_path, monkeypatch):
-    from PySide6.QtCore import QSettings
+    with open_test_window(qloop, tmp_path) as win:
+        yield from _audited(win, monkeypatch)
 
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    captures = tmp_path / "captures"
-    captures.mkdir()
-    win = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=captures)
-    win.show()
+
+def _audited(win: MainWindow, monkeypatch: Any) -> Iterator[MainWindow]:
     audit = Audit((PAYLOAD, FILE_PAYLOAD))
     # message boxes: record what they would show, and how, instead of waiting for a click
     win.boxes = audit  # type: ignore[attr-defined]
@@ -211,12 +210,6 @@ def window(qapp, qloop, tmp_path, monkeypatch):
         monkeypatch.setattr(QMessageBox, name, static_box)
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("the same server", True))
     yield win
-    for index in range(win.tabs.count()):
-        tab = win.tabs.widget(index)
-        if isinstance(tab, SessionTab):
-            qloop.run_until_complete(tab.close())
-    win.settings.clear()
-    win.deleteLater()
 
 
 def call(method: str, **params: Any) -> str:

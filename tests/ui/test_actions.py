@@ -13,12 +13,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
+from qt_loop import open_test_window
 
-from inspector.core.clients.profiles import ProfileStore
-from inspector.ui.panels.detail import pretty
 from inspector.core.wire.events import Direction
 from inspector.ui.actions import ACTIONS, WIDGET_SHORTCUTS, keys_of
 from inspector.ui.main_window import MainWindow
+from inspector.ui.panels.detail import pretty
 from inspector.ui.session.live import READY
 from inspector.ui.session.tab import SessionTab
 
@@ -28,19 +28,11 @@ WINDOW_WIDE = (Qt.ShortcutContext.WindowShortcut, Qt.ShortcutContext.Application
 
 
 @pytest.fixture
-def window(qapp, qloop, settings, tmp_path):
-    (tmp_path / "captures").mkdir()
-    win = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path / "captures")
-    win.show()
-    win.activateWindow()
-    QTest.qWaitForWindowActive(win)
-    yield win
-    for index in range(win.tabs.count()):
-        tab = win.tabs.widget(index)
-        if isinstance(tab, SessionTab):
-            qloop.run_until_complete(tab.close())
-    win.settings.clear()
-    win.deleteLater()
+def window(qapp, qloop, tmp_path):
+    with open_test_window(qloop, tmp_path) as win:
+        win.activateWindow()
+        QTest.qWaitForWindowActive(win)
+        yield win
 
 
 def key_text(sequence: QKeySequence) -> str:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from helpers import until
 from PySide6.QtCore import Qt
+from qt_loop import open_test_window
 
-from inspector.core.clients.profiles import ProfileStore
 from inspector.core.wire.events import Direction, Kind
-from inspector.ui.main_window import MainWindow, target_of_capture
+from inspector.ui.main_window import target_of_capture
 from inspector.ui.session.live import CLOSED, FAILED, READY, Target
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import COL_LATENCY
@@ -21,18 +21,9 @@ JUNK_SERVER = Path(__file__).resolve().parents[1] / "integration" / "servers" / 
 
 
 @pytest.fixture
-def window(qapp, qloop, settings, tmp_path):
-    win = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"),
-                     captures=tmp_path / "captures")
-    (tmp_path / "captures").mkdir()
-    win.show()
-    yield win
-    for index in range(win.tabs.count()):
-        tab = win.tabs.widget(index)
-        if isinstance(tab, SessionTab):
-            qloop.run_until_complete(tab.close())
-    win.settings.clear()
-    win.deleteLater()
+def window(qapp, qloop, tmp_path):
+    with open_test_window(qloop, tmp_path) as win:
+        yield win
 
 
 def shown_events(tab: SessionTab) -> list:
