@@ -223,10 +223,9 @@ class CaptureIndex:
         end = len(buf) if end is None else end
         cols = self.columns
         add_category, add_method, add_offset = cols.categories.append, cols.methods.append, self.offsets.append
-        add_small, add_partner, note_seq = cols.small_methods.append, cols.partners.append, cols.note_seq
-        pair = cols.pair
+        add_small, note_seq, pair = cols.small_methods.append, cols.note_seq, cols.pair
+        offsets = self.offsets
         next_seq = cols._next_seq  # noqa: SLF001 - the hot loop skips note_seq() while seqs run on
-        row = len(self.offsets)
         method_ids = self._byte_ids
         match = _HEAD.match if not self._upgrade else _NEVER.match
         find = buf.find
@@ -257,21 +256,19 @@ class CaptureIndex:
                     add_category(_FAST_CATEGORIES[kind, direction])
                     add_method(method_id)
                     add_small(method_id if method_id < 255 else 255)
-                    add_partner(0)
                     add_offset(base + pos)
                     seq = int(seq_text)
                     if seq != next_seq:
-                        note_seq(row, seq)
+                        note_seq(len(offsets) - 1, seq)
                     next_seq = seq + 1
                     if reply_to is not None:
-                        pair(row, reply_to)
-                    row += 1
+                        pair(len(offsets) - 1, reply_to)
                     pos = nl + 1
                     continue
             self._line_no = line_no
             if next_seq is not None:
                 cols._next_seq = next_seq  # noqa: SLF001 - hand the hot loop's count back before a slow line
-            row += self._slow_line(buf[pos:nl + 1], base + pos)
+            self._slow_line(buf[pos:nl + 1], base + pos)
             next_seq = cols._next_seq  # noqa: SLF001
             if pos >= next_odd:
                 next_odd = odd.pop() if odd else end

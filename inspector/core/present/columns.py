@@ -108,7 +108,8 @@ class Columns:
         self.method_names: list[str] = [""]
         self._method_ids: dict[str, int] = {"": 0}
         #: per row, how far away its paired row is (the response of a request, the request of a response;
-        #: negative: earlier), 0 when it has none (yet)
+        #: negative: earlier), 0 when it has none (yet). Only as long as the last paired row needs: a capture
+        #: index appends rows without touching it.
         self.partners = array("i")
         # seq -> row: runs of consecutive seqs (usually one run: seq = row + 1), each as its first row and seq
         self._run_rows = array("q")
@@ -133,7 +134,6 @@ class Columns:
         self.categories.append(category_byte)
         self.methods.append(method_id)
         self.small_methods.append(method_id if method_id < 255 else 255)
-        self.partners.append(0)
         if seq is not None:
             self.note_seq(row, seq)
         return self.pair(row, reply_to) if reply_to is not None else None
@@ -175,8 +175,11 @@ class Columns:
         request = self.row_of_seq(reply_to)
         if request is None or request >= row:
             return None
-        self.partners[row] = request - row
-        self.partners[request] = row - request
+        partners = self.partners
+        if len(partners) <= row:
+            partners.frombytes(bytes(partners.itemsize * (row + 1 - len(partners))))
+        partners[row] = request - row
+        partners[request] = row - request
         return request
 
     def partner(self, row: int) -> int | None:
