@@ -16,9 +16,9 @@ Two processes, so that recording never slows the wire:
   as it would without the tap.
 * **the recorder** (forked at start, in its own session so a Ctrl-C or a signal to the tap's process group
   does not cut the capture short): feeds each direction to a :class:`~inspector.core.wire.framing.LineDecoder`
-  and stderr to a :class:`~inspector.core.wire.lines.TextLineSplitter`, numbers the events (``seq``; ``t`` and
-  ``wall`` come from the relay), pairs them with a :class:`~inspector.core.wire.correlation.Correlator` (so the
-  capture has latencies), appends them to the capture and streams them to a listening window
+  and stderr to a :class:`~inspector.core.wire.lines.TextLineSplitter`, and passes the events through the
+  session's own :class:`~inspector.core.session.pipeline.EventPipeline` (numbered; ``t`` and ``wall`` from the
+  relay; paired, so the capture has latencies; saved to the capture), which streams them to a listening window
   (:class:`~inspector.core.tap.channel.TapFeed`: a bounded queue; a slow or absent window only loses
   *live* events, counted; the capture gets everything).
 
@@ -58,6 +58,7 @@ from inspector.core.capture.format import event_to_line
 from inspector.core.capture.redact import redact_argv
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.paths import captures_dir
+from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed, default_socket_path
 from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
 from inspector.core.transports.base import TransportError
@@ -71,8 +72,6 @@ from inspector.core.transports.stdio import (
     group_members,
     signal_name,
 )
-from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
@@ -161,17 +160,17 @@ def _open_private(path: Path, exclusive: bool) -> Path:
 
 
 class Recorder:
-    """Turns the relay's frames into numbered, paired events, written to the capture and the live feed."""
+    """Turns the relay's frames into events and hands them to the same pipeline a session uses (numbered,
+    paired, counted, saved to the capture), and from it to the live feed."""
 
     def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
-        self.capture = capture
         self.feed = feed
         self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes), S2C: LineDecoder(Direction.S2C, max_line_bytes)}
         self.splitter: TextLineSplitter | None = TextLineSplitter()
-        self.correlator = Correlator()
-        self.seq = 0
-        self.events_recorded = 0
+        self.pipeline = EventPipeline(capture)
+        if feed is not None:
+            self.pipeline.listeners.append(self._to_feed)
 
     def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
         if tag in (C2S, S2C):
@@ -211,38 +210,15 @@ class Recorder:
             self._emit([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines], t, wall)
 
     def _emit(self, events: list[Event], t: float, wall: float) -> None:
-        if not events:
-            return
-        seq = self.seq
-        observe = self.correlator.observe
-        for event in events:
-            seq += 1
-            event.seq = seq
-            event.t = t
-            event.wall = wall
-            rpc = event.rpc
-            if event.kind == Kind.MESSAGE and rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
-                request = observe(event)
-                if request is not None and request.rpc is not None and request.rpc.method == "initialize":
-                    self._learn_revision(event)
-        self.seq = seq
-        self.events_recorded += len(events)
-        if self.capture is not None:
-            self.capture.write_many(events)
-        if self.feed is not None:
-            self.feed.next_seq = seq + 1
-            if self.feed.connected:
-                self.feed.send([event_to_line(event) for event in events])
+        if events:
+            self.pipeline.push(events, t, wall)  # nothing to react to: the recorder only records
 
-    def _learn_revision(self, response: Event) -> None:
-        """The negotiated revision decides whether batches are allowed (as the session does after its own
-        handshake)."""
-        try:
-            version = response.json().get("result", {}).get("protocolVersion")
-        except (ValueError, AttributeError):
-            return
-        if isinstance(version, str):
-            self.correlator.protocol_version = version
+    def _to_feed(self, events: list[Event]) -> None:
+        feed = self.feed
+        assert feed is not None
+        feed.next_seq = events[-1].seq + 1
+        if feed.connected:
+            feed.send([event_to_line(event) for event in events])
 
 
 async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
