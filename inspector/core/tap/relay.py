@@ -35,7 +35,8 @@ closed: it died, or left without waiting), the stdio transport's rules apply: th
 :data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM to its group, then SIGKILL. SIGTERM, SIGINT and SIGHUP sent to
 the tap (how clients stop a server that does not leave on EOF) are forwarded to the server's group, with
 SIGKILL after :data:`SIGTERM_GRACE`. Members of the group left after the server exits get SIGTERM, then
-SIGKILL.
+SIGKILL. All of it is :class:`~inspector.core.transports.process_group.ProcessGroup`'s, as for the stdio
+transport: every signal but SIGKILL is followed by SIGCONT, so a stopped server can act on it.
 """
 
 from __future__ import annotations
@@ -62,16 +63,8 @@ from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed, default_socket_path
 from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
 from inspector.core.transports.base import TransportError
-from inspector.core.transports.stdio import (
-    GROUP_POLL_INTERVAL,
-    PIPE_DRAIN_GRACE,
-    SIGKILL_GRACE,
-    SIGTERM_GRACE,
-    STDIN_CLOSE_GRACE,
-    StdioTransport,
-    group_members,
-    signal_name,
-)
+from inspector.core.transports.process_group import SIGTERM_GRACE, ProcessGroup, signal_name
+from inspector.core.transports.stdio import PIPE_DRAIN_GRACE, STDIN_CLOSE_GRACE, StdioTransport
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
@@ -508,7 +501,7 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # before subprocess_exec returns: a server that exits at once is reported before that
         self.relay.process = transport  # type: ignore[assignment]
-        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]
+        self.relay.started(transport.get_pid())  # type: ignore[attr-defined]
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 1:
@@ -544,6 +537,7 @@ class Relay:
             SpoolWriter(spool, t0, self._pause_all, self._resume_all, _say) if spool is not None else _NoRecorder())
         self.process: asyncio.SubprocessTransport | None = None
         self.pid: int | None = None
+        self.group: ProcessGroup | None = None  #: the server's process group, once it runs
         self.server_stdin: asyncio.WriteTransport | None = None
         self.exited: asyncio.Future[int] = self.loop.create_future()
         self.stdout_done: asyncio.Future[None] = self.loop.create_future()
@@ -552,7 +546,6 @@ class Relay:
         self._client_eof = False
         self._closing_stdin = False
         self._escalating = False
-        self._signalled: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._in_fd: int | None = None
 
@@ -599,6 +592,11 @@ class Relay:
             self.link.send(STDERR_EOF)
             if not self.stderr_done.done():
                 self.stderr_done.set_result(None)
+
+    def started(self, pid: int) -> None:
+        if self.group is None:
+            self.pid = pid
+            self.group = ProcessGroup(pid, self.lifecycle)
 
     def process_exited(self) -> None:
         if self.process is not None and not self.exited.done():
@@ -666,7 +664,7 @@ class Relay:
         except OSError as exc:
             raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
         self.process = process
-        self.pid = process.get_pid()
+        self.started(process.get_pid())
         self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
         self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
         for fd in (0, 1):
@@ -748,34 +746,16 @@ class Relay:
         self._spawn(self._escalate())
 
     async def _escalate(self) -> None:
-        if await self._wait_exit(STDIN_CLOSE_GRACE):
-            return
-        self._signal_group(signal.SIGTERM)
-        if await self._wait_exit(SIGTERM_GRACE):
-            return
-        self._signal_group(signal.SIGKILL)
+        assert self.group is not None
+        await self.group.stop(self._wait_exit, STDIN_CLOSE_GRACE)
 
     def _forward(self, sig: int) -> None:
         """A signal to the tap goes to the server's group, as if the client had sent it to the server."""
         self.stop_waiting.set()
-        if self.pid is None or self.exited.done():
+        if self.group is None or self.exited.done():
             return
-        self._signal_group(signal.Signals(sig), forwarded=True)
-        self._spawn(self._kill_after(SIGTERM_GRACE))
-
-    async def _kill_after(self, grace: float) -> None:
-        if not await self._wait_exit(grace):
-            self._signal_group(signal.SIGKILL)
-
-    def _signal_group(self, sig: signal.Signals, forwarded: bool = False) -> None:
-        if self.pid is None or self.exited.done():
-            return
-        name = signal_name(sig)
-        if not forwarded:
-            self._signalled = name
-        self.lifecycle("signal", signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
+        self.group.send(signal.Signals(sig), forwarded=True)
+        self._spawn(self.group.kill_after(self._wait_exit, SIGTERM_GRACE))
 
     async def _wait_exit(self, timeout: float) -> bool:
         try:
@@ -786,15 +766,15 @@ class Relay:
 
     async def _wind_down(self) -> int:
         returncode = await self.exited
-        assert self.pid is not None
+        assert self.group is not None
         self.link.unbounded()
         # what the server wrote before it died; a leftover grandchild may hold the pipes, so bounded
         await self._drain()
         data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
-        if self._signalled:
-            data["after"] = self._signalled
-        self.lifecycle("exited", pid=self.pid, **data)
-        await self._reap_group(self.pid)
+        if self.group.signalled:
+            data["after"] = self.group.signalled
+        self.lifecycle("exited", pid=self.group.pgid, **data)
+        await self.group.reap()
         await self._drain()
         if self.process is not None:
             self.process.close()  # closes pipes a process outside the group may still hold
@@ -831,21 +811,6 @@ class Relay:
             await asyncio.wait([future, stop], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
             stop.cancel()
-
-    async def _reap_group(self, pgid: int) -> None:
-        """Members of the server's group still alive after it exited get SIGTERM, then SIGKILL."""
-        for sig, grace in ((signal.SIGTERM, SIGTERM_GRACE), (signal.SIGKILL, SIGKILL_GRACE)):
-            members = group_members(pgid)
-            if not members:
-                return
-            self.lifecycle("group_leftovers", pids=members, signal=signal_name(sig))
-            try:
-                os.killpg(pgid, sig)
-            except (ProcessLookupError, PermissionError):
-                return
-            deadline = self.loop.time() + grace
-            while group_members(pgid) and self.loop.time() < deadline:
-                await asyncio.sleep(GROUP_POLL_INTERVAL)
 
     async def finish(self, done_fd: int | None) -> None:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
