@@ -7,7 +7,6 @@ import asyncio
 import json
 
 import pytest
-
 from helpers import ROOT, until
 from tap_support import SCRIPT
 
@@ -15,7 +14,17 @@ from inspector.core.capture import read_capture
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.session.session import Session
-from inspector.core.tap.relay import C2S, C2S_EOF, LIFECYCLE, NOTE, S2C, S2C_EOF, STDERR, STDERR_EOF, Recorder
+from inspector.core.tap.relay import (
+    C2S,
+    C2S_EOF,
+    LIFECYCLE,
+    NOTE,
+    S2C,
+    S2C_EOF,
+    STDERR,
+    STDERR_EOF,
+    Recorder,
+)
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Event, Kind
 

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as _dt
 import json
 import os
 import re
@@ -58,13 +57,21 @@ from typing import Any
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.redact import redact_argv
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.paths import captures_dir
+from inspector.core.paths import default_capture_path
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed, default_socket_path
 from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
 from inspector.core.transports.base import TransportError
-from inspector.core.transports.process_group import SIGTERM_GRACE, ProcessGroup, signal_name
-from inspector.core.transports.stdio import PIPE_DRAIN_GRACE, STDIN_CLOSE_GRACE, StdioTransport
+from inspector.core.transports.process_group import (
+    SIGTERM_GRACE,
+    ProcessGroup,
+    signal_name,
+)
+from inspector.core.transports.stdio import (
+    PIPE_DRAIN_GRACE,
+    STDIN_CLOSE_GRACE,
+    StdioTransport,
+)
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
@@ -128,12 +135,6 @@ def guess_name(argv: list[str]) -> str:
 def exit_status(returncode: int) -> int:
     """The exit status a shell would report: the code, or 128 + N for a death by signal N."""
     return returncode if returncode >= 0 else 128 - returncode
-
-
-def default_capture_path(name: str, folder: Path | None = None) -> Path:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:40] or "server"
-    return (folder or captures_dir()) / f"{slug}-{stamp}.jsonl"
 
 
 def _open_private(path: Path, exclusive: bool) -> Path:

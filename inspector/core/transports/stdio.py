@@ -26,7 +26,11 @@ from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_env
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
-from inspector.core.transports.process_group import ProcessGroup, process_state, signal_name
+from inspector.core.transports.process_group import (
+    ProcessGroup,
+    process_state,
+    signal_name,
+)
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
