@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT, wait_until
 from tap_support import (
     DEMO,
@@ -172,33 +173,24 @@ def stopped_server_under_tap(out):
     return client, pid
 
 
-def test_a_stopped_server_still_ends_by_sigterm_when_the_client_is_gone(tmp_path):
+@pytest.mark.parametrize("shutdown", ["the client is gone", "the client sends the tap SIGTERM"])
+def test_a_stopped_server_still_ends_by_sigterm_on_the_taps_shutdown(tmp_path, shutdown):
     out = tmp_path / "c.jsonl"
-    client, _ = stopped_server_under_tap(out)
+    client, pid = stopped_server_under_tap(out)
     try:
-        client.stdin.close()  # the client dies: the tap's shutdown sends SIGTERM after the grace
-        client.stdout.close()
-        assert client.wait(timeout=TIMEOUT) == 128 + signal.SIGTERM  # not SIGKILL: it got SIGCONT to act on it
-    finally:
-        stop(client)
-    capture = read_capture(out)
-    assert [e.data["signal"] for e in lifecycle(capture, "signal")] == ["SIGTERM"]
-    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"],
-                                                    "signal": "SIGTERM", "after": "SIGTERM"}
-
-
-def test_a_stopped_server_still_ends_by_a_sigterm_the_tap_forwards(tmp_path):
-    out = tmp_path / "c.jsonl"
-    client, _ = stopped_server_under_tap(out)
-    try:
-        client.send_signal(signal.SIGTERM)
-        assert client.wait(timeout=TIMEOUT) == 128 + signal.SIGTERM
+        if shutdown == "the client is gone":  # the tap sends SIGTERM after the grace
+            client.stdin.close()
+            client.stdout.close()
+        else:  # the tap forwards it
+            client.send_signal(signal.SIGTERM)
+        assert client.wait(timeout=TIMEOUT) == 128 + signal.SIGTERM  # not SIGKILL: SIGCONT let it act on SIGTERM
     finally:
         stop(client)
     wait_until(lambda: '"exited"' in out.read_text(), TIMEOUT, "the recorder to finish")
     capture = read_capture(out)
-    assert [(e.data["signal"], e.data.get("forwarded")) for e in lifecycle(capture, "signal")] == [("SIGTERM", True)]
-    assert lifecycle(capture, "exited")[0].data["signal"] == "SIGTERM"
+    assert [e.data["signal"] for e in lifecycle(capture, "signal")] == ["SIGTERM"]
+    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": pid, "signal": "SIGTERM",
+                                                    **({"after": "SIGTERM"} if shutdown == "the client is gone" else {})}
 
 
 def test_tap_forwards_sigterm_to_the_servers_group_and_exits_like_the_server(tmp_path):
