@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -24,3 +26,18 @@ def captures_dir() -> Path:
     path = data_dir() / "captures"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def capture_name(name: str) -> str:
+    """The file name of a new capture of the session called ``name``: the name made safe for any file system
+    (at most 40 characters; ``session`` if nothing is left) and the local time to the millisecond, so names
+    sort by when the sessions started: ``my-server-20261202-143005-123.jsonl``."""
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:40] or "session"
+    return f"{slug}-{stamp}.jsonl"
+
+
+def default_capture_path(name: str, folder: Path | None = None) -> Path:
+    """Where a new capture of the session called ``name`` goes: :func:`capture_name` in ``folder``, by default
+    the user's captures folder (created if needed: raises OSError when it cannot be)."""
+    return (folder or captures_dir()) / capture_name(name)

@@ -11,7 +11,7 @@ from helpers import ROOT, wait_until
 
 from inspector.core.capture import read_capture
 from inspector.core.capture.format import CaptureError
-from inspector.core.transports.stdio import group_members
+from inspector.core.transports.process_group import group_members
 
 SILENT_SERVER = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # reads until EOF, never answers
 TCP_LISTEN = "0A"

@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT, wait_until
 from tap_support import (
     DEMO,
@@ -27,7 +28,7 @@ from tap_support import (
 )
 
 from inspector.core.capture import read_capture
-from inspector.core.transports.stdio import group_members
+from inspector.core.transports.process_group import group_members, process_state
 from inspector.core.wire.events import Kind
 
 
@@ -154,6 +155,42 @@ def test_tap_leaves_no_process_of_the_servers_group_behind(tmp_path):
     pid = lifecycle(capture, "spawned")[0].data["pid"]
     assert lifecycle(capture, "group_leftovers")[0].data["signal"] == "SIGTERM"
     assert group_members(pid) == []
+
+
+def stopped_server_under_tap(out):
+    """A client with a tap'd server that answered once and was then stopped (SIGSTOP, as Ctrl-Z or a debugger
+    would): the client process, and the server's pid."""
+    client = subprocess.Popen(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    client.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"initialize"}\n')
+    client.stdin.flush()
+    client.stdout.readline()  # the banner
+    assert b'"id":1,"result"' in client.stdout.readline()
+    wait_until(lambda: '"spawned"' in out.read_text(), TIMEOUT, "the recorder to write the spawned event")
+    pid = lifecycle(read_capture(out), "spawned")[0].data["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    wait_until(lambda: process_state(pid) == "T", TIMEOUT, "the server to be stopped")
+    return client, pid
+
+
+@pytest.mark.parametrize("shutdown", ["the client is gone", "the client sends the tap SIGTERM"])
+def test_a_stopped_server_still_ends_by_sigterm_on_the_taps_shutdown(tmp_path, shutdown):
+    out = tmp_path / "c.jsonl"
+    client, pid = stopped_server_under_tap(out)
+    try:
+        if shutdown == "the client is gone":  # the tap sends SIGTERM after the grace
+            client.stdin.close()
+            client.stdout.close()
+        else:  # the tap forwards it
+            client.send_signal(signal.SIGTERM)
+        assert client.wait(timeout=TIMEOUT) == 128 + signal.SIGTERM  # not SIGKILL: SIGCONT let it act on SIGTERM
+    finally:
+        stop(client)
+    wait_until(lambda: '"exited"' in out.read_text(), TIMEOUT, "the recorder to finish")
+    capture = read_capture(out)
+    assert [e.data["signal"] for e in lifecycle(capture, "signal")] == ["SIGTERM"]
+    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": pid, "signal": "SIGTERM",
+                                                    **({"after": "SIGTERM"} if shutdown == "the client is gone" else {})}
 
 
 def test_tap_forwards_sigterm_to_the_servers_group_and_exits_like_the_server(tmp_path):

@@ -1,8 +1,10 @@
 """One connection to one server: numbers and times events, pairs them, saves them, and speaks the protocol.
 
-The session owns a transport and is the single place events pass through, in order:
-transport -> (seq, times) -> correlation -> capture -> ``events`` list -> listeners. Listeners are plain
-callables, called with each batch of events after all state changed (the GUI bridges them to Qt signals; the core never sees Qt).
+The session owns a transport and is the single place its events pass through, in order: transport ->
+:class:`~inspector.core.session.pipeline.EventPipeline` (seq, times, correlation, counts, capture, ``events``
+list, listeners) -> the session's reactions (waiting requests, server requests, the server's exit). Listeners
+are plain callables, called with each batch of events after all state changed (the GUI bridges them to Qt
+signals; the core never sees Qt).
 
 It also implements the client side of the lifecycle:
 
@@ -29,9 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.session.pipeline import EventPipeline, Listener
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import Correlator, id_key
+from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Kind
 
 MODERN_REVISION = "2026-07-28"
@@ -56,8 +59,6 @@ PENDING_SENDS_GRACE = 0.5
 MAX_INPUT_ROUNDS = 5
 
 ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
-#: Called with each batch of new events, after the session's state includes them.
-Listener = Callable[[list[Event]], None]
 
 
 class RequestTimeout(TransportError):
@@ -112,12 +113,12 @@ class Session:
         self.server_request_handler = server_request_handler
         self.keep_events = keep_events
         self.events: list[Event] = []
-        self.listeners: list[Listener] = []
-        self.correlator = Correlator()
+        self.pipeline = EventPipeline(capture, self.events if keep_events else None)
+        self.listeners: list[Listener] = self.pipeline.listeners
+        self.correlator = self.pipeline.correlator
+        self.counts = self.pipeline.counts
         self.server: ServerInfo | None = None
         self.modern = False  #: when true, every request gets the 2026-07-28 ``_meta``
-        self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}
-        self._seq = 0
         self._t0 = time.monotonic()
         self._next_id = 1
         self._waiters: dict[tuple[str, Any], tuple[str, asyncio.Future[Event]]] = {}
@@ -134,57 +135,21 @@ class Session:
         self._on_events([event])
 
     def _on_events(self, events: list[Event]) -> None:
-        """Number, time, pair, count, save, keep, announce, then react: in that order, for a batch.
+        """The pipeline's work (number, time, pair, count, save, keep, announce), then react: for a batch.
 
         A batch is what one read produced, so its events share one timestamp: they arrived together.
         """
-        t = time.monotonic() - self._t0
-        wall = time.time()
-        seq = self._seq
-        observe = self.correlator.observe
-        counts = self.counts
-        reactions: list[tuple[Event, Event | None]] = []
-        for event in events:
-            seq += 1
-            event.seq = seq
-            event.t = t
-            event.wall = wall
-            kind = event.kind
-            if kind == Kind.MESSAGE:
-                counts[event.dir or "s2c"] += 1
+        reactions = self.pipeline.push(events, time.monotonic() - self._t0, time.time())
+        if self._progress_seen:
+            for event in events:
                 rpc = event.rpc
-                if self._progress_seen and rpc is not None and rpc.method == "notifications/progress":
+                if rpc is not None and rpc.method == "notifications/progress" and event.kind == Kind.MESSAGE:
                     self._saw_progress(event)
-                if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
-                    request = observe(event)
-                    if request is not None or (rpc.kind == jsonrpc.REQUEST and event.dir == Direction.S2C):
-                        reactions.append((event, request))
-            elif kind == Kind.FRAMING_ERROR:
-                counts["framing_errors"] += 1
-                if event.dir == Direction.S2C:
-                    for junk in self._junk_watchers:
-                        junk.saw(event)
-                    if self._waiters and "oversize" in event.data:
-                        reactions.append((event, None))  # maybe the answer we wait for, too big to read
-            elif kind == Kind.STDERR:
-                counts["stderr"] += 1
-            elif kind == Kind.LIFECYCLE:
-                if event.data.get("what") in ("request_failed", "stream_lost"):
-                    self.correlator.forget(Direction.C2S, event.data.get("request_id"))
-                reactions.append((event, None))
-            if event.findings:
-                counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
-        self._seq = seq
-        if self.capture is not None:
-            self.capture.write_many(events)
-        if self.keep_events:
-            self.events.extend(events)
-        for listener in self.listeners:
-            listener(events)
         for event, request in reactions:
             self._react(event, request)
 
     def _react(self, event: Event, request: Event | None) -> None:
+        """What the session does about one event the pipeline handed back (``request``: what it answers)."""
         if request is not None and request.dir == Direction.C2S and request.rpc is not None:
             waiter = self._waiters.pop(id_key(request.rpc.id), None)
             if waiter is not None and not waiter[1].done():
@@ -201,7 +166,12 @@ class Session:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter[1].done():
                 waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
-        elif event.kind == Kind.FRAMING_ERROR:
+        elif event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
+            for junk in self._junk_watchers:
+                junk.saw(event)
+            if not (self._waiters and "oversize" in event.data):
+                return
+            # maybe the answer we wait for, too big to read
             found, msg_id = _oversize_message_id(event)
             waiter = self._waiters.pop(id_key(msg_id), None) if found else None
             if waiter is not None and not waiter[1].done():

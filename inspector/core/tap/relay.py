@@ -16,9 +16,9 @@ Two processes, so that recording never slows the wire:
   as it would without the tap.
 * **the recorder** (forked at start, in its own session so a Ctrl-C or a signal to the tap's process group
   does not cut the capture short): feeds each direction to a :class:`~inspector.core.wire.framing.LineDecoder`
-  and stderr to a :class:`~inspector.core.wire.lines.TextLineSplitter`, numbers the events (``seq``; ``t`` and
-  ``wall`` come from the relay), pairs them with a :class:`~inspector.core.wire.correlation.Correlator` (so the
-  capture has latencies), appends them to the capture and streams them to a listening window
+  and stderr to a :class:`~inspector.core.wire.lines.TextLineSplitter`, and passes the events through the
+  session's own :class:`~inspector.core.session.pipeline.EventPipeline` (numbered; ``t`` and ``wall`` from the
+  relay; paired, so the capture has latencies; saved to the capture), which streams them to a listening window
   (:class:`~inspector.core.tap.channel.TapFeed`: a bounded queue; a slow or absent window only loses
   *live* events, counted; the capture gets everything).
 
@@ -35,14 +35,14 @@ closed: it died, or left without waiting), the stdio transport's rules apply: th
 :data:`STDIN_CLOSE_GRACE` to exit, then SIGTERM to its group, then SIGKILL. SIGTERM, SIGINT and SIGHUP sent to
 the tap (how clients stop a server that does not leave on EOF) are forwarded to the server's group, with
 SIGKILL after :data:`SIGTERM_GRACE`. Members of the group left after the server exits get SIGTERM, then
-SIGKILL.
+SIGKILL. All of it is :class:`~inspector.core.transports.process_group.ProcessGroup`'s, as for the stdio
+transport: every signal but SIGKILL is followed by SIGCONT, so a stopped server can act on it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as _dt
 import json
 import os
 import re
@@ -57,22 +57,21 @@ from typing import Any
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.redact import redact_argv
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.paths import captures_dir
+from inspector.core.paths import default_capture_path
+from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed, default_socket_path
 from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
 from inspector.core.transports.base import TransportError
-from inspector.core.transports.stdio import (
-    GROUP_POLL_INTERVAL,
-    PIPE_DRAIN_GRACE,
-    SIGKILL_GRACE,
+from inspector.core.transports.process_group import (
     SIGTERM_GRACE,
-    STDIN_CLOSE_GRACE,
-    StdioTransport,
-    group_members,
+    ProcessGroup,
     signal_name,
 )
-from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import Correlator
+from inspector.core.transports.stdio import (
+    PIPE_DRAIN_GRACE,
+    STDIN_CLOSE_GRACE,
+    StdioTransport,
+)
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
@@ -138,12 +137,6 @@ def exit_status(returncode: int) -> int:
     return returncode if returncode >= 0 else 128 - returncode
 
 
-def default_capture_path(name: str, folder: Path | None = None) -> Path:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:40] or "server"
-    return (folder or captures_dir()) / f"{slug}-{stamp}.jsonl"
-
-
 def _open_private(path: Path, exclusive: bool) -> Path:
     """Create the capture file with mode 0600 (it holds the session's messages); a taken name gets a suffix."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
@@ -161,17 +154,17 @@ def _open_private(path: Path, exclusive: bool) -> Path:
 
 
 class Recorder:
-    """Turns the relay's frames into numbered, paired events, written to the capture and the live feed."""
+    """Turns the relay's frames into events and hands them to the same pipeline a session uses (numbered,
+    paired, counted, saved to the capture), and from it to the live feed."""
 
     def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
-        self.capture = capture
         self.feed = feed
         self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes), S2C: LineDecoder(Direction.S2C, max_line_bytes)}
         self.splitter: TextLineSplitter | None = TextLineSplitter()
-        self.correlator = Correlator()
-        self.seq = 0
-        self.events_recorded = 0
+        self.pipeline = EventPipeline(capture)
+        if feed is not None:
+            self.pipeline.listeners.append(self._to_feed)
 
     def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
         if tag in (C2S, S2C):
@@ -211,38 +204,15 @@ class Recorder:
             self._emit([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines], t, wall)
 
     def _emit(self, events: list[Event], t: float, wall: float) -> None:
-        if not events:
-            return
-        seq = self.seq
-        observe = self.correlator.observe
-        for event in events:
-            seq += 1
-            event.seq = seq
-            event.t = t
-            event.wall = wall
-            rpc = event.rpc
-            if event.kind == Kind.MESSAGE and rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
-                request = observe(event)
-                if request is not None and request.rpc is not None and request.rpc.method == "initialize":
-                    self._learn_revision(event)
-        self.seq = seq
-        self.events_recorded += len(events)
-        if self.capture is not None:
-            self.capture.write_many(events)
-        if self.feed is not None:
-            self.feed.next_seq = seq + 1
-            if self.feed.connected:
-                self.feed.send([event_to_line(event) for event in events])
+        if events:
+            self.pipeline.push(events, t, wall)  # nothing to react to: the recorder only records
 
-    def _learn_revision(self, response: Event) -> None:
-        """The negotiated revision decides whether batches are allowed (as the session does after its own
-        handshake)."""
-        try:
-            version = response.json().get("result", {}).get("protocolVersion")
-        except (ValueError, AttributeError):
-            return
-        if isinstance(version, str):
-            self.correlator.protocol_version = version
+    def _to_feed(self, events: list[Event]) -> None:
+        feed = self.feed
+        assert feed is not None
+        feed.next_seq = events[-1].seq + 1
+        if feed.connected:
+            feed.send([event_to_line(event) for event in events])
 
 
 async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
@@ -532,7 +502,7 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # before subprocess_exec returns: a server that exits at once is reported before that
         self.relay.process = transport  # type: ignore[assignment]
-        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]
+        self.relay.started(transport.get_pid())  # type: ignore[attr-defined]
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 1:
@@ -568,6 +538,7 @@ class Relay:
             SpoolWriter(spool, t0, self._pause_all, self._resume_all, _say) if spool is not None else _NoRecorder())
         self.process: asyncio.SubprocessTransport | None = None
         self.pid: int | None = None
+        self.group: ProcessGroup | None = None  #: the server's process group, once it runs
         self.server_stdin: asyncio.WriteTransport | None = None
         self.exited: asyncio.Future[int] = self.loop.create_future()
         self.stdout_done: asyncio.Future[None] = self.loop.create_future()
@@ -576,7 +547,6 @@ class Relay:
         self._client_eof = False
         self._closing_stdin = False
         self._escalating = False
-        self._signalled: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._in_fd: int | None = None
 
@@ -623,6 +593,11 @@ class Relay:
             self.link.send(STDERR_EOF)
             if not self.stderr_done.done():
                 self.stderr_done.set_result(None)
+
+    def started(self, pid: int) -> None:
+        if self.group is None:
+            self.pid = pid
+            self.group = ProcessGroup(pid, self.lifecycle)
 
     def process_exited(self) -> None:
         if self.process is not None and not self.exited.done():
@@ -690,7 +665,7 @@ class Relay:
         except OSError as exc:
             raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
         self.process = process
-        self.pid = process.get_pid()
+        self.started(process.get_pid())
         self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
         self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
         for fd in (0, 1):
@@ -772,34 +747,16 @@ class Relay:
         self._spawn(self._escalate())
 
     async def _escalate(self) -> None:
-        if await self._wait_exit(STDIN_CLOSE_GRACE):
-            return
-        self._signal_group(signal.SIGTERM)
-        if await self._wait_exit(SIGTERM_GRACE):
-            return
-        self._signal_group(signal.SIGKILL)
+        assert self.group is not None
+        await self.group.stop(self._wait_exit, STDIN_CLOSE_GRACE)
 
     def _forward(self, sig: int) -> None:
         """A signal to the tap goes to the server's group, as if the client had sent it to the server."""
         self.stop_waiting.set()
-        if self.pid is None or self.exited.done():
+        if self.group is None or self.exited.done():
             return
-        self._signal_group(signal.Signals(sig), forwarded=True)
-        self._spawn(self._kill_after(SIGTERM_GRACE))
-
-    async def _kill_after(self, grace: float) -> None:
-        if not await self._wait_exit(grace):
-            self._signal_group(signal.SIGKILL)
-
-    def _signal_group(self, sig: signal.Signals, forwarded: bool = False) -> None:
-        if self.pid is None or self.exited.done():
-            return
-        name = signal_name(sig)
-        if not forwarded:
-            self._signalled = name
-        self.lifecycle("signal", signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
+        self.group.send(signal.Signals(sig), forwarded=True)
+        self._spawn(self.group.kill_after(self._wait_exit, SIGTERM_GRACE))
 
     async def _wait_exit(self, timeout: float) -> bool:
         try:
@@ -810,15 +767,15 @@ class Relay:
 
     async def _wind_down(self) -> int:
         returncode = await self.exited
-        assert self.pid is not None
+        assert self.group is not None
         self.link.unbounded()
         # what the server wrote before it died; a leftover grandchild may hold the pipes, so bounded
         await self._drain()
         data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
-        if self._signalled:
-            data["after"] = self._signalled
-        self.lifecycle("exited", pid=self.pid, **data)
-        await self._reap_group(self.pid)
+        if self.group.signalled:
+            data["after"] = self.group.signalled
+        self.lifecycle("exited", pid=self.group.pgid, **data)
+        await self.group.reap()
         await self._drain()
         if self.process is not None:
             self.process.close()  # closes pipes a process outside the group may still hold
@@ -855,21 +812,6 @@ class Relay:
             await asyncio.wait([future, stop], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
             stop.cancel()
-
-    async def _reap_group(self, pgid: int) -> None:
-        """Members of the server's group still alive after it exited get SIGTERM, then SIGKILL."""
-        for sig, grace in ((signal.SIGTERM, SIGTERM_GRACE), (signal.SIGKILL, SIGKILL_GRACE)):
-            members = group_members(pgid)
-            if not members:
-                return
-            self.lifecycle("group_leftovers", pids=members, signal=signal_name(sig))
-            try:
-                os.killpg(pgid, sig)
-            except (ProcessLookupError, PermissionError):
-                return
-            deadline = self.loop.time() + grace
-            while group_members(pgid) and self.loop.time() < deadline:
-                await asyncio.sleep(GROUP_POLL_INTERVAL)
 
     async def finish(self, done_fd: int | None) -> None:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""

@@ -13,6 +13,7 @@ import json
 import re
 import ssl
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,6 +23,7 @@ import httpx
 from inspector.core.capture.redact import redact_headers, redact_url
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.wire.events import Event, Finding, Kind
+from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: Default bound on establishing a TCP (and TLS) connection.
 DEFAULT_CONNECT_TIMEOUT = 10.0
@@ -199,6 +201,16 @@ def jsonrpc_error_in(body: bytes) -> dict[str, Any] | None:
     return None
 
 
+@dataclass
+class SseEnd:
+    """How one event stream ended (:meth:`HttpTransportBase.read_sse`)."""
+
+    last_event_id: str = ""  #: the last ``id`` the server gave, to resume from ("" when none)
+    retry: float | None = None  #: the last reconnection delay the server asked for, in seconds
+    error: str | None = None  #: the sentence for a network failure; None when the stream ended or was left
+    left: bool = False  #: the reader stopped reading before the stream ended
+
+
 class HttpTransportBase(Transport):
     """Shared machinery: one httpx client, exchange numbering, ``http`` events, timing via httpx trace."""
 
@@ -355,6 +367,47 @@ class HttpTransportBase(Transport):
             if size >= MAX_ERROR_BODY:
                 break
         return b"".join(parts)
+
+    async def read_sse(self, response: httpx.Response, number: int, started: float,
+                       on_event: Callable[[RawSSE, int], bool | None],
+                       on_chunk: Callable[[bytes], None] | None = None) -> SseEnd:
+        """Read the event stream of exchange ``number`` until it ends, fails, or ``on_event`` returns True
+        (leave it); each event goes to ``on_event`` (with ``number``) as it completes, each chunk first to
+        ``on_chunk``.
+
+        Whatever happens (a cancellation included), the response is closed and the stream's closing ``http``
+        event is emitted: total time since ``started``, keep-alive comments, the bytes of an event the
+        stream cut short, the failure's sentence.
+        """
+        decoder = SSEDecoder()
+        end = SseEnd()
+        try:
+            async for chunk in response.aiter_bytes():
+                if on_chunk is not None:
+                    on_chunk(chunk)
+                for raw in decoder.feed(chunk):
+                    if raw.sse.retry is not None:
+                        end.retry = raw.sse.retry / 1000
+                    if on_event(raw, number):
+                        end.left = True
+                        break
+                if end.left:
+                    break
+        except httpx.HTTPError as exc:
+            end.error = explain(exc, response.request.method, self.shown(self.url))
+        finally:
+            await response.aclose()
+            decoder.close()  # counts the bytes of an event the stream cut short
+            data: dict[str, Any] = {"exchange": number, "phase": "end",
+                                    "timing": {"total": round(time.monotonic() - started, 6)},
+                                    "keepalive_comments": decoder.total_comments}
+            if end.error:
+                data["error"] = end.error
+            if decoder.incomplete_bytes:
+                data["incomplete_bytes"] = decoder.incomplete_bytes
+            self.emit(Event(Kind.HTTP, data=data))
+        end.last_event_id = decoder.last_event_id
+        return end
 
     def request_failed(self, msg_id: Any, reason: str) -> None:
         """The exchange carrying request ``msg_id`` ended without an answer and cannot get one."""

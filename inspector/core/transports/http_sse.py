@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 import httpx
 
@@ -24,7 +23,7 @@ from inspector.core.transports.http_common import (
 )
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_document, decode_line
-from inspector.core.wire.sse import RawSSE, SSEDecoder
+from inspector.core.wire.sse import RawSSE
 
 #: How long we wait for the ``endpoint`` event after the stream opened.
 ENDPOINT_TIMEOUT = 10.0
@@ -80,24 +79,8 @@ class HttpSseTransport(HttpTransportBase):
             raise
 
     async def _read(self, response: httpx.Response, number: int, started: float) -> None:
-        decoder = SSEDecoder()
-        error: str | None = None
-        try:
-            async for chunk in response.aiter_bytes():
-                for raw in decoder.feed(chunk):
-                    self._on_sse(raw, number)
-        except httpx.HTTPError as exc:
-            error = explain(exc, "GET", self.shown(self.url))
-        finally:
-            await response.aclose()
-            decoder.close()
-            data: dict[str, Any] = {"exchange": number, "phase": "end", "keepalive_comments": decoder.total_comments,
-                                    "timing": {"total": round(time.monotonic() - started, 6)}}
-            if error:
-                data["error"] = error
-            if decoder.incomplete_bytes:
-                data["incomplete_bytes"] = decoder.incomplete_bytes
-            self.emit(Event(Kind.HTTP, data=data))
+        end = await self.read_sse(response, number, started, self._on_sse)
+        error = end.error
         if self._endpoint_ready is not None and not self._endpoint_ready.done():
             self._endpoint_ready.set_exception(TransportError(
                 f"GET {self.shown(self.url)}: the stream ended before the endpoint event ({error or 'closed by the server'})"))

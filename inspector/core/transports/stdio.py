@@ -10,7 +10,8 @@ binding, unchanged on the wire). What this adds for a debugger:
   deadlock on a full pipe;
 * what we write to stdin goes through a decoder too, so the capture holds stdin byte-exactly, raw sends
   included;
-* shutdown follows the spec's order with named timeouts: close stdin, wait, SIGTERM the group, wait, SIGKILL.
+* shutdown follows the spec's order with named timeouts: close stdin, wait, SIGTERM the group, wait, SIGKILL
+  (:class:`~inspector.core.transports.process_group.ProcessGroup`, shared with the tap).
 """
 
 from __future__ import annotations
@@ -20,23 +21,22 @@ import collections
 import os
 import shlex
 import shutil
-import signal
 from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_env
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.transports.process_group import (
+    ProcessGroup,
+    process_state,
+    signal_name,
+)
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
 
 #: After closing stdin, how long a server gets to exit by itself (the SDKs use 2 s).
 STDIN_CLOSE_GRACE = 2.0
-#: After SIGTERM to the process group, how long before SIGKILL.
-SIGTERM_GRACE = 2.0
-#: After SIGKILL, how long we wait for the group to disappear before giving up (it cannot resist SIGKILL;
-#: this only bounds the wait for the kernel).
-SIGKILL_GRACE = 2.0
 #: Once the server has exited, how long we keep reading pipes that a leftover process may still hold.
 PIPE_DRAIN_GRACE = 1.0
 #: A write to stdin that makes no progress for this long means the server stopped reading it.
@@ -49,8 +49,6 @@ STDERR_TAIL_LINES = 5
 #: A quoted stderr line keeps only its last this many characters: a server can write megabytes without a
 #: newline (a progress bar, a minified stack trace), and the diagnosis must stay one readable sentence.
 STDERR_QUOTE_CHARS = 200
-#: How often we look whether the process group is gone while waiting for it.
-GROUP_POLL_INTERVAL = 0.02
 
 
 def lifecycle(what: str, **data: Any) -> Event:
@@ -76,16 +74,23 @@ class StdioTransport(Transport):
         self.returncode: int | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_line_open = False  # the last stderr piece had no newline: the next one continues it
-        #: processes of the server's group still running after it exited (helpers it left behind), ended by us
-        self.leftovers: list[int] = []
+        self.group: ProcessGroup | None = None  #: the server's process group, once it runs
         self._stdin_decoder = LineDecoder(Direction.C2S, max_line_bytes)
         self._readers: list[asyncio.Task[None]] = []
         self._waiter: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
         self._closing = False
         self._stdin_closed = False
-        self._signalled: str | None = None
         self._exit_code: asyncio.Future[int] | None = None
+
+    @property
+    def leftovers(self) -> list[int]:
+        """Processes of the server's group still running after it exited (helpers it left behind), ended by us."""
+        return self.group.leftovers if self.group is not None else []
+
+    @property
+    def _signalled(self) -> str | None:
+        return self.group.signalled if self.group is not None else None
 
     def describe(self) -> dict[str, Any]:
         return {"transport": "stdio", "argv": self.argv, "cwd": self.cwd, "env": self.env_overrides}
@@ -135,6 +140,7 @@ class StdioTransport(Transport):
                 cwd=self.cwd, env=env, start_new_session=True,
             )
             self.process = asyncio.subprocess.Process(transport, protocol, loop)
+            self.group = ProcessGroup(self.process.pid, lambda what, **data: self.emit(lifecycle(what, **data)))
         except PermissionError:
             raise TransportError(f"{self.argv[0]} cannot be run: permission denied") from None
         except OSError as exc:
@@ -261,19 +267,15 @@ class StdioTransport(Transport):
 
     async def close(self) -> None:
         """Close stdin, wait; SIGTERM the group, wait; SIGKILL the group; leave no process of the group alive."""
-        process = self.process
-        if process is None or self._closing:
+        group = self.group
+        if group is None or self._closing:
             if self._waiter is not None:
                 await asyncio.shield(self._waiter)
             return
         self._closing = True
         self._close_stdin()
-        if not await self._wait_for(self._closed.wait(), STDIN_CLOSE_GRACE):
-            self._signal_group(signal.SIGTERM)
-            if not await self._wait_for(self._closed.wait(), SIGTERM_GRACE):
-                self._signal_group(signal.SIGKILL)
-                await self._wait_for(self._closed.wait(), SIGKILL_GRACE)
-        await self._reap_group(process.pid)
+        await group.stop(self._wait_closed, STDIN_CLOSE_GRACE)
+        await group.reap()
         if self._waiter is not None:
             await self._waiter
 
@@ -289,31 +291,8 @@ class StdioTransport(Transport):
             pass
         self.emit(lifecycle("stdin_closed"))
 
-    async def _reap_group(self, pgid: int) -> None:
-        """Leftover members of the group (grandchildren) get SIGTERM, then SIGKILL."""
-        for sig, grace in ((signal.SIGTERM, SIGTERM_GRACE), (signal.SIGKILL, SIGKILL_GRACE)):
-            members = group_members(pgid)
-            if not members:
-                return
-            self.leftovers = self.leftovers or members
-            self.emit(lifecycle("group_leftovers", pids=members, signal=signal_name(sig)))
-            try:
-                _kill_group(pgid, sig)
-            except (ProcessLookupError, PermissionError):
-                return
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + grace
-            while group_members(pgid) and loop.time() < deadline:
-                await asyncio.sleep(GROUP_POLL_INTERVAL)
-
-    def _signal_group(self, sig: signal.Signals) -> None:
-        assert self.process is not None
-        self._signalled = signal_name(sig)
-        self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
-        try:
-            _kill_group(self.process.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+    async def _wait_closed(self, timeout: float) -> bool:
+        return await self._wait_for(self._closed.wait(), timeout)
 
     @staticmethod
     async def _wait_for(awaitable: Any, timeout: float) -> bool:
@@ -367,55 +346,6 @@ class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         super().process_exited()
         if not self._exit_code.done():
             self._exit_code.set_result(code if code is not None else -1)
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes of a process group. Reads /proc on Linux, else asks the kernel."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        try:
-            os.killpg(pgid, 0)
-            return [pgid]
-        except (ProcessLookupError, PermissionError):
-            return []
-    members = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # fields after the parenthesised command: state ppid pgrp ...
-        fields = stat.rsplit(")", 1)[-1].split()
-        if len(fields) >= 3 and fields[0] not in ("Z", "X") and int(fields[2]) == pgid:
-            members.append(int(entry.name))
-    return members
-
-
-def _kill_group(pgid: int, sig: signal.Signals) -> None:
-    """Signal a process group. SIGTERM is followed by SIGCONT (as systemd does): a stopped process (SIGSTOP,
-    Ctrl-Z) cannot act on SIGTERM until it runs again, and would otherwise only end with SIGKILL."""
-    os.killpg(pgid, sig)
-    if sig == signal.SIGTERM:
-        os.killpg(pgid, signal.SIGCONT)
-
-
-def process_state(pid: int) -> str | None:
-    """The one-letter state of a process (``R``, ``S``, ``T`` stopped, ``t`` stopped by a debugger, ``Z``...);
-    None where /proc cannot tell."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return None
-
-
-def signal_name(signum: int) -> str:
-    """``SIGTERM`` for 15: how lifecycle events and sentences name a signal."""
-    try:
-        return signal.Signals(signum).name
-    except ValueError:
-        return f"signal {signum}"
 
 
 def _whole_command_line(command: str) -> str | None:

@@ -43,7 +43,7 @@ from inspector.core.transports.http_common import (
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_document, decode_line
-from inspector.core.wire.sse import RawSSE, SSEDecoder
+from inspector.core.wire.sse import RawSSE
 
 #: Revisions that require ``MCP-Protocol-Version`` on requests after initialize.
 VERSION_HEADER_REVISIONS = frozenset({"2025-06-18", "2025-11-25"})
@@ -385,37 +385,33 @@ class StreamableHttpTransport(HttpTransportBase):
 
     async def _read_stream(self, response: httpx.Response, number: int, started: float, msg_id: Any) -> None:
         """Read one SSE response; resume it with GET + Last-Event-ID if it drops before the answer."""
-        decoder = SSEDecoder()
         answered = False
-        error: str | None = None
-        retry: float | None = None
         progress = StreamProgress(time.monotonic())
         if msg_id is not None:
             self._progress[json.dumps(msg_id)] = progress
+
+        def chunk_came(chunk: bytes) -> None:
+            progress.bytes += len(chunk)
+            progress.last = time.monotonic()
+
+        def event_came(raw: RawSSE, number: int) -> None:
+            nonlocal answered
+            progress.events += 1
+            if self._sse_event(raw, number) == msg_id and msg_id is not None:
+                answered = True
+
         try:
-            async for chunk in response.aiter_bytes():
-                progress.bytes += len(chunk)
-                progress.last = time.monotonic()
-                for raw in decoder.feed(chunk):
-                    progress.events += 1
-                    if raw.sse.retry is not None:
-                        retry = raw.sse.retry / 1000
-                    if self._sse_event(raw, number) == msg_id and msg_id is not None:
-                        answered = True
-        except httpx.HTTPError as exc:
-            error = explain(exc, "POST", self.shown(self.url))
+            end = await self.read_sse(response, number, started, event_came, chunk_came)
         finally:
-            await response.aclose()
-            self._stream_end(number, started, decoder, error)
             if msg_id is not None:
                 self._streams.pop(json.dumps(msg_id), None)
                 self._progress.pop(json.dumps(msg_id), None)
         if answered or msg_id is None or self.closed:
             return
-        if decoder.last_event_id and self.era != "modern":
-            await self._resume(decoder.last_event_id, retry, msg_id)
+        if end.last_event_id and self.era != "modern":
+            await self._resume(end.last_event_id, end.retry, msg_id)
         else:
-            why = error or "the server ended it"
+            why = end.error or "the server ended it"
             self.emit(Event(Kind.LIFECYCLE, data={"what": "stream_lost", "request_id": msg_id,
                                                   "reason": f"the response stream ended before the answer ({why})"}))
 
@@ -429,17 +425,6 @@ class StreamableHttpTransport(HttpTransportBase):
             event.put(note="priming event: an id with empty data, so the client can resume from here")
         self.emit(event)
         return None
-
-    def _stream_end(self, number: int, started: float, decoder: SSEDecoder, error: str | None) -> None:
-        decoder.close()  # counts the bytes of an event the stream cut short
-        data: dict[str, Any] = {"exchange": number, "phase": "end",
-                                "timing": {"total": round(time.monotonic() - started, 6)},
-                                "keepalive_comments": decoder.total_comments}
-        if error:
-            data["error"] = error
-        if decoder.incomplete_bytes:
-            data["incomplete_bytes"] = decoder.incomplete_bytes
-        self.emit(Event(Kind.HTTP, data=data))
 
     async def _resume(self, last_event_id: str, retry: float | None, msg_id: Any) -> None:
         """GET with Last-Event-ID after ``retry``, until the answer arrives or attempts run out."""
@@ -461,23 +446,11 @@ class StreamableHttpTransport(HttpTransportBase):
                 self.gone(f"the stream for request {msg_id} dropped and the server refused to resume it "
                           f"(HTTP {response.status_code})")
                 return
-            decoder = SSEDecoder()
-            error = None
-            try:
-                async for chunk in response.aiter_bytes():
-                    for raw in decoder.feed(chunk):
-                        if raw.sse.retry is not None:
-                            retry = raw.sse.retry / 1000
-                        if self._sse_event(raw, number) == msg_id:
-                            await response.aclose()
-                            self._stream_end(number, started, decoder, None)
-                            return
-            except httpx.HTTPError as exc:
-                    error = explain(exc, "GET", self.shown(self.url))
-            finally:
-                await response.aclose()
-            self._stream_end(number, started, decoder, error)
-            last_event_id = decoder.last_event_id or last_event_id
+            end = await self.read_sse(response, number, started, lambda raw, n: self._sse_event(raw, n) == msg_id)
+            if end.left:
+                return  # the answer came
+            retry = end.retry if end.retry is not None else retry
+            last_event_id = end.last_event_id or last_event_id
         self.gone(f"the stream for request {msg_id} dropped {MAX_RECONNECTS} times; giving up")
 
     async def _standalone_stream(self) -> None:
@@ -485,6 +458,12 @@ class StreamableHttpTransport(HttpTransportBase):
         last_event_id = ""
         retry: float | None = None
         failures = 0
+
+        def event_came(raw: RawSSE, number: int) -> None:
+            nonlocal failures
+            failures = 0  # the stream works: only drops in a row count
+            self._sse_event(raw, number)
+
         while not self.closed and failures < MAX_RECONNECTS:
             extra = {"Accept": "text/event-stream"}
             if last_event_id:
@@ -515,21 +494,9 @@ class StreamableHttpTransport(HttpTransportBase):
                 self.emit(self._finished(event, started, body))
                 return
             self.emit(event)
-            decoder = SSEDecoder()
-            error = None
-            try:
-                async for chunk in response.aiter_bytes():
-                    for raw in decoder.feed(chunk):
-                        failures = 0
-                        if raw.sse.retry is not None:
-                            retry = raw.sse.retry / 1000
-                        self._sse_event(raw, number)
-            except httpx.HTTPError as exc:
-                    error = explain(exc, "GET", self.shown(self.url))
-            finally:
-                await response.aclose()
-            self._stream_end(number, started, decoder, error)
-            last_event_id = decoder.last_event_id or last_event_id
+            end = await self.read_sse(response, number, started, event_came)
+            retry = end.retry if end.retry is not None else retry
+            last_event_id = end.last_event_id or last_event_id
             failures += 1
             if not self.closed:
                 await asyncio.sleep(min(retry or DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS))

@@ -5,14 +5,13 @@ and reports its state in sentences. Runs entirely on the Qt event loop through q
 from __future__ import annotations
 
 import asyncio
-import datetime as _dt
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.core import paths
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.session.record import stdio_target
 from inspector.core.session.session import (
@@ -55,9 +54,8 @@ class Target:
 
 
 def capture_name(target: Target) -> str:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", target.name).strip("-")[:40] or "session"
-    return f"{slug}-{stamp}.jsonl"
+    """The file name of a new capture of ``target`` (the one naming rule: :func:`inspector.core.paths.capture_name`)."""
+    return paths.capture_name(target.name)
 
 
 class LiveSession(QObject):

@@ -1,0 +1,105 @@
+"""The event pipeline: every event a session or a tap records passes through here, in order.
+
+For each batch (what one read produced, so its events share one time): number (``seq``), time (``t``,
+``wall``), pair (:class:`~inspector.core.wire.correlation.Correlator`: ``reply_to``, ``latency``,
+``request_method`` and id findings on responses), count, save (an optional
+:class:`~inspector.core.capture.writer.CaptureWriter`), keep (an optional list) and announce (listeners,
+plain callables called with the batch). Used by :class:`~inspector.core.session.session.Session`, which
+stamps batches with its own clock, and by the tap's recorder (:mod:`inspector.core.tap.relay`), which
+passes the times the relay read the bytes: one set of rules, so a capture says the same whichever wrote it.
+
+An event is complete before it is saved: everything that annotates it (the decoder's framing findings, the
+pairing and its findings) has happened when the capture gets it, and nothing here changes it afterwards.
+
+The batch rule depends on the negotiated revision (only 2025-03-26 allows batches); the pipeline learns it
+from the answer to ``initialize``, whoever sent it. A session that learns it otherwise (``server/discover``)
+sets ``correlator.protocol_version`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspector.core.capture.writer import CaptureWriter
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.correlation import Correlator
+from inspector.core.wire.events import Direction, Event, Kind
+
+#: Called with each batch of new events, after they are numbered, paired, counted, saved and kept.
+Listener = Callable[[list[Event]], None]
+#: What the pipeline's owner may have to react to: an event, and for a response the request it answers.
+Reaction = tuple[Event, Event | None]
+
+#: Lifecycle events after which a request can no longer be answered (its HTTP exchange or stream failed).
+_REQUEST_LOST = ("request_failed", "stream_lost")
+
+
+class EventPipeline:
+    """Numbers, times, pairs, counts, saves, keeps and announces batches of events.
+
+    ``counts`` holds ``c2s`` and ``s2c`` (messages each way), ``framing_errors``, ``stderr`` (lines) and
+    ``findings`` (problems of severity ``error``).
+    """
+
+    def __init__(self, capture: CaptureWriter | None = None, keep: list[Event] | None = None) -> None:
+        self.capture = capture
+        self.kept = keep  #: every event, in order, when given a list
+        self.listeners: list[Listener] = []
+        self.correlator = Correlator()
+        self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}
+        self.seq = 0  #: the seq of the last event
+
+    def push(self, events: list[Event], t: float, wall: float) -> list[Reaction]:
+        """Take one batch, stamped ``t`` (seconds since the start) and ``wall`` (epoch seconds).
+
+        Returns what the owner may have to react to, in order: every message that is not a notification,
+        with the request it answers (None for a request, and for a response that answers nothing), every
+        framing error and every lifecycle event. Notifications, stderr and notes are left out: during a flood of
+        notifications the list stays empty.
+        """
+        seq = self.seq
+        observe = self.correlator.observe
+        counts = self.counts
+        reactions: list[Reaction] = []
+        for event in events:
+            seq += 1
+            event.seq = seq
+            event.t = t
+            event.wall = wall
+            kind = event.kind
+            if kind == Kind.MESSAGE:
+                counts[event.dir or "s2c"] += 1
+                rpc = event.rpc
+                if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
+                    request = observe(event)
+                    if request is not None and request.rpc is not None and request.rpc.method == "initialize":
+                        self._learn_revision(event)
+                    reactions.append((event, request))
+            elif kind == Kind.FRAMING_ERROR:
+                counts["framing_errors"] += 1
+                reactions.append((event, None))
+            elif kind == Kind.STDERR:
+                counts["stderr"] += 1
+            elif kind == Kind.LIFECYCLE:
+                if event.data.get("what") in _REQUEST_LOST:
+                    self.correlator.forget(Direction.C2S, event.data.get("request_id"))
+                reactions.append((event, None))
+            if event.findings:
+                counts["findings"] += sum(1 for f in event.findings if f.severity == "error")
+        self.seq = seq
+        if self.capture is not None:
+            self.capture.write_many(events)
+        if self.kept is not None:
+            self.kept.extend(events)
+        for listener in self.listeners:
+            listener(events)
+        return reactions
+
+    def _learn_revision(self, response: Event) -> None:
+        """The revision the server chose in its answer to ``initialize`` decides whether batches are allowed."""
+        try:
+            version = response.json().get("result", {}).get("protocolVersion")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(version, str):
+            self.correlator.protocol_version = version
