@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
 from helpers import ROOT, until
 from tap_support import SCRIPT
 
@@ -95,8 +94,6 @@ def test_the_taps_recorder_numbers_pairs_and_flags_the_same_bytes_exactly_as_a_s
     assert session.counts["c2s"] == 6 and session.counts["framing_errors"] >= 2 and session.counts["findings"] >= 4
 
 
-@pytest.mark.xfail(strict=True, reason="the Correlator still marks a saved request with answered_by when its "
-                                       "answer comes; the pairing work on core/wire/correlation.py removes that")
 def test_no_event_changes_after_the_session_saved_it(tmp_path):
     out = tmp_path / "session.jsonl"
     session = asyncio.run(asyncio.wait_for(record_a_session(out), 60))
