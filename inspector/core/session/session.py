@@ -32,7 +32,7 @@ from inspector.core.capture.writer import CaptureWriter
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import Correlator, id_key
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 
 MODERN_REVISION = "2026-07-28"
 LEGACY_REVISIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -169,7 +169,7 @@ class Session:
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1
             elif kind == Kind.LIFECYCLE:
-                if event.data.get("what") in ("request_failed", "stream_lost"):
+                if event.data.get("what") in (Lifecycle.REQUEST_FAILED, Lifecycle.STREAM_LOST):
                     self.correlator.forget(Direction.C2S, event.data.get("request_id"))
                 reactions.append((event, None))
             if event.findings:
@@ -192,12 +192,12 @@ class Session:
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
             self._spawn(self._answer(event))
-        elif event.kind == Kind.LIFECYCLE and event.data.get("what") in ("exited", "disconnected"):
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
             for method, future in self._waiters.values():
                 if not future.done():
                     future.set_exception(TransportClosed(self.transport.diagnosis(method) or "the server exited"))
             self._waiters.clear()
-        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == "stream_lost":
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.STREAM_LOST:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter[1].done():
                 waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))

@@ -73,7 +73,7 @@ from inspector.core.transports.stdio import (
 )
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import Correlator
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
 
@@ -702,7 +702,7 @@ class Relay:
         for source in (self.server_out, self.server_err):
             if source.reasons and source.transport is not None:
                 source.transport.pause_reading()
-        self.lifecycle("spawned", pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
+        self.lifecycle(Lifecycle.SPAWNED, pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
                        executable=executable, cwd=os.getcwd(), env={}, via="tap")
         for sig in FORWARDED_SIGNALS:
             with contextlib.suppress(ValueError, OSError, RuntimeError, NotImplementedError):
@@ -759,7 +759,7 @@ class Relay:
         self._closing_stdin = True
         if self.server_stdin is not None:
             self.server_stdin.close()
-        self.lifecycle("stdin_closed", by="client")
+        self.lifecycle(Lifecycle.STDIN_CLOSED, by="client")
 
     def _client_gone(self) -> None:
         """Both ends of the client are closed: it died or left without waiting. The stdio transport's rules
@@ -797,7 +797,7 @@ class Relay:
         name = signal_name(sig)
         if not forwarded:
             self._signalled = name
-        self.lifecycle("signal", signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
+        self.lifecycle(Lifecycle.SIGNAL, signal=name, pid=self.pid, **({"forwarded": True} if forwarded else {}))
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
 
@@ -817,7 +817,7 @@ class Relay:
         data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
         if self._signalled:
             data["after"] = self._signalled
-        self.lifecycle("exited", pid=self.pid, **data)
+        self.lifecycle(Lifecycle.EXITED, pid=self.pid, **data)
         await self._reap_group(self.pid)
         await self._drain()
         if self.process is not None:
@@ -862,7 +862,7 @@ class Relay:
             members = group_members(pgid)
             if not members:
                 return
-            self.lifecycle("group_leftovers", pids=members, signal=signal_name(sig))
+            self.lifecycle(Lifecycle.GROUP_LEFTOVERS, pids=members, signal=signal_name(sig))
             try:
                 os.killpg(pgid, sig)
             except (ProcessLookupError, PermissionError):

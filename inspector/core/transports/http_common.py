@@ -21,7 +21,7 @@ import httpx
 
 from inspector.core.capture.redact import redact_headers, redact_url
 from inspector.core.transports.base import Transport, TransportError
-from inspector.core.wire.events import Event, Finding, Kind
+from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 
 #: Default bound on establishing a TCP (and TLS) connection.
 DEFAULT_CONNECT_TIMEOUT = 10.0
@@ -359,7 +359,8 @@ class HttpTransportBase(Transport):
     def request_failed(self, msg_id: Any, reason: str) -> None:
         """The exchange carrying request ``msg_id`` ended without an answer and cannot get one."""
         if msg_id is not None:
-            self.emit(Event(Kind.LIFECYCLE, data={"what": "request_failed", "request_id": msg_id, "reason": reason}))
+            self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.REQUEST_FAILED, "request_id": msg_id,
+                                                  "reason": reason}))
 
     def flag(self, event: Event, code: str, text: str, severity: str = "error") -> None:
         event.add_findings([Finding(code, text, severity)])
@@ -375,7 +376,7 @@ class HttpTransportBase(Transport):
         """The server cannot be reached any more: say why once, and let waiting requests fail with it."""
         if self._gone is None:
             self._gone = reason
-            self.emit(Event(Kind.LIFECYCLE, data={"what": "disconnected", "reason": reason}))
+            self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.DISCONNECTED, "reason": reason}))
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         if self._gone is None:

@@ -22,7 +22,7 @@ from inspector.core.transports.http_common import (
     explain,
     origin_of,
 )
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
@@ -40,7 +40,7 @@ class HttpSseTransport(HttpTransportBase):
         self._reader: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name,
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CONNECTING, "transport": self.name,
                                               "url": self.describe()["url"]}))
         request = self.client().build_request("GET", self.url, headers={**self.options.base_headers(),
                                                                        "Accept": "text/event-stream"},
@@ -166,5 +166,5 @@ class HttpSseTransport(HttpTransportBase):
             self._reader.cancel()
             await asyncio.wait([self._reader], timeout=2.0)
         await self._close_client()
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()

@@ -26,7 +26,7 @@ from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_env
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
 
@@ -140,7 +140,7 @@ class StdioTransport(Transport):
         except OSError as exc:
             raise TransportError(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
         self.emit(lifecycle(
-            "spawned", pid=self.process.pid,
+            Lifecycle.SPAWNED, pid=self.process.pid,
             argv=redact_argv(self.argv) if self.redact else self.argv,
             executable=executable, cwd=os.path.abspath(self.cwd or os.getcwd()),
             env=redact_env(self.env_overrides) if self.redact else self.env_overrides,
@@ -206,7 +206,7 @@ class StdioTransport(Transport):
         data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": signal_name(-code)}
         if self._signalled:
             data["after"] = self._signalled
-        self.emit(lifecycle("exited", pid=self.process.pid, **data))
+        self.emit(lifecycle(Lifecycle.EXITED, pid=self.process.pid, **data))
         self._closed.set()
 
     async def _finish_readers(self, grace: float) -> None:
@@ -287,7 +287,7 @@ class StdioTransport(Transport):
             self.process.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass
-        self.emit(lifecycle("stdin_closed"))
+        self.emit(lifecycle(Lifecycle.STDIN_CLOSED))
 
     async def _reap_group(self, pgid: int) -> None:
         """Leftover members of the group (grandchildren) get SIGTERM, then SIGKILL."""
@@ -296,7 +296,7 @@ class StdioTransport(Transport):
             if not members:
                 return
             self.leftovers = self.leftovers or members
-            self.emit(lifecycle("group_leftovers", pids=members, signal=signal_name(sig)))
+            self.emit(lifecycle(Lifecycle.GROUP_LEFTOVERS, pids=members, signal=signal_name(sig)))
             try:
                 _kill_group(pgid, sig)
             except (ProcessLookupError, PermissionError):
@@ -309,7 +309,7 @@ class StdioTransport(Transport):
     def _signal_group(self, sig: signal.Signals) -> None:
         assert self.process is not None
         self._signalled = signal_name(sig)
-        self.emit(lifecycle("signal", signal=self._signalled, pid=self.process.pid))
+        self.emit(lifecycle(Lifecycle.SIGNAL, signal=self._signalled, pid=self.process.pid))
         try:
             _kill_group(self.process.pid, sig)
         except (ProcessLookupError, PermissionError):

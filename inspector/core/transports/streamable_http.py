@@ -41,7 +41,7 @@ from inspector.core.transports.http_common import (
     snippet,
 )
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
@@ -108,7 +108,8 @@ class StreamableHttpTransport(HttpTransportBase):
     # -- lifecycle -------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name, "url": self.describe()["url"]}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CONNECTING, "transport": self.name,
+                                              "url": self.describe()["url"]}))
 
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
         """The negotiated era and revision, known before notifications/initialized is sent (it already needs
@@ -145,7 +146,7 @@ class StreamableHttpTransport(HttpTransportBase):
             except (TransportError, asyncio.TimeoutError):
                 pass  # already an http event with the sentence
         await self._close_client()
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
@@ -416,7 +417,7 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._resume(decoder.last_event_id, retry, msg_id)
         else:
             why = error or "the server ended it"
-            self.emit(Event(Kind.LIFECYCLE, data={"what": "stream_lost", "request_id": msg_id,
+            self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.STREAM_LOST, "request_id": msg_id,
                                                   "reason": f"the response stream ended before the answer ({why})"}))
 
     def _sse_event(self, raw: RawSSE, number: int) -> Any:

@@ -24,7 +24,7 @@ from inspector.core.transports.http_common import (
     HttpTransportBase,
     explain,
 )
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 
 SUBPROTOCOL = "mcp"
@@ -57,7 +57,7 @@ class WebSocketTransport(HttpTransportBase):
         except ImportError:
             raise TransportError("the websocket transport needs the httpx-ws package: "
                                  "pip install 'mcp-inspector-desktop[websocket]'") from None
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name,
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CONNECTING, "transport": self.name,
                                               "url": self.describe()["url"]}))
         number = self.next_exchange()
         started = time.monotonic()
@@ -137,5 +137,5 @@ class WebSocketTransport(HttpTransportBase):
         except (TimeoutError, Exception):  # a dead peer cannot complete the closing handshake
             pass
         await self._close_client()
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()

@@ -23,7 +23,7 @@ from inspector.core.session.session import (
 )
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.transports.stdio import StdioTransport
-from inspector.core.wire.events import Event, Kind
+from inspector.core.wire.events import Event, Kind, Lifecycle
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
 
@@ -101,7 +101,7 @@ class LiveSession(QObject):
         if self.state != READY:
             return
         for event in events:
-            if event.kind == Kind.LIFECYCLE and event.data.get("what") == "disconnected":
+            if event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.DISCONNECTED:
                 self._set(CLOSED, str(event.data.get("reason") or "the server went away"))
                 return
 
