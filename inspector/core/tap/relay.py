@@ -60,7 +60,7 @@ from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.paths import captures_dir
 from inspector.core.tap.channel import TapFeed, default_socket_path
 from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
-from inspector.core.transports.base import TransportError
+from inspector.core.transports.base import CannotRun, TransportError
 from inspector.core.transports.stdio import (
     GROUP_POLL_INTERVAL,
     PIPE_DRAIN_GRACE,
@@ -677,7 +677,7 @@ class Relay:
             # the stdio transport's own resolution, so a missing command gets the same sentence
             executable = StdioTransport(argv).resolve_executable(dict(os.environ))
         except TransportError as exc:
-            status = EXIT_CANNOT_RUN if ("not executable" in str(exc) or "directory" in str(exc)) else EXIT_NOT_FOUND
+            status = EXIT_CANNOT_RUN if isinstance(exc, CannotRun) else EXIT_NOT_FOUND
             raise _StartFailed(str(exc), status) from None
         try:
             process, _ = await self.loop.subprocess_exec(

@@ -26,6 +26,31 @@ class TransportClosed(TransportError):
     """The connection is gone (the server exited, the stream closed)."""
 
 
+# What went wrong, by type: callers that react differently (the window's next-step hints, a tap's exit
+# status) test the class, never the sentence.
+
+
+class CommandNotFound(TransportError):
+    """The server's program cannot be found (not on PATH, no such file, a whole command line in one word)."""
+
+
+class CannotRun(TransportError):
+    """The server's program exists but cannot be run as given: a directory, not executable, permission denied,
+    or a working directory that does not exist."""
+
+
+class ConnectionRefused(TransportError):
+    """Nothing is listening at the server's address."""
+
+
+class HttpStatusError(TransportError):
+    """An HTTP status that is not an MCP answer; ``status`` for callers that fall back on it or explain it."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class Transport(abc.ABC):
     """One connection to one server.
 

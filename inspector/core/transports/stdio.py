@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_env
-from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.transports.base import CannotRun, CommandNotFound, Transport, TransportClosed, TransportError
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
@@ -101,25 +101,25 @@ class StdioTransport(Transport):
         """Find the executable the way exec would, so a missing one gets a sentence, not an errno."""
         command = self.argv[0]
         if self.cwd is not None and not Path(self.cwd).is_dir():
-            raise TransportError(f"the working directory {self.cwd} does not exist")
+            raise CannotRun(f"the working directory {self.cwd} does not exist")
         if os.sep in command:
             path = Path(self.cwd or ".", command) if not os.path.isabs(command) else Path(command)
             if not path.exists():
-                raise TransportError(_whole_command_line(command)
-                                     or f"command not found: {command} (no such file)")
+                raise CommandNotFound(_whole_command_line(command)
+                                      or f"command not found: {command} (no such file)")
             if path.is_dir():
-                raise TransportError(f"{command} is a directory, not a program")
+                raise CannotRun(f"{command} is a directory, not a program")
             if not os.access(path, os.X_OK):
-                raise TransportError(f"{command} is not executable (chmod +x {command}?)")
+                raise CannotRun(f"{command} is not executable (chmod +x {command}?)")
             return command
         search = env.get("PATH", os.defpath)
         found = shutil.which(command, path=search)
         if found is None:
             candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
             if candidate is not None:
-                raise TransportError(f"{candidate} is not executable (chmod +x {candidate}?)")
-            raise TransportError(_whole_command_line(command)
-                                 or f"command not found: {command} (searched PATH: {search})")
+                raise CannotRun(f"{candidate} is not executable (chmod +x {candidate}?)")
+            raise CommandNotFound(_whole_command_line(command)
+                                  or f"command not found: {command} (searched PATH: {search})")
         return found
 
     async def start(self) -> None:
@@ -136,9 +136,9 @@ class StdioTransport(Transport):
             )
             self.process = asyncio.subprocess.Process(transport, protocol, loop)
         except PermissionError:
-            raise TransportError(f"{self.argv[0]} cannot be run: permission denied") from None
+            raise CannotRun(f"{self.argv[0]} cannot be run: permission denied") from None
         except OSError as exc:
-            raise TransportError(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
+            raise CannotRun(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
         self.emit(lifecycle(
             Lifecycle.SPAWNED, pid=self.process.pid,
             argv=redact_argv(self.argv) if self.redact else self.argv,

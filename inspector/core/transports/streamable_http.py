@@ -30,12 +30,13 @@ from typing import Any
 import httpx
 
 from inspector.core.transports import mcp_headers
-from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.base import HttpStatusError, TransportClosed, TransportError
 from inspector.core.transports.http_common import (
     ACCEPT_BOTH,
     HttpOptions,
     HttpTransportBase,
     explain,
+    failure,
     jsonrpc_error_in,
     page_text,
     snippet,
@@ -79,14 +80,6 @@ class StreamProgress:
                     "ago, but no complete event: the server, or a proxy in between, sends too slowly")
         return (f"its response stream is open and has sent {self.events} events ({sent}) in {open_for}, "
                 "but not the answer")
-
-
-class HttpStatusError(TransportError):
-    """An HTTP status that is not an MCP answer; ``status`` for callers that fall back on it."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class StreamableHttpTransport(HttpTransportBase):
@@ -332,7 +325,7 @@ class StreamableHttpTransport(HttpTransportBase):
         try:
             return await self._read_limited(response)
         except httpx.HTTPError as exc:
-            raise TransportError(explain(exc, response.request.method, self.shown(response.request.url))) from None
+            raise failure(exc, response.request.method, self.shown(response.request.url)) from None
         finally:
             await response.aclose()
 

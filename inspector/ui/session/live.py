@@ -21,7 +21,14 @@ from inspector.core.session.session import (
     ServerRequestHandler,
     Session,
 )
-from inspector.core.transports.base import Transport, TransportError
+from inspector.core.transports.base import (
+    CommandNotFound,
+    ConnectionRefused,
+    HttpStatusError,
+    Transport,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Event, Kind, Lifecycle
 
@@ -131,7 +138,7 @@ class LiveSession(QObject):
             self.server = await session.handshake(self.target.handshake, timeout=self.target.timeout)
         except TransportError as exc:
             session.note(str(exc))
-            self._set(FAILED, str(exc) + _next_step(self.target, str(exc)))
+            self._set(FAILED, str(exc) + _next_step(self.target, exc))
             await self._finish()
             return
         except asyncio.CancelledError:
@@ -200,13 +207,14 @@ def build_transport(t: Target) -> tuple[Transport, dict[str, Any]]:
     return StdioTransport(t.argv, cwd=t.cwd, env=t.env), stdio_target(t.argv, t.cwd, t.env, True)
 
 
-def _next_step(target: Target, sentence: str) -> str:
-    if "command not found" in sentence:
+def _next_step(target: Target, exc: TransportError) -> str:
+    """What the user can do about a session that could not start, by the kind of failure."""
+    if isinstance(exc, CommandNotFound):
         return " — check the command in the server's profile."
-    if "connection refused" in sentence:
+    if isinstance(exc, ConnectionRefused):
         return " — start the server, or check the URL."
-    if "401" in sentence:
+    if isinstance(exc, HttpStatusError) and exc.status == 401:
         return " — add a token (Authorization header) in the server's profile."
-    if "exited" in sentence:
+    if isinstance(exc, TransportClosed) and not target.is_http:
         return " — its stderr is in the stderr tab."
     return ""
