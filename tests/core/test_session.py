@@ -126,11 +126,13 @@ def test_server_requests_are_answered_ping_roots_and_a_headless_error_for_the_re
 
 def test_a_message_with_a_raw_newline_is_refused_but_raw_mode_sends_it_byte_for_byte():
     async def scenario():
-        session = await open_session(DEMO)
+        transport = StdioTransport(DEMO, cwd=str(ROOT))  # the transport itself refuses it: the session never would
+        session = Session(transport)
+        await session.start()
         try:
             await session.handshake("legacy")
             with pytest.raises(TransportError, match="raw newline"):
-                await session.transport.send(b'{"jsonrpc":"2.0",\n"method":"x"}')
+                await transport.send(b'{"jsonrpc":"2.0",\n"method":"x"}')
             await session.send_raw(b'{"jsonrpc":"2.0","id":99,\n"method":"ping"}\nnot json\n')
             await session.request("ping")
             return [e for e in session.events if e.dir == Direction.C2S and e.kind != Kind.STDERR]

@@ -244,6 +244,52 @@ class Session:
         if self.capture is not None:
             self.capture.flush()
 
+    # -- the connection, as callers see it: only the session touches its transport and correlator ------
+
+    @property
+    def started_at(self) -> float:
+        """The monotonic clock's reading when the session began: each event's ``t`` counts from it."""
+        return self._t0
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection has ended, whoever ended it."""
+        return self.transport.closed
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection ends."""
+        await self.transport.wait_closed()
+
+    def diagnosis(self, waiting_for: str | None = None) -> str | None:
+        """Once the connection ended: one sentence on why (an exit code and the last stderr lines, the reason
+        an HTTP server went away), naming the request ``waiting_for`` if any; None while it is up."""
+        return self.transport.diagnosis(waiting_for)
+
+    def ending(self) -> str:
+        """How the connection stands or ended, as a clause for a one-line summary."""
+        return self.transport.ending()
+
+    def describe_target(self) -> dict[str, Any]:
+        """What the session connects to, as a capture header's ``"target"`` (secrets redacted unless the
+        transport was made with redaction off)."""
+        return self.transport.describe()
+
+    def pending_requests(self) -> list[Event]:
+        """The requests sent to the server that have no answer yet, oldest first."""
+        return self.correlator.pending(Direction.C2S)
+
+    def settle(self, info: ServerInfo) -> None:
+        """Take ``info`` as what the handshake settled: the protocol revision pairing and the transport's
+        headers follow it. :meth:`handshake` does this itself; a replay, which sends the recorded handshake
+        as it was, calls it when the server's answer comes."""
+        self.server = info
+        self.correlator.protocol_version = info.protocol_version
+        self.transport.on_handshake(info.era, info.protocol_version)
+
+    def ready(self) -> None:
+        """The handshake is complete (legacy: notifications/initialized was sent)."""
+        self.transport.on_ready()
+
     # -- sending ---------------------------------------------------------------------------------------
 
     def next_id(self) -> int:
@@ -471,9 +517,8 @@ class Session:
             if info is None:
                 info = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
             self.server = info
-        self.correlator.protocol_version = self.server.protocol_version
-        self.transport.on_handshake(self.server.era, self.server.protocol_version)
-        self.transport.on_ready()
+        self.settle(self.server)
+        self.ready()
         return self.server
 
     async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:

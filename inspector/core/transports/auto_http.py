@@ -111,6 +111,11 @@ class AutoHttpTransport(Transport):
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         return self.inner.diagnosis(waiting_for)
 
+    def ending(self) -> str:
+        text = f"transport {self.chosen} (chosen automatically)"
+        gone = self.diagnosis()
+        return f"{text}; {gone}" if gone else text
+
 
 def _method(data: bytes) -> str | None:
     try:

@@ -73,7 +73,8 @@ class Transport(abc.ABC):
 
     @abc.abstractmethod
     def describe(self) -> dict[str, Any]:
-        """What this transport connects to, for the capture header (before redaction)."""
+        """What this transport connects to: the capture header's ``"target"``, with secrets redacted unless the
+        transport was made with redaction off."""
 
     @abc.abstractmethod
     async def start(self) -> None:
@@ -115,3 +116,9 @@ class Transport(abc.ABC):
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
         ``waiting_for`` if any; None while the connection is up."""
         return None
+
+    def ending(self) -> str:
+        """How the connection stands or ended, as a clause for a one-line summary (``transport sse; the
+        server went away``, ``server exited with code 0``)."""
+        gone = self.diagnosis()
+        return f"transport {self.name}; {gone}" if gone else f"transport {self.name}"

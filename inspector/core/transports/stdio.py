@@ -88,7 +88,13 @@ class StdioTransport(Transport):
         self._exit_code: asyncio.Future[int] | None = None
 
     def describe(self) -> dict[str, Any]:
-        return {"transport": "stdio", "argv": self.argv, "cwd": self.cwd, "env": self.env_overrides}
+        return {
+            "transport": "stdio",
+            "argv": redact_argv(self.argv) if self.redact else list(self.argv),
+            "cwd": self.cwd,
+            "env": redact_env(self.env_overrides) if self.redact else dict(self.env_overrides),
+            "redacted": self.redact,
+        }
 
     # -- launch ----------------------------------------------------------------------------------------
 
@@ -352,6 +358,22 @@ class StdioTransport(Transport):
             tail = "\n".join("  " + line for line in self.stderr_tail)
             return f"{how}; its last stderr lines:\n{tail}"
         return f"{how} and wrote nothing to stderr"
+
+    def ending(self) -> str:
+        code = self.returncode
+        if self.process is None:
+            text = "the server did not start"
+        elif code is None:
+            text = "server still running"
+        elif code >= 0:
+            text = f"server exited with code {code}"
+        else:
+            text = f"server killed by signal {-code}"
+        if self.leftovers:
+            processes = "1 process" if len(self.leftovers) == 1 else f"{len(self.leftovers)} processes"
+            pids = ", ".join(map(str, self.leftovers))
+            text += f"; it left {processes} running in its process group (pid {pids}), ended by mcp-inspector"
+        return text
 
 
 class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
