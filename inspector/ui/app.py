@@ -11,7 +11,7 @@ import signal
 import sys
 from pathlib import Path
 
-from inspector.ui.session.live import Target
+from inspector.core.session.target import Target
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
