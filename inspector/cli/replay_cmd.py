@@ -80,7 +80,12 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from inspector.core.replay.diff import PathError, parse_paths
     from inspector.core.replay.engine import ReplayOptions, ReplayPlan, replay
     from inspector.core.session.record import EXIT_INTERRUPTED
-    from inspector.core.session.target import InputError, Target, make_transport, parse_env
+    from inspector.core.session.target import (
+        InputError,
+        Target,
+        make_transport,
+        parse_env,
+    )
     from inspector.core.transports.base import TransportError
 
     if args.url and command:

@@ -269,11 +269,6 @@ class Session:
         """How the connection stands or ended, as a clause for a one-line summary."""
         return self.transport.ending()
 
-    def describe_target(self) -> dict[str, Any]:
-        """What the session connects to, as a capture header's ``"target"`` (secrets redacted unless the
-        transport was made with redaction off)."""
-        return self.transport.describe()
-
     def pending_requests(self) -> list[Event]:
         """The requests sent to the server that have no answer yet, oldest first."""
         return self.correlator.pending(Direction.C2S)

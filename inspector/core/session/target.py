@@ -140,20 +140,17 @@ class Target:
         """The server a capture was recorded against, as its header says (secrets possibly redacted: see
         :meth:`rerun_problem`). The recorded headers are kept as headers, without the User-Agent (the
         inspector sends its own)."""
-        target = header.get("target") if isinstance(header.get("target"), dict) else {}
-        assert isinstance(target, dict)
-        name = name or (header.get("name") if isinstance(header.get("name"), str) else "") or ""
-        transport = target.get("transport") if isinstance(target.get("transport"), str) else "auto"
+        target = _mapping(header.get("target"))
+        name = name or _text(header.get("name")) or ""
+        transport = _text(target.get("transport")) or "auto"
         if transport == STDIO:
-            argv = target.get("argv") if isinstance(target.get("argv"), list) else []
-            env = target.get("env") if isinstance(target.get("env"), dict) else {}
-            return cls(name=name, argv=[str(a) for a in argv], transport=STDIO,
-                       cwd=target.get("cwd") if isinstance(target.get("cwd"), str) else None,
-                       env={str(k): str(v) for k, v in env.items()})
-        headers = target.get("headers") if isinstance(target.get("headers"), dict) else {}
-        return cls(name=name, url=target.get("url") if isinstance(target.get("url"), str) else "",
-                   transport=transport or "auto",
-                   headers={str(k): str(v) for k, v in headers.items() if str(k).lower() != "user-agent"})
+            argv = target.get("argv")
+            return cls(name=name, argv=[str(a) for a in argv] if isinstance(argv, list) else [], transport=STDIO,
+                       cwd=_text(target.get("cwd")),
+                       env={str(k): str(v) for k, v in _mapping(target.get("env")).items()})
+        return cls(name=name, url=_text(target.get("url")) or "", transport=transport,
+                   headers={str(k): str(v) for k, v in _mapping(target.get("headers")).items()
+                            if str(k).lower() != "user-agent"})
 
     def to_capture_target(self) -> dict[str, Any]:
         """The capture header's ``"target"`` object: what the transport made for this target says it
@@ -244,3 +241,12 @@ def _check_url(url: str) -> None:
         check_url(url)
     except TransportError as exc:
         raise InputError(str(exc)) from None
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    """A capture may come from anyone: what should be an object and is not counts as an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None

@@ -15,7 +15,11 @@ from typing import Any
 
 import httpx
 
-from inspector.core.transports.base import HttpStatusError, TransportClosed, TransportError
+from inspector.core.transports.base import (
+    HttpStatusError,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.http_common import (
     HttpOptions,
     HttpTransportBase,

@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_env
-from inspector.core.transports.base import CannotRun, CommandNotFound, Transport, TransportClosed, TransportError
+from inspector.core.transports.base import (
+    CannotRun,
+    CommandNotFound,
+    Transport,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter

@@ -30,7 +30,11 @@ from typing import Any
 import httpx
 
 from inspector.core.transports import mcp_headers
-from inspector.core.transports.base import HttpStatusError, TransportClosed, TransportError
+from inspector.core.transports.base import (
+    HttpStatusError,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.http_common import (
     ACCEPT_BOTH,
     HttpOptions,
