@@ -301,8 +301,8 @@ class MainWindow(QMainWindow):
         box.setWindowTitle("Start this server?")
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText("The capture names this server. It will be started (or contacted) exactly as shown:\n\n"
-                    f"{target.describe()}\n\nworking directory: {target.cwd or '(current)'}\n"
-                    "Only continue if you trust where this capture came from.")
+                    + "\n".join(target.describe_lines())
+                    + "\n\nOnly continue if you trust where this capture came from.")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         if box.exec() == QMessageBox.StandardButton.Yes:
