@@ -65,7 +65,7 @@ async def run_record(stream: str, retain: bool) -> int:
         writer = CaptureWriter(Path(tmp, "bench.jsonl"), make_header({"transport": "stdio", "argv": argv}))
         session = Session(StdioTransport(argv), capture=writer, keep_events=retain)
         await session.start()
-        await session.transport.wait_closed()
+        await session.wait_closed()
         await session.close()
         writer.close()
         messages = session.counts["s2c"]

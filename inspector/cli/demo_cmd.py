@@ -13,6 +13,7 @@ from inspector.cli.main import run_async
 from inspector.cli.show_cmd import run_show
 from inspector.core.paths import captures_dir
 from inspector.core.session.record import RecordOptions, record
+from inspector.core.session.target import Target
 
 DEMO_SCRIPT = [
     {"method": "tools/list"},
@@ -31,7 +32,7 @@ def run_demo() -> int:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = captures_dir() / f"demo-{stamp}.jsonl"
     messages = [{"jsonrpc": "2.0", **m} for m in DEMO_SCRIPT]
-    result = run_async(record(RecordOptions(argv=demo_command(), out=out, messages=messages)))
+    result = run_async(record(RecordOptions(Target(argv=demo_command()), out=out, messages=messages)))
     run_show(out)
     print()
     print(result.summary)

@@ -111,7 +111,7 @@ def capture_as_open(own: list[str], parser: argparse.ArgumentParser) -> list[str
 
 
 def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_help: str) -> None:
-    """The options that reach an HTTP server, shared by record and replay (read by record_cmd.http_options)."""
+    """The options that reach an HTTP server, shared by record and replay (read by Target.from_args)."""
     http = parser.add_argument_group("HTTP servers (instead of a command after --)")
     http.add_argument("--url", metavar="URL", help=url_help)
     http.add_argument("--transport", default="auto", metavar="NAME", help=transport_help)
@@ -191,30 +191,17 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             print("mcp-inspector: no display here, so the demo runs headless (the window needs X11 or Wayland)",
                   file=sys.stderr)
         return run_demo()
-    headers: dict[str, str] = {}
-    if args.gui_url and not command:  # what the user typed is checked before anything else, the display included
-        from inspector.core.transports.base import TransportError
-        from inspector.core.transports.http_common import check_url, parse_header
+    from inspector.core.session.target import InputError, Target
 
-        try:
-            check_url(args.gui_url)
-            for text in args.gui_headers:
-                name, value = parse_header(text)
-                headers[name] = value
-        except (TransportError, ValueError) as exc:
-            print(f"mcp-inspector: {exc}", file=sys.stderr)
-            return 2
+    try:  # what the user typed is checked before anything else, the display included
+        target = Target.from_window_args(args, command)
+    except InputError as exc:
+        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        return 2
     if not has_display():
         print("mcp-inspector: no display (DISPLAY or WAYLAND_DISPLAY) for the window; headless commands work: "
               "mcp-inspector record, show, --demo --headless", file=sys.stderr)
         return 2
-    from inspector.ui.session.live import Target
-
-    target = None
-    if command:
-        target = Target(name=Path(command[0]).name, argv=command)
-    elif args.gui_url:
-        target = Target(name=args.gui_url, url=args.gui_url, transport=args.gui_transport, headers=headers)
     from inspector.ui.app import run_gui
 
     return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from inspector.cli.main import run_async
@@ -15,18 +14,7 @@ from inspector.core.session.record import (
     load_messages,
     record,
 )
-from inspector.core.transports.base import TransportError
-from inspector.core.transports.http_common import HttpOptions, check_url, parse_header
-
-
-def parse_env(pairs: list[str]) -> dict[str, str]:
-    env = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise InputError(f"--env {pair!r} must look like NAME=VALUE")
-        env[name] = value
-    return env
+from inspector.core.session.target import Target
 
 
 def parse_answers(pairs: list[str]) -> dict[str, str]:
@@ -39,29 +27,6 @@ def parse_answers(pairs: list[str]) -> dict[str, str]:
     return answers
 
 
-def http_options(args: argparse.Namespace) -> HttpOptions:
-    headers = {}
-    for text in args.header:
-        try:
-            name, value = parse_header(text)
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
-        headers[name] = value
-    bearer = args.bearer
-    if args.bearer_env:
-        bearer = os.environ.get(args.bearer_env)
-        if not bearer:
-            raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
-    try:
-        check_url(args.url)
-    except TransportError as exc:
-        raise InputError(str(exc)) from None
-    return HttpOptions(url=args.url, headers=headers, bearer=bearer, origin=args.origin,
-                       # the session's --timeout says "no response to X within S"; httpx's own bound is a backstop
-                       connect_timeout=args.connect_timeout, response_timeout=args.timeout + 5.0,
-                       redact=not args.no_redact)
-
-
 def run_record(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     if args.url and command:
         parser.error("give either --url or a command after --, not both")
@@ -70,11 +35,9 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
                      "record --out s.jsonl -- python server.py")
     try:
         options = RecordOptions(
-            argv=command, out=args.out, handshake=args.handshake, protocol_version=args.protocol_version,
-            timeout=args.timeout, idle=args.idle, cwd=args.cwd, env=parse_env(args.env), redact=not args.no_redact,
+            target=Target.from_args(args, command), out=args.out,
             roots=[{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in args.root],
             messages=load_messages(args.send) if args.send else [],
-            http=http_options(args) if args.url else None, transport=args.transport,
             answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time,
         )
     except InputError as exc:

@@ -73,24 +73,20 @@ def default_out(source: Path) -> Path:
 
 
 def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
+    from dataclasses import replace as with_changes
+
     from inspector.cli.main import run_async
-    from inspector.cli.record_cmd import http_options, parse_env
     from inspector.core.capture import CaptureError, read_capture
     from inspector.core.replay.diff import PathError, parse_paths
-    from inspector.core.replay.engine import (
-        RecordedTarget,
-        ReplayOptions,
-        ReplayPlan,
-        replay,
-    )
-    from inspector.core.session.record import (
-        EXIT_INTERRUPTED,
+    from inspector.core.replay.engine import ReplayOptions, ReplayPlan, replay
+    from inspector.core.session.record import EXIT_INTERRUPTED
+    from inspector.core.session.target import (
         InputError,
-        RecordOptions,
+        Target,
         make_transport,
+        parse_env,
     )
     from inspector.core.transports.base import TransportError
-    from inspector.core.transports.http_common import HttpOptions
 
     if args.url and command:
         parser.error("give either --url or a command after --, not both")
@@ -113,40 +109,32 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return fail(f"--out {out} is the capture being replayed; a replay never overwrites it: choose another file")
 
     try:
-        env = parse_env(args.env)
         if command or args.url:
-            options = RecordOptions(argv=command, out=out, cwd=args.cwd, env=env, redact=not args.no_redact,
-                                    http=http_options(args) if args.url else None, transport=args.transport)
+            target = Target.from_args(args, command)
         else:
-            recorded = RecordedTarget.from_header(capture.header)
-            why_not = recorded.check()
+            env = parse_env(args.env)
+            recorded = Target.from_capture_header(capture.header)
+            why_not = recorded.rerun_problem()
             if why_not is not None:
                 return fail(f"{why_not}; give the target explicitly: -- COMMAND ARGS, or --url URL")
             print("the capture was recorded against:")
-            for line in recorded.describe():
+            for line in recorded.describe_lines():
                 print(f"  {line}")
             if not args.yes:
                 return fail("a capture's own command is never run without confirmation: pass --yes to run it, or "
                             "give a target: -- COMMAND ARGS, or --url URL")
-            if recorded.is_stdio:
-                options = RecordOptions(argv=recorded.argv, out=out, cwd=args.cwd or recorded.cwd,
-                                        env={**recorded.env, **env}, redact=not args.no_redact)
-            else:
-                assert recorded.url is not None
-                http = HttpOptions(url=recorded.url, headers=recorded.http_headers(),
-                                   connect_timeout=args.connect_timeout, response_timeout=args.timeout + 5.0,
-                                   redact=not args.no_redact)
-                options = RecordOptions(argv=[], out=out, http=http, transport=recorded.transport,
-                                        redact=not args.no_redact)
+            target = with_changes(recorded, cwd=args.cwd or recorded.cwd, env={**recorded.env, **env},
+                                  timeout=args.timeout, connect_timeout=args.connect_timeout,
+                                  redact=not args.no_redact)
     except InputError as exc:
         return fail(str(exc))
     try:
-        transport, target = make_transport(options)
+        transport = make_transport(target)
     except (TransportError, ValueError) as exc:
         return fail(f"cannot replay: {exc}")
 
     try:
-        result = run_async(replay(plan, transport, target, ReplayOptions(out, args.timeout, args.idle, ignore)))
+        result = run_async(replay(plan, transport, ReplayOptions(out, args.timeout, args.idle, ignore)))
     except KeyboardInterrupt:
         print(f"mcp-inspector: interrupted; the server was shut down and the replay so far is in {out}",
               file=sys.stderr)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.paths import captures_dir
+from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
-from inspector.ui.session.live import Target
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,

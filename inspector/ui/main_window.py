@@ -29,36 +29,18 @@ from PySide6.QtWidgets import (
 from inspector import __version__
 from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
-from inspector.core.clients.profiles import ProfileStore, ServerProfile
+from inspector.core.clients.profiles import ProfileStore
 from inspector.core.paths import captures_dir
+from inspector.core.session.target import Target, make_transport
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
 from inspector.ui.profiles.sidebar import ProfilesSidebar
-from inspector.ui.session.live import LiveSession, Target
+from inspector.ui.session.live import LiveSession
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
 
 MAX_RECENT = 10
-
-
-def target_of_profile(profile: ServerProfile) -> Target:
-    if profile.kind == "http":
-        return Target(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
-                      timeout=profile.timeout, named_by_user=True)
-    return Target(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
-                  timeout=profile.timeout, named_by_user=True)
-
-
-def target_of_capture(target: dict[str, Any], name: str) -> Target | None:
-    """The server a capture names, to reconnect to (only after the user saw it and agreed)."""
-    if target.get("transport") == "stdio" and target.get("argv"):
-        return Target(name=name, argv=[str(a) for a in target["argv"]], cwd=target.get("cwd"),
-                      env={k: str(v) for k, v in (target.get("env") or {}).items()})
-    if target.get("url"):
-        transport = str(target.get("transport", "auto"))
-        return Target(name=name, url=str(target["url"]), transport=transport if transport != "stdio" else "auto")
-    return None
 
 
 class MainWindow(QMainWindow):
@@ -79,7 +61,7 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.sidebar = ProfilesSidebar(store or ProfileStore(), self)
-        self.sidebar.connect_requested.connect(lambda profile: self.open_live(target_of_profile(profile)))
+        self.sidebar.connect_requested.connect(lambda profile: self.open_live(Target.from_profile(profile)))
         self.taps = QListWidget(self)
         self.taps.itemActivated.connect(self._tap_selected)
         self.taps.itemClicked.connect(self._tap_selected)
@@ -288,16 +270,16 @@ class MainWindow(QMainWindow):
         header = getattr(tab, "capture_header", None)
         if tab is None or header is None:
             return
-        target = target_of_capture(header.get("target") or {}, tab.title)
-        if target is None:
+        target = Target.from_capture_header(header, tab.title)
+        if not (target.argv or target.url):
             QMessageBox.information(self, "Reconnect", "This capture does not name a server to connect to.")
             return
         box = QMessageBox(self)
         box.setWindowTitle("Start this server?")
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText("The capture names this server. It will be started (or contacted) exactly as shown:\n\n"
-                    f"{target.describe()}\n\nworking directory: {target.cwd or '(current)'}\n"
-                    "Only continue if you trust where this capture came from.")
+                    + "\n".join(target.describe_lines())
+                    + "\n\nOnly continue if you trust where this capture came from.")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         if box.exec() == QMessageBox.StandardButton.Yes:
@@ -325,7 +307,7 @@ class MainWindow(QMainWindow):
             return
         if choice.startswith("profile: "):
             profile = next(p for p in self.sidebar.profiles() if p.name == choice[len("profile: "):])
-            target = target_of_profile(profile)
+            target = Target.from_profile(profile)
         elif same is not None:
             target = same
         else:
@@ -335,10 +317,8 @@ class MainWindow(QMainWindow):
         self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
 
     def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
-        from inspector.core.replay.engine import RecordedTarget
-
-        recorded = RecordedTarget.from_header(header)
-        problem = recorded.check()
+        recorded = Target.from_capture_header(header, name)
+        problem = recorded.rerun_problem()
         if problem is not None:
             self.warn("Replay", f"{problem}: choose a saved server instead.")
             return None
@@ -346,33 +326,34 @@ class MainWindow(QMainWindow):
         box.setWindowTitle("Start this server?")
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText("The replay will start the server this capture names, exactly as shown:\n\n"
-                    + "\n".join(recorded.describe()) + "\n\nOnly continue if you trust where this capture came from.")
+                    + "\n".join(recorded.describe_lines())
+                    + "\n\nOnly continue if you trust where this capture came from.")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         if box.exec() != QMessageBox.StandardButton.Yes:
             return None
-        return target_of_capture(header.get("target") or {}, name)
+        return recorded
 
     async def run_replay(self, source: Path, target: Target) -> Any:
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
         from inspector.core.capture import read_capture
         from inspector.core.replay.engine import ReplayOptions, ReplayPlan, replay
         from inspector.ui.panels.replay import ReplayView
-        from inspector.ui.session.live import build_transport, capture_name
+        from inspector.ui.session.live import capture_name
 
         tab = self.current_tab()
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
         try:
             capture = read_capture(source)
-            transport, described = build_transport(target)
+            transport = make_transport(target)
         except (CaptureError, TransportError, ValueError, OSError) as exc:  # an unknown transport, a bad URL, ...
             self.warn("Replay", str(exc))
             return None
         plan = ReplayPlan.from_capture(capture, source)
         out = self.captures / ("replay-" + capture_name(target))
         self.statusBar().showMessage(f"replaying {source.name} against {target.describe()}…")
-        result = await replay(plan, transport, described, ReplayOptions(out=out))
+        result = await replay(plan, transport, ReplayOptions(out=out))
         view = ReplayView(result, source.name, self)
         view.open_capture_requested.connect(lambda path: self.open_capture(Path(path)))
         index = self.tabs.addTab(view, f"replay: {source.stem}")

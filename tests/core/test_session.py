@@ -6,6 +6,7 @@ Driven against real subprocesses: the demo server and small scripted servers in 
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -126,11 +127,13 @@ def test_server_requests_are_answered_ping_roots_and_a_headless_error_for_the_re
 
 def test_a_message_with_a_raw_newline_is_refused_but_raw_mode_sends_it_byte_for_byte():
     async def scenario():
-        session = await open_session(DEMO)
+        transport = StdioTransport(DEMO, cwd=str(ROOT))  # the transport itself refuses it: the session never would
+        session = Session(transport)
+        await session.start()
         try:
             await session.handshake("legacy")
             with pytest.raises(TransportError, match="raw newline"):
-                await session.transport.send(b'{"jsonrpc":"2.0",\n"method":"x"}')
+                await transport.send(b'{"jsonrpc":"2.0",\n"method":"x"}')
             await session.send_raw(b'{"jsonrpc":"2.0","id":99,\n"method":"ping"}\nnot json\n')
             await session.request("ping")
             return [e for e in session.events if e.dir == Direction.C2S and e.kind != Kind.STDERR]
@@ -203,3 +206,14 @@ def test_the_id_of_an_answer_too_long_to_keep_is_found_in_its_head_or_tail_and_a
     [event] = LineDecoder(Direction.S2C, max_line_bytes=1000).feed(line + b"\n")
     assert "oversize" in event.data
     assert _oversize_message_id(event) == expected
+
+
+def test_no_module_but_the_session_reaches_into_a_sessions_transport_or_correlator():
+    # the UI, replay, record and the CLI ask the session (closed, diagnosis, ending, pending_requests, settle...)
+    reach = re.compile(r"\bsession\.(transport|correlator)\b")
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for folder in ("inspector", "benchmarks", "scripts") for path in sorted((ROOT / folder).rglob("*.py"))
+             if path != ROOT / "inspector" / "core" / "session" / "session.py"
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if reach.search(line)]
+    assert found == []
+

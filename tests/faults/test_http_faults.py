@@ -127,6 +127,7 @@ def test_a_refused_connection_is_named_in_the_status_line(window, qloop, report,
     sentence, elapsed, capture = gui_failure(window, qloop, Target(name="refused", url=url))
     report.saw(sentence, seconds=elapsed)
     assert "connection refused: nothing is listening on 127.0.0.1:" in sentence, sentence
+    assert sentence.endswith(" — start the server, or check the URL."), sentence
     intact(capture)
     no_orphans()
 

@@ -32,7 +32,7 @@ from http_fault_support import (  # noqa: F401 - fixtures
 )
 
 from inspector.core.clients.profiles import ServerProfile
-from inspector.ui.main_window import target_of_profile
+from inspector.core.session.target import Target
 from inspector.ui.session.live import CLOSED, FAILED, READY
 
 pytestmark = [pytest.mark.integration]
@@ -225,7 +225,7 @@ def test_a_header_with_a_line_break_in_a_saved_profile_is_refused_in_the_status_
     report.saw(sentence, seconds=elapsed)
     assert sentence.startswith(f"{FAILED}: "), sentence
     assert sentence.endswith(": a header value cannot contain a line break"), sentence
-    assert target_of_profile(profile).headers == {name: value}
+    assert Target.from_profile(profile).headers == {name: value}
     no_orphans()
 
 

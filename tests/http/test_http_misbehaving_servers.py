@@ -7,6 +7,7 @@ answering, and by the CLI's own bound in the test helpers otherwise.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -35,6 +36,13 @@ from integration.integration_support import (
     messages,
 )
 
+from inspector.core.session.session import Session
+from inspector.core.session.target import Target, make_transport
+from inspector.core.transports.base import (
+    ConnectionRefused,
+    HttpStatusError,
+    TransportError,
+)
 from inspector.core.transports.http_common import ACCEPT_BOTH
 from inspector.core.transports.http_sse import ENDPOINT_TIMEOUT
 from inspector.core.wire.events import Kind
@@ -475,6 +483,32 @@ def test_a_401_names_the_servers_challenge_and_its_metadata_and_suggests_bearer(
     metadata = server.url("/.well-known/oauth-protected-resource")
     assert "HTTP 401 Unauthorized: the server asks for Bearer" in sentence, sentence
     assert f"its authorization metadata is at {metadata}" in sentence and "--bearer" in sentence, sentence
+
+
+def handshake_failure(url: str) -> TransportError | None:
+    """What a legacy handshake with ``url`` raises (None if it worked)."""
+
+    async def attempt() -> TransportError | None:
+        session = Session(make_transport(Target(url=url)))
+        try:
+            await session.start()
+            await session.handshake("legacy", timeout=10)
+        except TransportError as exc:
+            return exc
+        finally:
+            await session.close()
+        return None
+
+    return asyncio.run(asyncio.wait_for(attempt(), 30))
+
+
+def test_a_401_and_a_closed_port_fail_with_errors_typed_for_what_went_wrong(
+        misbehaving: Callable[[str], ServerProcess]) -> None:
+    guarded = handshake_failure(misbehaving("guarded").url("/mcp"))
+    assert isinstance(guarded, HttpStatusError) and guarded.status == 401, repr(guarded)
+    refused = handshake_failure(f"http://127.0.0.1:{free_port()}/mcp")
+    assert isinstance(refused, ConnectionRefused), repr(refused)
+    assert "connection refused: nothing is listening on 127.0.0.1:" in str(refused)
 
 
 def test_the_right_bearer_token_opens_the_guarded_server(record: Callable[..., Recorded],

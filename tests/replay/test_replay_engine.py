@@ -17,13 +17,13 @@ from inspector.core.replay.engine import (
     ReplayPlan,
     replay,
 )
-from inspector.core.session.record import RecordOptions, make_transport
+from inspector.core.session.target import Target, make_transport
 
 
 def run(capture: Path, server: list[str], out: Path, *ignore: str):
     plan = ReplayPlan.from_capture(read_capture(capture), capture)
-    transport, target = make_transport(RecordOptions(argv=server, out=out))
-    return asyncio.run(replay(plan, transport, target, ReplayOptions(out, timeout=20, ignore=parse_paths(ignore))))
+    transport = make_transport(Target(argv=server))
+    return asyncio.run(replay(plan, transport, ReplayOptions(out, timeout=20, ignore=parse_paths(ignore))))
 
 
 def test_the_outcomes_carry_each_difference_as_data(record, tmp_path):

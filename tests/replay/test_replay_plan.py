@@ -18,10 +18,10 @@ from inspector.core.replay.engine import (
     REQUEST,
     RecordedAnswer,
     RecordedAnswers,
-    RecordedTarget,
     ReplayPlan,
 )
 from inspector.core.session.session import RpcError
+from inspector.core.session.target import Target
 from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
@@ -197,34 +197,34 @@ def test_a_discover_probe_answered_with_an_error_is_not_the_handshake():
 
 
 def test_a_recorded_stdio_target_is_described_before_it_may_run():
-    target = RecordedTarget.from_header({"target": {"transport": "stdio", "argv": ["python", "-m", "srv", "a b"],
+    target = Target.from_capture_header({"target": {"transport": "stdio", "argv": ["python", "-m", "srv", "a b"],
                                                     "cwd": "/srv", "env": {"MODE": "x"}}})
-    assert target.check() is None
-    assert target.describe() == ["command: python -m srv 'a b'", "working directory: /srv",
-                                 "environment overrides: MODE=x"]
+    assert target.rerun_problem() is None
+    assert target.describe_lines() == ["command: python -m srv 'a b'", "working directory: /srv",
+                                       "environment overrides: MODE=x"]
 
 
 def test_a_recorded_target_with_redacted_secrets_cannot_run():
-    target = RecordedTarget.from_header({"target": {"transport": "stdio", "argv": ["srv", "--token", "[redacted]"],
+    target = Target.from_capture_header({"target": {"transport": "stdio", "argv": ["srv", "--token", "[redacted]"],
                                                     "env": {"API_KEY": "[redacted]", "MODE": "x"}}})
-    assert target.check() == ("the capture's target was saved with secrets redacted (srv --token '[redacted]', "
-                              "API_KEY=[redacted]), so it cannot be rerun as recorded")
+    assert target.rerun_problem() == ("the capture's target was saved with secrets redacted (srv --token "
+                                      "'[redacted]', API_KEY=[redacted]), so it cannot be rerun as recorded")
 
 
 def test_a_recorded_http_target_keeps_its_headers_but_not_the_user_agent():
-    target = RecordedTarget.from_header({"target": {"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp",
+    target = Target.from_capture_header({"target": {"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp",
                                                     "headers": {"User-Agent": "mcp-inspector", "X-Team": "a"}}})
-    assert target.check() is None
-    assert target.http_headers() == {"X-Team": "a"}
-    assert target.describe() == ["URL: http://127.0.0.1:1/mcp (transport streamable-http)", "headers: X-Team: a"]
-    hidden = RecordedTarget.from_header({"target": {"transport": "auto", "url": "http://h/mcp",
+    assert target.rerun_problem() is None
+    assert target.headers == {"X-Team": "a"}
+    assert target.describe_lines() == ["URL: http://127.0.0.1:1/mcp (transport streamable-http)", "headers: X-Team: a"]
+    hidden = Target.from_capture_header({"target": {"transport": "auto", "url": "http://h/mcp",
                                                     "headers": {"Authorization": "[redacted]"}}})
-    assert "Authorization: [redacted]" in (hidden.check() or "")
+    assert "Authorization: [redacted]" in (hidden.rerun_problem() or "")
 
 
 def test_a_capture_without_a_target_cannot_run_as_recorded():
-    assert RecordedTarget.from_header({}).check() == "the capture does not say which server was recorded"
-    assert RecordedTarget.from_header({"target": {"transport": "stdio"}}).check() == \
+    assert Target.from_capture_header({}).rerun_problem() == "the capture does not say which server was recorded"
+    assert Target.from_capture_header({"target": {"transport": "stdio"}}).rerun_problem() == \
         "the capture does not say which command was recorded"
 
 

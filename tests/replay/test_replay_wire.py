@@ -11,7 +11,6 @@ from replay_support import SERVERS, versioned
 
 from inspector.core.capture import read_capture
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.session.record import stdio_target
 from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
@@ -23,9 +22,9 @@ def record_raw_lines(out: Path) -> None:
     """A session like one from the window's raw composer: a line that is not JSON, one that is not UTF-8."""
 
     async def run() -> None:
-        argv = versioned()
-        writer = CaptureWriter(out, make_header(stdio_target(argv, None, {}, True)))
-        session = Session(StdioTransport(argv), capture=writer)
+        transport = StdioTransport(versioned())
+        writer = CaptureWriter(out, make_header(transport.describe()))
+        session = Session(transport, capture=writer)
         try:
             await session.start()
             await session.handshake("legacy", timeout=20)

@@ -10,9 +10,9 @@ from helpers import until
 from PySide6.QtCore import Qt
 from qt_loop import open_test_window
 
+from inspector.core.session.target import Target
 from inspector.core.wire.events import Direction, Kind
-from inspector.ui.main_window import target_of_capture
-from inspector.ui.session.live import CLOSED, FAILED, READY, Target
+from inspector.ui.session.live import CLOSED, FAILED, READY
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import COL_LATENCY
 
@@ -177,9 +177,12 @@ def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, ql
 
 def test_reconnecting_from_a_capture_names_exactly_what_would_run(tmp_path):
     header_target = {"transport": "stdio", "argv": ["python", "-m", "evil"], "cwd": "/tmp", "env": {}}
-    target = target_of_capture(header_target, "x")
-    assert target is not None and target.argv == ["python", "-m", "evil"] and target.cwd == "/tmp"
-    assert target_of_capture({"transport": "stdio"}, "x") is None
+    target = Target.from_capture_header({"target": header_target}, "x")
+    assert target.argv == ["python", "-m", "evil"] and target.cwd == "/tmp" and not target.is_http
+    assert target.describe_lines() == ["command: python -m evil", "working directory: /tmp",
+                                       "environment overrides: none"]
+    nothing = Target.from_capture_header({"target": {"transport": "stdio"}}, "x")
+    assert not (nothing.argv or nothing.url)
 
 
 def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, qloop):
@@ -241,12 +244,10 @@ def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(windo
 
 def test_a_session_started_from_a_profile_keeps_the_profiles_name_on_its_tab(window, qloop):
     from inspector.core.clients.profiles import ServerProfile
-    from inspector.ui.main_window import target_of_profile
-
     profile = ServerProfile(name="my demo", kind="stdio", command=sys.executable, args=["-m", "inspector.demo"])
 
     async def scenario():
-        tab = window.open_live(target_of_profile(profile))
+        tab = window.open_live(Target.from_profile(profile))
         await until(lambda: tab.live.state == READY, 30, "the demo handshake")
         return tab
 

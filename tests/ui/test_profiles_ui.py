@@ -112,7 +112,7 @@ def test_adding_an_http_profile_offers_the_url_transports_and_parses_headers(qtb
 
 
 def test_the_response_timeout_set_in_the_dialog_is_saved_and_given_to_the_session(qtbot, make_sidebar, store) -> None:
-    from inspector.ui.main_window import target_of_profile
+    from inspector.core.session.target import Target
 
     sidebar = make_sidebar()
     dialog = sidebar.add_profile()
@@ -123,7 +123,7 @@ def test_the_response_timeout_set_in_the_dialog_is_saved_and_given_to_the_sessio
     qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
     [saved] = store.load()
     assert saved.timeout == 120.0
-    assert target_of_profile(saved).timeout == 120.0
+    assert Target.from_profile(saved).timeout == 120.0
 
 
 @pytest.mark.parametrize(("fill", "words"), [

@@ -223,6 +223,16 @@ class _Skip(Exception):
     """Why one entry cannot become a profile."""
 
 
+def profile_of_entry(name: str, entry: object) -> ServerProfile:
+    """One server entry of a config (``{"command", ...}`` or ``{"url", ...}``) as a profile, read as
+    :func:`read_config` reads it; raises ConfigError saying why when it names no usable server."""
+    try:
+        profile, _ = _entry_to_profile(name, entry, {})
+    except _Skip as skip:
+        raise ConfigError(f"The server {name!r} cannot be used: {skip}.") from None
+    return profile
+
+
 STDIO_TYPES = {"stdio"}
 HTTP_TYPES = {"http", "streamable-http", "streamablehttp", "streamable_http", "sse", "ws", "websocket"}
 

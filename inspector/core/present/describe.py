@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 
 ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
 SUMMARY_WIDTH = 100
@@ -134,27 +134,27 @@ def describe_http(data: Any) -> str:
 
 def describe_lifecycle(data: dict[str, Any]) -> str:
     what = data.get("what", "?")
-    if what == "spawned":
+    if what == Lifecycle.SPAWNED:
         return f"spawned pid {data.get('pid')}: {_words(data.get('argv', []))} (in {data.get('cwd')})"
-    if what == "exited":
+    if what == Lifecycle.EXITED:
         how = f"code {data['code']}" if "code" in data else f"signal {data.get('signal')}"
         after = f" after {data['after']}" if data.get("after") else ""
         return f"exited with {how}{after}"
-    if what == "signal":
+    if what == Lifecycle.SIGNAL:
         return f"sent {data.get('signal')} to the process group"
-    if what == "stdin_closed":
+    if what == Lifecycle.STDIN_CLOSED:
         return "closed the server's stdin"
-    if what == "connecting":
+    if what == Lifecycle.CONNECTING:
         return f"connecting to {data.get('url')} ({data.get('transport')})"
-    if what == "disconnected":
+    if what == Lifecycle.DISCONNECTED:
         return f"disconnected: {data.get('reason')}"
-    if what == "stream_lost":
+    if what == Lifecycle.STREAM_LOST:
         return f"lost the answer to request {data.get('request_id')}: {data.get('reason')}"
-    if what == "request_failed":
+    if what == Lifecycle.REQUEST_FAILED:
         return f"request {data.get('request_id')} will get no answer: {data.get('reason')}"
-    if what == "closed":
+    if what == Lifecycle.CLOSED:
         return "closed the connection"
-    if what == "group_leftovers":
+    if what == Lifecycle.GROUP_LEFTOVERS:
         return f"processes left in the group after exit: {data.get('pids')}; sent {data.get('signal')}"
     rest = {k: v for k, v in data.items() if k != "what"}
     return f"{what} {json.dumps(_jsonable(rest), ensure_ascii=False)}" if rest else str(what)

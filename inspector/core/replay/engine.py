@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shlex
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +42,6 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.reader import Capture
-from inspector.core.capture.redact import REDACTED
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.present.describe import safe
 from inspector.core.replay.diff import (
@@ -70,8 +68,8 @@ from inspector.core.session.session import (
     Session,
     result_of,
 )
+from inspector.core.session.target import STDIO
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
-from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Kind
@@ -152,11 +150,12 @@ class ReplayPlan:
     roots: list[dict[str, Any]] = field(default_factory=list)
     handler_answers: int = 0  #: recorded client answers to server requests (the handler gives them now)
     source: Path | None = None
+    stdio_source: bool = False  #: recorded over stdio: raw lines keep their recorded terminators
 
     @classmethod
     def from_capture(cls, capture: Capture, source: str | os.PathLike[str] | None = None) -> ReplayPlan:
         events = capture.events
-        stdio_source = capture.target.get("transport") == "stdio"
+        stdio_source = capture.target.get("transport") == STDIO
         steps: list[Step] = []
         positions: list[int] = []
         pending: dict[tuple[str, Any], Step] = {}  # requests from the client waiting for their answer
@@ -211,7 +210,7 @@ class ReplayPlan:
                 continue
             answers.setdefault(method, []).append(recorded)
         return cls(capture.header, steps, answers, roots or [], len(answered_by),
-                   Path(source) if source is not None else None)
+                   Path(source) if source is not None else None, stdio_source)
 
     def check(self) -> str | None:
         """None when there is something to replay, else why not."""
@@ -317,70 +316,6 @@ def window_counts(events: Sequence[Event]) -> Counter[str]:
         if label is not None:
             counts[label] += 1
     return counts
-
-
-# -- the recorded target ----------------------------------------------------------------------------------
-
-
-@dataclass
-class RecordedTarget:
-    """The server a capture was recorded against, as its header says (secrets possibly redacted)."""
-
-    transport: str
-    argv: list[str] = field(default_factory=list)
-    cwd: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
-    url: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def from_header(cls, header: dict[str, Any]) -> RecordedTarget:
-        target = header.get("target") if isinstance(header.get("target"), dict) else {}
-        assert isinstance(target, dict)
-        argv = target.get("argv") if isinstance(target.get("argv"), list) else []
-        env = target.get("env") if isinstance(target.get("env"), dict) else {}
-        headers = target.get("headers") if isinstance(target.get("headers"), dict) else {}
-        return cls(str(target.get("transport") or "?"), [str(a) for a in argv],
-                   target.get("cwd") if isinstance(target.get("cwd"), str) else None,
-                   {str(k): str(v) for k, v in env.items()},
-                   target.get("url") if isinstance(target.get("url"), str) else None,
-                   {str(k): str(v) for k, v in headers.items()})
-
-    @property
-    def is_stdio(self) -> bool:
-        return self.transport == "stdio"
-
-    def check(self) -> str | None:
-        """None when the target can be run again as recorded, else why not."""
-        if self.is_stdio:
-            if not self.argv:
-                return "the capture does not say which command was recorded"
-            hidden = [shlex.join(self.argv)] if any(REDACTED in a for a in self.argv) else []
-            hidden += [f"{k}={v}" for k, v in self.env.items() if REDACTED in v]
-        else:
-            if not self.url:
-                return "the capture does not say which server was recorded"
-            hidden = ([self.url] if REDACTED in self.url else []) + \
-                     [f"{k}: {v}" for k, v in self.headers.items() if REDACTED in v]
-        if hidden:
-            return (f"the capture's target was saved with secrets redacted ({safe(', '.join(hidden))}), so it cannot "
-                    "be rerun as recorded")
-        return None
-
-    def describe(self) -> list[str]:
-        """What would run, in lines a person checks before agreeing: the command line or URL, the working
-        directory and the environment overrides (or headers)."""
-        if self.is_stdio:
-            return [safe(f"command: {shlex.join(self.argv)}"),
-                    safe(f"working directory: {self.cwd or f'(not recorded: the current one, {os.getcwd()})'}"),
-                    safe("environment overrides: " + (" ".join(f"{k}={v}" for k, v in self.env.items()) or "none"))]
-        shown = {k: v for k, v in self.headers.items() if k.lower() != "user-agent"}
-        return [safe(f"URL: {self.url} (transport {self.transport})"),
-                safe("headers: " + ("; ".join(f"{k}: {v}" for k, v in shown.items()) or "none"))]
-
-    def http_headers(self) -> dict[str, str]:
-        """Recorded headers to send again (the inspector adds its own User-Agent)."""
-        return {k: v for k, v in self.headers.items() if k.lower() != "user-agent"}
 
 
 # -- the run ----------------------------------------------------------------------------------------------
@@ -592,17 +527,19 @@ class ReplayTransport(Transport):
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         return self.inner.diagnosis(waiting_for)
 
+    def ending(self) -> str:
+        return self.inner.ending()
 
-async def replay(plan: ReplayPlan, transport: Transport, target: dict[str, Any], options: ReplayOptions
-                 ) -> ReplayResult:
-    """Replay ``plan`` over ``transport`` (not started yet), saving the run to ``options.out`` with ``target``
-    (already redacted) in its header."""
+
+async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions) -> ReplayResult:
+    """Replay ``plan`` over ``transport`` (not started yet: :func:`inspector.core.session.target.make_transport`
+    makes it), saving the run to ``options.out`` with what the transport describes in its header."""
     reason = plan.check()
     if reason is not None:
         return ReplayResult(EXIT_CANNOT_REPLAY, [], None, reason)
     source = {"path": str(plan.source.resolve()) if plan.source else None, "created": plan.header.get("created")}
     try:
-        writer = CaptureWriter(options.out, make_header(target, replay_of=source))
+        writer = CaptureWriter(options.out, make_header(transport.describe(), replay_of=source))
     except OSError as exc:
         return ReplayResult(EXIT_CANNOT_REPLAY, [], None,
                             f"cannot write the replay to {options.out}: {exc.strerror or exc}")
@@ -629,11 +566,11 @@ async def replay(plan: ReplayPlan, transport: Transport, target: dict[str, Any],
 
 
 class _Engine:
-    def __init__(self, plan: ReplayPlan, session: Session, transport: ReplayTransport, answers: RecordedAnswers,
+    def __init__(self, plan: ReplayPlan, session: Session, marked: ReplayTransport, answers: RecordedAnswers,
                  options: ReplayOptions) -> None:
         self.plan = plan
         self.session = session
-        self.transport = transport
+        self.marked = marked  #: the session's transport as the engine made it: only to mark what replays what
         self.answers = answers
         self.options = options
         self.outcomes = [StepOutcome(step) for step in plan.steps]
@@ -644,8 +581,8 @@ class _Engine:
         self.ready_pending = False
         self.error: str | None = None  # the replay could not be done
         self.stopped: str | None = None  # why the remaining steps are not sent
-        self.stdio_source = RecordedTarget.from_header(plan.header).is_stdio
-        self.stdio_live = isinstance(transport.inner, StdioTransport)
+        self.stdio_source = plan.stdio_source
+        self.stdio_live = marked.name == STDIO
 
     # -- running ---------------------------------------------------------------------------------------
 
@@ -702,7 +639,7 @@ class _Engine:
         return None
 
     async def _play(self, step: Step, outcome: StepOutcome) -> None:
-        self.transport.forget_expected()
+        self.marked.forget_expected()
         if self.ready_pending and step.method != "notifications/initialized":
             self._ready()
         if step.action == REQUEST:
@@ -713,7 +650,7 @@ class _Engine:
             if target is not None and target.sent:
                 obj["params"] = {**obj["params"], "requestId": target.live_id}
             method = step.method
-            self.transport.expect(lambda e: e.rpc is not None and e.rpc.method == method, step.event.seq)
+            self.marked.expect(lambda e: e.rpc is not None and e.rpc.method == method, step.event.seq)
             await self.session.send_object(obj)
             outcome.sent = True
         else:
@@ -722,7 +659,7 @@ class _Engine:
                 payload = raw + (step.event.eol if self.stdio_source else b"\n")
             else:
                 payload = raw
-            self.transport.expect(lambda e: e.raw == raw, step.event.seq)
+            self.marked.expect(lambda e: e.raw == raw, step.event.seq)
             await self.session.send_raw(payload)
             outcome.sent = True
         if step.method == "notifications/initialized" and self.ready_pending:
@@ -738,7 +675,7 @@ class _Engine:
             obj["params"] = {**params, "requestState": self.live_state[step.method]}
         outcome.live_id = obj.get("id")
         key = id_key(obj.get("id"))
-        sent = self.transport.expect(
+        sent = self.marked.expect(
             lambda e: e.rpc is not None and e.rpc.kind == jsonrpc.REQUEST and id_key(e.rpc.id) == key, step.event.seq)
         # one request, one answer: request_object would fulfil input_required itself, but in a replay the
         # recorded retry is the next step of the script
@@ -779,24 +716,20 @@ class _Engine:
             version = result["protocolVersion"]
             info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
             caps = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
-            self.session.server = ServerInfo("legacy", version, info.get("name"), info.get("version"), caps)
-            self.session.correlator.protocol_version = version
-            self.transport.on_handshake("legacy", version)
+            self.session.settle(ServerInfo("legacy", version, info.get("name"), info.get("version"), caps))
             self.ready_pending = True
         elif step.method == "server/discover":
             meta = (step.obj.get("params") or {}).get("_meta") if isinstance(step.obj.get("params"), dict) else None
             version = meta.get("io.modelcontextprotocol/protocolVersion") if isinstance(meta, dict) else None
             version = version if isinstance(version, str) else MODERN_REVISION
-            self.session.server = ServerInfo("modern", version)
-            self.session.correlator.protocol_version = version
-            self.transport.on_handshake("modern", version)
-            self.transport.on_ready()
+            self.session.settle(ServerInfo("modern", version))
+            self.session.ready()
         elif result.get("resultType") == "input_required" and "requestState" in result and step.method:
             self.live_state[step.method] = result["requestState"]
 
     def _ready(self) -> None:
         self.ready_pending = False
-        self.transport.on_ready()
+        self.session.ready()
 
     async def _finish(self) -> None:
         """Collect the answers still expected (each bounded by its own timeout), then trailing messages for
@@ -804,9 +737,9 @@ class _Engine:
         expected = [t for i, t in self.tasks.items() if not t.done() and self.plan.steps[i].response is not None]
         if expected:
             await asyncio.wait(expected)
-        if self.options.idle > 0 and not self.transport.closed and self.error is None:
+        if self.options.idle > 0 and not self.session.closed and self.error is None:
             try:
-                await asyncio.wait_for(self.transport.wait_closed(), self.options.idle)
+                await asyncio.wait_for(self.session.wait_closed(), self.options.idle)
             except asyncio.TimeoutError:
                 pass
         await self.stop_waiting()

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import Correlator
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 
 #: Called with each batch of new events, after they are numbered, paired, counted, saved and kept.
 Listener = Callable[[list[Event]], None]
@@ -31,7 +31,7 @@ Listener = Callable[[list[Event]], None]
 Reaction = tuple[Event, Event | None]
 
 #: Lifecycle events after which a request can no longer be answered (its HTTP exchange or stream failed).
-_REQUEST_LOST = ("request_failed", "stream_lost")
+_REQUEST_LOST = (Lifecycle.REQUEST_FAILED, Lifecycle.STREAM_LOST)
 
 
 class EventPipeline:

@@ -12,17 +12,13 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from inspector.core.capture.redact import redact_argv, redact_env
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
-from inspector.core.transports.base import Transport, TransportError
-from inspector.core.transports.stdio import StdioTransport
-
-if TYPE_CHECKING:  # httpx is imported only when an HTTP server is recorded
-    from inspector.core.transports.http_common import HttpOptions
+from inspector.core.session.session import Session
+from inspector.core.session.target import InputError, Target, make_transport
+from inspector.core.transports.base import TransportError
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
@@ -35,21 +31,13 @@ EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
 
 @dataclass
 class RecordOptions:
-    """What to record. Exactly one of ``argv`` (a stdio command) and ``http`` (a URL) is set."""
+    """What to record (the ``target``: its handshake, timeout and redaction too), where, and what to send."""
 
-    argv: list[str]
+    target: Target
     out: Path
     messages: list[dict[str, Any]] = field(default_factory=list)
-    handshake: str = "auto"
-    protocol_version: str | None = None
-    timeout: float = DEFAULT_REQUEST_TIMEOUT
     idle: float = DEFAULT_IDLE
-    cwd: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
-    redact: bool = True
     roots: list[dict[str, str]] = field(default_factory=list)
-    http: HttpOptions | None = None
-    transport: str = "auto"  #: for URLs: auto, streamable-http, sse, or a plug-in's name
     answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
     progress: bool = False  #: add a progressToken to requests of the script that have none
     max_time: float = 600.0  #: bound on one request however much progress it reports
@@ -61,10 +49,6 @@ class RecordResult:
     summary: str
     error: str | None = None
     server: Any = None
-
-
-class InputError(ValueError):
-    """The user's input (a messages file, an option) is unusable; the message says why."""
 
 
 def load_messages(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -107,34 +91,13 @@ def with_progress_token(request: dict[str, Any]) -> dict[str, Any]:
     return {**request, "params": params}
 
 
-def stdio_target(argv: list[str], cwd: str | None, env: dict[str, str], redact: bool) -> dict[str, Any]:
-    return {
-        "transport": "stdio",
-        "argv": redact_argv(argv) if redact else list(argv),
-        "cwd": cwd,
-        "env": redact_env(env) if redact else dict(env),
-        "redacted": redact,
-    }
-
-
-def make_transport(options: RecordOptions) -> tuple[Transport, dict[str, Any]]:
-    """The transport to record with, and the capture header's (redacted) target."""
-    if options.http is not None:
-        from inspector.core.transports.registry import create_url_transport
-
-        transport = create_url_transport(options.transport, options.http)
-        return transport, transport.describe()
-    transport = StdioTransport(options.argv, cwd=options.cwd, env=options.env, redact=options.redact)
-    return transport, stdio_target(options.argv, options.cwd, options.env, options.redact)
-
-
 async def record(options: RecordOptions) -> RecordResult:
     try:
-        transport, target = make_transport(options)
+        transport = make_transport(options.target)
         handler = AnswerPolicy.parse(options.answers)
     except (TransportError, ValueError) as exc:
         return RecordResult(EXIT_BAD_INPUT, "", str(exc))
-    header = make_header(target)
+    header = make_header(transport.describe())
     try:
         writer = CaptureWriter(options.out, header)
     except OSError as exc:
@@ -159,21 +122,22 @@ async def _drive(session: Session, options: RecordOptions) -> str | None:
         session.note(str(exc))
         return str(exc)
     session.max_request_time = options.max_time
+    target = options.target
     try:
-        await session.handshake(options.handshake, options.protocol_version, options.timeout)
+        await session.handshake(target.handshake, target.protocol_version, target.timeout)
         for obj in options.messages:
             if "method" in obj and not is_notification(obj):
                 request = session.prepare_request(obj)
                 if options.progress:
                     request = with_progress_token(request)
-                await session.request_object(request, timeout=options.timeout)
+                await session.request_object(request, timeout=target.timeout)
             else:
                 await session.send_object(obj)
     except TransportError as exc:
         return str(exc)
-    if options.idle > 0 and not session.transport.closed:
+    if options.idle > 0 and not session.closed:
         try:
-            await asyncio.wait_for(session.transport.wait_closed(), options.idle)
+            await asyncio.wait_for(session.wait_closed(), options.idle)
         except asyncio.TimeoutError:
             pass
     return None
@@ -185,28 +149,7 @@ def summarize(session: Session, out: Path) -> str:
              _plural(c["stderr"], "stderr line")]
     if c["findings"]:
         parts.append(_plural(c["findings"], "protocol finding"))
-    transport = session.transport
-    code = getattr(transport, "returncode", None)
-    if not isinstance(transport, StdioTransport):
-        chosen = getattr(transport, "chosen", transport.name)
-        ending = f"transport {chosen}" + (f" (chosen automatically)" if transport.name == "auto" else "")
-        gone = transport.diagnosis()
-        if gone:
-            ending += f"; {gone}"
-    elif getattr(transport, "process", True) is None:
-        ending = "the server did not start"
-    elif code is None:
-        ending = "server still running"
-    elif code >= 0:
-        ending = f"server exited with code {code}"
-    else:
-        ending = f"server killed by signal {-code}"
-    leftovers = getattr(transport, "leftovers", None)
-    if leftovers:
-        processes = "1 process" if len(leftovers) == 1 else f"{len(leftovers)} processes"
-        ending += (f"; it left {processes} running in its process group (pid {', '.join(map(str, leftovers))}), "
-                   "ended by mcp-inspector")
-    return f"{out}: {', '.join(parts)}; {ending}"
+    return f"{out}: {', '.join(parts)}; {session.ending()}"
 
 
 def _plural(n: int, word: str) -> str:

@@ -35,7 +35,7 @@ from inspector.core.session.pipeline import EventPipeline, Listener
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import id_key
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 
 MODERN_REVISION = "2026-07-28"
 LEGACY_REVISIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -157,12 +157,12 @@ class Session:
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
             self._spawn(self._answer(event))
-        elif event.kind == Kind.LIFECYCLE and event.data.get("what") in ("exited", "disconnected"):
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
             for method, future in self._waiters.values():
                 if not future.done():
                     future.set_exception(TransportClosed(self.transport.diagnosis(method) or "the server exited"))
             self._waiters.clear()
-        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == "stream_lost":
+        elif event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.STREAM_LOST:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter[1].done():
                 waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
@@ -213,6 +213,47 @@ class Session:
             await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
         if self.capture is not None:
             self.capture.flush()
+
+    # -- the connection, as callers see it: only the session touches its transport and correlator ------
+
+    @property
+    def started_at(self) -> float:
+        """The monotonic clock's reading when the session began: each event's ``t`` counts from it."""
+        return self._t0
+
+    @property
+    def closed(self) -> bool:
+        """Whether the connection has ended, whoever ended it."""
+        return self.transport.closed
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection ends."""
+        await self.transport.wait_closed()
+
+    def diagnosis(self, waiting_for: str | None = None) -> str | None:
+        """Once the connection ended: one sentence on why (an exit code and the last stderr lines, the reason
+        an HTTP server went away), naming the request ``waiting_for`` if any; None while it is up."""
+        return self.transport.diagnosis(waiting_for)
+
+    def ending(self) -> str:
+        """How the connection stands or ended, as a clause for a one-line summary."""
+        return self.transport.ending()
+
+    def pending_requests(self) -> list[Event]:
+        """The requests sent to the server that have no answer yet, oldest first."""
+        return self.correlator.pending(Direction.C2S)
+
+    def settle(self, info: ServerInfo) -> None:
+        """Take ``info`` as what the handshake settled: the protocol revision pairing and the transport's
+        headers follow it. :meth:`handshake` does this itself; a replay, which sends the recorded handshake
+        as it was, calls it when the server's answer comes."""
+        self.server = info
+        self.correlator.protocol_version = info.protocol_version
+        self.transport.on_handshake(info.era, info.protocol_version)
+
+    def ready(self) -> None:
+        """The handshake is complete (legacy: notifications/initialized was sent)."""
+        self.transport.on_ready()
 
     # -- sending ---------------------------------------------------------------------------------------
 
@@ -441,9 +482,8 @@ class Session:
             if info is None:
                 info = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
             self.server = info
-        self.correlator.protocol_version = self.server.protocol_version
-        self.transport.on_handshake(self.server.era, self.server.protocol_version)
-        self.transport.on_ready()
+        self.settle(self.server)
+        self.ready()
         return self.server
 
     async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:

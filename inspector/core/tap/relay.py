@@ -61,7 +61,7 @@ from inspector.core.paths import default_capture_path
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed, default_socket_path
 from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
-from inspector.core.transports.base import TransportError
+from inspector.core.transports.base import CannotRun, TransportError
 from inspector.core.transports.process_group import (
     SIGTERM_GRACE,
     ProcessGroup,
@@ -72,7 +72,7 @@ from inspector.core.transports.stdio import (
     STDIN_CLOSE_GRACE,
     StdioTransport,
 )
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
 
@@ -652,7 +652,7 @@ class Relay:
             # the stdio transport's own resolution, so a missing command gets the same sentence
             executable = StdioTransport(argv).resolve_executable(dict(os.environ))
         except TransportError as exc:
-            status = EXIT_CANNOT_RUN if ("not executable" in str(exc) or "directory" in str(exc)) else EXIT_NOT_FOUND
+            status = EXIT_CANNOT_RUN if isinstance(exc, CannotRun) else EXIT_NOT_FOUND
             raise _StartFailed(str(exc), status) from None
         try:
             process, _ = await self.loop.subprocess_exec(
@@ -677,7 +677,7 @@ class Relay:
         for source in (self.server_out, self.server_err):
             if source.reasons and source.transport is not None:
                 source.transport.pause_reading()
-        self.lifecycle("spawned", pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
+        self.lifecycle(Lifecycle.SPAWNED, pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
                        executable=executable, cwd=os.getcwd(), env={}, via="tap")
         for sig in FORWARDED_SIGNALS:
             with contextlib.suppress(ValueError, OSError, RuntimeError, NotImplementedError):
@@ -734,7 +734,7 @@ class Relay:
         self._closing_stdin = True
         if self.server_stdin is not None:
             self.server_stdin.close()
-        self.lifecycle("stdin_closed", by="client")
+        self.lifecycle(Lifecycle.STDIN_CLOSED, by="client")
 
     def _client_gone(self) -> None:
         """Both ends of the client are closed: it died or left without waiting. The stdio transport's rules
@@ -774,7 +774,7 @@ class Relay:
         data: dict[str, Any] = {"code": returncode} if returncode >= 0 else {"signal": signal_name(-returncode)}
         if self.group.signalled:
             data["after"] = self.group.signalled
-        self.lifecycle("exited", pid=self.group.pgid, **data)
+        self.lifecycle(Lifecycle.EXITED, pid=self.group.pgid, **data)
         await self.group.reap()
         await self._drain()
         if self.process is not None:

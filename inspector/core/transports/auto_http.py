@@ -13,13 +13,10 @@ import json
 from typing import Any
 
 from inspector.core.capture.redact import redact_url
-from inspector.core.transports.base import Transport, TransportError
+from inspector.core.transports.base import HttpStatusError, Transport, TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.http_sse import HttpSseTransport
-from inspector.core.transports.streamable_http import (
-    HttpStatusError,
-    StreamableHttpTransport,
-)
+from inspector.core.transports.streamable_http import StreamableHttpTransport
 from inspector.core.wire.events import Event, Kind
 
 #: The spec's 400, 404 and 405, plus 501, which static web servers answer to POST.
@@ -113,6 +110,11 @@ class AutoHttpTransport(Transport):
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         return self.inner.diagnosis(waiting_for)
+
+    def ending(self) -> str:
+        text = f"transport {self.chosen} (chosen automatically)"
+        gone = self.diagnosis()
+        return f"{text}; {gone}" if gone else text
 
 
 def _method(data: bytes) -> str | None:

@@ -26,6 +26,31 @@ class TransportClosed(TransportError):
     """The connection is gone (the server exited, the stream closed)."""
 
 
+# What went wrong, by type: callers that react differently (the window's next-step hints, a tap's exit
+# status) test the class, never the sentence.
+
+
+class CommandNotFound(TransportError):
+    """The server's program cannot be found (not on PATH, no such file, a whole command line in one word)."""
+
+
+class CannotRun(TransportError):
+    """The server's program exists but cannot be run as given: a directory, not executable, permission denied,
+    or a working directory that does not exist."""
+
+
+class ConnectionRefused(TransportError):
+    """Nothing is listening at the server's address."""
+
+
+class HttpStatusError(TransportError):
+    """An HTTP status that is not an MCP answer; ``status`` for callers that fall back on it or explain it."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class Transport(abc.ABC):
     """One connection to one server.
 
@@ -48,7 +73,8 @@ class Transport(abc.ABC):
 
     @abc.abstractmethod
     def describe(self) -> dict[str, Any]:
-        """What this transport connects to, for the capture header (before redaction)."""
+        """What this transport connects to: the capture header's ``"target"``, with secrets redacted unless the
+        transport was made with redaction off."""
 
     @abc.abstractmethod
     async def start(self) -> None:
@@ -90,3 +116,9 @@ class Transport(abc.ABC):
         """Once closed: one sentence on why (exit code, last stderr lines), naming the request we were
         ``waiting_for`` if any; None while the connection is up."""
         return None
+
+    def ending(self) -> str:
+        """How the connection stands or ended, as a clause for a one-line summary (``transport sse; the
+        server went away``, ``server exited with code 0``)."""
+        gone = self.diagnosis()
+        return f"transport {self.name}; {gone}" if gone else f"transport {self.name}"

@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from inspector.core.capture.redact import redact_headers, redact_url
-from inspector.core.transports.base import Transport, TransportError
-from inspector.core.wire.events import Event, Finding, Kind
+from inspector.core.transports.base import ConnectionRefused, Transport, TransportError
+from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: Default bound on establishing a TCP (and TLS) connection.
@@ -57,15 +57,34 @@ class HttpOptions:
         return headers
 
 
+class HeaderError(ValueError):
+    """A ``Name: value`` text that is not a header that can be sent: ``str(exc)`` names the ``-H`` option,
+    ``detail`` says the same without it (for a form's header lines)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"-H {detail}")
+        self.detail = detail
+
+
+class UrlError(TransportError):
+    """A server URL that cannot be used: ``str(exc)`` quotes the URL, ``detail`` says why without it
+    (``has no host name``)."""
+
+    def __init__(self, url: str, detail: str) -> None:
+        super().__init__(f"{url!r} {detail}")
+        self.url = url
+        self.detail = detail
+
+
 def parse_header(text: str) -> tuple[str, str]:
-    """``'Name: value'`` from ``-H``; raises ValueError with a sentence when it is not one."""
+    """``'Name: value'`` from ``-H``; raises HeaderError with a sentence when it is not one."""
     name, sep, value = text.partition(":")
     name = name.strip()
     if not sep or not name:
-        raise ValueError(f"-H {text!r} must look like 'Name: value'")
+        raise HeaderError(f"{text!r} must look like 'Name: value'")
     problem = header_problem(name, value)
     if problem is not None:
-        raise ValueError(f"-H {text!r}: {problem}")
+        raise HeaderError(f"{text!r}: {problem}")
     return name, value.strip()
 
 
@@ -88,19 +107,19 @@ def check_headers(headers: dict[str, str]) -> None:
 
 
 def check_url(url: str) -> str:
-    """Validate a server URL; returns it or raises TransportError with a sentence."""
+    """Validate a server URL; returns it or raises UrlError with a sentence."""
     try:
         parts = urlsplit(url)
     except ValueError as exc:
-        raise TransportError(f"{url!r} is not a valid URL: {exc}") from None
+        raise UrlError(url, f"is not a valid URL: {exc}") from None
     if parts.scheme not in ("http", "https", "ws", "wss"):
-        raise TransportError(f"{url!r} is not an http://, https:// (or ws://, wss://) URL")
+        raise UrlError(url, "is not an http://, https:// (or ws://, wss://) URL")
     if not parts.hostname:
-        raise TransportError(f"{url!r} has no host name")
+        raise UrlError(url, "has no host name")
     try:
         parts.port
     except ValueError:
-        raise TransportError(f"{url!r} has an invalid port") from None
+        raise UrlError(url, "has an invalid port") from None
     return url
 
 
@@ -124,46 +143,64 @@ def _causes(exc: BaseException) -> list[BaseException]:
     return seen
 
 
+def refused(exc: BaseException) -> bool:
+    """Whether a failed HTTP exchange found nothing listening at the server's address."""
+    if not isinstance(exc, httpx.ConnectError):
+        return False
+    # httpx does not always keep the OS error: then its own message is all there is to go by
+    return any(isinstance(e, ConnectionRefusedError) for e in _causes(exc)) or "refused" in str(exc).lower()
+
+
+def failure(exc: BaseException, method: str, url: str) -> TransportError:
+    """The error to raise for a failed HTTP exchange: :class:`ConnectionRefused` when nothing listens, else a
+    TransportError; either way ``str()`` is :func:`explain`'s sentence."""
+    sentence = explain(exc, method, url)
+    return ConnectionRefused(sentence) if refused(exc) else TransportError(sentence)
+
+
 def explain(exc: BaseException, method: str, url: str) -> str:
-    """One plain sentence for a failed HTTP exchange."""
-    where = f"{method} {url}"
+    """One plain sentence for a failed HTTP exchange: ``METHOD URL: what went wrong``."""
+    return f"{method} {url}: {explain_reason(exc, url)}"
+
+
+def explain_reason(exc: BaseException, url: str) -> str:
+    """What went wrong in a failed HTTP exchange, as a clause that does not name the request."""
     host = urlsplit(url).netloc
     text = str(exc)
     if any(isinstance(e, ConnectionRefusedError) for e in _causes(exc)):
         text = "connection refused"
     if isinstance(exc, httpx.ConnectTimeout):
-        return f"{where}: no connection to {host} within the connect timeout (is a firewall dropping packets?)"
+        return f"no connection to {host} within the connect timeout (is a firewall dropping packets?)"
     if isinstance(exc, (httpx.ReadTimeout, httpx.PoolTimeout, httpx.WriteTimeout)):
-        return f"{where}: the server accepted the connection but did not answer in time"
+        return "the server accepted the connection but did not answer in time"
     if isinstance(exc, httpx.ConnectError):
         lowered = text.lower()
-        if "refused" in lowered:
-            return f"{where}: connection refused: nothing is listening on {host} (is the server running?)"
+        if refused(exc):
+            return f"connection refused: nothing is listening on {host} (is the server running?)"
+        # the resolver's and the TLS library's own messages are all there is to tell these failures apart
         if "name or service not known" in lowered or "nodename nor servname" in lowered or "getaddrinfo" in lowered \
                 or "name resolution" in lowered:
-            return f"{where}: the host name {urlsplit(url).hostname} cannot be resolved (DNS)"
+            return f"the host name {urlsplit(url).hostname} cannot be resolved (DNS)"
         tls = [e for e in _causes(exc) if isinstance(e, ssl.SSLError)]
         if tls or "ssl" in lowered or "certificate" in lowered:
             if "wrong version number" in lowered or "record layer failure" in lowered or "packet length" in lowered:
-                return f"{where}: TLS failed: the server at {host} does not speak https here (try http://)"
+                return f"TLS failed: the server at {host} does not speak https here (try http://)"
             if any(isinstance(e, ssl.SSLEOFError) for e in tls):  # hung up on our hello: a plain-HTTP port, mostly
-                return (f"{where}: TLS failed: the server at {host} does not speak https here: it hung up on the "
+                return (f"TLS failed: the server at {host} does not speak https here: it hung up on the "
                         "TLS handshake (try http://)")
-            return f"{where}: TLS failed: {text or tls[0]}"
-        return f"{where}: cannot connect to {host}: {text or exc.__class__.__name__}"
+            return f"TLS failed: {text or tls[0]}"
+        return f"cannot connect to {host}: {text or exc.__class__.__name__}"
     if isinstance(exc, httpx.RemoteProtocolError):
         if "without sending" in text or "disconnected" in text.lower():
-            return f"{where}: the server closed the connection without a complete response ({text})"
-        return f"{where}: the server broke the HTTP protocol: {text}"
+            return f"the server closed the connection without a complete response ({text})"
+        return f"the server broke the HTTP protocol: {text}"
     if isinstance(exc, httpx.ReadError):
-        return f"{where}: the connection was lost while reading the response ({text or 'reset'})"
+        return f"the connection was lost while reading the response ({text or 'reset'})"
     if isinstance(exc, httpx.TooManyRedirects):
-        return f"{where}: too many redirects"
+        return "too many redirects"
     if isinstance(exc, httpx.UnsupportedProtocol):
-        return f"{where}: unsupported URL scheme"
-    if isinstance(exc, httpx.HTTPError):
-        return f"{where}: {exc.__class__.__name__}: {text}"
-    return f"{where}: {exc.__class__.__name__}: {text}"
+        return "unsupported URL scheme"
+    return f"{exc.__class__.__name__}: {text}"
 
 
 def snippet(body: bytes, content_type: str) -> str:
@@ -322,12 +359,12 @@ class HttpTransportBase(Transport):
         try:
             response = await self.client().send(request, stream=True)
         except httpx.HTTPError as exc:
-            sentence = explain(exc, request.method, self.shown(request.url))
+            error = failure(exc, request.method, self.shown(request.url))
             if isinstance(exc, httpx.TimeoutException):
                 self.unresponsive = True
-            self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=sentence,
+            self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=str(error),
                                       purpose=purpose))
-            raise TransportError(sentence) from None
+            raise error from None
         except asyncio.CancelledError:
             # the session's own bound ran out first: the exchange is abandoned, and the capture says so
             self.unresponsive = True
@@ -343,10 +380,10 @@ class HttpTransportBase(Transport):
             try:
                 body = await self._read_limited(response)
             except httpx.HTTPError as exc:
-                sentence = explain(exc, request.method, self.shown(request.url))
+                error = failure(exc, request.method, self.shown(request.url))
                 self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
-                                          total=time.monotonic(), connect=connect, error=sentence, purpose=purpose))
-                raise TransportError(sentence) from None
+                                          total=time.monotonic(), connect=connect, error=str(error), purpose=purpose))
+                raise error from None
             finally:
                 await response.aclose()
         event = self.http_event(number, request, response, started, first_byte=first_byte,
@@ -412,7 +449,8 @@ class HttpTransportBase(Transport):
     def request_failed(self, msg_id: Any, reason: str) -> None:
         """The exchange carrying request ``msg_id`` ended without an answer and cannot get one."""
         if msg_id is not None:
-            self.emit(Event(Kind.LIFECYCLE, data={"what": "request_failed", "request_id": msg_id, "reason": reason}))
+            self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.REQUEST_FAILED, "request_id": msg_id,
+                                                  "reason": reason}))
 
     def flag(self, event: Event, code: str, text: str, severity: str = "error") -> None:
         event.add_findings([Finding(code, text, severity)])
@@ -428,7 +466,7 @@ class HttpTransportBase(Transport):
         """The server cannot be reached any more: say why once, and let waiting requests fail with it."""
         if self._gone is None:
             self._gone = reason
-            self.emit(Event(Kind.LIFECYCLE, data={"what": "disconnected", "reason": reason}))
+            self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.DISCONNECTED, "reason": reason}))
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         if self._gone is None:

@@ -14,14 +14,18 @@ import time
 
 import httpx
 
-from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.base import (
+    HttpStatusError,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.http_common import (
     HttpOptions,
     HttpTransportBase,
-    explain,
+    explain_reason,
     origin_of,
 )
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 from inspector.core.wire.sse import RawSSE
 
@@ -39,7 +43,7 @@ class HttpSseTransport(HttpTransportBase):
         self._reader: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name,
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CONNECTING, "transport": self.name,
                                               "url": self.describe()["url"]}))
         request = self.client().build_request("GET", self.url, headers={**self.options.base_headers(),
                                                                        "Accept": "text/event-stream"},
@@ -51,9 +55,8 @@ class HttpSseTransport(HttpTransportBase):
             try:
                 body = await self._read_limited(response)
             except httpx.HTTPError as exc:
-                sentence = explain(exc, "GET", self.shown(self.url)).replace(
-                    f"GET {self.shown(self.url)}: ",
-                    f"GET {self.shown(self.url)}: HTTP {response.status_code} {response.reason_phrase}, and ", 1)
+                sentence = (f"GET {self.shown(self.url)}: HTTP {response.status_code} {response.reason_phrase}, and "
+                            f"{explain_reason(exc, self.shown(self.url))}")
                 event.put(error=sentence)
                 self.emit(event)
                 raise TransportError(sentence) from None
@@ -61,10 +64,13 @@ class HttpSseTransport(HttpTransportBase):
                 await response.aclose()
             event.put(body_bytes=len(body))
             self.emit(event)
-            what = f"HTTP {response.status_code} {response.reason_phrase}".strip()
             if response.status_code == 200:
                 what = f"a {content_type or 'body without Content-Type'} instead of text/event-stream"
-            raise TransportError(f"GET {self.shown(self.url)}: {what}: this URL is not an HTTP+SSE (2024-11-05) endpoint")
+                raise TransportError(f"GET {self.shown(self.url)}: {what}: this URL is not an HTTP+SSE (2024-11-05) "
+                                     "endpoint")
+            what = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+            raise HttpStatusError(f"GET {self.shown(self.url)}: {what}: this URL is not an HTTP+SSE (2024-11-05) "
+                                  "endpoint", response.status_code)
         self.emit(event)
         self._endpoint_ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.ensure_future(self._read(response, number, started))
@@ -140,7 +146,7 @@ class HttpSseTransport(HttpTransportBase):
         if status >= 400:
             self.request_failed(outgoing.rpc.id if outgoing.rpc and outgoing.rpc.kind == "request" else None,
                                 f"HTTP {status}")
-            raise TransportError(f"POST {self.endpoint}: HTTP {status} {response.reason_phrase}".strip())
+            raise HttpStatusError(f"POST {self.endpoint}: HTTP {status} {response.reason_phrase}".strip(), status)
 
     async def close(self) -> None:
         if self.closed:
@@ -149,5 +155,5 @@ class HttpSseTransport(HttpTransportBase):
             self._reader.cancel()
             await asyncio.wait([self._reader], timeout=2.0)
         await self._close_client()
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()

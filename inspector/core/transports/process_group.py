@@ -19,6 +19,8 @@ import signal
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from inspector.core.wire.events import Lifecycle
+
 #: After SIGTERM to the process group, how long before SIGKILL.
 SIGTERM_GRACE = 2.0
 #: After SIGKILL, how long we wait for the group to disappear before giving up (it cannot resist SIGKILL;
@@ -50,7 +52,7 @@ class ProcessGroup:
         name = signal_name(sig)
         if not forwarded:
             self.signalled = name
-        self.announce("signal", signal=name, pid=self.pgid, **({"forwarded": True} if forwarded else {}))
+        self.announce(Lifecycle.SIGNAL, signal=name, pid=self.pgid, **({"forwarded": True} if forwarded else {}))
         try:
             kill_group(self.pgid, sig)
         except (ProcessLookupError, PermissionError):
@@ -80,7 +82,7 @@ class ProcessGroup:
             if not members:
                 return
             self.leftovers = self.leftovers or members
-            self.announce("group_leftovers", pids=members, signal=signal_name(sig))
+            self.announce(Lifecycle.GROUP_LEFTOVERS, pids=members, signal=signal_name(sig))
             try:
                 kill_group(self.pgid, sig)
             except (ProcessLookupError, PermissionError):

@@ -25,13 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_env
-from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.transports.base import (
+    CannotRun,
+    CommandNotFound,
+    Transport,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.process_group import (
     ProcessGroup,
     process_state,
     signal_name,
 )
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
 from inspector.core.wire.lines import TextLineSplitter
 
@@ -93,7 +99,13 @@ class StdioTransport(Transport):
         return self.group.signalled if self.group is not None else None
 
     def describe(self) -> dict[str, Any]:
-        return {"transport": "stdio", "argv": self.argv, "cwd": self.cwd, "env": self.env_overrides}
+        return {
+            "transport": "stdio",
+            "argv": redact_argv(self.argv) if self.redact else list(self.argv),
+            "cwd": self.cwd,
+            "env": redact_env(self.env_overrides) if self.redact else dict(self.env_overrides),
+            "redacted": self.redact,
+        }
 
     # -- launch ----------------------------------------------------------------------------------------
 
@@ -106,25 +118,25 @@ class StdioTransport(Transport):
         """Find the executable the way exec would, so a missing one gets a sentence, not an errno."""
         command = self.argv[0]
         if self.cwd is not None and not Path(self.cwd).is_dir():
-            raise TransportError(f"the working directory {self.cwd} does not exist")
+            raise CannotRun(f"the working directory {self.cwd} does not exist")
         if os.sep in command:
             path = Path(self.cwd or ".", command) if not os.path.isabs(command) else Path(command)
             if not path.exists():
-                raise TransportError(_whole_command_line(command)
-                                     or f"command not found: {command} (no such file)")
+                raise CommandNotFound(_whole_command_line(command)
+                                      or f"command not found: {command} (no such file)")
             if path.is_dir():
-                raise TransportError(f"{command} is a directory, not a program")
+                raise CannotRun(f"{command} is a directory, not a program")
             if not os.access(path, os.X_OK):
-                raise TransportError(f"{command} is not executable (chmod +x {command}?)")
+                raise CannotRun(f"{command} is not executable (chmod +x {command}?)")
             return command
         search = env.get("PATH", os.defpath)
         found = shutil.which(command, path=search)
         if found is None:
             candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
             if candidate is not None:
-                raise TransportError(f"{candidate} is not executable (chmod +x {candidate}?)")
-            raise TransportError(_whole_command_line(command)
-                                 or f"command not found: {command} (searched PATH: {search})")
+                raise CannotRun(f"{candidate} is not executable (chmod +x {candidate}?)")
+            raise CommandNotFound(_whole_command_line(command)
+                                  or f"command not found: {command} (searched PATH: {search})")
         return found
 
     async def start(self) -> None:
@@ -142,11 +154,11 @@ class StdioTransport(Transport):
             self.process = asyncio.subprocess.Process(transport, protocol, loop)
             self.group = ProcessGroup(self.process.pid, lambda what, **data: self.emit(lifecycle(what, **data)))
         except PermissionError:
-            raise TransportError(f"{self.argv[0]} cannot be run: permission denied") from None
+            raise CannotRun(f"{self.argv[0]} cannot be run: permission denied") from None
         except OSError as exc:
-            raise TransportError(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
+            raise CannotRun(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
         self.emit(lifecycle(
-            "spawned", pid=self.process.pid,
+            Lifecycle.SPAWNED, pid=self.process.pid,
             argv=redact_argv(self.argv) if self.redact else self.argv,
             executable=executable, cwd=os.path.abspath(self.cwd or os.getcwd()),
             env=redact_env(self.env_overrides) if self.redact else self.env_overrides,
@@ -212,7 +224,7 @@ class StdioTransport(Transport):
         data: dict[str, Any] = {"code": code} if code >= 0 else {"signal": signal_name(-code)}
         if self._signalled:
             data["after"] = self._signalled
-        self.emit(lifecycle("exited", pid=self.process.pid, **data))
+        self.emit(lifecycle(Lifecycle.EXITED, pid=self.process.pid, **data))
         self._closed.set()
 
     async def _finish_readers(self, grace: float) -> None:
@@ -289,7 +301,7 @@ class StdioTransport(Transport):
             self.process.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass
-        self.emit(lifecycle("stdin_closed"))
+        self.emit(lifecycle(Lifecycle.STDIN_CLOSED))
 
     async def _wait_closed(self, timeout: float) -> bool:
         return await self._wait_for(self._closed.wait(), timeout)
@@ -331,6 +343,22 @@ class StdioTransport(Transport):
             tail = "\n".join("  " + line for line in self.stderr_tail)
             return f"{how}; its last stderr lines:\n{tail}"
         return f"{how} and wrote nothing to stderr"
+
+    def ending(self) -> str:
+        code = self.returncode
+        if self.process is None:
+            text = "the server did not start"
+        elif code is None:
+            text = "server still running"
+        elif code >= 0:
+            text = f"server exited with code {code}"
+        else:
+            text = f"server killed by signal {-code}"
+        if self.leftovers:
+            processes = "1 process" if len(self.leftovers) == 1 else f"{len(self.leftovers)} processes"
+            pids = ", ".join(map(str, self.leftovers))
+            text += f"; it left {processes} running in its process group (pid {pids}), ended by mcp-inspector"
+        return text
 
 
 class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):

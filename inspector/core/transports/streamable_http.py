@@ -30,18 +30,22 @@ from typing import Any
 import httpx
 
 from inspector.core.transports import mcp_headers
-from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.base import (
+    HttpStatusError,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.http_common import (
     ACCEPT_BOTH,
     HttpOptions,
     HttpTransportBase,
-    explain,
+    failure,
     jsonrpc_error_in,
     page_text,
     snippet,
 )
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 from inspector.core.wire.sse import RawSSE
 
@@ -81,14 +85,6 @@ class StreamProgress:
                 "but not the answer")
 
 
-class HttpStatusError(TransportError):
-    """An HTTP status that is not an MCP answer; ``status`` for callers that fall back on it."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 class StreamableHttpTransport(HttpTransportBase):
     name = "streamable-http"
 
@@ -108,7 +104,8 @@ class StreamableHttpTransport(HttpTransportBase):
     # -- lifecycle -------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name, "url": self.describe()["url"]}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CONNECTING, "transport": self.name,
+                                              "url": self.describe()["url"]}))
 
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
         """The negotiated era and revision, known before notifications/initialized is sent (it already needs
@@ -145,7 +142,7 @@ class StreamableHttpTransport(HttpTransportBase):
             except (TransportError, asyncio.TimeoutError):
                 pass  # already an http event with the sentence
         await self._close_client()
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
@@ -331,7 +328,7 @@ class StreamableHttpTransport(HttpTransportBase):
         try:
             return await self._read_limited(response)
         except httpx.HTTPError as exc:
-            raise TransportError(explain(exc, response.request.method, self.shown(response.request.url))) from None
+            raise failure(exc, response.request.method, self.shown(response.request.url)) from None
         finally:
             await response.aclose()
 
@@ -412,7 +409,7 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._resume(end.last_event_id, end.retry, msg_id)
         else:
             why = end.error or "the server ended it"
-            self.emit(Event(Kind.LIFECYCLE, data={"what": "stream_lost", "request_id": msg_id,
+            self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.STREAM_LOST, "request_id": msg_id,
                                                   "reason": f"the response stream ended before the answer ({why})"}))
 
     def _sse_event(self, raw: RawSSE, number: int) -> Any:

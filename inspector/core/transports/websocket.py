@@ -18,13 +18,17 @@ from typing import Any
 
 import httpx
 
-from inspector.core.transports.base import TransportClosed, TransportError
+from inspector.core.transports.base import (
+    HttpStatusError,
+    TransportClosed,
+    TransportError,
+)
 from inspector.core.transports.http_common import (
     HttpOptions,
     HttpTransportBase,
-    explain,
+    failure,
 )
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 
 SUBPROTOCOL = "mcp"
@@ -57,7 +61,7 @@ class WebSocketTransport(HttpTransportBase):
         except ImportError:
             raise TransportError("the websocket transport needs the httpx-ws package: "
                                  "pip install 'mcp-inspector-desktop[websocket]'") from None
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name,
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CONNECTING, "transport": self.name,
                                               "url": self.describe()["url"]}))
         number = self.next_exchange()
         started = time.monotonic()
@@ -70,13 +74,14 @@ class WebSocketTransport(HttpTransportBase):
             self.emit(self.http_event(number, response.request, response, started, first_byte=time.monotonic(),
                                       purpose="websocket upgrade",
                                       error=f"the server refused the WebSocket upgrade ({response.status_code})"))
-            raise TransportError(f"GET {self.shown(self.url)}: the server answered {response.status_code} instead of switching "
-                                 "to WebSocket: is this a WebSocket endpoint?") from None
+            raise HttpStatusError(f"GET {self.shown(self.url)}: the server answered {response.status_code} instead "
+                                  "of switching to WebSocket: is this a WebSocket endpoint?",
+                                  response.status_code) from None
         except httpx.HTTPError as exc:
-            sentence = explain(exc, "GET", self.shown(self.url))
-            self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=sentence,
+            error = failure(exc, "GET", self.shown(self.url))
+            self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=str(error),
                                       purpose="websocket upgrade"))
-            raise TransportError(sentence) from None
+            raise error from None
         event = self.http_event(number, self._ws.response.request, self._ws.response, started,
                                 first_byte=time.monotonic(), purpose="websocket upgrade")
         if self._ws.subprotocol != SUBPROTOCOL:
@@ -137,5 +142,5 @@ class WebSocketTransport(HttpTransportBase):
         except (TimeoutError, Exception):  # a dead peer cannot complete the closing handshake
             pass
         await self._close_client()
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
+        self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()

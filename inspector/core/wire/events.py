@@ -32,6 +32,25 @@ class Kind:
     SSE = "sse"  #: a Server-Sent Event that carries no JSON-RPC message (endpoint, priming, unknown names)
 
 
+class Lifecycle:
+    """What a ``lifecycle`` event says happened, as written in captures (``data["what"]``).
+
+    Code that acts on lifecycle events keys on these names; the strings are part of the capture format
+    (docs/capture-format.md) and never change.
+    """
+
+    SPAWNED = "spawned"  #: the server's process started (pid, argv, executable, cwd, env)
+    STDIN_CLOSED = "stdin_closed"  #: the inspector (or, in a tap, the client) closed the server's stdin
+    SIGNAL = "signal"  #: a signal was sent to the server's process group
+    EXITED = "exited"  #: the server's process ended (code, or signal)
+    GROUP_LEFTOVERS = "group_leftovers"  #: processes of the server's group outlived it and were ended
+    CONNECTING = "connecting"  #: a URL transport starts connecting (transport, url)
+    DISCONNECTED = "disconnected"  #: the server cannot be reached any more (reason)
+    REQUEST_FAILED = "request_failed"  #: the exchange carrying a request ended without an answer (request_id)
+    STREAM_LOST = "stream_lost"  #: a request's response stream ended before its answer (request_id)
+    CLOSED = "closed"  #: the inspector closed a URL transport's connection
+
+
 class Direction:
     """Directions of wire events, as written in captures (``"dir"``)."""
 

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.clients.profiles import MAX_TIMEOUT, ProfileError, ServerProfile
-from inspector.core.transports.base import TransportError
 
 # inspector.core.transports.http_common imports httpx: it is imported when a dialog needs it, not when the
 # window starts (benchmarks/startup.py)
@@ -72,7 +71,7 @@ def parse_env_lines(text: str) -> dict[str, str]:
 
 def parse_header_lines(text: str) -> dict[str, str]:
     """``Name: value`` lines; ValueError with a sentence otherwise."""
-    from inspector.core.transports.http_common import parse_header
+    from inspector.core.transports.http_common import HeaderError, parse_header
 
     headers: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
@@ -80,9 +79,8 @@ def parse_header_lines(text: str) -> dict[str, str]:
             continue
         try:
             name, value = parse_header(line)
-        except ValueError as exc:
-            reason = str(exc).removeprefix("-H ")
-            raise ValueError(f"Header line {number}: {reason}.") from None
+        except HeaderError as exc:
+            raise ValueError(f"Header line {number}: {exc.detail}.") from None
         if name.lower() in (h.lower() for h in headers):
             raise ValueError(f"Header line {number}: {name} is given twice.")
         headers[name] = value
@@ -278,12 +276,12 @@ class ProfileDialog(QDialog):
         url = self.url_edit.text().strip()
         if not url:
             raise ValueError("Enter the server's URL.")
-        from inspector.core.transports.http_common import check_url
+        from inspector.core.transports.http_common import UrlError, check_url
 
         try:
             check_url(url)
-        except TransportError as exc:
-            raise ValueError(f"The URL {str(exc).removeprefix(repr(url) + ' ')}.") from None
+        except UrlError as exc:
+            raise ValueError(f"The URL {exc.detail}.") from None
         transport = self.transport_combo.currentData() or "auto"
         if urlsplit(url).scheme in ("ws", "wss") and transport in ("auto", "streamable-http", "sse"):
             hint = "" if self.transport_combo.findData("websocket") >= 0 else \

@@ -5,7 +5,6 @@ and reports its state in sentences. Runs entirely on the Qt event loop through q
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,44 +12,22 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core import paths
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.session.record import stdio_target
 from inspector.core.session.session import (
-    DEFAULT_REQUEST_TIMEOUT,
     ServerInfo,
     ServerRequestHandler,
     Session,
 )
-from inspector.core.transports.base import Transport, TransportError
-from inspector.core.transports.stdio import StdioTransport
-from inspector.core.wire.events import Event, Kind
+from inspector.core.session.target import Target, make_transport
+from inspector.core.transports.base import (
+    CommandNotFound,
+    ConnectionRefused,
+    HttpStatusError,
+    TransportClosed,
+    TransportError,
+)
+from inspector.core.wire.events import Event, Kind, Lifecycle
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
-
-
-@dataclass
-class Target:
-    """What to connect to: a stdio command or a URL."""
-
-    name: str
-    argv: list[str] = field(default_factory=list)
-    cwd: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
-    url: str = ""
-    transport: str = "auto"
-    headers: dict[str, str] = field(default_factory=dict)
-    bearer: str | None = None
-    handshake: str = "auto"
-    #: the user named it (a profile): the tab keeps that name instead of the one the server reports
-    named_by_user: bool = False
-    #: how long the window waits for the handshake and for each request (as ``record --timeout``)
-    timeout: float = DEFAULT_REQUEST_TIMEOUT
-
-    @property
-    def is_http(self) -> bool:
-        return bool(self.url)
-
-    def describe(self) -> str:
-        return self.url if self.url else " ".join(self.argv)
 
 
 def capture_name(target: Target) -> str:
@@ -78,15 +55,12 @@ class LiveSession(QObject):
 
     def make_session(self) -> Session:
         """Build transport, capture and session (not started yet), so views can attach first."""
-        transport, target = self._transport()
+        transport = make_transport(self.target)
         self.capture_path = self.captures / capture_name(self.target)
-        self.writer = CaptureWriter(self.capture_path, make_header(target, name=self.target.name))
+        self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name))
         self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
                                keep_events=True)
         return self.session
-
-    def _transport(self) -> tuple[Transport, dict[str, Any]]:
-        return build_transport(self.target)
 
     def start(self) -> None:
         if self.session is not None:
@@ -99,7 +73,7 @@ class LiveSession(QObject):
         if self.state != READY:
             return
         for event in events:
-            if event.kind == Kind.LIFECYCLE and event.data.get("what") == "disconnected":
+            if event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.DISCONNECTED:
                 self._set(CLOSED, str(event.data.get("reason") or "the server went away"))
                 return
 
@@ -126,10 +100,11 @@ class LiveSession(QObject):
         try:
             await session.start()
             self._set(INITIALIZING, "handshake")
-            self.server = await session.handshake(self.target.handshake, timeout=self.target.timeout)
+            self.server = await session.handshake(self.target.handshake, self.target.protocol_version,
+                                                  self.target.timeout)
         except TransportError as exc:
             session.note(str(exc))
-            self._set(FAILED, str(exc) + _next_step(self.target, str(exc)))
+            self._set(FAILED, str(exc) + _next_step(self.target, exc))
             await self._finish()
             return
         except asyncio.CancelledError:
@@ -137,8 +112,8 @@ class LiveSession(QObject):
             raise
         self.server_known.emit(self.server)
         self._set(READY, "")
-        await session.transport.wait_closed()
-        why = session.transport.diagnosis() or "the connection closed"
+        await session.wait_closed()
+        why = session.diagnosis() or "the connection closed"
         self._set(CLOSED, why)
         await self._finish()
 
@@ -187,24 +162,14 @@ class LiveSession(QObject):
             self._request_failed(exc)
 
 
-def build_transport(t: Target) -> tuple[Transport, dict[str, Any]]:
-    """The transport for a target, and the capture header's (redacted) description of it."""
-    if t.is_http:  # httpx is imported only when the window connects to an HTTP server
-        from inspector.core.transports.http_common import HttpOptions
-        from inspector.core.transports.registry import create_url_transport
-
-        transport = create_url_transport(t.transport, HttpOptions(url=t.url, headers=dict(t.headers), bearer=t.bearer))
-        return transport, transport.describe()
-    return StdioTransport(t.argv, cwd=t.cwd, env=t.env), stdio_target(t.argv, t.cwd, t.env, True)
-
-
-def _next_step(target: Target, sentence: str) -> str:
-    if "command not found" in sentence:
+def _next_step(target: Target, exc: TransportError) -> str:
+    """What the user can do about a session that could not start, by the kind of failure."""
+    if isinstance(exc, CommandNotFound):
         return " — check the command in the server's profile."
-    if "connection refused" in sentence:
+    if isinstance(exc, ConnectionRefused):
         return " — start the server, or check the URL."
-    if "401" in sentence:
+    if isinstance(exc, HttpStatusError) and exc.status == 401:
         return " — add a token (Authorization header) in the server's profile."
-    if "exited" in sentence:
+    if isinstance(exc, TransportClosed) and not target.is_http:
         return " — its stderr is in the stderr tab."
     return ""

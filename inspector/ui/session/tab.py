@@ -173,7 +173,7 @@ class SessionTab(QWidget):
         self.live = live
         self.capture_path = live.capture_path
         self.events = session.events
-        self._set_model(TimelineModel(self.events, live=True, t0=session._t0))
+        self._set_model(TimelineModel(self.events, live=True, t0=session.started_at))
         self.bridge = SessionBridge(session, self)
         self.bridge.events_arrived.connect(self._events_arrived)
         self.bridge.stderr_lines.connect(self.stderr.append_events)

@@ -1,0 +1,252 @@
+"""What to connect to: one model for every way a server is named, and the one factory of its transport.
+
+A :class:`Target` is either a command to run over stdio (``argv``, ``cwd``, environment overrides) or a URL
+(a transport name from :func:`inspector.core.transports.registry.url_transports`: ``auto``, ``streamable-http``,
+``sse`` or a plug-in's; extra headers; a bearer token; an Origin), plus what any session needs: the handshake
+mode, the protocol revision to ask for and the timeouts.
+
+It is made from the command line (:meth:`Target.from_args` for ``record`` and ``replay``,
+:meth:`Target.from_window_args` for the window's own ``--url`` and command), from a saved profile
+(:meth:`Target.from_profile`), from a client config's server entry (:meth:`Target.from_config_entry`) and from a
+capture's header (:meth:`Target.from_capture_header`); :meth:`Target.to_capture_target` gives the header's
+``"target"`` object back, secrets redacted unless ``redact`` is off. :func:`make_transport` is the only place a
+transport is made for a target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspector.core.capture.redact import REDACTED
+from inspector.core.clients.configs import profile_of_entry
+from inspector.core.clients.profiles import ServerProfile
+from inspector.core.present.describe import safe
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
+from inspector.core.transports.base import Transport, TransportError
+from inspector.core.transports.stdio import StdioTransport
+
+if TYPE_CHECKING:  # httpx is imported only when a URL is connected to
+    from inspector.core.transports.http_common import HttpOptions
+
+#: Default bound on establishing a TCP (and TLS) connection to a URL (the HTTP transports' own default).
+DEFAULT_CONNECT_TIMEOUT = 10.0
+#: The HTTP layer's own bound on a response is a backstop this much beyond the session's timeout: the
+#: session's "no response to X within S" is the sentence users get.
+HTTP_BACKSTOP = 5.0
+#: The transport name of a command run over stdio, as capture headers write it.
+STDIO = "stdio"
+
+
+class InputError(ValueError):
+    """The user's input (an option, a messages file) is unusable; the message says why in one sentence."""
+
+
+@dataclass
+class Target:
+    """A server to connect to: a command (``argv`` set, ``url`` empty) or a URL."""
+
+    name: str = ""  #: what the window calls the session (a profile's name, the program, the URL)
+    argv: list[str] = field(default_factory=list)
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)  #: overrides of the inherited environment
+    url: str = ""
+    #: for URLs: auto, streamable-http, sse, or a plug-in's name (``stdio`` for a command named by a capture)
+    transport: str = "auto"
+    headers: dict[str, str] = field(default_factory=dict)  #: extra HTTP headers, sent on every request
+    bearer: str | None = None  #: sent as ``Authorization: Bearer ...``
+    origin: str | None = None  #: an ``Origin`` header, to test a server's DNS-rebinding protection
+    handshake: str = "auto"  #: auto, legacy, modern or none (see :meth:`Session.handshake`)
+    protocol_version: str | None = None  #: the revision to ask for (None: the session's default)
+    timeout: float = DEFAULT_REQUEST_TIMEOUT  #: how long the handshake and each request are waited for
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    redact: bool = True  #: secrets out of the capture (its header, the spawned event, HTTP events)
+    #: the user named it (a profile): the window keeps that name instead of the one the server reports
+    named_by_user: bool = False
+
+    @property
+    def is_http(self) -> bool:
+        """A URL to connect to (else a command to run over stdio)."""
+        return bool(self.url)
+
+    def describe(self) -> str:
+        """One line: the URL, or the command line."""
+        return self.url if self.url else " ".join(self.argv)
+
+    # -- from what the user gave -------------------------------------------------------------------------
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, command: list[str]) -> Target:
+        """The target of ``record`` or ``replay``: ``--url`` (with ``-H``, ``--bearer``, ``--bearer-env``,
+        ``--origin``, ``--transport``, ``--connect-timeout``) or the ``command`` after ``--`` (with ``--cwd``,
+        ``--env``); ``--timeout``, ``--no-redact`` and, where the command has them, ``--handshake`` and
+        ``--protocol-version``. Raises InputError with a sentence."""
+        env = parse_env(args.env)
+        common: dict[str, Any] = {
+            "handshake": getattr(args, "handshake", "auto"),
+            "protocol_version": getattr(args, "protocol_version", None),
+            "timeout": args.timeout,
+            "redact": not args.no_redact,
+        }
+        if not args.url:
+            return cls(name=Path(command[0]).name if command else "", argv=list(command), cwd=args.cwd, env=env,
+                       **common)
+        headers = _parse_headers(args.header)
+        bearer = args.bearer
+        if args.bearer_env:
+            bearer = os.environ.get(args.bearer_env)
+            if not bearer:
+                raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
+        _check_url(args.url)
+        return cls(name=args.url, url=args.url, transport=args.transport, headers=headers, bearer=bearer,
+                   origin=args.origin, connect_timeout=args.connect_timeout, **common)
+
+    @classmethod
+    def from_window_args(cls, args: argparse.Namespace, command: list[str]) -> Target | None:
+        """The session the window opens at start: the ``command`` after ``--``, else ``--url`` (with
+        ``--transport`` and ``-H``); None when neither was given. Raises InputError with a sentence."""
+        if command:
+            return cls(name=Path(command[0]).name, argv=list(command))
+        if not args.gui_url:
+            return None
+        _check_url(args.gui_url)
+        return cls(name=args.gui_url, url=args.gui_url, transport=args.gui_transport,
+                   headers=_parse_headers(args.gui_headers))
+
+    @classmethod
+    def from_profile(cls, profile: ServerProfile) -> Target:
+        """A saved profile's server; the session keeps the profile's name and timeout."""
+        if profile.kind == "http":
+            return cls(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
+                       timeout=profile.timeout, named_by_user=True)
+        return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
+                   timeout=profile.timeout, named_by_user=True)
+
+    @classmethod
+    def from_config_entry(cls, name: str, entry: object) -> Target:
+        """One server entry of a client's MCP config (``{"command", "args", "env", "cwd"}`` or ``{"url",
+        "headers", "type"}``), read as an import reads it; raises ConfigError when it names no usable server."""
+        return cls.from_profile(profile_of_entry(name, entry))
+
+    # -- capture headers ---------------------------------------------------------------------------------
+
+    @classmethod
+    def from_capture_header(cls, header: Mapping[str, Any], name: str = "") -> Target:
+        """The server a capture was recorded against, as its header says (secrets possibly redacted: see
+        :meth:`rerun_problem`). The recorded headers are kept as headers, without the User-Agent (the
+        inspector sends its own)."""
+        target = _mapping(header.get("target"))
+        name = name or _text(header.get("name")) or ""
+        transport = _text(target.get("transport")) or "auto"
+        if transport == STDIO:
+            argv = target.get("argv")
+            return cls(name=name, argv=[str(a) for a in argv] if isinstance(argv, list) else [], transport=STDIO,
+                       cwd=_text(target.get("cwd")),
+                       env={str(k): str(v) for k, v in _mapping(target.get("env")).items()})
+        return cls(name=name, url=_text(target.get("url")) or "", transport=transport,
+                   headers={str(k): str(v) for k, v in _mapping(target.get("headers")).items()
+                            if str(k).lower() != "user-agent"})
+
+    def to_capture_target(self) -> dict[str, Any]:
+        """The capture header's ``"target"`` object: what the transport made for this target says it
+        connects to, secrets redacted unless ``redact`` is off (docs/capture-format.md)."""
+        return make_transport(self).describe()
+
+    def rerun_problem(self) -> str | None:
+        """None when this target (read from a capture) can be run again as recorded, else why not."""
+        if not self.is_http:
+            if not self.argv:
+                return ("the capture does not say which command was recorded" if self.transport == STDIO else
+                        "the capture does not say which server was recorded")
+            hidden = [shlex.join(self.argv)] if any(REDACTED in a for a in self.argv) else []
+            hidden += [f"{k}={v}" for k, v in self.env.items() if REDACTED in v]
+        else:
+            hidden = ([self.url] if REDACTED in self.url else []) + \
+                     [f"{k}: {v}" for k, v in self.sent_headers().items() if REDACTED in v]
+        if hidden:
+            return (f"the capture's target was saved with secrets redacted ({safe(', '.join(hidden))}), so it cannot "
+                    "be rerun as recorded")
+        return None
+
+    def describe_lines(self) -> list[str]:
+        """What would run, in lines a person checks before agreeing: the command line, the working directory
+        and the environment overrides; or the URL, its transport and the headers."""
+        if not self.is_http:
+            return [safe(f"command: {shlex.join(self.argv)}"),
+                    safe(f"working directory: {self.cwd or f'(not recorded: the current one, {os.getcwd()})'}"),
+                    safe("environment overrides: " + (" ".join(f"{k}={v}" for k, v in self.env.items()) or "none"))]
+        shown = self.sent_headers()
+        return [safe(f"URL: {self.url} (transport {self.transport})"),
+                safe("headers: " + ("; ".join(f"{k}: {v}" for k, v in shown.items()) or "none"))]
+
+    # -- connecting --------------------------------------------------------------------------------------
+
+    def http_options(self) -> HttpOptions:
+        """The options a URL transport is made with."""
+        from inspector.core.transports.http_common import HttpOptions
+
+        return HttpOptions(url=self.url, headers=dict(self.headers), bearer=self.bearer, origin=self.origin,
+                           connect_timeout=self.connect_timeout, response_timeout=self.timeout + HTTP_BACKSTOP,
+                           redact=self.redact)
+
+    def sent_headers(self) -> dict[str, str]:
+        """The headers sent on every request to the URL, besides the inspector's User-Agent."""
+        return {k: v for k, v in self.http_options().base_headers().items() if k.lower() != "user-agent"}
+
+
+def make_transport(target: Target) -> Transport:
+    """The transport for ``target``, not started yet: a stdio process for a command, else the URL transport
+    its name picks from the registry (built-ins and plug-ins). Raises TransportError (an unknown transport, a
+    URL or header that cannot be used, no command) with a sentence."""
+    if target.is_http:
+        from inspector.core.transports.registry import create_url_transport
+
+        return create_url_transport(target.transport, target.http_options())
+    return StdioTransport(target.argv, cwd=target.cwd, env=target.env, redact=target.redact)
+
+
+def parse_env(pairs: list[str]) -> dict[str, str]:
+    """``--env NAME=VALUE`` options as a mapping; raises InputError for one that is not an assignment."""
+    env = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise InputError(f"--env {pair!r} must look like NAME=VALUE")
+        env[name] = value
+    return env
+
+
+def _parse_headers(texts: list[str]) -> dict[str, str]:
+    from inspector.core.transports.http_common import parse_header
+
+    headers = {}
+    for text in texts:
+        try:
+            name, value = parse_header(text)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        headers[name] = value
+    return headers
+
+
+def _check_url(url: str) -> None:
+    from inspector.core.transports.http_common import check_url
+
+    try:
+        check_url(url)
+    except TransportError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    """A capture may come from anyone: what should be an object and is not counts as an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
