@@ -27,17 +27,18 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import qasync
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.clients.profiles import ProfileStore
+from inspector.ui.main_window import MainWindow
+from inspector.ui.panels.detail import pretty
+from inspector.ui.session.live import READY
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-import qasync  # noqa: E402
-from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from inspector.core.clients.profiles import ProfileStore  # noqa: E402
-from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.panels.detail import pretty  # noqa: E402
-from inspector.ui.session.live import READY  # noqa: E402
 
 HEARTBEAT_MS = 2
 

@@ -59,7 +59,7 @@ def _quit_when_painted(window: object, app: object) -> None:
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     class Watcher(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
                 watched.removeEventFilter(self)
                 print("shown", flush=True)

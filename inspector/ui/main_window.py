@@ -35,6 +35,7 @@ from inspector.core.transports.base import TransportError
 from inspector.ui.profiles.sidebar import ProfilesSidebar
 from inspector.ui.session.live import LiveSession, Target
 from inspector.ui.session.tab import SessionTab
+from inspector.ui.tasks import spawn
 from inspector.ui.timeline.model import plain_tooltip
 
 MAX_RECENT = 10
@@ -103,7 +104,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.splitter.restoreState(state)
         if listen_for_taps:
-            asyncio.ensure_future(self.listen_for_taps())
+            spawn(self.listen_for_taps())
 
     # -- live taps -------------------------------------------------------------------------------------
 
@@ -277,7 +278,7 @@ class MainWindow(QMainWindow):
         widget = self.tabs.widget(index)
         if isinstance(widget, SessionTab):
             self.tabs.removeTab(index)
-            asyncio.ensure_future(self._dispose(widget))
+            spawn(self._dispose(widget))
         elif widget is not None:
             self.tabs.removeTab(index)
             widget.deleteLater()
@@ -303,7 +304,7 @@ class MainWindow(QMainWindow):
     def stop_current(self) -> None:
         tab = self._current()
         if tab is not None and tab.live is not None:
-            asyncio.ensure_future(tab.live.stop())
+            spawn(tab.live.stop())
 
     def reconnect_current(self) -> None:
         """Start the server a capture names, after showing exactly what would run and asking."""
@@ -355,7 +356,7 @@ class MainWindow(QMainWindow):
             target = self._confirmed_capture_target(header or {}, tab.title)
             if target is None:
                 return
-        asyncio.ensure_future(self.run_replay(tab.capture_path, target))
+        spawn(self.run_replay(tab.capture_path, target))
 
     def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
         from inspector.core.replay.engine import RecordedTarget
@@ -422,7 +423,7 @@ class MainWindow(QMainWindow):
         if live and not self._closing:
             self._closing = True
             event.ignore()
-            asyncio.ensure_future(self._shutdown(live))
+            spawn(self._shutdown(live))
             return
         event.accept()
         QApplication.quit()

@@ -138,14 +138,14 @@ def test_each_event_is_exactly_one_line_and_lf_eol_is_implicit(tmp_path):
 
 def test_the_header_has_format_version_created_and_target(tmp_path):
     path = tmp_path / "c.mcpcap"
-    before = dt.datetime.now(dt.timezone.utc)
+    before = dt.datetime.now(dt.UTC)
     write_capture(path, [], inspector="0.1.0")
     header = read_capture(path).header
     assert header["format"] == "mcp-inspector-capture" == FORMAT_NAME
     assert header["version"] == 1 == FORMAT_VERSION
     created = dt.datetime.fromisoformat(header["created"])
     assert created.tzinfo is not None
-    assert before - dt.timedelta(seconds=1) <= created <= dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=1)
+    assert before - dt.timedelta(seconds=1) <= created <= dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
     assert header["target"] == TARGET
     assert header["inspector"] == "0.1.0"
     assert read_capture(path).target == TARGET

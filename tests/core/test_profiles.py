@@ -55,7 +55,8 @@ def test_any_profile_comes_back_the_same_from_its_json(profile: ServerProfile) -
 
 
 def test_from_json_fills_in_the_defaults_for_missing_fields() -> None:
-    assert ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"}) == ServerProfile("t", "stdio", "uvx")
+    assert (ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"})
+            == ServerProfile("t", "stdio", "uvx"))
     assert ServerProfile.from_json({"name": "r", "kind": "http", "url": "http://h/mcp"}).transport == "auto"
     assert ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"}).timeout == 30.0
 
@@ -73,8 +74,10 @@ def test_from_json_fills_in_the_defaults_for_missing_fields() -> None:
     ({"name": "a", "kind": "stdio", "command": "x", "env": ["A=1"]}, "'env' must be an object of strings"),
     ({"name": "a", "kind": "stdio", "command": "x", "env": {"PORT": 8080}}, "env['PORT'] must be a string"),
     ({"name": "a", "kind": "stdio", "command": "x", "cwd": 1}, "'cwd' must be a string"),
-    ({"name": "a", "kind": "http", "url": "http://h", "headers": {"X": None}}, "headers['X'] must be a string, not null"),
-    ({"name": "a", "kind": "stdio", "command": "x", "timeout": "30"}, "'timeout' must be a number of seconds, not a string"),
+    ({"name": "a", "kind": "http", "url": "http://h", "headers": {"X": None}},
+     "headers['X'] must be a string, not null"),
+    ({"name": "a", "kind": "stdio", "command": "x", "timeout": "30"},
+     "'timeout' must be a number of seconds, not a string"),
     ({"name": "a", "kind": "stdio", "command": "x", "timeout": 0}, "has a timeout of 0 s; it must be above 0"),
     ({"name": "a", "kind": "stdio", "command": "x", "timeout": 1e9}, "at most 86400 s"),
 ])

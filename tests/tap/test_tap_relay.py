@@ -111,8 +111,8 @@ def test_closing_taps_stdin_closes_the_servers_so_the_demo_sees_eof_and_exits_0(
         stop(client)
     capture = read_capture(out)
     assert lifecycle(capture, "stdin_closed")[0].data["by"] == "client"
-    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"],
-                                                    "code": 0}
+    exited = lifecycle(capture, "exited")[0].data
+    assert exited == {"what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"], "code": 0}
     assert lifecycle(capture, "signal") == []  # it left by itself, on EOF
 
 

@@ -21,9 +21,10 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from inspector.cli.main import main as inspector_main  # noqa: E402
-from inspector.ui import main_window  # noqa: E402
-from inspector.ui.session.live import CLOSED, FAILED, READY  # noqa: E402
+from inspector.cli.main import main as inspector_main
+from inspector.ui import main_window
+from inspector.ui.session.live import CLOSED, FAILED, READY
+from inspector.ui.tasks import spawn
 
 
 def say(**fields: Any) -> None:
@@ -38,7 +39,7 @@ def install(call: str | None, quit_when_answered: bool) -> None:
         tab = original(window, target)
         if tab is not None and not driven:
             driven.append(tab)
-            asyncio.ensure_future(drive(window, tab, call, quit_when_answered))
+            spawn(drive(window, tab, call, quit_when_answered))
         return tab
 
     main_window.MainWindow.open_live = open_live  # type: ignore[method-assign]

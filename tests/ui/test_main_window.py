@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -122,8 +123,8 @@ def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
     async def scenario():
         tab = window.open_demo()
         await until(lambda: tab.live.state == READY, 30, "the demo handshake")
-        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":'
-                              '{"text":"%s"}}}' % payload)
+        tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                                          "params": {"name": "echo", "arguments": {"text": payload}}}))
         assert tab.composer.send()
         await until(lambda: any(e.data.get("request_method") == "tools/call" for e in shown_events(tab)), 10,
                     "the echo answer")

@@ -116,7 +116,7 @@ class CaptureIndex:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         try:
-            self._file = open(self.path, "rb")  # noqa: SIM115 - closed by close()
+            self._file = open(self.path, "rb")  # closed by close()
         except FileNotFoundError:
             raise CaptureError(f"{self.path}: no such file") from None
         except IsADirectoryError:
@@ -142,7 +142,7 @@ class CaptureIndex:
         self._pending: list[bytes] = []  # the start of a line longer than a chunk
         self._cache: OrderedDict[int, Event] = OrderedDict()
         self._byte_ids: dict[bytes, int] = {b"": 0}  # method bytes as found in the file -> column id
-        self._reader = open(self.path, "rb")  # noqa: SIM115 - a second handle, for event(): scan() keeps its place
+        self._reader = open(self.path, "rb")  # a second handle, for event(): scan() keeps its place
 
     @property
     def target(self) -> dict[str, Any]:

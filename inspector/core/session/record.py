@@ -174,7 +174,7 @@ async def _drive(session: Session, options: RecordOptions) -> str | None:
     if options.idle > 0 and not session.transport.closed:
         try:
             await asyncio.wait_for(session.transport.wait_closed(), options.idle)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     return None
 
@@ -189,7 +189,7 @@ def summarize(session: Session, out: Path) -> str:
     code = getattr(transport, "returncode", None)
     if not isinstance(transport, StdioTransport):
         chosen = getattr(transport, "chosen", transport.name)
-        ending = f"transport {chosen}" + (f" (chosen automatically)" if transport.name == "auto" else "")
+        ending = f"transport {chosen}" + (" (chosen automatically)" if transport.name == "auto" else "")
         gone = transport.diagnosis()
         if gone:
             ending += f"; {gone}"

@@ -2,7 +2,8 @@
 
 The session owns a transport and is the single place events pass through, in order:
 transport -> (seq, times) -> correlation -> capture -> ``events`` list -> listeners. Listeners are plain
-callables, called with each batch of events after all state changed (the GUI bridges them to Qt signals; the core never sees Qt).
+callables, called with each batch of events after all state changed (the GUI bridges them to Qt signals;
+the core never sees Qt).
 
 It also implements the client side of the lifecycle:
 
@@ -347,7 +348,7 @@ class Session:
             except TransportClosed as exc:
                 raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
             return await self._wait_resetting_on_progress(future, obj, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             text = f"no response to {method} within {timeout:g} s"
             if self._progress_seen.get(_progress_token(obj)):
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
@@ -391,7 +392,7 @@ class Session:
             deadline = min((last or loop.time()) + timeout, hard_deadline)
             try:
                 return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 newer = self._progress_seen.get(token) or 0.0
                 if newer <= last or loop.time() >= hard_deadline:
                     future.cancel()

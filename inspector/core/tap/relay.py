@@ -24,7 +24,8 @@ Two processes, so that recording never slows the wire:
 
 The recorder may fall behind during a flood (it runs at the lowest priority); the spool holds the backlog on
 disk, so the relay keeps the wire's pace, and only beyond :data:`~inspector.core.tap.spool.DEFAULT_BACKLOG`
-waits for the recorder (the capture must not lose bytes, and disk use must stay bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
+waits for the recorder (the capture must not lose bytes, and disk use must stay bounded). When the server is
+gone, the relay closes its stdout, waits (bounded) for the recorder to finish
 and exits; if the tap is killed, the recorder still finishes what it was given.
 
 Shutdown: the server runs in its own process group (as with the stdio transport,
@@ -167,7 +168,8 @@ class Recorder:
                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
         self.capture = capture
         self.feed = feed
-        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes), S2C: LineDecoder(Direction.S2C, max_line_bytes)}
+        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes),
+                         S2C: LineDecoder(Direction.S2C, max_line_bytes)}
         self.splitter: TextLineSplitter | None = TextLineSplitter()
         self.correlator = Correlator()
         self.seq = 0
@@ -341,7 +343,7 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             _lower_priority()
             asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
-        except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
+        except BaseException as exc:  # the recorder must end with _exit, whatever happened
             _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
             code = 1
         finally:
@@ -805,7 +807,7 @@ class Relay:
         try:
             await asyncio.wait_for(asyncio.shield(self.exited), timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     async def _wind_down(self) -> int:

@@ -96,7 +96,7 @@ def check_url(url: str) -> str:
     if not parts.hostname:
         raise TransportError(f"{url!r} has no host name")
     try:
-        parts.port
+        _ = parts.port  # urlsplit checks the port only when it is read
     except ValueError:
         raise TransportError(f"{url!r} has an invalid port") from None
     return url

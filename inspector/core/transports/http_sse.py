@@ -65,13 +65,14 @@ class HttpSseTransport(HttpTransportBase):
             what = f"HTTP {response.status_code} {response.reason_phrase}".strip()
             if response.status_code == 200:
                 what = f"a {content_type or 'body without Content-Type'} instead of text/event-stream"
-            raise TransportError(f"GET {self.shown(self.url)}: {what}: this URL is not an HTTP+SSE (2024-11-05) endpoint")
+            raise TransportError(f"GET {self.shown(self.url)}: {what}: "
+                                 "this URL is not an HTTP+SSE (2024-11-05) endpoint")
         self.emit(event)
         self._endpoint_ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.ensure_future(self._read(response, number, started))
         try:
             self.endpoint = await asyncio.wait_for(asyncio.shield(self._endpoint_ready), ENDPOINT_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await self.close()
             raise TransportError(f"GET {self.shown(self.url)}: the stream opened but sent no endpoint event within "
                                  f"{ENDPOINT_TIMEOUT:g} s, so there is nowhere to send messages") from None
@@ -100,7 +101,8 @@ class HttpSseTransport(HttpTransportBase):
             self.emit(Event(Kind.HTTP, data=data))
         if self._endpoint_ready is not None and not self._endpoint_ready.done():
             self._endpoint_ready.set_exception(TransportError(
-                f"GET {self.shown(self.url)}: the stream ended before the endpoint event ({error or 'closed by the server'})"))
+                f"GET {self.shown(self.url)}: the stream ended before the endpoint event "
+                f"({error or 'closed by the server'})"))
         if not self.closed:
             self.gone(f"the server's event stream ended ({error or 'closed by the server'}): no more messages can "
                       "arrive")

@@ -115,7 +115,8 @@ class StdioTransport(Transport):
         search = env.get("PATH", os.defpath)
         found = shutil.which(command, path=search)
         if found is None:
-            candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
+            candidate = next((Path(d, command) for d in search.split(os.pathsep)
+                              if d and Path(d, command).is_file()), None)
             if candidate is not None:
                 raise TransportError(f"{candidate} is not executable (chmod +x {candidate}?)")
             raise TransportError(_whole_command_line(command)
@@ -239,7 +240,7 @@ class StdioTransport(Transport):
             if events:
                 self.emit_many(events)
             await asyncio.wait_for(process.stdin.drain(), WRITE_STALL_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "
                                  f"written within {WRITE_STALL_TIMEOUT:g} s") from None
         except (BrokenPipeError, ConnectionResetError):
@@ -320,7 +321,7 @@ class StdioTransport(Transport):
         try:
             await asyncio.wait_for(awaitable, timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     def waiting_detail(self, msg_id: Any) -> str | None:

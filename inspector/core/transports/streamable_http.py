@@ -108,7 +108,8 @@ class StreamableHttpTransport(HttpTransportBase):
     # -- lifecycle -------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.emit(Event(Kind.LIFECYCLE, data={"what": "connecting", "transport": self.name, "url": self.describe()["url"]}))
+        self.emit(Event(Kind.LIFECYCLE,
+                        data={"what": "connecting", "transport": self.name, "url": self.describe()["url"]}))
 
     def on_handshake(self, era: str, protocol_version: str | None) -> None:
         """The negotiated era and revision, known before notifications/initialized is sent (it already needs
@@ -142,7 +143,7 @@ class StreamableHttpTransport(HttpTransportBase):
                     self.flag(event, "delete-405", "the server does not let clients end sessions (405): allowed",
                               "warning")
                 self.emit(event)
-            except (TransportError, asyncio.TimeoutError):
+            except (TimeoutError, TransportError):
                 pass  # already an http event with the sentence
         await self._close_client()
         self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))

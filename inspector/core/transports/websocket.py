@@ -70,8 +70,8 @@ class WebSocketTransport(HttpTransportBase):
             self.emit(self.http_event(number, response.request, response, started, first_byte=time.monotonic(),
                                       purpose="websocket upgrade",
                                       error=f"the server refused the WebSocket upgrade ({response.status_code})"))
-            raise TransportError(f"GET {self.shown(self.url)}: the server answered {response.status_code} instead of switching "
-                                 "to WebSocket: is this a WebSocket endpoint?") from None
+            raise TransportError(f"GET {self.shown(self.url)}: the server answered {response.status_code} "
+                                 "instead of switching to WebSocket: is this a WebSocket endpoint?") from None
         except httpx.HTTPError as exc:
             sentence = explain(exc, "GET", self.shown(self.url))
             self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=sentence,

@@ -109,7 +109,8 @@ class Correlator:
                 f"{describe_id(twin.rpc.id if twin.rpc else None)}: ids must match in type as well as value",
             )
             return None
-        event.add_finding("unknown-id", f"{where}answers id {describe_id(msg_id)}, but no request with that id was sent")
+        event.add_finding("unknown-id",
+                          f"{where}answers id {describe_id(msg_id)}, but no request with that id was sent")
         return None
 
     def _type_twin(self, origin: str, msg_id: Any) -> Event | None:

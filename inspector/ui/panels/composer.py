@@ -486,13 +486,13 @@ class Composer(QWidget):
     def status_colour(self) -> QColor:
         return self.status.palette().color(QPalette.ColorRole.WindowText)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self.highlighter.set_palette(self.palette())
             self._colour_status(str(self.status.property("severity") or "ok"))
         super().changeEvent(event)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.editor and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key, modifiers = event.key(), event.modifiers()

@@ -118,7 +118,7 @@ class JsonHighlighter(QSyntaxHighlighter):
         """The format used for a token kind (``key``, ``string``, ``number``, ``constant``, ``comment``, ``error``)."""
         return self._formats[kind]
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
+    def highlightBlock(self, text: str) -> None:
         self.setCurrentBlockState(0)
         if not text:
             return

@@ -488,14 +488,14 @@ class ServerRequestsPanel(QWidget):
         for pending in self._pending.values():
             pending.item.setText(COL_WAITING, waited(now - pending.started))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self.params_highlighter.set_palette(self.palette())
             self.answer_highlighter.set_palette(self.palette())
             self._answer_changed()
         super().changeEvent(event)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.answer_editor and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \

@@ -62,7 +62,8 @@ class _ProfileDelegate(QStyledItemDelegate):
 
     MARGIN = 3
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         name, summary = opt.text, index.data(SUMMARY_ROLE) or ""
@@ -74,7 +75,8 @@ class _ProfileDelegate(QStyledItemDelegate):
         rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget).adjusted(
             self.MARGIN, self.MARGIN, -self.MARGIN, -self.MARGIN)
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        group = QPalette.ColorGroup.Normal if opt.state & QStyle.StateFlag.State_Enabled else QPalette.ColorGroup.Disabled
+        enabled = bool(opt.state & QStyle.StateFlag.State_Enabled)
+        group = QPalette.ColorGroup.Normal if enabled else QPalette.ColorGroup.Disabled
         if group == QPalette.ColorGroup.Normal and not opt.state & QStyle.StateFlag.State_Active:
             group = QPalette.ColorGroup.Inactive
         main = opt.palette.color(group, QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)

@@ -3,7 +3,6 @@ requests and stderr beside it, and a status line that explains the connection's 
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import json
 import time
@@ -40,6 +39,7 @@ from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.bridge import SessionBridge
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
+from inspector.ui.tasks import spawn
 from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import COL_SUMMARY, COLUMNS, EVENT_ROLE, TimelineModel
 
@@ -473,7 +473,7 @@ class SessionTab(QWidget):
         if (self.live is None or self.live.session is None or event is None or event.rpc is None
                 or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or "answered_by" in event.data):
             return False
-        asyncio.ensure_future(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
+        spawn(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"))
         return True
 
     def resend_selected(self) -> bool:
@@ -551,11 +551,11 @@ class SessionTab(QWidget):
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.live is not None and self.live.state == READY:
-            asyncio.ensure_future(self.live.send(obj))
+            spawn(self.live.send(obj))
 
     def _send_raw(self, data: bytes) -> None:
         if self.live is not None and self.live.state == READY:
-            asyncio.ensure_future(self.live.send_raw(data))
+            spawn(self.live.send_raw(data))
 
     async def close(self) -> None:
         self._ticker.stop()

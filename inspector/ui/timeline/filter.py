@@ -96,10 +96,10 @@ class TimelineFilter(QAbstractTableModel):
         """A text search is still going through the rows."""
         return self._search is not None
 
-    def sourceModel(self) -> TimelineModel | None:  # noqa: N802 (Qt's name)
+    def sourceModel(self) -> TimelineModel | None:
         return self._source
 
-    def setSourceModel(self, model: TimelineModel | None) -> None:  # noqa: N802 (Qt's name)
+    def setSourceModel(self, model: TimelineModel | None) -> None:
         if self._source is not None:
             self._source.rowsInserted.disconnect(self._source_rows_inserted)
             self._source.dataChanged.disconnect(self._source_data_changed)
@@ -224,12 +224,12 @@ class TimelineFilter(QAbstractTableModel):
         found = both.find(1)
         return None if found < 0 else self._rows.rank(start + found)
 
-    def mapToSource(self, index: Index) -> QModelIndex:  # noqa: N802 (Qt's name)
+    def mapToSource(self, index: Index) -> QModelIndex:
         if not index.isValid() or self._source is None or index.row() >= len(self._rows):
             return QModelIndex()
         return self._source.index(self._rows.row(index.row()), index.column())
 
-    def mapFromSource(self, index: Index) -> QModelIndex:  # noqa: N802 (Qt's name)
+    def mapFromSource(self, index: Index) -> QModelIndex:
         if not index.isValid():
             return QModelIndex()
         row = self._rows.rank(index.row())
@@ -237,13 +237,13 @@ class TimelineFilter(QAbstractTableModel):
 
     # -- Qt model API -----------------------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() or self._source is None else self._source.columnCount()
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         return self._source.headerData(section, orientation, role) if self._source is not None else None
 

@@ -166,10 +166,10 @@ class TimelineModel(QAbstractTableModel):
 
     # -- Qt model API ----------------------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else self._count
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
