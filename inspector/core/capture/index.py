@@ -35,9 +35,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from inspector.core.capture.format import CaptureError, event_from_obj
+from inspector.core.capture.format import FORMAT_VERSION, CaptureError, event_from_obj
 from inspector.core.capture.reader import (
-    FORMAT_VERSION,
     MAX_LISTED_PROBLEMS,
     UPGRADES,
     _check_header,
@@ -447,6 +446,9 @@ class PartialEvent(Event):
     the message (:func:`head_rpc`)."""
 
     __slots__ = ("raw_size", "literal", "binary")
+    raw_size: int
+    literal: tuple[int, int]  #: where its JSON string literal is in the file
+    binary: bool
 
     @property
     def size(self) -> int:

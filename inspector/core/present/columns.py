@@ -130,10 +130,10 @@ class Columns:
         stop = min(stop, len(self.categories))
         if start >= stop:
             return b""
-        mask = self.categories[start:stop].translate(categories_ok)
+        mask: bytes | bytearray = self.categories[start:stop].translate(categories_ok)
         if method_ok is not None:
             if len(method_ok) < 255:
-                by_method = self.small_methods[start:stop].translate(method_ok.ljust(256, b"\0"))
+                by_method: bytes | bytearray = self.small_methods[start:stop].translate(method_ok.ljust(256, b"\0"))
             else:
                 by_method = bytes(map(method_ok.__getitem__, self.methods[start:stop]))
             width = stop - start

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from inspector.core.wire import jsonrpc
@@ -29,8 +30,8 @@ def safe(text: str) -> str:
 
 
 def clip(text: Any, width: int = SUMMARY_WIDTH) -> str:
-    text = safe(str(text))
-    return text if len(text) <= width else text[: width - 1] + "…"
+    shown = safe(str(text))
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
 def label(event: Event) -> str:
@@ -134,7 +135,7 @@ def describe_http(data: Any) -> str:
     return text
 
 
-def describe_lifecycle(data: dict[str, Any]) -> str:
+def describe_lifecycle(data: Mapping[str, Any]) -> str:
     what = data.get("what", "?")
     if what == "spawned":
         return f"spawned pid {data.get('pid')}: {_words(data.get('argv', []))} (in {data.get('cwd')})"

@@ -339,9 +339,9 @@ class RecordedTarget:
     def from_header(cls, header: dict[str, Any]) -> RecordedTarget:
         target = header.get("target") if isinstance(header.get("target"), dict) else {}
         assert isinstance(target, dict)
-        argv = target.get("argv") if isinstance(target.get("argv"), list) else []
-        env = target.get("env") if isinstance(target.get("env"), dict) else {}
-        headers = target.get("headers") if isinstance(target.get("headers"), dict) else {}
+        argv = a if isinstance(a := target.get("argv"), list) else []
+        env = e if isinstance(e := target.get("env"), dict) else {}
+        headers = h if isinstance(h := target.get("headers"), dict) else {}
         return cls(str(target.get("transport") or "?"), [str(a) for a in argv],
                    target.get("cwd") if isinstance(target.get("cwd"), str) else None,
                    {str(k): str(v) for k, v in env.items()},
@@ -509,7 +509,7 @@ class RecordedAnswers:
             await future  # cancelled by stop(): the recording never answered either
         if answer.error is not None:
             error = answer.error if isinstance(answer.error, dict) else {}
-            code = error.get("code") if isinstance(error.get("code"), int) else -32603
+            code = c if isinstance(c := error.get("code"), int) else -32603
             raise RpcError(code, str(error.get("message", "")), error.get("data"))
         return answer.result
 
@@ -779,8 +779,8 @@ class _Engine:
             return
         if step.method == "initialize" and isinstance(result.get("protocolVersion"), str):
             version = result["protocolVersion"]
-            info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
-            caps = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
+            info = i if isinstance(i := result.get("serverInfo"), dict) else {}
+            caps = c if isinstance(c := result.get("capabilities"), dict) else {}
             self.session.server = ServerInfo("legacy", version, info.get("name"), info.get("version"), caps)
             self.session.correlator.protocol_version = version
             self.transport.on_handshake("legacy", version)

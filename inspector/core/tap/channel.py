@@ -133,7 +133,7 @@ def peer_uid(sock: socket.socket | None) -> int | None:
     except OSError:
         return None
     _pid, uid, _gid = struct.unpack("3i", creds)
-    return uid
+    return int(uid)
 
 
 def peer_pid(sock: socket.socket | None) -> int | None:
@@ -141,7 +141,7 @@ def peer_pid(sock: socket.socket | None) -> int | None:
     if sock is None or option is None:
         return None
     try:
-        return struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))[0]
+        return int(struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))[0])
     except OSError:
         return None
 
@@ -208,7 +208,7 @@ class TapListener:
     """The listening socket (an :class:`asyncio.Server` underneath): ``close()`` then ``await
     wait_closed()``, or ``async with``. Closing also removes the socket file."""
 
-    def __init__(self, server: asyncio.AbstractServer, path: Path, inode: int) -> None:
+    def __init__(self, server: asyncio.Server, path: Path, inode: int) -> None:
         self.server = server
         self.path = path
         self._inode = inode

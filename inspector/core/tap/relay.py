@@ -60,7 +60,7 @@ from inspector.core.capture.redact import redact_argv
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.paths import captures_dir
 from inspector.core.tap.channel import TapFeed, default_socket_path
-from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
+from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter, waker
 from inspector.core.transports.base import TransportError
 from inspector.core.transports.stdio import (
     GROUP_POLL_INTERVAL,
@@ -533,8 +533,8 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # before subprocess_exec returns: a server that exits at once is reported before that
-        self.relay.process = transport  # type: ignore[assignment]
-        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]
+        self.relay.process = transport  # type: ignore[assignment]  # subprocess_exec passes a SubprocessTransport
+        self.relay.pid = transport.get_pid()  # type: ignore[attr-defined]  # (a SubprocessTransport)
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 1:
@@ -693,13 +693,13 @@ class Relay:
             raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
         self.process = process
         self.pid = process.get_pid()
-        self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
-        self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
+        self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]  # stdin's is a WriteTransport
+        self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]  # a ReadTransport
         for fd in (0, 1):
             pipe = process.get_pipe_transport(fd)
             if pipe is not None:
                 _enlarge_pipe(pipe.get_extra_info("pipe"))
-        self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]
+        self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]  # a ReadTransport
         # pauses requested before the transports existed
         for source in (self.server_out, self.server_err):
             if source.reasons and source.transport is not None:
@@ -717,7 +717,7 @@ class Relay:
             self.client_eof()
         elif _pipe_like(in_fd):
             transport, _ = await self.loop.connect_read_pipe(lambda: _ClientStdin(self), _Fd(in_fd))
-            self.client_in.transport = transport  # type: ignore[assignment]
+            self.client_in.transport = transport
             if self.client_in.reasons:
                 transport.pause_reading()
         else:
@@ -877,8 +877,8 @@ class Relay:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
         self.link.close()
         if done_fd is not None:
-            finished = self.loop.create_future()
-            self.loop.add_reader(done_fd, lambda: finished.done() or finished.set_result(None))
+            finished: asyncio.Future[None] = self.loop.create_future()
+            self.loop.add_reader(done_fd, waker(finished))
             try:
                 await self._until(finished, RECORDER_FINISH_TIMEOUT)
             finally:
@@ -964,16 +964,16 @@ def run_tap(options: TapOptions) -> int:
         with contextlib.suppress(OSError):
             if 2 in blocking:
                 os.set_blocking(2, blocking[2])
-        for fd, original in ((in_fd, blocking.get(0)), (out_fd, blocking.get(1))):
-            if fd is not None and original is not None:
+        for taken, original in ((in_fd, blocking.get(0)), (out_fd, blocking.get(1))):
+            if taken is not None and original is not None:
                 with contextlib.suppress(OSError):
-                    os.set_blocking(fd, original)
+                    os.set_blocking(taken, original)
         if recorder is not None:
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(recorder[0], os.WNOHANG)
 
 
-async def _main(options: TapOptions, recorder: tuple[int, int, int] | None, t0: float, in_fd: int | None,
+async def _main(options: TapOptions, recorder: tuple[int, Spool, int] | None, t0: float, in_fd: int | None,
                 out_fd: int | None, err_fd: int | None) -> int:
     relay = Relay(options, recorder[1] if recorder else None, t0)
     try:

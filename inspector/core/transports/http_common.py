@@ -194,8 +194,8 @@ def jsonrpc_error_in(body: bytes) -> dict[str, Any] | None:
         obj = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    if isinstance(obj, dict) and isinstance(obj.get("error"), dict):
-        return obj["error"]
+    if isinstance(obj, dict) and isinstance(error := obj.get("error"), dict):
+        return error
     return None
 
 

@@ -127,10 +127,11 @@ class StdioTransport(Transport):
         env = self._environment()
         executable = self.resolve_executable(env)
         loop = asyncio.get_running_loop()
-        self._exit_code = loop.create_future()
+        exit_code: asyncio.Future[int] = loop.create_future()
+        self._exit_code = exit_code
         try:
             transport, protocol = await loop.subprocess_exec(
-                lambda: _ExitAwareProtocol(loop, self._exit_code),
+                lambda: _ExitAwareProtocol(loop, exit_code),
                 executable, *self.argv[1:],
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 cwd=self.cwd, env=env, start_new_session=True,
@@ -364,7 +365,8 @@ class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         self._exit_code = exit_code
 
     def process_exited(self) -> None:
-        code = self._transport.get_returncode() if self._transport is not None else None
+        transport = self._transport  # type: ignore[attr-defined]  # asyncio's own attribute; typeshed omits it
+        code = transport.get_returncode() if transport is not None else None
         super().process_exited()
         if not self._exit_code.done():
             self._exit_code.set_result(code if code is not None else -1)

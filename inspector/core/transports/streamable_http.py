@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,7 +150,7 @@ class StreamableHttpTransport(HttpTransportBase):
         self.emit(Event(Kind.LIFECYCLE, data={"what": "closed"}))
         self._closed_event.set()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -168,8 +169,8 @@ class StreamableHttpTransport(HttpTransportBase):
         return headers
 
     def _modern_headers(self, obj: dict[str, Any], raw: bool) -> dict[str, str]:
-        params = obj.get("params") if isinstance(obj.get("params"), dict) else {}
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        params = p if isinstance(p := obj.get("params"), dict) else {}
+        meta = m if isinstance(m := params.get("_meta"), dict) else {}
         version = meta.get("io.modelcontextprotocol/protocolVersion")
         if not isinstance(version, str):
             return {}

@@ -32,7 +32,7 @@ def describe_id(value: Any) -> str:
     return f'"{value}" (a string)' if isinstance(value, str) else f"{value} (a {jsonrpc.json_type(value)})"
 
 
-def _other(direction: str) -> str:
+def _other(direction: str | None) -> str:
     return Direction.S2C if direction == Direction.C2S else Direction.C2S
 
 
@@ -46,7 +46,8 @@ class Correlator:
     def __init__(self) -> None:
         self.protocol_version: str | None = None
         # pending[d] holds requests sent in direction d that are waiting for an answer
-        self._pending: dict[str, dict[tuple[str, Any], Event]] = {Direction.C2S: {}, Direction.S2C: {}}
+        # by direction; a message always has one, so None (no direction) is never a key
+        self._pending: dict[str | None, dict[tuple[str, Any], Event]] = {Direction.C2S: {}, Direction.S2C: {}}
         self._answered: dict[str, dict[tuple[str, Any], int]] = {Direction.C2S: {}, Direction.S2C: {}}
 
     def pending(self, direction: str = Direction.C2S) -> list[Event]:
