@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -165,19 +166,19 @@ class MainWindow(QMainWindow):
         session_menu = bar.addMenu("&Session")
         self._action(session_menu, "&Restart", self.restart_current, "Ctrl+R")
         self._action(session_menu, "&Stop", self.stop_current)
-        self._action(session_menu, "&Cancel the selected request", lambda: self._current() and
-                     self._current().cancel_selected(), "Ctrl+Shift+X")
+        self._action(session_menu, "&Cancel the selected request", self._on_current(SessionTab.cancel_selected),
+                     "Ctrl+Shift+X")
         self._action(session_menu, "Reconnect to the capture's server…", self.reconnect_current)
         self._action(session_menu, "Re&play session…", self.replay_current, "Ctrl+Shift+R")
-        self._action(session_menu, "Resend the selected message", lambda: self._current() and
-                     self._current().resend_selected(), "Ctrl+Shift+E")
+        self._action(session_menu, "Resend the selected message", self._on_current(SessionTab.resend_selected),
+                     "Ctrl+Shift+E")
         view_menu = bar.addMenu("&View")
-        self._action(view_menu, "&Find", lambda: self._current() and self._current().focus_filter(),
+        self._action(view_menu, "&Find", self._on_current(SessionTab.focus_filter),
                      QKeySequence.StandardKey.Find)
-        self._action(view_menu, "&Next problem", lambda: self._current() and self._current().next_problem(), "F8")
-        self._action(view_menu, "&Jump request ↔ response", lambda: self._current() and self._current().jump_to_pair(),
+        self._action(view_menu, "&Next problem", self._on_current(SessionTab.next_problem), "F8")
+        self._action(view_menu, "&Jump request ↔ response", self._on_current(SessionTab.jump_to_pair),
                      "Ctrl+J")
-        self._action(view_menu, "&Copy message as JSON", lambda: self._current() and self._current().copy_message(),
+        self._action(view_menu, "&Copy message as JSON", self._on_current(SessionTab.copy_message),
                      "Ctrl+Shift+C")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&About", self.about)
@@ -195,7 +196,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _remember(self, path: Path) -> None:
         recent = [str(path)] + [p for p in self.recent_files() if p != str(path)]
@@ -215,6 +216,14 @@ class MainWindow(QMainWindow):
     def _current(self) -> SessionTab | None:
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, SessionTab) else None
+
+    def _on_current(self, act: Callable[[SessionTab], object]) -> Callable[[], None]:
+        """A menu slot that calls ``act`` on the current session tab, if there is one."""
+        def slot() -> None:
+            tab = self._current()
+            if tab is not None:
+                act(tab)
+        return slot
 
     def _add_tab(self, tab: SessionTab) -> None:
         index = self.tabs.addTab(tab, tab.title)
@@ -250,7 +259,7 @@ class MainWindow(QMainWindow):
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_index(index, path)
-        tab.capture_header = index.header  # type: ignore[attr-defined]
+        tab.capture_header = index.header
         self._add_tab(tab)
         self._remember(path)
         return tab
@@ -296,8 +305,6 @@ class MainWindow(QMainWindow):
         index = self.tabs.indexOf(tab)
         self.close_tab(index)
         new = self.open_live(target)
-        if new is None:
-            return
         self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
         self.tabs.setCurrentWidget(new)
 
@@ -353,9 +360,10 @@ class MainWindow(QMainWindow):
         elif same is not None:
             target = same
         else:
-            target = self._confirmed_capture_target(header or {}, tab.title)
-            if target is None:
+            confirmed = self._confirmed_capture_target(header or {}, tab.title)
+            if confirmed is None:
                 return
+            target = confirmed
         spawn(self.run_replay(tab.capture_path, target))
 
     def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
@@ -418,8 +426,8 @@ class MainWindow(QMainWindow):
         self._stop_listening()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/splitter", self.splitter.saveState())
-        live = [self.tabs.widget(i) for i in range(self.tabs.count())
-                if isinstance(self.tabs.widget(i), SessionTab) and self.tabs.widget(i).live is not None]
+        live: list[QWidget] = [tab for tab in map(self.tabs.widget, range(self.tabs.count()))
+                               if isinstance(tab, SessionTab) and tab.live is not None]
         if live and not self._closing:
             self._closing = True
             event.ignore()

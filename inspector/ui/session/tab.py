@@ -63,6 +63,7 @@ class SessionTab(QWidget):
         self.live: LiveSession | None = None
         self.bridge: SessionBridge | None = None
         self.capture_path: Path | None = None
+        self.capture_header: dict[str, Any] | None = None  #: an opened capture's header
         self.read_only = False
         self.events: list[Event] = []
         self.model: TimelineModel | None = None
@@ -241,8 +242,9 @@ class SessionTab(QWidget):
         self.capture_path = path
         self.index = index
         self.detail.raw_pieces = lambda event: index.raw_pieces(event) if isinstance(event, PartialEvent) else None
-        self._set_model(TimelineModel(index=index))
-        self.events = self.model.events  # type: ignore[union-attr]
+        model = TimelineModel(index=index)
+        self._set_model(model)
+        self.events = model.events
         self.composer.set_enabled_for_session(False)
         self.side.setCurrentWidget(self.stderr)
         self.loading = True
@@ -251,7 +253,7 @@ class SessionTab(QWidget):
         gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
         self._loading_steps = self._load_steps()
         index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
-        self.model.catch_up()  # type: ignore[union-attr]
+        model.catch_up()
         self._load_slice()
         if self._loading_steps is not None:
             self._loader.start()
@@ -557,7 +559,7 @@ class SessionTab(QWidget):
         if self.live is not None and self.live.state == READY:
             spawn(self.live.send_raw(data))
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # type: ignore[override]  # not QWidget.close: ends the session first
         self._ticker.stop()
         self._loader.stop()
         self._loading_steps = None

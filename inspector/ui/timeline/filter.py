@@ -172,6 +172,7 @@ class TimelineFilter(QAbstractTableModel):
         position = start
         while position < source.rowCount():
             stop = source.rowCount()
+            hits: list[int] | range
             if index is not None and _file_searchable(needle):
                 hits, stop = index.rows_containing(needle.encode("ascii"), position, stop)
             else:

@@ -161,7 +161,7 @@ class TimelineModel(QAbstractTableModel):
             return self.index_of_file.row_of_seq(seq, self._count)
         return self._seq_to_row.get(seq)
 
-    def event(self, row: int) -> Event:  # type: ignore[override]
+    def event(self, row: int) -> Event:  # type: ignore[override]  # a row's event, not QObject.event
         return self.events[row]
 
     # -- Qt model API ----------------------------------------------------------------------------------
