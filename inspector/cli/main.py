@@ -239,9 +239,3 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
     import asyncio
 
     return asyncio.run(coro)
-
-
-def print_json(obj: object) -> None:
-    import json
-
-    print(json.dumps(obj, ensure_ascii=False))

@@ -247,14 +247,6 @@ class Composer(QWidget):
         data = self.method_box.currentData()
         return data if isinstance(data, str) else None
 
-    def choose_method(self, method: str) -> None:
-        """Pick ``method`` as if from the list and load its template (the method need not be in the list)."""
-        index = self.method_box.findData(method)
-        if index >= 0 and index != self.method_box.currentIndex():
-            self.method_box.setCurrentIndex(index)  # loads the template
-        else:
-            self.load_template(method)
-
     def load_template(self, method: str) -> None:
         """Put ``method``'s template in the editor; an edited text is kept in the history first."""
         text = json.dumps(compose.template(method, self._revision, **self._catalog), indent=2, ensure_ascii=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QTextDocument
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -89,4 +89,4 @@ class StderrPane(QWidget):
         return self.view.toPlainText()
 
 
-__all__ = ["StderrPane", "strip_ansi", "QFont"]
+__all__ = ["StderrPane", "strip_ansi"]

@@ -4,7 +4,6 @@ requests and stderr beside it, and a status line that explains the connection's 
 from __future__ import annotations
 
 import gc
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,7 +40,7 @@ from inspector.ui.session.bridge import SessionBridge
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.tasks import spawn
 from inspector.ui.timeline.filter import TimelineFilter
-from inspector.ui.timeline.model import COL_SUMMARY, COLUMNS, EVENT_ROLE, TimelineModel
+from inspector.ui.timeline.model import COL_SUMMARY, EVENT_ROLE, TimelineModel
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
@@ -572,4 +571,4 @@ class SessionTab(QWidget):
             self.bridge.detach()
 
 
-__all__ = ["SessionTab", "COLUMNS", "json"]
+__all__ = ["SessionTab"]

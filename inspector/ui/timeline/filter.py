@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from inspector.core.present.columns import BINARY, PROBLEM_TABLE, RowSet, category_table
+from inspector.core.present.columns import PROBLEM_TABLE, RowSet, category_table
 from inspector.core.wire.events import Event
 from inspector.ui.timeline.model import TimelineModel
 
@@ -255,4 +255,4 @@ class TimelineFilter(QAbstractTableModel):
         return self._source.cell(self._rows.row(row), index.column(), role)
 
 
-__all__ = ["BINARY", "TEXT_SEARCH_BYTES", "TimelineFilter", "text_matches"]
+__all__ = ["TEXT_SEARCH_BYTES", "TimelineFilter", "text_matches"]

@@ -24,12 +24,11 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.capture.index import CaptureIndex, IndexedEvents
-from inspector.core.present.columns import PROBLEM, Columns, is_problem
+from inspector.core.present.columns import PROBLEM, Columns
 from inspector.core.present.describe import (
     ARROWS,
     describe_http,
     label,
-    method_and_id,
     summary,
 )
 from inspector.core.wire import jsonrpc
@@ -302,4 +301,4 @@ def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB"
 
 
-__all__ = ["COLUMNS", "EVENT_ROLE", "TimelineModel", "is_problem", "method_and_id"]
+__all__ = ["COLUMNS", "EVENT_ROLE", "TimelineModel"]
