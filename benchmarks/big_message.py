@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -37,6 +38,7 @@ from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.main_window import MainWindow
 from inspector.ui.panels.detail import pretty
 from inspector.ui.session.live import READY
+from inspector.ui.session.tab import SessionTab
 
 HERE = Path(__file__).resolve().parent
 
@@ -69,7 +71,7 @@ class Heartbeat:
         return max(0.0, max(self.gaps) - HEARTBEAT_MS / 1000) * 1000
 
 
-async def until(condition, timeout: float) -> None:  # type: ignore[no-untyped-def]
+async def until(condition: Callable[[], bool], timeout: float) -> None:
     deadline = time.perf_counter() + timeout
     while not condition():
         if time.perf_counter() > deadline:
@@ -77,7 +79,7 @@ async def until(condition, timeout: float) -> None:  # type: ignore[no-untyped-d
         await asyncio.sleep(0.01)
 
 
-async def select_and_show_all(tab, seq: int, beat: Heartbeat) -> dict[str, float]:  # type: ignore[no-untyped-def]
+async def select_and_show_all(tab: SessionTab, seq: int, beat: Heartbeat) -> dict[str, float]:
     beat.start()
     await asyncio.sleep(0.05)
     started = time.perf_counter()

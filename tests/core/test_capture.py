@@ -395,7 +395,7 @@ def test_a_write_inside_a_running_loop_reaches_the_os_within_the_flush_interval(
             real_flush()
             flushed.set()
 
-        writer.flush = flush_and_signal  # type: ignore[method-assign]
+        writer.flush = flush_and_signal  # type: ignore[method-assign]  # the test watches the flushes
         try:
             writer.write(event)
             started = loop.time()

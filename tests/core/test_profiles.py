@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,13 +33,13 @@ http_profiles = st.builds(
     headers=st.dictionaries(names, text, max_size=3), source=st.none() | text)
 
 
-def stdio(name: str = "demo", **kw: object) -> ServerProfile:
+def stdio(name: str = "demo", **kw: Any) -> ServerProfile:
     return ServerProfile(name=name, kind="stdio", command=str(kw.pop("command", "python")),
-                         args=list(kw.pop("args", ["-m", "inspector.demo"])), **kw)  # type: ignore[arg-type]
+                         args=list(kw.pop("args", ["-m", "inspector.demo"])), **kw)
 
 
-def http(name: str = "remote", **kw: object) -> ServerProfile:
-    return ServerProfile(name=name, kind="http", url=str(kw.pop("url", "http://127.0.0.1:8000/mcp")), **kw)  # type: ignore[arg-type]
+def http(name: str = "remote", **kw: Any) -> ServerProfile:
+    return ServerProfile(name=name, kind="http", url=str(kw.pop("url", "http://127.0.0.1:8000/mcp")), **kw)
 
 
 @pytest.fixture
@@ -244,7 +245,7 @@ def test_damaged_files_found_within_the_same_second_are_all_kept(store: ProfileS
             store.load()
         asides.append(caught.value.kept_aside)
     assert len(set(asides)) == 3
-    assert sorted(p.read_text() for p in asides) == ["broken 0", "broken 1", "broken 2"]  # type: ignore[union-attr]
+    assert sorted(p.read_text() for p in asides) == ["broken 0", "broken 1", "broken 2"]  # type: ignore[union-attr]  # each kept one
 
 
 def test_an_unreadable_path_is_reported_not_moved(tmp_path: Path) -> None:

@@ -69,8 +69,9 @@ class DemoProcess:
         self._lines.put(None)  # EOF marker
 
     def _pump_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):  # type: ignore[union-attr]
+        stderr = self.proc.stderr
+        assert stderr is not None
+        for chunk in iter(lambda: stderr.read1(65536), b""):
             with self._stderr_grew:
                 self._stderr += chunk
                 self._stderr_grew.notify_all()

@@ -42,7 +42,7 @@ def install(call: str | None, quit_when_answered: bool) -> None:
             spawn(drive(window, tab, call, quit_when_answered))
         return tab
 
-    main_window.MainWindow.open_live = open_live  # type: ignore[method-assign]
+    main_window.MainWindow.open_live = open_live  # type: ignore[method-assign]  # the driver wraps it
 
 
 async def drive(window: Any, tab: Any, call: str | None, quit_when_answered: bool) -> None:

@@ -8,6 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ def store(tmp_path: Path) -> ProfileStore:
 
 
 @pytest.fixture
-def make_sidebar(qtbot, store: ProfileStore, home: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+def make_sidebar(qtbot, store: ProfileStore, home: Path, tmp_path: Path) -> Callable[[], ProfilesSidebar]:
     def make() -> ProfilesSidebar:
         sidebar = ProfilesSidebar(store, home=home, cwd=tmp_path / "workspace")
         qtbot.addWidget(sidebar)
