@@ -24,20 +24,23 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import qasync
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.clients.profiles import ProfileStore
+from inspector.ui.main_window import MainWindow
+from inspector.ui.panels.detail import pretty
+from inspector.ui.session.live import READY
+from inspector.ui.session.tab import SessionTab
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-import qasync  # noqa: E402
-from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from inspector.core.clients.profiles import ProfileStore  # noqa: E402
-from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.panels.detail import pretty  # noqa: E402
-from inspector.ui.session.live import READY  # noqa: E402
 
 HEARTBEAT_MS = 2
 
@@ -68,7 +71,7 @@ class Heartbeat:
         return max(0.0, max(self.gaps) - HEARTBEAT_MS / 1000) * 1000
 
 
-async def until(condition, timeout: float) -> None:  # type: ignore[no-untyped-def]
+async def until(condition: Callable[[], bool], timeout: float) -> None:
     deadline = time.perf_counter() + timeout
     while not condition():
         if time.perf_counter() > deadline:
@@ -76,7 +79,7 @@ async def until(condition, timeout: float) -> None:  # type: ignore[no-untyped-d
         await asyncio.sleep(0.01)
 
 
-async def select_and_show_all(tab, seq: int, beat: Heartbeat) -> dict[str, float]:  # type: ignore[no-untyped-def]
+async def select_and_show_all(tab: SessionTab, seq: int, beat: Heartbeat) -> dict[str, float]:
     beat.start()
     await asyncio.sleep(0.05)
     started = time.perf_counter()

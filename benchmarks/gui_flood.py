@@ -17,17 +17,18 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import qasync
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.clients.profiles import ProfileStore
+from inspector.core.wire.events import Kind
+from inspector.ui.main_window import MainWindow
+from inspector.ui.session.live import Target
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-import qasync  # noqa: E402
-from PySide6.QtCore import QSettings, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from inspector.core.clients.profiles import ProfileStore  # noqa: E402
-from inspector.core.wire.events import Kind  # noqa: E402
-from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.session.live import Target  # noqa: E402
 
 HEARTBEAT_MS = 5
 

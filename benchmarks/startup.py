@@ -78,7 +78,7 @@ def main() -> None:
         "mcp-inspector window shown": ([py, "-m", "inspector", "--exit-when-shown"], "shown"),
     }
     times: dict[str, list[float]] = {name: [] for name in cases}
-    for name, (argv, expect) in cases.items():  # one warm-up run each: the file cache, .pyc files
+    for argv, expect in cases.values():  # one warm-up run each: the file cache, .pyc files
         timed(argv, expect, env)
     for _ in range(args.runs):
         for name, (argv, expect) in cases.items():
@@ -88,7 +88,8 @@ def main() -> None:
           f"(load average {os.getloadavg()[0]:.1f})")
     print(f"{'':28} {'median s':>9} {'min s':>7} {'x baseline':>11}")
     for name, base in (("python -c pass", None), ("mcp-inspector --version", "python -c pass"),
-                       ("bare PySide6 window shown", None), ("mcp-inspector window shown", "bare PySide6 window shown")):
+                       ("bare PySide6 window shown", None),
+                       ("mcp-inspector window shown", "bare PySide6 window shown")):
         ratio = f"{med[name] / med[base]:.2f}" if base else "1.00"
         print(f"{name:28} {med[name]:9.3f} {min(times[name]):7.3f} {ratio:>11}")
     print(f"--version adds {med['mcp-inspector --version'] - med['python -c pass']:.3f} s to the interpreter's start "
@@ -98,7 +99,8 @@ def main() -> None:
     if args.importtime:
         out = subprocess.run([py, "-X", "importtime", "-m", "inspector", "--version"], capture_output=True,
                              text=True, cwd=ROOT, env=env).stderr
-        rows = [line.split("|") for line in out.splitlines() if line.startswith("import time:") and "cumulative" not in line]
+        rows = [line.split("|") for line in out.splitlines()
+                if line.startswith("import time:") and "cumulative" not in line]
         rows.sort(key=lambda r: -int(r[1]))
         print("slowest imports of --version (cumulative µs):")
         for row in rows[:15]:

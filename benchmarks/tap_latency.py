@@ -30,11 +30,12 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from flood_server import payload
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-
-from flood_server import payload  # noqa: E402
 
 ECHO = "import sys\nout = sys.stdout.buffer\nfor line in sys.stdin.buffer:\n    out.write(line)\n    out.flush()\n"
 PING = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"_meta":{"progressToken":"bench"}}}\n'
@@ -156,7 +157,8 @@ def main() -> None:
                 dr, hr, tr = (statistics.median(r) for r in (direct_rate, hop_rate, tap_rate))
                 print(f"throughput, {size_mb} MB of 250-byte notifications, {label}:")
                 print(f"  direct {dr:8.1f} MB/s   tap {tr:8.1f} MB/s   tap/direct {tr / dr:6.1%}   (goal: >= 90%)")
-                print(f"  one extra hop (cat | cat) {hr:8.1f} MB/s = {hr / dr:6.1%} of direct;   tap/hop {tr / hr:6.1%}")
+                print(f"  one extra hop (cat | cat) {hr:8.1f} MB/s = {hr / dr:6.1%} of direct;   "
+                      f"tap/hop {tr / hr:6.1%}")
                 print(f"  tap start-up (first byte later by) {statistics.median(startup) * 1e3:.0f} ms; "
                       f"tap exited (capture complete) {statistics.median(exit_after):.2f} s after its first byte")
 

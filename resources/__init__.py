@@ -1,7 +1,8 @@
 """Files the app ships besides code: its icon (SVG and PNGs), desktop entry, AppStream metainfo and the
 shared-mime-info type of capture files. They live in the top-level resources/ folder; the package
 reaches them as ``inspector.resources`` through the symlink inspector/resources -> ../resources, so a wheel,
-a source checkout and the PyInstaller app all find them next to this module. The icon's PNGs, .ico and .icns are rendered from the SVG by
+a source checkout and the PyInstaller app all find them next to this module. The icon's PNGs, .ico and .icns
+are rendered from the SVG by
 scripts/render_icons.py."""
 
 from __future__ import annotations

@@ -15,10 +15,11 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from inspector.cli.main import build_parser  # noqa: E402
+from inspector.cli.main import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OUT = ROOT / "docs" / "cli-reference.md"
 COLUMNS = 100

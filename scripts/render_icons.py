@@ -13,9 +13,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt  # noqa: E402
-from PySide6.QtGui import QGuiApplication, QImage, QPainter  # noqa: E402
-from PySide6.QtSvg import QSvgRenderer  # noqa: E402
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
 
 ROOT = Path(__file__).resolve().parent.parent
 RESOURCES = ROOT / "inspector" / "resources"
@@ -49,7 +49,7 @@ def ico(images: list[QImage]) -> bytes:
     header = (0).to_bytes(2, "little") + (1).to_bytes(2, "little") + len(pngs).to_bytes(2, "little")
     offset = 6 + 16 * len(pngs)
     entries, bodies = b"", b""
-    for image, png in zip(images, pngs):
+    for image, png in zip(images, pngs, strict=True):
         side = image.width() % 256  # 256 is written as 0
         entries += bytes([side, side, 0, 0]) + (1).to_bytes(2, "little") + (32).to_bytes(2, "little")
         entries += len(png).to_bytes(4, "little") + offset.to_bytes(4, "little")
@@ -69,7 +69,7 @@ def icns(by_size: dict[int, QImage]) -> bytes:
 
 
 def main() -> int:
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # noqa: F841 (QPainter needs it)
+    _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # held: QPainter needs an application
     renderer = QSvgRenderer(str(SVG))
     if not renderer.isValid():
         print(f"{SVG}: Qt cannot read this SVG", file=sys.stderr)

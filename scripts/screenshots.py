@@ -28,18 +28,19 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import qasync
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.clients.profiles import ProfileStore, ServerProfile
+from inspector.ui.app import app_icon
+from inspector.ui.main_window import MainWindow
+from inspector.ui.session.live import READY, Target
+from inspector.ui.session.tab import SessionTab
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import qasync  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from inspector.core.clients.profiles import ProfileStore, ServerProfile  # noqa: E402
-from inspector.ui.app import app_icon  # noqa: E402
-from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.session.live import READY, Target  # noqa: E402
-from inspector.ui.session.tab import SessionTab  # noqa: E402
 
 DEMO = ["python3", "-m", "inspector.demo"]  # as a user types it (run from the checkout)
 VERSIONED = ["python3", "tests/replay/servers/versioned_server.py"]
@@ -265,7 +266,8 @@ class Shooter:
             {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
              "params": {"name": "echo", "arguments": {"text": "typed in my editor"}}},
             {"jsonrpc": "2.0", "id": 4, "method": "resources/list"},
-            {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
+            {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+             "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
         ]
         assert client.stdin is not None and client.stdout is not None
         for message in script:

@@ -1,4 +1,5 @@
-"""Shared test helpers (import as `helpers`; tests/ is on the path via pytest's pythonpath): running the CLI as a real subprocess, and bounded waits on conditions."""
+"""Shared test helpers (import as `helpers`; tests/ is on the path via pytest's pythonpath): running the CLI
+as a real subprocess, and bounded waits on conditions."""
 
 from __future__ import annotations
 

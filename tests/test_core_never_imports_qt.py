@@ -18,7 +18,7 @@ for module in pkgutil.walk_packages(inspector.core.__path__, "inspector.core."):
 from inspector.cli.main import main
 code = main(["record", "--out", sys.argv[1], "--handshake", "legacy", "--", sys.executable, "-m", "inspector.demo"])
 print(json.dumps({"code": code, "qt": sorted(m for m in sys.modules if m.startswith(%r))}))
-""" % (QT_PREFIXES,)
+""" % (QT_PREFIXES,)  # noqa: UP031 - the probe is Python source full of braces
 
 
 def test_importing_every_core_module_and_recording_a_session_loads_no_qt(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import sys
+from typing import Any
 
 from inspector.cli.main import run_async
 from inspector.cli.show_cmd import run_show
@@ -15,7 +16,7 @@ from inspector.core.paths import captures_dir
 from inspector.core.session.record import RecordOptions, record
 from inspector.core.session.target import Target
 
-DEMO_SCRIPT = [
+DEMO_SCRIPT: list[dict[str, Any]] = [
     {"method": "tools/list"},
     {"method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hello from mcp-inspector"}}},
     {"method": "tools/call", "params": {"name": "junk_stdout", "arguments": {}}},

@@ -28,7 +28,7 @@ from inspector import resources
 HELPERS_TIMEOUT = 60
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     cmd = sub.add_parser(
         "install-desktop", help="add mcp-inspector to this user's desktop menus (Linux)",
         description="Install the desktop entry, icon, capture file type and AppStream metainfo into "

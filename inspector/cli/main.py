@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from inspector import __version__
+
+T = TypeVar("T")
 
 EPILOG = """\
 examples:
@@ -217,14 +221,8 @@ def _utf8_output() -> None:
                 pass
 
 
-def run_async(coro: object) -> object:
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to completion on a fresh event loop (headless commands)."""
     import asyncio
 
-    return asyncio.run(coro)  # type: ignore[arg-type]
-
-
-def print_json(obj: object) -> None:
-    import json
-
-    print(json.dumps(obj, ensure_ascii=False))
+    return asyncio.run(coro)

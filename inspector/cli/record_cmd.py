@@ -9,12 +9,11 @@ from inspector.cli.main import run_async
 from inspector.core.session.record import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
-    InputError,
     RecordOptions,
     load_messages,
     record,
 )
-from inspector.core.session.target import Target
+from inspector.core.session.target import InputError, Target
 
 
 def parse_answers(pairs: list[str]) -> dict[str, str]:

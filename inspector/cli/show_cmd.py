@@ -48,5 +48,6 @@ def run_show(path: Path, as_json: bool = False) -> int:
 def describe_header(header: dict[str, object]) -> str:
     target = header.get("target") if isinstance(header.get("target"), dict) else {}
     assert isinstance(target, dict)
-    what = " ".join(map(str, target.get("argv", []))) if target.get("transport") == "stdio" else str(target.get("url", ""))
+    stdio = target.get("transport") == "stdio"
+    what = " ".join(map(str, target.get("argv", []))) if stdio else str(target.get("url", ""))
     return safe(f"capture of {target.get('transport', '?')} {what}, recorded {header.get('created', '?')}")

@@ -8,7 +8,7 @@ import os
 import sys
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     tap = sub.add_parser(
         "tap", help="relay a stdio server for a real client, recording the session (put it in the client's config)",
         description="Start the server (the command after --) and relay its stdin, stdout and stderr unchanged, "

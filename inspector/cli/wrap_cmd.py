@@ -21,7 +21,7 @@ ACTION_WORDS = {
 }
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     wrap = sub.add_parser(
         "wrap", help="make a client's stdio servers run through mcp-inspector tap",
         description="Rewrite the stdio server entries of a Claude Desktop, Cursor, VS Code or Claude Code config "

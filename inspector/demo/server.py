@@ -32,8 +32,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from inspector.demo import content, protocol, tools
 from inspector.demo.protocol import RpcError
@@ -263,7 +264,8 @@ class DemoServer:
             # Batches (arrays) existed only in 2025-03-26; this demo never
             # accepted them, so they are invalid requests like any non-object.
             kind = "a batch (JSON array)" if isinstance(message, list) else type(message).__name__
-            self._send_error(None, RpcError(protocol.INVALID_REQUEST, "Invalid Request", f"expected a JSON object, got {kind}"))
+            self._send_error(None, RpcError(protocol.INVALID_REQUEST, "Invalid Request",
+                                            f"expected a JSON object, got {kind}"))
             return
         has_id = "id" in message
         request_id = message.get("id")
@@ -278,7 +280,8 @@ class DemoServer:
             if has_id and ("result" in message or "error" in message):
                 self._handle_response(message)
             else:
-                self._send_error(None, RpcError(protocol.INVALID_REQUEST, "Invalid Request", "no method, result or error"))
+                self._send_error(None, RpcError(protocol.INVALID_REQUEST, "Invalid Request",
+                                                "no method, result or error"))
             return
         if not isinstance(method, str):
             self._send_error(request_id if protocol.is_valid_id(request_id) else None,
@@ -288,7 +291,8 @@ class DemoServer:
             self._handle_notification(method, message.get("params"))
             return
         if not protocol.is_valid_id(request_id):
-            self._send_error(None, RpcError(protocol.INVALID_REQUEST, "Invalid Request", '"id" must be a string or an integer'))
+            self._send_error(None, RpcError(protocol.INVALID_REQUEST, "Invalid Request",
+                                            '"id" must be a string or an integer'))
             return
         self._handle_request(request_id, method, message.get("params"))
 
@@ -343,7 +347,8 @@ class DemoServer:
             )
         level = meta.get(protocol.META_LOG_LEVEL)
         if level is not None and level not in protocol.LOG_LEVELS:
-            raise RpcError(protocol.INVALID_PARAMS, f"unknown log level {level!r}", {"levels": list(protocol.LOG_LEVELS)})
+            raise RpcError(protocol.INVALID_PARAMS, f"unknown log level {level!r}",
+                           {"levels": list(protocol.LOG_LEVELS)})
         return Request(request_id, method, params, MODERN, meta)
 
     def _handler_for(self, request: Request) -> Callable[[Request], Any]:
@@ -416,7 +421,8 @@ class DemoServer:
         """Legacy ``logging/setLevel``: the minimum level for later log notifications."""
         level = request.params.get("level")
         if level not in protocol.LOG_LEVELS:
-            raise RpcError(protocol.INVALID_PARAMS, f"unknown log level {level!r}", {"levels": list(protocol.LOG_LEVELS)})
+            raise RpcError(protocol.INVALID_PARAMS, f"unknown log level {level!r}",
+                           {"levels": list(protocol.LOG_LEVELS)})
         self.session.log_level = level
         return {}
 
@@ -454,7 +460,8 @@ class DemoServer:
         worker.start()
         return _DEFERRED
 
-    def _run_worker(self, request: Request, tool: tools.Tool, arguments: dict[str, Any], cancelled: threading.Event) -> None:
+    def _run_worker(self, request: Request, tool: tools.Tool, arguments: dict[str, Any],
+                    cancelled: threading.Event) -> None:
         try:
             try:
                 result = tool.run(_CallContext(self, request, cancelled), arguments)
@@ -559,7 +566,8 @@ class DemoServer:
             self.writer.send(
                 protocol.notification("notifications/cancelled", {"requestId": out_id, "reason": "timed out"})
             )
-            return SamplingOutcome(failure=f"the client did not answer sampling/createMessage within {self._sampling_timeout:g} s")
+            return SamplingOutcome(failure="the client did not answer sampling/createMessage within "
+                                           f"{self._sampling_timeout:g} s")
         if pending.closed or pending.response is None:
             return SamplingOutcome(failure="stdin closed before the client answered sampling/createMessage")
         response = pending.response

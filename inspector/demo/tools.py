@@ -17,8 +17,9 @@ validation errors, so that a model could read them and retry.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
 from inspector.demo import protocol
 
@@ -221,7 +222,8 @@ def _sampling_text(result: dict[str, Any]) -> str:
     """The text of a ``CreateMessageResult`` (single block or, in 2025-11-25, a list)."""
     content = result.get("content")
     blocks = content if isinstance(content, list) else [content]
-    texts = [b["text"] for b in blocks if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+    texts = [b["text"] for b in blocks
+             if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
     if texts:
         return "\n".join(texts)
     return json.dumps(content, ensure_ascii=False)
@@ -289,7 +291,8 @@ def _flood(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     count = args["count"]
     for n in range(count):
         # ctx.send, not ctx.log: the log level is deliberately ignored.
-        ctx.send(protocol.notification("notifications/message", {"level": "debug", "logger": "flood", "data": {"i": n}}))
+        ctx.send(protocol.notification("notifications/message",
+                                       {"level": "debug", "logger": "flood", "data": {"i": n}}))
     return text_result(f"sent {count} notifications/message at level debug, ignoring the log level")
 
 
@@ -339,7 +342,8 @@ TOOLS: tuple[Tool, ...] = (
         title="Add two numbers",
         description="Returns a + b as text (and as structuredContent {sum}).",
         input_schema=_schema(
-            {"a": {"type": "number", "description": "First addend"}, "b": {"type": "number", "description": "Second addend"}},
+            {"a": {"type": "number", "description": "First addend"},
+             "b": {"type": "number", "description": "Second addend"}},
             ("a", "b"),
         ),
         output_schema={"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]},
@@ -358,8 +362,10 @@ TOOLS: tuple[Tool, ...] = (
         ),
         input_schema=_schema(
             {
-                "count": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 5, "description": "How far to count"},
-                "delay_ms": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 100, "description": "Pause before each step, in milliseconds"},
+                "count": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 5,
+                          "description": "How far to count"},
+                "delay_ms": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 100,
+                             "description": "Pause before each step, in milliseconds"},
             }
         ),
         run=_slow_count,
@@ -397,8 +403,10 @@ TOOLS: tuple[Tool, ...] = (
         description="Writes lines x bytes_per_line bytes of log text to stderr, then answers.",
         input_schema=_schema(
             {
-                "lines": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 100, "description": "Number of lines"},
-                "bytes_per_line": {"type": "integer", "minimum": 1, "maximum": 65536, "default": 80, "description": "Bytes per line, excluding the newline"},
+                "lines": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 100,
+                          "description": "Number of lines"},
+                "bytes_per_line": {"type": "integer", "minimum": 1, "maximum": 65536, "default": 80,
+                                   "description": "Bytes per line, excluding the newline"},
             }
         ),
         run=_stderr_burst,
@@ -407,9 +415,11 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="flood",
         title="Misbehave: notification flood",
-        description="Sends count notifications/message (level debug, data {i}) as fast as possible, ignoring the log level, then answers.",
+        description="Sends count notifications/message (level debug, data {i}) as fast as possible, ignoring "
+                    "the log level, then answers.",
         input_schema=_schema(
-            {"count": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 1000, "description": "Number of notifications"}}
+            {"count": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 1000,
+                       "description": "Number of notifications"}}
         ),
         run=_flood,
         annotations=_MISBEHAVES,
@@ -419,7 +429,8 @@ TOOLS: tuple[Tool, ...] = (
         title="Misbehave: very large message",
         description="Returns one text content block of size_bytes bytes: a single very long line on the wire.",
         input_schema=_schema(
-            {"size_bytes": {"type": "integer", "minimum": 0, "maximum": 67108864, "default": 1048576, "description": "Size of the text in bytes"}}
+            {"size_bytes": {"type": "integer", "minimum": 0, "maximum": 67108864, "default": 1048576,
+                            "description": "Size of the text in bytes"}}
         ),
         run=_big_message,
         annotations=_MISBEHAVES,
@@ -427,11 +438,14 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="exit",
         title="Misbehave: exit without answering",
-        description="Writes message to stderr and exits the server process with the given code, without answering the request.",
+        description="Writes message to stderr and exits the server process with the given code, without "
+                    "answering the request.",
         input_schema=_schema(
             {
-                "code": {"type": "integer", "minimum": 0, "maximum": 255, "default": 1, "description": "Process exit code"},
-                "message": {"type": "string", "default": "demo server exiting on request", "description": "Last words, written to stderr"},
+                "code": {"type": "integer", "minimum": 0, "maximum": 255, "default": 1,
+                         "description": "Process exit code"},
+                "message": {"type": "string", "default": "demo server exiting on request",
+                            "description": "Last words, written to stderr"},
             }
         ),
         run=_exit,
@@ -440,7 +454,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="split_json",
         title="Misbehave: pretty-printed JSON",
-        description="Writes a notifications/message pretty-printed over several lines (breaking newline framing), then answers normally.",
+        description="Writes a notifications/message pretty-printed over several lines (breaking newline "
+                    "framing), then answers normally.",
         input_schema=_schema({}),
         run=_split_json,
         annotations=_MISBEHAVES,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
 
 if TYPE_CHECKING:
     from inspector.ui.main_window import MainWindow
@@ -85,12 +86,13 @@ WIDGET_SHORTCUTS: dict[str, str] = {
 MENU_ORDER = ("&File", "&Session", "&View", "&Help")
 
 
-def install_actions(window: MainWindow) -> dict[str, QAction]:
-    """Build the menu bar of ``window`` from :data:`ACTIONS`; returns the actions by name. The File menu gets
-    the window's "Open recent" submenu after "Open capture…" (``window.recent_menu``)."""
+def install_actions(window: MainWindow) -> tuple[dict[str, QAction], QMenu]:
+    """Build the menu bar of ``window`` from :data:`ACTIONS`; returns the actions by name, and the "Open recent"
+    submenu the File menu gets after "Open capture…" (the window fills it)."""
     bar = window.menuBar()
     menus = {title: bar.addMenu(title) for title in MENU_ORDER}
     actions: dict[str, QAction] = {}
+    recent: QMenu | None = None
     for spec in ACTIONS:
         menu = menus[spec.menu]
         if spec.separator_before:
@@ -104,9 +106,10 @@ def install_actions(window: MainWindow) -> dict[str, QAction]:
         menu.addAction(action)
         actions[spec.name] = action
         if spec.name == "open":
-            window.recent_menu = menu.addMenu("Open &recent")
+            recent = menu.addMenu("Open &recent")
     enable_tab_actions(actions, False)
-    return actions
+    assert recent is not None, "the File menu has Open"
+    return actions, recent
 
 
 def keys_of(shortcut: Shortcut) -> list[str]:

@@ -10,11 +10,16 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.paths import captures_dir
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
+
+if TYPE_CHECKING:  # Qt is imported when the window is built, not with this module
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication, QWidget
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
@@ -30,6 +35,7 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     QCoreApplication.setOrganizationName("mcp-inspector")
     QCoreApplication.setApplicationName("mcp-inspector")
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
     app.setApplicationDisplayName("MCP Inspector")
     app.setWindowIcon(app_icon())
     app.setDesktopFileName("mcp-inspector")  # Wayland: the window belongs to mcp-inspector.desktop (its icon)
@@ -60,22 +66,22 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     return 0
 
 
-def _quit_when_painted(window: object, app: object) -> None:
+def _quit_when_painted(window: QWidget, app: QApplication) -> None:
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     class Watcher(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
                 watched.removeEventFilter(self)
                 print("shown", flush=True)
-                QTimer.singleShot(0, app.quit)  # type: ignore[attr-defined]
+                QTimer.singleShot(0, app.quit)
             return False
 
-    watcher = Watcher(window)  # type: ignore[arg-type]
-    window.installEventFilter(watcher)  # type: ignore[attr-defined]
+    watcher = Watcher(window)
+    window.installEventFilter(watcher)
 
 
-def app_icon():
+def app_icon() -> QIcon:
     """The app's icon from the PNGs shipped in inspector/resources (no SVG plugin needed at run time)."""
     from PySide6.QtGui import QIcon
 

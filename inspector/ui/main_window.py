@@ -56,7 +56,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.captures = captures or captures_dir()
         self.setWindowTitle("MCP Inspector")
-        self.tabs = QTabWidget(self)
+        self.tabs: QTabWidget = QTabWidget(self)
         self.tabs.setTabsClosable(True)
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
@@ -133,8 +133,9 @@ class MainWindow(QMainWindow):
     # -- menus -----------------------------------------------------------------------------------------
 
     def _build_menus(self) -> None:
-        self.actions = install_actions(self)
-        self.tabs.currentChanged.connect(lambda _: enable_tab_actions(self.actions, self.current_tab() is not None))
+        self.menu_actions, self.recent_menu = install_actions(self)
+        self.tabs.currentChanged.connect(
+            lambda _: enable_tab_actions(self.menu_actions, self.current_tab() is not None))
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
@@ -149,7 +150,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _remember(self, path: Path) -> None:
         recent = [str(path)] + [p for p in self.recent_files() if p != str(path)]
@@ -208,7 +209,7 @@ class MainWindow(QMainWindow):
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_index(index, path)
-        tab.capture_header = index.header  # type: ignore[attr-defined]
+        tab.capture_header = index.header
         self._add_tab(tab)
         self._remember(path)
         return tab
@@ -254,8 +255,6 @@ class MainWindow(QMainWindow):
         index = self.tabs.indexOf(tab)
         self.close_tab(index)
         new = self.open_live(target)
-        if new is None:
-            return
         self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
         self.tabs.setCurrentWidget(new)
 
@@ -311,8 +310,8 @@ class MainWindow(QMainWindow):
         elif same is not None:
             target = same
         else:
-            target = self._confirmed_capture_target(header or {}, tab.title)
-            if target is None:
+            confirmed = self._confirmed_capture_target(header or {}, tab.title)
+            if confirmed is None:
                 return
         self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
 
@@ -375,8 +374,8 @@ class MainWindow(QMainWindow):
         self._stop_listening()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/splitter", self.splitter.saveState())
-        live = [self.tabs.widget(i) for i in range(self.tabs.count())
-                if isinstance(self.tabs.widget(i), SessionTab) and self.tabs.widget(i).live is not None]
+        live: list[QWidget] = [tab for tab in map(self.tabs.widget, range(self.tabs.count()))
+                               if isinstance(tab, SessionTab) and tab.live is not None]
         if live and not self._closing:
             self._closing = True
             event.ignore()

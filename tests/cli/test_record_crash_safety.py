@@ -56,5 +56,6 @@ def test_a_capture_killed_with_sigkill_during_a_flood_still_loads_with_all_but_t
     report.figure("events saved", len(capture.events))
     report.figure("last saved event before the kill", f"{lost_window * 1000:.0f} ms")
     report.figure("flush window", f"{DEFAULT_FLUSH_INTERVAL * 1000:.0f} ms")
-    assert lost_window < DEFAULT_FLUSH_INTERVAL + SCHEDULING_SLACK, f"last saved event {lost_window:.3f} s before the kill"
+    assert lost_window < DEFAULT_FLUSH_INTERVAL + SCHEDULING_SLACK, (
+        f"last saved event {lost_window:.3f} s before the kill")
     assert all(w.startswith("the last line") for w in capture.warnings), capture.warnings

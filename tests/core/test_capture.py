@@ -137,14 +137,14 @@ def test_each_event_is_exactly_one_line_and_lf_eol_is_implicit(tmp_path):
 
 def test_the_header_has_format_version_created_and_target(tmp_path):
     path = tmp_path / "c.mcpcap"
-    before = dt.datetime.now(dt.timezone.utc)
+    before = dt.datetime.now(dt.UTC)
     write_capture(path, [], inspector="0.1.0")
     header = read_capture(path).header
     assert header["format"] == "mcp-inspector-capture" == FORMAT_NAME
     assert header["version"] == 1 == FORMAT_VERSION
     created = dt.datetime.fromisoformat(header["created"])
     assert created.tzinfo is not None
-    assert before - dt.timedelta(seconds=1) <= created <= dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=1)
+    assert before - dt.timedelta(seconds=1) <= created <= dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
     assert header["target"] == TARGET
     assert header["inspector"] == "0.1.0"
     assert read_capture(path).target == TARGET
@@ -394,7 +394,7 @@ def test_a_write_inside_a_running_loop_reaches_the_os_within_the_flush_interval(
             real_flush()
             flushed.set()
 
-        writer.flush = flush_and_signal  # type: ignore[method-assign]
+        writer.flush = flush_and_signal  # type: ignore[method-assign]  # the test watches the flushes
         try:
             writer.write(event)
             started = loop.time()

@@ -176,7 +176,7 @@ _MESSAGE = st.dictionaries(_KEYS, st.one_of(_VALUE, st.just("2.0"), st.just("too
        st.lists(st.sampled_from(["", "tools/call", "a\"b"]), min_size=12, max_size=12))
 def test_any_messages_index_as_they_read(tmp_path, lines, request_methods):
     events = []
-    for text, request_method in zip(lines, request_methods):
+    for text, request_method in zip(lines, request_methods, strict=False):  # a method for each possible line
         raw = text.encode() if isinstance(text, str) else text
         event = decode_line(raw, Direction.S2C)
         if request_method and event.rpc is not None and event.rpc.method is None:

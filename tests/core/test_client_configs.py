@@ -1,4 +1,5 @@
-"""Importing servers from Claude Desktop, Cursor, VS Code and Claude Code config files (samples in tests/data/configs)."""
+"""Importing servers from Claude Desktop, Cursor, VS Code and Claude Code config files (samples in
+tests/data/configs)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ def test_claude_desktop_servers_become_profiles_with_their_env_as_it_is() -> Non
     assert found["filesystem"].profile.argv() == [
         "npx", "-y", "@modelcontextprotocol/server-filesystem", "/Users/me/Desktop", "/Users/me/Downloads"]
     github = found["github"].profile
-    assert github.env == {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_exampleSecretValue123", "GITHUB_TOOLSETS": "repos,issues"}
+    assert github.env == {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_exampleSecretValue123",
+                          "GITHUB_TOOLSETS": "repos,issues"}
     assert github.redacted().env["GITHUB_PERSONAL_ACCESS_TOKEN"] == REDACTED
     assert github.source == str(path)
     assert found["time"].profile.cwd == "/tmp"
@@ -88,9 +90,11 @@ def test_vscode_mcp_json_with_comments_inputs_and_trailing_commas_is_read() -> N
     fetch = found["fetch"].profile
     assert (fetch.kind, fetch.transport, fetch.url) == ("http", "auto", "http://127.0.0.1:8000/mcp")
     assert fetch.headers == {"Authorization": "Bearer ${env:FETCH_TOKEN}"}
-    assert found["old-sse"].profile.url == "https://example.com/sse/*not-a-comment*/"  # comment-like text in strings stays
+    # comment-like text in strings stays
+    assert found["old-sse"].profile.url == "https://example.com/sse/*not-a-comment*/"
     assert found["old-sse"].profile.transport == "sse"
-    assert preview.skipped == [("strange", "its type 'carrier-pigeon' is not one the inspector knows (stdio, http, sse)")]
+    assert preview.skipped == [
+        ("strange", "its type 'carrier-pigeon' is not one the inspector knows (stdio, http, sse)")]
 
 
 def test_claude_code_project_file_reads_typed_entries() -> None:
@@ -98,7 +102,8 @@ def test_claude_code_project_file_reads_typed_entries() -> None:
     assert preview.client == "Claude Code"
     found = by_name(preview)
     assert found["shared-db"].profile.argv() == ["/usr/local/bin/db-mcp", "--read-only"]
-    assert found["shared-db"].note is not None and "${DATABASE_URL:-postgres://localhost/dev}" in found["shared-db"].note
+    assert found["shared-db"].note is not None
+    assert "${DATABASE_URL:-postgres://localhost/dev}" in found["shared-db"].note
     assert (found["sentry"].profile.kind, found["sentry"].profile.transport) == ("http", "auto")
     assert found["asana"].profile.transport == "sse"
     assert preview.skipped == [("missing-url", "its url is missing or empty")]
@@ -206,7 +211,8 @@ def test_a_file_with_an_empty_server_list_gives_an_empty_preview(tmp_path: Path)
 
 
 def test_vscode_settings_json_with_an_mcp_section_is_read(tmp_path: Path) -> None:
-    path = write(tmp_path / "settings.json", '{"editor.tabSize": 2, // mine\n "mcp": {"servers": {"t": {"command": "uvx", "args": ["mcp-server-time"]}}}}')
+    path = write(tmp_path / "settings.json", '{"editor.tabSize": 2, // mine\n'
+                 ' "mcp": {"servers": {"t": {"command": "uvx", "args": ["mcp-server-time"]}}}}')
     preview = read_config(path)
     assert preview.client == "VS Code settings"
     assert preview.candidates[0].profile.argv() == ["uvx", "mcp-server-time"]
@@ -231,7 +237,8 @@ def test_imported_profiles_are_valid_profiles_that_survive_the_store_format() ->
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='ab/*,"\\\n}] \t'),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='k/*",]', max_size=4), inner, max_size=4),
+    lambda inner: (st.lists(inner, max_size=4)
+                   | st.dictionaries(st.text(alphabet='k/*",]', max_size=4), inner, max_size=4)),
     max_leaves=15)
 
 
@@ -243,13 +250,15 @@ def test_stripping_comments_never_changes_plain_json(value: object, indent: int 
 
 @given(st.dictionaries(st.text(alphabet='ab/*,"', max_size=5), st.text(alphabet='ab/*,"\\', max_size=8), max_size=4))
 def test_comments_and_trailing_commas_around_values_are_dropped(value: dict[str, str]) -> None:
-    body = "".join(f"  // before\n  {json.dumps(k)}: /* inline */ {json.dumps(v)}, // after\n" for k, v in value.items())
+    body = "".join(f"  // before\n  {json.dumps(k)}: /* inline */ {json.dumps(v)}, // after\n"
+                   for k, v in value.items())
     text = "/* header */\n{\n" + body + "}\n// the end"
     assert json.loads(strip_json_comments(text)) == value
 
 
 def test_stripping_keeps_line_numbers_so_errors_point_at_the_right_line(tmp_path: Path) -> None:
-    path = write(tmp_path / "mcp.json", '{\n  /* two\n  lines */\n  "servers": {\n    "a": {"command": "x"} "b": 1\n  }\n}')
+    path = write(tmp_path / "mcp.json",
+                 '{\n  /* two\n  lines */\n  "servers": {\n    "a": {"command": "x"} "b": 1\n  }\n}')
     with pytest.raises(ConfigError, match="at line 5,"):
         read_config(path)
 
@@ -301,4 +310,5 @@ def test_known_config_files_uses_appdata_on_windows(tmp_path: Path) -> None:
 
 def test_a_workspace_that_is_the_home_folder_lists_each_file_once(tmp_path: Path) -> None:
     place(tmp_path / ".cursor" / "mcp.json", CONFIGS / "cursor" / ".cursor" / "mcp.json")
-    assert known_config_files(tmp_path, cwd=tmp_path, platform="linux") == [("Cursor", tmp_path / ".cursor" / "mcp.json")]
+    assert known_config_files(tmp_path, cwd=tmp_path, platform="linux") == [
+        ("Cursor", tmp_path / ".cursor" / "mcp.json")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from itertools import pairwise
 from unittest import mock
 
 import pytest
@@ -470,7 +471,7 @@ def chunked(draw: st.DrawFn, data_strategy: st.SearchStrategy[bytes]) -> tuple[b
     data = draw(data_strategy)
     cuts = sorted(draw(st.lists(st.integers(0, len(data)), max_size=10)))
     bounds = [0, *cuts, len(data)]
-    return data, [data[a:b] for a, b in zip(bounds, bounds[1:])]
+    return data, [data[a:b] for a, b in pairwise(bounds)]
 
 
 PRETTY = json.dumps({"jsonrpc": "2.0", "id": 3, "result": {"content": []}}, indent=2).encode()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -86,7 +88,7 @@ def chunked(draw: st.DrawFn, data_strategy: st.SearchStrategy[bytes]) -> tuple[b
     data = draw(data_strategy)
     cuts = sorted(draw(st.lists(st.integers(0, len(data)), max_size=10)))
     bounds = [0, *cuts, len(data)]
-    return data, [data[a:b] for a, b in zip(bounds, bounds[1:])]
+    return data, [data[a:b] for a, b in pairwise(bounds)]
 
 
 stderr_bytes = st.lists(

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,13 +33,13 @@ http_profiles = st.builds(
     headers=st.dictionaries(names, text, max_size=3), source=st.none() | text)
 
 
-def stdio(name: str = "demo", **kw: object) -> ServerProfile:
+def stdio(name: str = "demo", **kw: Any) -> ServerProfile:
     return ServerProfile(name=name, kind="stdio", command=str(kw.pop("command", "python")),
-                         args=list(kw.pop("args", ["-m", "inspector.demo"])), **kw)  # type: ignore[arg-type]
+                         args=list(kw.pop("args", ["-m", "inspector.demo"])), **kw)
 
 
-def http(name: str = "remote", **kw: object) -> ServerProfile:
-    return ServerProfile(name=name, kind="http", url=str(kw.pop("url", "http://127.0.0.1:8000/mcp")), **kw)  # type: ignore[arg-type]
+def http(name: str = "remote", **kw: Any) -> ServerProfile:
+    return ServerProfile(name=name, kind="http", url=str(kw.pop("url", "http://127.0.0.1:8000/mcp")), **kw)
 
 
 @pytest.fixture
@@ -55,7 +56,8 @@ def test_any_profile_comes_back_the_same_from_its_json(profile: ServerProfile) -
 
 
 def test_from_json_fills_in_the_defaults_for_missing_fields() -> None:
-    assert ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"}) == ServerProfile("t", "stdio", "uvx")
+    assert (ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"})
+            == ServerProfile("t", "stdio", "uvx"))
     assert ServerProfile.from_json({"name": "r", "kind": "http", "url": "http://h/mcp"}).transport == "auto"
     assert ServerProfile.from_json({"name": "t", "kind": "stdio", "command": "uvx"}).timeout == 30.0
 
@@ -73,8 +75,10 @@ def test_from_json_fills_in_the_defaults_for_missing_fields() -> None:
     ({"name": "a", "kind": "stdio", "command": "x", "env": ["A=1"]}, "'env' must be an object of strings"),
     ({"name": "a", "kind": "stdio", "command": "x", "env": {"PORT": 8080}}, "env['PORT'] must be a string"),
     ({"name": "a", "kind": "stdio", "command": "x", "cwd": 1}, "'cwd' must be a string"),
-    ({"name": "a", "kind": "http", "url": "http://h", "headers": {"X": None}}, "headers['X'] must be a string, not null"),
-    ({"name": "a", "kind": "stdio", "command": "x", "timeout": "30"}, "'timeout' must be a number of seconds, not a string"),
+    ({"name": "a", "kind": "http", "url": "http://h", "headers": {"X": None}},
+     "headers['X'] must be a string, not null"),
+    ({"name": "a", "kind": "stdio", "command": "x", "timeout": "30"},
+     "'timeout' must be a number of seconds, not a string"),
     ({"name": "a", "kind": "stdio", "command": "x", "timeout": 0}, "has a timeout of 0 s; it must be above 0"),
     ({"name": "a", "kind": "stdio", "command": "x", "timeout": 1e9}, "at most 86400 s"),
 ])
@@ -241,7 +245,7 @@ def test_damaged_files_found_within_the_same_second_are_all_kept(store: ProfileS
             store.load()
         asides.append(caught.value.kept_aside)
     assert len(set(asides)) == 3
-    assert sorted(p.read_text() for p in asides) == ["broken 0", "broken 1", "broken 2"]  # type: ignore[union-attr]
+    assert sorted(p.read_text() for p in asides) == ["broken 0", "broken 1", "broken 2"]  # type: ignore[union-attr]  # each kept one
 
 
 def test_an_unreadable_path_is_reported_not_moved(tmp_path: Path) -> None:

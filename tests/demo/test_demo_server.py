@@ -13,8 +13,9 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -68,8 +69,9 @@ class DemoProcess:
         self._lines.put(None)  # EOF marker
 
     def _pump_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):  # type: ignore[union-attr]
+        stderr = self.proc.stderr
+        assert stderr is not None
+        for chunk in iter(lambda: stderr.read1(65536), b""):
             with self._stderr_grew:
                 self._stderr += chunk
                 self._stderr_grew.notify_all()
@@ -378,7 +380,8 @@ def test_ask_llm_without_the_sampling_capability_is_a_tool_error(legacy: DemoPro
 
 def test_resources_read_returns_markdown_json_and_a_png_blob(legacy: DemoProcess) -> None:
     uris = {r["uri"]: r["mimeType"] for r in legacy.call("resources/list")["result"]["resources"]}
-    assert uris == {"demo://readme": "text/markdown", "demo://config.json": "application/json", "demo://logo.png": "image/png"}
+    assert uris == {"demo://readme": "text/markdown", "demo://config.json": "application/json",
+                    "demo://logo.png": "image/png"}
     readme = legacy.call("resources/read", {"uri": "demo://readme"})["result"]["contents"][0]
     assert readme["mimeType"] == "text/markdown" and readme["text"].startswith("#")
     config = legacy.call("resources/read", {"uri": "demo://config.json"})["result"]["contents"][0]
@@ -491,7 +494,7 @@ def test_junk_stdout_writes_the_exact_raw_bytes(legacy: DemoProcess) -> None:
 
 def test_junk_stdout_prints_the_given_text(legacy: DemoProcess) -> None:
     legacy.request("tools/call", {"name": "junk_stdout", "arguments": {"text": "Starting server… ok"}})
-    assert legacy.read_line() == "Starting server… ok\n".encode("utf-8")
+    assert legacy.read_line() == "Starting server… ok\n".encode()
 
 
 def test_exit_exits_with_the_code_and_writes_the_message_to_stderr(legacy: DemoProcess) -> None:

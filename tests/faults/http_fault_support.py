@@ -22,10 +22,10 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from integration.integration_support import finish_inspector, start_inspector  # noqa: E402
+import pytest
+from integration.integration_support import finish_inspector, start_inspector
 
-from inspector.core.capture import Capture, read_capture  # noqa: E402
+from inspector.core.capture import Capture, read_capture
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent

@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before pytest-qt creates the QApplication
-_INTEGRATION = str(Path(__file__).resolve().parents[1] / "integration")
-if _INTEGRATION not in sys.path:  # integration_support lives there; pytest puts only this folder on the path
-    sys.path.append(_INTEGRATION)
+# integration_support lives there; pytest puts only this folder on the path.
+sys.path.append(str(Path(__file__).resolve().parents[1] / "integration"))
 
-import pytest  # noqa: E402
-from helpers import until  # noqa: E402
-from integration_support import (  # noqa: E402
+import pytest
+from helpers import until
+from integration_support import (
     REPO,
     Recorded,
     cli_env,
@@ -42,10 +41,10 @@ from integration_support import (  # noqa: E402
 from integration_support import (
     SERVERS as INTEGRATION_SERVERS,
 )
-from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
+from qt_loop import qloop  # noqa: F401 - the shared fixture
 
-from inspector.core.capture import Capture  # noqa: E402
-from inspector.core.wire.events import Direction, Event, Kind  # noqa: E402
+from inspector.core.capture import Capture
+from inspector.core.wire.events import Direction, Event, Kind
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"

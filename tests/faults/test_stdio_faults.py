@@ -22,7 +22,7 @@ import random
 from pathlib import Path
 
 import pytest
-from stdio_fault_support import (  # noqa: F401  (qloop and window are fixtures)
+from stdio_fault_support import (  # noqa: F401 - qloop and window are fixtures
     TIMEOUT,
     assert_handshake_recorded,
     assert_never_spawned,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from itertools import pairwise
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -57,7 +58,7 @@ def chunked(draw: st.DrawFn, data_strategy: st.SearchStrategy[bytes]) -> tuple[b
         if hot else anywhere
     cuts = sorted(draw(st.lists(position, max_size=12)))
     bounds = [0, *cuts, len(data)]
-    return data, [data[a:b] for a, b in zip(bounds, bounds[1:])]
+    return data, [data[a:b] for a, b in pairwise(bounds)]
 
 
 def pieces_and_bytes(pieces: list[bytes], max_pieces: int = 40) -> st.SearchStrategy[bytes]:

@@ -38,6 +38,7 @@ def expected(stream: bytes) -> tuple[list[dict[str, Any]], int, int, str]:
     fields: dict[str, Any] = {"event": "", "data": [], "id": None, "retry": None}
     comments = total = 0
     last_id = ""
+    ending_of_last = b""
     pos = 0
     for match in _LINE.finditer(stream):
         pos = match.end()

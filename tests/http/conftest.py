@@ -65,7 +65,7 @@ def record(tmp_path: Path) -> Callable[..., Recorded]:
 
 def _sdk_server(mode: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     try:
-        import mcp.server.mcpserver  # noqa: F401
+        import mcp.server.mcpserver  # noqa: F401 - imported only to fail with a sentence when it is missing
     except ImportError as exc:
         pytest.fail(f"the mcp SDK (2.x) is not installed: pip install -e '.[test]' ({exc})")
     log = tmp_path_factory.mktemp(f"sdk-{mode}") / "server.log"

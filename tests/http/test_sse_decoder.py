@@ -231,7 +231,7 @@ def event_streams(draw: st.DrawFn) -> bytes:
 def test_any_chunking_of_a_stream_gives_the_same_events_comments_and_last_id(stream: bytes, data: st.DataObject
                                                                              ) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=12), label="cuts"))
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
     whole, whole_decoder = decode(stream)
     pieces, pieces_decoder = decode(*chunks)
     # a CR at the very end is held back as the possible first half of a CRLF; end both streams the same way

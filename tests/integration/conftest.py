@@ -62,7 +62,7 @@ def sdk_server() -> list[str]:
 
     The SDK is a declared test dependency: if it is missing the tests fail, they do not skip."""
     try:
-        import mcp.server.mcpserver  # noqa: F401
+        import mcp.server.mcpserver  # noqa: F401 - imported only to fail with a sentence when it is missing
     except ImportError as exc:
         pytest.fail(f"the mcp SDK (2.x) is not installed: pip install -e '.[test]' ({exc})")
     return [sys.executable, str(SERVERS / "sdk_server.py")]

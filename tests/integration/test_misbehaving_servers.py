@@ -362,7 +362,8 @@ def test_a_command_that_is_not_on_path_gets_a_sentence_naming_the_path_searched(
     run = record(["mcp-inspector-no-such-server-xyz", "--stdio"], *LEGACY)
     assert run.returncode == 1, run.explain()
     error = one_error(run)
-    assert error.startswith("mcp-inspector: command not found: mcp-inspector-no-such-server-xyz (searched PATH: "), error
+    assert error.startswith(
+        "mcp-inspector: command not found: mcp-inspector-no-such-server-xyz (searched PATH: "), error
     assert os.environ["PATH"].split(os.pathsep)[0] in error
     capture = load_capture(run.out)
     assert not lifecycle(capture, "spawned")

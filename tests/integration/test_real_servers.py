@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ pytestmark = [pytest.mark.integration]
 
 LEGACY_REVISION = "2025-11-25"
 MODERN_REVISION = "2026-07-28"
-SUMMARY = re.compile(r": (\d+) sent, (\d+) received, (\d+) framing errors?, (\d+) stderr lines?(, \d+ protocol findings?)?; "
+SUMMARY = re.compile(r": (\d+) sent, (\d+) received, (\d+) framing errors?, (\d+) stderr lines?"
+                     r"(, \d+ protocol findings?)?; "
                      r"server exited with code 0$")
 LATENCY_IN_SHOW = re.compile(r"\d+\.\d ms")
 
@@ -158,7 +160,7 @@ def test_the_capture_starts_with_spawned_and_ends_with_a_clean_exit(legacy_run: 
     assert capture.target["transport"] == "stdio"
     events = capture.events
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
-    assert all(b.t >= a.t for a, b in zip(events, events[1:])), "times must not go backwards"
+    assert all(b.t >= a.t for a, b in pairwise(events)), "times must not go backwards"
     assert events[0].kind == Kind.LIFECYCLE and events[0].data["what"] == "spawned"
     exits = [e for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == "exited"]
     assert len(exits) == 1 and exits[0].data.get("code") == 0, exits

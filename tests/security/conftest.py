@@ -11,8 +11,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
+import pytest
+from qt_loop import qloop  # noqa: F401 - the shared fixture
 
 
 @pytest.fixture

@@ -194,7 +194,7 @@ def window(qapp, qloop, tmp_path, monkeypatch):
 def _audited(win: MainWindow, monkeypatch: Any) -> Iterator[MainWindow]:
     audit = Audit((PAYLOAD, FILE_PAYLOAD))
     # message boxes: record what they would show, and how, instead of waiting for a click
-    win.boxes = audit  # type: ignore[attr-defined]
+    win.boxes = audit  # type: ignore[attr-defined]  # the tests read the audit from the window
 
     def exec_box(box: QMessageBox) -> int:
         audit.box(box.text(), box.textFormat())

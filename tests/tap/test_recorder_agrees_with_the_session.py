@@ -62,7 +62,8 @@ def frames_of(events: list[Event]) -> list[tuple[int, float, float, bytes]]:
             if not e.eol:
                 frames.append((STDERR_EOF, e.t, e.wall, b""))
         elif e.kind in (Kind.LIFECYCLE, Kind.NOTE):
-            frames.append((LIFECYCLE if e.kind == Kind.LIFECYCLE else NOTE, e.t, e.wall, json.dumps(dict(e.data)).encode()))
+            tag = LIFECYCLE if e.kind == Kind.LIFECYCLE else NOTE
+            frames.append((tag, e.t, e.wall, json.dumps(dict(e.data)).encode()))
         else:
             raise AssertionError(f"a stdio session has no {e.kind} events")
     assert C2S_EOF == C2S + 3 and S2C_EOF == S2C + 3
@@ -83,7 +84,7 @@ def test_the_taps_recorder_numbers_pairs_and_flags_the_same_bytes_exactly_as_a_s
 
     by_session, by_tap = read_capture(session_out).events, read_capture(tap_out).events
     assert len(by_tap) == len(by_session) == len(events)
-    for ours, theirs in zip(by_tap, by_session):
+    for ours, theirs in zip(by_tap, by_session, strict=True):
         # seq, times, kind, bytes, pairing (reply_to, latency, request_method), findings
         assert ours == theirs, (ours, ours.findings, dict(ours.data), theirs.findings, dict(theirs.data))
     codes = {f.code for e in by_session for f in e.findings}

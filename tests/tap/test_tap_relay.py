@@ -112,8 +112,8 @@ def test_closing_taps_stdin_closes_the_servers_so_the_demo_sees_eof_and_exits_0(
         stop(client)
     capture = read_capture(out)
     assert lifecycle(capture, "stdin_closed")[0].data["by"] == "client"
-    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"],
-                                                    "code": 0}
+    exited = lifecycle(capture, "exited")[0].data
+    assert exited == {"what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"], "code": 0}
     assert lifecycle(capture, "signal") == []  # it left by itself, on EOF
 
 
@@ -189,8 +189,8 @@ def test_a_stopped_server_still_ends_by_sigterm_on_the_taps_shutdown(tmp_path, s
     wait_until(lambda: '"exited"' in out.read_text(), TIMEOUT, "the recorder to finish")
     capture = read_capture(out)
     assert [e.data["signal"] for e in lifecycle(capture, "signal")] == ["SIGTERM"]
-    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": pid, "signal": "SIGTERM",
-                                                    **({"after": "SIGTERM"} if shutdown == "the client is gone" else {})}
+    after = {"after": "SIGTERM"} if shutdown == "the client is gone" else {}
+    assert lifecycle(capture, "exited")[0].data == {"what": "exited", "pid": pid, "signal": "SIGTERM", **after}
 
 
 def test_tap_forwards_sigterm_to_the_servers_group_and_exits_like_the_server(tmp_path):

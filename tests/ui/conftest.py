@@ -7,9 +7,9 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
-from qt_loop import qloop  # noqa: E402,F401  (the shared fixture)
+import pytest
+from PySide6.QtCore import QSettings
+from qt_loop import qloop  # noqa: F401 - the shared fixture
 
 
 @pytest.fixture

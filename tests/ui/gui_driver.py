@@ -21,9 +21,9 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from inspector.cli.main import main as inspector_main  # noqa: E402
-from inspector.ui import main_window  # noqa: E402
-from inspector.ui.session.live import CLOSED, FAILED, READY  # noqa: E402
+from inspector.cli.main import main as inspector_main
+from inspector.ui import main_window
+from inspector.ui.session.live import CLOSED, FAILED, READY
 
 
 def say(**fields: Any) -> None:
@@ -38,10 +38,10 @@ def install(call: str | None, quit_when_answered: bool) -> None:
         tab = original(window, target)
         if tab is not None and not driven:
             driven.append(tab)
-            asyncio.ensure_future(drive(window, tab, call, quit_when_answered))
+            window.tasks.spawn(drive(window, tab, call, quit_when_answered), "driving the window")
         return tab
 
-    main_window.MainWindow.open_live = open_live  # type: ignore[method-assign]
+    main_window.MainWindow.open_live = open_live  # type: ignore[method-assign]  # the driver wraps it
 
 
 async def drive(window: Any, tab: Any, call: str | None, quit_when_answered: bool) -> None:

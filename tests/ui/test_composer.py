@@ -7,13 +7,13 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtGui import QColor, QPalette  # noqa: E402
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 
-from inspector.core.session import compose  # noqa: E402
-from inspector.ui.panels.composer import HISTORY_LIMIT, Composer  # noqa: E402
-from inspector.ui.panels.json_highlighter import JsonHighlighter  # noqa: E402
+from inspector.core.session import compose
+from inspector.ui.panels.composer import HISTORY_LIMIT, Composer
+from inspector.ui.panels.json_highlighter import JsonHighlighter
 
 TOOLS = [{"name": "add", "inputSchema": {"type": "object", "properties": {
     "a": {"type": "number"}, "b": {"type": "number", "default": 2}}, "required": ["a"]}}]
@@ -165,7 +165,7 @@ def test_raw_mode_keeps_non_ascii_text_as_utf8(composer, qtbot):
     composer.set_text('{"t": "żółw 🐢"}\n')
     with qtbot.waitSignal(composer.send_raw_requested, timeout=2000) as blocker:
         composer.send()
-    assert blocker.args == ['{"t": "żółw 🐢"}\n'.encode("utf-8")]
+    assert blocker.args == ['{"t": "żółw 🐢"}\n'.encode()]
 
 
 def test_a_batch_is_sent_compact_as_typed_since_ids_are_never_added_to_batches(composer, qtbot):

@@ -53,5 +53,6 @@ def test_the_window_killed_with_sigkill_during_a_flood_leaves_a_capture_that_loa
     report.figure("capture size", f"{capture_path.stat().st_size / 1e6:.1f} MB")
     report.figure("last saved event before the kill", f"{lost_window * 1000:.0f} ms")
     report.figure("flush window", f"{DEFAULT_FLUSH_INTERVAL * 1000:.0f} ms")
-    assert lost_window < DEFAULT_FLUSH_INTERVAL + SCHEDULING_SLACK, f"last saved event {lost_window:.3f} s before the kill"
+    assert lost_window < DEFAULT_FLUSH_INTERVAL + SCHEDULING_SLACK, (
+        f"last saved event {lost_window:.3f} s before the kill")
     assert all(w.startswith("the last line") for w in capture.warnings), capture.warnings

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.integration
 
 CLIENT_SCRIPT = [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fake-client", "version": "1"}}},
+     "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "fake-client", "version": "1"}}},
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
 ]

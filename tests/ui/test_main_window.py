@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -124,7 +125,8 @@ def test_a_saved_capture_reopens_read_only_with_the_same_events_and_the_same_pai
     for row in requests:
         assert live_pairing[row][1] is not None, f"row {row} was answered live"
         assert reopened_pairing[row][1] == live_pairing[row][1], f"row {row} pairs with the same response"
-        assert reopened_pairing[row][2].endswith(" ms"), f"row {row} shows its latency, not {reopened_pairing[row][2]!r}"
+        latency = reopened_pairing[row][2]
+        assert latency.endswith(" ms"), f"row {row} shows its latency, not {latency!r}"
     assert [pair for _, pair, _ in reopened_pairing] == [pair for _, pair, _ in live_pairing]
     reopened.select_row(requests[-1])
     assert reopened.model.highlight_row == live_pairing[requests[-1]][1]
@@ -142,8 +144,8 @@ def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
     async def scenario():
         tab = window.open_demo()
         await until(lambda: tab.live.state == READY, 30, "the demo handshake")
-        tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":'
-                              '{"text":"%s"}}}' % payload)
+        tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                                          "params": {"name": "echo", "arguments": {"text": payload}}}))
         assert tab.composer.send()
         await until(lambda: any(e.data.get("request_method") == "tools/call" for e in shown_events(tab)), 10,
                     "the echo answer")

@@ -6,18 +6,19 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import json  # noqa: E402
-import shutil  # noqa: E402
-from pathlib import Path  # noqa: E402
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
 
-import pytest  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget  # noqa: E402
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
-from inspector.core.clients.profiles import ProfileError, ProfileStore, ServerProfile  # noqa: E402
-from inspector.ui.profiles.dialog import ProfileDialog  # noqa: E402
-from inspector.ui.profiles.import_dialog import ImportDialog  # noqa: E402
-from inspector.ui.profiles.sidebar import SUMMARY_ROLE, ProfilesSidebar  # noqa: E402
+from inspector.core.clients.profiles import ProfileError, ProfileStore, ServerProfile
+from inspector.ui.profiles.dialog import ProfileDialog
+from inspector.ui.profiles.import_dialog import ImportDialog
+from inspector.ui.profiles.sidebar import SUMMARY_ROLE, ProfilesSidebar
 
 CONFIGS = Path(__file__).resolve().parent.parent / "data" / "configs"
 MARKUP = "<b>x</b><img src=q>"
@@ -42,7 +43,7 @@ def store(tmp_path: Path) -> ProfileStore:
 
 
 @pytest.fixture
-def make_sidebar(qtbot, store: ProfileStore, home: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+def make_sidebar(qtbot, store: ProfileStore, home: Path, tmp_path: Path) -> Callable[[], ProfilesSidebar]:
     def make() -> ProfilesSidebar:
         sidebar = ProfilesSidebar(store, home=home, cwd=tmp_path / "workspace")
         qtbot.addWidget(sidebar)
@@ -127,20 +128,25 @@ def test_the_response_timeout_set_in_the_dialog_is_saved_and_given_to_the_sessio
 
 
 @pytest.mark.parametrize(("fill", "words"), [
-    ({"name": "a", "command": "x", "args": "--name 'unclosed"}, "The arguments cannot be split: No closing quotation (check the quotes)."),
+    ({"name": "a", "command": "x", "args": "--name 'unclosed"},
+     "The arguments cannot be split: No closing quotation (check the quotes)."),
     ({"name": "a", "command": ""}, "Enter the command that starts the server."),
     ({"name": "a", "command": "x", "env": "JUST_A_NAME"}, "Environment line 1 must look like NAME=value."),
     ({"name": "a", "command": "x", "env": "A=1\nA=2"}, "Environment line 2: A is set twice."),
     ({"name": "taken", "command": "x"}, "A server named 'taken' already exists; choose another name."),
     ({"name": "a", "kind": "http", "url": ""}, "Enter the server's URL."),
-    ({"name": "a", "kind": "http", "url": "ftp://h/mcp"}, "The URL is not an http://, https:// (or ws://, wss://) URL."),
+    ({"name": "a", "kind": "http", "url": "ftp://h/mcp"},
+     "The URL is not an http://, https:// (or ws://, wss://) URL."),
     ({"name": "a", "kind": "http", "url": "http:///mcp"}, "The URL has no host name."),
     ({"name": "a", "kind": "http", "url": "ws://h/mcp"}, "A ws:// or wss:// URL needs the websocket transport"),
-    ({"name": "a", "kind": "http", "url": "http://h", "headers": "Authorization Bearer"}, "Header line 1: 'Authorization Bearer' must look like 'Name: value'."),
-    ({"name": "a", "kind": "http", "url": "http://h", "headers": "X: 1\nBad Name: 2"}, "Header line 2: 'Bad Name: 2': 'Bad Name' is not a valid header name."),
+    ({"name": "a", "kind": "http", "url": "http://h", "headers": "Authorization Bearer"},
+     "Header line 1: 'Authorization Bearer' must look like 'Name: value'."),
+    ({"name": "a", "kind": "http", "url": "http://h", "headers": "X: 1\nBad Name: 2"},
+     "Header line 2: 'Bad Name: 2': 'Bad Name' is not a valid header name."),
     ({"name": "a", "kind": "http", "url": "http://h", "headers": "X: 1\nx: 2"}, "Header line 2: x is given twice."),
 ])
-def test_the_dialog_keeps_ok_disabled_and_says_why_while_the_form_is_wrong(qtbot, fill: dict[str, str], words: str) -> None:
+def test_the_dialog_keeps_ok_disabled_and_says_why_while_the_form_is_wrong(qtbot, fill: dict[str, str],
+                                                                           words: str) -> None:
     dialog = ProfileDialog(None, ["taken"])
     qtbot.addWidget(dialog)
     dialog.name_edit.setText(fill["name"])
@@ -262,7 +268,8 @@ def test_double_clicking_a_profile_asks_to_connect_to_it(qtbot, make_sidebar, st
     assert len(requested) == 1
 
 
-def test_the_connect_button_and_the_enter_key_ask_to_connect_to_the_selected_profile(qtbot, make_sidebar, store) -> None:
+def test_the_connect_button_and_the_enter_key_ask_to_connect_to_the_selected_profile(qtbot, make_sidebar,
+                                                                                     store) -> None:
     store.save([stdio("one"), stdio("two")])
     sidebar = make_sidebar()
     sidebar.select("one")
@@ -292,7 +299,8 @@ def table_text(dialog: ImportDialog) -> list[list[str]]:
             for r in range(dialog.table.rowCount())]
 
 
-def test_importing_from_a_known_config_previews_it_and_adds_only_what_stays_checked(qtbot, make_sidebar, store, home) -> None:
+def test_importing_from_a_known_config_previews_it_and_adds_only_what_stays_checked(qtbot, make_sidebar, store,
+                                                                                    home) -> None:
     store.save([stdio("github")])
     install_claude_desktop(home)
     sidebar = make_sidebar()

@@ -14,13 +14,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
+import pytest
+from PySide6.QtCore import Qt
 
-from inspector.core.session.session import RpcError, Session, result_of  # noqa: E402
-from inspector.core.transports.stdio import StdioTransport  # noqa: E402
-from inspector.core.wire.events import Direction, Kind  # noqa: E402
-from inspector.ui.panels.server_requests import (  # noqa: E402
+from inspector.core.session.session import RpcError, Session, result_of
+from inspector.core.transports.stdio import StdioTransport
+from inspector.core.wire.events import Direction, Kind
+from inspector.ui.panels.server_requests import (
     CAPABILITIES,
     ServerRequestsPanel,
     summary,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from inspector.core.wire import jsonrpc
@@ -22,12 +23,14 @@ class CaptureError(Exception):
     """A file cannot be read as a capture; the message is one sentence for the user."""
 
 
-_times: list[Any] = [None, None, ""]  # the last (t, wall) formatted: events of one batch share them
+#: the last (t, wall) formatted: events of one batch share them
+_times: tuple[float | None, float | None, str] = (None, None, "")
 
 
 def _times_field(t: float, wall: float) -> str:
+    global _times
     if _times[0] is not t or _times[1] is not wall:
-        _times[:] = [t, wall, f'"t":{t:.6f},"wall":{wall:.6f}']
+        _times = (t, wall, f'"t":{t:.6f},"wall":{wall:.6f}')
     return _times[2]
 
 
@@ -69,7 +72,7 @@ def _extras(event: Event) -> dict[str, Any]:
     return extra
 
 
-def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
+def _jsonable(data: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, bytes):

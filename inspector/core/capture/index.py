@@ -36,9 +36,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from inspector.core.capture.format import CaptureError, event_from_obj
+from inspector.core.capture.format import FORMAT_VERSION, CaptureError, event_from_obj
 from inspector.core.capture.reader import (
-    FORMAT_VERSION,
     MAX_LISTED_PROBLEMS,
     UPGRADES,
     _check_header,
@@ -120,7 +119,7 @@ class CaptureIndex:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         try:
-            self._file = open(self.path, "rb")  # noqa: SIM115 - closed by close()
+            self._file = open(self.path, "rb")  # closed by close()
         except FileNotFoundError:
             raise CaptureError(f"{self.path}: no such file") from None
         except IsADirectoryError:
@@ -146,7 +145,7 @@ class CaptureIndex:
         self._pending: list[bytes] = []  # the start of a line longer than a chunk
         self._cache: OrderedDict[int, Event] = OrderedDict()
         self._byte_ids: dict[bytes, int] = {b"": 0}  # method bytes as found in the file -> column id
-        self._reader = open(self.path, "rb")  # noqa: SIM115 - a second handle, for event(): scan() keeps its place
+        self._reader = open(self.path, "rb")  # a second handle, for event(): scan() keeps its place
 
     @property
     def target(self) -> dict[str, Any]:
@@ -225,7 +224,7 @@ class CaptureIndex:
         add_category, add_method, add_offset = cols.categories.append, cols.methods.append, self.offsets.append
         add_small, note_seq, pair = cols.small_methods.append, cols.note_seq, cols.pair
         offsets = self.offsets
-        next_seq = cols._next_seq  # noqa: SLF001 - the hot loop skips note_seq() while seqs run on
+        next_seq = cols.next_seq  # the scan loop counts on while seqs run on (note_seq for a break)
         method_ids = self._byte_ids
         match = _HEAD.match if not self._upgrade else _NEVER.match
         find = buf.find
@@ -267,15 +266,15 @@ class CaptureIndex:
                     continue
             self._line_no = line_no
             if next_seq is not None:
-                cols._next_seq = next_seq  # noqa: SLF001 - hand the hot loop's count back before a slow line
+                cols.next_seq = next_seq
             self._slow_line(buf[pos:nl + 1], base + pos)
-            next_seq = cols._next_seq  # noqa: SLF001
+            next_seq = cols.next_seq
             if pos >= next_odd:
                 next_odd = odd.pop() if odd else end
             pos = nl + 1
         self._line_no = line_no
         if next_seq is not None:
-            cols._next_seq = next_seq  # noqa: SLF001
+            cols.next_seq = next_seq
 
     def _method_id(self, method: bytes) -> int | None:
         """The column id of a method read from the file's bytes (None: not UTF-8, decode the line)."""
@@ -464,6 +463,9 @@ class PartialEvent(Event):
     the message (:func:`head_rpc`)."""
 
     __slots__ = ("raw_size", "literal", "binary")
+    raw_size: int
+    literal: tuple[int, int]  #: where its JSON string literal is in the file
+    binary: bool
 
     @property
     def size(self) -> int:

@@ -56,7 +56,7 @@ def iter_capture(path: str | os.PathLike[str], warnings: list[str]) -> Iterator[
     """Yield the header dict, then each event; append readable warnings to ``warnings``."""
     name = os.fspath(path)
     try:
-        handle = open(name, "rb")  # noqa: SIM115 - closed in finally; binary to survive any bytes
+        handle = open(name, "rb")  # closed in finally; binary to survive any bytes
     except FileNotFoundError:
         raise CaptureError(f"{name}: no such file") from None
     except IsADirectoryError:

@@ -26,7 +26,7 @@ MAX_BUFFERED_CHARS = 1 << 20
 
 def make_header(target: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """The header object of a v1 capture (line 1)."""
-    created = _dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="milliseconds")
+    created = _dt.datetime.now(_dt.UTC).astimezone().isoformat(timespec="milliseconds")
     return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "created": created, "target": target, **extra}
 
 
@@ -37,7 +37,7 @@ class CaptureWriter:
                  flush_interval: float = DEFAULT_FLUSH_INTERVAL) -> None:
         self.path = Path(path)
         self.flush_interval = flush_interval
-        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n")
         self._buffer: list[str] = []
         self._buffered = 0
         self._last_flush = time.monotonic()

@@ -305,7 +305,8 @@ def _stdio_profile(name: str, entry: dict[str, Any], notes: list[str]) -> Server
 def _http_profile(name: str, entry: dict[str, Any], url: object, declared: str | None,
                   notes: list[str]) -> ServerProfile:
     if not isinstance(url, str) or not url.strip():
-        raise _Skip("its url is missing or empty" if url in (None, "") else f"its url is {_json_type(url)}, not a string")
+        raise _Skip("its url is missing or empty" if url in (None, "")
+                    else f"its url is {_json_type(url)}, not a string")
     try:
         scheme = urlsplit(url).scheme.lower()
     except ValueError:

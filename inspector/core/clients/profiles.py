@@ -155,13 +155,14 @@ class ServerProfile:
             raise ProfileError("A profile has no name (it must be a non-empty string).")
         where = f"The profile {name!r}"
 
-        def text(key: str, default: str, *, optional: bool = False) -> Any:
+        def text(key: str, default: str) -> str:
             value = data.get(key, default)
-            if value is None and optional:
-                return None
             if not isinstance(value, str):
                 raise ProfileError(f"{where}: {key!r} must be a string, not {_json_type(value)}.")
             return value
+
+        def optional_text(key: str) -> str | None:
+            return None if data.get(key) is None else text(key, "")
 
         def mapping(key: str) -> dict[str, str]:
             value = data.get(key, {})
@@ -184,11 +185,11 @@ class ServerProfile:
             command=text("command", ""),
             args=list(args),
             env=mapping("env"),
-            cwd=text("cwd", None, optional=True),  # type: ignore[arg-type]
+            cwd=optional_text("cwd"),
             url=text("url", ""),
             transport=text("transport", "auto"),
             headers=mapping("headers"),
-            source=text("source", None, optional=True),  # type: ignore[arg-type]
+            source=optional_text("source"),
             timeout=float(timeout),
         )
         problem = profile.problem()
@@ -231,6 +232,7 @@ class ProfileStore:
         except OSError as exc:
             raise ProfileError(f"{self.path} cannot be read: {exc.strerror or exc}.") from None
         salvaged: list[ServerProfile] = []
+        problem: str | None
         try:
             data = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError:

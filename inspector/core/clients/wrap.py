@@ -149,7 +149,7 @@ class _Parser:
     def string(self) -> Node:
         start = self.i
         try:
-            value, end = json.decoder.scanstring(self.text, start + 1, True)
+            value, end = json.decoder.scanstring(self.text, start + 1, True)  # type: ignore[attr-defined]  # missing from typeshed
         except json.JSONDecodeError as exc:
             raise self.fail(exc.msg, exc.pos) from None
         self.i = end
@@ -260,6 +260,12 @@ def _sections(data: dict[str, Any], root: Node, file_name: str) -> list[tuple[li
         found = node.member(key) if node.members is not None else None
         return found[1] if found else None
 
+    def present(node: Node, key: str) -> Node:
+        """A member that ``data``, parsed from the same text, is known to have."""
+        found = child(node, key)
+        assert found is not None
+        return found
+
     out: list[tuple[list[str], Node, str]] = []
     if "projects" in data or file_name == ".claude.json":
         top = child(root, "mcpServers")
@@ -271,13 +277,11 @@ def _sections(data: dict[str, Any], root: Node, file_name: str) -> list[tuple[li
             if servers is not None:
                 out.append((["projects", project, "mcpServers"], servers, f" ({project})"))
     elif "mcpServers" in data:
-        out.append((["mcpServers"], child(root, "mcpServers"), ""))  # type: ignore[arg-type]
+        out.append((["mcpServers"], present(root, "mcpServers"), ""))
     elif "servers" in data:
-        out.append((["servers"], child(root, "servers"), ""))  # type: ignore[arg-type]
+        out.append((["servers"], present(root, "servers"), ""))
     elif isinstance(data.get("mcp"), dict) and "servers" in data["mcp"]:
-        mcp = child(root, "mcp")
-        assert mcp is not None
-        out.append((["mcp", "servers"], child(mcp, "servers"), ""))  # type: ignore[arg-type]
+        out.append((["mcp", "servers"], present(present(root, "mcp"), "servers"), ""))
     return out
 
 

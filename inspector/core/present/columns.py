@@ -97,7 +97,7 @@ class Columns:
     """The per-row filter columns of a timeline. Rows are only ever appended."""
 
     __slots__ = ("categories", "methods", "small_methods", "method_names", "_method_ids", "partners",
-                 "_run_rows", "_run_seqs", "_next_seq", "_ordered")
+                 "_run_rows", "_run_seqs", "next_seq", "_ordered")
 
     def __init__(self) -> None:
         self.categories = bytearray()  #: one category byte per row
@@ -114,7 +114,7 @@ class Columns:
         # seq -> row: runs of consecutive seqs (usually one run: seq = row + 1), each as its first row and seq
         self._run_rows = array("q")
         self._run_seqs = array("q")
-        self._next_seq: int | None = None
+        self.next_seq: int | None = None  #: the seq the next row has if the run goes on
         self._ordered = True  # seqs only grew (a binary search over the runs is exact)
 
     def __len__(self) -> int:
@@ -144,12 +144,12 @@ class Columns:
     def note_seq(self, row: int, seq: int) -> None:
         """Row ``row`` is the event numbered ``seq`` (called for every row, in order; cheap when seqs are
         consecutive)."""
-        if seq != self._next_seq:
-            if self._next_seq is not None and seq < self._next_seq:
+        if seq != self.next_seq:
+            if self.next_seq is not None and seq < self.next_seq:
                 self._ordered = False
             self._run_rows.append(row)
             self._run_seqs.append(seq)
-        self._next_seq = seq + 1
+        self.next_seq = seq + 1
 
     def row_of_seq(self, seq: int) -> int | None:
         """The row of the event numbered ``seq``, if a row has that number."""
@@ -204,10 +204,10 @@ class Columns:
         stop = min(stop, len(self.categories))
         if start >= stop:
             return b""
-        mask = self.categories[start:stop].translate(categories_ok)
+        mask: bytes | bytearray = self.categories[start:stop].translate(categories_ok)
         if method_ok is not None:
             if len(method_ok) < 255:
-                by_method = self.small_methods[start:stop].translate(method_ok.ljust(256, b"\0"))
+                by_method: bytes | bytearray = self.small_methods[start:stop].translate(method_ok.ljust(256, b"\0"))
             else:
                 by_method = bytes(map(method_ok.__getitem__, self.methods[start:stop]))
             width = stop - start

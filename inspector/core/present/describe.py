@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from inspector.core.wire import jsonrpc
@@ -24,12 +25,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 def safe(text: str) -> str:
     """Escape control characters so server text cannot drive the terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
 
 
 def clip(text: Any, width: int = SUMMARY_WIDTH) -> str:
-    text = safe(str(text))
-    return text if len(text) <= width else text[: width - 1] + "…"
+    shown = safe(str(text))
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
 def label(event: Event) -> str:
@@ -58,7 +60,8 @@ def summary(event: Event) -> str:
     if event.kind == Kind.STDERR:
         return clip(event.text())
     if event.kind in (Kind.LIFECYCLE, Kind.NOTE):
-        return clip(describe_lifecycle(event.data) if event.kind == Kind.LIFECYCLE else str(event.data.get("text", "")), 200)
+        text = describe_lifecycle(event.data) if event.kind == Kind.LIFECYCLE else str(event.data.get("text", ""))
+        return clip(text, 200)
     if event.kind == Kind.HTTP:
         return clip(describe_http(event.data), 200)
     if event.kind == Kind.SSE:
@@ -132,7 +135,7 @@ def describe_http(data: Any) -> str:
     return text
 
 
-def describe_lifecycle(data: dict[str, Any]) -> str:
+def describe_lifecycle(data: Mapping[str, Any]) -> str:
     what = data.get("what", "?")
     if what == Lifecycle.SPAWNED:
         return f"spawned pid {data.get('pid')}: {_words(data.get('argv', []))} (in {data.get('cwd')})"

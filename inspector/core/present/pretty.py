@@ -43,10 +43,6 @@ class PrettyPrinter:
         self._text(self._decoder.decode(b"", final=True))
         return self._take()
 
-    def unfinished(self) -> bool:
-        """Whether the text so far ends inside a string or an open bracket (a prefix of a message)."""
-        return self._in_string or self._depth > 0
-
     # -- internals -------------------------------------------------------------------------------------
 
     def _take(self) -> str:

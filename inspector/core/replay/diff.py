@@ -207,7 +207,7 @@ def same_value(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
 
 
@@ -286,7 +286,7 @@ def clip_pair(old: Any, new: Any, width: int = VALUE_WIDTH) -> tuple[str, str]:
     a, b = safe(compact(old)), safe(compact(new))
     if isinstance(old, str) and isinstance(new, str) and (len(a) > width or len(b) > width):
         shared = 0
-        for x, y in zip(a, b):
+        for x, y in zip(a, b, strict=False):  # the shared start is at most the shorter one
             if x != y:
                 break
             shared += 1

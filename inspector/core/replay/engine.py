@@ -195,7 +195,8 @@ class ReplayPlan:
             step.window = window_counts(events[start:end])
             later = events[end].t if i + 1 < len(steps) else (events[-1].t if events else step.event.t)
             step.gap = max(0.0, later - step.event.t)
-            step.waited = step.response is not None and (i + 1 == len(steps) or step.response.seq < steps[i + 1].event.seq)
+            step.waited = step.response is not None and (
+                i + 1 == len(steps) or step.response.seq < steps[i + 1].event.seq)
         answers: dict[str, list[RecordedAnswer]] = {}
         roots: list[dict[str, Any]] | None = None
         for asked in server_requests:
@@ -203,7 +204,8 @@ class ReplayPlan:
             answer = answered_by.get(asked.seq)
             recorded = _recorded_answer(answer)
             if method == "roots/list":
-                if roots is None and isinstance(recorded.result, dict) and isinstance(recorded.result.get("roots"), list):
+                if (roots is None and isinstance(recorded.result, dict)
+                        and isinstance(recorded.result.get("roots"), list)):
                     roots = [r for r in recorded.result["roots"] if isinstance(r, dict)]
                 continue
             if method in SESSION_ANSWERED:
@@ -442,7 +444,7 @@ class RecordedAnswers:
             await future  # cancelled by stop(): the recording never answered either
         if answer.error is not None:
             error = answer.error if isinstance(answer.error, dict) else {}
-            code = error.get("code") if isinstance(error.get("code"), int) else -32603
+            code = c if isinstance(c := error.get("code"), int) else -32603
             raise RpcError(code, str(error.get("message", "")), error.get("data"))
         return answer.result
 
@@ -714,8 +716,8 @@ class _Engine:
             return
         if step.method == "initialize" and isinstance(result.get("protocolVersion"), str):
             version = result["protocolVersion"]
-            info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
-            caps = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
+            info = result["serverInfo"] if isinstance(result.get("serverInfo"), dict) else {}
+            caps = result["capabilities"] if isinstance(result.get("capabilities"), dict) else {}
             self.session.settle(ServerInfo("legacy", version, info.get("name"), info.get("version"), caps))
             self.ready_pending = True
         elif step.method == "server/discover":
@@ -740,7 +742,7 @@ class _Engine:
         if self.options.idle > 0 and not self.session.closed and self.error is None:
             try:
                 await asyncio.wait_for(self.session.wait_closed(), self.options.idle)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         await self.stop_waiting()
         for index, task in self.tasks.items():
@@ -764,7 +766,7 @@ class _Engine:
         bounds = self.boundaries + [len(events)] * (len(self.plan.steps) + 1 - len(self.boundaries))
         live = [window_counts(events[0 if i == 0 else bounds[i]:bounds[i + 1]]) for i in range(len(self.plan.steps))]
         windows = compare_windows([s.window for s in self.plan.steps], live)
-        for outcome, delta in zip(self.outcomes, windows):
+        for outcome, delta in zip(self.outcomes, windows, strict=True):
             step = outcome.step
             outcome.window = delta
             if step.is_request and step.response is not None and outcome.response is not None:

@@ -65,8 +65,8 @@ class AnswerPolicy:
             return {"action": self.elicitation}
         if params.get("mode") == "url":
             return {"action": "accept"}
-        schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"), dict) else {}
-        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        schema = s if isinstance(s := params.get("requestedSchema"), dict) else {}
+        properties = p if isinstance(p := schema.get("properties"), dict) else {}
         content = {name: prop["default"] for name, prop in properties.items()
                    if isinstance(prop, dict) and "default" in prop}
         return {"action": "accept", "content": content}

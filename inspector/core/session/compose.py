@@ -16,7 +16,7 @@ import datetime
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from inspector.core.session.session import MODERN_REVISION, client_info
 from inspector.core.wire import jsonrpc
@@ -67,21 +67,21 @@ PROGRESS_TOKEN_PLACEHOLDER = "<progress token from the server's request>"
 TASK_ID_PLACEHOLDER = "<task id>"
 
 
-def _known(revision: str | None) -> bool:
+def _known(revision: str | None) -> TypeGuard[str]:
     return revision in CLIENT_REQUESTS
 
 
 def client_requests(revision: str | None) -> list[str]:
     """Request methods a client may send in ``revision``; for an unknown revision, every revision's."""
     if _known(revision):
-        return list(CLIENT_REQUESTS[revision])  # type: ignore[index]
+        return list(CLIENT_REQUESTS[revision])
     return _union(CLIENT_REQUESTS)
 
 
 def client_notifications(revision: str | None) -> list[str]:
     """Notification methods a client may send in ``revision``; for an unknown revision, every revision's."""
     if _known(revision):
-        return list(CLIENT_NOTIFICATIONS[revision])  # type: ignore[index]
+        return list(CLIENT_NOTIFICATIONS[revision])
     return _union(CLIENT_NOTIFICATIONS)
 
 
@@ -267,7 +267,7 @@ def placeholder(schema: Any, *, all_properties: bool = False, _root: Any = None,
     if kind == "object":
         return _object_placeholder(schema, all_properties, root, _depth)
     if kind == "array":
-        count = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+        count = n if isinstance(n := schema.get("minItems"), int) else 0
         item = placeholder(schema.get("items"), _root=root, _depth=_depth + 1) if count else None
         return [item for _ in range(min(count, 10))]
     if kind in ("integer", "number"):
@@ -283,7 +283,7 @@ def placeholder(schema: Any, *, all_properties: bool = False, _root: Any = None,
 
 
 def _object_placeholder(schema: dict[str, Any], all_properties: bool, root: Any, depth: int) -> dict[str, Any]:
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    properties = p if isinstance(p := schema.get("properties"), dict) else {}
     required = set(r for r in schema.get("required") or [] if isinstance(r, str))
     out: dict[str, Any] = {}
     for name, sub in properties.items():

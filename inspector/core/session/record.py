@@ -138,7 +138,7 @@ async def _drive(session: Session, options: RecordOptions) -> str | None:
     if options.idle > 0 and not session.closed:
         try:
             await asyncio.wait_for(session.wait_closed(), options.idle)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     return None
 

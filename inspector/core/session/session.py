@@ -123,7 +123,7 @@ class Session:
         self._next_id = 1
         self._waiters: dict[tuple[str, Any], tuple[str, asyncio.Future[Event]]] = {}
         #: progress token (as JSON text) -> loop time of the last progress notification for it
-        self._progress_seen: dict[str, float] = {}
+        self._progress_seen: dict[str | None, float] = {}  # looked up by token or None; None is never put
         self.max_request_time = DEFAULT_MAX_REQUEST_TIME
         self._tasks: set[asyncio.Task[Any]] = set()
         #: one per request being waited for: the framing errors from the server since it was sent
@@ -317,7 +317,7 @@ class Session:
             result, _ = result_of(response)
             if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
                 return response
-            asked = result.get("inputRequests") if isinstance(result.get("inputRequests"), dict) else {}
+            asked = a if isinstance(a := result.get("inputRequests"), dict) else {}
             names = ", ".join(f"{v.get('method')} ({k})" for k, v in asked.items() if isinstance(v, dict))
             if self.server_request_handler is None and any(
                     isinstance(v, dict) and v.get("method") not in ("roots/list", "ping") for v in asked.values()):
@@ -358,7 +358,7 @@ class Session:
             except TransportClosed as exc:
                 raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
             return await self._wait_resetting_on_progress(future, obj, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             text = f"no response to {method} within {timeout:g} s"
             if self._progress_seen.get(_progress_token(obj)):
                 text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
@@ -402,7 +402,7 @@ class Session:
             deadline = min((last or loop.time()) + timeout, hard_deadline)
             try:
                 return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 newer = self._progress_seen.get(token) or 0.0
                 if newer <= last or loop.time() >= hard_deadline:
                     future.cancel()
@@ -538,12 +538,12 @@ class Session:
                 self.note(f"server/discover lists {', '.join(supported)} but not {version}: using initialize")
                 return None
             raise HandshakeError(f"the server does not support {version}; it supports: {', '.join(supported)}")
-        meta_out = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+        meta_out = m if isinstance(m := result.get("_meta"), dict) else {}
         server_info = meta_out.get("io.modelcontextprotocol/serverInfo") or result.get("serverInfo") or {}
         self.note(f"the server answered server/discover: speaking {version} (no initialize handshake)")
         return ServerInfo(
             "modern", version, _str(server_info, "name"), _str(server_info, "version"),
-            result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+            c if isinstance(c := result.get("capabilities"), dict) else {},
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
             supported,
         )
@@ -565,10 +565,10 @@ class Session:
             self.note(f"asked for protocol {version}, the server chose {negotiated}")
         self.transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
         await self.notify("notifications/initialized")
-        info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
+        info = i if isinstance(i := result.get("serverInfo"), dict) else {}
         return ServerInfo(
             "legacy", negotiated, _str(info, "name"), _str(info, "version"),
-            result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+            c if isinstance(c := result.get("capabilities"), dict) else {},
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
         )
 

@@ -133,7 +133,7 @@ def peer_uid(sock: socket.socket | None) -> int | None:
     except OSError:
         return None
     _pid, uid, _gid = struct.unpack("3i", creds)
-    return uid
+    return int(uid)
 
 
 def peer_pid(sock: socket.socket | None) -> int | None:
@@ -141,7 +141,7 @@ def peer_pid(sock: socket.socket | None) -> int | None:
     if sock is None or option is None:
         return None
     try:
-        return struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))[0]
+        return int(struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))[0])
     except OSError:
         return None
 
@@ -149,7 +149,8 @@ def peer_pid(sock: socket.socket | None) -> int | None:
 def _check_length(path: Path) -> None:
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
         raise ChannelError(f"the socket path {path} is too long for a Unix socket "
-                           f"({len(os.fsencode(path))} bytes, at most {MAX_SOCKET_PATH}); set {SOCKET_ENV} to a shorter one")
+                           f"({len(os.fsencode(path))} bytes, at most {MAX_SOCKET_PATH}); "
+                           f"set {SOCKET_ENV} to a shorter one")
 
 
 # -- the window's side: listen ----------------------------------------------------------------------------
@@ -207,7 +208,7 @@ class TapListener:
     """The listening socket (an :class:`asyncio.Server` underneath): ``close()`` then ``await
     wait_closed()``, or ``async with``. Closing also removes the socket file."""
 
-    def __init__(self, server: asyncio.AbstractServer, path: Path, inode: int) -> None:
+    def __init__(self, server: asyncio.Server, path: Path, inode: int) -> None:
         self.server = server
         self.path = path
         self._inode = inode
@@ -275,7 +276,7 @@ async def listen(path: str | os.PathLike[str] | None, handler: Handler, *,
             try:
                 line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
                 hello = json.loads(line)
-            except (asyncio.TimeoutError, ValueError, ConnectionError, asyncio.LimitOverrunError):
+            except (TimeoutError, ValueError, ConnectionError, asyncio.LimitOverrunError):
                 return
             if not isinstance(hello, dict) or hello.get("type") != "tap":
                 return
@@ -390,7 +391,7 @@ class TapFeed:
         if self._task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._task
@@ -407,7 +408,7 @@ class TapFeed:
         try:
             _check_length(self.path)
             reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(os.fspath(self.path)), 1.0)
-        except (OSError, asyncio.TimeoutError, ChannelError):
+        except (TimeoutError, OSError, ChannelError):
             return False  # no window listens (or it is going away): just record
         uid = peer_uid(writer.get_extra_info("socket"))
         if uid is not None and uid != os.getuid():

@@ -24,7 +24,8 @@ Two processes, so that recording never slows the wire:
 
 The recorder may fall behind during a flood (it runs at the lowest priority); the spool holds the backlog on
 disk, so the relay keeps the wire's pace, and only beyond :data:`~inspector.core.tap.spool.DEFAULT_BACKLOG`
-waits for the recorder (the capture must not lose bytes, and disk use must stay bounded). When the server is gone, the relay closes its stdout, waits (bounded) for the recorder to finish
+waits for the recorder (the capture must not lose bytes, and disk use must stay bounded). When the server is
+gone, the relay closes its stdout, waits (bounded) for the recorder to finish
 and exits; if the tap is killed, the recorder still finishes what it was given.
 
 Shutdown: the server runs in its own process group (as with the stdio transport,
@@ -60,7 +61,7 @@ from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.paths import default_capture_path
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed, default_socket_path
-from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter
+from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter, waker
 from inspector.core.transports.base import CannotRun, TransportError
 from inspector.core.transports.process_group import (
     SIGTERM_GRACE,
@@ -160,7 +161,8 @@ class Recorder:
     def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
         self.feed = feed
-        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes), S2C: LineDecoder(Direction.S2C, max_line_bytes)}
+        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes),
+                         S2C: LineDecoder(Direction.S2C, max_line_bytes)}
         self.splitter: TextLineSplitter | None = TextLineSplitter()
         self.pipeline = EventPipeline(capture)
         if feed is not None:
@@ -311,7 +313,7 @@ def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str,
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             _lower_priority()
             asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
-        except BaseException as exc:  # noqa: BLE001 - the recorder must end with _exit, whatever happened
+        except BaseException as exc:  # the recorder must end with _exit, whatever happened
             _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
             code = 1
         finally:
@@ -501,8 +503,8 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # before subprocess_exec returns: a server that exits at once is reported before that
-        self.relay.process = transport  # type: ignore[assignment]
-        self.relay.started(transport.get_pid())  # type: ignore[attr-defined]
+        self.relay.process = transport  # type: ignore[assignment]  # subprocess_exec passes a SubprocessTransport
+        self.relay.started(transport.get_pid())  # type: ignore[attr-defined]  # (a SubprocessTransport)
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 1:
@@ -666,13 +668,13 @@ class Relay:
             raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
         self.process = process
         self.started(process.get_pid())
-        self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]
-        self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]
+        self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]  # stdin's is a WriteTransport
+        self.server_out.transport = process.get_pipe_transport(1)  # type: ignore[assignment]  # a ReadTransport
         for fd in (0, 1):
             pipe = process.get_pipe_transport(fd)
             if pipe is not None:
                 _enlarge_pipe(pipe.get_extra_info("pipe"))
-        self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]
+        self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]  # a ReadTransport
         # pauses requested before the transports existed
         for source in (self.server_out, self.server_err):
             if source.reasons and source.transport is not None:
@@ -690,7 +692,7 @@ class Relay:
             self.client_eof()
         elif _pipe_like(in_fd):
             transport, _ = await self.loop.connect_read_pipe(lambda: _ClientStdin(self), _Fd(in_fd))
-            self.client_in.transport = transport  # type: ignore[assignment]
+            self.client_in.transport = transport
             if self.client_in.reasons:
                 transport.pause_reading()
         else:
@@ -762,7 +764,7 @@ class Relay:
         try:
             await asyncio.wait_for(asyncio.shield(self.exited), timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     async def _wind_down(self) -> int:
@@ -817,8 +819,8 @@ class Relay:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
         self.link.close()
         if done_fd is not None:
-            finished = self.loop.create_future()
-            self.loop.add_reader(done_fd, lambda: finished.done() or finished.set_result(None))
+            finished: asyncio.Future[None] = self.loop.create_future()
+            self.loop.add_reader(done_fd, waker(finished))
             try:
                 await self._until(finished, RECORDER_FINISH_TIMEOUT)
             finally:
@@ -904,16 +906,16 @@ def run_tap(options: TapOptions) -> int:
         with contextlib.suppress(OSError):
             if 2 in blocking:
                 os.set_blocking(2, blocking[2])
-        for fd, original in ((in_fd, blocking.get(0)), (out_fd, blocking.get(1))):
-            if fd is not None and original is not None:
+        for taken, original in ((in_fd, blocking.get(0)), (out_fd, blocking.get(1))):
+            if taken is not None and original is not None:
                 with contextlib.suppress(OSError):
-                    os.set_blocking(fd, original)
+                    os.set_blocking(taken, original)
         if recorder is not None:
             with contextlib.suppress(ChildProcessError, OSError):
                 os.waitpid(recorder[0], os.WNOHANG)
 
 
-async def _main(options: TapOptions, recorder: tuple[int, int, int] | None, t0: float, in_fd: int | None,
+async def _main(options: TapOptions, recorder: tuple[int, Spool, int] | None, t0: float, in_fd: int | None,
                 out_fd: int | None, err_fd: int | None) -> int:
     relay = Relay(options, recorder[1] if recorder else None, t0)
     try:

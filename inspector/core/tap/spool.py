@@ -113,7 +113,8 @@ class SpoolWriter:
 
     @property
     def backlog(self) -> int:
-        return self._written - _COUNTER.unpack_from(self._spool.consumed)[0]
+        consumed: int = _COUNTER.unpack_from(self._spool.consumed)[0]
+        return self._written - consumed
 
     def send(self, tag: int, data: bytes = b"") -> None:
         fd = self._fd
@@ -221,7 +222,7 @@ class SpoolReader:
         """Until the relay has written more (or closed its end, which sets :attr:`ended`)."""
         loop = asyncio.get_running_loop()
         woken: asyncio.Future[None] = loop.create_future()
-        loop.add_reader(self._wake, lambda: woken.done() or woken.set_result(None))
+        loop.add_reader(self._wake, waker(woken))
         try:
             await woken
         finally:
@@ -246,6 +247,14 @@ class SpoolReader:
 
 _FALLOC_FL_KEEP_SIZE = 0x01
 _FALLOC_FL_PUNCH_HOLE = 0x02
+
+
+def waker(future: asyncio.Future[None]) -> Callable[[], None]:
+    """A reader callback that resolves ``future``, once: a readable descriptor calls it until it is removed."""
+    def wake() -> None:
+        if not future.done():
+            future.set_result(None)
+    return wake
 
 
 def _punch_hole(fd: int, upto: int, punched: int) -> int:

@@ -95,10 +95,10 @@ class Transport(abc.ABC):
     @abc.abstractmethod
     async def wait_closed(self) -> None: ...
 
-    def on_handshake(self, era: str, protocol_version: str | None) -> None:
+    def on_handshake(self, era: str, protocol_version: str | None) -> None:  # noqa: B027 - an optional hook
         """The session tells the transport what the handshake settled (HTTP transports set headers from it)."""
 
-    def on_ready(self) -> None:
+    def on_ready(self) -> None:  # noqa: B027 - an optional hook
         """The handshake is complete (legacy: notifications/initialized was sent)."""
 
     async def cancel_request(self, msg_id: Any) -> bool:

@@ -117,7 +117,7 @@ def check_url(url: str) -> str:
     if not parts.hostname:
         raise UrlError(url, "has no host name")
     try:
-        parts.port
+        _ = parts.port  # urlsplit checks the port only when it is read
     except ValueError:
         raise UrlError(url, "has an invalid port") from None
     return url
@@ -233,8 +233,8 @@ def jsonrpc_error_in(body: bytes) -> dict[str, Any] | None:
         obj = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    if isinstance(obj, dict) and isinstance(obj.get("error"), dict):
-        return obj["error"]
+    if isinstance(obj, dict) and isinstance(error := obj.get("error"), dict):
+        return error
     return None
 
 

@@ -76,7 +76,7 @@ class HttpSseTransport(HttpTransportBase):
         self._reader = asyncio.ensure_future(self._read(response, number, started))
         try:
             self.endpoint = await asyncio.wait_for(asyncio.shield(self._endpoint_ready), ENDPOINT_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await self.close()
             raise TransportError(f"GET {self.shown(self.url)}: the stream opened but sent no endpoint event within "
                                  f"{ENDPOINT_TIMEOUT:g} s, so there is nowhere to send messages") from None
@@ -89,7 +89,8 @@ class HttpSseTransport(HttpTransportBase):
         error = end.error
         if self._endpoint_ready is not None and not self._endpoint_ready.done():
             self._endpoint_ready.set_exception(TransportError(
-                f"GET {self.shown(self.url)}: the stream ended before the endpoint event ({error or 'closed by the server'})"))
+                f"GET {self.shown(self.url)}: the stream ended before the endpoint event "
+                f"({error or 'closed by the server'})"))
         if not self.closed:
             self.gone(f"the server's event stream ended ({error or 'closed by the server'}): no more messages can "
                       "arrive")

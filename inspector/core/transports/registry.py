@@ -12,7 +12,7 @@ A third-party package adds a transport by declaring, in its ``pyproject.toml``::
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.transports.http_common import HttpOptions
@@ -49,12 +49,12 @@ def url_transports() -> dict[str, Factory]:
     return found
 
 
-def _lazy(entry: object) -> Factory:
+def _lazy(entry: EntryPoint) -> Factory:
     def make(options: HttpOptions) -> Transport:
         try:
-            cls = entry.load()  # type: ignore[attr-defined]
+            cls: Factory = entry.load()
         except Exception as exc:  # a broken plug-in must not take the inspector down
-            raise TransportError(f"the transport plug-in {entry.name!r} cannot be loaded: {exc}") from None  # type: ignore[attr-defined]
+            raise TransportError(f"the transport plug-in {entry.name!r} cannot be loaded: {exc}") from None
         return cls(options)
 
     return make

@@ -132,7 +132,8 @@ class StdioTransport(Transport):
         search = env.get("PATH", os.defpath)
         found = shutil.which(command, path=search)
         if found is None:
-            candidate = next((Path(d, command) for d in search.split(os.pathsep) if d and Path(d, command).is_file()), None)
+            candidate = next((Path(d, command) for d in search.split(os.pathsep)
+                              if d and Path(d, command).is_file()), None)
             if candidate is not None:
                 raise CannotRun(f"{candidate} is not executable (chmod +x {candidate}?)")
             raise CommandNotFound(_whole_command_line(command)
@@ -143,10 +144,11 @@ class StdioTransport(Transport):
         env = self._environment()
         executable = self.resolve_executable(env)
         loop = asyncio.get_running_loop()
-        self._exit_code = loop.create_future()
+        exit_code: asyncio.Future[int] = loop.create_future()
+        self._exit_code = exit_code
         try:
             transport, protocol = await loop.subprocess_exec(
-                lambda: _ExitAwareProtocol(loop, self._exit_code),
+                lambda: _ExitAwareProtocol(loop, exit_code),
                 executable, *self.argv[1:],
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 cwd=self.cwd, env=env, start_new_session=True,
@@ -257,7 +259,7 @@ class StdioTransport(Transport):
             if events:
                 self.emit_many(events)
             await asyncio.wait_for(process.stdin.drain(), WRITE_STALL_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "
                                  f"written within {WRITE_STALL_TIMEOUT:g} s") from None
         except (BrokenPipeError, ConnectionResetError):
@@ -311,7 +313,7 @@ class StdioTransport(Transport):
         try:
             await asyncio.wait_for(awaitable, timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     def waiting_detail(self, msg_id: Any) -> str | None:
@@ -370,7 +372,8 @@ class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         self._exit_code = exit_code
 
     def process_exited(self) -> None:
-        code = self._transport.get_returncode() if self._transport is not None else None
+        transport = self._transport  # type: ignore[attr-defined]  # asyncio's own attribute; typeshed omits it
+        code = transport.get_returncode() if transport is not None else None
         super().process_exited()
         if not self._exit_code.done():
             self._exit_code.set_result(code if code is not None else -1)

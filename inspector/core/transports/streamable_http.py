@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,13 +140,13 @@ class StreamableHttpTransport(HttpTransportBase):
                     self.flag(event, "delete-405", "the server does not let clients end sessions (405): allowed",
                               "warning")
                 self.emit(event)
-            except (TransportError, asyncio.TimeoutError):
+            except (TimeoutError, TransportError):
                 pass  # already an http event with the sentence
         await self._close_client()
         self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -164,8 +165,8 @@ class StreamableHttpTransport(HttpTransportBase):
         return headers
 
     def _modern_headers(self, obj: dict[str, Any], raw: bool) -> dict[str, str]:
-        params = obj.get("params") if isinstance(obj.get("params"), dict) else {}
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        params = p if isinstance(p := obj.get("params"), dict) else {}
+        meta = m if isinstance(m := params.get("_meta"), dict) else {}
         version = meta.get("io.modelcontextprotocol/protocolVersion")
         if not isinstance(version, str):
             return {}

@@ -32,7 +32,7 @@ def describe_id(value: Any) -> str:
     return f'"{value}" (a string)' if isinstance(value, str) else f"{value} (a {jsonrpc.json_type(value)})"
 
 
-def _other(direction: str) -> str:
+def _other(direction: str | None) -> str:
     return Direction.S2C if direction == Direction.C2S else Direction.C2S
 
 
@@ -48,7 +48,8 @@ class Correlator:
     def __init__(self) -> None:
         self.protocol_version: str | None = None
         # pending[d] holds requests sent in direction d that are waiting for an answer
-        self._pending: dict[str, dict[tuple[str, Any], Event]] = {Direction.C2S: {}, Direction.S2C: {}}
+        # by direction; a message always has one, so None (no direction) is never a key
+        self._pending: dict[str | None, dict[tuple[str, Any], Event]] = {Direction.C2S: {}, Direction.S2C: {}}
         self._answered: dict[str, dict[tuple[str, Any], int]] = {Direction.C2S: {}, Direction.S2C: {}}
 
     def pending(self, direction: str = Direction.C2S) -> list[Event]:
@@ -110,7 +111,8 @@ class Correlator:
                 f"{describe_id(twin.rpc.id if twin.rpc else None)}: ids must match in type as well as value",
             )
             return None
-        event.add_finding("unknown-id", f"{where}answers id {describe_id(msg_id)}, but no request with that id was sent")
+        event.add_finding("unknown-id",
+                          f"{where}answers id {describe_id(msg_id)}, but no request with that id was sent")
         return None
 
     def _type_twin(self, origin: str, msg_id: Any) -> Event | None:

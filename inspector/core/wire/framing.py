@@ -239,7 +239,8 @@ def _reject_constant(name: str) -> None:
 
 #: Strict JSON: NaN and Infinity are refused, as every non-Python MCP client refuses them.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-_scan_once = json.scanner.make_scanner(_DECODER)  # the C scanner json.loads uses, minus 3 calls
+# the C scanner json.loads uses, minus 3 calls; typeshed wants a make_scanner as its context, it takes any decoder
+_scan_once = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]  # typeshed's context type
 _CRLF = Finding("crlf", "line ends with CR LF; it parses, but stdio lines should end with LF only", "warning")
 
 

@@ -246,14 +246,6 @@ class Composer(QWidget):
         data = self.method_box.currentData()
         return data if isinstance(data, str) else None
 
-    def choose_method(self, method: str) -> None:
-        """Pick ``method`` as if from the list and load its template (the method need not be in the list)."""
-        index = self.method_box.findData(method)
-        if index >= 0 and index != self.method_box.currentIndex():
-            self.method_box.setCurrentIndex(index)  # loads the template
-        else:
-            self.load_template(method)
-
     def load_template(self, method: str) -> None:
         """Put ``method``'s template in the editor; an edited text is kept in the history first."""
         text = json.dumps(compose.template(method, self._revision, **self._catalog), indent=2, ensure_ascii=False)
@@ -485,13 +477,13 @@ class Composer(QWidget):
     def status_colour(self) -> QColor:
         return self.status.palette().color(QPalette.ColorRole.WindowText)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self.highlighter.set_palette(self.palette())
             self._colour_status(str(self.status.property("severity") or "ok"))
         super().changeEvent(event)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.editor and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             key, modifiers = event.key(), event.modifiers()

@@ -238,6 +238,8 @@ class DetailView(QWidget):
 
     def _tab_changed(self) -> None:
         editor = self.tabs.currentWidget()
+        if not isinstance(editor, QPlainTextEdit):
+            return
         later = self._later.pop(editor, None)
         if later is not None:
             text, folded = later

@@ -82,7 +82,7 @@ class JsonHighlighter(QSyntaxHighlighter):
     """Colours JSON in ``document``; call :meth:`set_palette` when the widget's palette changes."""
 
     def __init__(self, document: QTextDocument | None = None, palette: QPalette | None = None) -> None:
-        super().__init__(document)
+        super().__init__(document)  # type: ignore[arg-type]  # PySide6 takes None; its stub does not say so
         from pygments.lexers.data import JsonLexer
 
         self._lexer = JsonLexer()
@@ -118,7 +118,7 @@ class JsonHighlighter(QSyntaxHighlighter):
         """The format used for a token kind (``key``, ``string``, ``number``, ``constant``, ``comment``, ``error``)."""
         return self._formats[kind]
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt's name)
+    def highlightBlock(self, text: str) -> None:
         self.setCurrentBlockState(0)
         if not text:
             return

@@ -107,7 +107,7 @@ def summary(method: str, params: Any) -> str:
 
 def _text_of(content: Any) -> str:
     if isinstance(content, dict):
-        return content.get("text") if content.get("type") == "text" and isinstance(content.get("text"), str) \
+        return text if content.get("type") == "text" and isinstance(text := content.get("text"), str) \
             else f"[{content.get('type')}]"
     if isinstance(content, list):
         return " ".join(_text_of(block) for block in content)
@@ -302,7 +302,7 @@ class ServerRequestsPanel(QWidget):
                                  item, draft=json.dumps(reply, indent=2, ensure_ascii=False),
                                  error=DEFAULT_ERRORS.get(method, FALLBACK_ERROR))
         self._pending[key] = pending
-        future.add_done_callback(lambda _f, key=key: self._forget(key))
+        future.add_done_callback(lambda _f: self._forget(key))
         self.list.addTopLevelItem(item)
         if self.list.currentItem() is None:
             self.list.setCurrentItem(item)
@@ -417,8 +417,9 @@ class ServerRequestsPanel(QWidget):
             self.list.takeTopLevelItem(index)
         if not self._pending:
             self._ticker.stop()
-        if self.list.currentItem() is None and self.list.topLevelItemCount():
-            self.list.setCurrentItem(self.list.topLevelItem(min(index, self.list.topLevelItemCount() - 1)))
+        neighbour = self.list.topLevelItem(min(index, self.list.topLevelItemCount() - 1))
+        if self.list.currentItem() is None and neighbour is not None:
+            self.list.setCurrentItem(neighbour)
         elif self.list.currentItem() is None:
             self._show(None)
         self._update_header()
@@ -488,14 +489,14 @@ class ServerRequestsPanel(QWidget):
         for pending in self._pending.values():
             pending.item.setText(COL_WAITING, waited(now - pending.started))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self.params_highlighter.set_palette(self.palette())
             self.answer_highlighter.set_palette(self.palette())
             self._answer_changed()
         super().changeEvent(event)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.answer_editor and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \

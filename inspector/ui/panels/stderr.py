@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QTextDocument
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -91,4 +91,4 @@ class StderrPane(QWidget):
         return self.view.toPlainText()
 
 
-__all__ = ["StderrPane", "strip_ansi", "QFont"]
+__all__ = ["StderrPane", "strip_ansi"]

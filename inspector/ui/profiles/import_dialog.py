@@ -240,7 +240,7 @@ class ImportDialog(QDialog):
                 if text:
                     item.setToolTip(plain_tooltip(text))
                 self.table.setItem(row, column, item)
-            first = self.table.item(row, 0)
+            first = self._check_cell(row)
             first.setFlags(first.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             first.setCheckState(Qt.CheckState.Checked)
         self.table.blockSignals(False)
@@ -270,15 +270,21 @@ class ImportDialog(QDialog):
         candidate = self.preview.candidates[row]
         self.details.setPlainText(describe(candidate.profile.redacted(), self._notes[row] or None))
 
+    def _check_cell(self, row: int) -> QTableWidgetItem:
+        """The first cell of ``row``: it holds the row's check box (every row has one)."""
+        item = self.table.item(row, 0)
+        assert item is not None
+        return item
+
     def set_checked(self, row: int, checked: bool) -> None:
-        self.table.item(row, 0).setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        self._check_cell(row).setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
 
     def selected_profiles(self) -> list[ServerProfile]:
         """The checked servers, with their secrets (not the redacted preview)."""
         if self.preview is None:
             return []
         return [candidate.profile for row, candidate in enumerate(self.preview.candidates)
-                if self.table.item(row, 0).checkState() == Qt.CheckState.Checked]
+                if self._check_cell(row).checkState() == Qt.CheckState.Checked]
 
     def _update_button(self, *_: object) -> None:
         count = len(self.selected_profiles())

@@ -9,7 +9,9 @@ happy; the open one is in ``sidebar.dialog``.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -62,7 +64,8 @@ class _ProfileDelegate(QStyledItemDelegate):
 
     MARGIN = 3
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         name, summary = opt.text, index.data(SUMMARY_ROLE) or ""
@@ -74,7 +77,8 @@ class _ProfileDelegate(QStyledItemDelegate):
         rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget).adjusted(
             self.MARGIN, self.MARGIN, -self.MARGIN, -self.MARGIN)
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        group = QPalette.ColorGroup.Normal if opt.state & QStyle.StateFlag.State_Enabled else QPalette.ColorGroup.Disabled
+        enabled = bool(opt.state & QStyle.StateFlag.State_Enabled)
+        group = QPalette.ColorGroup.Normal if enabled else QPalette.ColorGroup.Disabled
         if group == QPalette.ColorGroup.Normal and not opt.state & QStyle.StateFlag.State_Active:
             group = QPalette.ColorGroup.Inactive
         main = opt.palette.color(group, QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
@@ -252,7 +256,7 @@ class ProfilesSidebar(QWidget):
         self._set_profiles(profiles, select)
 
     def _set_profiles(self, profiles: list[ServerProfile], select: str | None = None) -> None:
-        current = select or (self.current_profile().name if self.current_profile() else None)
+        current = select or (profile.name if (profile := self.current_profile()) else None)
         self._profiles = list(profiles)
         self.list.clear()
         for profile in self._profiles:
@@ -305,10 +309,10 @@ class ProfilesSidebar(QWidget):
         """The message shown now, in full ("" if none)."""
         return self.message_label.full_text() if not self._message_row.isHidden() else ""
 
-    def _persist(self, change: object, select: str | None = None) -> bool:
+    def _persist(self, change: Callable[[], Any], select: str | None = None) -> bool:
         """Run a store change; on ProfileError, say so and show the file as it is."""
         try:
-            result = change()  # type: ignore[operator]
+            result = change()
         except ProfileError as exc:
             self.show_message(str(exc))
             self.reload()

@@ -23,7 +23,6 @@ FREEZE_EVERY_EVENTS = 20_000
 
 class SessionBridge(QObject):
     events_arrived = Signal()  #: new events are in ``session.events``; models should catch up
-    lifecycle = Signal(object)  #: a lifecycle or note event (for the status line)
     stderr_lines = Signal(list)  #: stderr events of the batch, for the stderr pane
 
     def __init__(self, session: Session, parent: Any = None) -> None:
@@ -36,7 +35,6 @@ class SessionBridge(QObject):
         self._stderr: list[Event] = []
         self._frozen_at = 0
         gc.freeze()  # everything alive now (Qt wrappers, modules) need not be walked by full collections
-        self._lifecycle: list[Event] = []
         session.listeners.append(self._on_batch)
 
     def detach(self) -> None:
@@ -48,8 +46,6 @@ class SessionBridge(QObject):
         for event in events:
             if event.kind == Kind.STDERR:
                 self._stderr.append(event)
-            elif event.kind in (Kind.LIFECYCLE, Kind.NOTE):
-                self._lifecycle.append(event)
         if not self._timer.isActive():
             self._timer.start()
 
@@ -75,7 +71,3 @@ class SessionBridge(QObject):
         if self._stderr:
             lines, self._stderr = self._stderr, []
             self.stderr_lines.emit(lines)
-        if self._lifecycle:
-            items, self._lifecycle = self._lifecycle, []
-            for event in items:
-                self.lifecycle.emit(event)

@@ -133,7 +133,7 @@ class LiveSession(QObject):
         if self._task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), 10)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 self._task.cancel()
         if self.state not in (CLOSED, FAILED):
             self._set(CLOSED, "stopped")

@@ -4,7 +4,6 @@ requests and stderr beside it, and a status line that explains the connection's 
 from __future__ import annotations
 
 import gc
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,7 +40,7 @@ from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.bridge import SessionBridge
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.timeline.filter import TimelineFilter
-from inspector.ui.timeline.model import COL_SUMMARY, COLUMNS, EVENT_ROLE, TimelineModel
+from inspector.ui.timeline.model import COL_SUMMARY, EVENT_ROLE, TimelineModel
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
@@ -65,6 +64,7 @@ class SessionTab(QWidget):
         self.live: LiveSession | None = None
         self.bridge: SessionBridge | None = None
         self.capture_path: Path | None = None
+        self.capture_header: dict[str, Any] | None = None  #: an opened capture's header
         self.read_only = False
         self.events: list[Event] = []
         self.model: TimelineModel | None = None
@@ -239,8 +239,9 @@ class SessionTab(QWidget):
         self.capture_path = path
         self.index = index
         self.detail.raw_pieces = lambda event: index.raw_pieces(event) if isinstance(event, PartialEvent) else None
-        self._set_model(TimelineModel(index=index))
-        self.events = self.model.events  # type: ignore[union-attr]
+        model = TimelineModel(index=index)
+        self._set_model(model)
+        self.events = model.events
         self.composer.set_enabled_for_session(False)
         self.side.setCurrentWidget(self.stderr)
         self.loading = True
@@ -249,7 +250,7 @@ class SessionTab(QWidget):
         gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
         self._loading_steps = self._load_steps()
         index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
-        self.model.catch_up()  # type: ignore[union-attr]
+        model.catch_up()
         self._load_slice()
         if self._loading_steps is not None:
             self._loader.start()
@@ -567,7 +568,7 @@ class SessionTab(QWidget):
         if self.live is not None and self.live.state == READY:
             self.tasks.spawn(self.live.send_raw(data), "sending the text")
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # type: ignore[override]  # not QWidget.close: ends the session first
         self._ticker.stop()
         self._loader.stop()
         self._loading_steps = None
@@ -580,4 +581,4 @@ class SessionTab(QWidget):
             self.bridge.detach()
 
 
-__all__ = ["SessionTab", "COLUMNS", "json"]
+__all__ = ["SessionTab"]

@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from inspector.core.present.columns import BINARY, PROBLEM_TABLE, RowSet, category_table
+from inspector.core.present.columns import PROBLEM_TABLE, RowSet, category_table
 from inspector.core.wire.events import Event
 from inspector.ui.timeline.model import TimelineModel
 
@@ -96,10 +96,10 @@ class TimelineFilter(QAbstractTableModel):
         """A text search is still going through the rows."""
         return self._search is not None
 
-    def sourceModel(self) -> TimelineModel | None:  # noqa: N802 (Qt's name)
+    def sourceModel(self) -> TimelineModel | None:
         return self._source
 
-    def setSourceModel(self, model: TimelineModel | None) -> None:  # noqa: N802 (Qt's name)
+    def setSourceModel(self, model: TimelineModel | None) -> None:
         if self._source is not None:
             self._source.rowsInserted.disconnect(self._source_rows_inserted)
             self._source.dataChanged.disconnect(self._source_data_changed)
@@ -172,6 +172,7 @@ class TimelineFilter(QAbstractTableModel):
         position = start
         while position < source.rowCount():
             stop = source.rowCount()
+            hits: list[int] | range
             if index is not None and _file_searchable(needle):
                 hits, stop = index.rows_containing(needle.encode("ascii"), position, stop)
             else:
@@ -224,12 +225,12 @@ class TimelineFilter(QAbstractTableModel):
         found = both.find(1)
         return None if found < 0 else self._rows.rank(start + found)
 
-    def mapToSource(self, index: Index) -> QModelIndex:  # noqa: N802 (Qt's name)
+    def mapToSource(self, index: Index) -> QModelIndex:
         if not index.isValid() or self._source is None or index.row() >= len(self._rows):
             return QModelIndex()
         return self._source.index(self._rows.row(index.row()), index.column())
 
-    def mapFromSource(self, index: Index) -> QModelIndex:  # noqa: N802 (Qt's name)
+    def mapFromSource(self, index: Index) -> QModelIndex:
         if not index.isValid():
             return QModelIndex()
         row = self._rows.rank(index.row())
@@ -237,13 +238,13 @@ class TimelineFilter(QAbstractTableModel):
 
     # -- Qt model API -----------------------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 - Qt's signature
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() or self._source is None else self._source.columnCount()
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         return self._source.headerData(section, orientation, role) if self._source is not None else None
 
@@ -254,4 +255,4 @@ class TimelineFilter(QAbstractTableModel):
         return self._source.cell(self._rows.row(row), index.column(), role)
 
 
-__all__ = ["BINARY", "TEXT_SEARCH_BYTES", "TimelineFilter", "text_matches"]
+__all__ = ["TEXT_SEARCH_BYTES", "TimelineFilter", "text_matches"]

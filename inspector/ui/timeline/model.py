@@ -24,12 +24,11 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.capture.index import CaptureIndex, IndexedEvents
-from inspector.core.present.columns import PROBLEM, Columns, is_problem
+from inspector.core.present.columns import PROBLEM, Columns
 from inspector.core.present.describe import (
     ARROWS,
     describe_http,
     label,
-    method_and_id,
     summary,
 )
 from inspector.core.wire import jsonrpc
@@ -166,15 +165,15 @@ class TimelineModel(QAbstractTableModel):
         row = self.columns.row_of_seq(seq)
         return row if row is not None and row < self._count else None
 
-    def event(self, row: int) -> Event:  # type: ignore[override]
+    def event(self, row: int) -> Event:  # type: ignore[override]  # a row's event, not QObject.event
         return self.events[row]
 
     # -- Qt model API ----------------------------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else self._count
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -315,4 +314,4 @@ def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB"
 
 
-__all__ = ["COLUMNS", "EVENT_ROLE", "TimelineModel", "is_problem", "method_and_id"]
+__all__ = ["COLUMNS", "EVENT_ROLE", "TimelineModel"]

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "http" / "servers"))
 
-import misbehaving_http_server as base  # noqa: E402
+import misbehaving_http_server as base
 
 #: Text of the notification the stream carries before the server is killed.
 LAST_WORDS = "working on it"
@@ -48,7 +48,7 @@ class Handler(base.Handler):
     interval = 1.0
     marker: Path | None = None
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         sys.stderr.write(f"{getattr(self, 'command', None)} {getattr(self, 'path', None)} -> {format % args}\n")
         sys.stderr.flush()
 

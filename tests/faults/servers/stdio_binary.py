@@ -7,7 +7,7 @@ The bytes are the same on every run: a real PNG signature, then 4 KiB from a see
 import os
 import random
 
-import stdio_wire  # noqa: F401  (makes _wire importable)
+import stdio_wire  # noqa: F401 - makes _wire importable
 from _wire import default_reply, messages, send
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -5,7 +5,7 @@ import json
 import os
 import signal
 
-import stdio_wire  # noqa: F401  (makes _wire importable)
+import stdio_wire  # noqa: F401 - makes _wire importable
 from _wire import initialize_result, messages, send
 
 WRITTEN = 100_000

@@ -4,7 +4,7 @@ would): alive, holding its pipes, answering nothing until someone sends SIGCONT.
 import os
 import signal
 
-import stdio_wire  # noqa: F401  (makes _wire importable)
+import stdio_wire  # noqa: F401 - makes _wire importable
 from _wire import default_reply, messages, send
 
 if __name__ == "__main__":

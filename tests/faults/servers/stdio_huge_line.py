@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-import stdio_wire  # noqa: F401  (makes _wire importable)
+import stdio_wire  # noqa: F401 - makes _wire importable
 from _wire import default_reply, messages, send
 
 MIB = int(sys.argv[sys.argv.index("--mib") + 1]) if "--mib" in sys.argv else 200

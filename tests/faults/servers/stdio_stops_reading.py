@@ -6,7 +6,7 @@ A client that writes more than the pipe holds (64 KiB on Linux) blocks: the writ
 import json
 import signal
 
-import stdio_wire  # noqa: F401  (makes _wire importable)
+import stdio_wire  # noqa: F401 - makes _wire importable
 from _wire import initialize_result, send, stdin
 
 if __name__ == "__main__":

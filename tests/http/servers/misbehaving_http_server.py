@@ -56,7 +56,7 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- plumbing --------------------------------------------------------------------------------------
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         sys.stderr.write(f"{self.command} {self.path} -> {format % args}\n")
         sys.stderr.flush()
 
@@ -387,7 +387,7 @@ def static_handler() -> type[BaseHTTPRequestHandler]:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, directory=root, **kwargs)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             sys.stderr.write(f"{self.command} {self.path} -> {format % args}\n")
 
     return Static

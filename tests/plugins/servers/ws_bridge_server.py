@@ -41,7 +41,7 @@ async def bridge(websocket: WebSocket) -> None:
         server.stdin.close()
         try:
             await asyncio.wait_for(server.wait(), 5)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             server.kill()
 
 

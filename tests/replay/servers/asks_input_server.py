@@ -47,7 +47,8 @@ def main() -> int:
                 issued.discard(params["requestState"])
                 answer = params["inputResponses"].get("ok", {})
                 send({"jsonrpc": "2.0", "id": msg_id, "result": {
-                    "resultType": "complete", "content": [{"type": "text", "text": json.dumps(answer, sort_keys=True)}]}})
+                    "resultType": "complete",
+                    "content": [{"type": "text", "text": json.dumps(answer, sort_keys=True)}]}})
         else:
             send({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32601, "message": f"Method not found: {method}"}})
     return 0

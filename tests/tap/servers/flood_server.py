@@ -6,7 +6,8 @@ import sys
 count, size = int(sys.argv[1]), int(sys.argv[2])
 line = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": ""}})
 pad = max(0, size - len(line) - 1)
-body = (json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "x" * pad}}) + "\n").encode()
+body = (json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "x" * pad}})
+        + "\n").encode()
 out = sys.stdout.buffer
 batch = body * 256
 for _ in range(count // 256):
