@@ -313,6 +313,7 @@ class MainWindow(QMainWindow):
             confirmed = self._confirmed_capture_target(header or {}, tab.title)
             if confirmed is None:
                 return
+            target = confirmed
         self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
 
     def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
