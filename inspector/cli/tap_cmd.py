@@ -31,7 +31,8 @@ def _path(text: str) -> object:
 
 
 def run_tap_command(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
-    from inspector.core.tap.relay import EXIT_TAP_ERROR, TapOptions, run_tap
+    from inspector.core.tap.options import EXIT_TAP_ERROR, TapOptions
+    from inspector.core.tap.relay import run_tap
 
     if not hasattr(os, "fork"):
         print("mcp-inspector tap: tap runs on Linux and macOS for now (it needs fork and Unix sockets)",

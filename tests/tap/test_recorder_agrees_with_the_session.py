@@ -13,17 +13,8 @@ from inspector.core.capture import read_capture
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.session.session import Session
-from inspector.core.tap.relay import (
-    C2S,
-    C2S_EOF,
-    LIFECYCLE,
-    NOTE,
-    S2C,
-    S2C_EOF,
-    STDERR,
-    STDERR_EOF,
-    Recorder,
-)
+from inspector.core.tap.options import C2S, C2S_EOF, LIFECYCLE, NOTE, S2C, S2C_EOF, STDERR, STDERR_EOF
+from inspector.core.tap.recorder import Recorder
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Event, Kind
 

@@ -5,7 +5,7 @@ For each batch (what one read produced, so its events share one time): number (`
 ``request_method`` and id findings on responses), count, save (an optional
 :class:`~inspector.core.capture.writer.CaptureWriter`), keep (an optional list) and announce (listeners,
 plain callables called with the batch). Used by :class:`~inspector.core.session.session.Session`, which
-stamps batches with its own clock, and by the tap's recorder (:mod:`inspector.core.tap.relay`), which
+stamps batches with its own clock, and by the tap's recorder (:mod:`inspector.core.tap.recorder`), which
 passes the times the relay read the bytes: one set of rules, so a capture says the same whichever wrote it.
 
 An event is complete before it is saved: everything that annotates it (the decoder's framing findings, the

@@ -46,22 +46,33 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import signal
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from inspector.core.capture.format import event_to_line
 from inspector.core.capture.redact import redact_argv
-from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.capture.writer import make_header
 from inspector.core.paths import default_capture_path
-from inspector.core.session.pipeline import EventPipeline
-from inspector.core.tap.channel import TapFeed, default_socket_path
-from inspector.core.tap.spool import Spool, SpoolReader, SpoolWriter, waker
+from inspector.core.tap.channel import default_socket_path
+from inspector.core.tap.options import (
+    C2S,
+    C2S_EOF,
+    END,
+    EXIT_CANNOT_RUN,
+    EXIT_NOT_FOUND,
+    LIFECYCLE,
+    NOTE,
+    S2C,
+    S2C_EOF,
+    STDERR,
+    STDERR_EOF,
+    TapOptions,
+    exit_status,
+)
+from inspector.core.tap.recorder import fork_recorder, say
+from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.transports.base import CannotRun, TransportError
 from inspector.core.transports.process_group import (
     SIGTERM_GRACE,
@@ -73,254 +84,15 @@ from inspector.core.transports.stdio import (
     STDIN_CLOSE_GRACE,
     StdioTransport,
 )
-from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
-from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
-from inspector.core.wire.lines import TextLineSplitter
+from inspector.core.wire.events import Lifecycle
 
-#: The recorder runs at a lower priority than the relay, the server and the client: during a flood it
-#: falls behind (the spool holds the backlog, see tap_spool) and catches up when the machine is idle.
-RECORDER_NICENESS = 19
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
 STDOUT_FLUSH_TIMEOUT = 10.0
 #: After the server is gone, how long the relay waits for the recorder to finish the capture.
 RECORDER_FINISH_TIMEOUT = 30.0
-#: Exit statuses of the tap itself, as a shell would give them.
-EXIT_NOT_FOUND = 127
-EXIT_CANNOT_RUN = 126
-EXIT_TAP_ERROR = 125
 #: Signals forwarded to the server's process group.
 FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
-# -- relay -> recorder frames (tap_spool.FRAME: tag, payload length, t, wall; then the payload) ---------------
-C2S, S2C, STDERR = 1, 2, 3  #: bytes as read
-C2S_EOF, S2C_EOF, STDERR_EOF = 4, 5, 6  #: end of that stream
-LIFECYCLE, NOTE, END = 7, 8, 9  #: a JSON object: lifecycle data, {"text", ...}, {"exit": status}
-
-
-@dataclass
-class TapOptions:
-    argv: list[str]
-    name: str | None = None
-    capture: Path | None = None  #: None: a timestamped file in the captures folder
-    socket: Path | None = None  #: None: the default per-user socket
-    live: bool = True  #: stream to a listening window
-    redact: bool = True
-    extra_header: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def display_name(self) -> str:
-        return self.name or guess_name(self.argv)
-
-
-#: Commands that launch the real server: the name is in their arguments.
-LAUNCHERS = frozenset({"python", "python3", "py", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pnpm",
-                       "npm", "yarn", "pipx"})
-
-
-def guess_name(argv: list[str]) -> str:
-    """A short name for a server command: ``python -m pkg`` -> ``pkg``, ``npx -y @scope/srv@1`` -> ``srv``."""
-    base = Path(argv[0]).name
-    if re.sub(r"[0-9.]+$", "", base.removesuffix(".exe")) not in LAUNCHERS:
-        return base or "server"
-    rest = argv[1:]
-    for i, arg in enumerate(rest):
-        if arg == "-m" and i + 1 < len(rest):
-            return rest[i + 1]
-        if arg.startswith("-") or arg in ("run", "exec", "dlx", "x", "tool"):
-            continue
-        name = Path(arg).name.rsplit("@", 1)[0] if not arg.startswith("@") or arg.count("@") > 1 else Path(arg).name
-        return Path(name).stem if name.endswith((".js", ".mjs", ".py", ".ts")) else (name or base)
-    return base
-
-
-def exit_status(returncode: int) -> int:
-    """The exit status a shell would report: the code, or 128 + N for a death by signal N."""
-    return returncode if returncode >= 0 else 128 - returncode
-
-
-def _open_private(path: Path, exclusive: bool) -> Path:
-    """Create the capture file with mode 0600 (it holds the session's messages); a taken name gets a suffix."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
-    candidate = path
-    for n in range(2, 100):
-        try:
-            os.close(os.open(candidate, flags, 0o600))
-            return candidate
-        except FileExistsError:
-            candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
-    raise FileExistsError(path)
-
-
-# ================================================================================================ recorder
-
-
-class Recorder:
-    """Turns the relay's frames into events and hands them to the same pipeline a session uses (numbered,
-    paired, counted, saved to the capture), and from it to the live feed."""
-
-    def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
-                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
-        self.feed = feed
-        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes),
-                         S2C: LineDecoder(Direction.S2C, max_line_bytes)}
-        self.splitter: TextLineSplitter | None = TextLineSplitter()
-        self.pipeline = EventPipeline(capture)
-        if feed is not None:
-            self.pipeline.listeners.append(self._to_feed)
-
-    def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
-        if tag in (C2S, S2C):
-            decoder = self.decoders.get(tag)
-            if decoder is not None:
-                self._emit(decoder.feed(payload), t, wall)
-        elif tag == STDERR:
-            if self.splitter is not None:
-                self._emit_stderr(self.splitter.feed(payload), t, wall)
-        elif tag in (C2S_EOF, S2C_EOF):
-            decoder = self.decoders.pop(tag - 3, None)
-            if decoder is not None:
-                self._emit(decoder.close(), t, wall)
-        elif tag == STDERR_EOF:
-            self._close_stderr(t, wall)
-        elif tag == LIFECYCLE:
-            self._emit([Event(Kind.LIFECYCLE, data=json.loads(payload))], t, wall)
-        elif tag == NOTE:
-            self._emit([Event(Kind.NOTE, data=json.loads(payload))], t, wall)
-
-    def finish(self, t: float, wall: float) -> None:
-        """End of input: report whatever is left half-read."""
-        for tag in (C2S_EOF, S2C_EOF):
-            self.frame(tag, t, wall, b"")
-        self._close_stderr(t, wall)
-
-    def note(self, text: str, t: float, wall: float, **data: Any) -> None:
-        self._emit([Event(Kind.NOTE, data={"text": text, **data})], t, wall)
-
-    def _close_stderr(self, t: float, wall: float) -> None:
-        if self.splitter is not None:
-            splitter, self.splitter = self.splitter, None
-            self._emit_stderr(splitter.close(), t, wall)
-
-    def _emit_stderr(self, lines: list[tuple[bytes, bytes]], t: float, wall: float) -> None:
-        if lines:
-            self._emit([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines], t, wall)
-
-    def _emit(self, events: list[Event], t: float, wall: float) -> None:
-        if events:
-            self.pipeline.push(events, t, wall)  # nothing to react to: the recorder only records
-
-    def _to_feed(self, events: list[Event]) -> None:
-        feed = self.feed
-        assert feed is not None
-        feed.next_seq = events[-1].seq + 1
-        if feed.connected:
-            feed.send([event_to_line(event) for event in events])
-
-
-async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
-                         hello: dict[str, Any], socket_path: Path | None) -> None:
-    """The recorder process's work: frames from the spool until the relay's end, into the capture and the feed."""
-    capture = None
-    if capture_path is not None:
-        try:
-            capture_path = _open_private(capture_path, exclusive)
-            capture = CaptureWriter(capture_path, header)
-        except OSError as exc:
-            _say(f"cannot write the capture {capture_path}: {exc.strerror or exc}; relaying without recording")
-    feed = None
-    if socket_path is not None:
-        feed = TapFeed(socket_path, {**hello, "capture": str(capture_path) if capture else None},
-                       warn=_say)
-        await feed.start()
-    recorder = Recorder(capture, feed)
-    reader = SpoolReader(spool)
-    ended: dict[str, Any] | None = None
-    t = wall = 0.0
-    try:
-        while True:
-            frames = reader.take()
-            if not frames:
-                if reader.ended:
-                    break
-                await reader.wait()
-                continue
-            for tag, t, wall, payload in frames:
-                if tag == END:
-                    ended = json.loads(payload)
-                else:
-                    recorder.frame(tag, t, wall, payload)
-            await asyncio.sleep(0)  # a backlog is read without waiting: let the feed and the flush timer run
-    finally:
-        reader.close()
-    recorder.finish(t, wall)
-    if ended is None:
-        recorder.note("the tap ended without saying how the server exited (was it killed?)", t, wall)
-    if feed is not None:
-        if feed.dropped:
-            recorder.note(f"the live channel dropped {feed.dropped} events because the window was slow; "
-                          "the capture has all of them", t, wall, dropped=feed.dropped)
-        await feed.close(ended.get("exit") if ended else None)
-    if capture is not None:
-        capture.close()
-
-
-def _lower_priority() -> None:
-    """The wire first: on a busy machine the recorder waits, not the relay, the server or the client.
-
-    ``os.nice`` alone is not enough on Linux: with autogroup scheduling (most desktop kernels), nice values
-    only weigh within one session's group, and the recorder, in a session of its own after ``setsid``, would
-    get a whole group's fair share of the CPU, as much as the client. So its group is niced too."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(RECORDER_NICENESS)
-    with contextlib.suppress(OSError):
-        with open("/proc/self/autogroup", "w", encoding="ascii") as autogroup:
-            autogroup.write(str(RECORDER_NICENESS))
-
-
-def _say(text: str) -> None:
-    try:
-        os.write(2, f"mcp-inspector tap: {text}\n".encode("utf-8", errors="replace"))
-    except OSError:
-        pass
-
-
-def _fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, Any], hello: dict[str, Any],
-                   socket_path: Path | None) -> tuple[int, Spool, int] | None:
-    """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started."""
-    try:
-        spool = Spool(capture_path.parent if capture_path is not None else None)
-    except OSError as exc:
-        _say(f"cannot start the recorder ({exc.strerror or exc}); relaying without recording")
-        return None
-    try:
-        done_r, done_w = os.pipe()
-        pid = os.fork()
-    except OSError as exc:
-        for fd in (spool.fd, spool.wake_r, spool.wake_w):
-            os.close(fd)
-        _say(f"cannot start the recorder ({exc.strerror}); relaying without recording")
-        return None
-    if pid == 0:  # the recorder
-        code = 0
-        try:
-            spool.for_recorder()
-            os.close(done_r)
-            os.setsid()  # a Ctrl-C or a signal to the tap's group must not cut the capture short
-            devnull = os.open(os.devnull, os.O_RDWR)
-            os.dup2(devnull, 0)
-            os.dup2(devnull, 1)  # never hold the client's stdout open: it must see EOF when the relay closes it
-            os.close(devnull)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            _lower_priority()
-            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
-        except BaseException as exc:  # the recorder must end with _exit, whatever happened
-            _say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
-            code = 1
-        finally:
-            os._exit(code)
-    spool.for_relay()
-    os.close(done_w)
-    return pid, spool, done_r
 
 
 class _FlowProtocol(asyncio.Protocol):
@@ -537,7 +309,7 @@ class Relay:
         self.client_out = _Sink(self.server_out, "client-stdout")
         self.client_err = _Sink(self.server_err, "client-stderr")
         self.link: SpoolWriter | _NoRecorder = (
-            SpoolWriter(spool, t0, self._pause_all, self._resume_all, _say) if spool is not None else _NoRecorder())
+            SpoolWriter(spool, t0, self._pause_all, self._resume_all, say) if spool is not None else _NoRecorder())
         self.process: asyncio.SubprocessTransport | None = None
         self.pid: int | None = None
         self.group: ProcessGroup | None = None  #: the server's process group, once it runs
@@ -638,7 +410,7 @@ class Relay:
         try:
             code = await self._start_server()
         except _StartFailed as failure:
-            _say(failure.sentence)
+            say(failure.sentence)
             self.note(f"the server could not be started: {failure.sentence}")
             self._send_json(END, {"exit": failure.status})
             self.client_out.close()
@@ -850,9 +622,6 @@ class _StartFailed(Exception):
         self.status = status
 
 
-# ================================================================================================ entry point
-
-
 def _take_fd(fd: int) -> int | None:
     """A private duplicate of one of our standard streams, the original pointed at /dev/null: nothing but
     the relay can write to the client's stdout (no stray print), and closing the duplicate really closes
@@ -883,11 +652,11 @@ def run_tap(options: TapOptions) -> int:
         try:
             capture_path, exclusive = default_capture_path(name), True
         except OSError as exc:
-            _say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
+            say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
             capture_path, exclusive = None, True
     socket_path = (options.socket or default_socket_path()) if options.live else None
     hello = {"name": name, "pid": os.getpid(), "target": target}
-    recorder = _fork_recorder(capture_path, exclusive, header, hello, socket_path)
+    recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path)
     # remember the blocking mode of the client's descriptions: asyncio makes them non-blocking, and a
     # terminal shares its description with the shell
     blocking = {}
