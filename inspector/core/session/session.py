@@ -107,7 +107,7 @@ class Session:
                  roots: list[dict[str, str]] | None = None,
                  server_request_handler: ServerRequestHandler | None = None,
                  keep_events: bool = True) -> None:
-        self.transport = transport
+        self._transport = transport
         self.capture = capture
         self.roots = list(roots or [])
         self.server_request_handler = server_request_handler
@@ -115,7 +115,7 @@ class Session:
         self.events: list[Event] = []
         self.pipeline = EventPipeline(capture, self.events if keep_events else None)
         self.listeners: list[Listener] = self.pipeline.listeners
-        self.correlator = self.pipeline.correlator
+        self._correlator = self.pipeline.correlator
         self.counts = self.pipeline.counts
         self.server: ServerInfo | None = None
         self.modern = False  #: when true, every request gets the 2026-07-28 ``_meta``
@@ -160,7 +160,7 @@ class Session:
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
             for method, future in self._waiters.values():
                 if not future.done():
-                    future.set_exception(TransportClosed(self.transport.diagnosis(method) or "the server exited"))
+                    future.set_exception(TransportClosed(self._transport.diagnosis(method) or "the server exited"))
             self._waiters.clear()
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.STREAM_LOST:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
@@ -175,7 +175,7 @@ class Session:
             found, msg_id = _oversize_message_id(event)
             waiter = self._waiters.pop(id_key(msg_id), None) if found else None
             if waiter is not None and not waiter[1].done():
-                self.correlator.forget(Direction.C2S, msg_id)
+                self._correlator.forget(Direction.C2S, msg_id)
                 waiter[1].set_exception(UnreadableResponse(
                     f"the server's answer to {waiter[0]} could not be read: {event.reason}"))
 
@@ -201,14 +201,14 @@ class Session:
     # -- lifecycle -------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.transport.emit = self._on_event
-        self.transport.emit_many = self._on_events
-        await self.transport.start()
+        self._transport.emit = self._on_event
+        self._transport.emit_many = self._on_events
+        await self._transport.start()
 
     async def close(self) -> None:
         if self._tasks:  # answers and cancellations still on their way go out first (a frozen peer: bounded)
             await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
-        await self.transport.close()
+        await self._transport.close()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
         if self.capture is not None:
@@ -224,36 +224,36 @@ class Session:
     @property
     def closed(self) -> bool:
         """Whether the connection has ended, whoever ended it."""
-        return self.transport.closed
+        return self._transport.closed
 
     async def wait_closed(self) -> None:
         """Wait until the connection ends."""
-        await self.transport.wait_closed()
+        await self._transport.wait_closed()
 
     def diagnosis(self, waiting_for: str | None = None) -> str | None:
         """Once the connection ended: one sentence on why (an exit code and the last stderr lines, the reason
         an HTTP server went away), naming the request ``waiting_for`` if any; None while it is up."""
-        return self.transport.diagnosis(waiting_for)
+        return self._transport.diagnosis(waiting_for)
 
     def ending(self) -> str:
         """How the connection stands or ended, as a clause for a one-line summary."""
-        return self.transport.ending()
+        return self._transport.ending()
 
     def pending_requests(self) -> list[Event]:
         """The requests sent to the server that have no answer yet, oldest first."""
-        return self.correlator.pending(Direction.C2S)
+        return self._correlator.pending(Direction.C2S)
 
     def settle(self, info: ServerInfo) -> None:
         """Take ``info`` as what the handshake settled: the protocol revision pairing and the transport's
         headers follow it. :meth:`handshake` does this itself; a replay, which sends the recorded handshake
         as it was, calls it when the server's answer comes."""
         self.server = info
-        self.correlator.protocol_version = info.protocol_version
-        self.transport.on_handshake(info.era, info.protocol_version)
+        self._correlator.protocol_version = info.protocol_version
+        self._transport.on_handshake(info.era, info.protocol_version)
 
     def ready(self) -> None:
         """The handshake is complete (legacy: notifications/initialized was sent)."""
-        self.transport.on_ready()
+        self._transport.on_ready()
 
     # -- sending ---------------------------------------------------------------------------------------
 
@@ -282,11 +282,11 @@ class Session:
         return caps
 
     async def send_object(self, obj: Any) -> None:
-        await self.transport.send(encode(obj))
+        await self._transport.send(encode(obj))
 
     async def send_raw(self, data: bytes) -> None:
         """Send bytes exactly as given (deliberately broken messages included)."""
-        await self.transport.send(data, raw=True)
+        await self._transport.send(data, raw=True)
 
     async def notify(self, method: str, params: Any = None) -> None:
         obj: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
@@ -354,9 +354,9 @@ class Session:
         try:
             try:
                 # bounded too: an HTTP transport's send waits for the response headers of its POST
-                await asyncio.wait_for(self.transport.send(encode(obj)), timeout)
+                await asyncio.wait_for(self._transport.send(encode(obj)), timeout)
             except TransportClosed as exc:
-                raise TransportClosed(self.transport.diagnosis(method) or str(exc)) from None
+                raise TransportClosed(self._transport.diagnosis(method) or str(exc)) from None
             return await self._wait_resetting_on_progress(future, obj, timeout)
         except TimeoutError:
             text = f"no response to {method} within {timeout:g} s"
@@ -378,7 +378,7 @@ class Session:
     def _why_no_answer(self, msg_id: Any, junk: _Junk) -> str:
         """What the transport can tell about a silent server (a stopped process, an unread stdin, a stream
         that sends too slowly), and what came from the server instead of an answer; "" when nothing is known."""
-        why = self.transport.waiting_detail(msg_id)
+        why = self._transport.waiting_detail(msg_id)
         text = f": {why}" if why else ""
         if junk.count == 1:
             text += f"; meanwhile 1 framing error came from the server: {junk.first}"
@@ -412,7 +412,7 @@ class Session:
         """Tell the server we gave up on a request: by the transport where it has a way, else with
         notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation)."""
         try:
-            if not await self.transport.cancel_request(msg_id) and not self.transport.closed:
+            if not await self._transport.cancel_request(msg_id) and not self._transport.closed:
                 await self.notify("notifications/cancelled", {"requestId": msg_id, "reason": reason})
         except TransportError:
             pass  # the server is gone; nothing to cancel
@@ -563,7 +563,7 @@ class Session:
             raise HandshakeError("the server's initialize result has no protocolVersion")
         if negotiated != version:
             self.note(f"asked for protocol {version}, the server chose {negotiated}")
-        self.transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
+        self._transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
         await self.notify("notifications/initialized")
         info = i if isinstance(i := result.get("serverInfo"), dict) else {}
         return ServerInfo(
