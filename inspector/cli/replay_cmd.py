@@ -76,9 +76,8 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from dataclasses import replace as with_changes
 
     from inspector.cli.main import run_async
-    from inspector.core.capture import CaptureError, read_capture
     from inspector.core.replay.diff import PathError, parse_paths
-    from inspector.core.replay.engine import ReplayOptions, ReplayPlan, replay
+    from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
     from inspector.core.session.record import EXIT_INTERRUPTED
     from inspector.core.session.target import (
         InputError,
@@ -95,15 +94,11 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     except PathError as exc:
         return fail(f"--ignore: {exc}")
     try:
-        capture = read_capture(args.capture)
-    except CaptureError as exc:
-        return fail(f"cannot replay: {exc}")
-    for warning in capture.warnings:
+        plan, warnings = ReplayPlan.load(args.capture)
+    except ReplayError as exc:
+        return fail(str(exc))
+    for warning in warnings:
         print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
-    plan = ReplayPlan.from_capture(capture, args.capture)
-    reason = plan.check()
-    if reason is not None:
-        return fail(f"cannot replay {args.capture}: {reason}")
     out = args.out or default_out(args.capture)
     if out.resolve() == args.capture.resolve():
         return fail(f"--out {out} is the capture being replayed; a replay never overwrites it: choose another file")
@@ -113,7 +108,7 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             target = Target.from_args(args, command)
         else:
             env = parse_env(args.env)
-            recorded = Target.from_capture_header(capture.header)
+            recorded = Target.from_capture_header(plan.header)
             why_not = recorded.rerun_problem()
             if why_not is not None:
                 return fail(f"{why_not}; give the target explicitly: -- COMMAND ARGS, or --url URL")

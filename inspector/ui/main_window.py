@@ -336,8 +336,7 @@ class MainWindow(QMainWindow):
 
     async def run_replay(self, source: Path, target: Target) -> Any:
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
-        from inspector.core.capture import read_capture
-        from inspector.core.replay.engine import ReplayOptions, ReplayPlan, replay
+        from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
         from inspector.ui.panels.replay import ReplayView
         from inspector.ui.session.live import capture_name
 
@@ -345,12 +344,11 @@ class MainWindow(QMainWindow):
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
         try:
-            capture = read_capture(source)
+            plan, _ = ReplayPlan.load(source)  # what the reader skipped shows when the capture is opened
             transport = make_transport(target)
-        except (CaptureError, TransportError, ValueError, OSError) as exc:  # an unknown transport, a bad URL, ...
+        except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
             self.warn("Replay", str(exc))
             return None
-        plan = ReplayPlan.from_capture(capture, source)
         out = self.captures / ("replay-" + capture_name(target))
         self.statusBar().showMessage(f"replaying {source.name} against {target.describe()}…")
         result = await replay(plan, transport, ReplayOptions(out=out))

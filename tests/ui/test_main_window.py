@@ -256,3 +256,18 @@ def test_a_session_started_from_a_profile_keeps_the_profiles_name_on_its_tab(win
     tab = qloop.run_until_complete(scenario())
     assert tab.live.server.name == "mcp-inspector-demo"  # what the server calls itself...
     assert window.tabs.tabText(window.tabs.indexOf(tab)) == "my demo"  # ...and what the user called it
+
+
+def test_replaying_a_capture_with_nothing_sent_says_so_as_the_command_line_does(window, qloop, tmp_path,
+                                                                                  monkeypatch):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(json.dumps({"format": "mcp-inspector-capture", "version": 1, "created": "x",
+                                 "target": {"transport": "stdio", "argv": ["x"]}}) + "\n")
+    warned: list[str] = []
+    monkeypatch.setattr(window, "warn", lambda title, text: warned.append(text))
+    view = qloop.run_until_complete(window.run_replay(empty, Target(name="demo", argv=[sys.executable, "-m",
+                                                                                       "inspector.demo"])))
+    assert view is None
+    assert warned == [f"cannot replay {empty}: the capture has no message sent to the server, so there is "
+                      "nothing to replay"]
+    assert window.tabs.count() == 0, "nothing was started"

@@ -141,6 +141,10 @@ class RecordedAnswer:
     error: Any = None
 
 
+class ReplayError(Exception):
+    """A replay that cannot start, said in one sentence."""
+
+
 @dataclass
 class ReplayPlan:
     header: dict[str, Any]
@@ -213,6 +217,24 @@ class ReplayPlan:
             answers.setdefault(method, []).append(recorded)
         return cls(capture.header, steps, answers, roots or [], len(answered_by),
                    Path(source) if source is not None else None, stdio_source)
+
+    @classmethod
+    def load(cls, source: Path) -> tuple[ReplayPlan, list[str]]:
+        """Read the capture ``source`` and plan its replay; returns the plan and the reader's warnings (lines it
+        skipped). Raises :class:`ReplayError` when the file cannot be read or holds nothing to replay: the
+        command line and the window give the same sentences."""
+        from inspector.core.capture.format import CaptureError
+        from inspector.core.capture.reader import read_capture
+
+        try:
+            capture = read_capture(source)
+        except CaptureError as exc:
+            raise ReplayError(f"cannot replay: {exc}") from None
+        plan = cls.from_capture(capture, source)
+        reason = plan.check()
+        if reason is not None:
+            raise ReplayError(f"cannot replay {source}: {reason}")
+        return plan, capture.warnings
 
     def check(self) -> str | None:
         """None when there is something to replay, else why not."""
