@@ -344,8 +344,8 @@ class MainWindow(QMainWindow):
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
         try:
+            transport = make_transport(target)  # only built: nothing starts before the replay does
             plan, _ = ReplayPlan.load(source)  # what the reader skipped shows when the capture is opened
-            transport = make_transport(target)
         except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
             self.warn("Replay", str(exc))
             return None
