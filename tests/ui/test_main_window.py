@@ -271,3 +271,21 @@ def test_replaying_a_capture_with_nothing_sent_says_so_as_the_command_line_does(
     assert warned == [f"cannot replay {empty}: the capture has no message sent to the server, so there is "
                       "nothing to replay"]
     assert window.tabs.count() == 0, "nothing was started"
+
+
+def test_an_unexpected_error_in_a_session_is_said_in_its_status_line_not_lost(window, qloop, monkeypatch):
+    from inspector.core.session.session import Session
+
+    async def broken_handshake(self, *args, **kwargs):
+        raise RuntimeError("a bug in the handshake")  # stands for a bug of ours: nothing real raises this
+
+    monkeypatch.setattr(Session, "handshake", broken_handshake)
+
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state in (FAILED, CLOSED), 30, "the failure")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    assert tab.live.state == FAILED
+    assert "unexpected error (RuntimeError: a bug in the handshake)" in tab.status.text()

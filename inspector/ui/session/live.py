@@ -110,6 +110,10 @@ class LiveSession(QObject):
         except asyncio.CancelledError:
             await self._finish()
             raise
+        except Exception as exc:  # a bug of ours: said in the status line, not lost in a task nobody awaits
+            self._set(FAILED, f"the session stopped on an unexpected error ({type(exc).__name__}: {exc})")
+            await self._finish()
+            return
         self.server_known.emit(self.server)
         self._set(READY, "")
         await session.wait_closed()
