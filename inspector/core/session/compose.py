@@ -334,6 +334,20 @@ class Validation:
         return self.severity == "warning"
 
 
+def _parse(text: str) -> tuple[Any, Validation | None]:
+    """The JSON of the user's text, or the error that blocks it: the line and column (1-based), and the name
+    of a constant JSON does not have (NaN, Infinity)."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant), None
+    except json.JSONDecodeError as exc:
+        return None, Validation(False, f"line {exc.lineno}, column {exc.colno}: {exc.msg}", severity="error",
+                                line=exc.lineno, column=exc.colno)
+    except _NotJson as exc:
+        line, column = _position(text, exc.token)
+        return None, Validation(False, f"line {line}, column {column}: {exc.token} is not JSON (write null or a "
+                                "number)", severity="error", line=line, column=column)
+
+
 def validate(text: str) -> Validation:
     """Parse the composer's text and say whether and how it would be sent.
 
@@ -343,15 +357,9 @@ def validate(text: str) -> Validation:
     """
     if not text.strip():
         return Validation(False, "nothing to send: write a JSON-RPC message or pick a method", severity="error")
-    try:
-        obj = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        return Validation(False, f"line {exc.lineno}, column {exc.colno}: {exc.msg}", severity="error",
-                          line=exc.lineno, column=exc.colno)
-    except _NotJson as exc:
-        line, column = _position(text, exc.token)
-        return Validation(False, f"line {line}, column {column}: {exc.token} is not JSON (write null or a number)",
-                          severity="error", line=line, column=column)
+    obj, problem = _parse(text)
+    if problem is not None:
+        return problem
     if not isinstance(obj, (dict, list)):
         return Validation(False, f"a JSON-RPC message is an object (or a batch array), not a {jsonrpc.json_type(obj)}; "
                                  "tick Raw to send it anyway", obj=obj, severity="error")
@@ -441,15 +449,9 @@ def check_reply(method: str, text: str) -> Validation:
     that does not have the shape ``method`` asks for is a warning (it can still be sent, on purpose)."""
     if not text.strip():
         return Validation(False, "nothing to answer with: write a JSON result", severity="error")
-    try:
-        obj = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        return Validation(False, f"line {exc.lineno}, column {exc.colno}: {exc.msg}", severity="error",
-                          line=exc.lineno, column=exc.colno)
-    except _NotJson as exc:
-        line, column = _position(text, exc.token)
-        return Validation(False, f"line {line}, column {column}: {exc.token} is not JSON (write null or a number)",
-                          severity="error", line=line, column=column)
+    obj, problem = _parse(text)
+    if problem is not None:
+        return problem
     problems = _reply_problems(method, obj)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
