@@ -241,3 +241,33 @@ def test_an_object_or_array_id_does_not_crash_the_correlator(bad_id):
     assert "id-type" in codes(resp)
     stray = wire.send(S2C, result(bad_id))
     assert "id-type" in codes(stray)
+
+
+def tool_result(msg_id: Any, **result: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "result": {"content": [{"type": "text", "text": "boom"}], **result}}
+
+
+def test_a_tool_result_with_is_error_true_is_a_tool_error_warning_not_a_protocol_problem():
+    wire = Wire()
+    wire.send(C2S, request(1, "tools/call"))
+    failed = wire.send(S2C, tool_result(1, isError=True))
+    assert codes(failed) == ["tool-error"]
+    assert failed.findings[0].severity == "warning"
+    assert "tool error" in failed.findings[0].text and '"isError": true' in failed.findings[0].text
+    assert failed.data["reply_to"] == 1, "the tool error is still paired with its call"
+
+
+@pytest.mark.parametrize("answer", [tool_result(1), tool_result(1, isError=False),
+                                    tool_result(1, structuredContent={"isError": True}),
+                                    {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "isError"}}])
+def test_a_successful_tool_result_or_a_nested_is_error_or_a_json_rpc_error_is_not_a_tool_error(answer):
+    wire = Wire()
+    wire.send(C2S, request(1, "tools/call"))
+    assert "tool-error" not in codes(wire.send(S2C, answer))
+
+
+def test_is_error_on_an_answer_to_anything_but_a_tool_call_is_not_a_tool_error():
+    wire = Wire()
+    wire.send(C2S, request(1, "resources/read"))
+    assert codes(wire.send(S2C, tool_result(1, isError=True))) == []
+

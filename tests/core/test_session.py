@@ -217,3 +217,30 @@ def test_no_module_but_the_session_reaches_into_a_sessions_transport_or_correlat
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if reach.search(line)]
     assert found == []
 
+
+
+def test_a_tool_that_fails_is_saved_as_a_tool_error_warning_and_not_counted_as_a_protocol_finding(tmp_path):
+    """The demo's add tool answers bad arguments with ``isError: true``; the finding is on the response in the
+    capture file (added before it was saved), and the session's protocol findings stay at zero."""
+    from inspector.core.capture import read_capture
+    from inspector.core.capture.writer import CaptureWriter, make_header
+
+    path = tmp_path / "tool-error.jsonl"
+
+    async def scenario():
+        writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": DEMO}))
+        session = await open_session(DEMO, capture=writer)
+        try:
+            await session.handshake("legacy")
+            response = await session.request("tools/call", {"name": "add", "arguments": {"a": "two", "b": 1}})
+            return result_of(response), dict(session.counts)
+        finally:
+            await session.close()
+            writer.close()
+
+    (result, error), counts = run(scenario())
+    assert error is None and result["isError"] is True
+    assert counts["findings"] == 0, "a tool's failure is not the server breaking the protocol"
+    saved = [e for e in read_capture(path).events if e.data.get("request_method") == "tools/call"]
+    assert len(saved) == 1
+    assert [(f.code, f.severity) for f in saved[0].findings] == [("tool-error", "warning")]

@@ -3,11 +3,16 @@
 A request sent in one direction is answered in the other. Ids are compared with their JSON type: ``"2"``
 does not answer ``2`` (https://www.jsonrpc.org/specification#response_object), and we say so when it was
 probably meant to. Batches are checked against the negotiated revision: only 2025-03-26 allows them.
+
+A tool's result with ``"isError": true`` gets a ``tool-error`` finding of severity ``warning``: the tool failed,
+but the server did what the protocol asks (tool failures are reported inside a result, so the model can see
+them), so it is not a protocol problem, is not counted as one, and does not make ``record`` or ``check`` fail.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from inspector.core.wire import jsonrpc
@@ -15,6 +20,11 @@ from inspector.core.wire.events import Direction, Event, Kind
 
 #: The only protocol revision whose JSON-RPC layer allows batches.
 BATCH_REVISIONS = frozenset({"2025-03-26"})
+#: Requests answered by a CallToolResult (tasks/result: a task-augmented tools/call's result).
+TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
+TOOL_ERROR = "tool-error"
+#: Only a response whose text has this is parsed again to look for ``result.isError`` (most have none).
+_IS_ERROR_TRUE = re.compile(rb'"isError"\s*:\s*true')
 
 
 def id_key(value: Any) -> tuple[str, Any]:
@@ -40,8 +50,9 @@ class Correlator:
     """Observes message events in order, pairs them, and annotates the event it is given, before it is saved.
 
     On a paired response it sets ``data["reply_to"]`` (the request's seq), ``data["latency"]`` (seconds) and
-    ``data["request_method"]``. Problems become findings on the event. The request is never touched: it was
-    saved when it was sent, and a saved event does not change. That a request was answered is derived from
+    ``data["request_method"]``. Problems become findings on the event, and so does a tool's failure
+    (``tool-error``, a warning). The request is never touched: it was saved when it was sent, and a saved
+    event does not change. That a request was answered is derived from
     the response's ``reply_to`` (:meth:`inspector.core.present.columns.Columns.pair`).
     """
 
@@ -71,7 +82,10 @@ class Correlator:
         if kind == jsonrpc.REQUEST:
             self._request(event, event.rpc.id)
         elif kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and event.rpc.has_id:
-            return self._response(event, event.rpc.id)
+            request = self._response(event, event.rpc.id)
+            if request is not None and kind == jsonrpc.RESPONSE:
+                _check_tool_result(event, request)
+            return request
         return None
 
     def _request(self, event: Event, msg_id: Any, where: str = "") -> None:
@@ -144,3 +158,18 @@ class Correlator:
             elif info.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and info.has_id:
                 self._response(event, info.id, where)
         return None
+
+
+def _check_tool_result(response: Event, request: Event) -> None:
+    """A ``tool-error`` warning on ``response`` when it answers a tool call and its ``result.isError`` is true.
+    (Inside a batch, which only 2025-03-26 allowed, an answer's request method is not known: not checked.)"""
+    if request.rpc is None or request.rpc.method not in TOOL_RESULT_METHODS \
+            or not _IS_ERROR_TRUE.search(response.raw):
+        return
+    try:
+        obj = response.json()
+    except (ValueError, RecursionError):
+        return
+    result = obj.get("result") if isinstance(obj, dict) else None
+    if isinstance(result, dict) and result.get("isError") is True:
+        response.add_finding(TOOL_ERROR, 'tool error: the tool reported a failure ("isError": true)', "warning")
