@@ -94,10 +94,11 @@ def test_a_command_that_does_not_exist_is_named_with_the_path_searched_on_the_cl
 
 @pytest.mark.report("faults", "command not found", surface="GUI", **NOT_FOUND)
 def test_a_command_that_does_not_exist_is_named_with_the_path_searched_in_the_status_line(window, qloop, report):
-    """The status line says failed, names the command and the PATH, and says where to fix it."""
+    """The status line says failed, names the command and the PATH, and what to check (no profile named: the
+    session did not come from one)."""
     case = gui_case(window, qloop, target("nope", [MISSING]), failed_status, "the failure")
     assert case.sentence.startswith(f"failed: command not found: {MISSING} (searched PATH: "), case.sentence
-    assert case.sentence.endswith("— check the command in the server's profile."), case.sentence
+    assert case.sentence.endswith("— check the command's spelling, or give its full path."), case.sentence
     assert_never_spawned(case.capture, case.sentence)
     report.saw(case.sentence, seconds=case.seconds)
 

@@ -15,7 +15,7 @@ from inspector.core.session.target import Target
 from inspector.core.wire.events import Direction, Kind
 from inspector.ui.session.live import CLOSED, FAILED, READY
 from inspector.ui.session.tab import SessionTab
-from inspector.ui.timeline.model import COL_LATENCY
+from inspector.ui.timeline.model import COL_LATENCY, COL_SUMMARY
 
 pytestmark = pytest.mark.integration
 JUNK_SERVER = Path(__file__).resolve().parents[1] / "integration" / "servers" / "junk_server.py"
@@ -174,7 +174,55 @@ def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, ql
 
     tab = qloop.run_until_complete(scenario())
     assert "command not found: mcp-inspector-no-such-server" in tab.status.text()
-    assert "check the command" in tab.status.text()
+    assert ") — check the command's spelling, or give its full path. · " in tab.status.text(), tab.status.text()
+    assert "profile" not in tab.status.text(), "no profile was used, so none is named"
+
+
+def test_a_failure_is_red_in_the_status_line_and_the_timeline_and_a_plain_note_is_not(window, qloop):
+    async def scenario():
+        tab = window.open_live(Target(name="nope", argv=["mcp-inspector-no-such-server"]))
+        await until(lambda: tab.live.state == FAILED, 10, "the failure")
+        tab.bridge.flush_now()
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    status = tab.status.palette().color(tab.status.foregroundRole())
+    assert status.red() > 180 and status.green() < 100, status.name()
+    note = next(row for row in range(tab.model.rowCount()) if tab.model.event(row).kind == Kind.NOTE)
+    assert tab.model.event(note).data["failure"] is True
+    colour = tab.model.index(note, COL_SUMMARY).data(Qt.ItemDataRole.ForegroundRole).color()
+    assert colour.red() > 200 and colour.blue() < 100, f"the failure note is red, not {colour.name()}"
+
+
+def test_a_missing_command_from_a_profile_says_to_check_the_profile(window, qloop):
+    from inspector.core.clients.profiles import ServerProfile
+    profile = ServerProfile(name="broken", kind="stdio", command="mcp-inspector-no-such-server")
+
+    async def scenario():
+        tab = window.open_live(Target.from_profile(profile))
+        await until(lambda: tab.live.state == FAILED, 10, "the failure")
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    assert ") — check the command in the server's profile. · " in tab.status.text(), tab.status.text()
+
+
+@pytest.mark.parametrize("stderr", [False, True])
+def test_a_server_that_exits_at_once_points_to_the_stderr_tab_only_when_it_wrote_there(window, qloop, stderr):
+    script = ("import sys; " + ("sys.stderr.write('cannot open the database\\n'); " if stderr else "")
+              + "sys.exit(3)")
+
+    async def scenario():
+        tab = window.open_live(Target(name="exits", argv=[sys.executable, "-c", script], handshake="legacy"))
+        await until(lambda: tab.live.state == FAILED, 30, "the failure")
+        return tab
+
+    text = qloop.run_until_complete(scenario()).status.text()
+    assert "exited with code 3" in text, text
+    if stderr:
+        assert "cannot open the database" in text and "its stderr is in the stderr tab" in text, text
+    else:
+        assert "wrote nothing to stderr" in text and "stderr tab" not in text, text
 
 
 def test_reconnecting_from_a_capture_names_exactly_what_would_run(tmp_path):
@@ -289,3 +337,4 @@ def test_an_unexpected_error_in_a_session_is_said_in_its_status_line_not_lost(wi
     tab = qloop.run_until_complete(scenario())
     assert tab.live.state == FAILED
     assert "unexpected error (RuntimeError: a bug in the handshake)" in tab.status.text()
+

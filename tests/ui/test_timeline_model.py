@@ -119,3 +119,41 @@ def test_the_id_column_writes_ids_as_json_so_7_and_the_string_7_differ():
     from inspector.ui.timeline.model import id_text
 
     assert [id_text(v) for v in (7, "7", None, "a\u00e9")] == ["7", '"7"', "null", '"a\u00e9"']
+
+
+def _numbered(events: list[Event]) -> list[Event]:
+    for seq, event in enumerate(events, start=1):
+        event.seq = seq
+    return events
+
+
+def _foreground(model, row: int):
+    brush = model.data(model.index(row, COL_SUMMARY), Qt.ItemDataRole.ForegroundRole)
+    return None if brush is None else brush.color()
+
+
+def test_a_failure_note_and_a_tool_error_are_red_a_plain_note_is_plain_and_a_warning_is_amber(qapp):
+    from inspector.core.wire.correlation import Correlator
+
+    correlator = Correlator()
+    call = decode_line(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"}}', Direction.C2S)
+    failed = decode_line(b'{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}', Direction.S2C)
+    crlf = decode_line(b'{"jsonrpc":"2.0","method":"notifications/message"}', Direction.S2C, b"\r\n")
+    events = _numbered([Event(Kind.NOTE, data={"text": "probing with server/discover"}),
+                        Event(Kind.NOTE, data={"text": "command not found: x", "failure": True}),
+                        call, failed, crlf])
+    for event in events:
+        correlator.observe(event)
+    model = TimelineModel(events, live=False)
+    assert _foreground(model, 0) is None, "a note says what happened: the palette's text colour"
+    red = _foreground(model, 1)
+    assert red.red() > 200 and red.green() < 100 and red.blue() < 100
+    assert [f.code for f in failed.findings] == ["tool-error"]
+    assert _foreground(model, 3) == red, "a tool error is a failure"
+    assert model.data(model.index(3, 0), Qt.ItemDataRole.BackgroundRole) is None, \
+        "but not a protocol problem: no red band"
+    assert text(model, 3, COL_SUMMARY).startswith("tool error: ")
+    amber = _foreground(model, 4)
+    assert [f.code for f in crlf.findings] == ["crlf"] and amber is not None and amber != red
+    assert amber.red() > amber.blue() and amber.green() > amber.blue(), amber.name()
+

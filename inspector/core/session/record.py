@@ -119,7 +119,7 @@ async def _drive(session: Session, options: RecordOptions) -> str | None:
     try:
         await session.start()
     except TransportError as exc:
-        session.note(str(exc))
+        session.note(str(exc), failure=True)
         return str(exc)
     session.max_request_time = options.max_time
     target = options.target

@@ -411,7 +411,7 @@ class Relay:
             code = await self._start_server()
         except _StartFailed as failure:
             say(failure.sentence)
-            self.note(f"the server could not be started: {failure.sentence}")
+            self.note(f"the server could not be started: {failure.sentence}", failure=True)
             self._send_json(END, {"exit": failure.status})
             self.client_out.close()
             return failure.status

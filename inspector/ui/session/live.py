@@ -50,6 +50,7 @@ class LiveSession(QObject):
         self.capture_path: Path | None = None
         self.state = STARTING
         self.sentence = ""  #: what the current state needs said ("" when nothing)
+        self.failure = False  #: the sentence says something failed (the status line shows it in red)
         self.server: ServerInfo | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -80,17 +81,19 @@ class LiveSession(QObject):
     def _request_failed(self, exc: TransportError) -> None:
         """A message the user sent failed: a note in the timeline, and the sentence in the status line."""
         assert self.session is not None
-        self.session.note(str(exc))
+        self.session.note(str(exc), failure=True)
         if self.state in (READY, CLOSED):
-            self._set(self.state, str(exc))
+            self._set(self.state, str(exc), failure=True)
 
     def _sending(self) -> None:
         if self.state == READY and self.sentence:
             self._set(READY, "")  # the last request's failure is old news once the user sends again
 
-    def _set(self, state: str, sentence: str = "") -> None:
+    def _set(self, state: str, sentence: str = "", *, failure: bool = False) -> None:
+        """Enter ``state`` and say ``sentence``; a FAILED state is always a failure."""
         self.state = state
         self.sentence = sentence
+        self.failure = failure or state == FAILED
         self.state_changed.emit(state, sentence)
 
     async def _run(self) -> None:
@@ -103,8 +106,8 @@ class LiveSession(QObject):
             self.server = await session.handshake(self.target.handshake, self.target.protocol_version,
                                                   self.target.timeout)
         except TransportError as exc:
-            session.note(str(exc))
-            self._set(FAILED, str(exc) + _next_step(self.target, exc))
+            session.note(str(exc), failure=True)
+            self._set(FAILED, str(exc) + _next_step(self.target, exc, session.counts["stderr"]))
             await self._finish()
             return
         except asyncio.CancelledError:
@@ -166,14 +169,20 @@ class LiveSession(QObject):
             self._request_failed(exc)
 
 
-def _next_step(target: Target, exc: TransportError) -> str:
-    """What the user can do about a session that could not start, by the kind of failure."""
+def _next_step(target: Target, exc: TransportError, stderr_lines: int) -> str:
+    """What the user can do about a session that could not start, by the kind of failure. A profile is named
+    only when the session came from one; the stderr tab only when the server wrote something there."""
+    profile = target.named_by_user
     if isinstance(exc, CommandNotFound):
-        return " — check the command in the server's profile."
+        if profile:
+            return " — check the command in the server's profile."
+        return " — check the command's spelling, or give its full path."
     if isinstance(exc, ConnectionRefused):
         return " — start the server, or check the URL."
     if isinstance(exc, HttpStatusError) and exc.status == 401:
-        return " — add a token (Authorization header) in the server's profile."
-    if isinstance(exc, TransportClosed) and not target.is_http:
+        if profile:
+            return " — add a token (Authorization header) in the server's profile."
+        return " — add a token: -H 'Authorization: Bearer TOKEN', or a profile with that header."
+    if isinstance(exc, TransportClosed) and not target.is_http and stderr_lines:
         return " — its stderr is in the stderr tab."
     return ""

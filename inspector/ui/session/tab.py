@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -32,8 +32,9 @@ from inspector.core.session.session import ServerInfo
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.ui.panels.composer import Composer
+from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
+from inspector.ui.panels.json_highlighter import is_dark
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
@@ -60,7 +61,7 @@ class SessionTab(QWidget):
         super().__init__(parent)
         self.title = title
         #: the tab's background sends and cancellations; a failure is said in the status line
-        self.tasks = Tasks(report=lambda sentence: self.status.setText(sentence))
+        self.tasks = Tasks(report=lambda sentence: self.say(sentence, failure=True))
         self.live: LiveSession | None = None
         self.bridge: SessionBridge | None = None
         self.capture_path: Path | None = None
@@ -186,7 +187,7 @@ class SessionTab(QWidget):
     def cannot_start(self, sentence: str) -> None:
         """The session could not even be built (a URL or header its transport refuses): say why, start nothing."""
         self.composer.set_enabled_for_session(False)
-        self.status.setText(f"{FAILED}: {sentence}")
+        self.say(f"{FAILED}: {sentence}", failure=True)
 
     def attach_tap(self, hello: dict[str, Any]) -> None:
         """A live tap: a real client drives the server, we only watch (read-only)."""
@@ -401,7 +402,19 @@ class SessionTab(QWidget):
             parts.append(f"{counts['findings']:,} protocol findings")
         if counts["stderr"]:
             parts.append(f"{counts['stderr']:,} stderr lines")
-        self.status.setText(" · ".join(parts))
+        self.say(" · ".join(parts), failure=bool(sentence) and self.live.failure)
+
+    def say(self, text: str, *, failure: bool = False) -> None:
+        """Put ``text`` in the status line: red when it says something failed, the palette's text colour
+        otherwise (a state, a note, counts)."""
+        self.status.setText(text)
+        if self.status.property("failure") is not failure:  # called for every batch of events: repaint only
+            self.status.setProperty("failure", failure)
+            palette = self.palette()
+            if failure:
+                light, dark = STATUS_COLOURS["error"]
+                palette.setColor(QPalette.ColorRole.WindowText, QColor(dark if is_dark(palette) else light))
+            self.status.setPalette(palette)
 
     def _pending_requests(self, count: int) -> None:
         self.side.setTabText(1, f"Server requests ({count})" if count else "Server requests")

@@ -32,6 +32,7 @@ from inspector.core.present.describe import (
     summary,
 )
 from inspector.core.wire import jsonrpc
+from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Direction, Event, Kind
 
 COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
@@ -56,6 +57,9 @@ _BOLD = QFont()
 _BOLD.setBold(True)
 _PROBLEM_FOREGROUND = QBrush(QColor(220, 50, 47))
 _PROBLEM_BACKGROUND = QBrush(QColor(220, 50, 47, 45))
+#: red text without the problem band: something failed (a tool, starting the server) but nobody broke the
+#: protocol; the band (and "problems only") is for protocol problems
+_FAILURE_FOREGROUND = _PROBLEM_FOREGROUND
 
 
 @functools.lru_cache(maxsize=64)
@@ -267,12 +271,20 @@ class TimelineModel(QAbstractTableModel):
         return text
 
     def _foreground(self, event: Event, column: int, problem: bool) -> QBrush | None:
+        """Red for problems and failures (a failure note, a tool error), amber for other warnings; transport
+        events are blue, stderr grey, and the inspector's own notes plain (a note is not a failure)."""
         if problem:
             return _PROBLEM_FOREGROUND
         dark = self._dark_palette()
+        if event.kind == Kind.NOTE:
+            return _FAILURE_FOREGROUND if event.data.get("failure") is True else None
+        if event.findings:
+            if any(f.code == TOOL_ERROR for f in event.findings):
+                return _FAILURE_FOREGROUND
+            return _brush(*((230, 170, 60) if dark else (154, 103, 0)))  # a warning (CR LF, a 200 for a 202)
         if event.kind == Kind.STDERR:
             return _brush(*((150, 150, 150) if dark else (110, 110, 110)))
-        if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
+        if event.kind in (Kind.LIFECYCLE, Kind.HTTP, Kind.SSE):
             return _brush(*((120, 160, 220) if dark else (40, 90, 160)))
         if column == COL_DIR and event.dir == Direction.C2S:
             return _brush(*((80, 200, 120) if dark else (20, 130, 60)))
