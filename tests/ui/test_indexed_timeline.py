@@ -15,6 +15,7 @@ from inspector.core.capture import read_capture
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.clients.profiles import ProfileStore
+from inspector.core.present.describe import compact_seconds
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
 from inspector.ui.main_window import MainWindow
@@ -108,7 +109,7 @@ def pairing_in_file(path) -> tuple[list[int | None], list[str]]:
         if "reply_to" in data and data["reply_to"] in row_of:
             request = row_of[data["reply_to"]]
             pairs[row], pairs[request] = request, row
-            latency[row] = latency[request] = f"{data['latency'] * 1000:.1f} ms"
+            latency[row] = latency[request] = compact_seconds(data["latency"])
     for row, line in enumerate(lines):
         message = json.loads(line["raw"]) if line["kind"] == "message" else None
         if isinstance(message, dict) and "method" in message and "id" in message and line.get("dir") == "c2s" \

@@ -58,7 +58,7 @@ def check_pairing(tab: SessionTab, path: Path, at_least: int) -> None:
     assert len(pairs) >= at_least, pairs
     for request, response in pairs.items():
         latency = model.index(request, COL_LATENCY).data()
-        assert latency.endswith(" ms"), f"row {request} ({model.event(request).method}) shows {latency!r}"
+        assert latency.endswith((" ms", " s")), f"row {request} ({model.event(request).method}) shows {latency!r}"
         assert model.pair_row(request) == response and model.pair_row(response) == request
         tab.select_row(request)
         assert model.highlight_row == response, "selecting a request tints its response"

@@ -80,8 +80,8 @@ def test_a_request_without_an_answer_is_shown_pending_and_stops_being_pending_wh
     model.dataChanged.connect(lambda top, bottom: changed.append(top.row()))
     model.catch_up()
     assert 0 in changed
-    assert text(model, 0, COL_LATENCY) == "500.0 ms", "an answered request shows its latency"
-    assert text(model, 1, COL_LATENCY) == "500.0 ms"
+    assert text(model, 0, COL_LATENCY) == "500 ms", "an answered request shows its latency"
+    assert text(model, 1, COL_LATENCY) == "500 ms"
 
 
 def test_server_text_that_looks_like_html_is_plain_in_cells_and_escaped_in_tooltips(qapp):
@@ -157,3 +157,18 @@ def test_a_failure_note_and_a_tool_error_are_red_a_plain_note_is_plain_and_a_war
     assert [f.code for f in crlf.findings] == ["crlf"] and amber is not None and amber != red
     assert amber.red() > amber.blue() and amber.green() > amber.blue(), amber.name()
 
+
+def test_times_are_compact_so_a_long_gap_or_wait_is_never_cut(qapp):
+    import time
+
+    from inspector.ui.timeline.model import COL_DELTA
+
+    first = decode_line(b'{"jsonrpc":"2.0","id":1,"method":"ping"}', Direction.C2S)
+    second = decode_line(b'{"jsonrpc":"2.0","id":2,"method":"tools/call"}', Direction.C2S)
+    first.t, second.t = 1.0, 1.0 + 25.5809
+    events = _numbered([first, second])
+    model = TimelineModel(events, live=True, t0=time.monotonic() - second.t - 14.3)
+    model.catch_up()
+    assert text(model, 0, COL_DELTA) == "+0"
+    assert text(model, 1, COL_DELTA) == "+25.6 s"
+    assert text(model, 1, COL_LATENCY) == "pending 14 s"

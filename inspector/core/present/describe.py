@@ -85,6 +85,36 @@ def summary(event: Event) -> str:
     return clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
 
 
+def compact_seconds(seconds: float, *, whole: bool = False) -> str:
+    """A duration in about three significant figures and the unit that suits it, at most 8 characters:
+    ``0.25 ms``, ``12.5 ms``, ``250 ms``, ``2.50 s``, ``25.6 s``, ``4.3 min``, ``2.1 h``, ``3.0 d``. ``whole``:
+    whole seconds below a minute (``14 s``: a time still running, redrawn once a second)."""
+    sign = "-" if seconds < 0 else ""
+    s = abs(seconds)
+    ms = s * 1000
+    if whole and s < 59.5:
+        text = f"{s:.0f} s"
+    elif whole and s < 60:
+        text = "1.0 min"
+    elif ms < 9.995:
+        text = f"{ms:.2f} ms"
+    elif ms < 99.95:
+        text = f"{ms:.1f} ms"
+    elif ms < 999.5:
+        text = f"{ms:.0f} ms"
+    elif s < 9.995:
+        text = f"{s:.2f} s"
+    elif s < 59.95:
+        text = f"{s:.1f} s"
+    elif s < 59.95 * 60:
+        text = f"{s / 60:.1f} min"
+    elif s < 23.95 * 3600:
+        text = f"{s / 3600:.1f} h"
+    else:
+        text = f"{s / 86400:.1f} d"
+    return sign + text
+
+
 def _ms(seconds: Any) -> str:
     return f"{seconds * 1000:.1f} ms" if isinstance(seconds, (int, float)) else "?"
 

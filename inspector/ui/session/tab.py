@@ -41,7 +41,7 @@ from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.bridge import SessionBridge
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.timeline.filter import TimelineFilter
-from inspector.ui.timeline.model import COL_SUMMARY, EVENT_ROLE, TimelineModel
+from inspector.ui.timeline.model import COL_SUMMARY, COLUMN_SAMPLES, EVENT_ROLE, TimelineModel
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
@@ -327,9 +327,11 @@ class SessionTab(QWidget):
         self._show(filtered=False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        unit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in enumerate((6, 8, 9, 2, 11, 22, 5, 10, 8)):
-            header.resizeSection(column, unit * chars + 12)
+        metrics = self.table.fontMetrics()
+        for column, sample in enumerate(COLUMN_SAMPLES):
+            title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
+            header.resizeSection(column, max(metrics.horizontalAdvance(sample),
+                                             header.fontMetrics().horizontalAdvance(title)) + 16)
         header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
 
     # -- live updates ----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from inspector.core.capture.index import CaptureIndex, IndexedEvents
 from inspector.core.present.columns import PROBLEM, Columns
 from inspector.core.present.describe import (
     ARROWS,
+    compact_seconds,
     describe_http,
     label,
     summary,
@@ -39,6 +40,12 @@ COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Su
 (COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_LATENCY, COL_SIZE,
  COL_SUMMARY) = range(len(COLUMNS))
 EVENT_ROLE = Qt.ItemDataRole.UserRole + 1
+#: The widest text each column shows (before Summary, which takes the rest), to size the columns so that
+#: numbers are never cut: a seq of a 10-million-event capture, 28 hours of session time, compact durations,
+#: "pending 1.2 min", a size under 1024 KB. Text columns (Method, Id) may be cut (their tooltip and the detail
+#: pane show all).
+COLUMN_SAMPLES = ("0000000", "00000.000", "+00.0 min", "→", "notification", "notifications/progress", "00000",
+                  "pending 00.0 min", "0000.0 KB")
 #: How many rows' summaries we keep computed.
 SUMMARY_CACHE_ROWS = 4000
 
@@ -221,7 +228,8 @@ class TimelineModel(QAbstractTableModel):
             return f"{event.t:.3f}"
         if column == COL_DELTA:
             previous = self.events[row - 1].t if row else event.t
-            return f"+{(event.t - previous) * 1000:.1f}ms"
+            delta = event.t - previous
+            return "+0" if delta == 0 else ("+" if delta > 0 else "") + compact_seconds(delta)
         if column == COL_DIR:
             return ARROWS.get(event.dir, " ")
         if column == COL_KIND:
@@ -248,11 +256,12 @@ class TimelineModel(QAbstractTableModel):
             if partner is not None:
                 latency = self.events[partner].data.get("latency")
             elif row in self._pending:
-                return f"pending {time.monotonic() - self.t0 - event.t:.1f} s" if self.live else "no answer"
+                waited = time.monotonic() - self.t0 - event.t
+                return f"pending {compact_seconds(waited, whole=True)}" if self.live else "no answer"
             elif self.index_of_file is not None and self.index_of_file.done:
                 return "no answer"
         if isinstance(latency, (int, float)) and not isinstance(latency, bool):
-            return f"{latency * 1000:.1f} ms"
+            return compact_seconds(latency)
         return ""
 
     def _summary(self, row: int, event: Event) -> str:
