@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 
 from inspector.core.session import compose
+from inspector.core.wire.events import Direction
+from inspector.core.wire.framing import decode_line
 from inspector.ui.panels.composer import HISTORY_LIMIT, Composer
 from inspector.ui.panels.json_highlighter import JsonHighlighter
 
@@ -295,3 +297,101 @@ def test_a_message_over_the_highlighting_limit_switches_colours_off_and_back_wit
     composer.set_text('{"jsonrpc":"2.0","method":"ping"}')
     assert composer.highlighter.document() is composer.editor.document()
     assert len(checked) <= 4, f"the change handler ran {len(checked)} times for two edits"
+
+
+# -- raw text without a final newline ------------------------------------------------------------------------
+
+
+def test_raw_text_without_a_final_newline_says_the_server_will_wait_and_one_click_adds_it(composer, qtbot):
+    composer.raw.setChecked(True)
+    composer.set_text('{"jsonrpc": "2.0", "method": "ping", "id": 1}')
+    assert "no final newline: the server will wait for the rest of the line" in composer.status.text()
+    assert composer.status.property("severity") == "warning"
+    assert composer.add_newline.isVisible()
+    qtbot.mouseClick(composer.add_newline, Qt.MouseButton.LeftButton)
+    assert composer.text() == '{"jsonrpc": "2.0", "method": "ping", "id": 1}\n'
+    assert "newline" not in composer.status.text().split(")")[-1], composer.status.text()
+    assert composer.status.property("severity") == "raw" and not composer.add_newline.isVisible()
+
+
+def test_over_http_raw_text_needs_no_final_newline(composer):
+    composer.set_line_framed(False)  # a POST body or a WebSocket frame: nothing waits for a newline
+    composer.raw.setChecked(True)
+    composer.set_text('{"jsonrpc": "2.0", "method": "ping", "id": 1}')
+    assert "newline" not in composer.status.text() and not composer.add_newline.isVisible()
+
+
+def test_after_a_raw_send_without_newline_the_next_send_is_said_to_join_that_line(composer, qtbot):
+    composer.raw.setChecked(True)
+    composer.set_text('{"jsonrpc": "2.0", "method": "ping"')
+    composer.send()
+    assert "the server still holds 35 bytes sent without a final newline: this text continues their line" \
+        in composer.status.text()
+    composer.raw.setChecked(False)
+    composer.set_text('{"jsonrpc": "2.0", "method": "ping"}')
+    assert composer.status.text().endswith(", but the server still holds 35 bytes sent raw without a final "
+                                           "newline: this message would join their line")
+    composer.raw.setChecked(True)
+    composer.set_text("}\n")
+    composer.send()  # the line is complete now
+    composer.raw.setChecked(False)
+    composer.set_text('{"jsonrpc": "2.0", "method": "ping"}')
+    assert composer.status.text() == "valid request ping (id added at send)"
+
+
+# -- ids: resend, keep the id, in flight -------------------------------------------------------------------------
+
+
+RESENT = '{\n  "jsonrpc": "2.0",\n  "id": 3,\n  "method": "tools/call",\n  "params": {"name": "add"}\n}'
+
+
+def test_a_resent_request_gets_a_fresh_id_unless_keep_the_id_is_ticked(composer, qtbot):
+    composer.resend(RESENT)
+    assert composer.keep_id.isVisible() and not composer.keep_id.isChecked()
+    assert composer.status.text().endswith('(a fresh id replaces 3 at send; tick "keep the id" to send it as '
+                                           'written)')
+    with qtbot.waitSignal(composer.send_requested, timeout=2000) as blocker:
+        composer.send()
+    assert "id" not in blocker.args[0], "the session adds the next id of its own"
+    assert blocker.args[0]["params"] == {"name": "add"}
+    composer.keep_id.setChecked(True)
+    with qtbot.waitSignal(composer.send_requested, timeout=2000) as blocker:
+        composer.send()
+    assert blocker.args[0]["id"] == 3
+
+
+def test_a_typed_id_is_sent_as_written_and_a_template_has_no_id_to_keep(composer, qtbot):
+    _choose(composer, "tools/list")
+    assert not composer.keep_id.isVisible()
+    composer.set_text('{"jsonrpc": "2.0", "id": "mine", "method": "tools/list"}')
+    assert composer.keep_id.isVisible() and composer.keep_id.isChecked()
+    with qtbot.waitSignal(composer.send_requested, timeout=2000) as blocker:
+        composer.send()
+    assert blocker.args[0]["id"] == "mine"
+
+
+def test_recalling_a_resent_message_recalls_that_its_id_was_replaced(composer):
+    composer.resend(RESENT)
+    composer.send()
+    composer.set_text('{"jsonrpc": "2.0", "id": 9, "method": "ping"}')
+    composer.keep_id.setChecked(True)
+    composer.recall_previous()
+    assert composer.text() == RESENT and not composer.keep_id.isChecked()
+
+
+def test_an_id_still_waiting_for_its_answer_is_warned_about_with_its_type(composer):
+    waiting = decode_line(b'{"jsonrpc":"2.0","id":3,"method":"tools/call"}', Direction.C2S)
+    waiting.seq = 12
+    composer.in_flight = lambda: [waiting]
+    composer.resend(RESENT)
+    assert "in flight" not in composer.status.text(), "a fresh id is no duplicate"
+    composer.keep_id.setChecked(True)
+    assert composer.status.text().endswith("; id 3 (a number) is already in flight (request #12 has no answer "
+                                           "yet): the server gets a duplicate id")
+    assert composer.status.property("severity") == "warning"
+    composer.set_text(RESENT.replace('"id": 3', '"id": "3"'))
+    assert "in flight" not in composer.status.text(), '"3" is another id than 3'
+    composer.set_text(RESENT)
+    composer.in_flight = list  # answered since
+    composer.refresh()
+    assert "in flight" not in composer.status.text()

@@ -353,3 +353,38 @@ def test_the_number_columns_are_wide_enough_for_their_widest_numbers(window, qlo
               COL_LATENCY: "pending 59.9 min", COL_SIZE: "1023.9 KB"}
     for column, text in widest.items():
         assert header.sectionSize(column) >= metrics.horizontalAdvance(text) + margin, (column, text)
+
+
+def test_resend_takes_a_fresh_id_and_keeping_the_id_of_a_request_in_flight_is_warned_about(window, qloop):
+    slow = ('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"slow_count",'
+            '"arguments":{"count":50,"delay_ms":200}}}')
+
+    def calls(tab):
+        return [e for e in shown_events(tab) if e.method == "tools/call" and e.dir == Direction.C2S]
+
+    async def scenario():
+        tab = window.open_demo()
+        await until(lambda: tab.live.state == READY, 30, "the demo handshake")
+        tab.composer.set_text(slow)
+        assert tab.composer.send()
+        await until(lambda: len(calls(tab)) == 1, 10, "the slow call")
+        first = calls(tab)[0]
+        tab.select_seq(first.seq)
+        assert tab.resend_selected()
+        fresh_status = tab.composer.status.text()
+        assert tab.composer.send()
+        await until(lambda: len(calls(tab)) == 2, 10, "the resent call")
+        tab.select_seq(first.seq)
+        assert tab.resend_selected()
+        tab.composer.keep_id.setChecked(True)
+        kept_status = tab.composer.status.text()
+        assert tab.composer.send()
+        await until(lambda: len(calls(tab)) == 3, 10, "the call with the kept id")
+        return first, calls(tab), fresh_status, kept_status
+
+    first, sent, fresh_status, kept_status = qloop.run_until_complete(scenario())
+    assert "in flight" not in fresh_status and "a fresh id replaces" in fresh_status
+    assert sent[1].rpc.id != first.rpc.id, "Resend took a fresh id"
+    assert f"is already in flight (request #{first.seq} has no answer yet)" in kept_status, kept_status
+    assert sent[2].rpc.id == first.rpc.id
+    assert [f.code for f in sent[2].findings] == ["id-reused"], "the duplicate is what the user asked for"

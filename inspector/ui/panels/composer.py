@@ -4,12 +4,15 @@ A method picker loads a template (:func:`inspector.core.session.compose.template
 listed; the editor checks the text on every change and the status line under it says, in one sentence,
 what would go on the wire ("valid request tools/call add (id added at send)") or where the JSON breaks
 ("line 3, column 5: Expecting ',' delimiter"). Raw mode sends the text byte for byte, broken JSON and
-newlines included, which is how framing bugs in a server are provoked on purpose.
+newlines included, which is how framing bugs in a server are provoked on purpose; over stdio the status line
+says when the text has no final newline (the server then waits for the rest of the line, and what is sent
+next joins it) and a button adds one.
 
 Request ids (and ``_meta`` in the 2026-07-28 era) are not written here: the session adds them at send time
 (``Session.prepare_request``), so :attr:`Composer.send_requested` carries the message without an id unless
-the user typed one. Everything that may come from the server (tool names, URIs) reaches the screen as plain
-text only.
+the user typed one. A message put back by Resend gets a fresh id unless "keep the id" is ticked (to test a
+duplicate id on purpose), and the status line warns when an id it would send is still waiting for its
+answer. Everything that may come from the server (tool names, URIs) reaches the screen as plain text only.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +50,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.session import compose
+from inspector.core.wire.correlation import describe_id, id_key
+from inspector.core.wire.events import Event
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 
 #: Sent messages (and replaced drafts) kept for recall; older ones are dropped.
@@ -74,6 +80,7 @@ class HistoryEntry:
     label: str
     raw: bool = False
     sent: bool = True
+    keep_id: bool = True  #: a typed id was sent as written (False: a fresh id replaced it)
 
 
 class Composer(QWidget):
@@ -99,6 +106,11 @@ class Composer(QWidget):
         self._stash: tuple[str, bool] | None = None  #: (text, raw) before recalling started
         self._session_enabled = True
         self._validation = compose.validate("")
+        #: messages sent and still waiting for an answer (the session's pending requests), for the id warning
+        self.in_flight: Callable[[], list[Event]] = list
+        self._line_framed = True  #: the transport frames messages by newlines (stdio)
+        #: bytes sent raw since the last newline: the server holds them as the start of a line
+        self._open_line = 0
         self._build()
         self.set_revision(None)
 
@@ -142,6 +154,17 @@ class Composer(QWidget):
         self.raw = QCheckBox("Raw", self)
         self.raw.setObjectName("raw")
         self.raw.setToolTip("Send the text exactly as typed: no parsing, no id, newlines and broken JSON included")
+        self.keep_id = QCheckBox("keep the id", self)
+        self.keep_id.setObjectName("keep_id")
+        self.keep_id.setToolTip("Send the id as written, even one already used (to test how the server takes a "
+                                "duplicate id); unticked, the session gives the request a fresh id")
+        self.keep_id.setChecked(True)
+        self.keep_id.hide()
+        self.add_newline = QPushButton("Add final newline", self)
+        self.add_newline.setObjectName("add_newline")
+        self.add_newline.setToolTip("End the text with a newline, so the server reads it as a complete line")
+        self.add_newline.setAutoDefault(False)
+        self.add_newline.hide()
         self.send_button = QPushButton("Send", self)
         self.send_button.setObjectName("send")
         self.send_button.setToolTip("Send (Ctrl+Enter)")
@@ -151,6 +174,8 @@ class Composer(QWidget):
         hint.setEnabled(False)  # drawn in the palette's disabled (subdued) colour
         bottom = QHBoxLayout()
         bottom.addWidget(self.raw)
+        bottom.addWidget(self.keep_id)
+        bottom.addWidget(self.add_newline)
         bottom.addStretch(1)
         bottom.addWidget(hint)
         bottom.addWidget(self.send_button)
@@ -167,6 +192,8 @@ class Composer(QWidget):
         self.history_box.activated.connect(self._history_activated)
         self.editor.textChanged.connect(self._text_changed)
         self.raw.toggled.connect(lambda _on: self._refresh_status())
+        self.keep_id.toggled.connect(lambda _on: self._refresh_status())
+        self.add_newline.clicked.connect(self._add_final_newline)
         self.send_button.clicked.connect(self.send)
 
         # Scoped to the composer: window-wide, they would clash with every other tab's composer and the
@@ -253,12 +280,37 @@ class Composer(QWidget):
         self._template_text = text
         self._recall = None
         self.raw.setChecked(False)
+        self.keep_id.setChecked(True)
         self.set_text(text)
+
+    def resend(self, text: str, *, raw: bool = False) -> None:
+        """Put a message sent before back in the editor, to send again as it is or edited. Its id is replaced
+        by a fresh one at send unless the user ticks "keep the id"; ``raw``: sent byte for byte (a line that
+        was not a message)."""
+        self._keep_draft()
+        self._recall = None
+        self.raw.setChecked(raw)
+        self.keep_id.setChecked(False)
+        self.set_text(text)
+
+    def set_line_framed(self, framed: bool) -> None:
+        """Whether the session's transport ends a message at a newline (stdio), so that raw text without a final
+        newline is held by the server as the start of a line (HTTP and WebSocket send a body or a frame)."""
+        self._line_framed = framed
+        self._refresh_status()
+
+    def refresh(self) -> None:
+        """Say again what Send would do: a request that was in flight may have been answered since (called for
+        every batch of events, so only a text with an id is looked at again)."""
+        if self._typed_id()[0]:
+            self._refresh_status()
 
     def set_enabled_for_session(self, enabled: bool) -> None:
         """Allow sending only with a live session (a read-only capture or a closed one sends nothing)."""
         self._session_enabled = enabled
         self.raw.setEnabled(enabled)
+        if not enabled:
+            self._open_line = 0
         self._refresh_status()
 
     def history(self) -> list[HistoryEntry]:
@@ -273,15 +325,24 @@ class Composer(QWidget):
         if self.raw.isChecked():
             data = text.encode("utf-8", errors="surrogatepass")
             self._remember(HistoryEntry(text, f"raw, {len(data):,} bytes", raw=True))
+            newline = data.rfind(b"\n")
+            self._open_line = self._open_line + len(data) if newline < 0 else len(data) - newline - 1
             self.send_raw_requested.emit(data)
+            self._refresh_status()
             return True
         validation = self._validation
-        self._remember(HistoryEntry(text, self._label(validation)))
-        if isinstance(validation.obj, list):
-            self.send_raw_requested.emit(json.dumps(validation.obj, ensure_ascii=False,
+        obj = copy.deepcopy(validation.obj)  # receivers may change what they get
+        fresh_id = self._replaces_id()
+        if fresh_id:
+            del obj["id"]  # the session gives it the next id of its own
+        self._remember(HistoryEntry(text, self._label(validation), keep_id=not fresh_id))
+        self._open_line = 0  # a parsed message is sent as one line, newline included
+        if isinstance(obj, list):
+            self.send_raw_requested.emit(json.dumps(obj, ensure_ascii=False,
                                                     separators=(",", ":")).encode("utf-8", "surrogatepass"))
         else:
-            self.send_requested.emit(copy.deepcopy(validation.obj))  # receivers may change what they get
+            self.send_requested.emit(obj)
+        self._refresh_status()
         return True
 
     def can_send(self) -> bool:
@@ -386,6 +447,7 @@ class Composer(QWidget):
 
     def _show_entry(self, entry: HistoryEntry) -> None:
         self.raw.setChecked(entry.raw)
+        self.keep_id.setChecked(entry.keep_id)
         self.set_text(entry.text)
 
     def _text_changed(self) -> None:
@@ -451,22 +513,78 @@ class Composer(QWidget):
                 self.method_box.setCurrentIndex(index)
                 self.method_box.blockSignals(False)
 
+    def _typed_id(self) -> tuple[bool, Any]:
+        """Whether the text is a request with an id, and the id."""
+        obj = self._validation.obj
+        if self._validation.kind == "request" and isinstance(obj, dict) and "id" in obj:
+            return True, obj["id"]
+        return False, None
+
+    def _replaces_id(self) -> bool:
+        """Whether Send gives the request a fresh id instead of the one in the text."""
+        return not self.raw.isChecked() and self._typed_id()[0] and not self.keep_id.isChecked()
+
+    def _in_flight(self, msg_id: Any) -> Event | None:
+        """The request sent with ``msg_id`` (the same JSON type too) that still waits for its answer."""
+        key = id_key(msg_id)
+        return next((e for e in self.in_flight() if e.rpc is not None and id_key(e.rpc.id) == key), None)
+
     def _refresh_status(self) -> None:
         validation = self._validation
+        has_id, msg_id = self._typed_id()
+        raw = self.raw.isChecked()
+        self.keep_id.setVisible(has_id and not raw and self._session_enabled)
+        self.add_newline.setVisible(False)
         if not self._session_enabled:
             severity, message = "off", "no live session: nothing can be sent (a read-only capture or a closed one)"
-        elif self.raw.isChecked():
-            data = self.text().encode("utf-8", errors="surrogatepass")
-            lines = data.count(b"\n")
-            extra = f", {lines} newline{'s' if lines != 1 else ''}" if lines else ""
-            note = "" if validation.ok or not data else f"; not a message: {validation.message}"
-            severity, message = "raw", f"raw: sent exactly as typed ({len(data):,} bytes{extra}){note}"
+        elif raw:
+            severity, message = self._raw_status()
         else:
             severity, message = validation.severity, validation.message
+            if validation.ok and self._open_line and self._line_framed:
+                severity = "warning"
+                message += (f", but the server still holds {self._open_line:,} bytes sent raw without a final "
+                            "newline: this message would join their line")
+        if self._session_enabled and has_id:
+            if not raw and not self.keep_id.isChecked():
+                message += (f" (a fresh id replaces {_id_text(msg_id)} at send; tick \"keep the id\" to send it "
+                            "as written)")
+            else:
+                waiting = self._in_flight(msg_id)
+                if waiting is not None:
+                    severity = "warning" if severity in ("ok", "raw") else severity
+                    message += (f"; id {describe_id(msg_id)} is already in flight (request #{waiting.seq} has no "
+                                "answer yet): the server gets a duplicate id")
         self.status.setText(message)
         self.status.setProperty("severity", severity)
         self._colour_status(severity)
         self.send_button.setEnabled(self.can_send())
+
+    def _raw_status(self) -> tuple[str, str]:
+        validation = self._validation
+        data = self.text().encode("utf-8", errors="surrogatepass")
+        lines = data.count(b"\n")
+        extra = f", {lines} newline{'s' if lines != 1 else ''}" if lines else ""
+        note = "" if validation.ok or not data else f"; not a message: {validation.message}"
+        message = f"raw: sent exactly as typed ({len(data):,} bytes{extra}){note}"
+        if not self._line_framed or not data:
+            return "raw", message
+        severity = "raw"
+        if self._open_line:
+            severity = "warning"
+            message += (f"; the server still holds {self._open_line:,} bytes sent without a final newline: "
+                        "this text continues their line")
+        if not data.endswith(b"\n"):
+            self.add_newline.setVisible(True)
+            severity = "warning"
+            message += ("; no final newline: the server will wait for the rest of the line (send again and the "
+                        "copies join into one long line)")
+        return severity, message
+
+    def _add_final_newline(self) -> None:
+        cursor = QTextCursor(self.editor.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText("\n")
 
     def _colour_status(self, severity: str) -> None:
         light, dark = STATUS_COLOURS[severity]
@@ -494,6 +612,11 @@ class Composer(QWidget):
                 self.recall_previous() if key == Qt.Key.Key_Up else self.recall_next()
                 return True
         return super().eventFilter(watched, event)
+
+
+def _id_text(value: Any) -> str:
+    """An id as JSON writes it (a string with its quotes)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 __all__ = ["Composer", "HistoryEntry", "HISTORY_LIMIT"]

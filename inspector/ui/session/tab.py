@@ -180,6 +180,8 @@ class SessionTab(QWidget):
         self.bridge.stderr_lines.connect(self.stderr.append_events)
         live.state_changed.connect(self._state_changed)
         live.server_known.connect(self._server_known)
+        self.composer.in_flight = session.pending_requests
+        self.composer.set_line_framed(not live.target.is_http)
         self.composer.set_enabled_for_session(True)
         self._ticker.start()
         live.start()
@@ -343,6 +345,7 @@ class SessionTab(QWidget):
             self.table.scrollToBottom()
         self._learn_catalog(self.events[first:])
         self._update_counts()
+        self.composer.refresh()  # an id the composer warned about may have been answered
 
     def _learn_catalog(self, events: list[Event]) -> None:
         changed = False
@@ -503,12 +506,17 @@ class SessionTab(QWidget):
         return True
 
     def resend_selected(self) -> bool:
-        """Put the selected sent message in the composer, to send again as it is or edited (Ctrl+Enter)."""
+        """Put the selected sent message in the composer, to send again as it is or edited (Ctrl+Enter): with a
+        fresh id unless the user ticks "keep the id"; a line that was not a message goes back in raw mode, its
+        newline included, to be sent byte for byte again."""
         event = self.current_event()
         if event is None or event.dir != Direction.C2S or event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR) \
                 or self.read_only:
             return False
-        self.composer.set_text(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+        if event.kind == Kind.MESSAGE:
+            self.composer.resend(pretty(event.raw))
+        else:
+            self.composer.resend((event.raw + event.eol).decode("utf-8", errors="replace"), raw=True)
         self.side.setCurrentWidget(self.composer)
         return True
 
