@@ -253,7 +253,7 @@ def test_a_tool_result_with_is_error_true_is_a_tool_error_warning_not_a_protocol
     failed = wire.send(S2C, tool_result(1, isError=True))
     assert codes(failed) == ["tool-error"]
     assert failed.findings[0].severity == "warning"
-    assert "tool error" in failed.findings[0].text and '"isError": true' in failed.findings[0].text
+    assert failed.findings[0].text == 'the tool failed: its result says "isError": true'
     assert failed.data["reply_to"] == 1, "the tool error is still paired with its call"
 
 

@@ -152,7 +152,7 @@ def test_a_failure_note_and_a_tool_error_are_red_a_plain_note_is_plain_and_a_war
     assert _foreground(model, 3) == red, "a tool error is a failure"
     assert model.data(model.index(3, 0), Qt.ItemDataRole.BackgroundRole) is None, \
         "but not a protocol problem: no red band"
-    assert text(model, 3, COL_SUMMARY).startswith("tool error: ")
+    assert text(model, 3, COL_SUMMARY).startswith("the tool failed: ")
     amber = _foreground(model, 4)
     assert [f.code for f in crlf.findings] == ["crlf"] and amber is not None and amber != red
     assert amber.red() > amber.blue() and amber.green() > amber.blue(), amber.name()

@@ -172,4 +172,4 @@ def _check_tool_result(response: Event, request: Event) -> None:
         return
     result = obj.get("result") if isinstance(obj, dict) else None
     if isinstance(result, dict) and result.get("isError") is True:
-        response.add_finding(TOOL_ERROR, 'tool error: the tool reported a failure ("isError": true)', "warning")
+        response.add_finding(TOOL_ERROR, 'the tool failed: its result says "isError": true', "warning")

@@ -536,7 +536,8 @@ class Composer(QWidget):
         self.keep_id.setVisible(has_id and not raw and self._session_enabled)
         self.add_newline.setVisible(False)
         if not self._session_enabled:
-            severity, message = "off", "no live session: nothing can be sent (a read-only capture or a closed one)"
+            severity, message = "off", ("no live session: nothing can be sent (a read-only capture, or a session "
+                                        "that closed or failed)")
         elif raw:
             severity, message = self._raw_status()
         else:
