@@ -178,6 +178,8 @@ def test_a_server_that_exits_at_once_is_named_with_its_code_and_its_stderr_in_th
 
 # -- never answers ------------------------------------------------------------------------------------------
 
+#: How every "no response" sentence ends: what raises the bound.
+HINT = "; raise --timeout to wait longer"
 NEVER = dict(group="stdio", advice="The server runs but says nothing on stdout: check that it is started in "
                                    "stdio mode (not HTTP or SSE), that it is not waiting for a prompt or a login, "
                                    "and read its stderr.")
@@ -185,7 +187,7 @@ NEVER = dict(group="stdio", advice="The server runs but says nothing on stdout: 
 
 def check_silent_capture(capture) -> None:
     assert [e.method for e in capture.events if e.kind == Kind.MESSAGE] == ["initialize"]
-    assert notes(capture)[-1] == f"no response to initialize within {TIMEOUT} s"
+    assert notes(capture)[-1] == f"no response to initialize within {TIMEOUT} s{HINT}"
     assert lifecycle(capture, "stdin_closed") and lifecycle(capture, "exited")[0].data == {
         "what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"], "code": 0}
     assert_nothing_left_running(capture)
@@ -195,7 +197,7 @@ def check_silent_capture(capture) -> None:
 def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_on_the_cli(tmp_path, report):
     case = record_case(tmp_path, integration_server("silent"))
     assert case.run.returncode == 1, case.run.explain()
-    assert case.sentence == f"mcp-inspector: no response to initialize within {TIMEOUT} s"
+    assert case.sentence == f"mcp-inspector: no response to initialize within {TIMEOUT} s{HINT}"
     check_silent_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
 
@@ -204,7 +206,7 @@ def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_o
 def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_in_the_status_line(
         window, qloop, report):
     case = gui_case(window, qloop, target("silent", integration_server("silent")), failed_status, "the timeout")
-    assert case.sentence == f"failed: no response to initialize within {TIMEOUT} s"
+    assert case.sentence == f"failed: no response to initialize within {TIMEOUT} s{HINT}"
     check_silent_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
 
@@ -503,7 +505,7 @@ def test_a_server_that_dies_leaving_a_helper_on_its_pipes_is_named_at_once_and_t
 FROZEN = dict(group="stdio", advice="The server's process is stopped: resume it (kill -CONT PID, or fg in the "
                                     "shell that suspended it), or detach the debugger that paused it.")
 FROZEN_SENTENCE = (f"no response to tools/list within {TIMEOUT} s: the server's process is stopped (SIGSTOP, "
-                   "Ctrl-Z or a debugger) and cannot answer until it gets SIGCONT")
+                   f"Ctrl-Z or a debugger) and cannot answer until it gets SIGCONT{HINT}")
 
 
 def check_frozen_capture(capture) -> None:
