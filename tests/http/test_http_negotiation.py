@@ -9,56 +9,18 @@ notifications restart a request's timeout up to ``--max-time`` on a request's SS
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
 import pytest
-from http_support import SERVERS, ServerProcess, header, http_events, launch, notes, one_sentence, stop
-from integration.integration_support import Recorded, load_capture, messages
+from http_support import ServerProcess, header, http_events, notes, one_sentence
+from integration.integration_support import Recorded, load_capture, messages, sent_revisions
 
-from inspector.core.capture import Capture
 from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
 
 TOOLS_LIST = [{"method": "tools/list"}]
-META_VERSION = "io.modelcontextprotocol/protocolVersion"
-
-
-@pytest.fixture
-def negotiating(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """``negotiating("--supported", "2025-11-25")`` starts servers/negotiating_http_server.py with those
-    options; every server started is killed at teardown."""
-    started: list[ServerProcess] = []
-
-    def start(*args: str) -> ServerProcess:
-        directory = tmp_path / f"negotiating-{len(started)}"
-        directory.mkdir()
-        server = launch("negotiating server", [sys.executable, str(SERVERS / "negotiating_http_server.py"),
-                                               str(directory / "port"), *args],
-                        directory / "server.log", port_file=directory / "port")
-        started.append(server)
-        return server
-
-    try:
-        yield start
-    finally:
-        for server in started:
-            stop(server)
-
-
-def sent(capture: Capture) -> list[tuple[str, Any]]:
-    """The messages the inspector sent, each with the revision it asked for (``_meta`` or initialize's own)."""
-    out = []
-    for event in messages(capture, "c2s"):
-        params = event.json().get("params") or {}
-        version = params.get("protocolVersion") if event.method == "initialize" else \
-            (params.get("_meta") or {}).get(META_VERSION)
-        out.append((event.method, version))
-    return out
 
 
 # -- negotiation ------------------------------------------------------------------------------------------
@@ -70,7 +32,7 @@ def test_a_400_with_error_32022_to_the_first_discover_is_retried_and_recorded_at
     run = record(server.url(), send=TOOLS_LIST)
     assert run.returncode == 0, run.explain()
     capture = load_capture(run.out)
-    assert sent(capture) == [("server/discover", "2026-07-28"), ("server/discover", "2026-07-28"),
+    assert sent_revisions(capture) == [("server/discover", "2026-07-28"), ("server/discover", "2026-07-28"),
                              ("tools/list", "2026-07-28")]
     posts = http_events(capture)
     assert [p.data["status"] for p in posts] == [400, 200, 200]
@@ -86,7 +48,7 @@ def test_a_server_that_lists_only_older_revisions_gets_initialize_over_streamabl
     run = record(server.url(), send=TOOLS_LIST)
     assert run.returncode == 0, run.explain()
     capture = load_capture(run.out)
-    assert sent(capture) == [("server/discover", "2026-07-28"), ("initialize", "2025-06-18"),
+    assert sent_revisions(capture) == [("server/discover", "2026-07-28"), ("initialize", "2025-06-18"),
                              ("notifications/initialized", None), ("tools/list", None)]
     assert "transport streamable-http" in run.stdout, run.explain()
     assert header(http_events(capture)[-1].data["request_headers"], "mcp-protocol-version") == "2025-06-18"
@@ -100,7 +62,7 @@ def test_a_server_that_shares_no_revision_with_us_gets_one_sentence_naming_both_
     assert one_sentence(run.stderr) == (
         "mcp-inspector: the server and mcp-inspector share no protocol revision: the server supports 2099-01-01; "
         "mcp-inspector speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05")
-    assert [m for m, _ in sent(load_capture(run.out))] == ["server/discover"]
+    assert [m for m, _ in sent_revisions(load_capture(run.out))] == ["server/discover"]
 
 
 # -- timeouts ---------------------------------------------------------------------------------------------

@@ -357,7 +357,8 @@ def test_a_response_with_id_2_as_a_string_is_not_paired_and_result_plus_error_is
     run = record(misbehaving("wrong_id"), *LEGACY, "--timeout", "2", timeout=30,
                  send=[{"id": 3, "method": "tools/list"}, {"method": "tools/list"}])
     assert run.returncode == 1, run.explain()
-    assert one_error(run).strip() == "mcp-inspector: no response to tools/list within 2 s; raise --timeout to wait longer", run.explain()
+    assert one_error(run).strip() == ("mcp-inspector: no response to tools/list within 2 s; raise --timeout to wait "
+                                      "longer"), run.explain()
     assert "2 protocol findings" in run.stdout, run.explain()
     capture = load_capture(run.out)
     requests = {e.json()["id"]: e for e in messages(capture, "c2s", "tools/list")}

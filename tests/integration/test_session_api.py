@@ -74,7 +74,8 @@ def test_a_request_to_a_server_that_never_answers_raises_request_timeout_and_not
         session = Session(StdioTransport([sys.executable, str(SERVERS / "silent_server.py")]))
         await session.start()
         try:
-            with pytest.raises(RequestTimeout, match=r"^no response to initialize within 0\.5 s; raise --timeout to wait longer$"):
+            with pytest.raises(RequestTimeout,
+                               match=r"^no response to initialize within 0\.5 s; raise --timeout to wait longer$"):
                 await session.handshake("legacy", timeout=0.5)
         finally:
             await session.close()

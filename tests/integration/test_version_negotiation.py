@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
 
 import pytest
-from integration_support import SERVERS, Recorded, errors_on_stderr, load_capture, messages
+from integration_support import (
+    SERVERS,
+    Recorded,
+    errors_on_stderr,
+    load_capture,
+    messages,
+    sent_revisions,
+)
 
 from inspector.core.capture import Capture
 from inspector.core.wire.events import Kind
@@ -23,22 +29,10 @@ from inspector.core.wire.events import Kind
 pytestmark = [pytest.mark.integration]
 
 TOOLS_LIST = [{"method": "tools/list"}]
-META_VERSION = "io.modelcontextprotocol/protocolVersion"
 
 
 def negotiating(*args: str) -> list[str]:
     return [sys.executable, str(SERVERS / "negotiating_server.py"), *args]
-
-
-def sent(capture: Capture) -> list[tuple[str, Any]]:
-    """The requests the inspector sent, each with the revision it asked for (``_meta`` or initialize's own)."""
-    out = []
-    for event in messages(capture, "c2s"):
-        params = event.json().get("params") or {}
-        version = params.get("protocolVersion") if event.method == "initialize" else \
-            (params.get("_meta") or {}).get(META_VERSION)
-        out.append((event.method, version))
-    return out
 
 
 def notes(capture: Capture) -> list[str]:
@@ -57,7 +51,7 @@ def test_a_server_that_rejects_the_first_discover_listing_our_revision_is_record
     run = record(negotiating(), send=TOOLS_LIST)
     assert run.returncode == 0, run.explain()
     capture = load_capture(run.out)
-    assert sent(capture) == [("server/discover", "2026-07-28"), ("server/discover", "2026-07-28"),
+    assert sent_revisions(capture) == [("server/discover", "2026-07-28"), ("server/discover", "2026-07-28"),
                              ("tools/list", "2026-07-28")]
     assert "the server rejected protocol revision 2026-07-28 (error -32022) and supports 2026-07-28, 2025-11-25: " \
            "retrying server/discover with the same revision, as it lists it" in notes(capture)
@@ -69,7 +63,7 @@ def test_a_server_that_lists_only_older_revisions_gets_initialize_at_the_newest_
     run = record(negotiating("--supported", "2024-11-05,2025-06-18,2023-01-01"), send=TOOLS_LIST)
     assert run.returncode == 0, run.explain()
     capture = load_capture(run.out)
-    assert sent(capture) == [("server/discover", "2026-07-28"), ("initialize", "2025-06-18"),
+    assert sent_revisions(capture) == [("server/discover", "2026-07-28"), ("initialize", "2025-06-18"),
                              ("notifications/initialized", None), ("tools/list", None)]
     assert "the server rejected protocol revision 2026-07-28 (error -32022) and supports 2024-11-05, 2025-06-18, " \
            "2023-01-01: falling back to initialize, at a revision both speak" in notes(capture)
@@ -83,7 +77,7 @@ def test_a_server_that_shares_no_revision_with_us_gets_one_sentence_naming_both_
                 "mcp-inspector speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05")
     assert the_error(run) == sentence
     capture = load_capture(run.out)
-    assert sent(capture) == [("server/discover", "2026-07-28")], "no retry and no initialize: nothing to retry with"
+    assert sent_revisions(capture) == [("server/discover", "2026-07-28")], "nothing to retry with, no initialize"
     assert notes(capture)[-1] == sentence
 
 
@@ -92,7 +86,7 @@ def test_a_server_that_rejects_the_retry_too_is_given_up_after_one_retry(record:
     assert run.returncode == 1, run.explain()
     assert the_error(run) == ("the server rejected protocol revision 2026-07-28 again (error -32022), though it lists "
                               "it among those it supports: 2026-07-28, 2025-11-25")
-    assert [m for m, _ in sent(load_capture(run.out))] == ["server/discover", "server/discover"]
+    assert [m for m, _ in sent_revisions(load_capture(run.out))] == ["server/discover", "server/discover"]
 
 
 def test_the_modern_handshake_retries_at_the_newest_revision_both_speak_when_its_own_is_not_listed(
@@ -101,7 +95,7 @@ def test_the_modern_handshake_retries_at_the_newest_revision_both_speak_when_its
                  send=TOOLS_LIST)
     assert run.returncode == 0, run.explain()
     capture = load_capture(run.out)
-    assert sent(capture) == [("server/discover", "2027-01-01"), ("server/discover", "2026-07-28"),
+    assert sent_revisions(capture) == [("server/discover", "2027-01-01"), ("server/discover", "2026-07-28"),
                              ("tools/list", "2026-07-28")]
     assert "the server rejected protocol revision 2027-01-01 (error -32022) and supports 2026-07-28, 2025-11-25: " \
            "retrying server/discover with 2026-07-28" in notes(capture)
@@ -113,7 +107,7 @@ def test_the_modern_handshake_does_not_fall_back_to_initialize_and_says_why(reco
     assert the_error(run) == ("the server rejected protocol revision 2026-07-28 (error -32022) and supports "
                               "2025-06-18; the ones mcp-inspector also speaks (2025-06-18) need initialize, which the "
                               "modern handshake does not send (try --handshake auto)")
-    assert [m for m, _ in sent(load_capture(run.out))] == ["server/discover"]
+    assert [m for m, _ in sent_revisions(load_capture(run.out))] == ["server/discover"]
 
 
 def test_an_initialize_rejected_with_the_revisions_the_server_supports_is_retried_at_one_of_them(
@@ -121,7 +115,7 @@ def test_an_initialize_rejected_with_the_revisions_the_server_supports_is_retrie
     run = record(negotiating("--supported", "2025-06-18,2025-03-26"), "--handshake", "legacy", send=TOOLS_LIST)
     assert run.returncode == 0, run.explain()
     capture = load_capture(run.out)
-    assert sent(capture) == [("initialize", "2025-11-25"), ("initialize", "2025-06-18"),
+    assert sent_revisions(capture) == [("initialize", "2025-11-25"), ("initialize", "2025-06-18"),
                              ("notifications/initialized", None), ("tools/list", None)]
     answer = [e for e in messages(capture, "s2c") if e.data.get("request_method") == "initialize"][-1]
     assert answer.json()["result"]["protocolVersion"] == "2025-06-18"

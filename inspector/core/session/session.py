@@ -585,12 +585,9 @@ class Session:
                 self.modern = False
                 raise HandshakeError(f"the server rejected protocol revision {version} again (error -32022), though "
                                      f"it lists it among those it supports: {', '.join(theirs) or 'none'}")
-            chosen = _choose(version, theirs, REVISIONS, LEGACY_REVISIONS)
-            if chosen is None:
-                self.modern = False
-                raise HandshakeError(_nothing_shared(version, theirs))
-            if chosen not in MODERN_REVISIONS:
-                return self._legacy_only(f"rejected protocol revision {version} (error -32022)", theirs, auto)
+            chosen = self._modern_choice(version, theirs, f"rejected protocol revision {version} (error -32022)", auto)
+            if isinstance(chosen, list):
+                return chosen
             self.note(f"the server rejected protocol revision {version} (error -32022) and supports "
                       f"{', '.join(theirs)}: retrying server/discover with "
                       + ("the same revision, as it lists it" if chosen == version else chosen))
@@ -641,12 +638,9 @@ class Session:
         listed = result.get("supportedVersions")
         theirs = [v for v in listed if isinstance(v, str)] if isinstance(listed, list) else []
         if version not in theirs:
-            chosen = _choose(version, theirs, REVISIONS, LEGACY_REVISIONS)
-            if chosen is None:
-                self.modern = False
-                raise HandshakeError(_nothing_shared(version, theirs))
-            if chosen not in MODERN_REVISIONS:
-                return self._legacy_only(f"answered server/discover without listing {version}", theirs, auto)
+            chosen = self._modern_choice(version, theirs, f"answered server/discover without listing {version}", auto)
+            if isinstance(chosen, list):
+                return chosen
             self.note(f"server/discover lists {', '.join(theirs)} but not {version}: speaking {chosen}")
             version = chosen
         meta_out = m if isinstance(m := result.get("_meta"), dict) else {}
@@ -658,6 +652,17 @@ class Session:
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
             theirs,
         )
+
+    def _modern_choice(self, version: str, theirs: list[str], what: str, auto: bool) -> str | list[str]:
+        """After the server turned ``version`` down (``what`` it did) naming ``theirs``: the modern revision to
+        speak, or, in ``auto`` mode, the legacy ones to initialize with; one sentence when there is neither."""
+        chosen = _choose(version, theirs, REVISIONS, LEGACY_REVISIONS)
+        if chosen is None:
+            self.modern = False
+            raise HandshakeError(_nothing_shared(version, theirs))
+        if chosen not in MODERN_REVISIONS:
+            return self._legacy_only(what, theirs, auto)
+        return chosen
 
     def _legacy_only(self, what: str, theirs: list[str], auto: bool) -> list[str]:
         """A modern server that shares only legacy revisions with us: in ``auto`` mode, those revisions, newest
