@@ -386,7 +386,7 @@ def check_binary_capture(capture) -> None:
 def check_binary_sentence(sentence: str, prefix: str) -> None:
     assert sentence.startswith(f"{prefix}no response to tools/list within {TIMEOUT} s; meanwhile "), sentence
     assert sentence.endswith(" framing errors came from the server, the first: not valid UTF-8: byte 89 at "
-                             "offset 0 cannot be decoded (MCP messages must be UTF-8)"), sentence
+                             f"offset 0 cannot be decoded (MCP messages must be UTF-8){HINT}"), sentence
 
 
 @pytest.mark.report("faults", "writes binary on stdout", surface="CLI", **BINARY)
