@@ -68,7 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
                      help="auto: probe server/discover (2026-07-28), else initialize (default)")
     rec.add_argument("--protocol-version", metavar="V", help="protocol revision to ask for (legacy default 2025-11-25)")
-    rec.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each response (default 30)")
+    rec.add_argument("--timeout", type=_positive, default=30.0, metavar="S",
+                     help="wait for each response, and for the whole handshake, probe and retries included "
+                          "(default 30)")
     rec.add_argument("--progress", action="store_true",
                      help="ask for progress on each request of --send (a progressToken); progress restarts --timeout")
     rec.add_argument("--max-time", type=_positive, default=600.0, metavar="S",

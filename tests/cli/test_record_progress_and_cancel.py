@@ -35,7 +35,8 @@ def test_progress_every_400_ms_keeps_a_2_s_call_alive_under_a_1_s_timeout(tmp_pa
 def test_without_progress_the_same_call_times_out_and_is_cancelled(tmp_path):
     result, events = record_slow(tmp_path)
     assert result.returncode == 1
-    assert result.stderr.strip() == "mcp-inspector: no response to tools/call within 1 s"
+    assert result.stderr.strip() == ("mcp-inspector: no response to tools/call within 1 s; raise --timeout to wait "
+                                     "longer")
     cancelled = [e.json() for e in events if e.method == "notifications/cancelled" and e.dir == Direction.C2S]
     assert cancelled == [{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
         "requestId": 2, "reason": "mcp-inspector stopped waiting: no response to tools/call within 1 s"}}]
@@ -44,4 +45,5 @@ def test_without_progress_the_same_call_times_out_and_is_cancelled(tmp_path):
 def test_max_time_ends_a_request_that_keeps_reporting_progress(tmp_path):
     result, _ = record_slow(tmp_path, "--progress", "--max-time", "1.5")
     assert result.returncode == 1
-    assert "within 1 s of its last progress notification (or 1.5 s in all)" in result.stderr
+    assert result.stderr.strip() == ("mcp-inspector: no response to tools/call within 1.5 s in all, though it "
+                                     "reported progress; raise --max-time to wait longer")

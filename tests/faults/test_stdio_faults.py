@@ -179,6 +179,8 @@ def test_a_server_that_exits_at_once_is_named_with_its_code_and_its_stderr_in_th
 
 # -- never answers ------------------------------------------------------------------------------------------
 
+#: How every "no response" sentence ends: what raises the bound.
+HINT = "; raise --timeout to wait longer"
 NEVER = dict(group="stdio", advice="The server runs but says nothing on stdout: check that it is started in "
                                    "stdio mode (not HTTP or SSE), that it is not waiting for a prompt or a login, "
                                    "and read its stderr.")
@@ -186,7 +188,7 @@ NEVER = dict(group="stdio", advice="The server runs but says nothing on stdout: 
 
 def check_silent_capture(capture) -> None:
     assert [e.method for e in capture.events if e.kind == Kind.MESSAGE] == ["initialize"]
-    assert notes(capture)[-1] == f"no response to initialize within {TIMEOUT} s"
+    assert notes(capture)[-1] == f"no response to initialize within {TIMEOUT} s{HINT}"
     assert lifecycle(capture, "stdin_closed") and lifecycle(capture, "exited")[0].data == {
         "what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"], "code": 0}
     assert_nothing_left_running(capture)
@@ -196,7 +198,7 @@ def check_silent_capture(capture) -> None:
 def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_on_the_cli(tmp_path, report):
     case = record_case(tmp_path, integration_server("silent"))
     assert case.run.returncode == 1, case.run.explain()
-    assert case.sentence == f"mcp-inspector: no response to initialize within {TIMEOUT} s"
+    assert case.sentence == f"mcp-inspector: no response to initialize within {TIMEOUT} s{HINT}"
     check_silent_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
 
@@ -205,7 +207,7 @@ def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_o
 def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_in_the_status_line(
         window, qloop, report):
     case = gui_case(window, qloop, target("silent", integration_server("silent")), failed_status, "the timeout")
-    assert case.sentence == f"failed: no response to initialize within {TIMEOUT} s"
+    assert case.sentence == f"failed: no response to initialize within {TIMEOUT} s{HINT}"
     check_silent_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
 
@@ -385,7 +387,7 @@ def check_binary_capture(capture) -> None:
 def check_binary_sentence(sentence: str, prefix: str) -> None:
     assert sentence.startswith(f"{prefix}no response to tools/list within {TIMEOUT} s; meanwhile "), sentence
     assert sentence.endswith(" framing errors came from the server, the first: not valid UTF-8: byte 89 at "
-                             "offset 0 cannot be decoded (MCP messages must be UTF-8)"), sentence
+                             f"offset 0 cannot be decoded (MCP messages must be UTF-8){HINT}"), sentence
 
 
 @pytest.mark.report("faults", "writes binary on stdout", surface="CLI", **BINARY)
@@ -504,7 +506,7 @@ def test_a_server_that_dies_leaving_a_helper_on_its_pipes_is_named_at_once_and_t
 FROZEN = dict(group="stdio", advice="The server's process is stopped: resume it (kill -CONT PID, or fg in the "
                                     "shell that suspended it), or detach the debugger that paused it.")
 FROZEN_SENTENCE = (f"no response to tools/list within {TIMEOUT} s: the server's process is stopped (SIGSTOP, "
-                   "Ctrl-Z or a debugger) and cannot answer until it gets SIGCONT")
+                   f"Ctrl-Z or a debugger) and cannot answer until it gets SIGCONT{HINT}")
 
 
 def check_frozen_capture(capture) -> None:

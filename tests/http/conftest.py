@@ -27,6 +27,7 @@ from http_support import (
     process_state,
     record_url,
     start_misbehaving,
+    start_negotiating,
     stop,
     wait_for,
 )
@@ -132,21 +133,34 @@ def everything_sse(everything_entry: tuple[str, Path], tmp_path_factory: pytest.
 # -- misbehaving servers ----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def misbehaving(tmp_path: Path) -> Iterator[Callable[[str], ServerProcess]]:
-    """``misbehaving("html-500")`` starts servers/misbehaving_http_server.py in that mode; killed at teardown."""
+def _stopped_at_teardown(start: Callable[..., ServerProcess]) -> Iterator[Callable[..., ServerProcess]]:
+    """For a fixture to yield from: ``start(n, *args)`` (n counts the servers started so far), each server it
+    starts killed at teardown."""
     started: list[ServerProcess] = []
 
-    def start(mode: str) -> ServerProcess:
-        server = start_misbehaving(mode, tmp_path / f"server-{mode}-{len(started)}")
+    def tracked(*args: str) -> ServerProcess:
+        server = start(len(started), *args)
         started.append(server)
         return server
 
     try:
-        yield start
+        yield tracked
     finally:
         for server in started:
             stop(server)
+
+
+@pytest.fixture
+def misbehaving(tmp_path: Path) -> Iterator[Callable[[str], ServerProcess]]:
+    """``misbehaving("html-500")`` starts servers/misbehaving_http_server.py in that mode; killed at teardown."""
+    yield from _stopped_at_teardown(lambda n, mode: start_misbehaving(mode, tmp_path / f"server-{mode}-{n}"))
+
+
+@pytest.fixture
+def negotiating(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """``negotiating("--supported", "2025-11-25")`` starts servers/negotiating_http_server.py with those
+    options; killed at teardown."""
+    yield from _stopped_at_teardown(lambda n, *options: start_negotiating(tmp_path / f"negotiating-{n}", *options))
 
 
 @pytest.fixture

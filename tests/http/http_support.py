@@ -197,6 +197,15 @@ def start_misbehaving(mode: str, directory: Path) -> ServerProcess:
                   directory / "server.log", port_file=directory / "port")
 
 
+def start_negotiating(directory: Path, *options: str) -> ServerProcess:
+    """servers/negotiating_http_server.py with ``options`` (``--supported``, ``--reject``), its port file and log
+    in ``directory``; the caller stops it (:func:`stop`)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return launch("negotiating server",
+                  [sys.executable, str(SERVERS / "negotiating_http_server.py"), str(directory / "port"), *options],
+                  directory / "server.log", port_file=directory / "port")
+
+
 # -- the CLI ----------------------------------------------------------------------------------------------
 
 

@@ -164,6 +164,18 @@ def messages(capture: Capture, direction: str | None = None, method: str | None 
     return out
 
 
+def sent_revisions(capture: Capture) -> list[tuple[str | None, Any]]:
+    """The messages the inspector sent, each with the protocol revision it asked for (initialize's
+    ``protocolVersion``, else ``_meta``'s; None when it names none)."""
+    out = []
+    for event in messages(capture, "c2s"):
+        params = event.json().get("params") or {}
+        version = params.get("protocolVersion") if event.method == "initialize" else \
+            (params.get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
+        out.append((event.method, version))
+    return out
+
+
 def by_seq(capture: Capture, seq: int) -> Event:
     return next(e for e in capture.events if e.seq == seq)
 

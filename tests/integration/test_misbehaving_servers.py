@@ -12,6 +12,7 @@ import os
 import select
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -172,6 +173,18 @@ def test_a_server_that_exits_with_code_3_before_answering_is_named_with_its_code
     assert_nothing_left_running(run)
 
 
+def test_a_server_that_exits_while_probed_is_said_to_exit_before_answering_the_handshake_not_the_probe(
+        record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
+    run = record(misbehaving("exit3"), "--timeout", "10")
+    assert run.returncode == 1, run.explain()
+    error = one_error(run)
+    assert error.startswith("mcp-inspector: the server exited with code 3 before answering the handshake; its last "
+                            "stderr lines:\n  fatal: cannot open database /nonexistent/db.sqlite"), error
+    assert "server/discover" not in error, "the user asked for no server/discover: the probe is ours"
+    assert [e.method for e in messages(load_capture(run.out), "c2s")] == ["server/discover"]
+    assert_nothing_left_running(run)
+
+
 def test_a_server_that_exits_at_once_is_named_with_its_code_and_its_stderr_every_time(
         record: Callable[..., Recorded]) -> None:
     # A shell exits within a millisecond: before the inspector's first write most of the time. The sentence
@@ -207,10 +220,10 @@ def test_a_server_that_never_answers_fails_after_the_timeout_with_a_sentence_nam
     run = record(misbehaving("silent"), *LEGACY, "--timeout", "3", timeout=30)
     assert run.returncode == 1, run.explain()
     error = one_error(run)
-    assert error.strip() == "mcp-inspector: no response to initialize within 3 s", error
+    assert error.strip() == "mcp-inspector: no response to initialize within 3 s; raise --timeout to wait longer", error
     capture = load_capture(run.out)
     notes = [e.data["text"] for e in capture.events if e.kind == Kind.NOTE]
-    assert notes == ["no response to initialize within 3 s"]
+    assert notes == ["no response to initialize within 3 s; raise --timeout to wait longer"]
     request = messages(capture, "c2s", "initialize")[0]
     note = next(e for e in capture.events if e.kind == Kind.NOTE)
     assert 2.9 <= note.t - request.t < 6
@@ -218,15 +231,21 @@ def test_a_server_that_never_answers_fails_after_the_timeout_with_a_sentence_nam
     assert_nothing_left_running(run)
 
 
-def test_auto_mode_on_a_server_that_never_answers_gives_up_on_server_discover_then_on_initialize(
+def test_timeout_5_bounds_the_whole_auto_handshake_against_a_silent_server_and_the_sentence_names_the_flag(
         record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
-    run = record(misbehaving("silent"), "--timeout", "1", timeout=30)
+    started = time.monotonic()
+    run = record(misbehaving("silent"), "--timeout", "5", timeout=30)
+    elapsed = time.monotonic() - started
     assert run.returncode == 1, run.explain()
-    assert one_error(run).strip() == "mcp-inspector: no response to initialize within 1 s", run.explain()
+    assert one_error(run).strip() == ("mcp-inspector: no response to initialize within the handshake's 5 s; raise "
+                                      "--timeout to wait longer"), run.explain()
     capture = load_capture(run.out)
     assert [e.method for e in messages(capture, "c2s")] == ["server/discover", "initialize"]
-    notes = [e.data["text"] for e in capture.events if e.kind == Kind.NOTE]
-    assert "no answer to server/discover within 1 s: treating the server as legacy" in notes, notes
+    notes = [e for e in capture.events if e.kind == Kind.NOTE]
+    assert "no answer to server/discover within 2.5 s: treating the server as legacy" in [n.data["text"] for n in notes]
+    probe = messages(capture, "c2s")[0]
+    assert 5 <= notes[-1].t - probe.t < 5.5, "the probe and initialize share the 5 s"
+    assert elapsed < 8, f"record took {elapsed:.1f} s (the interpreter's start and the server's shutdown included)"
 
 
 def interrupt_a_hanging_record(misbehaving: Callable[..., list[str]], tmp_path: Path) -> Recorded:
@@ -338,7 +357,8 @@ def test_a_response_with_id_2_as_a_string_is_not_paired_and_result_plus_error_is
     run = record(misbehaving("wrong_id"), *LEGACY, "--timeout", "2", timeout=30,
                  send=[{"id": 3, "method": "tools/list"}, {"method": "tools/list"}])
     assert run.returncode == 1, run.explain()
-    assert one_error(run).strip() == "mcp-inspector: no response to tools/list within 2 s", run.explain()
+    assert one_error(run).strip() == ("mcp-inspector: no response to tools/list within 2 s; raise --timeout to wait "
+                                      "longer"), run.explain()
     assert "2 protocol findings" in run.stdout, run.explain()
     capture = load_capture(run.out)
     requests = {e.json()["id"]: e for e in messages(capture, "c2s", "tools/list")}

@@ -74,7 +74,8 @@ def test_a_request_to_a_server_that_never_answers_raises_request_timeout_and_not
         session = Session(StdioTransport([sys.executable, str(SERVERS / "silent_server.py")]))
         await session.start()
         try:
-            with pytest.raises(RequestTimeout, match=r"^no response to initialize within 0\.5 s$"):
+            with pytest.raises(RequestTimeout,
+                               match=r"^no response to initialize within 0\.5 s; raise --timeout to wait longer$"):
                 await session.handshake("legacy", timeout=0.5)
         finally:
             await session.close()
@@ -82,6 +83,6 @@ def test_a_request_to_a_server_that_never_answers_raises_request_timeout_and_not
 
     session = asyncio.run(asyncio.wait_for(conversation(), BOUND))
     notes = [e.data["text"] for e in session.events if e.kind == Kind.NOTE]
-    assert notes == ["no response to initialize within 0.5 s"]
+    assert notes == ["no response to initialize within 0.5 s; raise --timeout to wait longer"]
     assert session.server is None
     assert [e.method for e in session.pending_requests()] == ["initialize"], "the unanswered initialize stays pending"

@@ -16,7 +16,7 @@ from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.session import Session
+from inspector.core.session.session import HandshakeError, Session
 from inspector.core.session.target import InputError, Target, make_transport
 from inspector.core.transports.base import TransportError
 
@@ -133,6 +133,9 @@ async def _drive(session: Session, options: RecordOptions) -> str | None:
                 await session.request_object(request, timeout=target.timeout)
             else:
                 await session.send_object(obj)
+    except HandshakeError as exc:  # the capture says why the session ended (a timeout or an exit says so already)
+        session.note(str(exc))
+        return str(exc)
     except TransportError as exc:
         return str(exc)
     if options.idle > 0 and not session.closed:

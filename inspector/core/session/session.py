@@ -16,6 +16,16 @@ It also implements the client side of the lifecycle:
   modern one, or on no answer within :data:`DISCOVER_PROBE_TIMEOUT` (stdio backward compatibility rules);
 * ``none``: no handshake at all.
 
+Versions are negotiated as each revision says: an ``UnsupportedProtocolVersionError`` (-32022) to
+``server/discover`` names the revisions the server supports, and the session retries once with the newest one
+both sides speak (the same one when the server lists it: a transient rejection), or, when the server shares only
+pre-2026 revisions with us, falls back to ``initialize`` with the newest of those; an ``initialize`` rejected with
+``data.supported`` (the legacy lifecycle's "Unsupported protocol version") is retried once the same way. When
+nothing is shared, the error is one sentence naming both lists. Every step is a note.
+
+The handshake's ``timeout`` bounds all of it (probe, retries and ``initialize``); each "no response" sentence
+ends with :attr:`Session.timeout_hint`, which names what raises the bound (``--timeout`` on the command line).
+
 Server requests are answered: ``ping`` with ``{}``, ``roots/list`` with the configured roots, anything else
 by ``server_request_handler`` (the GUI asks the user) or, headless, with an error saying it is not handled.
 """
@@ -38,10 +48,15 @@ from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 
 MODERN_REVISION = "2026-07-28"
+#: The revisions without an initialize handshake that mcp-inspector speaks, newest first.
+MODERN_REVISIONS = (MODERN_REVISION,)
 LEGACY_REVISIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+#: Every revision mcp-inspector speaks, newest first.
+REVISIONS = MODERN_REVISIONS + LEGACY_REVISIONS
 DEFAULT_LEGACY_REVISION = "2025-11-25"
 HANDSHAKE_MODES = ("auto", "legacy", "modern", "none")
-#: The spec leaves the probe timeout to clients; a legacy server that ignores unknown methods costs this.
+#: The spec leaves the probe timeout to clients; a legacy server that ignores unknown methods costs this (or
+#: half the handshake's bound, when that is shorter: initialize gets the rest).
 DISCOVER_PROBE_TIMEOUT = 5.0
 #: Default bound on waiting for any one response (restarted by progress notifications).
 DEFAULT_REQUEST_TIMEOUT = 30.0
@@ -50,6 +65,9 @@ DEFAULT_MAX_REQUEST_TIME = 600.0
 #: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 MISSING_CLIENT_CAPABILITY = -32021
+#: What a "no response within N s" sentence ends with: what the user changes to wait longer.
+DEFAULT_TIMEOUT_HINT = "raise --timeout to wait longer"
+DEFAULT_MAX_TIME_HINT = "raise --max-time to wait longer"
 MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
 METHOD_NOT_FOUND = -32601
 INTERNAL_ERROR = -32603
@@ -63,6 +81,10 @@ ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
 
 class RequestTimeout(TransportError):
     """No response within the bound."""
+
+
+class _OutOfTime(TimeoutError):
+    """A request that kept reporting progress reached ``max_request_time``."""
 
 
 class HandshakeError(TransportError):
@@ -106,7 +128,7 @@ class Session:
     def __init__(self, transport: Transport, *, capture: CaptureWriter | None = None,
                  roots: list[dict[str, str]] | None = None,
                  server_request_handler: ServerRequestHandler | None = None,
-                 keep_events: bool = True) -> None:
+                 keep_events: bool = True, timeout_hint: str = DEFAULT_TIMEOUT_HINT) -> None:
         self._transport = transport
         self.capture = capture
         self.roots = list(roots or [])
@@ -125,6 +147,11 @@ class Session:
         #: progress token (as JSON text) -> loop time of the last progress notification for it
         self._progress_seen: dict[str | None, float] = {}  # looked up by token or None; None is never put
         self.max_request_time = DEFAULT_MAX_REQUEST_TIME
+        #: the end of every "no response within N s" sentence: what raises the timeout, in the user's terms
+        self.timeout_hint = timeout_hint
+        self.max_time_hint = DEFAULT_MAX_TIME_HINT  #: the same for ``max_request_time``
+        #: while the handshake runs: its loop-time deadline and its whole bound (its requests' sentences name it)
+        self._handshake_bound: tuple[float, float] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: one per request being waited for: the framing errors from the server since it was sent
         self._junk_watchers: list[_Junk] = []
@@ -351,19 +378,21 @@ class Session:
         self._waiters[key] = (method, future)
         junk = _Junk()
         self._junk_watchers.append(junk)
+        loop = asyncio.get_running_loop()
+        sent_at = loop.time()
         try:
             try:
                 # bounded too: an HTTP transport's send waits for the response headers of its POST
                 await asyncio.wait_for(self._transport.send(encode(obj)), timeout)
             except TransportClosed as exc:
                 raise TransportClosed(self._transport.diagnosis(method) or str(exc)) from None
-            return await self._wait_resetting_on_progress(future, obj, timeout)
-        except TimeoutError:
-            text = f"no response to {method} within {timeout:g} s"
-            if self._progress_seen.get(_progress_token(obj)):
-                text += f" of its last progress notification (or {self.max_request_time:g} s in all)"
+            # the bound counts from the send, not from its end: "within N s" means N s after we asked
+            return await self._wait_resetting_on_progress(future, obj, timeout,
+                                                          first=timeout - (loop.time() - sent_at))
+        except TimeoutError as exc:
+            text, hint = self._no_response(method, timeout, obj, isinstance(exc, _OutOfTime))
             reason = f"mcp-inspector stopped waiting: {text}"
-            text += self._why_no_answer(obj.get("id"), junk)
+            text += self._why_no_answer(obj.get("id"), junk) + f"; {hint}"
             self.note(text, request_id=obj.get("id"), method=method)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
                 self._spawn(self.cancel(obj.get("id"), reason))
@@ -374,6 +403,18 @@ class Session:
             self._progress_seen.pop(_progress_token(obj), None)
             if future.done() and not future.cancelled():
                 future.exception()  # retrieved: the send failure above already says the same thing
+
+    def _no_response(self, method: str, timeout: float, obj: dict[str, Any], out_of_time: bool) -> tuple[str, str]:
+        """The "no response" clause for a request that timed out, and the hint that says what raises its bound."""
+        if out_of_time:
+            return (f"no response to {method} within {self.max_request_time:g} s in all, though it reported progress",
+                    self.max_time_hint)
+        if self._progress_seen.get(_progress_token(obj)):
+            return f"no response to {method} within {timeout:g} s of its last progress notification", self.timeout_hint
+        bound = self._handshake_bound
+        if bound is not None and timeout < bound[1]:  # a later step of the handshake: its bound is the whole one
+            return f"no response to {method} within the handshake's {bound[1]:g} s", self.timeout_hint
+        return f"no response to {method} within {timeout:g} s", self.timeout_hint
 
     def _why_no_answer(self, msg_id: Any, junk: _Junk) -> str:
         """What the transport can tell about a silent server (a stopped process, an unread stdin, a stream
@@ -387,24 +428,30 @@ class Session:
         return text
 
     async def _wait_resetting_on_progress(self, future: asyncio.Future[Event], obj: dict[str, Any],
-                                          timeout: float) -> Event:
-        """Wait ``timeout``, restarted by each progress notification for the request's progressToken, but
-        never longer than ``max_request_time`` in all (the clock users asked for: a 108 s tools/call that
-        reports progress must not be cut at 60 s, and one that reports forever must still end)."""
+                                          timeout: float, first: float | None = None) -> Event:
+        """Wait ``timeout`` (``first``, if given, until the first progress notification), restarted by each
+        progress notification for the request's progressToken, but never longer than ``max_request_time`` in
+        all (the clock users asked for: a 108 s tools/call that reports progress must not be cut at 60 s, and
+        one that reports forever must still end: then :class:`_OutOfTime`)."""
+        first = timeout if first is None else max(0.0, first)
         token = _progress_token(obj)
         if token is None:
-            return await asyncio.wait_for(future, timeout)
+            return await asyncio.wait_for(future, first)
         loop = asyncio.get_running_loop()
-        hard_deadline = loop.time() + max(self.max_request_time, timeout)
+        start = loop.time()
+        hard_deadline = start + max(self.max_request_time, timeout)
         self._progress_seen[token] = 0.0
         while True:
             last = self._progress_seen.get(token) or 0.0
-            deadline = min((last or loop.time()) + timeout, hard_deadline)
+            deadline = min(last + timeout if last else start + first, hard_deadline)
             try:
                 return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
             except TimeoutError:
                 newer = self._progress_seen.get(token) or 0.0
-                if newer <= last or loop.time() >= hard_deadline:
+                if loop.time() >= hard_deadline:
+                    future.cancel()
+                    raise (_OutOfTime() if last or newer else TimeoutError()) from None
+                if newer <= last:
                     future.cancel()
                     raise
 
@@ -466,78 +513,136 @@ class Session:
 
     async def handshake(self, mode: str = "auto", protocol_version: str | None = None,
                         timeout: float = DEFAULT_REQUEST_TIMEOUT) -> ServerInfo:
+        """The handshake of ``mode`` (see the module docstring) at ``protocol_version`` (None: the default of
+        the mode; in ``auto`` mode, the revision initialize asks for), negotiated as the server's rejections
+        say. ``timeout`` bounds all of it, probe and retries included. Raises HandshakeError, RequestTimeout or
+        TransportClosed, each with one sentence."""
         if mode not in HANDSHAKE_MODES:
             raise ValueError(f"handshake mode must be one of {', '.join(HANDSHAKE_MODES)}")
-        if mode == "none":
-            self.server = ServerInfo("unknown")
-        elif mode == "legacy":
-            self.server = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
-        elif mode == "modern":
-            info = await self._discover(protocol_version or MODERN_REVISION, timeout, probing=False)
-            assert info is not None
-            self.server = info
-        else:
-            self.note(f"probing with server/discover ({MODERN_REVISION}); a legacy server gets initialize instead")
-            info = await self._discover(MODERN_REVISION, min(timeout, DISCOVER_PROBE_TIMEOUT), probing=True)
-            if info is None:
-                info = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
-            self.server = info
+        self._handshake_bound = (asyncio.get_running_loop().time() + timeout, timeout)
+        try:
+            if mode == "none":
+                self.server = ServerInfo("unknown")
+            elif mode == "legacy":
+                self.server = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
+            elif mode == "modern":
+                found = await self._discover(protocol_version or MODERN_REVISION, timeout, auto=False)
+                assert isinstance(found, ServerInfo)
+                self.server = found
+            else:
+                self.note(f"probing with server/discover ({MODERN_REVISION}); a legacy server gets initialize instead")
+                # the probe takes at most half the bound: a legacy server that ignores it still gets initialize
+                found = await self._discover(MODERN_REVISION, min(timeout / 2, DISCOVER_PROBE_TIMEOUT), auto=True)
+                if not isinstance(found, ServerInfo):
+                    shared = found or []
+                    version = protocol_version if protocol_version in shared else \
+                        shared[0] if shared else protocol_version or DEFAULT_LEGACY_REVISION
+                    found = await self._initialize(version, self._handshake_left())
+                self.server = found
+        finally:
+            self._handshake_bound = None
         self.settle(self.server)
         self.ready()
         return self.server
 
-    async def _discover(self, version: str, timeout: float, probing: bool) -> ServerInfo | None:
-        """server/discover. While probing, returns None for a legacy server instead of raising."""
+    def _handshake_left(self) -> float:
+        """What is left of the handshake's bound for its next step; RequestTimeout (noted) once nothing is."""
+        assert self._handshake_bound is not None
+        deadline, whole = self._handshake_bound
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            text = f"no answer to the handshake within {whole:g} s; {self.timeout_hint}"
+            self.note(text)
+            raise RequestTimeout(text)
+        return left
+
+    async def _discover(self, version: str, timeout: float, auto: bool) -> ServerInfo | list[str] | None:
+        """server/discover at ``version``, retried once at the revision a -32022 rejection leads to. Returns the
+        modern server's info; in ``auto`` mode, for a server that is legacy, the revisions it named that we
+        speak too (newest first), or None when another sign (an error, no answer) says it is legacy."""
+        probing = auto  # until the server shows it is modern: then its failures are failures
+        rejected = False
+        while True:
+            response = await self._discover_once(version, timeout, probing)
+            if response is None:
+                return None
+            result, error = result_of(response)
+            if error is None:
+                return self._discovered(result, version, auto)
+            code = error.get("code") if isinstance(error, dict) else None
+            if code == MISSING_CLIENT_CAPABILITY:
+                self.modern = False
+                raise HandshakeError("the server requires client capabilities that mcp-inspector does not declare: "
+                                     f"{_required_capabilities(error)}")
+            if code != UNSUPPORTED_PROTOCOL_VERSION:
+                self.modern = False
+                if probing:
+                    self.note(f"server/discover answered with error {code}: the server is legacy, using initialize")
+                    return None
+                raise HandshakeError(f"the server answered server/discover with an error: {_error_text(error)}")
+            theirs = _supported_from_error(error)
+            if rejected:
+                self.modern = False
+                raise HandshakeError(f"the server rejected protocol revision {version} again (error -32022), though "
+                                     f"it lists it among those it supports: {', '.join(theirs) or 'none'}")
+            chosen = self._modern_choice(version, theirs, f"rejected protocol revision {version} (error -32022)", auto)
+            if isinstance(chosen, list):
+                return chosen
+            self.note(f"the server rejected protocol revision {version} (error -32022) and supports "
+                      f"{', '.join(theirs)}: retrying server/discover with "
+                      + ("the same revision, as it lists it" if chosen == version else chosen))
+            version, probing, rejected = chosen, False, True
+            timeout = self._handshake_left()
+
+    async def _discover_once(self, version: str, timeout: float, probing: bool) -> Event | None:
+        """One server/discover at ``version``. While probing, None when the server does not answer within
+        ``timeout`` or fails as only a legacy server does; the probe's failures are said as the handshake's
+        (the user asked for a handshake, not for server/discover)."""
         self.modern = True
         meta = {
             "io.modelcontextprotocol/protocolVersion": version,
             "io.modelcontextprotocol/clientCapabilities": self.client_capabilities(),
             "io.modelcontextprotocol/clientInfo": client_info(),
         }
+        # no notifications/cancelled for an unanswered probe: a legacy server must see initialize first
+        request = self.request("server/discover", {"_meta": meta}, timeout=max(2 * timeout, timeout + 1) if probing
+                               else timeout, inject_meta=False, cancel_on_timeout=False)
         try:
-            # no notifications/cancelled for an unanswered probe: a legacy server must see initialize first
-            response = await self.request("server/discover", {"_meta": meta}, timeout=timeout, inject_meta=False,
-                                          cancel_on_timeout=False)
-        except RequestTimeout:
+            if not probing:
+                return await request
+            # the probe's bound is ours, not the user's: it ends the probe (the request's own, longer bound would
+            # say "raise --timeout"), and its end is no failure
+            return await asyncio.wait_for(request, timeout)
+        except TimeoutError:
+            self.modern = False
+            self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
+            return None
+        except TransportClosed as exc:
             self.modern = False
             if probing:
-                self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
-                return None
-            raise HandshakeError(f"no answer to server/discover within {timeout:g} s") from None
-        except TransportClosed:
-            self.modern = False
+                raise TransportClosed(self.diagnosis("the handshake") or str(exc)) from None
             raise
         except TransportError as exc:
             self.modern = False
-            if probing:  # on HTTP, a 4xx without a modern JSON-RPC error identifies a legacy server
+            if probing and not isinstance(exc, RequestTimeout):  # on HTTP, a 4xx without a modern JSON-RPC error
                 self.note(f"server/discover failed ({exc}): treating the server as legacy")
                 return None
             raise
-        result, error = result_of(response)
-        if error is not None:
-            code = error.get("code") if isinstance(error, dict) else None
-            if code in MODERN_ERROR_CODES:
-                supported = _supported_from_error(error)
-                raise HandshakeError(
-                    f"the server is modern but does not support {version}; it supports: "
-                    f"{', '.join(supported) or 'nothing it names'}"
-                )
-            self.modern = False
-            if probing:
-                self.note(f"server/discover answered with error {code}: the server is legacy, using initialize")
-                return None
-            raise HandshakeError(f"the server answered server/discover with an error: {_error_text(error)}")
+
+    def _discovered(self, result: Any, version: str, auto: bool) -> ServerInfo | list[str]:
+        """The modern server that answered server/discover at ``version``; in ``auto`` mode, the revisions to
+        initialize with when it lists only legacy ones we speak."""
         if not isinstance(result, dict):
             self.modern = False
             raise HandshakeError("the server answered server/discover with a result that is not an object")
-        supported = [v for v in result.get("supportedVersions", []) if isinstance(v, str)]
-        if version not in supported:
-            self.modern = False
-            legacy = [v for v in supported if v in LEGACY_REVISIONS]
-            if probing and legacy:
-                self.note(f"server/discover lists {', '.join(supported)} but not {version}: using initialize")
-                return None
-            raise HandshakeError(f"the server does not support {version}; it supports: {', '.join(supported)}")
+        listed = result.get("supportedVersions")
+        theirs = [v for v in listed if isinstance(v, str)] if isinstance(listed, list) else []
+        if version not in theirs:
+            chosen = self._modern_choice(version, theirs, f"answered server/discover without listing {version}", auto)
+            if isinstance(chosen, list):
+                return chosen
+            self.note(f"server/discover lists {', '.join(theirs)} but not {version}: speaking {chosen}")
+            version = chosen
         meta_out = m if isinstance(m := result.get("_meta"), dict) else {}
         server_info = meta_out.get("io.modelcontextprotocol/serverInfo") or result.get("serverInfo") or {}
         self.note(f"the server answered server/discover: speaking {version} (no initialize handshake)")
@@ -545,24 +650,69 @@ class Session:
             "modern", version, _str(server_info, "name"), _str(server_info, "version"),
             c if isinstance(c := result.get("capabilities"), dict) else {},
             result.get("instructions") if isinstance(result.get("instructions"), str) else None,
-            supported,
+            theirs,
         )
 
-    async def _initialize(self, version: str, timeout: float) -> ServerInfo:
+    def _modern_choice(self, version: str, theirs: list[str], what: str, auto: bool) -> str | list[str]:
+        """After the server turned ``version`` down (``what`` it did) naming ``theirs``: the modern revision to
+        speak, or, in ``auto`` mode, the legacy ones to initialize with; one sentence when there is neither."""
+        chosen = _choose(version, theirs, REVISIONS, LEGACY_REVISIONS)
+        if chosen is None:
+            self.modern = False
+            raise HandshakeError(_nothing_shared(version, theirs))
+        if chosen not in MODERN_REVISIONS:
+            return self._legacy_only(what, theirs, auto)
+        return chosen
+
+    def _legacy_only(self, what: str, theirs: list[str], auto: bool) -> list[str]:
+        """A modern server that shares only legacy revisions with us: in ``auto`` mode, those revisions, newest
+        first, to initialize with (noted); else one sentence."""
         self.modern = False
-        params = {"protocolVersion": version, "capabilities": self.client_capabilities(), "clientInfo": client_info()}
-        # "The initialize request MUST NOT be cancelled by clients" (2025-11-25 cancellation)
-        response = await self.request("initialize", params, timeout=timeout, cancel_on_timeout=False)
-        result, error = result_of(response)
-        if error is not None:
-            raise HandshakeError(f"the server answered initialize with an error: {_error_text(error)}")
+        shared = [v for v in LEGACY_REVISIONS if v in theirs]
+        if not auto:
+            raise HandshakeError(f"the server {what} and supports {', '.join(theirs)}; the ones mcp-inspector also "
+                                 f"speaks ({', '.join(shared)}) need initialize, which the modern handshake does not "
+                                 "send (try --handshake auto)")
+        self.note(f"the server {what} and supports {', '.join(theirs)}: falling back to initialize, at a revision "
+                  "both speak")
+        return shared
+
+    async def _initialize(self, version: str, timeout: float) -> ServerInfo:
+        """initialize at ``version``, retried once when the server rejects it naming the revisions it supports
+        (``data.supported``: the lifecycle's "Unsupported protocol version"), then notifications/initialized."""
+        self.modern = False
+        for attempt in (1, 2):
+            params = {"protocolVersion": version, "capabilities": self.client_capabilities(),
+                      "clientInfo": client_info()}
+            # "The initialize request MUST NOT be cancelled by clients" (2025-11-25 cancellation)
+            response = await self.request("initialize", params, timeout=timeout, cancel_on_timeout=False)
+            result, error = result_of(response)
+            if error is None:
+                break
+            theirs = _supported_from_error(error) if isinstance(error, dict) else []
+            if not theirs or attempt == 2:
+                again = " again" if attempt == 2 else ""
+                raise HandshakeError(f"the server answered initialize{again} with an error: {_error_text(error)}")
+            chosen = _choose(version, theirs, LEGACY_REVISIONS, MODERN_REVISIONS)
+            if chosen is None:
+                modern = _choose(version, theirs, MODERN_REVISIONS, LEGACY_REVISIONS)
+                raise HandshakeError(_nothing_shared(version, theirs) if modern is None else
+                                     f"the server rejected initialize at {version} and supports {', '.join(theirs)}; "
+                                     f"the one mcp-inspector also speaks ({modern}) has no initialize handshake (try "
+                                     "--handshake modern)")
+            self.note(f"the server rejected initialize at {version} ({_error_text(error)}) and supports "
+                      f"{', '.join(theirs)}: retrying initialize with "
+                      + ("the same revision, as it lists it" if chosen == version else chosen))
+            version = chosen
+            timeout = self._handshake_left()
         if not isinstance(result, dict):
             raise HandshakeError("the server answered initialize with a result that is not an object")
         negotiated = result.get("protocolVersion")
         if not isinstance(negotiated, str):
             raise HandshakeError("the server's initialize result has no protocolVersion")
         if negotiated != version:
-            self.note(f"asked for protocol {version}, the server chose {negotiated}")
+            unknown = "" if negotiated in REVISIONS else ", a revision mcp-inspector does not know (carrying on)"
+            self.note(f"asked for protocol {version}, the server chose {negotiated}{unknown}")
         self._transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
         await self.notify("notifications/initialized")
         info = i if isinstance(i := result.get("serverInfo"), dict) else {}
@@ -639,8 +789,33 @@ def result_of(response: Event) -> tuple[Any, Any]:
 def _supported_from_error(error: dict[str, Any]) -> list[str]:
     data = error.get("data")
     if isinstance(data, dict) and isinstance(data.get("supported"), list):
-        return [str(v) for v in data["supported"]]
+        return [v for v in data["supported"] if isinstance(v, str)]
     return []
+
+
+def _required_capabilities(error: dict[str, Any]) -> str:
+    data = error.get("data")
+    required = data.get("requiredCapabilities") if isinstance(data, dict) else None
+    return json.dumps(required, separators=(",", ":")) if required is not None else "it does not say which"
+
+
+def _choose(requested: str, theirs: list[str], ours: tuple[str, ...], other_era: tuple[str, ...]) -> str | None:
+    """The revision to retry with after the server rejected ``requested`` naming ``theirs``: the same one when
+    it lists it (a transient rejection) and it is not of the ``other_era`` (which this request cannot carry),
+    else the newest of ``ours`` that it lists; None when there is none."""
+    if requested in theirs and requested not in other_era:
+        return requested
+    return next((v for v in ours if v in theirs), None)
+
+
+def _nothing_shared(requested: str, theirs: list[str]) -> str:
+    """The sentence for a server that speaks no revision we speak (both lists named)."""
+    ours = ", ".join(REVISIONS)
+    if not theirs:
+        return (f"the server rejected protocol revision {requested} without naming the revisions it supports; "
+                f"mcp-inspector speaks {ours}")
+    return (f"the server and mcp-inspector share no protocol revision: the server supports {', '.join(theirs)}; "
+            f"mcp-inspector speaks {ours}")
 
 
 def _error_text(error: Any) -> str:

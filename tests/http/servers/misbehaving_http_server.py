@@ -417,6 +417,11 @@ def main() -> None:
         handler = static_handler()
     else:
         handler = type(MODES[mode].__name__, (MODES[mode],), {"mode": mode, "sessions": set()})
+    serve(handler, port_file)
+
+
+def serve(handler: type[BaseHTTPRequestHandler], port_file: Path) -> None:
+    """Serve on 127.0.0.1, an ephemeral port, written to ``port_file`` once listening (atomically)."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
     tmp = port_file.with_name(port_file.name + ".tmp")
