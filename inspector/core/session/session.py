@@ -393,7 +393,7 @@ class Session:
             text, hint = self._no_response(method, timeout, obj, isinstance(exc, _OutOfTime))
             reason = f"mcp-inspector stopped waiting: {text}"
             text += self._why_no_answer(obj.get("id"), junk) + f"; {hint}"
-            self.note(text, request_id=obj.get("id"), method=method)
+            self.note(text, request_id=obj.get("id"), method=method, failure=True)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
                 self._spawn(self.cancel(obj.get("id"), reason))
             raise RequestTimeout(text) from None
