@@ -391,7 +391,7 @@ class Session:
         try:
             try:
                 # bounded too: an HTTP transport's send waits for the response headers of its POST
-                await asyncio.wait_for(self._transport.send(encode(obj)), timeout)
+                await asyncio.wait_for(self._transport.send(encode(obj)), _bound(timeout))
             except TransportClosed as exc:
                 raise TransportClosed(self._transport.diagnosis(method) or str(exc)) from None
             return await self._wait(waiter, obj, timeout)
@@ -457,8 +457,7 @@ class Session:
             if left <= 0:
                 future.cancel()
                 raise TimeoutError
-            await asyncio.wait((future, waiter.wake), timeout=None if math.isinf(left) else left,
-                               return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait((future, waiter.wake), timeout=_bound(left), return_when=asyncio.FIRST_COMPLETED)
         return future.result()
 
     async def cancel(self, msg_id: Any, reason: str) -> None:
@@ -748,6 +747,11 @@ def _oversize_message_id(event: Event) -> tuple[bool, Any]:
         return True, json.loads(match.group(1))
     except ValueError:
         return False, None
+
+
+def _bound(timeout: float) -> float | None:
+    """A timeout as asyncio takes it: None for none (``inf``; an event loop on Qt's timers cannot take it)."""
+    return None if math.isinf(timeout) else timeout
 
 
 def _progress_token(obj: dict[str, Any]) -> str | None:
