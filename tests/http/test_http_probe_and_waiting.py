@@ -1,0 +1,104 @@
+"""Over Streamable HTTP, against the real server-everything: the refused server/discover probe is negotiation, not
+a fault, and its row is resolved by its HTTP answer; an elicitation on a tools/call's stream stops that call's
+clock only (the spec's related request), so it is answered after the timeout and the call still completes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+from helpers import until
+from http_support import ServerProcess, record_url
+from integration.integration_support import load_capture
+from qt_loop import open_test_window, qloop  # noqa: F401 - the shared fixture
+
+from inspector.core.present.columns import PROBLEM, is_problem
+from inspector.core.session.target import Target
+from inspector.core.wire.events import Direction, Event, Kind
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+pytestmark = [pytest.mark.integration, pytest.mark.npm]
+#: The request timeout the window's session gets once it is ready (the handshake keeps the default); well
+#: below the HTTP layer's own bound (the timeout + 5 s), which the session's pause does not move.
+TIMEOUT = 2.0
+
+
+def probe_answers(events: list[Event]) -> tuple[Event, Event, Event]:
+    """The server/discover probe, the HTTP answer to its POST and the JSON-RPC error in that answer's body."""
+    probe = next(e for e in events if e.dir == Direction.C2S and e.method == "server/discover")
+    exchange = probe.data["exchange"]
+    http = next(e for e in events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange and "status" in e.data)
+    error = next(e for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.S2C
+                 and e.data.get("exchange") == exchange)
+    return probe, http, error
+
+
+def test_the_servers_400_to_our_probe_is_explained_as_negotiation_not_flagged_as_its_fault(
+        everything_streamable: ServerProcess, tmp_path: Path) -> None:
+    run = record_url(tmp_path, "probe", everything_streamable.url("/mcp"), "--timeout", "20")
+    assert run.returncode == 0, run.stderr
+    assert "protocol finding" not in run.stdout  # nothing the server did wrong
+    _, http, error = probe_answers(load_capture(run.out).events)
+    assert http.data["status"] == 400 and error.rpc.id is None
+    for event in (http, error):
+        assert not is_problem(event)
+        [finding] = event.findings
+        assert (finding.code, finding.severity) == ("probe-refused", "info")
+        assert finding.text.startswith("the server refused our server/discover probe with HTTP 400: expected")
+
+
+def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_stops_only_its_own_calls_clock(
+        everything_streamable: ServerProcess, qapp, qloop, tmp_path: Path) -> None:  # noqa: F811 - the fixture
+    from PySide6.QtCore import Qt
+
+    from inspector.ui.session.live import READY
+    from inspector.ui.timeline.model import COL_LATENCY
+
+    def latency(tab, event: Event) -> str:
+        return tab.model.cell(tab.model.row_of_seq(event.seq), COL_LATENCY, Qt.ItemDataRole.DisplayRole)
+
+    def calls(tab) -> list[Event]:
+        return [e for e in tab.events if e.dir == Direction.C2S and e.method == "tools/call"]
+
+    async def send(tab, name: str, arguments: dict) -> Event:
+        before = len(calls(tab))
+        tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                                          "params": {"name": name, "arguments": arguments}}))
+        assert tab.composer.send()
+        await until(lambda: len(calls(tab)) > before, 10, f"the {name} call")
+        return calls(tab)[-1]
+
+    with open_test_window(qloop, tmp_path) as window:
+        async def scenario():
+            tab = window.open_live(Target(name="everything", url=everything_streamable.url("/mcp")))
+            await until(lambda: tab.live.state == READY, 60, "the handshake")
+            window.set_request_timeout(TIMEOUT)
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            slow = await send(tab, "trigger-long-running-operation", {"duration": 30, "steps": 1})
+            asking = await send(tab, "trigger-elicitation-request", {})
+            await until(lambda: tab.requests.count() == 1, 15, "the elicitation in the Server requests panel")
+            await until(lambda: loop.time() > started + TIMEOUT + 1.0, 30, "the timeout to pass")
+            tab.bridge.flush_now()
+            waiting = latency(tab, asking)
+            tab.requests.answer_editor.setPlainText(json.dumps({"content": {"name": "Ada Lovelace"}}))
+            assert tab.requests.elicitation_action("accept")
+            await until(lambda: any(e.data.get("reply_to") == asking.seq for e in tab.events), 15, "the result")
+            tab.bridge.flush_now()
+            return tab, slow, asking, waiting
+
+        tab, slow, asking, waiting = qloop.run_until_complete(scenario())
+        probe, _, error = probe_answers(tab.events)
+        assert latency(tab, probe) == "HTTP 400"
+        assert not tab.model.columns.categories[tab.model.row_of_seq(error.seq)] & PROBLEM  # not a red row
+        [paused] = [e for e in tab.events if e.kind == Kind.NOTE and "paused" in e.data]
+        assert paused.data["paused"] == [asking.rpc.id]  # it came on that call's stream: only that one waits
+        assert waiting.startswith("waiting for your answer to elicitation/create #")
+        assert latency(tab, slow) == "no answer (timed out)"  # its clock ran on
+        response = next(e for e in tab.events if e.data.get("reply_to") == asking.seq)
+        assert "Ada Lovelace" in json.dumps(response.json())
