@@ -108,6 +108,23 @@ def test_after_the_users_answer_the_timeout_runs_again_in_full():
     run(scenario())
 
 
+def test_when_the_server_withdraws_its_question_the_user_is_no_longer_asked_and_the_clock_runs_again():
+    async def scenario():
+        person = Person()
+        session = await open_session(server_request_handler=person)
+        try:
+            with pytest.raises(RequestTimeout, match="no response to tools/call within 0.5 s"):
+                await session.request("tools/call", {"name": "ask", "arguments": {"withdraw": True}}, timeout=TIMEOUT)
+            await until(lambda: person.answer.done(), 10, "the question to be withdrawn")
+            return person.answer, session.events
+        finally:
+            await session.close()
+
+    answer, events = run(scenario())
+    assert answer.cancelled()  # the Server requests panel drops a cancelled future
+    assert not [e for e in events if e.dir == Direction.C2S and e.rpc is not None and e.rpc.id == "e1"]
+
+
 def test_a_cancelled_request_is_cancelled_once_and_stops_waiting_even_after_its_timeout_would_have_fired():
     async def scenario():
         session = await open_session()

@@ -1,7 +1,8 @@
 """A legacy stdio server whose tools wait on the client.
 
 ``tools/call`` ``ask``: sends ``elicitation/create`` (id ``"e<n>"``) and answers the call with what the
-client answered, only once it has. ``tools/call`` ``stall``: never answers, unless its arguments say
+client answered, only once it has; with ``{"withdraw": true}`` it cancels the elicitation at once and then
+never answers the call. ``tools/call`` ``stall``: never answers, unless its arguments say
 ``{"answer_on_cancel": true}``: then it answers when the client cancels the call (a server that finishes the
 work anyway, so the answer arrives after the cancel). ``report``: the cancellations
 received, in order.
@@ -33,6 +34,9 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": question, "method": "elicitation/create", "params": {
             "message": "Your name?", "requestedSchema": {"type": "object", "properties": {
                 "name": {"type": "string"}}}}})
+        if (params.get("arguments") or {}).get("withdraw"):
+            del asked[question]
+            send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": question}})
     elif method == "tools/call" and params.get("name") == "stall":
         if (params.get("arguments") or {}).get("answer_on_cancel"):
             stalled.add(json.dumps(msg["id"]))
