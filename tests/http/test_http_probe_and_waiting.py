@@ -1,6 +1,7 @@
 """Over Streamable HTTP, against the real server-everything: the refused server/discover probe is negotiation, not
 a fault, and its row is resolved by its HTTP answer; an elicitation on a tools/call's stream stops that call's
-clock only (the spec's related request), so it is answered after the timeout and the call still completes.
+clock only (the spec's related request), so it is answered after the timeout, and after the HTTP layer's own
+bound, and the call still completes.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ from integration.integration_support import load_capture
 from qt_loop import open_test_window, qloop  # noqa: F401 - the shared fixture
 
 from inspector.core.present.columns import PROBLEM, is_problem
-from inspector.core.session.target import Target
+from inspector.core.session.target import HTTP_BACKSTOP, Target
 from inspector.core.wire.events import Direction, Event, Kind
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 pytestmark = [pytest.mark.integration, pytest.mark.npm]
-#: The request timeout the window's session gets once it is ready (the handshake keeps the default); well
-#: below the HTTP layer's own bound (the timeout + 5 s), which the session's pause does not move.
+#: The window's request timeout in the HTTP test (the HTTP layer's own bound is HTTP_BACKSTOP more).
 TIMEOUT = 2.0
 
 
@@ -75,15 +75,17 @@ def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_sto
 
     with open_test_window(qloop, tmp_path) as window:
         async def scenario():
-            tab = window.open_live(Target(name="everything", url=everything_streamable.url("/mcp")))
-            await until(lambda: tab.live.state == READY, 60, "the handshake")
             window.set_request_timeout(TIMEOUT)
+            tab = window.open_live(window.with_request_timeout(Target(name="everything",
+                                                                      url=everything_streamable.url("/mcp"))))
+            await until(lambda: tab.live.state == READY, 60, "the handshake")
             loop = asyncio.get_running_loop()
             started = loop.time()
             slow = await send(tab, "trigger-long-running-operation", {"duration": 30, "steps": 1})
             asking = await send(tab, "trigger-elicitation-request", {})
             await until(lambda: tab.requests.count() == 1, 15, "the elicitation in the Server requests panel")
-            await until(lambda: loop.time() > started + TIMEOUT + 1.0, 30, "the timeout to pass")
+            # the user answers after the timeout, and after the HTTP layer's bound on a quiet stream would have
+            await until(lambda: loop.time() > started + TIMEOUT + HTTP_BACKSTOP + 1.0, 30, "the bounds to pass")
             tab.bridge.flush_now()
             waiting = latency(tab, asking)
             tab.requests.answer_editor.setPlainText(json.dumps({"content": {"name": "Ada Lovelace"}}))
