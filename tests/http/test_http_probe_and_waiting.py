@@ -104,3 +104,5 @@ def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_sto
         assert latency(tab, slow) == "no answer (timed out)"  # its clock ran on
         response = next(e for e in tab.events if e.data.get("reply_to") == asking.seq)
         assert "Ada Lovelace" in json.dumps(response.json())
+        # on the call's own stream, which stayed open while the user took their time (not a resumed one)
+        assert response.data["exchange"] == asking.data["exchange"]
