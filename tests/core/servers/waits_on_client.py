@@ -2,10 +2,13 @@
 
 ``tools/call`` ``ask``: sends ``elicitation/create`` (id ``"e<n>"``) and answers the call with what the
 client answered, only once it has; with ``{"withdraw": true}`` it cancels the elicitation at once and then
-never answers the call. ``tools/call`` ``stall``: never answers, unless its arguments say
-``{"answer_on_cancel": true}``: then it answers when the client cancels the call (a server that finishes the
-work anyway, so the answer arrives after the cancel). ``report``: the cancellations
-received, in order.
+never answers the call; with ``{"ignore_answer": true}`` it never answers the call, answered or not.
+
+``tools/call`` ``stall``: never answers, unless its arguments say ``{"answer_on_cancel": true}``: then it
+answers when the client cancels the call (a server that finishes the work anyway, so the answer arrives
+after the cancel).
+
+``report``: the cancellations received, in order.
 """
 
 import json
@@ -34,6 +37,8 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": question, "method": "elicitation/create", "params": {
             "message": "Your name?", "requestedSchema": {"type": "object", "properties": {
                 "name": {"type": "string"}}}}})
+        if (params.get("arguments") or {}).get("ignore_answer"):
+            asked[question] = None
         if (params.get("arguments") or {}).get("withdraw"):
             del asked[question]
             send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": question}})
@@ -47,7 +52,7 @@ for line in sys.stdin:
                 "content": [{"type": "text", "text": "finished anyway"}]}})
     elif method == "report":
         send({"jsonrpc": "2.0", "id": msg["id"], "result": {"cancellations": cancellations}})
-    elif "id" in msg and "method" not in msg and msg["id"] in asked:
+    elif "id" in msg and "method" not in msg and asked.get(msg["id"]) is not None:
         send({"jsonrpc": "2.0", "id": asked.pop(msg["id"]), "result": {
             "content": [{"type": "text", "text": json.dumps(msg.get("result", msg.get("error")))}]}})
     elif "id" in msg and method is not None:
