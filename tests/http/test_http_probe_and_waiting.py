@@ -15,7 +15,9 @@ import pytest
 from helpers import until
 from http_support import ServerProcess, record_url
 from integration.integration_support import load_capture
-from qt_loop import open_test_window, qloop  # noqa: F401 - the shared fixture
+from qt_loop import accept_elicitation, open_test_window, qloop  # noqa: F401 - the shared fixture
+from qt_loop import call_tool as send
+from qt_loop import latency_cell as latency
 
 from inspector.core.present.columns import PROBLEM, is_problem
 from inspector.core.session.target import HTTP_BACKSTOP, Target
@@ -54,24 +56,7 @@ def test_the_servers_400_to_our_probe_is_explained_as_negotiation_not_flagged_as
 
 def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_stops_only_its_own_calls_clock(
         everything_streamable: ServerProcess, qapp, qloop, tmp_path: Path) -> None:  # noqa: F811 - the fixture
-    from PySide6.QtCore import Qt
-
     from inspector.ui.session.live import READY
-    from inspector.ui.timeline.model import COL_LATENCY
-
-    def latency(tab, event: Event) -> str:
-        return tab.model.cell(tab.model.row_of_seq(event.seq), COL_LATENCY, Qt.ItemDataRole.DisplayRole)
-
-    def calls(tab) -> list[Event]:
-        return [e for e in tab.events if e.dir == Direction.C2S and e.method == "tools/call"]
-
-    async def send(tab, name: str, arguments: dict) -> Event:
-        before = len(calls(tab))
-        tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
-                                          "params": {"name": name, "arguments": arguments}}))
-        assert tab.composer.send()
-        await until(lambda: len(calls(tab)) > before, 10, f"the {name} call")
-        return calls(tab)[-1]
 
     with open_test_window(qloop, tmp_path) as window:
         async def scenario():
@@ -88,13 +73,10 @@ def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_sto
             await until(lambda: loop.time() > started + TIMEOUT + HTTP_BACKSTOP + 1.0, 30, "the bounds to pass")
             tab.bridge.flush_now()
             waiting = latency(tab, asking)
-            tab.requests.answer_editor.setPlainText(json.dumps({"content": {"name": "Ada Lovelace"}}))
-            assert tab.requests.elicitation_action("accept")
-            await until(lambda: any(e.data.get("reply_to") == asking.seq for e in tab.events), 15, "the result")
-            tab.bridge.flush_now()
-            return tab, slow, asking, waiting
+            response = await accept_elicitation(tab, asking, {"name": "Ada Lovelace"})
+            return tab, slow, asking, waiting, response
 
-        tab, slow, asking, waiting = qloop.run_until_complete(scenario())
+        tab, slow, asking, waiting, response = qloop.run_until_complete(scenario())
         probe, _, error = probe_answers(tab.events)
         assert latency(tab, probe) == "HTTP 400"
         assert not tab.model.columns.categories[tab.model.row_of_seq(error.seq)] & PROBLEM  # not a red row
@@ -102,7 +84,6 @@ def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_sto
         assert paused.data["paused"] == [asking.rpc.id]  # it came on that call's stream: only that one waits
         assert waiting.startswith("waiting for your answer to elicitation/create #")
         assert latency(tab, slow) == "no answer (timed out)"  # its clock ran on
-        response = next(e for e in tab.events if e.data.get("reply_to") == asking.seq)
         assert "Ada Lovelace" in json.dumps(response.json())
         # on the call's own stream, which stayed open while the user took their time (not a resumed one)
         assert response.data["exchange"] == asking.data["exchange"]

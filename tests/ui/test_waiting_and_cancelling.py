@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 from helpers import until
 from npm_servers import install_everything
-from PySide6.QtCore import Qt
-from qt_loop import open_test_window
+from qt_loop import accept_elicitation, open_test_window
+from qt_loop import call_tool as call
+from qt_loop import latency_cell as latency
 
 from inspector.cli.main import build_parser
 from inspector.core.session.target import Target
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.session.live import READY
 from inspector.ui.session.tab import SessionTab
-from inspector.ui.timeline.model import COL_LATENCY
 from inspector.ui.timeout_dialog import NO_TIMEOUT_TEXT, TimeoutDialog
 
 pytestmark = pytest.mark.integration
@@ -35,13 +35,6 @@ TIMEOUT = 2.0
 def window(qapp, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
         yield win
-
-
-def latency(tab: SessionTab, event: Event) -> str:
-    assert tab.model is not None
-    row = tab.model.row_of_seq(event.seq)
-    assert row is not None
-    return tab.model.cell(row, COL_LATENCY, Qt.ItemDataRole.DisplayRole)
 
 
 def sent(tab: SessionTab, method: str) -> list[Event]:
@@ -57,16 +50,6 @@ async def ready_session(window, argv: list[str], name: str) -> SessionTab:
     await until(lambda: tab.live.state == READY, 60, f"the {name} handshake")
     window.set_request_timeout(TIMEOUT)  # from now on: the open session's next requests wait TIMEOUT
     return tab
-
-
-async def call(tab: SessionTab, name: str, arguments: dict | None = None) -> Event:
-    before = len(sent(tab, "tools/call"))
-    tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
-                                      "params": {"name": name, "arguments": arguments or {}}}))
-    assert tab.composer.send()
-    await until(lambda: len(sent(tab, "tools/call")) > before, 10, f"the {name} call in the timeline")
-    tab.bridge.flush_now()  # its row is in the model now
-    return sent(tab, "tools/call")[-1]
 
 
 async def past(seconds: float, since: float) -> None:
@@ -88,11 +71,7 @@ def test_an_elicitation_answered_after_the_timeout_still_completes_its_tool_call
         await past(TIMEOUT + 1.0, started)  # the user answers well after the timeout
         tab.bridge.flush_now()
         waiting = latency(tab, request)
-        tab.requests.answer_editor.setPlainText(json.dumps({"content": {"name": "Ada Lovelace"}}))
-        assert tab.requests.elicitation_action("accept")
-        await until(lambda: any(e.data.get("reply_to") == request.seq for e in tab.events), 15, "the tool result")
-        tab.bridge.flush_now()
-        response = next(e for e in tab.events if e.data.get("reply_to") == request.seq)
+        response = await accept_elicitation(tab, request, {"name": "Ada Lovelace"})
         return tab, request, asked, waiting, response
 
     tab, request, asked, waiting, response = qloop.run_until_complete(scenario())
