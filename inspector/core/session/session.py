@@ -140,6 +140,9 @@ class Session:
         self._cancelled: set[tuple[str, Any]] = set()
         #: server requests open with a handler that asks the user (by id), and the requests they hold
         self._asking: dict[tuple[str, Any], _Asking] = {}
+        #: server requests (by id) being answered, and those of them the server cancelled before we asked
+        self._answering: set[tuple[str, Any]] = set()
+        self._withdrawn: set[tuple[str, Any]] = set()
         #: what raises the timeout, as a clause added to every "no response" sentence ("raise it with --timeout")
         self.timeout_hint = ""
         #: progress token (as JSON text) -> loop time of the last progress notification for it
@@ -165,13 +168,13 @@ class Session:
                 rpc = event.rpc
                 if rpc is not None and rpc.method == "notifications/progress" and event.kind == Kind.MESSAGE:
                     self._saw_progress(event)
-        if self._asking:
+        for event, request in reactions:
+            self._react(event, request)
+        if self._answering:  # after the reactions: a request and its cancel may come in one read
             for event in events:
                 rpc = event.rpc
                 if rpc is not None and rpc.method == "notifications/cancelled" and event.dir == Direction.S2C:
                     self._server_cancelled(event)
-        for event, request in reactions:
-            self._react(event, request)
 
     def _react(self, event: Event, request: Event | None) -> None:
         """What the session does about one event the pipeline handed back (``request``: what it answers)."""
@@ -181,6 +184,7 @@ class Session:
                 waiter.future.set_result(event)
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
+            self._answering.add(id_key(event.rpc.id))
             self._spawn(self._answer(event))
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
             for waiter in self._waiters.values():
@@ -214,14 +218,17 @@ class Session:
             self._progress_seen[token] = asyncio.get_running_loop().time()
 
     def _server_cancelled(self, event: Event) -> None:
-        """The server cancelled a request of its own that the user is asked about: stop asking (the panel
+        """The server cancelled a request of its own that we are answering: stop asking the user (the panel
         drops it) and answer nothing, as the spec wants; the requests it held wait on their clocks again."""
         try:
-            asking = self._asking.get(id_key(event.json()["params"]["requestId"]))
+            key = id_key(event.json()["params"]["requestId"])
         except (ValueError, KeyError, TypeError):
             return
+        asking = self._asking.get(key)
         if asking is not None:
             asking.task.cancel()
+        elif key in self._answering:  # not asked yet: it will not be
+            self._withdrawn.add(key)
 
     def note(self, text: str, **data: Any) -> Event:
         """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
@@ -493,6 +500,16 @@ class Session:
     # -- server requests -------------------------------------------------------------------------------
 
     async def _answer(self, event: Event) -> None:
+        assert event.rpc is not None
+        key = id_key(event.rpc.id)
+        try:
+            if key not in self._withdrawn:
+                await self._answer_one(event)
+        finally:
+            self._answering.discard(key)
+            self._withdrawn.discard(key)
+
+    async def _answer_one(self, event: Event) -> None:
         assert event.rpc is not None
         method = event.rpc.method or ""
         try:
