@@ -122,13 +122,13 @@ def test_when_the_server_withdraws_its_question_the_user_is_no_longer_asked_and_
         try:
             with pytest.raises(RequestTimeout, match="no response to tools/call within 0.5 s"):
                 await session.request("tools/call", {"name": "ask", "arguments": {"withdraw": True}}, timeout=TIMEOUT)
-            await until(lambda: person.answer.done(), 10, "the question to be withdrawn")
-            return person.answer, session.events
+            return person, session.events
         finally:
             await session.close()
 
-    answer, events = run(scenario())
-    assert answer.cancelled()  # the Server requests panel drops a cancelled future
+    person, events = run(scenario())
+    # the question and its cancel come in one read or two: never asked, or asked and then no longer
+    assert not person.asked.is_set() or person.answer.cancelled()  # (the Server requests panel drops it)
     assert not [e for e in events if e.dir == Direction.C2S and e.rpc is not None and e.rpc.id == "e1"]
 
 
