@@ -110,7 +110,8 @@ class LiveSession(QObject):
             self.server = await session.handshake(self.target.handshake, self.target.protocol_version,
                                                   self.target.timeout)
         except TransportError as exc:
-            session.note(str(exc))
+            if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
+                session.note(str(exc))
             self._set(FAILED, str(exc) + _next_step(self.target, exc))
             await self._finish()
             return
