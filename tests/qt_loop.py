@@ -53,3 +53,47 @@ def open_test_window(qloop: asyncio.AbstractEventLoop, folder: Path) -> Iterator
                 qloop.run_until_complete(tab.close())
         win.settings.clear()
         win.deleteLater()
+
+
+def sent_calls(tab: Any) -> list[Any]:
+    """The tools/call requests a session tab sent, in order."""
+    return [e for e in tab.events if e.kind == "message" and e.dir == "c2s" and e.method == "tools/call"]
+
+
+async def call_tool(tab: Any, name: str, arguments: dict[str, Any] | None = None) -> Any:
+    """Send tools/call ``name`` from the tab's composer, as a user does; returns the request's event once its
+    row is in the timeline."""
+    import json
+
+    from helpers import until
+
+    before = len(sent_calls(tab))
+    tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                                      "params": {"name": name, "arguments": arguments or {}}}))
+    assert tab.composer.send()
+    await until(lambda: len(sent_calls(tab)) > before, 10, f"the {name} call in the timeline")
+    tab.bridge.flush_now()  # its row is in the model now
+    return sent_calls(tab)[-1]
+
+
+def latency_cell(tab: Any, event: Any) -> str:
+    """What the timeline's Latency column shows on the row of ``event``."""
+    from PySide6.QtCore import Qt
+
+    from inspector.ui.timeline.model import COL_LATENCY
+
+    return tab.model.cell(tab.model.row_of_seq(event.seq), COL_LATENCY, Qt.ItemDataRole.DisplayRole)
+
+
+async def accept_elicitation(tab: Any, request: Any, content: dict[str, Any]) -> Any:
+    """Accept the elicitation shown in the tab's Server requests panel with ``content``, as a user does, and
+    wait for the answer to ``request`` (the call that caused it); returns that answer's event."""
+    import json
+
+    from helpers import until
+
+    tab.requests.answer_editor.setPlainText(json.dumps({"content": content}))
+    assert tab.requests.elicitation_action("accept")
+    await until(lambda: any(e.data.get("reply_to") == request.seq for e in tab.events), 15, "the tool's result")
+    tab.bridge.flush_now()
+    return next(e for e in tab.events if e.data.get("reply_to") == request.seq)

@@ -52,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --url: auto, streamable-http, sse, websocket")
     parser.add_argument("-H", "--header", dest="gui_headers", action="append", default=[], metavar="'NAME: VALUE'",
                         help="with --url: an extra header (repeatable)")
+    parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
+                        help="the window's sessions without a profile wait S seconds for the handshake and each "
+                             "response ('none': no timeout; default: Session > Request timeout…, 30)")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
     # for benchmarks/startup.py and the start-up test: print "shown" once the window has painted, then quit
@@ -137,6 +140,13 @@ def _positive(text: str) -> float:
     return value
 
 
+def _timeout_or_none(text: str) -> float:
+    """Seconds above 0, or ``none`` (also 0) for no timeout at all (``inf``)."""
+    if text.strip().lower() in ("none", "0"):
+        return float("inf")
+    return _positive(text)
+
+
 def _non_negative(text: str) -> float:
     try:
         value = float(text)
@@ -210,7 +220,8 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return 2
     from inspector.ui.app import run_gui
 
-    return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown)
+    return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown,
+                   timeout=args.gui_timeout)
 
 
 def _utf8_output() -> None:

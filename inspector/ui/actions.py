@@ -67,6 +67,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("replay", "&Session", "Re&play session…", "Ctrl+Shift+R", window=lambda w: w.replay_current(),
                needs_tab=True),
     ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
+    ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.ask_request_timeout(),
+               separator_before=True),
     ActionSpec("find", "&View", "&Find", QKeySequence.StandardKey.Find, tab=lambda t: t.focus_filter()),
     ActionSpec("next_problem", "&View", "&Next problem", "F8", tab=lambda t: t.next_problem()),
     ActionSpec("jump_to_pair", "&View", "&Jump request ↔ response", "Ctrl+J", tab=lambda t: t.jump_to_pair()),
@@ -84,6 +86,16 @@ WIDGET_SHORTCUTS: dict[str, str] = {
 }
 
 MENU_ORDER = ("&File", "&Session", "&View", "&Help")
+
+
+def menu_path(name: str) -> str:
+    """Where an action sits, as a sentence names it: ``Session > Request timeout…``."""
+    spec = next(spec for spec in ACTIONS if spec.name == name)
+    return f"{spec.menu} > {spec.text}".replace("&", "")
+
+
+#: The window's timeout setting, as the "no response" sentences name it.
+TIMEOUT_SETTING = menu_path("timeout")
 
 
 def install_actions(window: MainWindow) -> tuple[dict[str, QAction], QMenu]:

@@ -6,6 +6,7 @@ No listening port anywhere: sessions are subprocesses or outgoing connections, c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shutil
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.paths import captures_dir
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.session.target import Target, make_transport
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
@@ -39,17 +41,22 @@ from inspector.ui.profiles.sidebar import ProfilesSidebar
 from inspector.ui.session.live import LiveSession
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
+from inspector.ui.timeout_dialog import TimeoutDialog, setting_of, timeout_of
 
 MAX_RECENT = 10
+#: The settings key of the window's request timeout (seconds; 0 for none).
+TIMEOUT_KEY = "session/timeout"
 
 
 class MainWindow(QMainWindow):
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
                  captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False,
-                 tasks: Tasks | None = None) -> None:
+                 tasks: Tasks | None = None, timeout: float | None = None) -> None:
         """What the window works with comes from its composition root (inspector/ui/app.py); the defaults are
-        the user's own stores, for tests and embedding."""
+        the user's own stores, for tests and embedding. ``timeout``: ``--timeout`` at start, which overrides
+        the saved request timeout for this run (``inf``: none)."""
         super().__init__()
+        self.timeout_override = timeout
         #: every background task the window starts; a failure shows in the status bar
         self.tasks = tasks or Tasks()
         self.tasks.report = self.report_failure
@@ -197,7 +204,8 @@ class MainWindow(QMainWindow):
     def open_demo(self) -> SessionTab:
         import sys
 
-        return self.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
+        return self.open_live(self.with_request_timeout(Target(name="demo", argv=[sys.executable, "-m",
+                                                                                    "inspector.demo"])))
 
     def open_capture(self, path: Path) -> SessionTab | None:
         """Open a capture read-only. It is indexed, not read whole: the first rows show at once and the rest
@@ -282,7 +290,38 @@ class MainWindow(QMainWindow):
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         if box.exec() == QMessageBox.StandardButton.Yes:
-            self.open_live(target)
+            self.open_live(self.with_request_timeout(target))
+
+    # -- the request timeout ---------------------------------------------------------------------------
+
+    def request_timeout(self) -> float:
+        """How long sessions without a profile wait for the handshake and each response: ``--timeout`` of this
+        run, else Session > Request timeout… (saved), else the session's default; ``inf`` for none."""
+        if self.timeout_override is not None:
+            return self.timeout_override
+        return timeout_of(self.settings.value(TIMEOUT_KEY, DEFAULT_REQUEST_TIMEOUT), DEFAULT_REQUEST_TIMEOUT)
+
+    def with_request_timeout(self, target: Target) -> Target:
+        """``target`` waiting :meth:`request_timeout`: for the sessions the window starts without a profile (its
+        command line, the demo, a capture's server)."""
+        return dataclasses.replace(target, timeout=self.request_timeout())
+
+    def set_request_timeout(self, seconds: float) -> None:
+        """Save the request timeout (``inf``: none); it replaces ``--timeout`` for the rest of the run and applies
+        to the next requests of the open sessions without a profile."""
+        self.timeout_override = None
+        self.settings.setValue(TIMEOUT_KEY, setting_of(seconds))
+        for tab in map(self.tabs.widget, range(self.tabs.count())):
+            if isinstance(tab, SessionTab) and tab.live is not None and not tab.live.target.named_by_user:
+                tab.live.target.timeout = seconds
+        self.statusBar().showMessage("sessions without a profile now wait "
+                                     + ("as long as the server takes" if seconds == float("inf") else
+                                        f"{seconds:g} s for each response"))
+
+    def ask_request_timeout(self) -> None:
+        dialog = TimeoutDialog(self.request_timeout(), self)
+        if dialog.exec() == TimeoutDialog.DialogCode.Accepted:
+            self.set_request_timeout(dialog.seconds())
 
     # -- replay ----------------------------------------------------------------------------------------
 

@@ -70,6 +70,10 @@ def compose(text: str):
     return step
 
 
+#: How the window's "no response" sentences end: the setting that raises the timeout.
+WINDOW_HINT = "; to wait longer, raise Session > Request timeout…"
+
+
 def target(name: str, argv: list[str], timeout: float = TIMEOUT) -> Target:
     return Target(name=name, argv=argv, handshake="legacy", timeout=timeout)
 
@@ -186,9 +190,10 @@ NEVER = dict(group="stdio", advice="The server runs but says nothing on stdout: 
                                    "and read its stderr.")
 
 
-def check_silent_capture(capture) -> None:
+def check_silent_capture(capture, hint: str = HINT) -> None:
     assert [e.method for e in capture.events if e.kind == Kind.MESSAGE] == ["initialize"]
-    assert notes(capture)[-1] == f"no response to initialize within {TIMEOUT} s{HINT}"
+    said = f"no response to initialize within {TIMEOUT} s{hint}"
+    assert notes(capture)[-1] == said and notes(capture).count(said) == 1
     assert lifecycle(capture, "stdin_closed") and lifecycle(capture, "exited")[0].data == {
         "what": "exited", "pid": lifecycle(capture, "spawned")[0].data["pid"], "code": 0}
     assert_nothing_left_running(capture)
@@ -207,8 +212,8 @@ def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_o
 def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_in_the_status_line(
         window, qloop, report):
     case = gui_case(window, qloop, target("silent", integration_server("silent")), failed_status, "the timeout")
-    assert case.sentence == f"failed: no response to initialize within {TIMEOUT} s{HINT}"
-    check_silent_capture(case.capture)
+    assert case.sentence == f"failed: no response to initialize within {TIMEOUT} s{WINDOW_HINT}"
+    check_silent_capture(case.capture, WINDOW_HINT)
     report.saw(case.sentence, seconds=case.seconds)
 
 
@@ -384,10 +389,10 @@ def check_binary_capture(capture) -> None:
     assert_nothing_left_running(capture)
 
 
-def check_binary_sentence(sentence: str, prefix: str) -> None:
+def check_binary_sentence(sentence: str, prefix: str, hint: str = HINT) -> None:
     assert sentence.startswith(f"{prefix}no response to tools/list within {TIMEOUT} s; meanwhile "), sentence
     assert sentence.endswith(" framing errors came from the server, the first: not valid UTF-8: byte 89 at "
-                             f"offset 0 cannot be decoded (MCP messages must be UTF-8){HINT}"), sentence
+                             f"offset 0 cannot be decoded (MCP messages must be UTF-8){hint}"), sentence
 
 
 @pytest.mark.report("faults", "writes binary on stdout", surface="CLI", **BINARY)
@@ -405,7 +410,7 @@ def test_binary_bytes_instead_of_an_answer_are_named_with_the_timeout_in_the_tim
     case = gui_case(window, qloop, target("binary", fault_server("binary")),
                     lambda tab: last_note(tab, "no response to tools/list"), "the timeout note",
                     after_ready=compose(COMPOSE_TOOLS_LIST))
-    check_binary_sentence(case.sentence, "")
+    check_binary_sentence(case.sentence, "", WINDOW_HINT)
     assert any(e.kind == Kind.FRAMING_ERROR for e in case.tab.visible_events()), "red rows in the timeline"
     check_binary_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
@@ -532,6 +537,6 @@ def test_a_server_frozen_with_sigstop_is_named_as_stopped_in_the_timeline(window
     case = gui_case(window, qloop, target("frozen", fault_server("freezes")),
                     lambda tab: last_note(tab, "no response to tools/list"), "the timeout note",
                     after_ready=compose(COMPOSE_TOOLS_LIST))
-    assert case.sentence == FROZEN_SENTENCE
+    assert case.sentence == FROZEN_SENTENCE + WINDOW_HINT
     check_frozen_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)

@@ -11,6 +11,11 @@ passes the times the relay read the bytes: one set of rules, so a capture says t
 An event is complete before it is saved: everything that annotates it (the decoder's framing findings, the
 pairing and its findings) has happened when the capture gets it, and nothing here changes it afterwards.
 
+A probe's refusal is negotiation, not a fault: over HTTP a server that speaks only revisions before 2026-07-28
+answers ``server/discover`` with a 4xx, often carrying a JSON-RPC error whose id is null (it has no session to
+read the id in). That HTTP answer and that error get an ``info`` finding saying so, and the error loses its
+``id-null`` finding (red elsewhere).
+
 The batch rule depends on the negotiated revision (only 2025-03-26 allows batches); the pipeline learns it
 from the answer to ``initialize``, whoever sent it. A session that learns it otherwise (``server/discover``)
 sets ``correlator.protocol_version`` itself.
@@ -32,6 +37,8 @@ Reaction = tuple[Event, Event | None]
 
 #: Lifecycle events after which a request can no longer be answered (its HTTP exchange or stream failed).
 _REQUEST_LOST = (Lifecycle.REQUEST_FAILED, Lifecycle.STREAM_LOST)
+#: Requests a client sends to learn what the server speaks: a 4xx to them over HTTP is an answer, not a fault.
+PROBE_METHODS = frozenset({"server/discover"})
 
 
 class EventPipeline:
@@ -48,6 +55,8 @@ class EventPipeline:
         self.correlator = Correlator()
         self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}
         self.seq = 0  #: the seq of the last event
+        self._probes: dict[object, str] = {}  # HTTP exchange -> probe method, until its HTTP answer
+        self._refused: dict[object, str] = {}  # HTTP exchange -> what its 4xx said, for the error in its body
 
     def push(self, events: list[Event], t: float, wall: float) -> list[Reaction]:
         """Take one batch, stamped ``t`` (seconds since the start) and ``wall`` (epoch seconds).
@@ -71,6 +80,10 @@ class EventPipeline:
                 counts[event.dir or "s2c"] += 1
                 rpc = event.rpc
                 if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
+                    if rpc.method in PROBE_METHODS and "exchange" in event.data and event.dir == Direction.C2S:
+                        self._probes[event.data["exchange"]] = rpc.method or ""
+                    elif self._refused and rpc.kind == jsonrpc.ERROR and event.dir == Direction.S2C:
+                        self._explain_refusal(event)
                     request = observe(event)
                     if request is not None and request.rpc is not None and request.rpc.method == "initialize":
                         self._learn_revision(event)
@@ -80,6 +93,8 @@ class EventPipeline:
                 reactions.append((event, None))
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1
+            elif kind == Kind.HTTP and self._probes:
+                self._probe_answered(event)
             elif kind == Kind.LIFECYCLE:
                 if event.data.get("what") in _REQUEST_LOST:
                     self.correlator.forget(Direction.C2S, event.data.get("request_id"))
@@ -94,6 +109,28 @@ class EventPipeline:
         for listener in self.listeners:
             listener(events)
         return reactions
+
+    def _probe_answered(self, event: Event) -> None:
+        """The HTTP answer to a probe: a 4xx is the expected refusal of a server that speaks older revisions."""
+        exchange = event.data.get("exchange")
+        status = event.data.get("status")
+        method = self._probes.get(exchange)
+        if method is None or not isinstance(status, int) or event.data.get("phase") == "end":
+            return
+        del self._probes[exchange]
+        if 400 <= status < 500:
+            text = (f"the server refused our {method} probe with HTTP {status}: expected negotiation with a server "
+                    "that speaks only revisions before 2026-07-28, not a fault")
+            self._refused[exchange] = text
+            event.add_finding("probe-refused", text, "info")
+
+    def _explain_refusal(self, event: Event) -> None:
+        """The JSON-RPC error in the body of a refused probe: explained, and its id null is no fault there."""
+        text = self._refused.pop(event.data.get("exchange"), None)
+        if text is None:
+            return
+        event.findings = [f for f in event.findings if f.code != "id-null"]
+        event.add_finding("probe-refused", text, "info")
 
     def _learn_revision(self, response: Event) -> None:
         """The revision the server chose in its answer to ``initialize`` decides whether batches are allowed."""

@@ -28,12 +28,22 @@ ends with :attr:`Session.timeout_hint`, which names what raises the bound (``--t
 
 Server requests are answered: ``ping`` with ``{}``, ``roots/list`` with the configured roots, anything else
 by ``server_request_handler`` (the GUI asks the user) or, headless, with an error saying it is not handled.
+
+Waiting on the user is not a timeout: while a handler that asks a person (``waits_for_user``) has a server
+request open, the timers of the client requests it may belong to are stopped, and start again in full when it
+is answered. Which requests it belongs to: over HTTP, the request whose POST stream carried it (the spec's
+related request); otherwise (stdio, a standalone stream) every request pending when it arrived, since stdio
+cannot say. A note records each pause (``paused``: the ids, ``waiting_on``/``waiting_method``: the server's).
+
+Cancelling is done once per request: :meth:`Session.cancel` sends one ``notifications/cancelled`` however often
+it is asked (the user, then the timeout), and stops waiting for the request; a late answer is still paired.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -91,6 +101,10 @@ class HandshakeError(TransportError):
     """The handshake failed; the message says how."""
 
 
+class RequestCancelled(TransportError):
+    """The request was cancelled (by the user) before its answer came; a late answer is still recorded."""
+
+
 class UnreadableResponse(TransportError):
     """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
 
@@ -143,7 +157,14 @@ class Session:
         self.modern = False  #: when true, every request gets the 2026-07-28 ``_meta``
         self._t0 = time.monotonic()
         self._next_id = 1
-        self._waiters: dict[tuple[str, Any], tuple[str, asyncio.Future[Event]]] = {}
+        self._waiters: dict[tuple[str, Any], _Waiter] = {}
+        #: requests we told the server we gave up on (by id): each is cancelled once
+        self._cancelled: set[tuple[str, Any]] = set()
+        #: server requests open with a handler that asks the user (by id), and the requests they hold
+        self._asking: dict[tuple[str, Any], _Asking] = {}
+        #: server requests (by id) being answered, and those of them the server cancelled before we asked
+        self._answering: set[tuple[str, Any]] = set()
+        self._withdrawn: set[tuple[str, Any]] = set()
         #: progress token (as JSON text) -> loop time of the last progress notification for it
         self._progress_seen: dict[str | None, float] = {}  # looked up by token or None; None is never put
         self.max_request_time = DEFAULT_MAX_REQUEST_TIME
@@ -174,25 +195,32 @@ class Session:
                     self._saw_progress(event)
         for event, request in reactions:
             self._react(event, request)
+        if self._answering:  # after the reactions: a request and its cancel may come in one read
+            for event in events:
+                rpc = event.rpc
+                if rpc is not None and rpc.method == "notifications/cancelled" and event.dir == Direction.S2C:
+                    self._server_cancelled(event)
 
     def _react(self, event: Event, request: Event | None) -> None:
         """What the session does about one event the pipeline handed back (``request``: what it answers)."""
         if request is not None and request.dir == Direction.C2S and request.rpc is not None:
             waiter = self._waiters.pop(id_key(request.rpc.id), None)
-            if waiter is not None and not waiter[1].done():
-                waiter[1].set_result(event)
+            if waiter is not None and not waiter.future.done():
+                waiter.future.set_result(event)
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
+            self._answering.add(id_key(event.rpc.id))
             self._spawn(self._answer(event))
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
-            for method, future in self._waiters.values():
-                if not future.done():
-                    future.set_exception(TransportClosed(self._transport.diagnosis(method) or "the server exited"))
+            for waiter in self._waiters.values():
+                if not waiter.future.done():
+                    waiter.future.set_exception(
+                        TransportClosed(self._transport.diagnosis(waiter.method) or "the server exited"))
             self._waiters.clear()
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.STREAM_LOST:
             waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
-            if waiter is not None and not waiter[1].done():
-                waiter[1].set_exception(TransportClosed(str(event.data.get("reason"))))
+            if waiter is not None and not waiter.future.done():
+                waiter.future.set_exception(TransportClosed(str(event.data.get("reason"))))
         elif event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
             for junk in self._junk_watchers:
                 junk.saw(event)
@@ -201,10 +229,10 @@ class Session:
             # maybe the answer we wait for, too big to read
             found, msg_id = _oversize_message_id(event)
             waiter = self._waiters.pop(id_key(msg_id), None) if found else None
-            if waiter is not None and not waiter[1].done():
+            if waiter is not None and not waiter.future.done():
                 self._correlator.forget(Direction.C2S, msg_id)
-                waiter[1].set_exception(UnreadableResponse(
-                    f"the server's answer to {waiter[0]} could not be read: {event.reason}"))
+                waiter.future.set_exception(UnreadableResponse(
+                    f"the server's answer to {waiter.method} could not be read: {event.reason}"))
 
     def _saw_progress(self, event: Event) -> None:
         try:
@@ -213,6 +241,19 @@ class Session:
             return
         if token in self._progress_seen:
             self._progress_seen[token] = asyncio.get_running_loop().time()
+
+    def _server_cancelled(self, event: Event) -> None:
+        """The server cancelled a request of its own that we are answering: stop asking the user (the panel
+        drops it) and answer nothing, as the spec wants; the requests it held wait on their clocks again."""
+        try:
+            key = id_key(event.json()["params"]["requestId"])
+        except (ValueError, KeyError, TypeError):
+            return
+        asking = self._asking.get(key)
+        if asking is not None:
+            asking.task.cancel()
+        elif key in self._answering:  # not asked yet: it will not be
+            self._withdrawn.add(key)
 
     def note(self, text: str, **data: Any) -> Event:
         """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
@@ -375,7 +416,8 @@ class Session:
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
-        self._waiters[key] = (method, future)
+        waiter = self._waiters[key] = _Waiter(obj.get("id"), method, future)
+        self._cancelled.discard(key)  # a new request with this id can be cancelled in its turn
         junk = _Junk()
         self._junk_watchers.append(junk)
         loop = asyncio.get_running_loop()
@@ -383,17 +425,16 @@ class Session:
         try:
             try:
                 # bounded too: an HTTP transport's send waits for the response headers of its POST
-                await asyncio.wait_for(self._transport.send(encode(obj)), timeout)
+                await asyncio.wait_for(self._transport.send(encode(obj)), _bound(timeout))
             except TransportClosed as exc:
                 raise TransportClosed(self._transport.diagnosis(method) or str(exc)) from None
             # the bound counts from the send, not from its end: "within N s" means N s after we asked
-            return await self._wait_resetting_on_progress(future, obj, timeout,
-                                                          first=timeout - (loop.time() - sent_at))
+            return await self._wait(waiter, obj, timeout, first=timeout - (loop.time() - sent_at))
         except TimeoutError as exc:
             text, hint = self._no_response(method, timeout, obj, isinstance(exc, _OutOfTime))
             reason = f"mcp-inspector stopped waiting: {text}"
-            text += self._why_no_answer(obj.get("id"), junk) + f"; {hint}"
-            self.note(text, request_id=obj.get("id"), method=method, failure=True)
+            text += self._why_no_answer(obj.get("id"), junk) + (f"; {hint}" if hint else "")
+            self.note(text, request_id=obj.get("id"), method=method, failure=True, gave_up=True)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
                 self._spawn(self.cancel(obj.get("id"), reason))
             raise RequestTimeout(text) from None
@@ -427,39 +468,64 @@ class Session:
             text += f"; meanwhile {junk.count:,} framing errors came from the server, the first: {junk.first}"
         return text
 
-    async def _wait_resetting_on_progress(self, future: asyncio.Future[Event], obj: dict[str, Any],
-                                          timeout: float, first: float | None = None) -> Event:
-        """Wait ``timeout`` (``first``, if given, until the first progress notification), restarted by each
-        progress notification for the request's progressToken, but never longer than ``max_request_time`` in
-        all (the clock users asked for: a 108 s tools/call that reports progress must not be cut at 60 s, and
-        one that reports forever must still end: then :class:`_OutOfTime`)."""
-        first = timeout if first is None else max(0.0, first)
+    async def _wait(self, waiter: _Waiter, obj: dict[str, Any], timeout: float, first: float | None = None) -> Event:
+        """Wait ``timeout`` for the answer (``first``, if given, until the first progress notification: the bound
+        counts from the send), restarted by each progress notification for the request's progressToken, but
+        never longer than ``max_request_time`` in all (the clock users asked for: a 108 s tools/call that
+        reports progress must not be cut at 60 s, and one that reports forever must still end: then
+        :class:`_OutOfTime`).
+
+        No clock runs while a server request that may belong to it waits for the user's answer; when the user
+        has answered, ``timeout`` starts again in full (the server still has to act on the answer), and the
+        pause is added to ``max_request_time``. Raises TimeoutError (the future cancelled)."""
+        future = waiter.future
         token = _progress_token(obj)
-        if token is None:
-            return await asyncio.wait_for(future, first)
         loop = asyncio.get_running_loop()
-        start = loop.time()
-        hard_deadline = start + max(self.max_request_time, timeout)
-        self._progress_seen[token] = 0.0
-        while True:
-            last = self._progress_seen.get(token) or 0.0
-            deadline = min(last + timeout if last else start + first, hard_deadline)
-            try:
-                return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
-            except TimeoutError:
-                newer = self._progress_seen.get(token) or 0.0
-                if loop.time() >= hard_deadline:
-                    future.cancel()
-                    raise (_OutOfTime() if last or newer else TimeoutError()) from None
-                if newer <= last:
-                    future.cancel()
-                    raise
+        deadline = loop.time() + (timeout if first is None else max(0.0, first))
+        hard_deadline = loop.time() + max(self.max_request_time, timeout)
+        if token is not None:
+            self._progress_seen[token] = 0.0
+        while not future.done():
+            waiter.wake = loop.create_future()
+            if waiter.holds:  # the user is asked: only their answer (or the response) moves on
+                paused = loop.time()
+                await asyncio.wait((future, waiter.wake), return_when=asyncio.FIRST_COMPLETED)
+                if not waiter.holds:
+                    now = loop.time()
+                    deadline = now + timeout
+                    hard_deadline += now - paused
+                continue
+            last = self._progress_seen.get(token) or 0.0  # (None is never a token: 0.0 without one)
+            if last:
+                deadline = max(deadline, last + timeout)
+            now = loop.time()
+            if now >= hard_deadline:
+                future.cancel()
+                raise _OutOfTime() if last else TimeoutError()
+            if now >= deadline:
+                future.cancel()
+                raise TimeoutError
+            await asyncio.wait((future, waiter.wake), timeout=_bound(min(deadline, hard_deadline) - now),
+                               return_when=asyncio.FIRST_COMPLETED)
+        return future.result()
 
     async def cancel(self, msg_id: Any, reason: str) -> None:
         """Tell the server we gave up on a request: by the transport where it has a way, else with
-        notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation)."""
+        notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).
+
+        Once per request: asked again (the user cancelled, then its timeout fired) it sends nothing. Whoever
+        waits for the request stops, with RequestCancelled; a late answer is still recorded and paired."""
+        key = id_key(msg_id)
+        if key in self._cancelled:
+            return
+        self._cancelled.add(key)
+        waiter = self._waiters.pop(key, None)
+        if waiter is not None and not waiter.future.done():
+            waiter.future.set_exception(RequestCancelled(f"{waiter.method} was cancelled: {reason}"))
         try:
-            if not await self._transport.cancel_request(msg_id) and not self._transport.closed:
+            if await self._transport.cancel_request(msg_id):
+                self.note(f"cancelled request {json.dumps(msg_id)} by closing its response stream", cancelled=msg_id)
+            elif not self._transport.closed:
                 await self.notify("notifications/cancelled", {"requestId": msg_id, "reason": reason})
         except TransportError:
             pass  # the server is gone; nothing to cancel
@@ -477,12 +543,23 @@ class Session:
 
     async def _answer(self, event: Event) -> None:
         assert event.rpc is not None
+        key = id_key(event.rpc.id)
+        try:
+            if key not in self._withdrawn:
+                await self._answer_one(event)
+        finally:
+            self._answering.discard(key)
+            self._withdrawn.discard(key)
+
+    async def _answer_one(self, event: Event) -> None:
+        assert event.rpc is not None
         method = event.rpc.method or ""
         try:
             params = event.json().get("params")
         except (ValueError, AttributeError):
             params = None
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": event.rpc.id}
+        asking = self._pause_for(event, method)
         try:
             reply["result"] = await self._handle_server_request(method, params)
         except RpcError as exc:
@@ -494,10 +571,56 @@ class Session:
         except Exception as exc:  # a handler bug must still answer the server, and say what happened
             reply["error"] = {"code": INTERNAL_ERROR, "message": f"mcp-inspector could not answer {method}: "
                                                                  f"{exc.__class__.__name__}: {exc}"}
+        finally:
+            if asking is not None:
+                self._resume(asking)
         try:
             await self.send_object(reply)
         except TransportError:
             pass  # the server is gone; its exit is already an event
+
+    def _pause_for(self, event: Event, method: str) -> _Asking | None:
+        """A server request the user is asked about stops the clocks of the requests it may belong to (see the
+        module's docstring for which), with a note; returns what :meth:`_resume` needs, None when nothing waits."""
+        assert event.rpc is not None
+        if method in ("ping", "roots/list") or not event.rpc.has_id \
+                or not getattr(self.server_request_handler, "waits_for_user", False):
+            return None
+        held = self._related_waiters(event)
+        task = asyncio.current_task()
+        if not held or task is None:
+            return None
+        key = id_key(event.rpc.id)
+        what = f"{method} #{json.dumps(event.rpc.id)}"
+        for waiter in held:
+            waiter.holds[key] = what
+            waiter.poke()
+        asking = _Asking(key, task, held)
+        self._asking[key] = asking
+        names = " and ".join(f"{w.method} #{json.dumps(w.msg_id)}" for w in held)
+        verb, its = ("waits", "its timeout is") if len(held) == 1 else ("wait", "their timeouts are")
+        self.note(f"{names} {verb} for your answer to {what}: {its} paused until you answer",
+                  paused=[w.msg_id for w in held], waiting_on=event.rpc.id, waiting_method=method)
+        return asking
+
+    def _related_waiters(self, event: Event) -> list[_Waiter]:
+        """The requests being waited for that a server request may belong to: over HTTP the one whose POST
+        stream carried it (the same exchange); when nothing says (stdio, a standalone stream), every one."""
+        exchange = event.data.get("exchange")
+        if exchange is not None:
+            related = [self._waiters[k] for r in self._correlator.pending(Direction.C2S)
+                       if r.data.get("exchange") == exchange and r.rpc is not None
+                       and (k := id_key(r.rpc.id)) in self._waiters]
+            if related:
+                return related
+        return list(self._waiters.values())
+
+    def _resume(self, asking: _Asking) -> None:
+        """The user answered (or the question went away): the held requests' clocks start again."""
+        self._asking.pop(asking.key, None)
+        for waiter in asking.held:
+            waiter.holds.pop(asking.key, None)
+            waiter.poke()
 
     async def _handle_server_request(self, method: str, params: Any) -> Any:
         if method == "ping":
@@ -723,6 +846,34 @@ class Session:
         )
 
 
+class _Waiter:
+    """One request being waited for: its future, and the server requests it waits behind (the user's turn)."""
+
+    __slots__ = ("msg_id", "method", "future", "holds", "wake")
+
+    def __init__(self, msg_id: Any, method: str, future: asyncio.Future[Event]) -> None:
+        self.msg_id = msg_id
+        self.method = method
+        self.future = future
+        #: server requests (by id key) that wait for the user's answer and may belong to this request
+        self.holds: dict[tuple[str, Any], str] = {}
+        #: set when ``holds`` changes, to wake the wait
+        self.wake: asyncio.Future[None] | None = None
+
+    def poke(self) -> None:
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
+
+
+@dataclass
+class _Asking:
+    """A server request open with a handler that asks the user, and the requests whose clocks it stopped."""
+
+    key: tuple[str, Any]
+    task: asyncio.Task[Any]  #: the task answering it (cancelled when the server cancels the request)
+    held: list[_Waiter]
+
+
 class _Junk:
     """The framing errors from the server while one request waited: how many, and the first one's reason."""
 
@@ -758,6 +909,11 @@ def _oversize_message_id(event: Event) -> tuple[bool, Any]:
         return True, json.loads(match.group(1))
     except ValueError:
         return False, None
+
+
+def _bound(timeout: float) -> float | None:
+    """A timeout as asyncio takes it: None for none (``inf``; an event loop on Qt's timers cannot take it)."""
+    return None if math.isinf(timeout) else timeout
 
 
 def _progress_token(obj: dict[str, Any]) -> str | None:

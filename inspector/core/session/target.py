@@ -16,6 +16,7 @@ transport is made for a target.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 from collections.abc import Mapping
@@ -109,14 +110,17 @@ class Target:
     @classmethod
     def from_window_args(cls, args: argparse.Namespace, command: list[str]) -> Target | None:
         """The session the window opens at start: the ``command`` after ``--``, else ``--url`` (with
-        ``--transport`` and ``-H``); None when neither was given. Raises InputError with a sentence."""
+        ``--transport`` and ``-H``), waiting ``--timeout`` when given (``inf``: none); None when neither was
+        given. Raises InputError with a sentence."""
+        timeout = getattr(args, "gui_timeout", None)
+        common: dict[str, Any] = {"timeout": timeout} if timeout is not None else {}
         if command:
-            return cls(name=Path(command[0]).name, argv=list(command))
+            return cls(name=Path(command[0]).name, argv=list(command), **common)
         if not args.gui_url:
             return None
         _check_url(args.gui_url)
         return cls(name=args.gui_url, url=args.gui_url, transport=args.gui_transport,
-                   headers=_parse_headers(args.gui_headers))
+                   headers=_parse_headers(args.gui_headers), **common)
 
     @classmethod
     def from_profile(cls, profile: ServerProfile) -> Target:
@@ -190,9 +194,10 @@ class Target:
         """The options a URL transport is made with."""
         from inspector.core.transports.http_common import HttpOptions
 
+        # no timeout (inf): the HTTP layer waits as long too (the session can still cancel)
+        response = None if math.isinf(self.timeout) else self.timeout + HTTP_BACKSTOP
         return HttpOptions(url=self.url, headers=dict(self.headers), bearer=self.bearer, origin=self.origin,
-                           connect_timeout=self.connect_timeout, response_timeout=self.timeout + HTTP_BACKSTOP,
-                           redact=self.redact)
+                           connect_timeout=self.connect_timeout, response_timeout=response, redact=self.redact)
 
     def sent_headers(self) -> dict[str, str]:
         """The headers sent on every request to the URL, besides the inspector's User-Agent."""

@@ -44,7 +44,7 @@ class HttpOptions:
     bearer: str | None = None  #: sent as ``Authorization: Bearer ...``
     origin: str | None = None  #: an ``Origin`` header, to test a server's DNS-rebinding protection
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
-    response_timeout: float = DEFAULT_RESPONSE_TIMEOUT
+    response_timeout: float | None = DEFAULT_RESPONSE_TIMEOUT  #: None: as long as the server takes
     redact: bool = True
 
     def base_headers(self) -> dict[str, str]:

@@ -257,6 +257,7 @@ class StreamableHttpTransport(HttpTransportBase):
             if kind != jsonrpc.REQUEST:
                 self.flag(event, "stream-for-non-request", f"an SSE stream for a {kind}, where 202 was due")
             self.emit(event)
+            _quiet_is_not_dead(response)
             task = self._spawn(self._read_stream(response, number, started, msg_id))
             if msg_id is not None:
                 self._streams[json.dumps(msg_id)] = task
@@ -513,6 +514,16 @@ class StreamableHttpTransport(HttpTransportBase):
             task.cancel()
             return True
         return False
+
+
+def _quiet_is_not_dead(response: httpx.Response) -> None:
+    """No HTTP bound between the events of a request's response stream, as for the standalone GET stream: the
+    session's clock bounds the wait for the answer, and it stops while the server waits for the user's answer
+    to a question it asked on this very stream (a read bound would cut the stream under the user). httpx takes
+    the read bound from the request's ``timeout`` extension when the body is first read, which is after this."""
+    timeouts = response.request.extensions.get("timeout")
+    if isinstance(timeouts, dict):
+        timeouts["read"] = None
 
 
 def _resource_metadata(challenge: str) -> str | None:

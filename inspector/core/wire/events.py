@@ -80,7 +80,8 @@ class Finding:
 
     code: str
     text: str
-    severity: str = "error"  #: ``error`` or ``warning``
+    #: ``error``, ``warning``, or ``info`` (expected and explained: no problem, e.g. a refused probe)
+    severity: str = "error"
 
     def to_json(self) -> dict[str, str]:
         return {"code": self.code, "text": self.text, "severity": self.severity}

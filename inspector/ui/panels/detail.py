@@ -353,7 +353,8 @@ class DetailView(QWidget):
         if event.reason:
             lines += ["Why this is a framing error:", "  " + event.reason, ""]
         for finding in event.findings:
-            lines.append(f"{'error' if finding.severity == 'error' else 'warning'} [{finding.code}]: {finding.text}")
+            severity = finding.severity if finding.severity in ("error", "info") else "warning"
+            lines.append(f"{severity} [{finding.code}]: {finding.text}")
         if event.kind == Kind.LIFECYCLE:
             lines.append(describe_lifecycle(dict(event.data)))
         if event.kind == Kind.NOTE:

@@ -131,6 +131,9 @@ def waited(seconds: float) -> str:
 class _PanelHandler:
     """``Session(server_request_handler=...)``: each request waits in the panel until the user answers."""
 
+    #: the session stops the clocks of the requests a server request belongs to while the user is asked
+    waits_for_user = True
+
     def __init__(self, panel: ServerRequestsPanel) -> None:
         self._panel = panel
 

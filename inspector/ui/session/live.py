@@ -13,6 +13,8 @@ from PySide6.QtCore import QObject, Signal
 from inspector.core import paths
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.session.session import (
+    RequestCancelled,
+    RequestTimeout,
     ServerInfo,
     ServerRequestHandler,
     Session,
@@ -61,6 +63,7 @@ class LiveSession(QObject):
         self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name))
         self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
                                keep_events=True)
+        self.session.timeout_hint = timeout_hint(self.target)
         return self.session
 
     def start(self) -> None:
@@ -79,9 +82,13 @@ class LiveSession(QObject):
                 return
 
     def _request_failed(self, exc: TransportError) -> None:
-        """A message the user sent failed: a note in the timeline, and the sentence in the status line."""
+        """A message the user sent failed: a note in the timeline (a timeout is noted by the session itself),
+        and the sentence in the status line. A request the user cancelled has not failed: its row says so."""
         assert self.session is not None
-        self.session.note(str(exc), failure=True)
+        if isinstance(exc, RequestCancelled):
+            return
+        if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
+            self.session.note(str(exc), failure=True)
         if self.state in (READY, CLOSED):
             self._set(self.state, str(exc), failure=True)
 
@@ -106,7 +113,8 @@ class LiveSession(QObject):
             self.server = await session.handshake(self.target.handshake, self.target.protocol_version,
                                                   self.target.timeout)
         except TransportError as exc:
-            session.note(str(exc), failure=True)
+            if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
+                session.note(str(exc), failure=True)
             self._set(FAILED, str(exc) + _next_step(self.target, exc, session.counts["stderr"]))
             await self._finish()
             return
@@ -167,6 +175,16 @@ class LiveSession(QObject):
             await self.session.send_raw(data)
         except TransportError as exc:
             self._request_failed(exc)
+
+
+def timeout_hint(target: Target) -> str:
+    """How to wait longer, as a clause for the "no response" sentences: a profile's own setting, or the
+    window's (Session > Request timeout…, or ``--timeout`` at start)."""
+    from inspector.ui.actions import TIMEOUT_SETTING
+
+    if target.named_by_user:
+        return "to wait longer, raise the response timeout in the server's profile"
+    return f"to wait longer, raise {TIMEOUT_SETTING}"
 
 
 def _next_step(target: Target, exc: TransportError, stderr_lines: int) -> str:

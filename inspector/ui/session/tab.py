@@ -373,6 +373,8 @@ class SessionTab(QWidget):
             self._ticker.stop()
             if self.bridge is not None:
                 self.bridge.flush_now()
+            if self.model is not None:
+                self.model.connection_ended()  # what is still pending will get no answer now
             self.composer.set_enabled_for_session(False)
             self.requests.cancel_all()  # nobody can answer them any more
 
@@ -496,7 +498,8 @@ class SessionTab(QWidget):
 
     def cancel_selected(self) -> bool:
         """Cancel the selected request if it is still waiting: notifications/cancelled (or, on 2026-07-28
-        HTTP, closing its stream). The request keeps its row; the server's reaction follows in the timeline."""
+        HTTP, closing its stream), once however often it is asked. The request keeps its row, which says
+        "cancelled"; the server's reaction (a late answer, paired) follows in the timeline."""
         event = self.current_event()
         if (self.live is None or self.live.session is None or event is None or event.rpc is None
                 or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or self.pair_row() is not None):
