@@ -262,10 +262,11 @@ def test_a_500_html_page_is_given_as_its_text_in_the_status_line(window, qloop, 
 # -- an SSE stream that dribbles --------------------------------------------------------------------------
 
 
-def assert_dribble_bounded(sentence: str, elapsed: float, capture_path: Path) -> None:
+def assert_dribble_bounded(sentence: str, elapsed: float, capture_path: Path,
+                           hint: str = "; raise --timeout to wait longer") -> None:
     # auto handshake: the probe's quick -32601 leaves initialize the rest of the handshake's bound
     assert f"no response to initialize within the handshake's {DRIBBLE_TIMEOUT} s" in sentence, sentence
-    assert sentence.endswith("; raise --timeout to wait longer"), sentence
+    assert sentence.endswith(hint), sentence
     # explained: the stream was not silent, it was too slow
     assert "its response stream is open" in sentence and "but no complete event" in sentence, sentence
     assert elapsed < DRIBBLE_TIMEOUT + 15, elapsed  # the timeout cut it, with startup and shutdown
@@ -295,7 +296,7 @@ def test_a_dribbling_stream_is_cut_by_the_timeout_and_explained_in_the_status_li
     target = Target(name="dribble", url=server.url("/mcp"), timeout=DRIBBLE_TIMEOUT)
     sentence, elapsed, capture = gui_failure(window, qloop, target)
     report.saw(sentence, seconds=elapsed)
-    assert_dribble_bounded(sentence, elapsed, capture)
+    assert_dribble_bounded(sentence, elapsed, capture, "; to wait longer, raise Session > Request timeout…")
     no_orphans()
 
 
