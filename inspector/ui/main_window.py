@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QScreen, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -41,6 +42,26 @@ from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
 
 MAX_RECENT = 10
+#: The window's size on a first start, where the screen has room for it (else the screen's free area).
+DEFAULT_SIZE = QSize(1320, 820)
+#: The server list's width on a first start; a saved one wider than this share of the window is not restored.
+SIDEBAR_WIDTH = 220
+MAX_SIDEBAR_SHARE = 0.4
+
+
+def clamp_to(rect: QRect, available: QRect) -> QRect:
+    """``rect`` shrunk to fit ``available`` (a screen's free area) where it is larger, and moved inside it."""
+    width = min(rect.width(), available.width())
+    height = min(rect.height(), available.height())
+    x = min(max(rect.x(), available.left()), available.left() + available.width() - width)
+    y = min(max(rect.y(), available.top()), available.top() + available.height() - height)
+    return QRect(x, y, width, height)
+
+
+def screen_key(screen: QScreen) -> str:
+    """What a saved geometry depends on: the screen's size in logical pixels (its size over the scale)."""
+    size = screen.geometry().size()
+    return f"{size.width()}x{size.height()}"
 
 
 class MainWindow(QMainWindow):
@@ -79,21 +100,65 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.tabs)
-        self.splitter.setSizes([220, 1100])
+        self.splitter.setStretchFactor(0, 0)  # a narrower window narrows the tabs, not the server list
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([SIDEBAR_WIDTH, DEFAULT_SIZE.width() - SIDEBAR_WIDTH])
         self.setCentralWidget(self.splitter)
         self._build_menus()
         self.statusBar().showMessage("No listening port: sessions are subprocesses or outgoing connections.")
         self._closing = False
-        geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1320, 820)
+        self._shown = False
+        self._restore_geometry()
         state = self.settings.value("window/splitter")
         if isinstance(state, QByteArray):
             self.splitter.restoreState(state)
+            if self.splitter.sizes()[0] > self.width() * MAX_SIDEBAR_SHARE:  # saved in a wider window
+                self.splitter.setSizes([SIDEBAR_WIDTH, max(0, self.width() - SIDEBAR_WIDTH)])
         if listen_for_taps:
             self.tasks.spawn(self.listen_for_taps(), "listening for taps")
+
+    def _restore_geometry(self) -> None:
+        """Reopen where and as large as the window was closed, on a screen of the same logical size only: a
+        geometry saved at another scale factor or on another screen means nothing here (a run at 2x saved
+        841x537; the next normal start reopened that small). Otherwise, and on a first start, the default
+        size, centred. Either way the window fits the screen's free area."""
+        geometry = self.settings.value("window/geometry")
+        restored = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+        screen = QGuiApplication.screenAt(self.geometry().center()) or QGuiApplication.primaryScreen()
+        saved_on = self.settings.value("window/screen")
+        if restored and saved_on is not None and saved_on != screen_key(screen):
+            restored = False
+            self.setWindowState(Qt.WindowState.WindowNoState)
+        available = screen.availableGeometry()
+        if not restored:
+            size = DEFAULT_SIZE.boundedTo(available.size())
+            self.setGeometry(QStyle.alignedRect(Qt.LayoutDirection.LeftToRight, Qt.AlignmentFlag.AlignCenter, size,
+                                                available))
+            if size != DEFAULT_SIZE:  # a small screen (or a large scale): all of it, title bar and frame included
+                self.setWindowState(Qt.WindowState.WindowMaximized)
+        elif not self._maximized():
+            self.setGeometry(clamp_to(self.geometry(), available))
+
+    def _maximized(self) -> bool:
+        return bool(self.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown:
+            self._shown = True
+            self._fit_frame()
+
+    def _fit_frame(self) -> None:
+        """Once shown, the frame's size is known: the whole window, frame and title bar too, fits the screen's
+        free area (the geometry restored before showing could only fit the inside)."""
+        frame = self.frameGeometry()
+        fitted = clamp_to(frame, self.screen().availableGeometry())
+        if self._maximized() or fitted == frame:
+            return
+        inner = self.geometry()
+        self.setGeometry(fitted.x() + inner.x() - frame.x(), fitted.y() + inner.y() - frame.y(),
+                         fitted.width() - (frame.width() - inner.width()),
+                         fitted.height() - (frame.height() - inner.height()))
 
     # -- live taps -------------------------------------------------------------------------------------
 
@@ -372,6 +437,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._stop_listening()
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/screen", screen_key(self.screen()))
         self.settings.setValue("window/splitter", self.splitter.saveState())
         live: list[QWidget] = [tab for tab in map(self.tabs.widget, range(self.tabs.count()))
                                if isinstance(tab, SessionTab) and tab.live is not None]
