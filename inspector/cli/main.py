@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from inspector import __version__
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
 T = TypeVar("T")
 
@@ -54,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --url: an extra header (repeatable)")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
+    add_max_message_option(parser, default=None, more=" for this run (default: the window's setting, "
+                           "Session > Message size limit, else 64M)")
     # for benchmarks/startup.py and the start-up test: print "shown" once the window has painted, then quit
     parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -73,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="ask for progress on each request of --send (a progressToken); progress restarts --timeout")
     rec.add_argument("--max-time", type=_positive, default=600.0, metavar="S",
                      help="however much progress a request reports, stop waiting for it after S (default 600)")
+    add_max_message_option(rec)
     rec.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
                      help="after the last response, wait this long for trailing notifications (default 0.5)")
     rec.add_argument("--cwd", metavar="DIR", help="working directory of the server")
@@ -126,6 +130,23 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
     http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
     http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
                       help="bound on connecting (default 10)")
+
+
+def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,
+                           more: str = " (default 64M)") -> None:
+    """``--max-message SIZE``: the largest message read whole (record, replay, tap and the window)."""
+    parser.add_argument("--max-message", type=_size, default=default, metavar="SIZE",
+                        help="the largest message read whole, e.g. 200M; a longer line is recorded as a framing "
+                             "error keeping its first and last 64 KiB" + more)
+
+
+def _size(text: str) -> int:
+    from inspector.core.sizes import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(text: str) -> float:

@@ -27,7 +27,7 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Register ``replay`` on the main parser's subcommands."""
-    from inspector.cli.main import _non_negative, _positive, add_http_options
+    from inspector.cli.main import _non_negative, _positive, add_http_options, add_max_message_option
 
     rep = sub.add_parser(
         "replay", help="send a capture's messages to a server again and show what changed",
@@ -41,6 +41,7 @@ def add_parser(sub: Any) -> None:
     rep.add_argument("--ignore", action="append", default=[], metavar="PATH",
                      help="a JSON path whose differences do not count, e.g. '$.result.content[*].text' (repeatable)")
     rep.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each answer (default 30)")
+    add_max_message_option(rep)
     rep.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
                      help="after the last message, collect trailing server messages this long (default 0.5)")
     rep.add_argument("--yes", action="store_true",
@@ -120,7 +121,7 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
                             "give a target: -- COMMAND ARGS, or --url URL")
             target = with_changes(recorded, cwd=args.cwd or recorded.cwd, env={**recorded.env, **env},
                                   timeout=args.timeout, connect_timeout=args.connect_timeout,
-                                  redact=not args.no_redact)
+                                  max_message=args.max_message, redact=not args.no_redact)
     except InputError as exc:
         return fail(str(exc))
     try:

@@ -23,6 +23,7 @@ import httpx
 from inspector.core.capture.redact import redact_headers, redact_url
 from inspector.core.transports.base import ConnectionRefused, Transport, TransportError
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
+from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: Default bound on establishing a TCP (and TLS) connection.
@@ -45,6 +46,8 @@ class HttpOptions:
     origin: str | None = None  #: an ``Origin`` header, to test a server's DNS-rebinding protection
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     response_timeout: float = DEFAULT_RESPONSE_TIMEOUT
+    #: the largest message a transport with its own message limit (WebSocket) accepts
+    max_message: int = DEFAULT_MAX_LINE_BYTES
     redact: bool = True
 
     def base_headers(self) -> dict[str, str]:
