@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from inspector import __version__
+from inspector.core.exits import RECORD_EXITS, RECORD_EXITS_ORDER, exits_help
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
 T = TypeVar("T")
@@ -55,8 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --url: an extra header (repeatable)")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
-    add_max_message_option(parser, default=None, more=" for this run (default: the window's setting, "
-                           "Session > Message size limit, else 64M)")
+    add_max_message_option(parser, default=None,
+                           help="the largest message read whole in this run's sessions, e.g. 200M (default: the "
+                                "window's setting, Session > Message size limit, else 64M)")
     # for benchmarks/startup.py and the start-up test: print "shown" once the window has painted, then quit
     parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -64,10 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     rec = sub.add_parser("record", help="launch a server, run a session, save it as a capture",
                          description="Launch a stdio server (the command after --), do the handshake, send the "
                                      "messages of --send in order, wait for the answers, shut the server down and "
-                                     "save everything that crossed the wire to --out.")
-    rec.add_argument("--out", required=True, type=Path, metavar="FILE", help="capture file to write (JSON Lines)")
+                                     "save everything that crossed the wire to --out.",
+                         epilog=exits_help(RECORD_EXITS, RECORD_EXITS_ORDER), formatter_class=EpilogFormatter)
+    rec.add_argument("--out", required=True, type=Path, metavar="FILE",
+                     help="capture file to write (JSON Lines); - writes it to stdout (the summary line then goes "
+                          "to stderr)")
     rec.add_argument("--send", type=Path, metavar="MESSAGES.jsonl",
-                     help="JSON objects to send after the handshake, one per line (requests without id get one)")
+                     help="JSON objects to send after the handshake, one per line (requests without id get one); "
+                          "- reads them from stdin")
     rec.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
                      help="auto: probe server/discover (2026-07-28), else initialize (default)")
     rec.add_argument("--protocol-version", metavar="V", help="protocol revision to ask for (legacy default 2025-11-25)")
@@ -133,11 +139,20 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
 
 
 def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,
-                           more: str = " (default 64M)") -> None:
+                           help: str = "the largest message read whole, e.g. 200M; a longer line is recorded as "
+                                       "a framing error keeping its first and last 64 KiB (default 64M)") -> None:
     """``--max-message SIZE``: the largest message read whole (record, replay, tap and the window)."""
-    parser.add_argument("--max-message", type=_size, default=default, metavar="SIZE",
-                        help="the largest message read whole, e.g. 200M; a longer line is recorded as a framing "
-                             "error keeping its first and last 64 KiB" + more)
+    parser.add_argument("--max-message", type=_size, default=default, metavar="SIZE", help=help)
+
+
+class EpilogFormatter(argparse.HelpFormatter):
+    """Descriptions and help wrapped to the terminal; an epilog (examples, exit statuses: text with line
+    breaks) kept exactly as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
 
 
 def _size(text: str) -> int:

@@ -22,8 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                     "(default: the command's name)")
     tap.add_argument("--socket", type=_path, metavar="PATH",
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
-    add_max_message_option(tap, more=" (the relay passes every byte on whatever the size; this bounds what the "
-                                     "capture holds whole; default 64M)")
+    add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
+                                     "every message on, whatever its size; default 64M)")
     tap.add_argument("--no-live", action="store_true", help="do not stream to a window; only record")
     tap.add_argument("--no-redact", action="store_true", help="keep secrets of the command line in the capture")
 
@@ -42,6 +42,8 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
         print("mcp-inspector tap: tap runs on Linux and macOS for now (it needs fork and Unix sockets)",
               file=sys.stderr)
         return EXIT_TAP_ERROR
+    if args.capture is not None and str(args.capture) == "-":
+        parser.error("--capture -: tap's stdout carries the server's messages to the client; give a file")
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents")

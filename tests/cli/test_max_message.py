@@ -29,12 +29,13 @@ def record_big(tmp_path, *options: str):
     return done, read_capture(out).events
 
 
-def test_a_message_over_max_message_is_a_framing_error_that_names_the_limit(tmp_path):
+def test_a_message_over_max_message_is_a_framing_error_and_the_sentence_says_how_to_raise_the_limit(tmp_path):
     done, events = record_big(tmp_path, "--max-message", "100K")
     assert done.returncode != 0
     [oversize] = [e for e in events if e.kind == Kind.FRAMING_ERROR]
     assert oversize.data["oversize"]["total_bytes"] > SIZE
     assert "over the size limit (100 KiB per message)" in (oversize.reason or "")
+    assert "raise the limit with --max-message (for example --max-message 1M)" in done.stderr
 
 
 def test_the_same_message_under_a_raised_max_message_is_recorded_whole(tmp_path):
