@@ -244,7 +244,8 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return 2
     from inspector.ui.app import run_gui
 
-    return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown)
+    return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown,
+                   max_message=args.max_message)
 
 
 def _utf8_output() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.paths import captures_dir
 from inspector.core.session.target import Target, make_transport
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size, parse_size
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
@@ -42,6 +44,8 @@ from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
 
 MAX_RECENT = 10
+#: The setting of the message size limit (bytes; see MainWindow.max_message).
+MAX_MESSAGE_KEY = "session/max_message"
 #: The window's size on a first start, where the screen has room for it (else the screen's free area).
 DEFAULT_SIZE = QSize(1320, 820)
 #: The server list's width on a first start; a saved one wider than this share of the window is not restored.
@@ -67,10 +71,12 @@ def screen_key(screen: QScreen) -> str:
 class MainWindow(QMainWindow):
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
                  captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False,
-                 tasks: Tasks | None = None) -> None:
+                 tasks: Tasks | None = None, max_message: int | None = None) -> None:
         """What the window works with comes from its composition root (inspector/ui/app.py); the defaults are
-        the user's own stores, for tests and embedding."""
+        the user's own stores, for tests and embedding. ``max_message``: the command line's --max-message,
+        which outranks the saved setting until the user sets another."""
         super().__init__()
+        self._max_message_override = max_message
         #: every background task the window starts; a failure shows in the status bar
         self.tasks = tasks or Tasks()
         self.tasks.report = self.report_failure
@@ -246,10 +252,57 @@ class MainWindow(QMainWindow):
         tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
         self.tabs.setCurrentIndex(index)
 
+    # -- settings --------------------------------------------------------------------------------------
+
+    def max_message(self) -> int:
+        """The largest message a session of this window reads whole: --max-message, else the saved setting,
+        else the default (64 MiB)."""
+        if self._max_message_override is not None:
+            return self._max_message_override
+        value = self.settings.value(MAX_MESSAGE_KEY)
+        try:
+            return int(value) if value is not None and int(value) > 0 else DEFAULT_MAX_MESSAGE
+        except (TypeError, ValueError):  # a settings file edited by hand
+            return DEFAULT_MAX_MESSAGE
+
+    def set_max_message(self, text: str) -> str | None:
+        """Save the message size limit ``text`` (``64M``, ``200MB``) for sessions started from now on; returns
+        None, or the sentence that says why ``text`` is no size."""
+        try:
+            size = parse_size(text)
+        except ValueError as exc:
+            return str(exc)
+        self.settings.setValue(MAX_MESSAGE_KEY, size)
+        self._max_message_override = None
+        self.statusBar().showMessage(f"messages up to {format_size(size)} are read whole in sessions started "
+                                     "from now on")
+        return None
+
+    def ask_max_message(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        problem: str | None = None
+        text = format_size(self.max_message())
+        while True:
+            label = ("The largest message a session reads whole, for example 64M or 200MB. A longer line is "
+                     "recorded as a framing error keeping its first and last 64 KiB. Applies to sessions "
+                     "started from now on.") + (f"\n\n{problem}" if problem else "")
+            text, ok = QInputDialog.getText(self, "Message size limit", label, text=text)
+            if not ok:
+                return
+            problem = self.set_max_message(text)
+            if problem is None:
+                return
+
+    def _with_settings(self, target: Target) -> Target:
+        """``target`` with what the window's settings say about every session."""
+        return replace(target, max_message=self.max_message())
+
     def open_live(self, target: Target) -> SessionTab:
         """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
         can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
         line saying why, and nothing is started."""
+        target = self._with_settings(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
         try:
@@ -409,7 +462,7 @@ class MainWindow(QMainWindow):
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
         try:
-            transport = make_transport(target)  # only built: nothing starts before the replay does
+            transport = make_transport(self._with_settings(target))  # only built: nothing starts before the replay
             plan, _ = ReplayPlan.load(source)  # what the reader skipped shows when the capture is opened
         except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
             self.warn("Replay", str(exc))

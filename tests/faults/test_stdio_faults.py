@@ -314,7 +314,8 @@ def test_a_server_that_floods_stderr_without_newlines_then_exits_gets_a_short_st
 
 HUGE = dict(group="stdio", advice="Return less per message: paginate, truncate, or return a resource link "
                                   "instead of inline data. Clients cap the size of a message (the TypeScript "
-                                  "SDK at 10 MiB); the inspector keeps the first and last 64 KiB of a longer line.")
+                                  "SDK at 10 MiB); the inspector keeps the first and last 64 KiB of a line over "
+                                  "its own limit (64 MiB; --max-message or Session > Message size limit raise it).")
 HUGE_MIB = 200
 #: A run that held the line would need at least 200 MiB more than it does.
 MEMORY_BOUND_MIB = 150
@@ -357,8 +358,9 @@ def test_a_200_mb_answer_on_one_line_is_named_at_once_in_bounded_memory_in_the_t
                     after_ready=compose(COMPOSE_TOOLS_LIST))
     grown = case.peak_growth_mib
     assert case.sentence == ("the server's answer to tools/list could not be read: a line of "
-                             f"{HUGE_MIB * (1 << 20) - 1:,} bytes is over the size limit; only its first and last "
-                             "64 KiB are kept"), case.sentence
+                             f"{HUGE_MIB * (1 << 20) - 1:,} bytes is over the size limit (64 MiB per message); "
+                             "only its first and last 64 KiB are kept; Session > Message size limit… raises the "
+                             "limit for the next session"), case.sentence
     assert case.seconds < TIME_BOUND
     assert grown < MEMORY_BOUND_MIB, f"the window's peak memory grew by {grown:.0f} MiB"
     check_huge_capture(case.capture)

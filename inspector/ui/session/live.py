@@ -16,6 +16,7 @@ from inspector.core.session.session import (
     ServerInfo,
     ServerRequestHandler,
     Session,
+    UnreadableResponse,
 )
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import (
@@ -80,9 +81,12 @@ class LiveSession(QObject):
     def _request_failed(self, exc: TransportError) -> None:
         """A message the user sent failed: a note in the timeline, and the sentence in the status line."""
         assert self.session is not None
-        self.session.note(str(exc))
+        sentence = str(exc)
+        if isinstance(exc, UnreadableResponse):
+            sentence += "; Session > Message size limit… raises the limit for the next session"
+        self.session.note(sentence)
         if self.state in (READY, CLOSED):
-            self._set(self.state, str(exc))
+            self._set(self.state, sentence)
 
     def _sending(self) -> None:
         if self.state == READY and self.sentence:
