@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from inspector import __version__
+from inspector.core.exits import RECORD_EXITS, RECORD_EXITS_ORDER, exits_help
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
 T = TypeVar("T")
 
@@ -57,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "response ('none': no timeout; default: Session > Request timeout…, 30)")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
+    add_max_message_option(parser, default=None,
+                           help="the largest message read whole in this run's sessions, e.g. 200M (default: the "
+                                "window's setting, Session > Message size limit, else 64M)")
     # for benchmarks/startup.py and the start-up test: print "shown" once the window has painted, then quit
     parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -64,10 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
     rec = sub.add_parser("record", help="launch a server, run a session, save it as a capture",
                          description="Launch a stdio server (the command after --), do the handshake, send the "
                                      "messages of --send in order, wait for the answers, shut the server down and "
-                                     "save everything that crossed the wire to --out.")
-    rec.add_argument("--out", required=True, type=Path, metavar="FILE", help="capture file to write (JSON Lines)")
+                                     "save everything that crossed the wire to --out.",
+                         epilog=exits_help(RECORD_EXITS, RECORD_EXITS_ORDER), formatter_class=EpilogFormatter)
+    rec.add_argument("--out", required=True, type=Path, metavar="FILE",
+                     help="capture file to write (JSON Lines); - writes it to stdout (the summary line then goes "
+                          "to stderr)")
     rec.add_argument("--send", type=Path, metavar="MESSAGES.jsonl",
-                     help="JSON objects to send after the handshake, one per line (requests without id get one)")
+                     help="JSON objects to send after the handshake, one per line (requests without id get one); "
+                          "- reads them from stdin")
     rec.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
                      help="auto: probe server/discover (2026-07-28), else initialize (default)")
     rec.add_argument("--protocol-version", metavar="V", help="protocol revision to ask for (legacy default 2025-11-25)")
@@ -78,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="ask for progress on each request of --send (a progressToken); progress restarts --timeout")
     rec.add_argument("--max-time", type=_positive, default=600.0, metavar="S",
                      help="however much progress a request reports, stop waiting for it after S (default 600)")
+    add_max_message_option(rec)
     rec.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
                      help="after the last response, wait this long for trailing notifications (default 0.5)")
     rec.add_argument("--cwd", metavar="DIR", help="working directory of the server")
@@ -131,6 +141,32 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
     http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
     http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
                       help="bound on connecting (default 10)")
+
+
+def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,
+                           help: str = "the largest message read whole, e.g. 200M; a longer line is recorded as "
+                                       "a framing error keeping its first and last 64 KiB (default 64M)") -> None:
+    """``--max-message SIZE``: the largest message read whole (record, replay, tap and the window)."""
+    parser.add_argument("--max-message", type=_size, default=default, metavar="SIZE", help=help)
+
+
+class EpilogFormatter(argparse.HelpFormatter):
+    """Descriptions and help wrapped to the terminal; an epilog (examples, exit statuses: text with line
+    breaks) kept exactly as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def _size(text: str) -> int:
+    from inspector.core.sizes import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(text: str) -> float:
@@ -221,7 +257,7 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from inspector.ui.app import run_gui
 
     return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown,
-                   timeout=args.gui_timeout)
+                   timeout=args.gui_timeout, max_message=args.max_message)
 
 
 def _utf8_output() -> None:

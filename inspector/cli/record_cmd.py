@@ -1,18 +1,20 @@
-"""``mcp-inspector record``: a headless session saved to a capture, with a one-line summary or one-sentence error."""
+"""``mcp-inspector record``: a headless session saved to a capture, with a one-line summary or one-sentence error.
+
+``--out -`` puts the capture on standard output: then stdout carries the capture's lines and nothing else
+(the summary goes to stderr with the errors), so ``record --out - ... | jq`` and ``> file`` both work.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import sys
 
 from inspector.cli.main import run_async
-from inspector.core.session.record import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    RecordOptions,
-    load_messages,
-    record,
-)
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
+from inspector.core.session.record import STDIO_NAME, RecordOptions, load_messages, record
 from inspector.core.session.target import InputError, Target
 
 
@@ -32,12 +34,15 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     if not args.url and not command:
         parser.error("record needs the server command after -- (or --url), for example: "
                      "record --out s.jsonl -- python server.py")
+    to_stdout = os.fspath(args.out) == STDIO_NAME
+    # the capture's lines, UTF-8 and LF whatever the platform's console wants; detached (not closed) afterwards
+    stream = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n") if to_stdout else None
     try:
         options = RecordOptions(
             target=Target.from_args(args, command), out=args.out,
             roots=[{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in args.root],
             messages=load_messages(args.send) if args.send else [],
-            answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time,
+            answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time, stream=stream,
         )
     except InputError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
@@ -45,11 +50,29 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     try:
         result = run_async(record(options))
     except KeyboardInterrupt:
-        print(f"mcp-inspector: interrupted; the server was shut down and the capture so far is in {options.out}",
+        where = "went to stdout" if to_stdout else f"is in {options.out}"
+        print(f"mcp-inspector: interrupted; the server was shut down and the capture so far {where}",
               file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        if stream is not None:
+            _release(stream)
     if result.summary:
-        print(result.summary)
+        print(result.summary, file=sys.stderr if to_stdout else sys.stdout)
     if result.error:
         print(f"mcp-inspector: {result.error}", file=sys.stderr)
     return result.exit_code
+
+
+def _release(stream: io.TextIOWrapper) -> None:
+    """Hand standard output back: flushed, and detached so that closing the wrapper leaves stdout open. When
+    its reader went away, stdout is pointed at the null device, so Python's own flush at exit cannot fail."""
+    try:
+        stream.flush()
+        stream.detach()
+    except (BrokenPipeError, ValueError):
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+            stream.detach()  # what was left in the wrapper goes to the null device now

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from inspector.core.exits import EXIT_CANNOT_REPLAY, EXIT_INTERRUPTED, REPLAY_EXITS, exits_help
+
 EPILOG = """\
 examples:
   mcp-inspector replay session.jsonl -- python -m my_server
@@ -22,25 +24,27 @@ examples:
 
 --ignore paths (a JSONPath subset, matched against each whole response):
   $  .name  ["name"]  [N]  [*]  .*  ..name      e.g. $.result._meta["io.modelcontextprotocol/serverInfo"]
-"""
+
+""" + exits_help(REPLAY_EXITS)
 
 
 def add_parser(sub: Any) -> None:
     """Register ``replay`` on the main parser's subcommands."""
-    from inspector.cli.main import _non_negative, _positive, add_http_options
+    from inspector.cli.main import EpilogFormatter, _non_negative, _positive, add_http_options, add_max_message_option
 
     rep = sub.add_parser(
         "replay", help="send a capture's messages to a server again and show what changed",
         description="Send the messages of a capture to a server again, in order (the handshake included), answer "
                     "the server's requests as the capture did, and compare every answer with the recorded one. "
                     "The capture is only read; the replay is saved as a new capture.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=EpilogFormatter)
     rep.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture to replay")
     rep.add_argument("--out", type=Path, metavar="FILE",
                      help="where to save the replay (default: a new file in the captures folder)")
     rep.add_argument("--ignore", action="append", default=[], metavar="PATH",
                      help="a JSON path whose differences do not count, e.g. '$.result.content[*].text' (repeatable)")
     rep.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each answer (default 30)")
+    add_max_message_option(rep)
     rep.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
                      help="after the last message, collect trailing server messages this long (default 0.5)")
     rep.add_argument("--yes", action="store_true",
@@ -53,8 +57,6 @@ def add_parser(sub: Any) -> None:
 
 def fail(sentence: str) -> int:
     print(f"mcp-inspector: {sentence}", file=sys.stderr)
-    from inspector.core.replay.engine import EXIT_CANNOT_REPLAY
-
     return EXIT_CANNOT_REPLAY
 
 
@@ -78,7 +80,6 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from inspector.cli.main import run_async
     from inspector.core.replay.diff import PathError, parse_paths
     from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
-    from inspector.core.session.record import EXIT_INTERRUPTED
     from inspector.core.session.target import (
         InputError,
         Target,
@@ -99,6 +100,9 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return fail(str(exc))
     for warning in warnings:
         print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
+    if args.out is not None and str(args.out) == "-":
+        return fail("--out -: replay prints its comparison on stdout, so the replay's capture cannot go there "
+                    "too; give a file")
     out = args.out or default_out(args.capture)
     if out.resolve() == args.capture.resolve():
         return fail(f"--out {out} is the capture being replayed; a replay never overwrites it: choose another file")
@@ -120,7 +124,7 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
                             "give a target: -- COMMAND ARGS, or --url URL")
             target = with_changes(recorded, cwd=args.cwd or recorded.cwd, env={**recorded.env, **env},
                                   timeout=args.timeout, connect_timeout=args.connect_timeout,
-                                  redact=not args.no_redact)
+                                  max_message=args.max_message, redact=not args.no_redact)
     except InputError as exc:
         return fail(str(exc))
     try:

@@ -9,6 +9,8 @@ import sys
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from inspector.cli.main import add_max_message_option
+
     tap = sub.add_parser(
         "tap", help="relay a stdio server for a real client, recording the session (put it in the client's config)",
         description="Start the server (the command after --) and relay its stdin, stdout and stderr unchanged, "
@@ -20,6 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                     "(default: the command's name)")
     tap.add_argument("--socket", type=_path, metavar="PATH",
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
+    add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
+                                     "every message on, whatever its size; default 64M)")
     tap.add_argument("--no-live", action="store_true", help="do not stream to a window; only record")
     tap.add_argument("--no-redact", action="store_true", help="keep secrets of the command line in the capture")
 
@@ -38,11 +42,13 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
         print("mcp-inspector tap: tap runs on Linux and macOS for now (it needs fork and Unix sockets)",
               file=sys.stderr)
         return EXIT_TAP_ERROR
+    if args.capture is not None and str(args.capture) == "-":
+        parser.error("--capture -: tap's stdout carries the server's messages to the client; give a file")
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents")
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
-                         live=not args.no_live, redact=not args.no_redact)
+                         live=not args.no_live, redact=not args.no_redact, max_message=args.max_message)
     try:
         return run_tap(options)
     except KeyboardInterrupt:

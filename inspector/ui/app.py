@@ -23,10 +23,11 @@ if TYPE_CHECKING:  # Qt is imported when the window is built, not with this modu
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
-            exit_when_shown: bool = False, timeout: float | None = None) -> int:
+            exit_when_shown: bool = False, timeout: float | None = None, max_message: int | None = None) -> int:
     """Show the window and run the event loop until it closes. ``exit_when_shown``: print ``shown`` once
     the window has painted and quit (how benchmarks/startup.py times the start-up). ``timeout``: ``--timeout``
-    (``inf``: none), else the window's saved Session > Request timeout applies."""
+    (``inf``: none), else the window's saved Session > Request timeout applies. ``max_message``: the
+    command line's --max-message (None: the window's setting)."""
     import qasync
     from PySide6.QtCore import QCoreApplication, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
@@ -46,7 +47,7 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     app.aboutToQuit.connect(quit_requested.set)
     # the composition root: the window gets its stores and its task keeper here, and starts listening for taps
     window = MainWindow(settings=QSettings(), store=ProfileStore(), captures=captures_dir(), tasks=Tasks(),
-                        listen_for_taps=True, timeout=timeout)
+                        listen_for_taps=True, timeout=timeout, max_message=max_message)
     # Ctrl-C or SIGTERM close the window the normal way: live sessions shut their servers down first
     signal.signal(signal.SIGINT, lambda *_: window.close())
     signal.signal(signal.SIGTERM, lambda *_: window.close())

@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QScreen, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -34,6 +36,7 @@ from inspector.core.clients.profiles import ProfileStore
 from inspector.core.paths import captures_dir
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.session.target import Target, make_transport
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size, parse_size
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
@@ -46,17 +49,41 @@ from inspector.ui.timeout_dialog import TimeoutDialog, setting_of, timeout_of
 MAX_RECENT = 10
 #: The settings key of the window's request timeout (seconds; 0 for none).
 TIMEOUT_KEY = "session/timeout"
+#: The setting of the message size limit (bytes; see MainWindow.max_message).
+MAX_MESSAGE_KEY = "session/max_message"
+#: The window's size on a first start, where the screen has room for it (else the screen's free area).
+DEFAULT_SIZE = QSize(1320, 820)
+#: The server list's width on a first start; a saved one wider than this share of the window is not restored.
+SIDEBAR_WIDTH = 220
+MAX_SIDEBAR_SHARE = 0.4
+
+
+def clamp_to(rect: QRect, available: QRect) -> QRect:
+    """``rect`` shrunk to fit ``available`` (a screen's free area) where it is larger, and moved inside it."""
+    width = min(rect.width(), available.width())
+    height = min(rect.height(), available.height())
+    x = min(max(rect.x(), available.left()), available.left() + available.width() - width)
+    y = min(max(rect.y(), available.top()), available.top() + available.height() - height)
+    return QRect(x, y, width, height)
+
+
+def screen_key(screen: QScreen) -> str:
+    """What a saved geometry depends on: the screen's size in logical pixels (its size over the scale)."""
+    size = screen.geometry().size()
+    return f"{size.width()}x{size.height()}"
 
 
 class MainWindow(QMainWindow):
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
                  captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False,
-                 tasks: Tasks | None = None, timeout: float | None = None) -> None:
+                 tasks: Tasks | None = None, timeout: float | None = None, max_message: int | None = None) -> None:
         """What the window works with comes from its composition root (inspector/ui/app.py); the defaults are
         the user's own stores, for tests and embedding. ``timeout``: ``--timeout`` at start, which overrides
-        the saved request timeout for this run (``inf``: none)."""
+        the saved request timeout for this run (``inf``: none). ``max_message``: the command line's
+        --max-message, which outranks the saved setting until the user sets another."""
         super().__init__()
         self.timeout_override = timeout
+        self._max_message_override = max_message
         #: every background task the window starts; a failure shows in the status bar
         self.tasks = tasks or Tasks()
         self.tasks.report = self.report_failure
@@ -86,21 +113,65 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.tabs)
-        self.splitter.setSizes([220, 1100])
+        self.splitter.setStretchFactor(0, 0)  # a narrower window narrows the tabs, not the server list
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([SIDEBAR_WIDTH, DEFAULT_SIZE.width() - SIDEBAR_WIDTH])
         self.setCentralWidget(self.splitter)
         self._build_menus()
         self.statusBar().showMessage("No listening port: sessions are subprocesses or outgoing connections.")
         self._closing = False
-        geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1320, 820)
+        self._shown = False
+        self._restore_geometry()
         state = self.settings.value("window/splitter")
         if isinstance(state, QByteArray):
             self.splitter.restoreState(state)
+            if self.splitter.sizes()[0] > self.width() * MAX_SIDEBAR_SHARE:  # saved in a wider window
+                self.splitter.setSizes([SIDEBAR_WIDTH, max(0, self.width() - SIDEBAR_WIDTH)])
         if listen_for_taps:
             self.tasks.spawn(self.listen_for_taps(), "listening for taps")
+
+    def _restore_geometry(self) -> None:
+        """Reopen where and as large as the window was closed, on a screen of the same logical size only: a
+        geometry saved at another scale factor or on another screen means nothing here (a run at 2x saved
+        841x537; the next normal start reopened that small). Otherwise, and on a first start, the default
+        size, centred. Either way the window fits the screen's free area."""
+        geometry = self.settings.value("window/geometry")
+        restored = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+        screen = QGuiApplication.screenAt(self.geometry().center()) or QGuiApplication.primaryScreen()
+        saved_on = self.settings.value("window/screen")
+        if restored and saved_on is not None and saved_on != screen_key(screen):
+            restored = False
+            self.setWindowState(Qt.WindowState.WindowNoState)
+        available = screen.availableGeometry()
+        if not restored:
+            size = DEFAULT_SIZE.boundedTo(available.size())
+            self.setGeometry(QStyle.alignedRect(Qt.LayoutDirection.LeftToRight, Qt.AlignmentFlag.AlignCenter, size,
+                                                available))
+            if size != DEFAULT_SIZE:  # a small screen (or a large scale): all of it, title bar and frame included
+                self.setWindowState(Qt.WindowState.WindowMaximized)
+        elif not self._maximized():
+            self.setGeometry(clamp_to(self.geometry(), available))
+
+    def _maximized(self) -> bool:
+        return bool(self.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown:
+            self._shown = True
+            self._fit_frame()
+
+    def _fit_frame(self) -> None:
+        """Once shown, the frame's size is known: the whole window, frame and title bar too, fits the screen's
+        free area (the geometry restored before showing could only fit the inside)."""
+        frame = self.frameGeometry()
+        fitted = clamp_to(frame, self.screen().availableGeometry())
+        if self._maximized() or fitted == frame:
+            return
+        inner = self.geometry()
+        self.setGeometry(fitted.x() + inner.x() - frame.x(), fitted.y() + inner.y() - frame.y(),
+                         fitted.width() - (frame.width() - inner.width()),
+                         fitted.height() - (frame.height() - inner.height()))
 
     # -- live taps -------------------------------------------------------------------------------------
 
@@ -188,10 +259,57 @@ class MainWindow(QMainWindow):
         tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
         self.tabs.setCurrentIndex(index)
 
+    # -- settings --------------------------------------------------------------------------------------
+
+    def max_message(self) -> int:
+        """The largest message a session of this window reads whole: --max-message, else the saved setting,
+        else the default (64 MiB)."""
+        if self._max_message_override is not None:
+            return self._max_message_override
+        value = self.settings.value(MAX_MESSAGE_KEY)
+        try:
+            return int(value) if value is not None and int(value) > 0 else DEFAULT_MAX_MESSAGE
+        except (TypeError, ValueError):  # a settings file edited by hand
+            return DEFAULT_MAX_MESSAGE
+
+    def set_max_message(self, text: str) -> str | None:
+        """Save the message size limit ``text`` (``64M``, ``200MB``) for sessions started from now on; returns
+        None, or the sentence that says why ``text`` is no size."""
+        try:
+            size = parse_size(text)
+        except ValueError as exc:
+            return str(exc)
+        self.settings.setValue(MAX_MESSAGE_KEY, size)
+        self._max_message_override = None
+        self.statusBar().showMessage(f"messages up to {format_size(size)} are read whole in sessions started "
+                                     "from now on")
+        return None
+
+    def ask_max_message(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        problem: str | None = None
+        text = format_size(self.max_message())
+        while True:
+            label = ("The largest message a session reads whole, for example 64M or 200MB. A longer line is "
+                     "recorded as a framing error keeping its first and last 64 KiB. Applies to sessions "
+                     "started from now on.") + (f"\n\n{problem}" if problem else "")
+            text, ok = QInputDialog.getText(self, "Message size limit", label, text=text)
+            if not ok:
+                return
+            problem = self.set_max_message(text)
+            if problem is None:
+                return
+
+    def _with_settings(self, target: Target) -> Target:
+        """``target`` with what the window's settings say about every session."""
+        return replace(target, max_message=self.max_message())
+
     def open_live(self, target: Target) -> SessionTab:
         """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
         can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
         line saying why, and nothing is started."""
+        target = self._with_settings(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
         try:
@@ -383,7 +501,7 @@ class MainWindow(QMainWindow):
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
         try:
-            transport = make_transport(target)  # only built: nothing starts before the replay does
+            transport = make_transport(self._with_settings(target))  # only built: nothing starts before the replay
             plan, _ = ReplayPlan.load(source)  # what the reader skipped shows when the capture is opened
         except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
             self.warn("Replay", str(exc))
@@ -411,6 +529,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._stop_listening()
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/screen", screen_key(self.screen()))
         self.settings.setValue("window/splitter", self.splitter.saveState())
         live: list[QWidget] = [tab for tab in map(self.tabs.widget, range(self.tabs.count()))
                                if isinstance(tab, SessionTab) and tab.live is not None]

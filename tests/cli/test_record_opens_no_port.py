@@ -11,6 +11,7 @@ from helpers import ROOT, wait_until
 
 from inspector.core.capture import read_capture
 from inspector.core.capture.format import CaptureError
+from inspector.core.exits import EXIT_TIMEOUT
 from inspector.core.transports.process_group import group_members
 
 SILENT_SERVER = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # reads until EOF, never answers
@@ -67,7 +68,7 @@ def test_record_holds_no_listening_tcp_socket_while_it_waits_and_leaves_no_proce
         if recorder.poll() is None:
             recorder.kill()
             recorder.communicate(timeout=10)
-    assert recorder.returncode == 1
+    assert recorder.returncode == EXIT_TIMEOUT
     assert "no response to initialize within 3 s" in stderr
     spawned_pid = int(out.read_text().split('"pid":', 1)[1].split(",", 1)[0])
     assert group_members(spawned_pid) == []

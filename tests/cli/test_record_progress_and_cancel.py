@@ -8,6 +8,7 @@ import json
 from helpers import DEMO, cli
 
 from inspector.core.capture import read_capture
+from inspector.core.exits import EXIT_TIMEOUT
 from inspector.core.wire.events import Direction
 
 SLOW = {"method": "tools/call", "params": {"name": "slow_count", "arguments": {"count": 5, "delay_ms": 400}}}
@@ -34,7 +35,7 @@ def test_progress_every_400_ms_keeps_a_2_s_call_alive_under_a_1_s_timeout(tmp_pa
 
 def test_without_progress_the_same_call_times_out_and_is_cancelled(tmp_path):
     result, events = record_slow(tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == EXIT_TIMEOUT
     assert result.stderr.strip() == ("mcp-inspector: no response to tools/call within 1 s; raise --timeout to wait "
                                      "longer")
     cancelled = [e.json() for e in events if e.method == "notifications/cancelled" and e.dir == Direction.C2S]
@@ -44,6 +45,6 @@ def test_without_progress_the_same_call_times_out_and_is_cancelled(tmp_path):
 
 def test_max_time_ends_a_request_that_keeps_reporting_progress(tmp_path):
     result, _ = record_slow(tmp_path, "--progress", "--max-time", "1.5")
-    assert result.returncode == 1
+    assert result.returncode == EXIT_TIMEOUT
     assert result.stderr.strip() == ("mcp-inspector: no response to tools/call within 1.5 s in all, though it "
                                      "reported progress; raise --max-time to wait longer")

@@ -34,6 +34,7 @@ from http_fault_support import (  # noqa: F401 - fixtures
     window,
 )
 
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
 from inspector.core.wire.events import Kind
 from inspector.ui.session.live import CLOSED, FAILED, READY, Target
 
@@ -115,7 +116,7 @@ def test_a_refused_connection_is_named_in_one_sentence_on_the_cli(tmp_path, repo
     done, elapsed, out = record(tmp_path, url, send=(TOOLS_LIST,))
     sentence = cli_sentence(done)
     report.saw(sentence, seconds=elapsed)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_CANNOT_CONNECT
     assert "connection refused: nothing is listening on 127.0.0.1:" in sentence, sentence
     intact(out)
     no_orphans()
@@ -283,7 +284,7 @@ def test_a_dribbling_stream_is_cut_by_the_timeout_and_explained_on_the_cli(tmp_p
     done, elapsed, out = record(tmp_path, server.url("/mcp"), "--timeout", str(DRIBBLE_TIMEOUT))
     sentence = cli_sentence(done)
     report.saw(sentence, seconds=elapsed)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_TIMEOUT
     assert_dribble_bounded(sentence, elapsed, out)
     no_orphans()
 
@@ -387,7 +388,7 @@ def test_https_against_a_plain_http_port_says_try_http_on_the_cli(tmp_path, repo
     done, elapsed, out = record(tmp_path, server.url("/mcp").replace("http://", "https://"))
     sentence = cli_sentence(done)
     report.saw(sentence, seconds=elapsed)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_CANNOT_CONNECT
     assert_not_https(sentence, server)
     intact(out)
     no_orphans()
@@ -411,7 +412,7 @@ def test_https_against_a_port_that_hangs_up_says_try_http_on_the_cli(tmp_path, r
     done, elapsed, out = record(tmp_path, server.url("/mcp").replace("http://", "https://"))
     sentence = cli_sentence(done)
     report.saw(sentence, seconds=elapsed)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_CANNOT_CONNECT
     assert_not_https(sentence, server)
     intact(out)
     no_orphans()

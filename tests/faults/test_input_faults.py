@@ -32,6 +32,7 @@ from http_fault_support import (  # noqa: F401 - fixtures
 )
 
 from inspector.core.clients.profiles import ServerProfile
+from inspector.core.exits import EXIT_CANNOT_CONNECT
 from inspector.core.session.target import Target
 from inspector.ui.session.live import CLOSED, FAILED, READY
 
@@ -123,7 +124,7 @@ def test_a_command_line_with_broken_quoting_is_named_on_the_cli(tmp_path, report
     done, elapsed = run_cli("record", "--out", str(tmp_path / "capture.jsonl"), "--", BROKEN_QUOTING)
     sentence = cli_sentence(done)
     report.saw(sentence, seconds=elapsed)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_CANNOT_CONNECT
     assert "No closing quotation" in sentence and "separate words" in sentence, sentence
     assert "searched PATH" not in sentence, sentence  # the PATH is not the problem
     intact(tmp_path / "capture.jsonl")

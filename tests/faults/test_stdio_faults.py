@@ -43,6 +43,7 @@ from stdio_fault_support import (  # noqa: F401 - qloop and window are fixtures
     window,
 )
 
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
 from inspector.core.present.describe import summary
 from inspector.core.wire.events import Direction, Kind
 from inspector.ui.panels.composer import HIGHLIGHT_LIMIT
@@ -89,7 +90,7 @@ NOT_FOUND = dict(group="stdio", advice="Check the command's spelling, or give it
 def test_a_command_that_does_not_exist_is_named_with_the_path_searched_on_the_cli(tmp_path, report):
     """Nothing is spawned; the sentence names the command and the PATH that was searched."""
     case = record_case(tmp_path, [MISSING, "--stdio"])
-    assert case.run.returncode == 1, case.run.explain()
+    assert case.run.returncode == EXIT_CANNOT_CONNECT, case.run.explain()
     sentence = case.sentence
     assert sentence.startswith(f"mcp-inspector: command not found: {MISSING} (searched PATH: "), sentence
     assert_never_spawned(case.capture, sentence)
@@ -125,7 +126,7 @@ def test_a_file_without_execute_permission_gets_a_sentence_suggesting_chmod_on_t
     """``./server.sh`` in the working directory given with --cwd, mode 644: the sentence suggests chmod."""
     script_without_x(tmp_path)
     case = record_case(tmp_path, ["./server.sh"], "--cwd", str(tmp_path))
-    assert case.run.returncode == 1, case.run.explain()
+    assert case.run.returncode == EXIT_CANNOT_CONNECT, case.run.explain()
     assert case.sentence == "mcp-inspector: ./server.sh is not executable (chmod +x ./server.sh?)"
     assert_never_spawned(case.capture, case.sentence)
     report.saw(case.sentence, seconds=case.seconds)
@@ -202,7 +203,7 @@ def check_silent_capture(capture, hint: str = HINT) -> None:
 @pytest.mark.report("faults", "never answers", surface="CLI", **NEVER)
 def test_a_server_that_never_answers_fails_after_the_timeout_naming_initialize_on_the_cli(tmp_path, report):
     case = record_case(tmp_path, integration_server("silent"))
-    assert case.run.returncode == 1, case.run.explain()
+    assert case.run.returncode == EXIT_TIMEOUT, case.run.explain()
     assert case.sentence == f"mcp-inspector: no response to initialize within {TIMEOUT} s{HINT}"
     check_silent_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
@@ -237,7 +238,7 @@ def check_stops_reading_capture(capture) -> None:
 def test_a_server_that_stops_reading_its_stdin_is_named_as_such_on_the_cli(tmp_path, report):
     """After the handshake the server never reads again; we send a 1 MiB request, more than the pipe holds."""
     case = record_case(tmp_path, fault_server("stops_reading"), send=[stdin_backlog_message(1024)])
-    assert case.run.returncode == 1, case.run.explain()
+    assert case.run.returncode == EXIT_TIMEOUT, case.run.explain()
     sentence = case.sentence
     assert sentence.startswith(f"mcp-inspector: no response to tools/call within {TIMEOUT} s: "
                                "the server stopped reading its stdin"), sentence
@@ -321,7 +322,8 @@ def test_a_server_that_floods_stderr_without_newlines_then_exits_gets_a_short_st
 
 HUGE = dict(group="stdio", advice="Return less per message: paginate, truncate, or return a resource link "
                                   "instead of inline data. Clients cap the size of a message (the TypeScript "
-                                  "SDK at 10 MiB); the inspector keeps the first and last 64 KiB of a longer line.")
+                                  "SDK at 10 MiB); the inspector keeps the first and last 64 KiB of a line over "
+                                  "its own limit (64 MiB; --max-message or Session > Message size limit raise it).")
 HUGE_MIB = 200
 #: A run that held the line would need at least 200 MiB more than it does.
 MEMORY_BOUND_MIB = 150
@@ -347,8 +349,9 @@ def test_a_200_mb_answer_on_one_line_is_named_at_once_in_bounded_memory_on_the_c
     assert case.run.returncode == 1, case.run.explain()
     sentence = case.sentence
     assert sentence == ("mcp-inspector: the server's answer to tools/list could not be read: a line of "
-                        f"{HUGE_MIB * (1 << 20) - 1:,} bytes is over the size limit; only its first and last "
-                        "64 KiB are kept"), sentence
+                        f"{HUGE_MIB * (1 << 20) - 1:,} bytes is over the size limit (64 MiB per message); only "
+                        "its first and last 64 KiB are kept; to read it whole, raise the limit with --max-message "
+                        "(for example --max-message 256M)"), sentence
     assert case.seconds < TIME_BOUND
     assert peak < MEMORY_BOUND_MIB, f"the inspector or its server reached {peak:.0f} MiB"
     check_huge_capture(case.capture)
@@ -363,8 +366,9 @@ def test_a_200_mb_answer_on_one_line_is_named_at_once_in_bounded_memory_in_the_t
                     after_ready=compose(COMPOSE_TOOLS_LIST))
     grown = case.peak_growth_mib
     assert case.sentence == ("the server's answer to tools/list could not be read: a line of "
-                             f"{HUGE_MIB * (1 << 20) - 1:,} bytes is over the size limit; only its first and last "
-                             "64 KiB are kept"), case.sentence
+                             f"{HUGE_MIB * (1 << 20) - 1:,} bytes is over the size limit (64 MiB per message); "
+                             "only its first and last 64 KiB are kept; Session > Message size limit… raises the "
+                             "limit for the next session"), case.sentence
     assert case.seconds < TIME_BOUND
     assert grown < MEMORY_BOUND_MIB, f"the window's peak memory grew by {grown:.0f} MiB"
     check_huge_capture(case.capture)
@@ -399,7 +403,7 @@ def check_binary_sentence(sentence: str, prefix: str, hint: str = HINT) -> None:
 def test_binary_bytes_instead_of_an_answer_are_named_with_the_timeout_on_the_cli(tmp_path, report):
     """The server answers tools/list with a PNG's raw bytes: the sentence says what came instead."""
     case = record_case(tmp_path, fault_server("binary"), send=TOOLS_LIST)
-    assert case.run.returncode == 1, case.run.explain()
+    assert case.run.returncode == EXIT_TIMEOUT, case.run.explain()
     check_binary_sentence(case.sentence, "mcp-inspector: ")
     check_binary_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
@@ -526,7 +530,7 @@ def check_frozen_capture(capture) -> None:
 def test_a_server_frozen_with_sigstop_is_named_as_stopped_on_the_cli(tmp_path, report):
     """The server stops itself when tools/list arrives: the timeout says the process is stopped."""
     case = record_case(tmp_path, fault_server("freezes"), send=TOOLS_LIST)
-    assert case.run.returncode == 1, case.run.explain()
+    assert case.run.returncode == EXIT_TIMEOUT, case.run.explain()
     assert case.sentence == f"mcp-inspector: {FROZEN_SENTENCE}{HINT}"
     check_frozen_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)

@@ -36,6 +36,7 @@ from integration.integration_support import (
     messages,
 )
 
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_TIMEOUT
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import (
@@ -77,7 +78,7 @@ def test_a_closed_port_fails_at_once_with_one_sentence_naming_the_url(record: Ca
                                                                       closed_port: int, transport: str) -> None:
     url = f"http://127.0.0.1:{closed_port}/mcp"
     run = record(url, "--transport", transport, send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     sentence = one_sentence(run.stderr)
     assert f"http://127.0.0.1:{closed_port}/mcp: " in sentence and "connect" in sentence, sentence
     capture = load_capture(run.out)
@@ -101,7 +102,7 @@ def test_a_static_file_server_is_not_an_http_sse_endpoint(record: Callable[..., 
                                                           misbehaving: Callable[[str], ServerProcess]) -> None:
     server = misbehaving("static")
     run = record(server.url("/sse"), "--transport", "sse", send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     sentence = one_sentence(run.stderr)
     assert f"GET {server.url('/sse')}: HTTP 404" in sentence, sentence
     assert "is not an HTTP+SSE (2024-11-05) endpoint" in sentence, sentence
@@ -193,7 +194,7 @@ def test_an_endpoint_event_on_another_origin_is_refused_and_nothing_is_sent_ther
         record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess], transport: str) -> None:
     server = misbehaving("cross-origin-endpoint")
     run = record(server.url("/sse"), "--transport", transport, send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     sentence = one_sentence(run.stderr)
     assert f"the endpoint event points to another origin (http://127.0.0.2:{server.port}/x" in sentence, sentence
     assert "refusing to send messages there" in sentence, sentence
@@ -222,7 +223,7 @@ def no_endpoint_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 def test_a_stream_without_an_endpoint_event_fails_after_the_endpoint_timeout(
         no_endpoint_run: tuple[ServerProcess, Recorded, float]) -> None:
     server, run, elapsed = no_endpoint_run
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     sentence = one_sentence(run.stderr)
     assert f"GET {server.url('/sse')}: the stream opened but sent no endpoint event within {ENDPOINT_TIMEOUT:g} s" \
         in sentence, sentence
@@ -249,7 +250,7 @@ def test_a_200_with_a_json_body_for_a_notification_is_an_error_finding_and_the_s
         record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
     server = misbehaving("json-for-notification")
     run = record(server.url("/mcp"), send=SCRIPT)
-    assert run.returncode == 0, run.explain()
+    assert run.returncode == EXIT_PROTOCOL, run.explain()
     assert "1 protocol finding" not in run.stdout and "protocol finding" in run.stdout, run.stdout
     capture = load_capture(run.out)
     [initialized] = messages(capture, "c2s", "notifications/initialized")
@@ -359,7 +360,7 @@ def frozen_run(record: Callable[..., Recorded], frozen_server: ServerProcess) ->
 
 def test_a_frozen_server_is_given_up_after_the_timeout_with_one_sentence(frozen_run: tuple[Recorded, float]) -> None:
     run, elapsed = frozen_run
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     assert 2 <= elapsed < 2 + 10, elapsed
     sentence = one_sentence(run.stderr)
     assert "did not answer in time" in sentence or re.search(r"no response to \S+ within", sentence), sentence
@@ -389,7 +390,7 @@ def frozen_mid_session_run(record: Callable[..., Recorded], misbehaving: Callabl
 def test_a_server_that_freezes_mid_session_fails_the_waiting_request_and_keeps_the_earlier_answers(
         frozen_mid_session_run: tuple[Recorded, float]) -> None:
     run, elapsed = frozen_mid_session_run
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     assert elapsed < 2 * 2 + 10, elapsed
     one_sentence(run.stderr)
     capture = load_capture(run.out)
@@ -454,7 +455,7 @@ def test_an_error_page_cut_short_on_the_event_stream_ends_with_one_sentence(
         record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess], transport: str) -> None:
     server = misbehaving("error-page-cut-short")
     run = record(server.url("/sse"), "--transport", transport, send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     assert "Traceback" not in run.stderr
     assert "503" in one_sentence(run.stderr)
     assert [e.data.get("status") for e in http_events(load_capture(run.out), method="GET")] == [503]

@@ -32,6 +32,7 @@ from integration_support import (
     start_inspector,
 )
 
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_TIMEOUT
 from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
@@ -74,8 +75,9 @@ def raw_fields(run: Recorded, seq: int) -> dict[str, object]:
 def test_a_banner_before_the_first_message_is_a_framing_error_with_its_exact_bytes_and_the_session_succeeds(
         record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
     run = record(misbehaving("junk", "--banner"), *LEGACY, "--timeout", "10", send=TOOLS_LIST)
-    assert run.returncode == 0, run.explain()
-    assert run.stderr == "", run.explain()
+    assert run.returncode == EXIT_PROTOCOL, run.explain()
+    assert run.stderr.startswith("mcp-inspector: the server broke the protocol: 1 of its lines is not a valid "
+                                 "JSON-RPC message"), run.explain()
     assert "1 framing error," in run.stdout, run.explain()
     capture = load_capture(run.out)
     from_server = [e for e in capture.events if e.dir == "s2c" and e.kind != Kind.STDERR]
@@ -97,7 +99,7 @@ def test_a_line_of_non_utf8_bytes_is_a_framing_error_kept_byte_exact_in_base64_a
         record: Callable[..., Recorded], misbehaving: Callable[..., list[str]],
         show: Callable[..., object]) -> None:
     run = record(misbehaving("junk", "--non-utf8"), *LEGACY, "--timeout", "10", send=TOOLS_LIST)
-    assert run.returncode == 0, run.explain()
+    assert run.returncode == EXIT_PROTOCOL, run.explain()
     assert "1 framing error," in run.stdout, run.explain()
     capture = load_capture(run.out)
     errors = [e for e in capture.events if e.kind == Kind.FRAMING_ERROR]
@@ -120,7 +122,7 @@ def test_a_line_of_non_utf8_bytes_is_a_framing_error_kept_byte_exact_in_base64_a
 def test_both_a_banner_and_a_non_utf8_line_before_the_handshake_are_two_framing_errors_in_order(
         record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
     run = record(misbehaving("junk", "--banner", "--non-utf8"), *LEGACY, "--timeout", "10", send=TOOLS_LIST)
-    assert run.returncode == 0, run.explain()
+    assert run.returncode == EXIT_PROTOCOL, run.explain()
     assert "2 framing errors," in run.stdout, run.explain()
     capture = load_capture(run.out)
     errors = [e for e in capture.events if e.kind == Kind.FRAMING_ERROR]
@@ -218,7 +220,7 @@ def test_a_server_that_dies_right_after_its_first_reply_is_reported_at_the_next_
 def test_a_server_that_never_answers_fails_after_the_timeout_with_a_sentence_naming_initialize(
         record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
     run = record(misbehaving("silent"), *LEGACY, "--timeout", "3", timeout=30)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     error = one_error(run)
     assert error.strip() == "mcp-inspector: no response to initialize within 3 s; raise --timeout to wait longer", error
     capture = load_capture(run.out)
@@ -236,7 +238,7 @@ def test_timeout_5_bounds_the_whole_auto_handshake_against_a_silent_server_and_t
     started = time.monotonic()
     run = record(misbehaving("silent"), "--timeout", "5", timeout=30)
     elapsed = time.monotonic() - started
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     assert one_error(run).strip() == ("mcp-inspector: no response to initialize within the handshake's 5 s; raise "
                                       "--timeout to wait longer"), run.explain()
     capture = load_capture(run.out)
@@ -356,7 +358,7 @@ def test_a_response_with_id_2_as_a_string_is_not_paired_and_result_plus_error_is
     # ids: initialize 1, the explicit 3, then the inspector's next id, 2
     run = record(misbehaving("wrong_id"), *LEGACY, "--timeout", "2", timeout=30,
                  send=[{"id": 3, "method": "tools/list"}, {"method": "tools/list"}])
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     assert one_error(run).strip() == ("mcp-inspector: no response to tools/list within 2 s; raise --timeout to wait "
                                       "longer"), run.explain()
     assert "2 protocol findings" in run.stdout, run.explain()
@@ -380,7 +382,7 @@ def test_a_response_with_id_2_as_a_string_is_not_paired_and_result_plus_error_is
 def test_a_command_that_is_not_on_path_gets_a_sentence_naming_the_path_searched(
         record: Callable[..., Recorded]) -> None:
     run = record(["mcp-inspector-no-such-server-xyz", "--stdio"], *LEGACY)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     error = one_error(run)
     assert error.startswith(
         "mcp-inspector: command not found: mcp-inspector-no-such-server-xyz (searched PATH: "), error
@@ -396,7 +398,7 @@ def test_a_file_without_execute_permission_gets_a_sentence_suggesting_chmod(
     script.write_text("#!/bin/sh\nexit 0\n")
     script.chmod(0o644)
     run = record([str(script)], *LEGACY)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     assert one_error(run).strip() == f"mcp-inspector: {script} is not executable (chmod +x {script}?)", run.explain()
 
 
@@ -405,14 +407,14 @@ def test_a_non_executable_file_found_on_the_path_given_with_env_gets_a_sentence_
     (tmp_path / "my-server").write_text("#!/bin/sh\nexit 0\n")
     (tmp_path / "my-server").chmod(0o644)
     run = record(["my-server"], *LEGACY, "--env", f"PATH={tmp_path}")
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     assert f"{tmp_path / 'my-server'} is not executable" in one_error(run), run.explain()
 
 
 def test_a_directory_given_as_the_command_gets_a_sentence_saying_it_is_not_a_program(
         record: Callable[..., Recorded], tmp_path: Path) -> None:
     run = record([str(tmp_path)], *LEGACY)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     assert one_error(run).strip() == f"mcp-inspector: {tmp_path} is a directory, not a program", run.explain()
 
 
@@ -420,12 +422,12 @@ def test_a_missing_working_directory_gets_a_sentence_naming_it(record: Callable[
                                                               tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     run = record([sys.executable, "-c", "pass"], *LEGACY, "--cwd", str(missing))
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     assert one_error(run).strip() == f"mcp-inspector: the working directory {missing} does not exist", run.explain()
 
 
 def test_the_summary_of_a_command_that_never_started_does_not_say_the_server_is_running(
         record: Callable[..., Recorded]) -> None:
     run = record(["mcp-inspector-no-such-server-xyz"], *LEGACY)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()
     assert "still running" not in run.stdout, run.explain()

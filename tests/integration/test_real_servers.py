@@ -26,6 +26,7 @@ from integration_support import (
     spawned_pid,
 )
 
+from inspector.core.exits import EXIT_RPC_ERROR
 from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
@@ -315,7 +316,7 @@ def test_server_everything_asks_for_roots_and_gets_the_roots_given_with_the_root
 def test_modern_mode_on_server_everything_fails_with_the_servers_error_in_one_sentence(
         record: Callable[..., Recorded], everything_server: list[str]) -> None:
     run = record(everything_server, "--handshake", "modern", "--timeout", "20", send=[{"method": "tools/list"}])
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_RPC_ERROR, run.explain()
     assert run.stderr == ("mcp-inspector: the server answered server/discover with an error: "
                           "Method not found (code -32601)\n"), run.explain()
     capture = load_capture(run.out)

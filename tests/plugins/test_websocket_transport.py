@@ -18,6 +18,7 @@ import pytest
 from helpers import ROOT, cli, wait_until
 
 from inspector.core.capture import read_capture
+from inspector.core.exits import EXIT_CANNOT_CONNECT
 from inspector.core.session.session import Session, result_of
 from inspector.core.transports.base import TransportError
 from inspector.core.transports.http_common import HttpOptions
@@ -111,7 +112,7 @@ def test_a_websocket_url_where_nothing_listens_gets_one_sentence(tmp_path):
     port = free_port()
     out = tmp_path / "c.jsonl"
     result = cli("record", "--url", f"ws://127.0.0.1:{port}/ws", "--transport", "websocket", "--out", str(out))
-    assert result.returncode == 1
+    assert result.returncode == EXIT_CANNOT_CONNECT
     assert "connection refused" in result.stderr and "Traceback" not in result.stderr
     assert read_capture(out).events[-1].kind in (Kind.HTTP, Kind.NOTE, Kind.LIFECYCLE)
 

@@ -11,6 +11,7 @@ from helpers import DEMO
 from replay_support import ASK_LLM, ECHO, GREET, TOOLS_LIST, versioned
 
 from inspector.core.capture import read_capture
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
 from inspector.core.wire.events import Direction, Kind
 
 
@@ -80,7 +81,7 @@ def test_a_server_that_now_exits_on_a_call_is_a_difference_with_the_reason(recor
 def test_a_command_that_does_not_exist_cannot_be_replayed(record, replay, tmp_path):
     capture = record(versioned(), [ECHO])
     result = replay(capture, "--out", str(tmp_path / "r.jsonl"), target=["no-such-mcp-server-anywhere"])
-    assert result.returncode == 2
+    assert result.returncode == EXIT_CANNOT_CONNECT
     assert result.stderr.startswith("mcp-inspector: cannot replay: the server could not be started: command not "
                                     "found: no-such-mcp-server-anywhere")
     assert len(result.stderr.strip().splitlines()) == 1
@@ -203,7 +204,7 @@ def test_a_sampling_request_the_capture_refused_is_refused_again_with_the_same_e
 
 def test_a_cancelled_slow_call_is_cancelled_again_under_its_new_id_after_the_recorded_wait(record, replay, tmp_path):
     slow = {"method": "tools/call", "params": {"name": "slow_count", "arguments": {"count": 5, "delay_ms": 400}}}
-    capture = record(DEMO, [ECHO, slow], "--handshake", "legacy", "--timeout", "1", expect=1)
+    capture = record(DEMO, [ECHO, slow], "--handshake", "legacy", "--timeout", "1", expect=EXIT_TIMEOUT)
     out = tmp_path / "r.jsonl"
     result = replay(capture, "--out", str(out), "--timeout", "20", target=DEMO)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -31,21 +31,27 @@ def make_header(target: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 class CaptureWriter:
-    """Appends events to a capture file. Call :meth:`close` when done (it is also safe to just be killed)."""
+    """Appends events to a capture file. Call :meth:`close` when done (it is also safe to just be killed).
+
+    With ``stream`` (standard output, for ``record --out -``) the lines go there instead of to ``path``;
+    closing flushes the stream and leaves it open, and a reader that goes away (a closed pipe) ends the
+    writing quietly: :attr:`lost` says so."""
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any],
-                 flush_interval: float = DEFAULT_FLUSH_INTERVAL) -> None:
+                 flush_interval: float = DEFAULT_FLUSH_INTERVAL, stream: IO[str] | None = None) -> None:
         self.path = Path(path)
         self.flush_interval = flush_interval
-        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n")
+        self._owned = stream is None
+        self._file: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n") if stream is None \
+            else stream
+        self.lost = False  #: the stream's reader went away; what came after is not written
         self._buffer: list[str] = []
         self._buffered = 0
         self._last_flush = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
         self.events_written = 0
         # ensure_ascii: an undecodable argument (a lone surrogate) is escaped instead of breaking the file
-        self._file.write(json.dumps(header, ensure_ascii=True, separators=(",", ":")) + "\n")
-        self._file.flush()
+        self._write(json.dumps(header, ensure_ascii=True, separators=(",", ":")) + "\n")
 
     def write(self, event: Event) -> None:
         self.write_many([event])
@@ -76,12 +82,23 @@ class CaptureWriter:
     def flush(self) -> None:
         if self._file is None:
             return
-        if self._buffer:
-            self._file.write("".join(self._buffer))
-            self._buffer.clear()
-            self._buffered = 0
-        self._file.flush()
+        text = "".join(self._buffer)
+        self._buffer.clear()
+        self._buffered = 0
+        self._write(text)
         self._last_flush = time.monotonic()
+
+    def _write(self, text: str) -> None:
+        assert self._file is not None
+        try:
+            if text:
+                self._file.write(text)
+            self._file.flush()
+        except BrokenPipeError:
+            if self._owned:
+                raise
+            self.lost = True  # the reader of standard output went away (| head): nothing more to write
+            self._file = None
 
     def close(self) -> None:
         if self._timer is not None:
@@ -89,7 +106,8 @@ class CaptureWriter:
             self._timer = None
         if self._file is not None:
             self.flush()
-            self._file.close()
+            if self._owned and self._file is not None:
+                self._file.close()
             self._file = None
 
     def __enter__(self) -> CaptureWriter:

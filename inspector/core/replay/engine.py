@@ -43,6 +43,7 @@ from typing import Any
 
 from inspector.core.capture.reader import Capture
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_CANNOT_REPLAY, EXIT_DIFFERENT, EXIT_OK
 from inspector.core.present.describe import safe
 from inspector.core.replay.diff import (
     JsonPath,
@@ -52,12 +53,7 @@ from inspector.core.replay.diff import (
     compare_windows,
     diff_messages,
 )
-from inspector.core.session.record import (
-    DEFAULT_IDLE,
-    EXIT_BAD_INPUT,
-    EXIT_OK,
-    EXIT_SERVER_FAILED,
-)
+from inspector.core.session.record import DEFAULT_IDLE
 from inspector.core.session.session import (
     DEFAULT_REQUEST_TIMEOUT,
     METHOD_NOT_FOUND,
@@ -69,14 +65,12 @@ from inspector.core.session.session import (
     result_of,
 )
 from inspector.core.session.target import STDIO
-from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.transports.base import CannotConnect, Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Kind
 
 EXIT_SAME = EXIT_OK
-EXIT_DIFFERENT = EXIT_SERVER_FAILED
-EXIT_CANNOT_REPLAY = EXIT_BAD_INPUT
 
 REQUEST = "request"  #: re-encoded with a fresh id, answer awaited and compared
 MAPPED = "mapped"  #: re-encoded because it names a request id (notifications/cancelled)
@@ -581,7 +575,7 @@ async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions)
     notes = [f"{s.label()}: not replayed: {s.check()}" for s in plan.steps if s.check()] + \
             [f"{s.label()}: {s.note}" for s in plan.steps if s.note and not s.check()]
     if engine.error is not None:
-        code = EXIT_CANNOT_REPLAY
+        code = EXIT_CANNOT_CONNECT if engine.unreachable else EXIT_CANNOT_REPLAY
     elif any(o.differs for o in outcomes):
         code = EXIT_DIFFERENT
     else:
@@ -604,6 +598,7 @@ class _Engine:
         self.live_state: dict[str, Any] = {}  # method -> requestState of this run's last input_required answer
         self.ready_pending = False
         self.error: str | None = None  # the replay could not be done
+        self.unreachable = False  # ... because the server could not be started or connected to
         self.stopped: str | None = None  # why the remaining steps are not sent
         self.stdio_source = plan.stdio_source
         self.stdio_live = marked.name == STDIO
@@ -616,6 +611,7 @@ class _Engine:
             await session.start()
         except TransportError as exc:
             self.error = self.stopped = f"the server could not be started: {exc}"
+            self.unreachable = True
             return
         session.note(f"replay of {self.plan.source or 'a capture'} (recorded {self.plan.header.get('created', '?')}): "
                      f"{len(self.plan.steps)} message{'s' if len(self.plan.steps) != 1 else ''} to send")
@@ -629,7 +625,7 @@ class _Engine:
             if reason is not None:
                 session.note(f"#{step.event.seq} not replayed: {reason}", replay_of=step.event.seq)
                 continue
-            closed = False
+            closed = unreachable = False
             if self.stopped is not None:
                 outcome.problem = self.stopped
             else:
@@ -641,6 +637,7 @@ class _Engine:
                     self.stopped = f"the replay stopped at #{step.event.seq}: {exc}"
                 except TransportError as exc:  # this message failed; the connection may carry the next one
                     outcome.problem = str(exc)
+                    unreachable = isinstance(exc, CannotConnect)
             # up to the handshake that worked in the recording, a lost connection means no replay at all; so
             # does a handshake that fails now (a probe that failed, as recorded, is no failure)
             if handshake is not None and step.index <= handshake and self.error is None:
@@ -648,6 +645,7 @@ class _Engine:
                     self._handshake_failure(step, outcome) if step.index == handshake else None
                 if failure is not None:
                     self.error = self.stopped = f"the handshake failed: {failure}"
+                    self.unreachable = unreachable
         await self._finish()
 
     @staticmethod

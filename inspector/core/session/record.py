@@ -1,8 +1,9 @@
 """The headless ``record`` run: launch, handshake, send a script of messages, wait, shut down, summarize.
 
 Used by ``mcp-inspector record`` and ``--demo``; returns a :class:`RecordResult` instead of printing, so the
-CLI, the GUI and tests share it. Exit status contract: 0 when the handshake and every request got a response
-(an error response counts: the server answered), 1 when the server failed us, 2 when our input was bad.
+CLI, the GUI and tests share it. Exit statuses: :data:`inspector.core.exits.RECORD_EXITS` (0 when every request
+got a result; 3 cannot start or connect, 4 timeout, 1 any other failure; 6 protocol violation, 5 an error
+answer; 2 unusable input).
 """
 
 from __future__ import annotations
@@ -10,23 +11,39 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_CANNOT_CONNECT,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_RPC_ERROR,
+    EXIT_SERVER_FAILED,
+    EXIT_TIMEOUT,
+)
+from inspector.core.present.describe import safe
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.session import HandshakeError, Session
+from inspector.core.session.session import (
+    HandshakeError,
+    RequestTimeout,
+    Session,
+    UnreadableResponse,
+    result_of,
+)
 from inspector.core.session.target import InputError, Target, make_transport
-from inspector.core.transports.base import TransportError
+from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportError
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
-
-EXIT_OK = 0
-EXIT_SERVER_FAILED = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
+#: What ``--send -`` and ``--out -`` mean: standard input, standard output.
+STDIO_NAME = "-"
 
 
 @dataclass
@@ -41,6 +58,13 @@ class RecordOptions:
     answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
     progress: bool = False  #: add a progressToken to requests of the script that have none
     max_time: float = 600.0  #: bound on one request however much progress it reports
+    #: write the capture here instead of to ``out`` (``--out -``: the CLI passes standard output)
+    stream: IO[str] | None = None
+
+    @property
+    def out_name(self) -> str:
+        """The capture's destination as sentences name it."""
+        return "stdout" if self.stream is not None else str(self.out)
 
 
 @dataclass
@@ -52,10 +76,15 @@ class RecordResult:
 
 
 def load_messages(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Read a ``--send`` file: one JSON object per line; blank lines and ``//`` comments are skipped."""
+    """Read a ``--send`` file: one JSON object per line; blank lines and ``//`` comments are skipped. ``-`` is
+    standard input, read to its end (UTF-8, as a file is)."""
     name = os.fspath(path)
     try:
-        text = Path(name).read_text(encoding="utf-8")
+        if name == STDIO_NAME:
+            name = "stdin"
+            text = sys.stdin.buffer.read().decode("utf-8") if sys.stdin is not None else ""
+        else:
+            text = Path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -99,54 +128,162 @@ async def record(options: RecordOptions) -> RecordResult:
         return RecordResult(EXIT_BAD_INPUT, "", str(exc))
     header = make_header(transport.describe())
     try:
-        writer = CaptureWriter(options.out, header)
+        writer = CaptureWriter(options.out, header, stream=options.stream)
     except OSError as exc:
         return RecordResult(EXIT_BAD_INPUT, "", f"cannot write the capture {options.out}: {exc.strerror or exc}")
     session = Session(transport, capture=writer, roots=options.roots, keep_events=False,
                       server_request_handler=handler)
-    error: str | None = None
+    outcome = _Outcome()
+    session.listeners.append(outcome.saw)
     try:
-        error = await _drive(session, options)
+        await _drive(session, options, outcome)
     finally:
         await session.close()
         writer.close()
-    exit_code = EXIT_OK if error is None else EXIT_SERVER_FAILED
-    return RecordResult(exit_code, summarize(session, options.out), error, session.server)
+    return RecordResult(outcome.exit_code(), summarize(session, options.out_name), outcome.sentence(options),
+                        session.server)
 
 
-async def _drive(session: Session, options: RecordOptions) -> str | None:
-    """Run the script; returns None on success or the one sentence that says what went wrong."""
+class _Outcome:
+    """How the run went, for its exit status: what stopped it (an exception, at which stage), and what the
+    server did on the way that breaks the protocol or answers with an error."""
+
+    def __init__(self) -> None:
+        self.error: str | None = None  #: the sentence that says what went wrong
+        self.failure: BaseException | None = None
+        self.started = False  #: the transport started (the command runs; a URL transport is ready to connect)
+        self.connected = False  #: the handshake got through: a failure to connect later is no start-up problem
+        self.violations = 0  #: framing errors and invalid JSON-RPC from the server
+        self.error_answers = 0  #: requests of --send answered with a JSON-RPC error
+        self.first_error_answer = ""  #: ``method: message (code N)`` of the first
+        self.last_answer_was_error = False  #: the server's latest response is a JSON-RPC error
+        self.largest_unread = 0  #: the size of the longest line over --max-message
+
+    def saw(self, events: list[Event]) -> None:
+        for event in events:
+            if event.dir != Direction.S2C:
+                continue
+            if event.kind == Kind.FRAMING_ERROR:
+                # a line over --max-message is our limit, not the server's fault; it fails the request it
+                # answers (UnreadableResponse) and is counted in the summary
+                oversize = event.data.get("oversize")
+                if isinstance(oversize, dict):
+                    self.largest_unread = max(self.largest_unread, int(oversize.get("total_bytes") or 0))
+                else:
+                    self.violations += 1
+            elif event.kind == Kind.MESSAGE and event.rpc is not None:
+                if event.rpc.kind == jsonrpc.INVALID or any(f.code in jsonrpc.INVALID_CODES for f in event.findings):
+                    self.violations += 1
+                if event.rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+                    self.last_answer_was_error = event.rpc.kind == jsonrpc.ERROR
+
+    def failed(self, exc: BaseException, sentence: str | None = None) -> None:
+        self.failure = exc
+        self.error = sentence or str(exc)
+
+    def answered(self, method: str, response: Event) -> None:
+        """A request of the script got ``response``."""
+        error = result_of(response)[1]
+        if error is not None:
+            self.error_answers += 1
+            if not self.first_error_answer:
+                text = error.get("message", "(no message)") if isinstance(error, dict) else repr(error)
+                code = error.get("code") if isinstance(error, dict) else None
+                self.first_error_answer = safe(f"{method}: {text} (code {code})")
+
+    def sentence(self, options: RecordOptions) -> str | None:
+        """What went wrong, in one sentence (None when nothing did)."""
+        if self.error is not None:
+            return self.error
+        if self.violations:
+            n = self.violations
+            lines = "1 of its lines is not a valid JSON-RPC message" if n == 1 else \
+                f"{n} of its lines are not valid JSON-RPC messages"
+            return (f"the server broke the protocol: {lines} (mcp-inspector show "
+                    f"{options.out_name if options.stream is None else 'CAPTURE'} shows why)")
+        if self.error_answers:
+            return (f"the server answered {_plural(self.error_answers, 'request')} with a JSON-RPC error "
+                    f"(the first: {self.first_error_answer})")
+        return None
+
+    def exit_code(self) -> int:
+        exc = self.failure
+        if exc is None:
+            return EXIT_PROTOCOL if self.violations else EXIT_RPC_ERROR if self.error_answers else EXIT_OK
+        if not self.started or isinstance(exc, (CommandNotFound, CannotRun)) or \
+                (isinstance(exc, CannotConnect) and not self.connected):
+            return EXIT_CANNOT_CONNECT
+        if _raised_while(exc, RequestTimeout):
+            return EXIT_TIMEOUT
+        if isinstance(exc, HandshakeError) and self.last_answer_was_error:  # refused with an error answer
+            return EXIT_RPC_ERROR
+        return EXIT_SERVER_FAILED
+
+
+def _raised_while(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``exc`` is a ``kind`` or was raised while handling one (a handshake turns the timeout of its
+    request into a HandshakeError ``from None``, which hides the timeout from tracebacks, not from
+    ``__context__``)."""
+    seen: BaseException | None = exc
+    for _ in range(10):  # a chain is short; a cycle must not hang us
+        if seen is None:
+            return False
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+async def _drive(session: Session, options: RecordOptions, outcome: _Outcome) -> None:
+    """Run the script; what went wrong (if anything) is in ``outcome``."""
     try:
         await session.start()
     except TransportError as exc:
         session.note(str(exc), failure=True)
-        return str(exc)
+        outcome.failed(exc)
+        return
+    outcome.started = True
     session.max_request_time = options.max_time
     target = options.target
     try:
         await session.handshake(target.handshake, target.protocol_version, target.timeout)
+        outcome.connected = True
         for obj in options.messages:
             if "method" in obj and not is_notification(obj):
                 request = session.prepare_request(obj)
                 if options.progress:
                     request = with_progress_token(request)
-                await session.request_object(request, timeout=target.timeout)
+                outcome.answered(str(request.get("method")), await session.request_object(request,
+                                                                                          timeout=target.timeout))
             else:
                 await session.send_object(obj)
     except HandshakeError as exc:  # the capture says why the session ended (a timeout or an exit says so already)
-        session.note(str(exc))
-        return str(exc)
+        session.note(str(exc), failure=True)
+        outcome.failed(exc)
+        return
+    except UnreadableResponse as exc:
+        outcome.failed(exc, f"{exc}; to read it whole, raise the limit with --max-message (for example "
+                            f"--max-message {_limit_for(max(outcome.largest_unread, target.max_message + 1))})")
+        return
     except TransportError as exc:
-        return str(exc)
+        outcome.failed(exc)
+        return
     if options.idle > 0 and not session.closed:
         try:
             await asyncio.wait_for(session.wait_closed(), options.idle)
         except TimeoutError:
             pass
-    return None
 
 
-def summarize(session: Session, out: Path) -> str:
+def _limit_for(size: int) -> str:
+    """The ``--max-message`` value to suggest for a message of ``size`` bytes: the next power of two in MiB."""
+    mib = 1
+    while mib * 1024 * 1024 < size:
+        mib *= 2
+    return f"{mib}M"
+
+
+def summarize(session: Session, out: Path | str) -> str:
     c = session.counts
     parts = [f"{c['c2s']} sent", f"{c['s2c']} received", _plural(c["framing_errors"], "framing error"),
              _plural(c["stderr"], "stderr line")]

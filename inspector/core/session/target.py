@@ -31,6 +31,7 @@ from inspector.core.present.describe import safe
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.transports.stdio import StdioTransport
+from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:  # httpx is imported only when a URL is connected to
     from inspector.core.transports.http_common import HttpOptions
@@ -66,6 +67,8 @@ class Target:
     protocol_version: str | None = None  #: the revision to ask for (None: the session's default)
     timeout: float = DEFAULT_REQUEST_TIMEOUT  #: how long the handshake and each request are waited for
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    #: the largest message read whole (a longer line is a framing error that keeps its head and tail)
+    max_message: int = DEFAULT_MAX_LINE_BYTES
     redact: bool = True  #: secrets out of the capture (its header, the spawned event, HTTP events)
     #: the user named it (a profile): the window keeps that name instead of the one the server reports
     named_by_user: bool = False
@@ -85,13 +88,14 @@ class Target:
     def from_args(cls, args: argparse.Namespace, command: list[str]) -> Target:
         """The target of ``record`` or ``replay``: ``--url`` (with ``-H``, ``--bearer``, ``--bearer-env``,
         ``--origin``, ``--transport``, ``--connect-timeout``) or the ``command`` after ``--`` (with ``--cwd``,
-        ``--env``); ``--timeout``, ``--no-redact`` and, where the command has them, ``--handshake`` and
-        ``--protocol-version``. Raises InputError with a sentence."""
+        ``--env``); ``--timeout``, ``--max-message``, ``--no-redact`` and, where the command has them,
+        ``--handshake`` and ``--protocol-version``. Raises InputError with a sentence."""
         env = parse_env(args.env)
         common: dict[str, Any] = {
             "handshake": getattr(args, "handshake", "auto"),
             "protocol_version": getattr(args, "protocol_version", None),
             "timeout": args.timeout,
+            "max_message": args.max_message,
             "redact": not args.no_redact,
         }
         if not args.url:
@@ -197,7 +201,8 @@ class Target:
         # no timeout (inf): the HTTP layer waits as long too (the session can still cancel)
         response = None if math.isinf(self.timeout) else self.timeout + HTTP_BACKSTOP
         return HttpOptions(url=self.url, headers=dict(self.headers), bearer=self.bearer, origin=self.origin,
-                           connect_timeout=self.connect_timeout, response_timeout=response, redact=self.redact)
+                           connect_timeout=self.connect_timeout, response_timeout=response,
+                           max_message=self.max_message, redact=self.redact)
 
     def sent_headers(self) -> dict[str, str]:
         """The headers sent on every request to the URL, besides the inspector's User-Agent."""
@@ -212,7 +217,8 @@ def make_transport(target: Target) -> Transport:
         from inspector.core.transports.registry import create_url_transport
 
         return create_url_transport(target.transport, target.http_options())
-    return StdioTransport(target.argv, cwd=target.cwd, env=target.env, redact=target.redact)
+    return StdioTransport(target.argv, cwd=target.cwd, env=target.env, max_line_bytes=target.max_message,
+                          redact=target.redact)
 
 
 def parse_env(pairs: list[str]) -> dict[str, str]:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE
+
 #: Exit statuses of the tap itself, as a shell would give them.
 EXIT_NOT_FOUND = 127
 EXIT_CANNOT_RUN = 126
@@ -29,6 +31,7 @@ class TapOptions:
     socket: Path | None = None  #: None: the default per-user socket
     live: bool = True  #: stream to a listening window
     redact: bool = True
+    max_message: int = DEFAULT_MAX_MESSAGE  #: the largest message the capture holds whole
     extra_header: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -108,7 +108,8 @@ class Recorder:
 
 
 async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
-                         hello: dict[str, Any], socket_path: Path | None) -> None:
+                         hello: dict[str, Any], socket_path: Path | None,
+                         max_message: int = DEFAULT_MAX_LINE_BYTES) -> None:
     """The recorder process's work: frames from the spool until the relay's end, into the capture and the feed."""
     capture = None
     if capture_path is not None:
@@ -122,7 +123,7 @@ async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: boo
         feed = TapFeed(socket_path, {**hello, "capture": str(capture_path) if capture else None},
                        warn=say)
         await feed.start()
-    recorder = Recorder(capture, feed)
+    recorder = Recorder(capture, feed, max_message)
     reader = SpoolReader(spool)
     ended: dict[str, Any] | None = None
     t = wall = 0.0
@@ -175,7 +176,8 @@ def say(text: str) -> None:
 
 
 def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, Any], hello: dict[str, Any],
-                   socket_path: Path | None) -> tuple[int, Spool, int] | None:
+                   socket_path: Path | None,
+                   max_message: int = DEFAULT_MAX_LINE_BYTES) -> tuple[int, Spool, int] | None:
     """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started."""
     try:
         spool = Spool(capture_path.parent if capture_path is not None else None)
@@ -202,7 +204,7 @@ def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, 
             os.close(devnull)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             _lower_priority()
-            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path))
+            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path, max_message))
         except BaseException as exc:  # the recorder must end with _exit, whatever happened
             say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
             code = 1

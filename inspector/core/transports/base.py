@@ -39,7 +39,12 @@ class CannotRun(TransportError):
     or a working directory that does not exist."""
 
 
-class ConnectionRefused(TransportError):
+class CannotConnect(TransportError):
+    """No connection to the server's address could be made (a name that does not resolve, TLS refused, no
+    answer to connecting, nothing listening)."""
+
+
+class ConnectionRefused(CannotConnect):
     """Nothing is listening at the server's address."""
 
 

@@ -21,8 +21,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from inspector.core.capture.redact import redact_headers, redact_url
-from inspector.core.transports.base import ConnectionRefused, Transport, TransportError
+from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
+from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: Default bound on establishing a TCP (and TLS) connection.
@@ -45,6 +46,8 @@ class HttpOptions:
     origin: str | None = None  #: an ``Origin`` header, to test a server's DNS-rebinding protection
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     response_timeout: float | None = DEFAULT_RESPONSE_TIMEOUT  #: None: as long as the server takes
+    #: the largest message a transport with its own message limit (WebSocket) accepts
+    max_message: int = DEFAULT_MAX_LINE_BYTES
     redact: bool = True
 
     def base_headers(self) -> dict[str, str]:
@@ -152,10 +155,14 @@ def refused(exc: BaseException) -> bool:
 
 
 def failure(exc: BaseException, method: str, url: str) -> TransportError:
-    """The error to raise for a failed HTTP exchange: :class:`ConnectionRefused` when nothing listens, else a
-    TransportError; either way ``str()`` is :func:`explain`'s sentence."""
+    """The error to raise for a failed HTTP exchange: :class:`ConnectionRefused` when nothing listens,
+    :class:`CannotConnect` when no connection was made otherwise, else a TransportError; either way ``str()``
+    is :func:`explain`'s sentence."""
     sentence = explain(exc, method, url)
-    return ConnectionRefused(sentence) if refused(exc) else TransportError(sentence)
+    if refused(exc):
+        return ConnectionRefused(sentence)
+    return CannotConnect(sentence) if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)) else \
+        TransportError(sentence)
 
 
 def explain(exc: BaseException, method: str, url: str) -> str:

@@ -68,7 +68,8 @@ class WebSocketTransport(HttpTransportBase):
         request = self.client().build_request("GET", self.url, headers=self.options.base_headers())
         try:
             self._ws = await self._stack.enter_async_context(
-                aconnect_ws(self.url, self.client(), subprotocols=[SUBPROTOCOL], headers=self.options.base_headers()))
+                aconnect_ws(self.url, self.client(), subprotocols=[SUBPROTOCOL], headers=self.options.base_headers(),
+                            max_message_size_bytes=self.options.max_message))
         except WebSocketUpgradeError as exc:
             response = exc.response
             self.emit(self.http_event(number, response.request, response, started, first_byte=time.monotonic(),

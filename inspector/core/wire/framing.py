@@ -21,13 +21,15 @@ import json
 import json.scanner
 import re
 
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 
 #: Lines longer than this are not buffered whole. 64 MiB: well above the 10 MiB some SDKs accept, so real
 #: oversized results are still recorded byte-exactly, while a server writing endless bytes without a newline
 #: cannot exhaust memory.
-DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+#: ``--max-message`` (and the window's setting) raises it.
+DEFAULT_MAX_LINE_BYTES = DEFAULT_MAX_MESSAGE
 #: How much of an oversized line is kept at each end, so the user still sees how it started and ended.
 OVERSIZE_KEEP_BYTES = 64 * 1024
 #: A pretty-printed object is gathered over at most this many lines before the lines are reported one by
@@ -83,7 +85,7 @@ class LineDecoder:
                 self._chunks.clear()
                 self._pending_size = 0
             if len(piece) > self.max_line_bytes:
-                self._oversize = _Oversize()
+                self._oversize = _Oversize(self.max_line_bytes)
                 self._oversize.add(piece)
                 self._finish_oversize(b"\n", out)
                 continue
@@ -137,7 +139,7 @@ class LineDecoder:
         self._chunks.append(data)
         self._pending_size += len(data)
         if self._pending_size > self.max_line_bytes:
-            self._oversize = _Oversize()
+            self._oversize = _Oversize(self.max_line_bytes)
             for chunk in self._chunks:
                 self._oversize.add(chunk)
             self._chunks.clear()
@@ -206,9 +208,10 @@ class LineDecoder:
 class _Oversize:
     """Accumulates a line too long to keep: its size, its head and its tail."""
 
-    __slots__ = ("head", "tail", "total")
+    __slots__ = ("head", "limit", "tail", "total")
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
         self.head = bytearray()
         self.tail = b""
         self.total = 0
@@ -222,8 +225,8 @@ class _Oversize:
     def finish(self, eol: bytes, direction: str) -> Event:
         event = Event(Kind.FRAMING_ERROR, raw=bytes(self.head), dir=direction, eol=eol)
         event.reason = (
-            f"a line of {self.total:,} bytes is over the size limit; only its first and last "
-            f"{OVERSIZE_KEEP_BYTES // 1024} KiB are kept"
+            f"a line of {self.total:,} bytes is over the size limit ({format_size(self.limit)} per message); "
+            f"only its first and last {OVERSIZE_KEEP_BYTES // 1024} KiB are kept"
         )
         event.put(oversize={"total_bytes": self.total, "tail": bytes(self.tail)})
         return event

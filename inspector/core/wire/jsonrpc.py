@@ -17,6 +17,13 @@ RESPONSE = "response"
 ERROR = "error"
 BATCH = "batch"
 INVALID = "invalid"
+#: The codes of :func:`classify`'s findings that make a message invalid JSON-RPC. ``id-null`` is left out:
+#: JSON-RPC itself answers with a null id when it could not read the request's, and servers do so.
+INVALID_CODES = frozenset({
+    "jsonrpc-missing", "jsonrpc-wrong", "id-type", "method-and-result", "method-and-error", "method-type",
+    "result-and-error", "response-without-id", "error-shape", "error-code", "error-message", "not-jsonrpc",
+    "empty-batch", "batch-item",
+})
 
 
 #: Well-formed notifications share one immutable RpcInfo per method: floods of them cost no summary objects.

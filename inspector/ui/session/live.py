@@ -18,6 +18,7 @@ from inspector.core.session.session import (
     ServerInfo,
     ServerRequestHandler,
     Session,
+    UnreadableResponse,
 )
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import (
@@ -87,10 +88,13 @@ class LiveSession(QObject):
         assert self.session is not None
         if isinstance(exc, RequestCancelled):
             return
+        sentence = str(exc)
+        if isinstance(exc, UnreadableResponse):
+            sentence += "; Session > Message size limit… raises the limit for the next session"
         if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
-            self.session.note(str(exc), failure=True)
+            self.session.note(sentence, failure=True)
         if self.state in (READY, CLOSED):
-            self._set(self.state, str(exc), failure=True)
+            self._set(self.state, sentence, failure=True)
 
     def _sending(self) -> None:
         if self.state == READY and self.sentence:

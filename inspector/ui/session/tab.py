@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,6 +40,7 @@ from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.bridge import SessionBridge
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
+from inspector.ui.session.wrap_row import WrapRow
 from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import COL_SUMMARY, COLUMN_SAMPLES, EVENT_ROLE, TimelineModel
 
@@ -52,6 +53,36 @@ LOAD_ANNOUNCE_SECONDS = 0.3
 STDERR_STEP = 200
 #: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
 EXCHANGE_SEARCH_ROWS = 20_000
+#: The method filter is never narrower than this many digits ("tools/call" fits).
+METHOD_FILTER_CHARS = 12
+#: The timeline's columns before Summary, in digits (the width of "0"): as wide as they like to be ...
+COLUMN_CHARS = (6, 8, 9, 2, 11, 22, 5, 10, 8)
+#: ... and as narrow as they get in a narrow table (a long method is then elided, its tooltip whole).
+COLUMN_MIN_CHARS = (4, 5, 6, 2, 7, 8, 3, 6, 5)
+#: Pixels around each column's text (the cell's margins), and the least of it in a narrow table.
+COLUMN_PADDING = 12
+COLUMN_MIN_PADDING = 6
+#: The Summary column keeps at least this share of the table's width, and at least SUMMARY_MIN_CHARS digits.
+SUMMARY_SHARE = 0.3
+SUMMARY_MIN_CHARS = 24
+
+
+def column_widths(space: int, unit: int, wanted: list[int] | None = None) -> list[int]:
+    """The widths of the columns before Summary in a table ``space`` pixels wide (``unit``: the width of a
+    digit): their preferred widths (``wanted``, else :data:`COLUMN_CHARS` digits each) while Summary keeps its
+    share beside them, else each shrunk towards its minimum in proportion to what it can give, never below
+    it."""
+    if wanted is None:
+        wanted = [unit * chars + COLUMN_PADDING for chars in COLUMN_CHARS]
+    least = [unit * chars + COLUMN_MIN_PADDING for chars in COLUMN_MIN_CHARS]
+    room = space - max(unit * SUMMARY_MIN_CHARS, int(space * SUMMARY_SHARE))
+    need = sum(wanted) - room
+    if need <= 0:
+        return wanted
+    can_give = sum(wanted) - sum(least)
+    if need >= can_give:
+        return least
+    return [w - -(-(w - m) * need // can_give) for w, m in zip(wanted, least, strict=True)]
 
 
 class SessionTab(QWidget):
@@ -82,7 +113,12 @@ class SessionTab(QWidget):
         self.filter_text.setPlaceholderText("Filter: text in messages (Ctrl+F)")
         self.filter_method = QLineEdit(self)
         self.filter_method.setPlaceholderText("method")
-        self.filter_method.setMaximumWidth(180)
+        # legible at any scale: never narrower than the placeholder (the filter bar wraps instead)
+        unit = self.fontMetrics().horizontalAdvance("0")
+        self.filter_text.setMinimumWidth(self.fontMetrics().horizontalAdvance(self.filter_text.placeholderText())
+                                         + 2 * unit)
+        self.filter_method.setMinimumWidth(unit * METHOD_FILTER_CHARS)
+        self.filter_method.setMaximumWidth(unit * 26)
         self.show_c2s = QCheckBox("→ sent", self)
         self.show_s2c = QCheckBox("← received", self)
         self.show_stderr = QCheckBox("stderr", self)
@@ -91,12 +127,12 @@ class SessionTab(QWidget):
         self.follow = QCheckBox("follow", self)
         for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.follow):
             box.setChecked(True)
-        bar = QHBoxLayout()
-        bar.addWidget(self.filter_text, 2)
-        bar.addWidget(self.filter_method, 1)
+        self.filter_bar = WrapRow()
+        self.filter_bar.add_leading(self.filter_text, 2)
+        self.filter_bar.add_leading(self.filter_method, 1)
         for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.problems_only,
                     self.follow):
-            bar.addWidget(box)
+            self.filter_bar.add_trailing(box)
 
         self.proxy = TimelineFilter(self)
         self.table = QTableView(self)
@@ -111,6 +147,10 @@ class SessionTab(QWidget):
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setAlternatingRowColors(True)
+        self.columns_sized_by_user = False  #: a column was resized by hand: the widths are no longer fitted
+        self._fitting = False
+        self.table.horizontalHeader().sectionResized.connect(self._section_resized)
+        self.table.viewport().installEventFilter(self)
 
         self.detail = DetailView(self)
         self.detail.lookup_exchange = self._exchange_events
@@ -144,7 +184,7 @@ class SessionTab(QWidget):
         bottom.addWidget(self.progress)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
+        layout.addLayout(self.filter_bar)
         layout.addWidget(self.splitter, 1)
         layout.addLayout(bottom)
 
@@ -329,12 +369,41 @@ class SessionTab(QWidget):
         self._show(filtered=False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        metrics = self.table.fontMetrics()
-        for column, sample in enumerate(COLUMN_SAMPLES):
-            title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
-            header.resizeSection(column, max(metrics.horizontalAdvance(sample),
-                                             header.fontMetrics().horizontalAdvance(title)) + 16)
         header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Size the columns to the table's width (:func:`column_widths`) so that Summary stays on screen, until
+        the user sizes a column themselves."""
+        if self.columns_sized_by_user or self.model is None:
+            return
+        header = self.table.horizontalHeader()
+        self._fitting = True
+        try:
+            for column, width in enumerate(column_widths(self.table.viewport().width(),
+                                                         self.fontMetrics().horizontalAdvance("0"),
+                                                         self._wanted_widths())):
+                header.resizeSection(column, width)
+        finally:
+            self._fitting = False
+
+    def _wanted_widths(self) -> list[int]:
+        """Each column before Summary as wide as the widest text it shows (:data:`COLUMN_SAMPLES`: numbers are
+        never cut while there is room) or its title."""
+        assert self.model is not None
+        metrics, titles = self.table.fontMetrics(), self.table.horizontalHeader().fontMetrics()
+        return [max(metrics.horizontalAdvance(sample),
+                    titles.horizontalAdvance(str(self.model.headerData(column, Qt.Orientation.Horizontal))))
+                + COLUMN_PADDING for column, sample in enumerate(COLUMN_SAMPLES)]
+
+    def _section_resized(self, column: int, _old: int, _new: int) -> None:
+        if not self._fitting and column != COL_SUMMARY:  # Summary stretches by itself
+            self.columns_sized_by_user = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self.fit_columns()
+        return False
 
     # -- live updates ----------------------------------------------------------------------------------
 

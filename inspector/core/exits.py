@@ -1,0 +1,62 @@
+"""The exit statuses of the headless commands, defined once: ``record`` returns them, ``replay`` the ones that
+apply to it, and both list them in ``--help`` (so docs/cli-reference.md has them too).
+
+A light module (no asyncio, no network stack): the parsers import it to print the help.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+#: the session failed otherwise: the server exited or closed the connection, or refused the handshake
+EXIT_SERVER_FAILED = 1
+#: usage: an option or an input file is unusable (argparse's own status for a bad option)
+EXIT_BAD_INPUT = 2
+#: the server's command cannot be started, or no connection to its URL can be made
+EXIT_CANNOT_CONNECT = 3
+#: the server did not answer within ``--timeout`` (or ``--max-time`` for a request that reports progress)
+EXIT_TIMEOUT = 4
+#: the server answered a request with a JSON-RPC error
+EXIT_RPC_ERROR = 5
+#: the server broke the protocol: lines that are no JSON-RPC message (framing errors) or invalid JSON-RPC
+EXIT_PROTOCOL = 6
+EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
+
+#: ``record``'s statuses and what each means, in the order they are decided: a run that stopped early gets
+#: the status of what stopped it (3, 4 or 1); a run that got to the end gets 6 if the server broke the
+#: protocol on the way, else 5 if it answered a request with an error, else 0.
+RECORD_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "success: every request got a result"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
+                         "handshake failed"),
+    (EXIT_BAD_INPUT, "usage: an option or the --send file is unusable"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no response within --timeout (or --max-time)"),
+    (EXIT_RPC_ERROR, "the server answered the handshake or a request of --send with a JSON-RPC error"),
+    (EXIT_PROTOCOL, "protocol violation: the server wrote lines that are not JSON-RPC messages (framing "
+                    "errors) or invalid JSON-RPC"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C); the capture holds everything until then"),
+)
+RECORD_EXITS_ORDER = "when several apply: 3, 4 or 1 for what stopped the run; else 6 before 5"
+
+#: ``replay``: 1 and 2 have meanings of their own there
+EXIT_DIFFERENT = 1
+EXIT_CANNOT_REPLAY = 2
+REPLAY_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "every answer matches the recording"),
+    (EXIT_DIFFERENT, "something differs (a changed, missing or extra answer)"),
+    (EXIT_CANNOT_REPLAY, "the replay could not be done: an unusable option or capture, or a failed handshake"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
+def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
+    """The ``exit status:`` block of a command's ``--help`` epilog."""
+    import textwrap  # only for the help
+
+    lines = ["exit status:"]
+    for code, meaning in exits:
+        lines += textwrap.wrap(meaning, 78, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+    if after:
+        lines += textwrap.wrap(f"({after})", 78, initial_indent="  ", subsequent_indent="   ")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,80 @@
+"""Run by tests/ui/test_small_screens.py in a fresh process, on an offscreen screen of a given size and scale
+(QT_QPA_PLATFORM=offscreen:configfile=..., QT_SCALE_FACTOR): opens the main window with its settings in
+``SETTINGS``, opens ``CAPTURE`` when given, lets it lay out, prints what the test checks as one JSON line and
+closes the window (which saves its geometry).
+
+usage: [PROBE_RESIZE=WxH] python screen_probe.py SETTINGS [CAPTURE]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+
+def main() -> None:
+    app = QApplication([])
+    from inspector.core.clients.profiles import ProfileStore
+    from inspector.ui.main_window import MainWindow
+    from inspector.ui.session.tab import SUMMARY_MIN_CHARS
+    from inspector.ui.timeline.model import COL_SUMMARY
+
+    folder = Path(tempfile.mkdtemp())
+    settings = QSettings(sys.argv[1], QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, store=ProfileStore(folder / "profiles.json"), captures=folder)
+    window.show()
+    for _ in range(20):  # the window manager's part (here the offscreen platform's): placing, maximizing
+        app.processEvents()
+    if os.environ.get("PROBE_RESIZE"):  # as a window manager or the user would: a normal window of that size
+        width, height = map(int, os.environ["PROBE_RESIZE"].split("x"))
+        window.showNormal()
+        window.setGeometry(0, 0, width, height)
+        for _ in range(20):
+            app.processEvents()
+    out: dict[str, object] = {}
+    if len(sys.argv) > 2:
+        tab = window.open_capture(Path(sys.argv[2]))
+        assert tab is not None
+        for _ in range(200):  # the capture is small: a few slices load it
+            app.processEvents()
+            if not tab.loading:
+                break
+        for _ in range(20):
+            app.processEvents()
+        header = tab.table.horizontalHeader()
+        unit = tab.fontMetrics().horizontalAdvance("0")
+        viewport = tab.table.viewport()
+        out.update(
+            filter_text=tab.filter_text.width(),
+            filter_text_wants=tab.fontMetrics().horizontalAdvance(tab.filter_text.placeholderText()),
+            filter_method=tab.filter_method.width(),
+            method_wants=tab.fontMetrics().horizontalAdvance("tools/call"),
+            boxes_inside=all(box.isVisible() and tab.rect().contains(box.geometry())
+                             for box in (tab.show_c2s, tab.show_s2c, tab.show_stderr, tab.show_transport,
+                                         tab.problems_only, tab.follow)),
+            boxes_clear=not tab.show_c2s.geometry().intersects(tab.filter_method.geometry()),
+            summary_left=header.sectionViewportPosition(COL_SUMMARY),
+            summary_width=header.sectionSize(COL_SUMMARY),
+            summary_wants=unit * SUMMARY_MIN_CHARS,
+            viewport_width=viewport.width(),
+            scrolls_sideways=tab.table.horizontalScrollBar().maximum() > 0,
+        )
+    screen = window.screen().availableGeometry()
+    frame = window.frameGeometry()
+    out.update(screen=[screen.x(), screen.y(), screen.width(), screen.height()],
+               window=[frame.x(), frame.y(), frame.width(), frame.height()],
+               normal=[window.normalGeometry().width(), window.normalGeometry().height()],
+               maximized=window.isMaximized())
+    print(json.dumps(out), flush=True)
+    window.close()
+    settings.sync()
+
+
+if __name__ == "__main__":
+    main()

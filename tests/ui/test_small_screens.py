@@ -1,0 +1,105 @@
+"""The window on small screens and at high scale factors (issue 13, point 7): at 1x, 1.5x and 2x and on a
+1280x720 screen it fits the screen, the filter boxes stay legible and the Summary column stays on screen; a
+saved geometry is clamped to the screen, and one saved at another scale factor is not restored.
+
+Each case is a fresh process (tests/ui/screen_probe.py) on an offscreen screen of the size given, with
+QT_SCALE_FACTOR set: the scale factor is read once, when Qt starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+from PySide6.QtCore import QRect, QSettings
+
+from inspector.ui.main_window import DEFAULT_SIZE, clamp_to
+from inspector.ui.session.tab import COLUMN_CHARS, COLUMN_MIN_CHARS, SUMMARY_MIN_CHARS, column_widths
+
+PROBE = Path(__file__).resolve().parent / "screen_probe.py"
+CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
+
+
+def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool = True,
+          resize: str = "") -> dict:
+    """Open the window (and the sample capture) on a ``width`` x ``height`` screen at ``scale``, resized to
+    ``resize`` (WxH) if given; what it measured."""
+    config = tmp_path / f"screen-{width}x{height}.json"
+    config.write_text(json.dumps({"screens": [{"name": "test", "x": 0, "y": 0, "width": width, "height": height,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": str(scale),
+           "PROBE_RESIZE": resize}
+    done = subprocess.run([sys.executable, str(PROBE), str(settings), *([str(CAPTURE)] if capture else [])],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def inside(window: list[int], screen: list[int]) -> bool:
+    x, y, w, h = window
+    sx, sy, sw, sh = screen
+    return sx <= x and sy <= y and x + w <= sx + sw and y + h <= sy + sh
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [(1920, 1080, 1), (1920, 1080, 1.5), (1920, 1080, 2),
+                                                         (1280, 720, 1)])
+def test_the_window_fits_the_screen_with_legible_filters_and_the_summary_column_on_screen(tmp_path, width, height,
+                                                                                          scale):
+    seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini")
+    assert inside(seen["window"], seen["screen"]), seen
+    assert seen["filter_text"] >= seen["filter_text_wants"], "the text filter shows its whole placeholder"
+    assert seen["filter_method"] >= seen["method_wants"], "the method filter holds tools/call"
+    assert seen["boxes_inside"] and seen["boxes_clear"], "every check box is on screen, none over a filter box"
+    assert not seen["scrolls_sideways"], "the table fits its width: nothing is scrolled off to the right"
+    assert seen["summary_left"] + seen["summary_wants"] <= seen["viewport_width"], seen
+    assert seen["summary_width"] >= seen["summary_wants"], seen
+
+
+@pytest.mark.parametrize("scale", [2, 1.2])
+def test_a_geometry_saved_at_another_scale_is_not_restored_the_window_opens_at_its_default_size(tmp_path, scale):
+    settings = tmp_path / "settings.ini"
+    # a window manager fits the window to the scaled screen: the issue's run at 2x saved 841x537 (and Qt's
+    # restoreGeometry refuses a screen more than 25% wider or narrower, so 1.2x is the case Qt lets through)
+    scaled = probe(tmp_path, 1920, 1080, scale, settings, capture=False, resize="841x537")
+    assert scaled["normal"] == [841, 537], scaled
+    normal = probe(tmp_path, 1920, 1080, 1, settings, capture=False)
+    assert normal["normal"] == [DEFAULT_SIZE.width(), DEFAULT_SIZE.height()] and not normal["maximized"], normal
+
+
+def test_a_saved_geometry_larger_than_the_screen_is_clamped_to_it(tmp_path):
+    settings = tmp_path / "settings.ini"
+    first = probe(tmp_path, 1440, 900, 1, settings, capture=False)
+    assert first["normal"] == [DEFAULT_SIZE.width(), DEFAULT_SIZE.height()]
+    # as an earlier version saved it: the geometry without the screen it was saved on
+    saved = QSettings(str(settings), QSettings.Format.IniFormat)
+    assert saved.value("window/screen") == "1440x900"
+    saved.remove("window/screen")
+    saved.sync()
+    small = probe(tmp_path, 1280, 720, 1, settings, capture=False)
+    assert inside(small["window"], small["screen"]), "the whole window, frame included, is on the screen"
+    assert not small["maximized"] and 1200 <= small["normal"][0] <= 1280 and 640 <= small["normal"][1] <= 720, \
+        f"restored, and shrunk to the screen: {small}"
+
+
+def test_clamp_to_shrinks_a_rectangle_larger_than_the_screen_and_moves_one_that_sticks_out():
+    screen = QRect(0, 0, 1280, 720)
+    assert clamp_to(QRect(300, 130, 1320, 820), screen) == QRect(0, 0, 1280, 720)
+    assert clamp_to(QRect(1000, 600, 800, 500), screen) == QRect(480, 220, 800, 500)
+    assert clamp_to(QRect(-50, -20, 400, 300), QRect(100, 30, 1280, 720)) == QRect(100, 30, 400, 300)
+    assert clamp_to(QRect(10, 10, 400, 300), screen) == QRect(10, 10, 400, 300)
+
+
+def test_the_timeline_columns_shrink_to_leave_the_summary_its_share_and_never_below_their_minimums():
+    unit = 8
+    wide = column_widths(2000, unit)
+    assert wide == [unit * chars + 12 for chars in COLUMN_CHARS]
+    narrow = column_widths(700, unit)
+    assert 700 - sum(narrow) >= max(unit * SUMMARY_MIN_CHARS, 0.3 * 700)
+    assert all(least * unit <= width <= wanted * unit + 12
+               for width, least, wanted in zip(narrow, COLUMN_MIN_CHARS, COLUMN_CHARS, strict=True))
+    assert column_widths(200, unit) == [unit * chars + 6 for chars in COLUMN_MIN_CHARS]
