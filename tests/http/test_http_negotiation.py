@@ -16,6 +16,7 @@ import pytest
 from http_support import ServerProcess, header, http_events, notes, one_sentence
 from integration.integration_support import Recorded, load_capture, messages, sent_revisions
 
+from inspector.core.exits import EXIT_RPC_ERROR, EXIT_TIMEOUT
 from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
@@ -58,7 +59,7 @@ def test_a_server_that_shares_no_revision_with_us_gets_one_sentence_naming_both_
         record: Callable[..., Recorded], negotiating: Callable[..., ServerProcess]) -> None:
     server = negotiating("--supported", "2099-01-01")
     run = record(server.url(), send=TOOLS_LIST)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_RPC_ERROR, run.explain()
     assert one_sentence(run.stderr) == (
         "mcp-inspector: the server and mcp-inspector share no protocol revision: the server supports 2099-01-01; "
         "mcp-inspector speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05")
@@ -73,7 +74,7 @@ def test_timeout_bounds_the_whole_auto_handshake_against_a_frozen_http_server(
     started = time.monotonic()
     run = record(frozen_server.url("/mcp"), "--timeout", "2", send=TOOLS_LIST)
     elapsed = time.monotonic() - started
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     assert one_sentence(run.stderr).startswith(
         "mcp-inspector: no response to initialize within the handshake's 2 s"), run.explain()
     assert one_sentence(run.stderr).endswith("; raise --timeout to wait longer"), run.explain()
@@ -100,7 +101,7 @@ def test_progress_on_the_calls_sse_stream_keeps_a_2_s_call_alive_under_a_1_s_tim
 def test_without_progress_the_same_call_over_http_times_out_naming_timeout(
         record: Callable[..., Recorded], negotiating: Callable[..., ServerProcess]) -> None:
     run = record(negotiating("--reject", "0").url(), "--timeout", "1", send=[COUNT])
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     assert one_sentence(run.stderr) == ("mcp-inspector: no response to tools/call within 1 s; raise --timeout to "
                                         "wait longer")
 
@@ -109,7 +110,7 @@ def test_max_time_ends_a_call_that_keeps_reporting_progress_over_http_naming_max
         record: Callable[..., Recorded], negotiating: Callable[..., ServerProcess]) -> None:
     run = record(negotiating("--reject", "0").url(), "--timeout", "1", "--progress", "--max-time", "1.5",
                  send=[COUNT])
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     sentence = one_sentence(run.stderr)
     assert sentence.startswith("mcp-inspector: no response to tools/call within 1.5 s in all, though it reported "
                                "progress: its response stream is open"), sentence
@@ -120,7 +121,7 @@ def test_the_timeout_counts_from_the_request_even_when_the_response_headers_come
         record: Callable[..., Recorded], negotiating: Callable[..., ServerProcess]) -> None:
     stall = {"method": "tools/call", "params": {"name": "stall", "arguments": {"delay_ms": 700}}}
     run = record(negotiating("--reject", "0").url(), "--timeout", "1", send=[stall])
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
     capture = load_capture(run.out)
     call = next(e for e in messages(capture, "c2s") if e.method == "tools/call")
     timed_out = next(e for e in capture.events if e.kind == Kind.NOTE and "no response to tools/call" in e.data["text"])

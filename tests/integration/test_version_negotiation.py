@@ -24,6 +24,7 @@ from integration_support import (
 )
 
 from inspector.core.capture import Capture
+from inspector.core.exits import EXIT_RPC_ERROR
 from inspector.core.wire.events import Kind
 
 pytestmark = [pytest.mark.integration]
@@ -72,7 +73,7 @@ def test_a_server_that_lists_only_older_revisions_gets_initialize_at_the_newest_
 def test_a_server_that_shares_no_revision_with_us_gets_one_sentence_naming_both_lists(
         record: Callable[..., Recorded]) -> None:
     run = record(negotiating("--supported", "2099-01-01,2098-06-30"), send=TOOLS_LIST)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_RPC_ERROR, run.explain()
     sentence = ("the server and mcp-inspector share no protocol revision: the server supports 2099-01-01, 2098-06-30; "
                 "mcp-inspector speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05")
     assert the_error(run) == sentence
@@ -83,7 +84,7 @@ def test_a_server_that_shares_no_revision_with_us_gets_one_sentence_naming_both_
 
 def test_a_server_that_rejects_the_retry_too_is_given_up_after_one_retry(record: Callable[..., Recorded]) -> None:
     run = record(negotiating("--reject", "5"), send=TOOLS_LIST)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_RPC_ERROR, run.explain()
     assert the_error(run) == ("the server rejected protocol revision 2026-07-28 again (error -32022), though it lists "
                               "it among those it supports: 2026-07-28, 2025-11-25")
     assert [m for m, _ in sent_revisions(load_capture(run.out))] == ["server/discover", "server/discover"]
@@ -103,7 +104,7 @@ def test_the_modern_handshake_retries_at_the_newest_revision_both_speak_when_its
 
 def test_the_modern_handshake_does_not_fall_back_to_initialize_and_says_why(record: Callable[..., Recorded]) -> None:
     run = record(negotiating("--supported", "2025-06-18"), "--handshake", "modern", send=TOOLS_LIST)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_RPC_ERROR, run.explain()
     assert the_error(run) == ("the server rejected protocol revision 2026-07-28 (error -32022) and supports "
                               "2025-06-18; the ones mcp-inspector also speaks (2025-06-18) need initialize, which the "
                               "modern handshake does not send (try --handshake auto)")
@@ -127,7 +128,7 @@ def test_an_initialize_rejected_with_the_revisions_the_server_supports_is_retrie
 def test_an_initialize_rejected_by_a_server_that_speaks_only_modern_revisions_says_so(
         record: Callable[..., Recorded]) -> None:
     run = record(negotiating("--supported", "2026-07-28"), "--handshake", "legacy", send=TOOLS_LIST)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_RPC_ERROR, run.explain()
     assert the_error(run) == ("the server rejected initialize at 2025-11-25 and supports 2026-07-28; the one "
                               "mcp-inspector also speaks (2026-07-28) has no initialize handshake (try --handshake "
                               "modern)")

@@ -346,7 +346,9 @@ def test_the_number_columns_are_wide_enough_for_their_widest_numbers(window, qlo
 
     from inspector.ui.timeline.model import COL_DELTA, COL_KIND, COL_SEQ, COL_SIZE, COL_TIME
 
+    window.resize(1600, 900)  # a table with room (a narrow one shrinks columns: tests/ui/test_small_screens.py)
     tab = window.open_capture(Path(__file__).resolve().parents[1] / "data" / "sample-v1.jsonl")
+    tab.fit_columns()
     header, metrics = tab.table.horizontalHeader(), tab.table.fontMetrics()
     margin = 2 * (tab.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tab.table) + 1)
     widest = {COL_SEQ: "9999999", COL_TIME: "99999.999", COL_DELTA: "+59.9 min", COL_KIND: "notification",

@@ -211,7 +211,7 @@ class _Outcome:
         if exc is None:
             return EXIT_PROTOCOL if self.violations else EXIT_RPC_ERROR if self.error_answers else EXIT_OK
         if not self.started or isinstance(exc, (CommandNotFound, CannotRun)) or \
-                (isinstance(exc, CannotConnect) and not self.connected):
+                (_raised_while(exc, CannotConnect) and not self.connected):  # also behind the handshake's error
             return EXIT_CANNOT_CONNECT
         if _raised_while(exc, RequestTimeout):
             return EXIT_TIMEOUT

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from inspector.core.capture.redact import redact_url
-from inspector.core.transports.base import HttpStatusError, Transport, TransportError
+from inspector.core.transports.base import CannotConnect, HttpStatusError, Transport, TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.http_sse import HttpSseTransport
 from inspector.core.transports.streamable_http import StreamableHttpTransport
@@ -75,7 +75,7 @@ class AutoHttpTransport(Transport):
         try:
             await self.inner.start()
         except TransportError as exc:
-            raise TransportError(f"neither transport works at {self._shown_url()}: Streamable HTTP said {cause}; "
+            raise CannotConnect(f"neither transport works at {self._shown_url()}: Streamable HTTP said {cause}; "
                                  f"HTTP+SSE said {exc}") from None
         endpoint = getattr(self.inner, "endpoint", None)
         shown = self.inner.shown(endpoint) if endpoint and hasattr(self.inner, "shown") else "?"

@@ -67,14 +67,17 @@ SUMMARY_SHARE = 0.3
 SUMMARY_MIN_CHARS = 24
 
 
-def column_widths(space: int, unit: int, wanted: list[int] | None = None) -> list[int]:
+def column_widths(space: int, unit: int, wanted: list[int] | None = None,
+                  least: list[int] | None = None) -> list[int]:
     """The widths of the columns before Summary in a table ``space`` pixels wide (``unit``: the width of a
     digit): their preferred widths (``wanted``, else :data:`COLUMN_CHARS` digits each) while Summary keeps its
-    share beside them, else each shrunk towards its minimum in proportion to what it can give, never below
-    it."""
+    share beside them, else each shrunk towards its minimum (``least``, else :data:`COLUMN_MIN_CHARS` digits)
+    in proportion to what it can give, never below it."""
     if wanted is None:
         wanted = [unit * chars + COLUMN_PADDING for chars in COLUMN_CHARS]
-    least = [unit * chars + COLUMN_MIN_PADDING for chars in COLUMN_MIN_CHARS]
+    if least is None:
+        least = [unit * chars + COLUMN_MIN_PADDING for chars in COLUMN_MIN_CHARS]
+    least = [min(low, high) for low, high in zip(least, wanted, strict=True)]
     room = space - max(unit * SUMMARY_MIN_CHARS, int(space * SUMMARY_SHARE))
     need = sum(wanted) - room
     if need <= 0:
@@ -380,9 +383,12 @@ class SessionTab(QWidget):
         header = self.table.horizontalHeader()
         self._fitting = True
         try:
-            for column, width in enumerate(column_widths(self.table.viewport().width(),
-                                                         self.fontMetrics().horizontalAdvance("0"),
-                                                         self._wanted_widths())):
+            # while the table has room every column fits its widest text (numbers are never cut); a narrow
+            # table shrinks the text columns first, the number columns last (Summary must stay on screen)
+            wanted = self._wanted_widths()
+            unit = self.fontMetrics().horizontalAdvance("0")
+            least = [unit * chars + COLUMN_MIN_PADDING for chars in COLUMN_MIN_CHARS]
+            for column, width in enumerate(column_widths(self.table.viewport().width(), unit, wanted, least)):
                 header.resizeSection(column, width)
         finally:
             self._fitting = False
