@@ -143,7 +143,7 @@ def test_a_static_site_is_said_to_be_no_mcp_endpoint_on_the_cli(tmp_path, report
     done, elapsed, out = record(tmp_path, server.url("/"), send=(TOOLS_LIST,))
     sentence = cli_sentence(done)
     report.saw(sentence, seconds=elapsed)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_CANNOT_CONNECT
     assert sentence.startswith(f"neither transport works at {server.url('/')}"), sentence
     assert "not a Streamable HTTP endpoint" in sentence and "not an HTTP+SSE (2024-11-05) endpoint" in sentence
     intact(out)

@@ -36,7 +36,7 @@ from integration.integration_support import (
     messages,
 )
 
-from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_TIMEOUT
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import (
@@ -114,7 +114,7 @@ def test_a_static_file_server_in_auto_mode_fails_with_one_sentence_giving_its_50
         record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
     server = misbehaving("static")
     run = record(server.url("/mcp"), send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_CANNOT_CONNECT, run.explain()  # neither transport could connect
     sentence = one_sentence(run.stderr)
     assert f"POST {server.url('/mcp')}: HTTP 501" in sentence, sentence
     capture = load_capture(run.out)
@@ -129,7 +129,8 @@ def test_a_static_file_server_is_said_not_to_be_a_streamable_http_endpoint(
         record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess], transport: str) -> None:
     server = misbehaving("static")
     run = record(server.url("/mcp"), "--transport", transport, send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    # auto tries both transports: neither could connect (3); Streamable HTTP alone got a refusal (1)
+    assert run.returncode == (EXIT_CANNOT_CONNECT if transport == "auto" else EXIT_SERVER_FAILED), run.explain()
     assert "not a Streamable HTTP endpoint" in one_sentence(run.stderr)
 
 
@@ -271,7 +272,7 @@ def test_a_500_with_an_html_page_shows_the_pages_text_as_the_snippet(
         record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
     server = misbehaving("html-500")
     run = record(server.url("/mcp"), send=SCRIPT)
-    assert run.returncode == 1, run.explain()
+    assert run.returncode == EXIT_SERVER_FAILED, run.explain()
     sentence = one_sentence(run.stderr)
     assert f"POST {server.url('/mcp')}: HTTP 500 Internal Server Error" in sentence and ERROR_PAGE_TEXT in sentence
     capture = load_capture(run.out)
