@@ -94,7 +94,6 @@ async def scenario(capture: Path, screenshot: str) -> dict[str, object]:
         lambda: any(e.method == "notifications/cancelled" for e in live.visible_events()))
     window.tabs.setCurrentWidget(tab)
     tab.select_row(response)
-    await wait(lambda: False, 0.3)  # let the window repaint the selection before the picture
     window.grab().save(screenshot)
     await live.close()
     return results

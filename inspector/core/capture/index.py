@@ -285,11 +285,10 @@ class CaptureIndex:
         found = self._byte_ids[method] = self.columns.method_id(name)
         return found
 
-    def _slow_line(self, line: bytes, offset: int) -> int:
-        """The reader's own path for one line (``line`` includes its newline, if it has one); returns how many
-        rows it added (0 or 1)."""
+    def _slow_line(self, line: bytes, offset: int) -> None:
+        """The reader's own path for one line (``line`` includes its newline, if it has one)."""
         if not line.strip():
-            return 0
+            return
         try:
             obj = json.loads(line)
             if not isinstance(obj, dict):
@@ -302,16 +301,15 @@ class CaptureIndex:
                 self.warnings.append(
                     f"the last line (line {self._line_no}) was cut off, as happens when a recording is "
                     "interrupted; everything before it was loaded")
-                return 0
+                return
             self._problems += 1
             if self._problems <= MAX_LISTED_PROBLEMS:
                 reason = str(exc) if isinstance(exc, CaptureError) else "not valid JSON"
                 self.warnings.append(f"line {self._line_no} was skipped: {reason}")
-            return 0
+            return
         self.columns.add(category_of(event) | (BINARY if "raw_b64" in obj else 0), method_of(event), event.seq,
                          reply_to_of(event))
         self.offsets.append(offset)
-        return 1
 
     def _finish(self) -> None:
         self.done = True

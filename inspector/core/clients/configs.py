@@ -53,6 +53,14 @@ class ImportPreview:
 # -- JSON with comments ----------------------------------------------------------------------------------
 
 
+def _string_end(text: str, start: int) -> int:
+    """Where the JSON string that opens at ``start`` ends (just after its closing quote, or the text's end)."""
+    j, n = start + 1, len(text)
+    while j < n and text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, n)
+
+
 def strip_json_comments(text: str) -> str:
     """JSONC to JSON: ``//`` and ``/* */`` comments become spaces (line numbers stay right) and trailing
     commas before ``}`` or ``]`` are dropped; nothing inside strings is touched."""
@@ -61,11 +69,9 @@ def strip_json_comments(text: str) -> str:
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
         elif c == "/" and text.startswith("//", i):
             j = text.find("\n", i)
             j = n if j < 0 else j
@@ -88,11 +94,9 @@ def _drop_trailing_commas(text: str) -> str:
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            out.append(text[i:j])
+            i = j
             continue
         if c == ",":
             j = i + 1
