@@ -1,0 +1,226 @@
+"""Validate JSON against a JSON Schema and say each violation as a sentence with its JSON path.
+
+Contract:
+
+- :func:`violations` returns every violation (best first, at most ``limit``), each a :class:`Violation` with
+  the path of the offending value (``arguments.items[2].name``), the keyword that failed (``type``) and a
+  sentence (``arguments.items[2].name must be a string, it is the number 3``). An empty list means valid.
+- :func:`schema_problem` says why a schema is not a usable JSON Schema, or returns None.
+- The dialect is the schema's ``$schema`` when it names one we know, else JSON Schema 2020-12, the default the
+  MCP spec sets for tool schemas since 2025-11-25 (https://modelcontextprotocol.io/specification/2025-11-25/
+  basic#json-schema-usage); draft-07 schemas that name themselves keep draft-07 rules.
+- ``$ref`` is resolved inside the schema only (``#/$defs/...``, ``#/definitions/...``, and the schema's own
+  ``$id``). A reference to anything else is never fetched: it is reported as a violation with the keyword
+  ``$ref`` ("... refers to https://..., which is never fetched"), because server content is untrusted.
+- Validators are compiled once per distinct schema (keyed by its canonical JSON) and kept in a bounded cache,
+  so judging every message of a session against the same schema costs one compile.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match, relevance
+from jsonschema.protocols import Validator
+
+#: how many compiled validators to keep (a session's tools, the MCP schemas' definitions)
+CACHE_SIZE = 512
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One way a value breaks its schema: where, which rule, and the sentence for a person."""
+
+    path: str  #: the JSON path of the offending value, from the ``root`` name given (``arguments.a``)
+    keyword: str  #: the JSON Schema keyword that failed (``type``, ``required``, ``$ref``, ...)
+    sentence: str  #: one sentence, without a final full stop, e.g. ``arguments.a must be a number, it is "x"``
+
+
+def _never_fetch(uri: str) -> referencing.Resource[Any]:
+    raise referencing.exceptions.NoSuchResource(ref=uri)
+
+
+#: an empty registry whose retrieve refuses: a ``$ref`` outside the schema is never fetched
+_NO_NETWORK: referencing.Registry[Any] = referencing.Registry(retrieve=_never_fetch)  # type: ignore[call-arg]  # retrieve is an attrs field that mypy's attrs plugin does not see
+
+_cache: OrderedDict[str, Validator] = OrderedDict()
+
+
+def validator_for(schema: Any) -> Validator:
+    """A compiled validator for ``schema`` (cached). ``schema`` must be a dict or a bool."""
+    key = json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    found = _cache.get(key)
+    if found is not None:
+        _cache.move_to_end(key)
+        return found
+    cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
+    validator: Validator = cls(schema, registry=_NO_NETWORK, format_checker=cls.FORMAT_CHECKER)
+    _cache[key] = validator
+    if len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return validator
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why ``schema`` is not a usable JSON Schema (one sentence), or None when it is."""
+    if not isinstance(schema, (dict, bool)):
+        return f"a JSON Schema is an object or a boolean, this is {describe_value(schema)}"
+    cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        where = _path(exc.absolute_path, "schema")
+        return f"{where} breaks the JSON Schema rules: {_short(exc.message)}"
+    return None
+
+
+def violations(schema: Any, instance: Any, *, root: str = "", limit: int = 20) -> list[Violation]:
+    """Every way ``instance`` breaks ``schema``, best first (at most ``limit``); ``[]`` when it is valid.
+
+    ``root`` names the value in sentences (``arguments``); paths below it are joined to it.
+    A schema that is not a dict or bool, or that itself breaks the JSON Schema rules, gives one violation
+    with the keyword ``schema`` rather than an exception.
+    """
+    problem = schema_problem(schema)
+    if problem is not None:
+        return [Violation(root or "$", "schema", problem)]
+    validator = validator_for(schema)
+    out: list[Violation] = []
+    try:
+        errors = sorted(validator.iter_errors(instance), key=relevance)
+        for error in errors[:limit]:
+            out.append(_violation(_deepest(error), root))
+    except referencing.exceptions.Unresolvable as exc:
+        ref = getattr(exc, "ref", str(exc))
+        out.append(Violation(root or "$", "$ref",
+                             f"the schema refers to {ref}, which is not inside the schema and is never fetched"))
+    return out
+
+
+def first_violation(schema: Any, instance: Any, *, root: str = "") -> Violation | None:
+    """The best single violation, or None when ``instance`` is valid."""
+    found = violations(schema, instance, root=root, limit=1)
+    return found[0] if found else None
+
+
+def _deepest(error: ValidationError) -> ValidationError:
+    """For ``oneOf``/``anyOf`` failures, the most telling error from the branches (jsonschema's best_match)."""
+    if error.context:
+        return best_match([error]) or error
+    return error
+
+
+def _violation(error: ValidationError, root: str) -> Violation:
+    path = _path(error.absolute_path, root)
+    return Violation(path, str(error.validator), _sentence(error, path))
+
+
+def _path(parts: Iterable[Any], root: str) -> str:
+    text = root
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif isinstance(part, str) and part.isidentifier():
+            text += f".{part}" if text else part
+        else:
+            text += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return text or "the value"
+
+
+_TYPE_NAMES = {"string": "a string", "number": "a number", "integer": "an integer", "boolean": "a boolean",
+               "object": "an object", "array": "an array", "null": "null"}
+
+
+def describe_value(value: Any) -> str:
+    """A short phrase for a JSON value: ``the string "x"``, ``the number 3``, ``an object``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, (int, float)):
+        return f"the number {json.dumps(value)}"
+    if isinstance(value, str):
+        return f"the string {_short(json.dumps(value, ensure_ascii=False), 60)}"
+    if isinstance(value, list):
+        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _types(expected: Any) -> str:
+    names = expected if isinstance(expected, list) else [expected]
+    words = [_TYPE_NAMES.get(str(n), str(n)) for n in names]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _sentence(error: ValidationError, path: str) -> str:  # noqa: C901 (one case per keyword reads best flat)
+    keyword = error.validator
+    want = error.validator_value
+    value = error.instance
+    if keyword == "type":
+        return f"{path} must be {_types(want)}, it is {describe_value(value)}"
+    if keyword == "required":
+        missing = [name for name in want if isinstance(value, dict) and name not in value]
+        names = ", ".join(json.dumps(n) for n in missing) or json.dumps(want)
+        return f"{path} is missing the required {'field' if len(missing) == 1 else 'fields'} {names}"
+    if keyword == "enum":
+        choices = ", ".join(_short(json.dumps(v, ensure_ascii=False), 30) for v in list(want)[:8])
+        more = ", ..." if len(want) > 8 else ""
+        return f"{path} must be one of {choices}{more}; it is {describe_value(value)}"
+    if keyword == "const":
+        return f"{path} must be {_short(json.dumps(want, ensure_ascii=False), 60)}, it is {describe_value(value)}"
+    if keyword in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        rel = {"minimum": "at least", "exclusiveMinimum": "more than", "maximum": "at most",
+               "exclusiveMaximum": "less than"}[keyword]
+        return f"{path} must be {rel} {want}, it is {json.dumps(value)}"
+    if keyword == "multipleOf":
+        return f"{path} must be a multiple of {want}, it is {json.dumps(value)}"
+    if keyword in ("minLength", "maxLength"):
+        rel = "at least" if keyword == "minLength" else "at most"
+        return f"{path} must be {rel} {want} character{'s' if want != 1 else ''} long, it has {len(value)}"
+    if keyword in ("minItems", "maxItems"):
+        rel = "at least" if keyword == "minItems" else "at most"
+        return f"{path} must have {rel} {want} item{'s' if want != 1 else ''}, it has {len(value)}"
+    if keyword in ("minProperties", "maxProperties"):
+        rel = "at least" if keyword == "minProperties" else "at most"
+        return f"{path} must have {rel} {want} field{'s' if want != 1 else ''}, it has {len(value)}"
+    if keyword == "pattern":
+        return f"{path} must match the pattern {want}, it is {describe_value(value)}"
+    if keyword == "format":
+        return f"{path} must be in the format {want}, it is {describe_value(value)}"
+    if keyword in ("additionalProperties", "unevaluatedProperties"):
+        extra = _extra_names(error)
+        return f"{path} has {'a field' if len(extra) == 1 else 'fields'} the schema does not allow: " + \
+            ", ".join(json.dumps(n, ensure_ascii=False) for n in extra)
+    if keyword == "uniqueItems":
+        return f"{path} must not repeat items"
+    if keyword in ("oneOf", "anyOf"):
+        count = len(want) if isinstance(want, list) else 0
+        rule = "exactly one" if keyword == "oneOf" else "at least one"
+        return f"{path} must match {rule} of the {count} allowed shapes, it matches " + \
+            ("more than one" if keyword == "oneOf" and not error.context else "none")
+    if keyword == "not":
+        return f"{path} must not match the shape the schema excludes"
+    if keyword == "false" or want is False:
+        return f"{path} is not allowed here"
+    return f"{path}: {_short(error.message)}"
+
+
+def _extra_names(error: ValidationError) -> list[str]:
+    value = error.instance if isinstance(error.instance, dict) else {}
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
+    return [name for name in value if name not in props][:8] or ["?"]
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
