@@ -45,11 +45,11 @@ class Violation:
 
 
 def _never_fetch(uri: str) -> referencing.Resource[Any]:
-    raise referencing.exceptions.NoSuchResource(ref=uri)
+    raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs field mypy does not see
 
 
 #: an empty registry whose retrieve refuses: a ``$ref`` outside the schema is never fetched
-_NO_NETWORK: referencing.Registry[Any] = referencing.Registry(retrieve=_never_fetch)  # type: ignore[call-arg]  # retrieve is an attrs field that mypy's attrs plugin does not see
+_NO_NETWORK: referencing.Registry[Any] = referencing.Registry(retrieve=_never_fetch)  # type: ignore[call-arg]  # an attrs field mypy does not see
 
 _cache: OrderedDict[str, Validator] = OrderedDict()
 
@@ -75,7 +75,7 @@ def schema_problem(schema: Any) -> str | None:
         return f"a JSON Schema is an object or a boolean, this is {describe_value(schema)}"
     cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
     try:
-        cls.check_schema(schema)
+        cls.check_schema(schema)  # type: ignore[arg-type]  # a boolean is a schema too; the stub says dict only
     except jsonschema.SchemaError as exc:
         where = _path(exc.absolute_path, "schema")
         return f"{where} breaks the JSON Schema rules: {_short(exc.message)}"
@@ -162,10 +162,10 @@ def _types(expected: Any) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _sentence(error: ValidationError, path: str) -> str:  # noqa: C901 (one case per keyword reads best flat)
+def _sentence(error: ValidationError, path: str) -> str:
     keyword = error.validator
-    want = error.validator_value
-    value = error.instance
+    want: Any = error.validator_value
+    value: Any = error.instance
     if keyword == "type":
         return f"{path} must be {_types(want)}, it is {describe_value(value)}"
     if keyword == "required":
