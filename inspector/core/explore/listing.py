@@ -1,0 +1,90 @@
+"""List a server's tools, resources, resource templates or prompts, following ``nextCursor`` pagination.
+
+Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination. A cursor is
+opaque: we send back exactly what the server gave. A server that repeats a cursor, or pages forever, is
+stopped with a sentence instead of looping (:class:`ListingError`); each page's request is an ordinary
+request of the session, so every page is a row of the timeline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session, result_of
+
+#: What can be listed: the kind's name, its method, the result field that holds the items, and the server
+#: capability that announces it (a server that does not declare it is not asked).
+LISTS: dict[str, tuple[str, str, str]] = {
+    "tools": ("tools/list", "tools", "tools"),
+    "resources": ("resources/list", "resources", "resources"),
+    "templates": ("resources/templates/list", "resourceTemplates", "resources"),
+    "prompts": ("prompts/list", "prompts", "prompts"),
+}
+#: the list_changed notification that makes each kind stale
+LIST_CHANGED: dict[str, str] = {
+    "notifications/tools/list_changed": "tools",
+    "notifications/resources/list_changed": "resources",
+    "notifications/prompts/list_changed": "prompts",
+}
+#: pages followed before giving up on a server that never stops paging (10,000 tools at 100 a page)
+MAX_PAGES = 100
+
+
+class ListingError(Exception):
+    """A list could not be had: the server answered with an error, or paged badly. ``str()`` is a sentence."""
+
+    def __init__(self, sentence: str, error: Any = None) -> None:
+        super().__init__(sentence)
+        self.error = error  #: the JSON-RPC error object, when the server answered with one
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One kind's items (every page, in order) and how many pages it took."""
+
+    kind: str
+    items: list[dict[str, Any]]
+    pages: int
+
+
+async def list_all(session: Session, kind: str, *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Listing:
+    """Every item of ``kind`` (``tools``, ``resources``, ``templates``, ``prompts``), all pages.
+
+    Raises :class:`ListingError` (a JSON-RPC error answer, a result without the list, a repeated cursor, more
+    than :data:`MAX_PAGES` pages) and the session's own errors (RequestTimeout, TransportClosed).
+    """
+    method, field, _capability = LISTS[kind]
+    items: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    cursor: str | None = None
+    for page in range(1, MAX_PAGES + 1):
+        response = await session.request(method, {"cursor": cursor} if cursor is not None else None, timeout=timeout)
+        result, error = result_of(response)
+        if error is not None:
+            message = error.get("message") if isinstance(error, dict) else None
+            code = error.get("code") if isinstance(error, dict) else None
+            raise ListingError(f"the server answered {method} with an error: {message or '(no message)'} "
+                               f"(code {code})", error)
+        if not isinstance(result, dict) or not isinstance(result.get(field), list):
+            raise ListingError(f"the server's {method} result has no {field} list")
+        items.extend(item for item in result[field] if isinstance(item, dict))
+        next_cursor = result.get("nextCursor")
+        if next_cursor is None:
+            return Listing(kind, items, page)
+        if not isinstance(next_cursor, str):
+            raise ListingError(f"the server's {method} gave a nextCursor that is not a string "
+                               f"({type(next_cursor).__name__}); stopped after {page} pages")
+        if next_cursor in seen:
+            raise ListingError(f"the server's {method} gave the same nextCursor twice ({next_cursor[:40]!r}); "
+                               f"stopped after {page} pages so as not to loop")
+        seen.add(next_cursor)
+        cursor = next_cursor
+    raise ListingError(f"the server's {method} still had more after {MAX_PAGES} pages; stopped there")
+
+
+def declared(capabilities: Any, kind: str) -> bool:
+    """Whether the server's capabilities announce ``kind`` (an older server that sent none is asked anyway)."""
+    if not isinstance(capabilities, dict) or not capabilities:
+        return True
+    return LISTS[kind][2] in capabilities
