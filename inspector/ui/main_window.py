@@ -56,6 +56,9 @@ DEFAULT_SIZE = QSize(1320, 820)
 #: The server list's width on a first start; a saved one wider than this share of the window is not restored.
 SIDEBAR_WIDTH = 220
 MAX_SIDEBAR_SHARE = 0.4
+#: In a window narrower than DEFAULT_SIZE the server list opens at most this share of it (or as narrow as its
+#: buttons allow): at 2x on a 1920x1080 screen the window is 960 logical pixels and the timeline needs them.
+NARROW_SIDEBAR_SHARE = 0.18
 
 
 def clamp_to(rect: QRect, available: QRect) -> QRect:
@@ -160,6 +163,17 @@ class MainWindow(QMainWindow):
         if not self._shown:
             self._shown = True
             self._fit_frame()
+            self._fit_sidebar()
+
+    def _fit_sidebar(self) -> None:
+        """In a narrow window, the server list gives the timeline its room (NARROW_SIDEBAR_SHARE)."""
+        width = self.splitter.width()
+        if width >= DEFAULT_SIZE.width():
+            return
+        left = self.splitter.widget(0)
+        narrow = max(left.minimumSizeHint().width(), int(width * NARROW_SIDEBAR_SHARE))
+        if self.splitter.sizes()[0] > narrow:
+            self.splitter.setSizes([narrow, width - narrow])
 
     def _fit_frame(self) -> None:
         """Once shown, the frame's size is known: the whole window, frame and title bar too, fits the screen's

@@ -18,11 +18,26 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 
+def clipped(tab, columns) -> list[list[object]]:
+    """Each number cell whose text does not fit its column (Qt would show it cut, with "…"): [column, text]."""
+    from PySide6.QtWidgets import QStyle
+
+    header, metrics, model = tab.table.horizontalHeader(), tab.table.fontMetrics(), tab.table.model()
+    margin = 2 * (tab.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tab.table) + 1)
+    cut = []
+    for row in range(model.rowCount()):
+        for column in sorted(columns):
+            text = str(model.index(row, column).data() or "")
+            if metrics.horizontalAdvance(text) + margin > header.sectionSize(column):
+                cut.append([column, text])
+    return cut
+
+
 def main() -> None:
     app = QApplication([])
     from inspector.core.clients.profiles import ProfileStore
     from inspector.ui.main_window import MainWindow
-    from inspector.ui.session.tab import SUMMARY_MIN_CHARS
+    from inspector.ui.session.tab import NUMBER_COLUMNS, SUMMARY_MIN_CHARS
     from inspector.ui.timeline.model import COL_SUMMARY
 
     folder = Path(tempfile.mkdtemp())
@@ -64,6 +79,7 @@ def main() -> None:
             summary_wants=unit * SUMMARY_MIN_CHARS,
             viewport_width=viewport.width(),
             scrolls_sideways=tab.table.horizontalScrollBar().maximum() > 0,
+            clipped_numbers=clipped(tab, NUMBER_COLUMNS),
         )
     screen = window.screen().availableGeometry()
     frame = window.frameGeometry()

@@ -339,22 +339,37 @@ def test_an_unexpected_error_in_a_session_is_said_in_its_status_line_not_lost(wi
     assert "unexpected error (RuntimeError: a bug in the handshake)" in tab.status.text()
 
 
-def test_the_number_columns_are_wide_enough_for_their_widest_numbers(window, qloop):
-    """Qt cuts a cell's text that does not fit to "…": a number cut that way is a lie (the issue saw
-    "+25580.9…" and "pending 14.…"). Each column fits the longest text it can show."""
+def _number_columns_fit(tab, widest: dict[int, str]) -> list[tuple[int, str]]:
     from PySide6.QtWidgets import QStyle
 
+    header, metrics = tab.table.horizontalHeader(), tab.table.fontMetrics()
+    margin = 2 * (tab.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tab.table) + 1)
+    return [(column, text) for column, text in widest.items()
+            if header.sectionSize(column) < metrics.horizontalAdvance(text) + margin]
+
+
+def test_the_number_columns_are_wide_enough_for_their_widest_numbers(window, qloop, tmp_path):
+    """Qt cuts a cell's text that does not fit to "…": a number cut that way is a lie (the issue saw
+    "+25580.9…" and "pending 14.…"). Each column fits the longest text it can show; ``#`` and Time fit the
+    largest value the capture holds."""
     from inspector.ui.timeline.model import COL_DELTA, COL_KIND, COL_SEQ, COL_SIZE, COL_TIME
 
     window.resize(1600, 900)  # a table with room (a narrow one shrinks columns: tests/ui/test_small_screens.py)
-    tab = window.open_capture(Path(__file__).resolve().parents[1] / "data" / "sample-v1.jsonl")
-    tab.fit_columns()
-    header, metrics = tab.table.horizontalHeader(), tab.table.fontMetrics()
-    margin = 2 * (tab.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tab.table) + 1)
-    widest = {COL_SEQ: "9999999", COL_TIME: "99999.999", COL_DELTA: "+59.9 min", COL_KIND: "notification",
-              COL_LATENCY: "pending 59.9 min", COL_SIZE: "1023.9 KB"}
-    for column, text in widest.items():
-        assert header.sectionSize(column) >= metrics.horizontalAdvance(text) + margin, (column, text)
+    widest = {COL_DELTA: "+59.9 min", COL_KIND: "notification", COL_LATENCY: "pending 59.9 min",
+              COL_SIZE: "1023.9 KB"}
+    small = window.open_capture(Path(__file__).resolve().parents[1] / "data" / "sample-v1.jsonl")
+    small.fit_columns()
+    assert _number_columns_fit(small, {**widest, COL_SEQ: "9999", COL_TIME: "999.999"}) == []
+    # a long session: the ten-millionth event, 28 hours in
+    capture = tmp_path / "long.jsonl"
+    lines = ['{"format":"mcp-inspector-capture","version":1,"target":{"transport":"stdio","argv":["x"]}}',
+             '{"seq":9999998,"t":101234.5,"wall":1796208310.9,"kind":"stderr","dir":"s2c","raw":"a"}',
+             '{"seq":9999999,"t":101234.567,"wall":1796208311.0,"kind":"stderr","dir":"s2c","raw":"b"}']
+    capture.write_text("\n".join(lines) + "\n")
+    long = window.open_capture(capture)
+    qloop.run_until_complete(until(lambda: not long.loading, 10, "the capture loaded"))
+    assert _number_columns_fit(long, {**widest, COL_SEQ: "9999999", COL_TIME: "101234.567"}) == []
+    assert _number_columns_fit(small, {COL_SEQ: "9999999"}) != [], "a short capture's # column is not 7 digits"
 
 
 def test_resend_takes_a_fresh_id_and_keeping_the_id_of_a_request_in_flight_is_warned_about(window, qloop):

@@ -19,7 +19,13 @@ from helpers import ROOT
 from PySide6.QtCore import QRect, QSettings
 
 from inspector.ui.main_window import DEFAULT_SIZE, clamp_to
-from inspector.ui.session.tab import COLUMN_CHARS, COLUMN_MIN_CHARS, SUMMARY_MIN_CHARS, column_widths
+from inspector.ui.session.tab import (
+    COLUMN_CHARS,
+    COLUMN_MIN_CHARS,
+    NUMBER_COLUMNS,
+    SUMMARY_MIN_CHARS,
+    column_widths,
+)
 
 PROBE = Path(__file__).resolve().parent / "screen_probe.py"
 CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
@@ -58,6 +64,7 @@ def test_the_window_fits_the_screen_with_legible_filters_and_the_summary_column_
     assert not seen["scrolls_sideways"], "the table fits its width: nothing is scrolled off to the right"
     assert seen["summary_left"] + seen["summary_wants"] <= seen["viewport_width"], seen
     assert seen["summary_width"] >= seen["summary_wants"], seen
+    assert seen["clipped_numbers"] == [], "no number is cut to '…' (the Δ column at 2x was: '+0.35…')"
 
 
 @pytest.mark.parametrize("scale", [2, 1.2])
@@ -103,3 +110,12 @@ def test_the_timeline_columns_shrink_to_leave_the_summary_its_share_and_never_be
     assert all(least * unit <= width <= wanted * unit + 12
                for width, least, wanted in zip(narrow, COLUMN_MIN_CHARS, COLUMN_CHARS, strict=True))
     assert column_widths(200, unit) == [unit * chars + 6 for chars in COLUMN_MIN_CHARS]
+
+
+def test_a_narrow_table_shrinks_the_text_columns_and_keeps_the_number_columns_whole():
+    unit = 8
+    wanted = [unit * chars + 12 for chars in COLUMN_CHARS]
+    least = [wanted[c] if c in NUMBER_COLUMNS else unit * chars + 6 for c, chars in enumerate(COLUMN_MIN_CHARS)]
+    narrow = column_widths(650, unit, wanted, least)
+    assert all(narrow[c] == wanted[c] for c in NUMBER_COLUMNS)
+    assert any(narrow[c] < wanted[c] for c in range(len(wanted)) if c not in NUMBER_COLUMNS)

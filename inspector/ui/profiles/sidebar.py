@@ -221,10 +221,13 @@ class ProfilesSidebar(QWidget):
         self.import_button = QPushButton("Import…")
         self.import_button.clicked.connect(self.import_profiles)
 
+        # Connect on a row of its own and the rest two by two: the list stays usable as narrow as two buttons
+        # (at 2x on a 1920x1080 screen the window is 960 logical pixels wide, and the timeline needs them)
+        connect_row = QHBoxLayout()
+        connect_row.addWidget(self.connect_button, 1)
         selected_row = QHBoxLayout()
-        selected_row.addWidget(self.connect_button, 1)
-        selected_row.addWidget(self.edit_button)
-        selected_row.addWidget(self.remove_button)
+        selected_row.addWidget(self.edit_button, 1)
+        selected_row.addWidget(self.remove_button, 1)
         new_row = QHBoxLayout()
         new_row.addWidget(self.add_button, 1)
         new_row.addWidget(self.import_button, 1)
@@ -235,6 +238,7 @@ class ProfilesSidebar(QWidget):
         layout.addWidget(self._message_row)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.empty_label, 1)  # in the list's place when there is nothing to list
+        layout.addLayout(connect_row)
         layout.addLayout(selected_row)
         layout.addLayout(new_row)
 

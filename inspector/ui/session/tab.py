@@ -42,7 +42,17 @@ from inspector.ui.session.bridge import SessionBridge
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.session.wrap_row import WrapRow
 from inspector.ui.timeline.filter import TimelineFilter
-from inspector.ui.timeline.model import COL_SUMMARY, COLUMN_SAMPLES, EVENT_ROLE, TimelineModel
+from inspector.ui.timeline.model import (
+    COL_DELTA,
+    COL_LATENCY,
+    COL_SEQ,
+    COL_SIZE,
+    COL_SUMMARY,
+    COL_TIME,
+    COLUMN_SAMPLES,
+    EVENT_ROLE,
+    TimelineModel,
+)
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
@@ -65,6 +75,12 @@ COLUMN_MIN_PADDING = 6
 #: The Summary column keeps at least this share of the table's width, and at least SUMMARY_MIN_CHARS digits.
 SUMMARY_SHARE = 0.3
 SUMMARY_MIN_CHARS = 24
+#: The columns that show numbers: a narrow table never shrinks them (a cut number is a lie).
+NUMBER_COLUMNS = frozenset({COL_SEQ, COL_TIME, COL_DELTA, COL_LATENCY, COL_SIZE})
+#: ``#`` and Time are as wide as their largest value so far, and at least this wide (a fresh session's
+#: columns do not jump at its tenth event).
+SEQ_MIN_DIGITS = 4
+TIME_MIN_SAMPLE = "000.000"
 
 
 def column_widths(space: int, unit: int, wanted: list[int] | None = None,
@@ -152,6 +168,7 @@ class SessionTab(QWidget):
         self.table.setAlternatingRowColors(True)
         self.columns_sized_by_user = False  #: a column was resized by hand: the widths are no longer fitted
         self._fitting = False
+        self._fitted_extent = (0, 0)  #: the (seq digits, time characters) the columns were last fitted to
         self.table.horizontalHeader().sectionResized.connect(self._section_resized)
         self.table.viewport().installEventFilter(self)
 
@@ -323,6 +340,7 @@ class SessionTab(QWidget):
             yield "scan"
             if time.perf_counter() - announced >= LOAD_ANNOUNCE_SECONDS:
                 model.catch_up()
+                self._refit_if_wider()
                 yield "announce"
                 yield "repaint"
                 self.progress.setValue(int(index.progress * 1000))  # QProgressBar repaints at once
@@ -330,6 +348,7 @@ class SessionTab(QWidget):
                 announced = time.perf_counter()
                 yield "progress"
         model.catch_up()
+        self._refit_if_wider()
         self.loading = False
         self.progress.hide()
         self._capture_status()
@@ -383,24 +402,44 @@ class SessionTab(QWidget):
         header = self.table.horizontalHeader()
         self._fitting = True
         try:
-            # while the table has room every column fits its widest text (numbers are never cut); a narrow
-            # table shrinks the text columns first, the number columns last (Summary must stay on screen)
+            # while the table has room every column fits its widest text; a narrow table shrinks the text
+            # columns (their tooltip and the detail pane show all), never the number columns: a number cut to
+            # "+0.35…" is a lie (Summary gives way instead, down to its minimum)
             wanted = self._wanted_widths()
             unit = self.fontMetrics().horizontalAdvance("0")
-            least = [unit * chars + COLUMN_MIN_PADDING for chars in COLUMN_MIN_CHARS]
+            least = [wanted[column] if column in NUMBER_COLUMNS else unit * chars + COLUMN_MIN_PADDING
+                     for column, chars in enumerate(COLUMN_MIN_CHARS)]
             for column, width in enumerate(column_widths(self.table.viewport().width(), unit, wanted, least)):
                 header.resizeSection(column, width)
         finally:
             self._fitting = False
 
+    def _number_extent(self) -> tuple[int, int]:
+        """How many characters the largest sequence number and session time shown so far take (``#`` and
+        Time are sized to the data, not to the largest a capture could hold)."""
+        assert self.model is not None
+        rows = self.model.rowCount()
+        if not rows:
+            return SEQ_MIN_DIGITS, len(TIME_MIN_SAMPLE)
+        last = self.model.event(rows - 1)
+        return max(SEQ_MIN_DIGITS, len(str(last.seq))), max(len(TIME_MIN_SAMPLE), len(f"{last.t:.3f}"))
+
+    def _refit_if_wider(self) -> None:
+        if self._number_extent() != self._fitted_extent:  # a sequence number or time got a digit longer
+            self.fit_columns()
+
     def _wanted_widths(self) -> list[int]:
-        """Each column before Summary as wide as the widest text it shows (:data:`COLUMN_SAMPLES`: numbers are
-        never cut while there is room) or its title."""
+        """Each column before Summary as wide as the widest text it shows (:data:`COLUMN_SAMPLES`; ``#`` and
+        Time as wide as their largest value so far, :meth:`_number_extent`) or its title."""
         assert self.model is not None
         metrics, titles = self.table.fontMetrics(), self.table.horizontalHeader().fontMetrics()
+        samples = list(COLUMN_SAMPLES)
+        self._fitted_extent = seq_digits, time_chars = self._number_extent()
+        samples[COL_SEQ] = "0" * seq_digits
+        samples[COL_TIME] = "0" * (time_chars - 4) + ".000"
         return [max(metrics.horizontalAdvance(sample),
                     titles.horizontalAdvance(str(self.model.headerData(column, Qt.Orientation.Horizontal))))
-                + COLUMN_PADDING for column, sample in enumerate(COLUMN_SAMPLES)]
+                + COLUMN_PADDING for column, sample in enumerate(samples)]
 
     def _section_resized(self, column: int, _old: int, _new: int) -> None:
         if not self._fitting and column != COL_SUMMARY:  # Summary stretches by itself
@@ -418,6 +457,7 @@ class SessionTab(QWidget):
         first = self.model.rowCount()
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
+        self._refit_if_wider()
         self._learn_catalog(self.events[first:])
         self._update_counts()
         self.composer.refresh()  # an id the composer warned about may have been answered
