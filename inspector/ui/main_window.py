@@ -171,6 +171,7 @@ class MainWindow(QMainWindow):
         if width >= DEFAULT_SIZE.width():
             return
         left = self.splitter.widget(0)
+        assert left is not None  # the server list's column, added in __init__
         narrow = max(left.minimumSizeHint().width(), int(width * NARROW_SIDEBAR_SHARE))
         if self.splitter.sizes()[0] > narrow:
             self.splitter.setSizes([narrow, width - narrow])
