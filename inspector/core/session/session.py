@@ -509,6 +509,10 @@ class Session:
                                return_when=asyncio.FIRST_COMPLETED)
         return future.result()
 
+    def was_cancelled(self, msg_id: Any) -> bool:
+        """Whether :meth:`cancel` was already asked for this request id (a second ask sends nothing)."""
+        return id_key(msg_id) in self._cancelled
+
     async def cancel(self, msg_id: Any, reason: str) -> None:
         """Tell the server we gave up on a request: by the transport where it has a way, else with
         notifications/cancelled (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation).

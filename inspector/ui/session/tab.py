@@ -4,6 +4,7 @@ requests and stderr beside it, and a status line that explains the connection's 
 from __future__ import annotations
 
 import gc
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -618,6 +619,9 @@ class SessionTab(QWidget):
         event = self.current_event()
         if (self.live is None or self.live.session is None or event is None or event.rpc is None
                 or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or self.pair_row() is not None):
+            return False
+        if self.live.session.was_cancelled(event.rpc.id):
+            self.say(f"request {json.dumps(event.rpc.id)} was already cancelled; nothing more is sent")
             return False
         self.tasks.spawn(self.live.session.cancel(event.rpc.id, "cancelled by the user in mcp-inspector"),
                          "cancelling the request")
