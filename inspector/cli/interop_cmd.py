@@ -1,0 +1,72 @@
+"""``mcp-inspector export`` (a capture to HAR, Markdown, HTML or JSON-RPC lines) and ``import`` (a HAR file
+of an MCP session to a capture)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    from inspector.core.interop.convert import FORMATS
+
+    export = sub.add_parser(
+        "export", help="write a capture as HAR, a Markdown or HTML report, or JSON-RPC lines",
+        description="Write a capture in another format: har (HTTP sessions: HAR 1.2 for a browser's network "
+                    "panel), markdown or html (a readable report; the HTML is one self-contained file), jsonrpc "
+                    "(the exact JSON-RPC lines, one message per line).")
+    export.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture file (JSON Lines)")
+    export.add_argument("--to", required=True, choices=tuple(FORMATS), help="the format to write")
+    export.add_argument("--out", metavar="FILE", default="-", help="where to write it (default: - for stdout)")
+    export.add_argument("--direction", choices=("both", "sent", "received"), default="both",
+                        help="with --to jsonrpc: the client's messages, the server's, or both (default)")
+    imp = sub.add_parser(
+        "import", help="turn a HAR file of an MCP session into a capture",
+        description="Read a HAR file saved from a browser's network panel (or written by export --to har) and "
+                    "write its MCP exchanges as a capture that opens in the window and replays.")
+    imp.add_argument("file", type=Path, metavar="FILE.har", help="the HAR file")
+    imp.add_argument("--out", required=True, type=Path, metavar="CAPTURE", help="the capture file to write")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from inspector.core.interop.convert import export_capture
+    from inspector.core.interop.har import ExportError
+
+    try:
+        chunks = list(export_capture(args.capture, args.to, args.direction))
+    except ExportError as exc:
+        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        if args.out == "-":
+            for chunk in chunks:
+                sys.stdout.buffer.write(chunk)
+            sys.stdout.flush()
+        else:
+            with open(args.out, "wb") as handle:
+                handle.writelines(chunks)
+    except BrokenPipeError:
+        sys.stderr.close()
+    except OSError as exc:
+        print(f"mcp-inspector: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from inspector.core.interop.convert import import_har
+    from inspector.core.interop.har import ExportError
+
+    try:
+        count = import_har(args.file, args.out)
+    except ExportError as exc:
+        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"mcp-inspector: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{args.out}: {count} events from {args.file}", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,3 @@
+"""Captures to and from other tools' formats: HAR 1.2 both ways (``har``), a readable report (``report``:
+Markdown or one self-contained HTML file) and the exact JSON-RPC lines (``jsonrpc_lines``). Each works on a
+capture's events and needs no window."""

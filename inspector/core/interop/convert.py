@@ -1,0 +1,63 @@
+"""What ``mcp-inspector export`` and ``import`` do, and File > Export in the window: a capture file to a
+format's text, and a file of another tool to a capture. Errors are :class:`ExportError` sentences."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from inspector.core.capture import CaptureError, read_capture
+from inspector.core.capture.format import event_to_line
+from inspector.core.capture.writer import make_header
+from inspector.core.interop.har import ExportError, events_from_har, to_har
+from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
+from inspector.core.interop.report import to_html, to_markdown
+from inspector.core.session.pipeline import EventPipeline
+from inspector.core.wire.events import Event
+
+#: ``--to`` choices and the file suffix each gets
+FORMATS = {"har": ".har", "markdown": ".md", "html": ".html", "jsonrpc": ".jsonl"}
+
+
+def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both") -> Iterator[bytes]:
+    """The capture at ``path`` in format ``to`` (:data:`FORMATS`), as chunks of bytes to write.
+    Raises ExportError (with a sentence) for an unreadable capture or one the format cannot hold."""
+    try:
+        capture = read_capture(path)
+    except CaptureError as exc:
+        raise ExportError(str(exc)) from None
+    if to == "har":
+        yield (json.dumps(to_har(capture.header, capture.events), ensure_ascii=False, indent=2) + "\n").encode()
+    elif to == "markdown":
+        yield to_markdown(capture.header, capture.events).encode("utf-8")
+    elif to == "html":
+        yield to_html(capture.header, capture.events).encode("utf-8")
+    elif to == "jsonrpc":
+        yield from jsonrpc_lines(capture.events, direction)
+    else:
+        raise ExportError(f"cannot export to {to!r}: use one of {', '.join(FORMATS)}")
+
+
+def import_har(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
+    """Write a capture at ``out`` from the HAR file at ``path``; returns how many events it holds.
+    Events are numbered, timed (from each entry's start) and paired by the same pipeline as a live session."""
+    name = os.fspath(path)
+    try:
+        har = json.loads(Path(name).read_bytes())
+    except FileNotFoundError:
+        raise ExportError(f"{name}: no such file") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not JSON"
+        raise ExportError(f"{name} cannot be read as a HAR file: {reason}") from None
+    target, batches = events_from_har(har)
+    kept: list[Event] = []
+    pipeline = EventPipeline(keep=kept)
+    start = batches[0][1] if batches else 0.0
+    for batch, wall in batches:
+        pipeline.push(batch, max(0.0, wall - start), wall)
+    with open(out, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(json.dumps(make_header(target), ensure_ascii=True, separators=(",", ":")) + "\n")
+        handle.writelines(event_to_line(event) for event in kept)
+    return len(kept)
