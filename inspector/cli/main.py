@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.interop_cmd import add_parsers as add_interop
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
@@ -117,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_wrap(sub)
     add_desktop(sub)
     add_interop(sub)
+    add_completions(sub)
     return parser
 
 
@@ -200,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     own, command = split_command(args_list)
     parser = build_parser()
+    from inspector.cli.completions import complete, requested
+
+    if requested():  # the shell asks for completions (bash, zsh, fish): answer and exit
+        complete(parser)
     args = parser.parse_args(capture_as_open(own, parser))
     if args.command == "record":
         from inspector.cli.record_cmd import run_record
@@ -221,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.replay_cmd import run_replay
 
         return run_replay(args, command, parser)
+    if args.command == "completions":
+        from inspector.cli.completions import run_completions
+
+        return run_completions(args.shell)
     if args.command in ("export", "import"):
         from inspector.cli.interop_cmd import run_export, run_import
 
