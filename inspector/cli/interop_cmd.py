@@ -11,7 +11,7 @@ from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    from inspector.core.interop.convert import FORMATS
+    from inspector.core.interop import FORMATS
 
     export = sub.add_parser(
         "export", help="write a capture as HAR, a Markdown or HTML report, or JSON-RPC lines",

@@ -11,14 +11,12 @@ from pathlib import Path
 from inspector.core.capture import CaptureError, read_capture
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import make_header
+from inspector.core.interop import FORMATS
 from inspector.core.interop.har import ExportError, events_from_har, to_har
 from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
 from inspector.core.interop.report import to_html, to_markdown
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Event
-
-#: ``--to`` choices and the file suffix each gets
-FORMATS = {"har": ".har", "markdown": ".md", "html": ".html", "jsonrpc": ".jsonl"}
 
 
 def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both") -> Iterator[bytes]:
