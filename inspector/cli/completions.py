@@ -56,9 +56,9 @@ def complete(parser: argparse.ArgumentParser) -> None:
     from argcomplete.completers import FilesCompleter
 
     for action in _all_actions(parser):
-        if action.dest in _CAPTURE_DESTS and action.metavar != "FILE.har":
+        if action.dest in _CAPTURE_DESTS:
             action.completer = FilesCompleter(("jsonl",))  # type: ignore[attr-defined]  # argcomplete's hook
-        elif action.dest in _HAR_DESTS or action.metavar == "FILE.har":
+        elif action.dest in _HAR_DESTS:
             action.completer = FilesCompleter(("har",))  # type: ignore[attr-defined]  # argcomplete's hook
         elif action.dest == "tool":
             action.completer = _tool_completer  # type: ignore[attr-defined]  # argcomplete's hook

@@ -24,10 +24,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--direction", choices=("both", "sent", "received"), default="both",
                         help="with --to jsonrpc: the client's messages, the server's, or both (default)")
     imp = sub.add_parser(
-        "import", help="turn a HAR file of an MCP session into a capture",
-        description="Read a HAR file saved from a browser's network panel (or written by export --to har) and "
-                    "write its MCP exchanges as a capture that opens in the window and replays.")
-    imp.add_argument("file", type=Path, metavar="FILE.har", help="the HAR file")
+        "import", help="turn a HAR file or an MCP Inspector history into a capture",
+        description="Read a HAR file saved from a browser's network panel (or written by export --to har), or the "
+                    "official MCP Inspector's request history (a JSON list of {request, response}), and write "
+                    "its MCP exchanges as a capture that opens in the window and replays (a history names no "
+                    "server: replay it with --url or -- CMD).")
+    imp.add_argument("file", type=Path, metavar="FILE", help="the HAR or history file")
     imp.add_argument("--out", required=True, type=Path, metavar="CAPTURE", help="the capture file to write")
 
 
@@ -57,11 +59,11 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from inspector.core.interop.convert import import_har
+    from inspector.core.interop.convert import import_file
     from inspector.core.interop.har import ExportError
 
     try:
-        count = import_har(args.file, args.out)
+        count = import_file(args.file, args.out)
     except ExportError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

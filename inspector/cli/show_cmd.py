@@ -50,4 +50,6 @@ def describe_header(header: dict[str, object]) -> str:
     assert isinstance(target, dict)
     stdio = target.get("transport") == "stdio"
     what = " ".join(map(str, target.get("argv", []))) if stdio else str(target.get("url", ""))
+    if target.get("imported_from"):
+        what = f"{what} (imported from {target['imported_from']})".strip()
     return safe(f"capture of {target.get('transport', '?')} {what}, recorded {header.get('created', '?')}")

@@ -96,3 +96,25 @@ def test_export_of_a_missing_or_broken_file_is_a_sentence(tmp_path):
     bad.write_text('{"log": {"entries": [{"request": {"method": "GET", "url": "http://127.0.0.1/"}}]}}')
     done = run_inspector(["import", str(bad), "--out", str(tmp_path / "c.jsonl")])
     assert done.returncode == 2 and "no MCP exchange" in done.stderr
+
+
+def test_an_mcp_inspector_history_imports_to_a_capture_that_replays_against_a_server(tmp_path):
+    history = tmp_path / "history.json"
+    history.write_text(json.dumps([
+        {"request": json.dumps({"method": "tools/list", "params": {}}), "response": json.dumps({"tools": []})},
+        {"request": {"method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
+         "response": {"content": [{"type": "text", "text": "5"}]}},
+    ]))
+    capture = tmp_path / "history.jsonl"
+    done = run_inspector(["import", str(history), "--out", str(capture)])
+    assert done.returncode == 0, done.stderr
+    events = [e for e in read_capture(capture).events if e.kind == Kind.MESSAGE]
+    assert [(e.dir, e.method) for e in events] == [(Direction.C2S, "tools/list"), (Direction.S2C, None),
+                                                   (Direction.C2S, "tools/call"), (Direction.S2C, None)]
+    assert events[3].data["reply_to"] == events[2].seq and events[3].data["request_method"] == "tools/call"
+    replayed = tmp_path / "replayed.jsonl"
+    done = run_inspector(["replay", str(capture), "--out", str(replayed), "--", sys.executable, "-m", "inspector.demo"])
+    assert done.returncode == 1, done.stderr  # the demo lists its tools: the answers differ, and say how
+    assert "tools/call" in done.stdout and "structuredContent" in done.stdout
+    sums = [e for e in read_capture(replayed).events if e.kind == Kind.MESSAGE and b'"sum":5' in e.raw]
+    assert sums, "the replayed call reached the server and got its answer"

@@ -7,12 +7,14 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from inspector.core.capture import CaptureError, read_capture
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import make_header
 from inspector.core.interop import FORMATS
 from inspector.core.interop.har import ExportError, events_from_har, to_har
+from inspector.core.interop.inspector_history import HistoryError, events_from_history, looks_like_history
 from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
 from inspector.core.interop.report import to_html, to_markdown
 from inspector.core.session.pipeline import EventPipeline
@@ -38,9 +40,10 @@ def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both
         raise ExportError(f"cannot export to {to!r}: use one of {', '.join(FORMATS)}")
 
 
-def import_har(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
-    """Write a capture at ``out`` from the HAR file at ``path``; returns how many events it holds.
-    Events are numbered, timed (from each entry's start) and paired by the same pipeline as a live session."""
+def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
+    """Write a capture at ``out`` from ``path``: a HAR file of an MCP session, or the official MCP Inspector's
+    request history (:mod:`inspector.core.interop.inspector_history`); returns how many events it holds.
+    Events are numbered, timed and paired by the same pipeline as a live session."""
     name = os.fspath(path)
     try:
         har = json.loads(Path(name).read_bytes())
@@ -48,8 +51,17 @@ def import_har(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int
         raise ExportError(f"{name}: no such file") from None
     except (OSError, ValueError, RecursionError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "it is not JSON"
-        raise ExportError(f"{name} cannot be read as a HAR file: {reason}") from None
-    target, batches = events_from_har(har)
+        raise ExportError(f"{name} cannot be imported: {reason}") from None
+    if looks_like_history(har):
+        try:
+            batches = events_from_history(har)
+        except HistoryError as exc:
+            raise ExportError(f"{name}: {exc}") from None
+        target: dict[str, Any] = {"transport": "unknown", "imported_from": "mcp-inspector-history"}
+    elif isinstance(har, dict) and "log" in har:
+        target, batches = events_from_har(har)
+    else:
+        raise ExportError(f"{name} is neither a HAR file nor an MCP Inspector history")
     kept: list[Event] = []
     pipeline = EventPipeline(keep=kept)
     start = batches[0][1] if batches else 0.0
