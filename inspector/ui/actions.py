@@ -54,6 +54,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                window=lambda w: w.open_capture_dialog()),
     ActionSpec("save_as", "&File", "&Save capture as…", QKeySequence.StandardKey.Save, window=lambda w: w.save_as(),
                needs_tab=True),
+    ActionSpec("export", "&File", "&Export…", window=lambda w: w.export_dialog(), needs_tab=True),
     ActionSpec("close_tab", "&File", "&Close tab", QKeySequence.StandardKey.Close,
                window=lambda w: w.close_tab(w.tabs.currentIndex()), separator_before=True, needs_tab=True),
     # Ctrl+Q spelled out: not every platform theme binds the standard Quit key (offscreen Qt binds none)
@@ -67,6 +68,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("replay", "&Session", "Re&play session…", "Ctrl+Shift+R", window=lambda w: w.replay_current(),
                needs_tab=True),
     ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
+    ActionSpec("copy_config", "&Session", "Copy server as &config…", window=lambda w: w.copy_server_config(),
+               needs_tab=True),
     ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.ask_request_timeout(),
                separator_before=True),
     ActionSpec("max_message", "&Session", "Message size &limit…", window=lambda w: w.ask_max_message(),

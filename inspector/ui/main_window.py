@@ -374,6 +374,52 @@ class MainWindow(QMainWindow):
             self._remember(Path(name))
             self.statusBar().showMessage(f"saved {name}")
 
+    def export_dialog(self) -> None:
+        """File > Export…: the current tab's capture as HAR, a Markdown or HTML report, or JSON-RPC lines."""
+        tab = self.current_tab()
+        if tab is None or tab.capture_path is None:
+            return
+        filters = {"HTML report (*.html)": "html", "Markdown report (*.md)": "markdown",
+                   "HAR, for a browser's network panel (*.har)": "har", "JSON-RPC lines (*.jsonl)": "jsonrpc"}
+        name, chosen = QFileDialog.getSaveFileName(self, "Export", str(Path.home() / tab.capture_path.stem),
+                                                   ";;".join(filters))
+        if name:
+            problem = self.export_current(Path(name), filters.get(chosen, "html"))
+            self.statusBar().showMessage(problem or f"exported {name}")
+
+    def export_current(self, path: Path, to: str) -> str | None:
+        """Write the current tab's capture to ``path`` in format ``to``; a sentence when it cannot be done."""
+        from inspector.core.interop import FORMATS
+        from inspector.core.interop.convert import export_capture
+        from inspector.core.interop.har import ExportError
+
+        tab = self.current_tab()
+        if tab is None or tab.capture_path is None:
+            return "no capture to export"
+        if tab.live is not None and tab.live.writer is not None:
+            tab.live.writer.flush()
+        if not path.suffix:
+            path = path.with_suffix(FORMATS[to])
+        try:
+            data = b"".join(export_capture(tab.capture_path, to))
+            path.write_bytes(data)
+        except ExportError as exc:
+            return str(exc)
+        except OSError as exc:
+            return f"cannot write {path}: {exc.strerror}"
+        return None
+
+    def copy_server_config(self) -> None:
+        """Session > Copy server as config…: the current tab's server as a client config entry."""
+        from inspector.ui.config_dialog import ConfigDialog
+
+        tab = self.current_tab()
+        target = tab.target() if tab is not None else None
+        if target is None:
+            return
+        self.config_dialog = ConfigDialog(target, self)
+        self.config_dialog.open()
+
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
         if isinstance(widget, SessionTab):

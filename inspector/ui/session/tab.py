@@ -3,6 +3,7 @@ requests and stderr beside it, and a status line that explains the connection's 
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import time
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QProgressBar,
     QSplitter,
     QTableView,
@@ -28,8 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
 from inspector.core.session.session import ServerInfo
+from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
@@ -172,6 +176,8 @@ class SessionTab(QWidget):
         self._fitted_extent = (0, 0)  #: the (seq digits, time characters) the columns were last fitted to
         self.table.horizontalHeader().sectionResized.connect(self._section_resized)
         self.table.viewport().installEventFilter(self)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._timeline_menu)
 
         self.detail = DetailView(self)
         self.detail.lookup_exchange = self._exchange_events
@@ -646,6 +652,57 @@ class SessionTab(QWidget):
         event = self.current_event()
         if event is not None:
             QGuiApplication.clipboard().setText(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+
+    def target(self) -> Target | None:
+        """The server of this tab: the live session's target, or the one an opened capture names."""
+        if self.live is not None:
+            return self.live.target
+        if self.capture_header is not None:
+            return Target.from_capture_header(self.capture_header, self.title)
+        return None
+
+    def copy_as(self, kind: str) -> bool:
+        """Copy the selected sent message as ``jsonrpc``, ``command`` (the mcp-inspector line that sends it
+        again) or ``curl`` (HTTP sessions: with the headers the session sent). False, with a sentence in the
+        status line, when the selection is not a message this can be done for."""
+        event = self.current_event()
+        if event is None or event.kind != Kind.MESSAGE or event.dir != Direction.C2S:
+            self.say("select a message the inspector sent to copy it as a command")
+            return False
+        try:
+            message = event.json()
+        except ValueError:
+            message = None
+        target = self.target()
+        if kind == "jsonrpc" and isinstance(message, (dict, list)):
+            text = json.dumps(message, ensure_ascii=False, indent=2)
+        elif kind == "command" and isinstance(message, dict) and target is not None:
+            text = as_command(message, argv=target.argv, url=target.url, transport=target.transport)
+        elif kind == "curl" and target is not None and target.is_http:
+            exchange = event.data.get("exchange")
+            http = next((e for e in self._exchange_events(exchange) if e.data.get("phase") != "end"), None) \
+                if isinstance(exchange, int) else None
+            recorded = http.data.get("request_headers") if http is not None else None
+            headers = dict(recorded) if isinstance(recorded, dict) else {}
+            if self.live is not None:  # this session's own secrets, in place of the capture's [redacted]
+                real = {k.lower(): v for k, v in target.sent_headers().items()}
+                headers = {k: real.get(k.lower(), v) if v == "[redacted]" else v for k, v in headers.items()}
+            text = as_curl(event.raw, str(http.data.get("url")) if http is not None else target.url, headers)
+        else:
+            self.say("curl is for HTTP sessions; this one runs its server over stdio" if kind == "curl"
+                     else "this message cannot be copied that way")
+            return False
+        QGuiApplication.clipboard().setText(text)
+        self.say({"jsonrpc": "copied the message as JSON-RPC", "command": "copied the mcp-inspector command",
+                  "curl": "copied the curl command"}[kind])
+        return True
+
+    def _timeline_menu(self, point: QPoint) -> None:
+        menu = QMenu(self)
+        for text, kind in (("Copy as JSON-RPC", "jsonrpc"), ("Copy as mcp-inspector command", "command"),
+                           ("Copy as curl", "curl")):
+            menu.addAction(text, functools.partial(self.copy_as, kind))
+        menu.popup(self.table.viewport().mapToGlobal(point))
 
     def focus_filter(self) -> None:
         self.filter_text.setFocus()
