@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
     from inspector.cli.desktop_cmd import add_parser as add_desktop
+    from inspector.cli.lint_cmd import add_parser as add_lint
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
@@ -115,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tap(sub)
     add_wrap(sub)
     add_desktop(sub)
+    add_lint(sub)
     return parser
 
 
@@ -219,6 +221,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.replay_cmd import run_replay
 
         return run_replay(args, command, parser)
+    if args.command == "lint":
+        from inspector.cli.lint_cmd import run_lint
+
+        return run_lint(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

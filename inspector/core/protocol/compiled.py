@@ -172,8 +172,8 @@ class Compiler:
                 raise Unsupported(f"type {want!r}")
             return tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
         if key == "required":
-            names = tuple(want)
-            return lambda v: type(v) is not dict or all(n in v for n in names)
+            fields = tuple(want)
+            return lambda v: type(v) is not dict or all(n in v for n in fields)
         if key == "items":
             if isinstance(want, list):
                 raise Unsupported("items as an array")
@@ -186,8 +186,8 @@ class Compiler:
         if key == "enum":
             choices = list(want)
             if all(type(c) is str for c in choices):
-                names = frozenset(choices)
-                return lambda v: type(v) is str and v in names
+                strings = frozenset(choices)
+                return lambda v: type(v) is str and v in strings
             return lambda v: any(_equal(v, c) for c in choices)
         if key in ("anyOf", "allOf"):
             subs = [self.schema(s) for s in want]

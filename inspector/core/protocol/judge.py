@@ -19,7 +19,7 @@ their schema is not judged.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -348,14 +348,14 @@ class ProtocolJudge:
                       f"{method} is not part of revision {self.revision} (it is in {', '.join(has)})")
 
     def _uses_server_capability(self, event: Event, method: str,
-                                table: dict[str, tuple[str, str | None]] = _CLIENT_USES) -> None:
+                                table: Mapping[str, tuple[str, str | None]] = _CLIENT_USES) -> None:
         need = table.get(method)
         if need is None or self._server_caps is None or self.revision is None:
             return
         self._capability(event, method, need, self._server_caps, "ServerCapabilities", "server",
                          "server-capability-undeclared")
 
-    def _uses_client_capability(self, event: Event, method: str, table: dict[str, tuple[str, str | None]]) -> None:
+    def _uses_client_capability(self, event: Event, method: str, table: Mapping[str, tuple[str, str | None]]) -> None:
         need = table.get(method)
         if need is None or self._client_caps is None or self.revision is None \
                 or self.revision == revisions.STATELESS_FROM:
