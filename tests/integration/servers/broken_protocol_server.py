@@ -75,7 +75,8 @@ def modern(request: dict[str, Any]) -> None:
     meta = {"_meta": {"io.modelcontextprotocol/serverInfo": INFO}}
     cache = {"resultType": "complete", "cacheScope": "public", "ttlMs": 0}
     if method == "server/discover":
-        answer(request, {**meta, **cache, "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}, "logging": {}}})
+        answer(request, {**meta, **cache, "supportedVersions": ["2026-07-28"],
+                         "capabilities": {"tools": {}, "logging": {}}})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "unasked"}})
         answer(request, {**meta, **cache, "tools": [TOOL]})
