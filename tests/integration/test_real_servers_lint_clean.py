@@ -14,7 +14,8 @@ from test_protocol_rules import inspector
 
 CALLS = [{"jsonrpc": "2.0", "method": m, "params": {}} for m in ("tools/list", "prompts/list", "resources/list")]
 EVERYTHING_CALLS = [*CALLS, {"jsonrpc": "2.0", "method": "resources/templates/list", "params": {}},
-                    {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}},
+                    {"jsonrpc": "2.0", "method": "tools/call",
+                     "params": {"name": "echo", "arguments": {"message": "hi"}}},
                     {"jsonrpc": "2.0", "method": "logging/setLevel", "params": {"level": "debug"}}]
 
 
