@@ -54,7 +54,7 @@ async def run_baseline(stream: str) -> int:
     return n
 
 
-async def run_record(stream: str, retain: bool) -> int:
+async def run_record(stream: str, retain: bool, judge: bool = False) -> int:
     from inspector.core.capture.writer import CaptureWriter, make_header
     from inspector.core.session.session import Session
     from inspector.core.transports.stdio import StdioTransport
@@ -64,6 +64,11 @@ async def run_record(stream: str, retain: bool) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         writer = CaptureWriter(Path(tmp, "bench.jsonl"), make_header({"transport": "stdio", "argv": argv}))
         session = Session(StdioTransport(argv), capture=writer, keep_events=retain)
+        if judge:  # the window's protocol judge, fed each batch as the pipeline announces it (issue 15)
+            from inspector.core.protocol.judge import ProtocolJudge
+
+            judging = ProtocolJudge("2025-11-25")
+            session.pipeline.listeners.append(judging.feed)
         await session.start()
         await session.wait_closed()
         await session.close()
@@ -82,7 +87,7 @@ def child(mode: str, stream: str) -> None:
     if mode == "baseline":
         n = asyncio.run(run_baseline(stream))
     else:
-        n = asyncio.run(run_record(stream, retain=(mode == "retain")))
+        n = asyncio.run(run_record(stream, retain=(mode == "retain"), judge=(mode == "judge")))
     seconds = time.perf_counter() - start
     rss_peak = memory_kb("VmHWM")
     print(json.dumps({"mode": mode, "messages": n, "seconds": seconds, "rss_start_kb": rss_start,
@@ -100,7 +105,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200_000)
     parser.add_argument("--size", type=int, default=250)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--child", choices=("baseline", "record", "retain"))
+    parser.add_argument("--child", choices=("baseline", "record", "retain", "judge"))
     parser.add_argument("--stream", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -109,7 +114,7 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from flood_server import payload
 
-    results: dict[str, list[dict[str, float]]] = {"baseline": [], "record": [], "retain": []}
+    results: dict[str, list[dict[str, float]]] = {"baseline": [], "record": [], "retain": [], "judge": []}
     with tempfile.TemporaryDirectory() as tmp:
         stream = str(Path(tmp, "flood.jsonl"))
         data = payload(args.count, args.size)

@@ -109,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.interop_cmd import add_parsers as add_interop
+    from inspector.cli.lint_cmd import add_parser as add_lint
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
@@ -119,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_desktop(sub)
     add_interop(sub)
     add_completions(sub)
+    add_lint(sub)
     return parser
 
 
@@ -235,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.interop_cmd import run_export, run_import
 
         return run_export(args) if args.command == "export" else run_import(args)
+    if args.command == "lint":
+        from inspector.cli.lint_cmd import run_lint
+
+        return run_lint(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from inspector.core.capture import CaptureError, iter_capture
 from inspector.core.present.describe import event_record, format_event, safe
+from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.wire.events import Event
 
 #: C1 control characters: JSON allows them raw, but a terminal may act on them (U+009B is a CSI).
@@ -21,7 +22,10 @@ def json_line(record: dict[str, object]) -> str:
 
 
 def run_show(path: Path, as_json: bool = False) -> int:
+    """Print the capture; each event with its findings, the protocol judge's included (judged as it is read;
+    a message over the judge's deferral size gets its schema findings at the end, by seq)."""
     warnings: list[str] = []
+    judge = ProtocolJudge()
     try:
         items = iter_capture(path, warnings)
         header = next(items)
@@ -30,10 +34,14 @@ def run_show(path: Path, as_json: bool = False) -> int:
             print(describe_header(header))
         for item in items:
             assert isinstance(item, Event)
+            extra = [f.as_finding() for f in judge.feed([item])]
             if as_json:
-                print(json_line(event_record(item)))
+                print(json_line(event_record(item, extra)))
             else:
-                print(format_event(item))
+                print(format_event(item, extra=extra))
+        for late in judge.judge_deferred():
+            line = f"#{late.seq}: {late.text}"
+            print(json_line({"seq": late.seq, "findings": [late.as_finding().to_json()]}) if as_json else line)
     except CaptureError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
         return 2

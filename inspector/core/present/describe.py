@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
+from inspector.core.wire.events import Direction, Event, Finding, Kind, Lifecycle
 
 ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
 SUMMARY_WIDTH = 100
@@ -193,19 +193,23 @@ def describe_lifecycle(data: Mapping[str, Any]) -> str:
     return f"{what} {json.dumps(_jsonable(rest), ensure_ascii=False)}" if rest else str(what)
 
 
-def format_event(event: Event, previous_t: float | None = None) -> str:
+def format_event(event: Event, previous_t: float | None = None, extra: Sequence[Finding] = ()) -> str:
+    """One timeline line and a line per finding; ``extra``: findings kept beside the event (the protocol
+    judge's), shown after its own."""
     latency = event.data.get("latency")
     latency_text = f"{latency * 1000:8.1f} ms" if isinstance(latency, (int, float)) else " " * 11
-    mark = "✗" if event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings) else " "
+    findings = [*event.findings, *extra]
+    mark = "✗" if event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in findings) else " "
     line = (f"{event.seq:6d} {event.t:9.3f}s {ARROWS.get(event.dir, ' ')}{mark} {label(event):<12} "
             f"{clip(method_and_id(event), 32):<32} {latency_text}  {summary(event)}")
-    for finding in event.findings:
+    for finding in findings:
         line += f"\n{'':>20}{'!' if finding.severity == 'error' else '~'} {safe(finding.text)}"
     return line
 
 
-def event_record(event: Event) -> dict[str, Any]:
-    """The ``show --json`` view of an event: the capture fields plus what the inspector derived."""
+def event_record(event: Event, extra: Sequence[Finding] = ()) -> dict[str, Any]:
+    """The ``show --json`` view of an event: the capture fields plus what the inspector derived (``extra``:
+    findings kept beside the event, such as the protocol judge's)."""
     out: dict[str, Any] = {"seq": event.seq, "t": round(event.t, 6), "kind": event.kind, "dir": event.dir,
                            "label": label(event)}
     if event.rpc is not None:
@@ -215,8 +219,8 @@ def event_record(event: Event) -> dict[str, Any]:
         out["raw"] = event.raw.decode("utf-8", errors="backslashreplace")
     if event.reason:
         out["reason"] = event.reason
-    if event.findings:
-        out["findings"] = [f.to_json() for f in event.findings]
+    if event.findings or extra:
+        out["findings"] = [f.to_json() for f in (*event.findings, *extra)]
     if "latency" in event.data:
         out["latency"] = event.data["latency"]
     if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):

@@ -92,7 +92,28 @@ def violations(schema: Any, instance: Any, *, root: str = "", limit: int = 20) -
     problem = schema_problem(schema)
     if problem is not None:
         return [Violation(root or "$", "schema", problem)]
-    validator = validator_for(schema)
+    return violations_of(validator_for(schema), instance, root=root, limit=limit)
+
+
+def definition_validator(document: dict[str, Any], name: str) -> Validator:
+    """A validator for one definition of a whole schema document (``{"$ref": "#/definitions/NAME"}`` or
+    ``#/$defs/NAME`` resolved inside ``document``), in the document's dialect, without format checks.
+
+    Meant for trusted documents such as the MCP schema files shipped with the inspector: the document is
+    not checked against its metaschema, and the caller caches the validator (compiling is the expensive
+    part; the document is referred to, not copied).
+    """
+    key = "$defs" if "$defs" in document else "definitions"
+    schema: dict[str, Any] = {"$ref": f"#/{key}/{name}", key: document[key]}
+    if "$schema" in document:
+        schema["$schema"] = document["$schema"]
+    cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
+    validator: Validator = cls(schema, registry=_NO_NETWORK)
+    return validator
+
+
+def violations_of(validator: Validator, instance: Any, *, root: str = "", limit: int = 20) -> list[Violation]:
+    """:func:`violations` with a validator already compiled (:func:`validator_for`, :func:`definition_validator`)."""
     out: list[Violation] = []
     try:
         errors = sorted(validator.iter_errors(instance), key=relevance)

@@ -169,6 +169,8 @@ class DetailView(QWidget):
         self.lookup_exchange: Any = None  # callable(exchange number) -> list of http events, set by the tab
         #: callable(event) -> the event's raw bytes in pieces, or None (set by a tab showing a capture index)
         self.raw_pieces: Any = None
+        #: callable(event) -> findings kept beside it (the protocol judge's), shown after its own; set by the tab
+        self.extra_findings: Any = None
         self._later: dict[QPlainTextEdit, tuple[Any, bool]] = {}  # tabs filled when first shown
         self.tabs.currentChanged.connect(self._tab_changed)
         self._full_steps: Iterator[None] | None = None
@@ -214,7 +216,8 @@ class DetailView(QWidget):
         self._fill_later(self.hex, lambda: hexdump(event.raw[:HEX_BYTES], total=size) if event.raw else "", False)
         self._tab_changed()
         self.http.setPlainText(self._http_text(event))
-        self.info.setPlainText(self._info_text(event))
+        extra = self.extra_findings(event) if self.extra_findings is not None else []
+        self.info.setPlainText(self._info_text(event, extra))
         if invalid_utf8:
             self.tabs.setCurrentWidget(self.hex)
         elif event.kind == Kind.HTTP:
@@ -348,11 +351,11 @@ class DetailView(QWidget):
         return "\n\n".join(parts) or f"(exchange {exchange} not found)"
 
     @staticmethod
-    def _info_text(event: Event) -> str:
+    def _info_text(event: Event, extra: Any = ()) -> str:
         lines = []
         if event.reason:
             lines += ["Why this is a framing error:", "  " + event.reason, ""]
-        for finding in event.findings:
+        for finding in [*event.findings, *extra]:
             severity = finding.severity if finding.severity in ("error", "info") else "warning"
             lines.append(f"{severity} [{finding.code}]: {finding.text}")
         if event.kind == Kind.LIFECYCLE:

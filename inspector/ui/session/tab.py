@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
+from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.session.session import ServerInfo
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
@@ -40,6 +41,7 @@ from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
 from inspector.ui.panels.json_highlighter import is_dark
+from inspector.ui.panels.problems import ProblemsPanel
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
@@ -128,6 +130,8 @@ class SessionTab(QWidget):
         self.loading = False  #: an opened capture is still being scanned
         self.catalog: dict[str, list[dict[str, Any]]] = {}
         self._tap_stderr: list[Event] = []
+        #: protocol findings, kept beside the events by seq (events are never changed once saved)
+        self.judge = ProtocolJudge()
         self._build()
 
     # -- construction ----------------------------------------------------------------------------------
@@ -188,6 +192,16 @@ class SessionTab(QWidget):
         self.side.addTab(self.composer, "Composer")
         self.side.addTab(self.requests, "Server requests")
         self.side.addTab(self.stderr, "stderr")
+        self.problems = ProblemsPanel(self)
+        self.side.addTab(self.problems, "Problems")
+        self.problems.jump_requested.connect(self.select_seq)
+        self.problems.muted_changed.connect(self._muted_changed)
+        self.detail.extra_findings = lambda event: [f.as_finding() for f in self.judge.of(event.seq)
+                                                    if f.rule not in self.problems.muted]
+        self._judge_timer = QTimer(self)  # big messages' schemas, judged one per idle turn, off the hot path
+        self._judge_timer.setInterval(0)
+        self._judge_timer.timeout.connect(self._judge_deferred)
+        self._judging: Iterator[None] | None = None
 
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(self.detail)
@@ -369,6 +383,8 @@ class SessionTab(QWidget):
             yield "stderr"
         self._learn_catalog(self._catalog_candidates())
         yield "catalog"
+        self._judging = self._judge_capture()  # judged in the background, after loading
+        self._judge_timer.start()
 
     def _catalog_candidates(self) -> list[Event]:
         """The last few answers to tools/list, resources/list and prompts/list of an opened capture."""
@@ -395,6 +411,8 @@ class SessionTab(QWidget):
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
+        model.judged = self.judge.of
+        model.muted = self.problems.muted
         self._show(filtered=False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -462,12 +480,82 @@ class SessionTab(QWidget):
     def _events_arrived(self) -> None:
         assert self.model is not None
         first = self.model.rowCount()
+        if self.index is None:
+            self._judge_new(self.events[first:])
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
         self._refit_if_wider()
         self._learn_catalog(self.events[first:])
         self._update_counts()
         self.composer.refresh()  # an id the composer warned about may have been answered
+
+    # -- protocol findings -----------------------------------------------------------------------------
+
+    def _judge_new(self, events: list[Event]) -> None:
+        """Judge new events; their findings (the judge's and those already on the events) go to the Problems
+        panel, and their rows are repainted in their severity's colour."""
+        judged = self.judge.feed(events)
+        found = [*_wire_findings(events), *judged]
+        if found:
+            self.problems.add(found)
+        if judged and self.model is not None:
+            self.model.judged_changed({f.seq for f in judged})
+            if self.detail.current is not None and any(f.seq == self.detail.current.seq for f in judged):
+                self.detail.show_event(self.detail.current)
+        if self.judge.deferred and not self._judge_timer.isActive():
+            self._judge_timer.start()
+
+    def _judge_deferred(self) -> None:
+        if self._judging is not None:
+            try:
+                next(self._judging)
+            except StopIteration:
+                self._judging = None
+            return
+        found = self.judge.judge_deferred(limit=1)
+        if found:
+            self.problems.add(found)
+            if self.model is not None:
+                self.model.judged_changed({f.seq for f in found})
+        if not self.judge.deferred:
+            self._judge_timer.stop()
+
+    def _judge_capture(self) -> Iterator[None]:
+        """An opened capture judged in the background, in slices of LOAD_SLICE_SECONDS, with progress."""
+        index = self.index
+        assert index is not None
+        total = len(index)
+        self.progress.show()
+        row = 0
+        while row < total:
+            deadline = time.perf_counter() + LOAD_SLICE_SECONDS
+            batch = []
+            while row < total and time.perf_counter() < deadline:
+                batch.append(index.event(row))
+                row += 1
+                if len(batch) >= 256:
+                    self._judge_new(batch)
+                    batch = []
+            self._judge_new(batch)
+            self.progress.setValue(int(row / max(total, 1) * 1000))
+            self._capture_status(f"judging {row / max(total, 1):.0%}")
+            yield
+        self.progress.hide()
+        self._capture_status()
+        while self.judge.deferred:
+            found = self.judge.judge_deferred(limit=1)
+            self.problems.add(found)
+            if self.model is not None:
+                self.model.judged_changed({f.seq for f in found})
+            yield
+
+    def _muted_changed(self, muted: set[str]) -> None:
+        if self.model is None:
+            return
+        seqs = list(self.judge.findings)
+        self.model.judged_changed(seqs)
+        if self.detail.current is not None:
+            self.detail.show_event(self.detail.current)
 
     def _learn_catalog(self, events: list[Event]) -> None:
         changed = False
@@ -784,3 +872,14 @@ class SessionTab(QWidget):
 
 
 __all__ = ["SessionTab"]
+
+
+def _wire_findings(events: list[Event]) -> list[ProtocolFinding]:
+    """The findings the wire layer put on events (and framing errors), for the Problems panel."""
+    out = []
+    for event in events:
+        if event.kind == Kind.FRAMING_ERROR:
+            out.append(ProtocolFinding(event.seq, "framing", "error", str(event.reason or "")))
+        for finding in event.findings:
+            out.append(ProtocolFinding(event.seq, finding.code, finding.severity, finding.text))
+    return out

@@ -138,6 +138,9 @@ class TimelineModel(QAbstractTableModel):
         self.highlight_row: int | None = None  # the request (or response) paired with the selected row
         self._dark = False
         self._palette_checked = -1e9
+        #: findings kept beside the events (the protocol judge's), by seq: they colour the row by severity
+        self.judged: Any = None  # callable(seq) -> list of findings with .rule and .severity, set by the tab
+        self.muted: set[str] = set()  #: rules muted for the session (their findings colour nothing)
         self._index_rows(0, self._count)
 
     # -- growth ----------------------------------------------------------------------------------------
@@ -362,14 +365,39 @@ class TimelineModel(QAbstractTableModel):
         if role == EVENT_ROLE:
             return event
         if role == _FOREGROUND:
-            return self._foreground(event, column, bool(self.columns.categories[row] & PROBLEM))
+            judged = self._judged_severity(event.seq)
+            if judged == "warning" and not self.columns.categories[row] & PROBLEM:
+                return _brush(*((230, 170, 60) if self._dark_palette() else (154, 103, 0)))
+            return self._foreground(event, column, bool(self.columns.categories[row] & PROBLEM) or judged == "error")
         if role == _BACKGROUND:
             if row == self.highlight_row:
                 colour = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
                 colour.setAlpha(70)
                 return QBrush(colour)
-            return _PROBLEM_BACKGROUND if self.columns.categories[row] & PROBLEM else None
+            problem = self.columns.categories[row] & PROBLEM or self._judged_severity(event.seq) == "error"
+            return _PROBLEM_BACKGROUND if problem else None
         return self._tooltip(event)
+
+    def _judged_severity(self, seq: int) -> str | None:
+        """The worst severity of the findings kept beside event ``seq`` (muted rules left out)."""
+        if self.judged is None:
+            return None
+        worst = None
+        for finding in self.judged(seq):
+            if finding.rule in self.muted:
+                continue
+            if finding.severity == "error":
+                return "error"
+            if finding.severity == "warning":
+                worst = "warning"
+        return worst
+
+    def judged_changed(self, seqs: Any) -> None:
+        """Findings about these events arrived (or a rule was muted): repaint their rows."""
+        for seq in seqs:
+            row = self.row_of_seq(seq)
+            if row is not None and row < self._count:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
     def _text(self, row: int, column: int, event: Event) -> str:
         if column == COL_SEQ:
@@ -472,6 +500,9 @@ class TimelineModel(QAbstractTableModel):
         if event.reason:
             lines.append(event.reason)
         lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)
+        if self.judged is not None:
+            lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in self.judged(event.seq)
+                         if f.rule not in self.muted)
         if event.kind == Kind.HTTP:
             lines.append(describe_http(event.data))
         if not lines:

@@ -1,0 +1,430 @@
+"""The protocol judge: fed a session's events in order (live, or from a capture), it says which break the
+schema of the negotiated revision or a lifecycle rule (:mod:`inspector.core.protocol.rules`).
+
+Events are immutable once saved (docs/architecture.md), so the judge never writes into them: its findings are
+kept beside the events, by ``seq`` (:attr:`ProtocolJudge.findings`), and announced to listeners after each
+batch. Findings the wire layer already put on an event (ids, batches, HTTP answers) stay on the event;
+:func:`findings_of` gives both together.
+
+A message over :data:`DEFER_BYTES` is not parsed on the hot path: its state rules are judged from its summary
+(method, id) at once, and its schema waits in :attr:`ProtocolJudge.deferred` until the owner calls
+:meth:`ProtocolJudge.judge_deferred` (the window does, in idle time; ``lint`` and ``show`` at the end).
+
+The revision: the one the server chose in its answer to ``initialize`` or that ``server/discover`` and the
+requests' ``_meta`` name (2026-07-28). Before it is known, ``initialize`` is judged against the revision it
+asks for; other messages are judged against ``revision`` if the owner gave one (``lint --revision``), else
+their schema is not judged.
+"""
+
+from __future__ import annotations
+
+import json
+import json.scanner
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.core.protocol import revisions
+from inspector.core.protocol.messages import for_revision
+from inspector.core.protocol.rules import BY_ID
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.correlation import id_key
+from inspector.core.wire.events import Direction, Event, Finding, Kind
+
+#: Messages larger than this are schema-judged later, off the hot path (parsing and validating a 50 MB
+#: result holds the interpreter for seconds).
+DEFER_BYTES = 1 << 20
+#: Requests either side may send before the handshake completes.
+_EARLY = frozenset({"initialize", "ping", "server/discover"})
+_META_VERSION = "io.modelcontextprotocol/protocolVersion"
+_META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
+_META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+
+#: method -> (the server capability it needs, the sub-capability or None), for what the client asks
+_CLIENT_USES = {
+    "tools/list": ("tools", None), "tools/call": ("tools", None),
+    "prompts/list": ("prompts", None), "prompts/get": ("prompts", None),
+    "resources/list": ("resources", None), "resources/read": ("resources", None),
+    "resources/templates/list": ("resources", None), "resources/subscribe": ("resources", "subscribe"),
+    "resources/unsubscribe": ("resources", "subscribe"), "logging/setLevel": ("logging", None),
+    "completion/complete": ("completions", None),
+}
+#: method -> (the server capability it needs, sub-capability), for what the server announces
+_SERVER_ANNOUNCES = {
+    "notifications/tools/list_changed": ("tools", "listChanged"),
+    "notifications/prompts/list_changed": ("prompts", "listChanged"),
+    "notifications/resources/list_changed": ("resources", "listChanged"),
+    "notifications/resources/updated": ("resources", "subscribe"),
+    "notifications/message": ("logging", None),
+}
+#: method -> (the client capability it needs, sub-capability)
+_SERVER_ASKS = {"sampling/createMessage": ("sampling", None), "elicitation/create": ("elicitation", None),
+                "roots/list": ("roots", None)}
+_CLIENT_ANNOUNCES = {"notifications/roots/list_changed": ("roots", "listChanged")}
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolFinding:
+    """One rule broken by one event: its ``seq``, the rule's id, severity and a sentence."""
+
+    seq: int
+    rule: str
+    severity: str
+    text: str
+    path: str = ""  #: the JSON path inside the message, for schema findings
+    revision: str = ""
+
+    def as_finding(self) -> Finding:
+        return Finding(self.rule, self.text, self.severity)
+
+
+Listener = Callable[[list[ProtocolFinding]], None]
+
+
+@dataclass(slots=True)
+class _Pending:
+    method: str
+    seq: int
+    progress_token: Any = None
+    log_level: bool = False
+
+
+class ProtocolJudge:
+    """Judges events in order; see the module's notes. ``revision`` is the one to assume until the session
+    names one (None: messages before negotiation are not schema-judged, except ``initialize``)."""
+
+    def __init__(self, revision: str | None = None, *, defer_bytes: int = DEFER_BYTES) -> None:
+        self.assumed = revision
+        self.revision: str | None = None  #: the negotiated revision, once known
+        self.defer_bytes = defer_bytes
+        self.findings: dict[int, list[ProtocolFinding]] = {}
+        self.listeners: list[Listener] = []
+        self.deferred: list[tuple[Event, str, str | None]] = []  #: (event, revision, answering method)
+        self.counts: dict[str, int] = {}  #: rule id -> findings
+        self._requested: str | None = None
+        self._handshake_era = False
+        self._init_answered = False
+        self._initialized = False
+        self._init_id: Any = None
+        self._server_caps: dict[str, Any] | None = None
+        self._client_caps: dict[str, Any] | None = None
+        self._pending: dict[str, dict[tuple[str, Any], _Pending]] = {Direction.C2S: {}, Direction.S2C: {}}
+        self._issued: dict[str, set[tuple[str, Any]]] = {Direction.C2S: set(), Direction.S2C: set()}
+        self._progress: dict[tuple[str, Any], float | None] = {}  # active token -> last progress value
+        self._new: list[ProtocolFinding] = []
+        self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
+
+    # -- feeding ------------------------------------------------------------------------------------------
+
+    def feed(self, events: Iterable[Event]) -> list[ProtocolFinding]:
+        """Judge a batch (in order); returns the new findings and announces them to the listeners."""
+        self._new = []
+        for event in events:
+            if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
+                self._message(event)
+            elif event.kind == Kind.HTTP and self._meta_by_exchange:
+                self._header_rule(event)
+        new = self._new
+        if new:
+            for listener in self.listeners:
+                listener(new)
+        return new
+
+    def judge_deferred(self, limit: int | None = None) -> list[ProtocolFinding]:
+        """Schema-judge the big messages set aside (at most ``limit`` of them); announces what it found."""
+        self._new = []
+        count = len(self.deferred) if limit is None else min(limit, len(self.deferred))
+        todo, self.deferred = self.deferred[:count], self.deferred[count:]
+        for event, revision, answering in todo:
+            obj = _parse(event)
+            if obj is not None:
+                self._schema(event, obj, revision, answering)
+        new = self._new
+        if new:
+            for listener in self.listeners:
+                listener(new)
+        return new
+
+    def of(self, seq: int) -> list[ProtocolFinding]:
+        return self.findings.get(seq, [])
+
+    # -- one message --------------------------------------------------------------------------------------
+
+    def _message(self, event: Event) -> None:
+        rpc = event.rpc
+        assert rpc is not None and event.dir is not None
+        big = event.size > self.defer_bytes
+        obj = None if big or rpc.kind == jsonrpc.INVALID else _parse(event)
+        if rpc.kind == jsonrpc.BATCH:
+            return  # batches: their JSON-RPC rules are the wire layer's (batch-not-allowed)
+        answering = event.data.get("request_method") if rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) else None
+        revision = self._schema_revision(rpc.kind, rpc.method, obj)
+        if revision is not None and rpc.kind != jsonrpc.INVALID:
+            if big:
+                self.deferred.append((event, revision, answering))
+            elif obj is not None:
+                self._schema(event, obj, revision, answering)
+        body = obj if isinstance(obj, dict) else {}
+        if rpc.kind == jsonrpc.REQUEST:
+            self._request(event, rpc.method or "", rpc.id, body)
+        elif rpc.kind == jsonrpc.NOTIFICATION:
+            self._notification(event, rpc.method or "", body)
+        elif rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and rpc.has_id:
+            self._response(event, rpc.kind, rpc.id, answering, body)
+
+    def _schema_revision(self, kind: str, method: str | None, obj: Any) -> str | None:
+        if self.revision is not None:
+            return self.revision
+        if kind == jsonrpc.REQUEST and method == "initialize" and isinstance(obj, dict):
+            asked = _get(obj, "params", "protocolVersion")
+            if asked in revisions.REVISIONS:
+                return str(asked)
+        if kind == jsonrpc.REQUEST and method == "server/discover":
+            return revisions.STATELESS_FROM
+        if kind == jsonrpc.REQUEST and isinstance(obj, dict):
+            named = _get(obj, "params", "_meta", _META_VERSION)
+            if named in revisions.REVISIONS:
+                return str(named)
+        return self.assumed
+
+    def _schema(self, event: Event, obj: Any, revision: str, answering: str | None) -> None:
+        schema = for_revision(revision)
+        if schema is None or event.rpc is None:
+            return
+        for violation in schema.check(obj, event.rpc.kind, event.rpc.method, answering):
+            self._add(event, "schema", violation.sentence, path=violation.path, revision=revision)
+
+    def _request(self, event: Event, method: str, msg_id: Any, body: dict[str, Any]) -> None:
+        direction = event.dir or Direction.C2S
+        meta = _get(body, "params", "_meta")
+        meta = meta if isinstance(meta, dict) else {}
+        if direction == Direction.C2S:
+            if method == "initialize":
+                self._handshake_era = True
+                self._init_id = id_key(msg_id)
+                asked = _get(body, "params", "protocolVersion")
+                self._requested = asked if isinstance(asked, str) else None
+                caps = _get(body, "params", "capabilities")
+                self._client_caps = caps if isinstance(caps, dict) else {}
+            elif method == "server/discover":
+                self._requested = revisions.STATELESS_FROM
+            named = meta.get(_META_VERSION)
+            if isinstance(named, str) and method not in _EARLY:
+                self._meta_revision(event, named)
+            if method not in _EARLY and not self._init_answered and not isinstance(named, str) \
+                    and self.revision is None:
+                self._add(event, "request-before-handshake",
+                          f"{method} sent before the server answered initialize; only ping may come first")
+            self._uses_server_capability(event, method)
+        else:
+            if self._handshake_era and not self._initialized and method != "ping":
+                self._add(event, "request-before-handshake",
+                          f"the server sent {method} before the client's notifications/initialized; only ping "
+                          "and logging may come first")
+            self._uses_client_capability(event, method, _SERVER_ASKS)
+        self._not_in_revision(event, method)
+        token = meta.get("progressToken")
+        pending = _Pending(method, event.seq, id_key(token) if token is not None else None,
+                           _META_LOG_LEVEL in meta)
+        key = id_key(msg_id)
+        self._pending[direction][key] = pending
+        self._issued[direction].add(key)
+        if pending.progress_token is not None:
+            self._progress[pending.progress_token] = None
+
+    def _response(self, event: Event, kind: str, msg_id: Any, answering: str | None, body: dict[str, Any]) -> None:
+        origin = Direction.S2C if event.dir == Direction.C2S else Direction.C2S
+        pending = self._pending[origin].pop(id_key(msg_id), None)
+        if pending is not None and pending.progress_token is not None:
+            self._progress.pop(pending.progress_token, None)
+        if kind != jsonrpc.RESPONSE or event.dir != Direction.S2C:
+            return
+        result = body.get("result")
+        result = result if isinstance(result, dict) else {}
+        if answering == "initialize":
+            self._init_answered = True
+            chosen = result.get("protocolVersion")
+            caps = result.get("capabilities")
+            self._server_caps = caps if isinstance(caps, dict) else {}
+            if isinstance(chosen, str):
+                self._chosen(event, chosen)
+        elif answering == "server/discover":
+            caps = result.get("capabilities")
+            self._server_caps = caps if isinstance(caps, dict) else {}
+            self.revision = revisions.STATELESS_FROM
+            self._init_answered = self._initialized = True
+
+    def _chosen(self, event: Event, chosen: str) -> None:
+        if chosen not in revisions.REVISIONS:
+            self._add(event, "revision-unknown",
+                      f"the server chose protocol revision {json.dumps(chosen)}, which no MCP specification "
+                      f"defines (known: {', '.join(revisions.REVISIONS)})")
+            return
+        if self._requested is not None and chosen != self._requested:
+            self._add(event, "revision-other",
+                      f"the client asked for revision {self._requested} and the server chose {chosen}: right "
+                      f"only if the server does not support {self._requested}")
+        self.revision = chosen
+
+    def _notification(self, event: Event, method: str, body: dict[str, Any]) -> None:
+        params = body.get("params")
+        params = params if isinstance(params, dict) else {}
+        if method == "notifications/initialized" and event.dir == Direction.C2S:
+            self._initialized = True
+        elif method == "notifications/progress":
+            self._progress_rule(event, params)
+        elif method == "notifications/cancelled":
+            self._cancel_rule(event, params)
+        if event.dir == Direction.S2C:
+            self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
+            if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
+                    and not any(p.log_level for p in self._pending[Direction.C2S].values()):
+                self._add(event, "log-without-level",
+                          "a log message while no request in flight set io.modelcontextprotocol/logLevel in _meta")
+        else:
+            self._uses_client_capability(event, method, _CLIENT_ANNOUNCES)
+        self._not_in_revision(event, method)
+
+    # -- rules --------------------------------------------------------------------------------------------
+
+    def _progress_rule(self, event: Event, params: dict[str, Any]) -> None:
+        token = params.get("progressToken")
+        if token is None:
+            return  # the schema says it is missing
+        key = id_key(token)
+        if key not in self._progress:
+            self._add(event, "progress-unknown-token",
+                      f"progress for token {json.dumps(token)}, which no request in flight carried")
+            return
+        value = params.get("progress")
+        last = self._progress[key]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if last is not None and value <= last:
+                self._add(event, "progress-not-increasing",
+                          f"progress {json.dumps(value)} for token {json.dumps(token)} does not increase on the "
+                          f"previous {json.dumps(last)}")
+            else:
+                self._progress[key] = value
+
+    def _cancel_rule(self, event: Event, params: dict[str, Any]) -> None:
+        if "requestId" not in params:
+            return
+        request_id = params.get("requestId")
+        key = id_key(request_id)
+        if event.dir == Direction.C2S and self._init_id is not None and key == self._init_id:
+            self._add(event, "cancel-initialize", "the client cancelled its initialize request")
+            return
+        if key not in self._issued[event.dir or Direction.C2S]:
+            who = "client" if event.dir == Direction.C2S else "server"
+            self._add(event, "cancel-unknown-request",
+                      f"cancels request {json.dumps(request_id)}, which the {who} never sent")
+
+    def _meta_revision(self, event: Event, named: str) -> None:
+        if "exchange" in event.data:
+            self._meta_by_exchange[event.data["exchange"]] = (event, named)
+        if self.revision is not None and named != self.revision:
+            self._add(event, "meta-revision-mismatch",
+                      f"_meta names revision {named}, but the session speaks {self.revision}")
+        elif self.revision is None and named in revisions.REVISIONS and not self._handshake_era:
+            self.revision = named
+
+    def _header_rule(self, event: Event) -> None:
+        """The HTTP exchange that carried a request: its MCP-Protocol-Version header must agree with _meta."""
+        found = self._meta_by_exchange.pop(event.data.get("exchange"), None)
+        headers = event.data.get("request_headers")
+        if found is None or not isinstance(headers, dict):
+            return
+        message, named = found
+        header = next((v for k, v in headers.items() if str(k).lower() == "mcp-protocol-version"), None)
+        if isinstance(header, str) and header != named:
+            self._add(message, "meta-revision-mismatch",
+                      f"_meta names revision {named}, but the MCP-Protocol-Version header says {header}")
+
+    def _not_in_revision(self, event: Event, method: str) -> None:
+        if self.revision is None or not method or method in revisions.methods(self.revision):
+            return
+        if any(method in revisions.methods(r) for r in revisions.REVISIONS):
+            has = [r for r in revisions.REVISIONS if method in revisions.methods(r)]
+            self._add(event, "method-not-in-revision",
+                      f"{method} is not part of revision {self.revision} (it is in {', '.join(has)})")
+
+    def _uses_server_capability(self, event: Event, method: str,
+                                table: Mapping[str, tuple[str, str | None]] = _CLIENT_USES) -> None:
+        need = table.get(method)
+        if need is None or self._server_caps is None or self.revision is None:
+            return
+        self._capability(event, method, need, self._server_caps, "ServerCapabilities", "server",
+                         "server-capability-undeclared")
+
+    def _uses_client_capability(self, event: Event, method: str, table: Mapping[str, tuple[str, str | None]]) -> None:
+        need = table.get(method)
+        if need is None or self._client_caps is None or self.revision is None \
+                or self.revision == revisions.STATELESS_FROM:
+            return
+        self._capability(event, method, need, self._client_caps, "ClientCapabilities", "client",
+                         "client-capability-undeclared")
+
+    def _capability(self, event: Event, method: str, need: tuple[str, str | None], declared: dict[str, Any],
+                    definition: str, who: str, rule_id: str) -> None:
+        assert self.revision is not None
+        name, sub = need
+        defined = revisions.definitions(self.revision).get(definition, {}).get("properties", {})
+        if name not in defined:
+            return  # the revision has no such capability (completions before 2025-03-26): nothing to declare
+        have = declared.get(name)
+        if not isinstance(have, dict):
+            self._add(event, rule_id, f"{method} needs the {who} capability {name}, which the {who} did not "
+                                      "declare")
+        elif sub is not None and have.get(sub) is not True:
+            self._add(event, rule_id, f"{method} needs the {who} capability {name}.{sub}, which the {who} did not "
+                                      "declare")
+
+    def _add(self, event: Event, rule_id: str, text: str, *, path: str = "", revision: str = "") -> None:
+        rule = BY_ID[rule_id]
+        finding = ProtocolFinding(event.seq, rule_id, rule.severity, text, path, revision or self.revision or "")
+        self.findings.setdefault(event.seq, []).append(finding)
+        self.counts[rule_id] = self.counts.get(rule_id, 0) + 1
+        self._new.append(finding)
+
+
+#: the C scanner json.loads uses, without its three Python calls a message (a flood's parse is the judge's
+#: largest cost)
+_scan_once = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed's context type
+
+
+def _parse(event: Event) -> Any:
+    try:
+        value, _ = _scan_once(event.raw.decode("utf-8"), 0)
+        return value
+    except (ValueError, RecursionError, StopIteration, UnicodeDecodeError):
+        return None
+
+
+def _get(obj: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def findings_of(event: Event, judge: ProtocolJudge | None) -> list[Finding]:
+    """What the wire layer found on ``event`` and what the judge found, together."""
+    found = list(event.findings)
+    if judge is not None:
+        found.extend(f.as_finding() for f in judge.of(event.seq))
+    return found
+
+
+def judge_events(events: Iterable[Event], revision: str | None = None) -> ProtocolJudge:
+    """Judge a whole sequence (a capture read back): every finding, the deferred ones included."""
+    judge = ProtocolJudge(revision)
+    batch: list[Event] = []
+    for event in events:
+        batch.append(event)
+        if len(batch) >= 512:
+            judge.feed(batch)
+            batch = []
+    judge.feed(batch)
+    judge.judge_deferred()
+    return judge

@@ -1,0 +1,93 @@
+"""Each message judged against its revision's schema: by method, results by the request they answer, errors by
+shape; the compiled yes/no check agrees with jsonschema on every definition of the five revisions."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.core.protocol import revisions
+from inspector.core.protocol.messages import for_revision
+from inspector.core.schemas.validate import definition_validator
+
+GOOD_TOOL = {"name": "add", "inputSchema": {"type": "object"}}
+
+
+def _result(revision: str, extra: dict) -> dict:
+    base = {"resultType": "complete", "cacheScope": "public", "ttlMs": 0} if revision == "2026-07-28" else {}
+    return {**base, **extra}
+
+
+@pytest.mark.parametrize("revision", revisions.REVISIONS)
+def test_a_tools_list_result_without_input_schema_is_a_schema_violation_in_every_revision(revision):
+    schema = for_revision(revision)
+    good = {"jsonrpc": "2.0", "id": 1, "result": _result(revision, {"tools": [GOOD_TOOL]})}
+    bad = {"jsonrpc": "2.0", "id": 1, "result": _result(revision, {"tools": [GOOD_TOOL, {"name": "x"}]})}
+    assert schema.check(good, "response", None, "tools/list") == []
+    found = schema.check(bad, "response", None, "tools/list")
+    assert [v.path for v in found] == ["result.tools[1]"]
+    assert found[0].sentence == ('result.tools[1] is missing the required field "inputSchema" '
+                                 f"(schema {revision}, ListToolsResult)")
+
+
+def test_the_sentence_says_the_path_the_rule_the_value_and_the_revision():
+    schema = for_revision("2025-11-25")
+    tools = [GOOD_TOOL, GOOD_TOOL, {"name": "c", "inputSchema": {"type": "array"}}]
+    found = schema.check({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}}, "response", None, "tools/list")
+    assert [v.sentence for v in found] == [
+        'result.tools[2].inputSchema.type must be "object", it is the string "array" (schema 2025-11-25, '
+        "ListToolsResult)"]
+
+
+@pytest.mark.parametrize("revision", revisions.REVISIONS)
+def test_a_notification_is_judged_by_its_method(revision):
+    schema = for_revision(revision)
+    bad = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1}}
+    found = schema.check(bad, "notification", "notifications/progress", None)
+    assert found and found[0].definition == "ProgressNotification"
+    assert "progress" in found[0].sentence
+
+
+def test_a_request_is_judged_by_its_method_and_an_unknown_method_is_not_judged():
+    schema = for_revision("2025-06-18")
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": {}}}
+    assert [v.path for v in schema.check(call, "request", "tools/call", None)] == ["params"]
+    assert schema.check({"jsonrpc": "2.0", "id": 1, "method": "x/y"}, "request", "x/y", None) == []
+
+
+def test_an_error_is_judged_by_its_shape_and_in_2026_by_its_code():
+    old = for_revision("2024-11-05")
+    assert old.check({"jsonrpc": "2.0", "id": 1, "error": {"code": "x", "message": "m"}}, "error", None, None)
+    new = for_revision("2026-07-28")
+    unsupported = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "no"}}
+    found = new.check(unsupported, "error", None, None)
+    assert found and found[0].definition == "UnsupportedProtocolVersionError"
+    assert new.check({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no"}}, "error", None,
+                     None) == []
+
+
+def test_a_2026_result_asking_for_input_is_judged_as_input_required():
+    schema = for_revision("2026-07-28")
+    answer = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "s"}}
+    assert schema.check(answer, "response", None, "tools/call") == []
+
+
+#: Values that exercise the keywords: each definition is judged on each by both checks, which must agree.
+SAMPLES = [None, True, 1, 1.5, -3, "x", "2.0", [], [1, "a"], {}, {"name": "n"}, {"name": "n", "inputSchema": {}},
+           {"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"type": "text", "text": "t"},
+           {"role": "user", "content": {"type": "text", "text": "t"}}, {"uri": "file:///a", "name": "a"},
+           {"level": "info", "data": 1}, {"progressToken": 1, "progress": 2}, {"code": -32700, "message": "m"},
+           {"type": "object", "properties": {"a": {"type": "string"}}}, {"tools": [GOOD_TOOL]}]
+
+
+@pytest.mark.parametrize("revision", revisions.REVISIONS)
+def test_the_compiled_check_agrees_with_jsonschema_on_every_definition(revision):
+    schema = for_revision(revision)
+    disagree = []
+    for name in revisions.definitions(revision):
+        fast = schema.fast(name)
+        assert fast is not None, f"{name} uses a keyword the compiled check does not know"
+        slow = definition_validator(schema.document, name)
+        for sample in SAMPLES:
+            if fast(sample) != slow.is_valid(sample):
+                disagree.append((name, sample))
+    assert disagree == []

@@ -1,0 +1,102 @@
+"""A stdio MCP server that breaks each protocol rule a server can break, exactly once (standard library only).
+
+Scenarios (the first argument):
+
+- ``legacy`` (default): asked for 2025-11-25 it chooses 2025-06-18 (revision-other); asks for roots before
+  notifications/initialized (request-before-handshake); its tools/list result has a tool without inputSchema
+  (schema); on tools/call it sends progress for an unknown token, progress that goes back, a list_changed it
+  never declared, a sampling request the client never declared, a cancel for a request it never sent, a
+  tasks/list request (not in 2025-06-18), a notification with an id, the same ping id twice while the first
+  is in flight, a batch, and the call's answer with its id as a string before the right answer.
+- ``unknown-revision``: chooses the revision "1999-01-01" and is otherwise well behaved.
+- ``modern``: answers server/discover (2026-07-28) and logs on a tools/list that asked for no log level.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+out = sys.stdout.buffer
+
+
+def send(obj: Any) -> None:
+    out.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
+    out.flush()
+
+
+def answer(request: dict[str, Any], result: dict[str, Any]) -> None:
+    send({"jsonrpc": "2.0", "id": request["id"], "result": result})
+
+
+INFO = {"name": "broken-protocol-server", "version": "0.0.1"}
+TOOL = {"name": "echo", "inputSchema": {"type": "object"}}
+
+
+def legacy(request: dict[str, Any], chosen: str) -> None:
+    method = request.get("method")
+    if method == "initialize":
+        answer(request, {"protocolVersion": chosen, "capabilities": {"tools": {}}, "serverInfo": INFO})
+        if chosen == "2025-06-18":
+            send({"jsonrpc": "2.0", "id": "early", "method": "roots/list"})
+    elif method == "tools/list":
+        tools = [{"name": "no-schema"}] if chosen == "2025-06-18" else [TOOL]
+        answer(request, {"tools": tools})
+    elif method == "tools/call" and chosen == "2025-06-18":
+        misbehave(request)
+    elif method == "tools/call":
+        answer(request, {"content": [{"type": "text", "text": "ok"}]})
+    elif "id" in request and "method" in request:
+        answer(request, {})
+
+
+def misbehave(request: dict[str, Any]) -> None:
+    token = request.get("params", {}).get("_meta", {}).get("progressToken")
+    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "nobody", "progress": 1}})
+    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 5}})
+    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 3}})
+    send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    send({"jsonrpc": "2.0", "id": "sample", "method": "sampling/createMessage",
+          "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5}})
+    send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "never-sent"}})
+    send({"jsonrpc": "2.0", "id": "tasks", "method": "tasks/list"})
+    send({"jsonrpc": "2.0", "id": "with-id", "method": "notifications/broken"})
+    send({"jsonrpc": "2.0", "id": "dup", "method": "ping"})
+    send({"jsonrpc": "2.0", "id": "dup", "method": "ping"})
+    send([{"jsonrpc": "2.0", "method": "notifications/batched"}])
+    msg_id = request["id"]
+    send({"jsonrpc": "2.0", "id": str(msg_id) if isinstance(msg_id, int) else 0, "result": {"content": []}})
+    answer(request, {"content": [{"type": "text", "text": "ok"}]})
+
+
+def modern(request: dict[str, Any]) -> None:
+    method = request.get("method")
+    meta = {"_meta": {"io.modelcontextprotocol/serverInfo": INFO}}
+    cache = {"resultType": "complete", "cacheScope": "public", "ttlMs": 0}
+    if method == "server/discover":
+        answer(request, {**meta, **cache, "supportedVersions": ["2026-07-28"],
+                         "capabilities": {"tools": {}, "logging": {}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "unasked"}})
+        answer(request, {**meta, **cache, "tools": [TOOL]})
+    elif "id" in request and "method" in request:
+        answer(request, {**meta, "resultType": "complete"})
+
+
+def main() -> None:
+    scenario = sys.argv[1] if len(sys.argv) > 1 else "legacy"
+    for line in sys.stdin.buffer:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        if not isinstance(message, dict) or "method" not in message:
+            continue  # answers to our own requests
+        if scenario == "modern":
+            modern(message)
+        else:
+            legacy(message, "1999-01-01" if scenario == "unknown-revision" else "2025-06-18")
+
+
+if __name__ == "__main__":
+    main()
