@@ -64,19 +64,39 @@ async def run_record(stream: str, retain: bool, judge: bool = False) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         writer = CaptureWriter(Path(tmp, "bench.jsonl"), make_header({"transport": "stdio", "argv": argv}))
         session = Session(StdioTransport(argv), capture=writer, keep_events=retain)
-        if judge:  # the window's protocol judge, fed each batch as the pipeline announces it (issue 15)
+        pacer = None
+        if judge:  # the window's protocol judge, paced off the ingest path as the window runs it (issue 15)
             from inspector.core.protocol.judge import ProtocolJudge
+            from inspector.core.protocol.pacer import JudgePacer
 
-            judging = ProtocolJudge("2025-11-25")
-            session.pipeline.listeners.append(judging.feed)
+            loop = asyncio.get_running_loop()
+            pacer = JudgePacer(ProtocolJudge("2025-11-25"))
+
+            def pace() -> None:
+                delay = pacer.step()
+                if delay is not None:
+                    loop.call_later(delay, pace)
+
+            def arrived(events: list) -> None:
+                if pacer.push(events):
+                    loop.call_soon(pace)
+
+            session.pipeline.listeners.append(arrived)
         await session.start()
         await session.wait_closed()
         await session.close()
         writer.close()
+        if pacer is not None:
+            INGEST_DONE.append(time.perf_counter())
+            pacer.drain()  # what the flood left waiting: the time until every message is judged
         messages = session.counts["s2c"]
         if retain:
             assert sum(1 for e in session.events if e.kind == Kind.MESSAGE) == messages
     return messages
+
+
+#: when ingest ended, in judge mode (judging may go on after it: the pacer keeps judging off the ingest path)
+INGEST_DONE: list[float] = []
 
 
 def child(mode: str, stream: str) -> None:
@@ -88,10 +108,11 @@ def child(mode: str, stream: str) -> None:
         n = asyncio.run(run_baseline(stream))
     else:
         n = asyncio.run(run_record(stream, retain=(mode == "retain"), judge=(mode == "judge")))
-    seconds = time.perf_counter() - start
+    judged = time.perf_counter() - start
+    seconds = INGEST_DONE[0] - start if INGEST_DONE else judged
     rss_peak = memory_kb("VmHWM")
-    print(json.dumps({"mode": mode, "messages": n, "seconds": seconds, "rss_start_kb": rss_start,
-                      "rss_peak_kb": rss_peak}))
+    print(json.dumps({"mode": mode, "messages": n, "seconds": seconds, "judged_seconds": judged,
+                      "rss_start_kb": rss_start, "rss_peak_kb": rss_peak}))
 
 
 def measure(mode: str, stream: str) -> dict[str, float]:
@@ -135,6 +156,11 @@ def main() -> None:
         growth = statistics.median(r["rss_peak_kb"] - r["rss_start_kb"] for r in runs) * 1024
         print(f"{mode:<10}{seconds:>9.2f}{seconds / base_time:>12.2f}{peak:>13.1f}{growth / 1e6:>15.1f}"
               f"{growth / raw_bytes:>14.2f}")
+    record_time = statistics.median(r["seconds"] for r in results["record"])
+    judge_time = statistics.median(r["seconds"] for r in results["judge"])
+    judged = statistics.median(r["judged_seconds"] for r in results["judge"])
+    print(f"judge / record ingest: {judge_time / record_time:.2f}x (goal at most 1.2x); every message judged "
+          f"{judged - judge_time:.2f} s after the flood ended ({judged / record_time:.2f}x record's time in all)")
 
 
 if __name__ == "__main__":

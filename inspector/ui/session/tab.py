@@ -33,6 +33,7 @@ from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
+from inspector.core.protocol.pacer import JudgePacer
 from inspector.core.session.session import ServerInfo
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
@@ -198,6 +199,11 @@ class SessionTab(QWidget):
         self.problems.muted_changed.connect(self._muted_changed)
         self.detail.extra_findings = lambda event: [f.as_finding() for f in self.judge.of(event.seq)
                                                     if f.rule not in self.problems.muted]
+        self.pacer = JudgePacer(self.judge, self._judged)
+        self._said_skipped = False
+        self._pace_timer = QTimer(self)
+        self._pace_timer.setSingleShot(True)
+        self._pace_timer.timeout.connect(self._pace)
         self._judge_timer = QTimer(self)  # big messages' schemas, judged one per idle turn, off the hot path
         self._judge_timer.setInterval(0)
         self._judge_timer.timeout.connect(self._judge_deferred)
@@ -480,8 +486,8 @@ class SessionTab(QWidget):
     def _events_arrived(self) -> None:
         assert self.model is not None
         first = self.model.rowCount()
-        if self.index is None:
-            self._judge_new(self.events[first:])
+        if self.index is None and self.pacer.push(self.events[first:]):
+            self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
         self._refit_if_wider()
@@ -491,10 +497,21 @@ class SessionTab(QWidget):
 
     # -- protocol findings -----------------------------------------------------------------------------
 
+    def _pace(self) -> None:
+        delay = self.pacer.step()
+        if delay is not None:
+            self._pace_timer.start(int(delay * 1000))
+        if self.pacer.skipped and not self._said_skipped:
+            self._said_skipped = True
+            self.say(self.pacer.sentence() or "")
+
     def _judge_new(self, events: list[Event]) -> None:
-        """Judge new events; their findings (the judge's and those already on the events) go to the Problems
+        """Judge new events now (an opened capture's slices; a live session's go through the pacer)."""
+        self._judged(events, self.judge.feed(events))
+
+    def _judged(self, events: list[Event], judged: list[ProtocolFinding]) -> None:
+        """Judged events: their findings (the judge's and those already on the events) go to the Problems
         panel, and their rows are repainted in their severity's colour."""
-        judged = self.judge.feed(events)
         found = [*_wire_findings(events), *judged]
         if found:
             self.problems.add(found)
