@@ -142,7 +142,7 @@ def run_oneshot_command(args: argparse.Namespace, command: list[str]) -> int:
     """Run the one-shot command ``args`` describes against ``command`` (after --) or ``--url``."""
     from inspector.cli.main import run_async
     from inspector.cli.record_cmd import parse_answers
-    from inspector.core.explore.arguments import ArgumentError, parse_json_object
+    from inspector.core.explore.arguments import ArgumentError, parse_json_object, split_pair
     from inspector.core.explore.oneshot import OneShot, run_oneshot
     from inspector.core.session.target import InputError, Target
 
@@ -156,6 +156,8 @@ def run_oneshot_command(args: argparse.Namespace, command: list[str]) -> int:
         job = OneShot(action=args.oneshot, target=Target.from_args(args, command), kind=args.kind,
                       name=getattr(args, "name", ""), words=list(getattr(args, "words", [])),
                       roots=roots_of(args.root), answers=parse_answers(args.answer), out=args.out)
+        for word in job.words:  # said before the server is started
+            split_pair(word)
         if args.oneshot == "call" and args.args is not None:
             job.base = parse_json_object(args.args, "--args")
         if args.oneshot == "request" and args.params is not None:
@@ -202,8 +204,8 @@ def _print_result(result: Any, *, as_json: bool, text: bool) -> None:
 
         texts = text_of(result)
         if texts is not None:
-            for item in texts:
-                print(item)
+            for item in texts:  # one item a line: its own final line break is kept, not doubled
+                sys.stdout.write(item if item.endswith("\n") else item + "\n")
             return
     indent = None if as_json or not sys.stdout.isatty() else 2
     print(json.dumps(result, ensure_ascii=False, indent=indent))
