@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "oneshot", None):
         from inspector.cli.oneshot_cmd import run_oneshot_command
 
-        return run_oneshot_command(args, command)
+        return run_oneshot_command(args, command, exit_now=argv is None)
     if args.command == "record":
         from inspector.cli.record_cmd import run_record
 

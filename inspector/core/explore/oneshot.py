@@ -13,8 +13,8 @@ connect, 4 no answer in time, 1 any other failure, as :func:`inspector.core.sess
 
 With ``roots``, the client declares the ``roots`` capability and the session answers ``roots/list`` with them
 (https://modelcontextprotocol.io/specification/2025-11-25/client/roots). Many servers ask for the roots as
-soon as the handshake is done; the action waits for that question to be answered (at most
-:data:`ROOTS_WAIT`) so that what the server does next already sees the roots.
+soon as the handshake is done and take the answer in asynchronously; the action waits for that question (at
+most :data:`ROOTS_WAIT`) and then :data:`ROOTS_SETTLE`, so that what the server does next sees the roots.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ ACTIONS = ("list", "call", "read", "prompt", "complete", "request")
 #: server-filesystem ask right after notifications/initialized and act on the answer); a server that does
 #: not ask costs this much, and only when --root is given.
 ROOTS_WAIT = 1.0
+#: ... and once it asked, how long it gets to act on our answer before the action's request goes out: servers
+#: take the roots in asynchronously (server-filesystem checks each folder on disk first), and nothing on the
+#: wire says when they are done
+ROOTS_SETTLE = 0.1
 
 
 @dataclass
@@ -125,6 +129,8 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
             return OneShotResult(EXIT_BAD_INPUT, error=f"cannot write the capture {job.out}: {exc.strerror or exc}")
     session = Session(transport, capture=writer, roots=job.roots, keep_events=False,
                       server_request_handler=handler)
+    if job.action == "call":
+        _warm_up_validator()
     watch = _Watch()
     session.listeners.append(watch.saw)
     started = connected = False
@@ -141,7 +147,7 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
         if job.roots:
             try:
                 await asyncio.wait_for(watch.roots_asked.wait(), ROOTS_WAIT)
-                await asyncio.sleep(0)  # our answer is on its way before the action's request
+                await asyncio.sleep(ROOTS_SETTLE)
             except TimeoutError:
                 pass
         return await _act(session, job)
@@ -165,6 +171,17 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
         await session.close()
         if writer is not None:
             writer.close()
+
+
+def _warm_up_validator() -> None:
+    """Import the schema validator (jsonschema: tens of milliseconds) in a background thread while the server
+    starts: a call needs it only once the tool's schema is in, and the import lock makes the call wait for
+    this import if it is not done by then."""
+    import importlib
+    import threading
+
+    threading.Thread(target=importlib.import_module, args=("inspector.core.schemas.validate",),
+                     name="import-validator", daemon=True).start()
 
 
 async def _act(session: Session, job: OneShot) -> OneShotResult:
