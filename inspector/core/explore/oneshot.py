@@ -129,8 +129,6 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
             return OneShotResult(EXIT_BAD_INPUT, error=f"cannot write the capture {job.out}: {exc.strerror or exc}")
     session = Session(transport, capture=writer, roots=job.roots, keep_events=False,
                       server_request_handler=handler)
-    if job.action == "call":
-        _warm_up_validator()
     watch = _Watch()
     session.listeners.append(watch.saw)
     started = connected = False
@@ -141,6 +139,8 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
             session.note(str(exc), failure=True)
             return OneShotResult(failure_exit(exc, started=False, connected=False), error=str(exc))
         started = True
+        if job.action == "call":  # once the server is on its way: the import competes for the GIL
+            _warm_up_validator()
         target = job.target
         await session.handshake(target.handshake, target.protocol_version, target.timeout)
         connected = True
