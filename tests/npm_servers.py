@@ -1,4 +1,5 @@
-"""The npm test server, @modelcontextprotocol/server-everything, installed on first use into a cache folder.
+"""The npm test servers (@modelcontextprotocol/server-everything, server-filesystem), installed on first use into a
+cache folder.
 
 Shared by the integration and HTTP tests (one install, one lock). Missing node or npm is a failure, not a
 skip: these tests are the proof that the inspector works against a real third-party server.
@@ -21,6 +22,13 @@ import pytest
 #: The server-everything release these tests were written against (its tool names and startup line).
 EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
 EVERYTHING_VERSION = "2026.8.31"
+#: server-filesystem, for roots (issue 14); server-memory and the official Inspector for benchmarks/oneshot_call.py
+FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
+FILESYSTEM_VERSION = "2026.8.31"
+MEMORY_PACKAGE = "@modelcontextprotocol/server-memory"
+MEMORY_VERSION = "2026.8.31"
+OFFICIAL_INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
+OFFICIAL_INSPECTOR_VERSION = "2.12.0"
 #: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
 NPM_INSTALL_TIMEOUT = 600.0
 
@@ -57,21 +65,32 @@ def file_lock(path: Path, timeout: float) -> Iterator[None]:
 def install_everything() -> tuple[str, Path]:
     """``(node, dist/index.js)`` of server-everything, installed into ``$MCP_INSPECTOR_TEST_CACHE`` (default
     ``~/.cache/mcp-inspector-tests/npm``) at the pinned version if it is not there yet."""
+    return install_package(EVERYTHING_PACKAGE, EVERYTHING_VERSION, "dist/index.js")
+
+
+def install_filesystem() -> tuple[str, Path]:
+    """``(node, dist/index.js)`` of server-filesystem (roots), installed like server-everything."""
+    return install_package(FILESYSTEM_PACKAGE, FILESYSTEM_VERSION, "dist/index.js")
+
+
+def install_package(package: str, version: str, entry_path: str) -> tuple[str, Path]:
+    """``(node, ENTRY)`` of an npm ``package`` at ``version``, installed into the shared cache (one lock for
+    every install) if it is not there yet; ``entry_path`` is the script inside the package."""
     node = shutil.which("node")
     npm = shutil.which("npm")
     if node is None or npm is None:
         pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
-                    f"{EVERYTHING_PACKAGE}; install Node.js 18 or newer with npm")
+                    f"{package}; install Node.js 18 or newer with npm")
     prefix = npm_cache_dir()
-    package_dir = prefix / "node_modules" / Path(EVERYTHING_PACKAGE)
-    entry = package_dir / "dist" / "index.js"
-    if installed_version(package_dir) == EVERYTHING_VERSION and entry.exists():
+    package_dir = prefix / "node_modules" / Path(package)
+    entry = package_dir / entry_path
+    if installed_version(package_dir) == version and entry.exists():
         return node, entry
     prefix.mkdir(parents=True, exist_ok=True)
     with file_lock(prefix / ".install.lock", NPM_INSTALL_TIMEOUT):
-        if not (installed_version(package_dir) == EVERYTHING_VERSION and entry.exists()):
+        if not (installed_version(package_dir) == version and entry.exists()):
             command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact",
-                       "--loglevel=error", f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"]
+                       "--loglevel=error", f"{package}@{version}"]
             try:
                 done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                       timeout=NPM_INSTALL_TIMEOUT)
@@ -79,6 +98,6 @@ def install_everything() -> tuple[str, Path]:
                 pytest.fail(f"npm install did not finish within {NPM_INSTALL_TIMEOUT:g} s: {' '.join(command)}")
             if done.returncode != 0:
                 pytest.fail(f"npm install failed (exit {done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
-    if installed_version(package_dir) != EVERYTHING_VERSION or not entry.exists():
-        pytest.fail(f"{entry} is not {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} after npm install")
+    if installed_version(package_dir) != version or not entry.exists():
+        pytest.fail(f"{entry} is not {package}@{version} after npm install")
     return node, entry

@@ -27,6 +27,7 @@ examples:
   mcp-inspector record --out session.jsonl -- python -m my_server
   mcp-inspector record --out s.jsonl --send calls.jsonl --timeout 20 -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector show session.jsonl
+  mcp-inspector call get-sum a=2 b=3 -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector tap --name files -- npx -y @modelcontextprotocol/server-filesystem ~/Documents
   mcp-inspector wrap ~/.config/Claude/claude_desktop_config.json --all
 """
@@ -110,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.interop_cmd import add_parsers as add_interop
     from inspector.cli.lint_cmd import add_parser as add_lint
+    from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
@@ -121,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_interop(sub)
     add_completions(sub)
     add_lint(sub)
+    add_oneshot(sub)
     return parser
 
 
@@ -209,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     if requested():  # the shell asks for completions (bash, zsh, fish): answer and exit
         complete(parser)
     args = parser.parse_args(capture_as_open(own, parser))
+    if getattr(args, "oneshot", None):
+        from inspector.cli.oneshot_cmd import run_oneshot_command
+
+        return run_oneshot_command(args, command, exit_now=argv is None)
     if args.command == "record":
         from inspector.cli.record_cmd import run_record
 

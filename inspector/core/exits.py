@@ -19,6 +19,8 @@ EXIT_TIMEOUT = 4
 EXIT_RPC_ERROR = 5
 #: the server broke the protocol: lines that are no JSON-RPC message (framing errors) or invalid JSON-RPC
 EXIT_PROTOCOL = 6
+#: one-shot ``call``: the tool answered with a result that says ``isError: true``
+EXIT_TOOL_ERROR = 7
 EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
 
 #: ``record``'s statuses and what each means, in the order they are decided: a run that stopped early gets
@@ -46,6 +48,20 @@ REPLAY_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_DIFFERENT, "something differs (a changed, missing or extra answer)"),
     (EXIT_CANNOT_REPLAY, "the replay could not be done: an unusable option or capture, or a failed handshake"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+#: the one-shot commands (``call``, ``tools``, ``read``, ``prompt``, ``complete``, ``request``, ...)
+ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "success: the result is on stdout"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
+                         "handshake failed"),
+    (EXIT_BAD_INPUT, "usage: an option or argument is unusable (KEY without =, bad JSON, arguments that do not "
+                     "fit the tool's inputSchema, an unknown tool or prompt)"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no response within --timeout"),
+    (EXIT_RPC_ERROR, "the server answered with a JSON-RPC error (a sentence and the error object on stderr)"),
+    (EXIT_TOOL_ERROR, "call: the tool's result says isError: true (the result is still on stdout)"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 

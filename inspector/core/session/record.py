@@ -210,14 +210,22 @@ class _Outcome:
         exc = self.failure
         if exc is None:
             return EXIT_PROTOCOL if self.violations else EXIT_RPC_ERROR if self.error_answers else EXIT_OK
-        if not self.started or isinstance(exc, (CommandNotFound, CannotRun)) or \
-                (_raised_while(exc, CannotConnect) and not self.connected):  # also behind the handshake's error
-            return EXIT_CANNOT_CONNECT
-        if _raised_while(exc, RequestTimeout):
-            return EXIT_TIMEOUT
-        if isinstance(exc, HandshakeError) and self.last_answer_was_error:  # refused with an error answer
-            return EXIT_RPC_ERROR
-        return EXIT_SERVER_FAILED
+        return failure_exit(exc, started=self.started, connected=self.connected,
+                            refused=self.last_answer_was_error)
+
+
+def failure_exit(exc: BaseException, *, started: bool, connected: bool, refused: bool = False) -> int:
+    """The exit status of a run that ``exc`` stopped (record's, and the one-shot commands'): 3 when the server
+    could not be started or reached (``started``: the transport started; ``connected``: the handshake got
+    through), 4 for no response in time, 5 for a handshake the server ``refused`` with an error answer, else 1."""
+    if not started or isinstance(exc, (CommandNotFound, CannotRun)) or \
+            (_raised_while(exc, CannotConnect) and not connected):  # also behind the handshake's error
+        return EXIT_CANNOT_CONNECT
+    if _raised_while(exc, RequestTimeout):
+        return EXIT_TIMEOUT
+    if isinstance(exc, HandshakeError) and refused:  # refused with an error answer
+        return EXIT_RPC_ERROR
+    return EXIT_SERVER_FAILED
 
 
 def _raised_while(exc: BaseException, kind: type[BaseException]) -> bool:

@@ -25,15 +25,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.capture.redact import REDACTED
-from inspector.core.clients.configs import profile_of_entry
-from inspector.core.clients.profiles import ServerProfile
 from inspector.core.present.describe import safe
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 
-if TYPE_CHECKING:  # httpx is imported only when a URL is connected to
+if TYPE_CHECKING:  # httpx is imported only when a URL is connected to; profiles only when one is used
+    from inspector.core.clients.profiles import ServerProfile
     from inspector.core.transports.http_common import HttpOptions
 
 #: Default bound on establishing a TCP (and TLS) connection to a URL (the HTTP transports' own default).
@@ -139,6 +138,8 @@ class Target:
     def from_config_entry(cls, name: str, entry: object) -> Target:
         """One server entry of a client's MCP config (``{"command", "args", "env", "cwd"}`` or ``{"url",
         "headers", "type"}``), read as an import reads it; raises ConfigError when it names no usable server."""
+        from inspector.core.clients.configs import profile_of_entry  # not on the one-shot commands' path
+
         return cls.from_profile(profile_of_entry(name, entry))
 
     # -- capture headers ---------------------------------------------------------------------------------

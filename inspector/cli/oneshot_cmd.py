@@ -1,0 +1,234 @@
+"""The one-shot commands: ``tools``, ``resources``, ``templates``, ``prompts``, ``call``, ``read``, ``prompt``,
+``complete`` and ``request``. Each connects as ``record`` does (``-- CMD`` or ``--url URL``), does one thing,
+prints the result object as JSON on stdout (indented on a terminal, one line when piped or with ``--json``;
+``--text`` prints only the text) and exits as soon as it has it, with the statuses of
+:data:`inspector.core.exits.ONESHOT_EXITS`. Errors are sentences on stderr.
+
+The parsers are built with what parsing needs only; the run (asyncio, the session, jsonschema) is imported
+when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, ONESHOT_EXITS, exits_help
+
+LISTS = {
+    "tools": "list the server's tools (every page)",
+    "resources": "list the server's resources (every page)",
+    "templates": "list the server's resource templates (every page)",
+    "prompts": "list the server's prompts (every page)",
+}
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the one-shot commands to ``mcp-inspector``'s subcommands."""
+    for kind, what in LISTS.items():
+        _command(sub, kind, what, f"mcp-inspector {kind} -- npx -y @modelcontextprotocol/server-everything\n"
+                                  f"  mcp-inspector {kind} --text --url http://127.0.0.1:3001/mcp",
+                 action="list", kind=kind)
+
+    call = _command(sub, "call", "call a tool and print its result",
+                    "mcp-inspector call get-sum a=2 b=3 -- npx -y @modelcontextprotocol/server-everything\n"
+                    "  mcp-inspector call echo message='hello world' --text --url http://127.0.0.1:3001/mcp\n"
+                    "  mcp-inspector call create_entities --args '{\"entities\": []}' -- npx -y "
+                    "@modelcontextprotocol/server-memory",
+                    action="call",
+                    description="Call a tool. Each KEY=VALUE is typed by the tool's inputSchema: a=2 is the "
+                                "number 2 where the schema says number or integer, flag=true a boolean, text a "
+                                "string; otherwise a JSON literal when it parses, else a string. a.b=1 sets a "
+                                "nested field. The arguments are checked against the schema before anything is "
+                                "sent.")
+    call.add_argument("name", metavar="TOOL")
+    call.add_argument("words", nargs="*", metavar="KEY=VALUE", help="an argument (repeatable)")
+    call.add_argument("--args", metavar="JSON", help="arguments as a JSON object; KEY=VALUE words go over it")
+
+    read = _command(sub, "read", "read a resource and print its contents",
+                    "mcp-inspector read demo://resource/static/document/architecture.md --text -- "
+                    "npx -y @modelcontextprotocol/server-everything", action="read")
+    read.add_argument("name", metavar="URI")
+
+    prompt = _command(sub, "prompt", "get a prompt and print its messages",
+                      "mcp-inspector prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything",
+                      action="prompt")
+    prompt.add_argument("name", metavar="NAME")
+    prompt.add_argument("words", nargs="*", metavar="KEY=VALUE", help="an argument, a string (repeatable)")
+
+    complete = _command(sub, "complete", "ask for completions of a prompt's or a resource template's argument",
+                        "mcp-inspector complete --prompt completable-prompt department E -- "
+                        "npx -y @modelcontextprotocol/server-everything", action="complete")
+    ref = complete.add_mutually_exclusive_group(required=True)
+    ref.add_argument("--prompt", dest="ref_prompt", metavar="NAME", help="complete an argument of this prompt")
+    ref.add_argument("--template", dest="ref_template", metavar="URI",
+                     help="complete a variable of this resource template (its uriTemplate)")
+    complete.add_argument("argument", metavar="ARG")
+    complete.add_argument("value", metavar="VALUE", nargs="?", default="", help="what has been typed so far")
+
+    request = _command(sub, "request", "send any request and print its result",
+                       "mcp-inspector request ping -- python -m my_server\n"
+                       "  mcp-inspector request logging/setLevel '{\"level\": \"debug\"}' --url "
+                       "http://127.0.0.1:3001/mcp", action="request")
+    request.add_argument("name", metavar="METHOD")
+    request.add_argument("params", metavar="PARAMS_JSON", nargs="?", help="the request's params, a JSON object")
+
+
+def _command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, what: str, examples: str, *,
+             action: str, kind: str = "", description: str | None = None) -> argparse.ArgumentParser:
+    from inspector.cli.main import EpilogFormatter
+
+    epilog = f"examples:\n  {examples}\n\n" + exits_help(ONESHOT_EXITS)
+    parser = sub.add_parser(name, help=what, description=description or (
+        f"{what[0].upper()}{what[1:]}: connect to the server (the command after --, or --url), do the "
+        "handshake, print the result as JSON and exit as soon as it arrives."),
+        epilog=epilog, formatter_class=EpilogFormatter)
+    parser.set_defaults(oneshot=action, kind=kind)
+    add_connection_options(parser)
+    return parser
+
+
+def add_connection_options(parser: argparse.ArgumentParser) -> None:
+    """``record``'s ways to reach a server, plus ``--root``, ``--out`` and the output options."""
+    from inspector.cli.main import _positive, add_http_options, add_max_message_option
+
+    output = parser.add_argument_group("output")
+    shape = output.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="the result as one line of JSON, even on a terminal")
+    shape.add_argument("--text", action="store_true",
+                       help="only the text: text content items, text resource contents, completion values, or "
+                            "the names of a list, one per line")
+    output.add_argument("--out", type=Path, metavar="FILE", help="also save the session as a capture")
+    parser.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
+                        help="auto: probe server/discover (2026-07-28), else initialize (default)")
+    parser.add_argument("--protocol-version", metavar="V",
+                        help="protocol revision to ask for (legacy default 2025-11-25)")
+    parser.add_argument("--timeout", type=_positive, default=30.0, metavar="S",
+                        help="wait for each response, and for the whole handshake (default 30)")
+    add_max_message_option(parser)
+    parser.add_argument("--cwd", metavar="DIR", help="working directory of the server")
+    parser.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
+    parser.add_argument("--root", action="append", default=[], metavar="DIR",
+                        help="declare the roots capability and answer roots/list with this folder (a file:// URI; "
+                             "repeatable; default: no roots)")
+    parser.add_argument("--no-redact", action="store_true", help="keep secrets in the --out capture")
+    parser.add_argument("--answer", action="append", default=[], metavar="KIND=POLICY",
+                        help="answer server requests: elicitation=accept-defaults|decline|cancel, "
+                             "sampling=error|text:TEXT (repeatable)")
+    add_http_options(parser, "connect to this URL instead of launching a command",
+                     "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
+                     "or a plug-in transport")
+
+
+def roots_of(folders: list[str]) -> list[dict[str, str]]:
+    """``--root`` values as roots: a folder (which must exist) as its ``file://`` URI, a URI as it is."""
+    roots = []
+    for text in folders:
+        if "://" in text:
+            roots.append({"uri": text, "name": text.rstrip("/").rsplit("/", 1)[-1] or text})
+            continue
+        path = Path(text).expanduser()
+        if not path.is_dir():
+            raise ValueError(f"--root {text}: no such folder")
+        path = path.resolve()
+        roots.append({"uri": path.as_uri(), "name": path.name or str(path)})
+    return roots
+
+
+def run_oneshot_command(args: argparse.Namespace, command: list[str], *, exit_now: bool = False) -> int:
+    """Run the one-shot command ``args`` describes against ``command`` (after --) or ``--url``.
+
+    ``exit_now``: the process is the ``mcp-inspector`` program itself (not a test calling ``main`` with its own
+    arguments): once the output is flushed and the server shut down, it ends at once (``os._exit``) instead of
+    tearing the interpreter down, which takes a one-shot run's last 15-20 ms (benchmarks/oneshot_call.py)."""
+    code = _run(args, command)
+    if exit_now:
+        import os
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    return code
+
+
+def _run(args: argparse.Namespace, command: list[str]) -> int:
+    from inspector.cli.main import run_async
+    from inspector.cli.record_cmd import parse_answers
+    from inspector.core.explore.arguments import ArgumentError, parse_json_object, split_pair
+    from inspector.core.explore.oneshot import OneShot, run_oneshot
+    from inspector.core.session.target import InputError, Target
+
+    name = args.command
+    if args.url and command:
+        return _fail(f"{name} takes either --url or a command after --, not both")
+    if not args.url and not command:
+        return _fail(f"{name} needs the server: a command after -- (for example: mcp-inspector {name} ... -- "
+                     "npx -y @modelcontextprotocol/server-everything) or --url URL")
+    try:
+        job = OneShot(action=args.oneshot, target=Target.from_args(args, command), kind=args.kind,
+                      name=getattr(args, "name", ""), words=list(getattr(args, "words", [])),
+                      roots=roots_of(args.root), answers=parse_answers(args.answer), out=args.out)
+        for word in job.words:  # said before the server is started
+            split_pair(word)
+        if args.oneshot == "call" and args.args is not None:
+            job.base = parse_json_object(args.args, "--args")
+        if args.oneshot == "request" and args.params is not None:
+            job.params = parse_json_object(args.params, "PARAMS_JSON")
+        if args.oneshot == "complete":
+            job.ref = {"type": "ref/prompt", "name": args.ref_prompt} if args.ref_prompt is not None else \
+                {"type": "ref/resource", "uri": args.ref_template}
+            job.argument, job.value = args.argument, args.value
+    except (InputError, ArgumentError, ValueError) as exc:
+        return _fail(str(exc))
+    try:
+        outcome = run_async(run_oneshot(job))
+    except KeyboardInterrupt:
+        print("mcp-inspector: interrupted; the server was shut down", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if outcome.result is not None:
+        try:
+            _print_result(outcome.result, as_json=args.json, text=args.text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader went away (| head): the rest goes nowhere, quietly
+            _stdout_to_devnull()
+    if outcome.error:
+        print(f"mcp-inspector: {outcome.error}", file=sys.stderr)
+    for problem in outcome.problems:
+        print(f"  {problem}", file=sys.stderr)
+    if outcome.rpc_error is not None:
+        print(json.dumps(outcome.rpc_error, ensure_ascii=False), file=sys.stderr)
+    return outcome.exit_code
+
+
+def _stdout_to_devnull() -> None:
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _print_result(result: Any, *, as_json: bool, text: bool) -> None:
+    if text:
+        from inspector.core.explore.oneshot import text_of
+
+        texts = text_of(result)
+        if texts is not None:
+            for item in texts:  # one item a line: its own final line break is kept, not doubled
+                sys.stdout.write(item if item.endswith("\n") else item + "\n")
+            return
+    indent = None if as_json or not sys.stdout.isatty() else 2
+    print(json.dumps(result, ensure_ascii=False, indent=indent))
+
+
+def _fail(sentence: str) -> int:
+    print(f"mcp-inspector: {sentence}", file=sys.stderr)
+    return EXIT_BAD_INPUT

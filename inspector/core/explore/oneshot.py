@@ -1,0 +1,287 @@
+"""One-shot commands: connect, do one thing (list, call, read, get a prompt, complete, any request), shut down.
+
+Used by ``mcp-inspector tools|resources|templates|prompts|call|read|prompt|complete|request`` (issue 14). The
+run is :func:`run_oneshot`: it starts the target's transport, does the handshake (both eras, as ``record``
+does), does the :class:`OneShot`'s action through the session (so ``--out`` captures every byte), and returns
+a :class:`OneShotResult` as soon as the answer is in: no idle wait; the server is shut down cleanly (stdin
+closed, then the process group ended; an HTTP session deleted). Nothing is printed here.
+
+Exit statuses (:data:`inspector.core.exits.ONESHOT_EXITS`): 0 a result; 7 a tool result with
+``isError: true``; 5 a JSON-RPC error answer (``rpc_error`` holds it); 2 unusable input (a ``KEY=VALUE`` that is
+not one, arguments that break the tool's ``inputSchema``, an unknown tool or prompt); 3 cannot start or
+connect, 4 no answer in time, 1 any other failure, as :func:`inspector.core.session.record.failure_exit` says.
+
+With ``roots``, the client declares the ``roots`` capability and the session answers ``roots/list`` with them
+(https://modelcontextprotocol.io/specification/2025-11-25/client/roots). Many servers ask for the roots as
+soon as the handshake is done and take the answer in asynchronously; the action waits for that question (at
+most :data:`ROOTS_WAIT`) and then :data:`ROOTS_SETTLE`, so that what the server does next sees the roots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR, EXIT_SERVER_FAILED, EXIT_TOOL_ERROR
+from inspector.core.explore.arguments import (
+    ArgumentError,
+    argument_problems,
+    did_you_mean,
+    prompt_arguments,
+    tool_arguments,
+)
+from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.session.answers import AnswerPolicy
+from inspector.core.session.record import failure_exit
+from inspector.core.session.session import HandshakeError, Session, UnreadableResponse, result_of
+from inspector.core.session.target import Target, make_transport
+from inspector.core.transports.base import TransportError
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+
+#: The actions: a list (``kind`` says which), a tool call, a resource read, a prompt, a completion, any request.
+ACTIONS = ("list", "call", "read", "prompt", "complete", "request")
+#: With roots given: how long to wait after the handshake for the server's roots/list (servers such as
+#: server-filesystem ask right after notifications/initialized and act on the answer); a server that does
+#: not ask costs this much, and only when --root is given.
+ROOTS_WAIT = 1.0
+#: ... and once it asked, how long it gets to act on our answer before the action's request goes out: servers
+#: take the roots in asynchronously (server-filesystem checks each folder on disk first), and nothing on the
+#: wire says when they are done
+ROOTS_SETTLE = 0.1
+
+
+@dataclass
+class OneShot:
+    """What one run does, and against which server."""
+
+    action: str  #: one of :data:`ACTIONS`
+    target: Target
+    kind: str = ""  #: ``list``: tools, resources, templates or prompts
+    name: str = ""  #: the tool, the prompt, the resource URI or the request's method
+    words: list[str] = field(default_factory=list)  #: ``KEY=VALUE`` arguments (call, prompt)
+    base: dict[str, Any] | None = None  #: ``call --args``: arguments the words go over
+    params: dict[str, Any] | None = None  #: ``request``: its params
+    ref: dict[str, Any] | None = None  #: ``complete``: ``ref/prompt`` or ``ref/resource``
+    argument: str = ""  #: ``complete``: the argument's name
+    value: str = ""  #: ``complete``: what has been typed of it
+    roots: list[dict[str, str]] = field(default_factory=list)  #: answered to roots/list
+    answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
+    out: Path | None = None  #: also save the capture here
+
+
+@dataclass
+class OneShotResult:
+    """How the run went: the exit status, the result object to print (None when there is none), a sentence
+    for what went wrong, and the JSON-RPC error object the server answered with, if it did."""
+
+    exit_code: int
+    result: Any = None
+    error: str | None = None
+    rpc_error: Any = None
+    problems: list[str] = field(default_factory=list)  #: each way the arguments break the tool's schema
+
+
+class _BadInput(Exception):
+    """What the user asked for cannot be sent (an unknown tool, arguments that break its schema)."""
+
+    def __init__(self, sentence: str, problems: list[str] | None = None) -> None:
+        super().__init__(sentence)
+        self.problems = problems or []
+
+
+class _Watch:
+    """What the run needs to know of the wire: whether the last answer was an error (a handshake refused with
+    one is status 5) and whether the server asked for the roots."""
+
+    def __init__(self) -> None:
+        self.last_answer_was_error = False
+        self.roots_asked: asyncio.Event = asyncio.Event()
+
+    def saw(self, events: list[Event]) -> None:
+        for event in events:
+            rpc = event.rpc
+            if event.kind != Kind.MESSAGE or rpc is None:
+                continue
+            if event.dir == Direction.S2C and rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+                self.last_answer_was_error = rpc.kind == jsonrpc.ERROR
+            elif event.dir == Direction.S2C and rpc.method == "roots/list":
+                self.roots_asked.set()
+
+
+async def run_oneshot(job: OneShot) -> OneShotResult:
+    """Do ``job`` and say how it went (never raises for what the server or the user did)."""
+    if job.action not in ACTIONS:
+        raise ValueError(f"unknown one-shot action {job.action!r}")
+    try:
+        transport = make_transport(job.target)
+        handler = AnswerPolicy.parse(job.answers)
+    except (TransportError, ValueError) as exc:
+        return OneShotResult(EXIT_BAD_INPUT, error=str(exc))
+    writer = None
+    if job.out is not None:
+        try:
+            writer = CaptureWriter(job.out, make_header(transport.describe()))
+        except OSError as exc:
+            return OneShotResult(EXIT_BAD_INPUT, error=f"cannot write the capture {job.out}: {exc.strerror or exc}")
+    session = Session(transport, capture=writer, roots=job.roots, keep_events=False,
+                      server_request_handler=handler)
+    watch = _Watch()
+    session.listeners.append(watch.saw)
+    started = connected = False
+    try:
+        try:
+            await session.start()
+        except TransportError as exc:
+            session.note(str(exc), failure=True)
+            return OneShotResult(failure_exit(exc, started=False, connected=False), error=str(exc))
+        started = True
+        if job.action == "call":  # once the server is on its way: the import competes for the GIL
+            _warm_up_validator()
+        target = job.target
+        await session.handshake(target.handshake, target.protocol_version, target.timeout)
+        connected = True
+        if job.roots:
+            try:
+                await asyncio.wait_for(watch.roots_asked.wait(), ROOTS_WAIT)
+                await asyncio.sleep(ROOTS_SETTLE)
+            except TimeoutError:
+                pass
+        return await _act(session, job)
+    except _BadInput as exc:
+        return OneShotResult(EXIT_BAD_INPUT, error=str(exc), problems=exc.problems)
+    except ArgumentError as exc:
+        return OneShotResult(EXIT_BAD_INPUT, error=str(exc))
+    except ListingError as exc:
+        return OneShotResult(EXIT_RPC_ERROR if exc.error is not None else EXIT_SERVER_FAILED, error=str(exc),
+                             rpc_error=exc.error)
+    except UnreadableResponse as exc:
+        return OneShotResult(EXIT_SERVER_FAILED, error=f"{exc}; to read it whole, raise the limit with "
+                                                       "--max-message (for example --max-message 256M)")
+    except TransportError as exc:
+        if isinstance(exc, HandshakeError):  # the capture says why the session ended
+            session.note(str(exc), failure=True)
+        refused = isinstance(exc, HandshakeError) and watch.last_answer_was_error
+        return OneShotResult(failure_exit(exc, started=started, connected=connected, refused=refused),
+                             error=str(exc))
+    finally:
+        await session.close()
+        if writer is not None:
+            writer.close()
+
+
+def _warm_up_validator() -> None:
+    """Import the schema validator (jsonschema: tens of milliseconds) in a background thread while the server
+    starts: a call needs it only once the tool's schema is in, and the import lock makes the call wait for
+    this import if it is not done by then."""
+    import importlib
+    import threading
+
+    threading.Thread(target=importlib.import_module, args=("inspector.core.schemas.validate",),
+                     name="import-validator", daemon=True).start()
+
+
+async def _act(session: Session, job: OneShot) -> OneShotResult:
+    timeout = job.target.timeout
+    if job.action == "list":
+        listing = await list_all(session, job.kind, timeout=timeout)
+        return OneShotResult(EXIT_OK, {LISTS[job.kind][1]: listing.items})
+    if job.action == "call":
+        tool = await _find(session, "tools", job.name, timeout)
+        schema = tool.get("inputSchema") if tool is not None else None
+        arguments = tool_arguments(schema, job.words, job.base)
+        problems = argument_problems(schema, arguments)
+        if problems:
+            count = "1 way" if len(problems) == 1 else f"{len(problems)} ways"
+            raise _BadInput(f"the arguments do not fit the inputSchema of {job.name} ({count}); nothing was sent",
+                            problems)
+        return await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout, tool=job.name)
+    if job.action == "prompt":
+        prompt = await _find(session, "prompts", job.name, timeout)
+        arguments = prompt_arguments(prompt or {}, job.words)
+        params: dict[str, Any] = {"name": job.name}
+        if arguments:
+            params["arguments"] = arguments
+        return await _ask(session, "prompts/get", params, timeout)
+    if job.action == "read":
+        return await _ask(session, "resources/read", {"uri": job.name}, timeout)
+    if job.action == "complete":
+        return await _ask(session, "completion/complete",
+                          {"ref": job.ref, "argument": {"name": job.argument, "value": job.value}}, timeout)
+    return await _ask(session, job.name, job.params, timeout)
+
+
+async def _find(session: Session, kind: str, name: str, timeout: float) -> dict[str, Any] | None:
+    """The tool or prompt called ``name`` from the server's list (all pages); None when the server cannot list
+    them (the request is sent untyped and the server judges it). An unknown name is bad input, with the
+    closest names."""
+    try:
+        items = (await list_all(session, kind, timeout=timeout)).items
+    except ListingError as exc:
+        session.note(f"cannot check {name} against the server's {kind} ({exc}): sending it unchecked")
+        return None
+    for item in items:
+        if item.get("name") == name:
+            return item
+    names = [str(item.get("name")) for item in items if isinstance(item.get("name"), str)]
+    what = kind[:-1]
+    raise _BadInput(f"the server has no {what} named {name}; {did_you_mean(name, names)}")
+
+
+async def _ask(session: Session, method: str, params: Any, timeout: float, *, tool: str = "") -> OneShotResult:
+    response = await session.request(method, params, timeout=timeout)
+    result, error = result_of(response)
+    if error is not None:
+        message = error.get("message") if isinstance(error, dict) else None
+        code = error.get("code") if isinstance(error, dict) else None
+        return OneShotResult(EXIT_RPC_ERROR, error=f"the server answered {method} with a JSON-RPC error: "
+                                                   f"{message or '(no message)'} (code {code})", rpc_error=error)
+    if tool and isinstance(result, dict) and result.get("isError") is True:
+        return OneShotResult(EXIT_TOOL_ERROR, result, f"the tool {tool} reported an error (isError: true)")
+    return OneShotResult(EXIT_OK, result)
+
+
+def text_of(result: Any) -> list[str] | None:
+    """The text a person wants from a result, one string per item: the ``text`` of text content (a tool's
+    result, a prompt's messages), of text resource contents (a read), the completion's values, or the names
+    (URIs) of a list; None when the result has no text of these kinds."""
+    if not isinstance(result, dict):
+        return None
+    texts: list[str] = []
+    found = False
+    if isinstance(result.get("content"), list):
+        found = True
+        texts += _texts(result["content"])
+    if isinstance(result.get("contents"), list):
+        found = True
+        texts += [c["text"] for c in result["contents"] if isinstance(c, dict) and isinstance(c.get("text"), str)]
+    if isinstance(result.get("messages"), list):
+        found = True
+        for message in result["messages"]:
+            content = message.get("content") if isinstance(message, dict) else None
+            texts += _texts(content if isinstance(content, list) else [content])
+    completion = result.get("completion")
+    if isinstance(completion, dict) and isinstance(completion.get("values"), list):
+        found = True
+        texts += [v for v in completion["values"] if isinstance(v, str)]
+    for field_name, key in (("tools", "name"), ("prompts", "name"), ("resources", "uri"),
+                            ("resourceTemplates", "uriTemplate")):
+        if isinstance(result.get(field_name), list):
+            found = True
+            texts += [i[key] for i in result[field_name] if isinstance(i, dict) and isinstance(i.get(key), str)]
+    return texts if found else None
+
+
+def _texts(items: list[Any]) -> list[str]:
+    out = []
+    for item in items:
+        if isinstance(item, dict) and item.get("type") == "text" and isinstance(item.get("text"), str):
+            out.append(item["text"])
+        elif isinstance(item, dict) and item.get("type") == "resource":
+            resource = item.get("resource")
+            if isinstance(resource, dict) and isinstance(resource.get("text"), str):
+                out.append(resource["text"])
+    return out
