@@ -358,8 +358,9 @@ class _Builder:
             rest = schema.get("additionalItems", True)
         elif items is not None:
             rest = items
-        limits = {"min_items": _count(schema.get("minItems")), "max_items": _count(schema.get("maxItems")),
-                  "unique": schema.get("uniqueItems") is True}
+        limits: dict[str, Any] = {"min_items": _count(schema.get("minItems")),
+                                   "max_items": _count(schema.get("maxItems")),
+                                   "unique": schema.get("uniqueItems") is True}
         if not prefix_schemas:
             item_schema, _refs, note = self.resolve(rest, refs)
             if not note:
@@ -374,7 +375,7 @@ class _Builder:
 
     def object(self, schema: dict[str, Any], nullable: bool, refs: tuple[str, ...], depth: int,
                common: dict[str, Any]) -> Field:
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
         required = {r for r in schema.get("required", []) if isinstance(r, str)} \
             if isinstance(schema.get("required"), list) else set()
         additional = schema.get("additionalProperties", True)
@@ -436,7 +437,7 @@ def _branch_label(branch: Any, number: int) -> str:
         return _text(branch["title"]).strip()
     if "const" in branch:
         return value_label(branch["const"])
-    props = branch.get("properties") if isinstance(branch.get("properties"), dict) else {}
+    props: dict[str, Any] = branch["properties"] if isinstance(branch.get("properties"), dict) else {}
     for key, sub in props.items():
         if isinstance(sub, dict) and "const" in sub:
             return f"{key}: {value_label(sub['const'])}"
