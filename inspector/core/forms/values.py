@@ -360,7 +360,8 @@ def problems(root: Field, schema: Any, value: Any) -> list[Violation]:
     local = [Violation(path, "json", f"{path} is not JSON: {problem}")
              for path, f, v in walk(root, value) if f.kind == "json" and isinstance(v, str) and v.strip()
              for problem in [parse_json(v)[1]] if problem is not None]
-    return local + violations(schema, arguments(root, value), root=ROOT)
+    found = local + violations(schema, arguments(root, value), root=ROOT)
+    return list(dict.fromkeys(found))  # draft-07 says each missing required field once, in the same sentence
 
 
 def walk(root: Field, value: Any, path: str = ROOT) -> Iterator[tuple[str, Field, Any]]:
