@@ -360,8 +360,32 @@ def problems(root: Field, schema: Any, value: Any) -> list[Violation]:
     local = [Violation(path, "json", f"{path} is not JSON: {problem}")
              for path, f, v in walk(root, value) if f.kind == "json" and isinstance(v, str) and v.strip()
              for problem in [parse_json(v)[1]] if problem is not None]
-    found = local + violations(schema, arguments(root, value), root=ROOT)
-    return list(dict.fromkeys(found))  # draft-07 says each missing required field once, in the same sentence
+    found = violations(schema, arguments(root, value), root=ROOT)
+    for path, f, v in walk(root, value):
+        if f.kind == "union" and isinstance(v, Branch) and 0 <= v.index < len(f.branches) \
+                and any(_under(p.path, path) for p in found):
+            found = _in_branch(found, path, f.branches[v.index], v.value, schema)
+    return list(dict.fromkeys(local + found))  # draft-07 says each missing required field once, in one sentence
+
+
+def _under(path: str, top: str) -> bool:
+    return path == top or path.startswith((top + ".", top + "["))
+
+
+def _in_branch(found: list[Violation], path: str, branch: Field, value: Any, schema: Any) -> list[Violation]:
+    """A union's problems said for the branch the user chose (the validator alone would pick whichever branch
+    came closest, which may not be the one on screen); unchanged when that branch alone has none."""
+    if not isinstance(branch.schema, dict):
+        return found
+    sent = to_json(branch, value)
+    if sent is UNSET:
+        return found
+    keep = {k: schema[k] for k in ("$schema", "$defs", "definitions", "$id")
+            if isinstance(schema, dict) and k in schema}
+    inner = violations({**keep, **branch.schema}, sent, root=path)
+    if not inner:
+        return found
+    return [p for p in found if not _under(p.path, path)] + inner
 
 
 def walk(root: Field, value: Any, path: str = ROOT) -> Iterator[tuple[str, Field, Any]]:
