@@ -145,7 +145,9 @@ def test_an_elicitation_is_accepted_declined_or_cancelled(panel, loop, qtbot):
     cancelled = panel.add_request(3, "elicitation/create", ELICIT)
     assert not panel.answer_button.isVisible()
     assert panel.message.text() == "The server asks: Who are you?"
-    assert json.loads(panel.answer_editor.toPlainText()) == {"action": "accept", "content": {"name": "", "age": 0}}
+    assert json.loads(panel.answer_editor.toPlainText()) == {"action": "accept", "content": {}}, \
+        "the answer starts as the form's content: nothing typed yet, no defaults"
+    assert panel.reply_form() is not None and panel.reply_form().isVisible()
     panel.answer_editor.setPlainText('{"action": "accept", "content": {"name": "Ada", "age": 36}}')
     _click(qtbot, panel.accept_button)
     assert _outcome(loop, accepted) == {"action": "accept", "content": {"name": "Ada", "age": 36}}

@@ -1,10 +1,19 @@
 """Requests the server sends to the client (sampling, elicitation, roots, anything else), answered by the user.
 
 Each request waits in a list with its method, a one-line summary and how long it has been waiting.
-Selecting one shows its params (read-only pretty JSON) and an answer editor prefilled with
-:func:`inspector.core.session.compose.server_request_reply`; the user answers with the edited JSON, with a JSON-RPC
-error, or, for an elicitation, with accept / decline / cancel
+Selecting one shows its params (read-only pretty JSON), a reply form where the request has one, and the answer
+editor (the raw JSON result, always there for deliberately odd answers); the user answers with the result, with a
+JSON-RPC error, or, for an elicitation, with accept / decline / cancel
 (https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation).
+
+Reply forms, kept in step with the answer editor both ways:
+
+- form-mode elicitation: the ``requestedSchema`` as a :class:`~inspector.ui.forms.form_widget.SchemaForm`
+  (one per request, so a half-filled form survives looking at another request); Accept sends its content.
+- URL-mode elicitation: the URL as plain text with a Copy button. It is never opened by the inspector: the
+  user decides (https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-mode).
+- sampling/createMessage: the reply's text, model and stop reason
+  (https://modelcontextprotocol.io/specification/2025-11-25/client/sampling).
 
 The panel hands out an :class:`asyncio.Future` per request (:meth:`ServerRequestsPanel.add_request`): it gets
 the result, or :class:`~inspector.core.session.session.RpcError` for an error answer, or is cancelled when the server
@@ -23,9 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QPalette
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QKeyEvent, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -35,6 +46,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSpinBox,
     QSplitter,
+    QStackedWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -43,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.session import compose
 from inspector.core.session.session import RpcError
+from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 
 #: Params longer than this are shown cut, with a note (a sampling request can carry megabytes of context).
@@ -60,6 +73,9 @@ DEFAULT_ERRORS: dict[str, tuple[int, str]] = {
 FALLBACK_ERROR = (-32603, "Rejected by the user in mcp-inspector")
 #: What this panel lets the client declare (``Session.client_capabilities`` asks the handler).
 CAPABILITIES: dict[str, Any] = {"sampling": {}, "elicitation": {"form": {}, "url": {}}}
+
+#: the stop reasons the sampling spec names; the field is an open string, so others can be typed
+STOP_REASONS = ("endTurn", "stopSequence", "maxTokens", "toolUse")
 
 COL_METHOD, COL_WAITING, COL_SUMMARY = range(3)
 STATUS_COLOURS = {"ok": ("#1a7f37", "#7ee787"), "warning": ("#9a6700", "#e3b341"), "error": ("#cf222e", "#ff7b72")}
@@ -103,6 +119,14 @@ def summary(method: str, params: Any) -> str:
     if not params:
         return ""
     return _one_line(json.dumps(params, ensure_ascii=False))
+
+
+def _loads(text: str) -> tuple[Any, bool]:
+    """The JSON of ``text`` and True, or None and False when it does not parse."""
+    try:
+        return json.loads(text), True
+    except ValueError:
+        return None, False
 
 
 def _text_of(content: Any) -> str:
@@ -247,6 +271,8 @@ class ServerRequestsPanel(QWidget):
         errors.addWidget(self.error_message, 1)
         errors.addWidget(self.error_button)
 
+        self._build_reply_forms()
+
         self.details = QWidget(self)
         details = QVBoxLayout(self.details)
         details.setContentsMargins(0, 0, 0, 0)
@@ -255,10 +281,11 @@ class ServerRequestsPanel(QWidget):
         params_label = QLabel("Params (from the server)", self.details)
         details.addWidget(params_label)
         details.addWidget(self.params_view, 2)
+        details.addWidget(self.reply_forms, 4)
         answer_label = QLabel("Answer (result)", self.details)
         answer_label.setBuddy(self.answer_editor)
         details.addWidget(answer_label)
-        details.addWidget(self.answer_editor, 3)
+        details.addWidget(self.answer_editor, 2)
         details.addWidget(self.answer_status)
         details.addLayout(actions)
         details.addLayout(errors)
@@ -287,6 +314,62 @@ class ServerRequestsPanel(QWidget):
         self._ticker.setInterval(TICK_MS)
         self._ticker.timeout.connect(self._tick)
 
+    def _build_reply_forms(self) -> None:
+        """The reply forms: a page per elicitation form (added per request), the URL page, the sampling page."""
+        self._syncing = False
+        self.reply_forms = QStackedWidget(self)
+        self.reply_forms.setObjectName("reply-forms")
+        self._no_form = QWidget(self.reply_forms)
+        self.reply_forms.addWidget(self._no_form)
+        self._forms: dict[int, SchemaForm] = {}
+
+        self.url_page = QWidget(self.reply_forms)
+        url_layout = QVBoxLayout(self.url_page)
+        url_layout.setContentsMargins(0, 0, 0, 0)
+        url_note = QLabel("The server asks you to open this URL. mcp-inspector never opens it: copy it into a "
+                          "browser if you trust it, then Accept; or Decline or Cancel.", self.url_page)
+        url_note.setTextFormat(Qt.TextFormat.PlainText)
+        url_note.setWordWrap(True)
+        self.url_edit = QLineEdit(self.url_page)
+        self.url_edit.setObjectName("url")
+        self.url_edit.setReadOnly(True)
+        self.copy_url_button = QPushButton("Copy URL", self.url_page)
+        self.copy_url_button.setAutoDefault(False)
+        self.copy_url_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.url_edit.text()))
+        url_row = QHBoxLayout()
+        url_row.addWidget(self.url_edit, 1)
+        url_row.addWidget(self.copy_url_button)
+        url_layout.addWidget(url_note)
+        url_layout.addLayout(url_row)
+        url_layout.addStretch(1)
+        self.reply_forms.addWidget(self.url_page)
+
+        self.sampling_page = QWidget(self.reply_forms)
+        sampling = QFormLayout(self.sampling_page)
+        sampling.setContentsMargins(0, 0, 0, 0)
+        self.sampling_text = QPlainTextEdit(self.sampling_page)
+        self.sampling_text.setObjectName("sampling-text")
+        self.sampling_text.setPlaceholderText("the assistant's reply")
+        self.sampling_text.setTabChangesFocus(True)
+        self.sampling_model = QLineEdit(self.sampling_page)
+        self.sampling_model.setObjectName("sampling-model")
+        self.sampling_stop = QComboBox(self.sampling_page)
+        self.sampling_stop.setObjectName("sampling-stop")
+        self.sampling_stop.setEditable(True)
+        self.sampling_stop.addItems(["", *STOP_REASONS])
+        self.sampling_stop.lineEdit().setPlaceholderText("not sent")  # type: ignore[union-attr]  # editable: it has one
+        sampling.addRow("Reply text", self.sampling_text)
+        sampling.addRow("Model", self.sampling_model)
+        sampling.addRow("Stop reason", self.sampling_stop)
+        self.reply_forms.addWidget(self.sampling_page)
+        self.sampling_text.textChanged.connect(self._sampling_edited)
+        self.sampling_model.textEdited.connect(lambda _t: self._sampling_edited())
+        self.sampling_stop.currentTextChanged.connect(lambda _t: self._sampling_edited())
+        for widget in (self.reply_forms,):
+            shortcut = QShortcut(QKeySequence("Ctrl+Return"), widget)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self._answer_shown)
+
     # -- public API ------------------------------------------------------------------------------------
 
     def add_request(self, request_id: Any, method: str, params: Any) -> asyncio.Future[Any]:
@@ -301,6 +384,9 @@ class ServerRequestsPanel(QWidget):
         item = QTreeWidgetItem([method, waited(0), summary(method, params)])
         item.setData(COL_METHOD, Qt.ItemDataRole.UserRole, key)
         reply = compose.server_request_reply(method, params)
+        form = self._elicitation_form(key, params) if method == "elicitation/create" else None
+        if form is not None:
+            reply = {"action": "accept", "content": form.arguments()}
         pending = PendingRequest(key, request_id, request_id is not None, method, params, future, self._clock(),
                                  item, draft=json.dumps(reply, indent=2, ensure_ascii=False),
                                  error=DEFAULT_ERRORS.get(method, FALLBACK_ERROR))
@@ -413,6 +499,10 @@ class ServerRequestsPanel(QWidget):
     def _remove(self, pending: PendingRequest) -> None:
         if self._pending.pop(pending.key, None) is None:
             return
+        form = self._forms.pop(pending.key, None)
+        if form is not None:
+            self.reply_forms.removeWidget(form)
+            form.deleteLater()
         if self._shown is pending:
             self._shown = None
         index = self.list.indexOfTopLevelItem(pending.item)
@@ -454,7 +544,12 @@ class ServerRequestsPanel(QWidget):
         if len(text) > PARAMS_PREVIEW_CHARS:
             text = text[:PARAMS_PREVIEW_CHARS] + f"\n… {len(text) - PARAMS_PREVIEW_CHARS:,} more characters"
         self.params_view.setPlainText(text)
-        self.answer_editor.setPlainText(pending.draft)
+        self._syncing = True
+        try:
+            self.answer_editor.setPlainText(pending.draft)
+        finally:
+            self._syncing = False
+        self._show_reply_form(pending)
         self.error_code.setValue(pending.error[0])
         self.error_message.setText(pending.error[1])
         self.error_message.setCursorPosition(0)
@@ -464,10 +559,124 @@ class ServerRequestsPanel(QWidget):
             button.setVisible(eliciting)
         self._answer_changed()
 
+    # -- reply forms ----------------------------------------------------------------------------------
+
+    def reply_form(self, key: int | None = None) -> SchemaForm | None:
+        """The elicitation form of the request ``key`` (the one shown when None), if it has one."""
+        pending = self._target(key)
+        return self._forms.get(pending.key) if pending is not None else None
+
+    def _elicitation_form(self, key: int, params: Any) -> SchemaForm | None:
+        params = params if isinstance(params, dict) else {}
+        schema = params.get("requestedSchema")
+        if params.get("mode") == "url" or not isinstance(schema, dict):
+            return None
+        form = SchemaForm(schema, self.reply_forms)
+        form.setObjectName("elicitation-form")
+        form.changed.connect(lambda args, key=key: self._form_edited(key, args))
+        self._forms[key] = form
+        self.reply_forms.addWidget(form)
+        return form
+
+    def _show_reply_form(self, pending: PendingRequest) -> None:
+        params = pending.params if isinstance(pending.params, dict) else {}
+        form = self._forms.get(pending.key)
+        if form is not None:
+            self.reply_forms.setCurrentWidget(form)
+        elif pending.method == "elicitation/create" and params.get("mode") == "url":
+            url = params.get("url")
+            self.url_edit.setText(url if isinstance(url, str) else "")
+            self.url_edit.setCursorPosition(0)
+            self.reply_forms.setCurrentWidget(self.url_page)
+        elif pending.method == "sampling/createMessage":
+            self._fill_sampling_form(self.answer_editor.toPlainText())
+            self.reply_forms.setCurrentWidget(self.sampling_page)
+        else:
+            self.reply_forms.setCurrentWidget(self._no_form)
+        self.reply_forms.setVisible(self.reply_forms.currentWidget() is not self._no_form)
+
+    def _form_edited(self, key: int, args: Any) -> None:
+        """An elicitation form changed: its content goes into the answer editor (keeping the rest of it)."""
+        if self._syncing or self._shown is None or self._shown.key != key:
+            return
+        obj, _problem = _loads(self.answer_editor.toPlainText())
+        reply = obj if isinstance(obj, dict) else {}
+        reply = {"action": "accept", **{k: v for k, v in reply.items() if k != "content"}, "content": args}
+        self._set_answer_text(json.dumps(reply, indent=2, ensure_ascii=False))
+
+    def _sampling_edited(self) -> None:
+        """The sampling form changed: text, model and stop reason go into the answer editor's result."""
+        pending = self._shown
+        if self._syncing or pending is None or pending.method != "sampling/createMessage":
+            return
+        obj, _problem = _loads(self.answer_editor.toPlainText())
+        reply = dict(obj) if isinstance(obj, dict) else {}
+        reply.setdefault("role", "assistant")
+        reply["content"] = {"type": "text", "text": self.sampling_text.toPlainText()}
+        reply["model"] = self.sampling_model.text()
+        stop = self.sampling_stop.currentText().strip()
+        if stop:
+            reply["stopReason"] = stop
+        else:
+            reply.pop("stopReason", None)
+        self._set_answer_text(json.dumps(reply, indent=2, ensure_ascii=False))
+
+    def _set_answer_text(self, text: str) -> None:
+        """Write the answer editor from a reply form (its textChanged updates the status, not the form)."""
+        self._syncing = True
+        try:
+            self.answer_editor.setPlainText(text)
+        finally:
+            self._syncing = False
+
+    def _fill_sampling_form(self, text: str) -> None:
+        obj, _problem = _loads(text)
+        if not isinstance(obj, dict):
+            return
+        content = obj.get("content")
+        self._syncing = True
+        try:
+            if isinstance(content, dict) and content.get("type") == "text" and isinstance(content.get("text"), str):
+                if self.sampling_text.toPlainText() != content["text"]:
+                    self.sampling_text.setPlainText(content["text"])
+            model = obj.get("model")
+            self.sampling_model.setText(model if isinstance(model, str) else "")
+            stop = obj.get("stopReason")
+            self.sampling_stop.setCurrentText(stop if isinstance(stop, str) else "")
+        finally:
+            self._syncing = False
+
+    def _answer_edited(self) -> None:
+        """The answer editor changed by hand: the shown reply form follows when the JSON parses."""
+        pending = self._shown
+        if self._syncing or pending is None:
+            return
+        text = self.answer_editor.toPlainText()
+        form = self._forms.get(pending.key)
+        if form is not None:
+            obj, _problem = _loads(text)
+            if isinstance(obj, dict) and isinstance(obj.get("content"), dict):
+                self._syncing = True
+                try:
+                    form.set_arguments(obj["content"])
+                finally:
+                    self._syncing = False
+        elif pending.method == "sampling/createMessage":
+            self._fill_sampling_form(text)
+
+    def _answer_shown(self) -> None:
+        """Ctrl+Enter in a reply form: accept an elicitation, else answer."""
+        pending = self._shown
+        if pending is not None and pending.method == "elicitation/create":
+            self.elicitation_action("accept")
+        elif pending is not None:
+            self.answer()
+
     def _answer_changed(self) -> None:
         pending = self._shown
         if pending is None:
             return
+        self._answer_edited()
         validation = compose.check_reply(pending.method, self.answer_editor.toPlainText())
         self.answer_status.setText(validation.message)
         self.answer_status.setProperty("severity", validation.severity)

@@ -1,0 +1,457 @@
+"""A JSON Schema as a tree of form fields: what to ask for, in what order, with which limits and labels.
+
+Contract:
+
+- :func:`build` never raises and never fetches anything: every schema gives a usable tree. What the form cannot
+  lay out (``patternProperties``, ``additionalProperties`` maps, ``if``/``then``/``else``, ``not``, a ``$ref``
+  outside the schema, a reference to itself, anything that is not a schema) becomes a ``json`` field, edited
+  as JSON text, with a ``note`` that says why. Validation (:func:`inspector.core.forms.values.problems`) always
+  uses the whole schema, so nothing the form leaves out goes unchecked.
+- ``$ref`` is resolved inside the schema only: JSON pointers (``#/$defs/X``, ``#/definitions/X``, any
+  ``#/...``) and the schema's own ``$id`` followed by a pointer. A network ``$ref`` is never fetched (server
+  content is untrusted): the field becomes raw JSON with a note naming the reference.
+- Kinds: ``string`` (``format``, ``pattern``, ``minLength``/``maxLength``), ``number`` and ``integer``
+  (bounds, exclusive bounds, ``multipleOf``), ``boolean``, ``null``, ``choice`` (``enum``, or ``oneOf``/
+  ``anyOf`` whose branches are all ``const``: the titled enums of elicitation), ``multi`` (an array whose
+  items are a choice: a multi-select), ``array`` (rows of one item field, after the fixed ``prefixItems`` of
+  2020-12 or the array-valued ``items`` of draft-07), ``object`` (its ``properties`` in order), ``union``
+  (``oneOf``/``anyOf``/a list of types, with a chooser; each branch titled from its title, const or type),
+  ``const``, ``json``.
+- ``type: [T, "null"]`` and ``anyOf``/``oneOf`` with a ``{"type": "null"}`` branch make the field ``nullable``.
+- Keywords the form does not use (``$defs``, ``unevaluatedProperties``, ``contains``, ``$comment``, vendor
+  ``x-`` keywords) are kept in ``Field.schema`` and ignored, never an error.
+
+JSON Schema usage in MCP: https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage
+(2020-12 by default, other dialects when ``$schema`` names them).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+#: refs followed in one chain before the form gives up (a schema that refers to itself is cut much earlier)
+MAX_REF_DEPTH = 32
+#: nesting depth past which a field becomes raw JSON (a deeply recursive or hostile schema stays a small form)
+MAX_DEPTH = 12
+#: keywords whose rules the form cannot lay out: the field is edited as JSON instead
+CONDITIONAL = ("if", "then", "else", "not", "dependentSchemas")
+_UNION = ("oneOf", "anyOf")
+_NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_STRING_KEYS = ("minLength", "maxLength", "pattern", "format")
+_OLD_TUPLES = ("draft-03", "draft-04", "draft-06", "draft-07", "draft/2019-09")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a ``choice`` or ``multi`` field: the JSON value sent and the label shown."""
+
+    value: Any
+    label: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a form. Which attributes mean something depends on ``kind`` (see the module docstring)."""
+
+    kind: str
+    schema: Any  #: the schema this field stands for, with its ``$ref``/``allOf`` resolved and merged
+    name: str | None = None  #: the property name in the parent object; None for the root, rows and branches
+    title: str = ""  #: the label: the schema's title, else the property name
+    description: str = ""
+    required: bool = False
+    nullable: bool = False
+    has_default: bool = False
+    default: Any = None
+    note: str = ""  #: why a field is raw JSON, or what the form does not lay out here
+    # string
+    format: str | None = None
+    pattern: str | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    # number and integer
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
+    multiple_of: float | None = None
+    # choice and multi
+    options: tuple[Option, ...] = ()
+    # array and multi
+    item: Field | None = None
+    prefix: tuple[Field, ...] = ()
+    min_items: int | None = None
+    max_items: int | None = None
+    unique: bool = False
+    # object
+    children: tuple[Field, ...] = ()
+    extra_allowed: bool = True  #: whether the object takes fields it does not list (kept from the JSON view)
+    # union
+    branches: tuple[Field, ...] = ()
+    # const
+    const: Any = None
+
+    @property
+    def label(self) -> str:
+        return self.title or self.name or ""
+
+    def child(self, name: str) -> Field | None:
+        return next((c for c in self.children if c.name == name), None)
+
+
+def build(schema: Any) -> Field:
+    """The field tree of ``schema`` (the root of a tool's ``inputSchema``, an elicitation's ``requestedSchema``,
+    or any schema). Never raises."""
+    return _Builder(schema).field(schema, None, True, (), 0)
+
+
+def ref_target(root: Any, ref: str) -> tuple[bool, Any]:
+    """``(found, schema)`` for a ``$ref`` inside ``root``; ``(False, None)`` for anything that would need a fetch."""
+    base = root.get("$id") if isinstance(root, dict) and isinstance(root.get("$id"), str) else None
+    if base and ref.startswith(base):
+        ref = ref[len(base):] or "#"
+    if not ref.startswith("#"):
+        return False, None
+    pointer = ref[1:]
+    node: Any = root
+    if pointer == "":
+        return True, root
+    if not pointer.startswith("/"):
+        return _anchor(root, pointer)
+    for raw in pointer[1:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        part = _unquote(part)
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False, None
+    return True, node
+
+
+def _unquote(text: str) -> str:
+    from urllib.parse import unquote
+
+    return unquote(text) if "%" in text else text
+
+
+def _anchor(root: Any, name: str) -> tuple[bool, Any]:
+    """A plain-name fragment (``#foo``): the subschema whose ``$anchor`` (or draft-07 ``$id: "#foo"``) it is."""
+    todo = [root]
+    seen = 0
+    while todo and seen < 10_000:
+        node = todo.pop()
+        seen += 1
+        if isinstance(node, dict):
+            if node.get("$anchor") == name or node.get("$id") == f"#{name}":
+                return True, node
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return False, None
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [t for t in kind if isinstance(t, str)]
+    return []
+
+
+def _number(value: Any) -> float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def value_label(value: Any) -> str:
+    """How a JSON value reads as an option: strings as they are, everything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+class _Builder:
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        dialect = root.get("$schema") if isinstance(root, dict) else None
+        self.old_tuples = isinstance(dialect, str) and any(d in dialect for d in _OLD_TUPLES)
+
+    # -- resolution ------------------------------------------------------------------------------------
+
+    def resolve(self, schema: Any, refs: tuple[str, ...]) -> tuple[Any, tuple[str, ...], str]:
+        """``schema`` with its ``$ref`` chain and ``allOf`` merged in; the refs followed; a note when the
+        schema cannot be laid out (a network ``$ref``, a cycle), else ``""``."""
+        for _ in range(MAX_REF_DEPTH):
+            if not isinstance(schema, dict) or not isinstance(schema.get("$ref"), str):
+                break
+            ref = schema["$ref"]
+            if ref in refs:
+                return schema, refs, f"this value refers to itself ({ref}): write it as JSON"
+            found, target = ref_target(self.root, ref)
+            if not found:
+                if ref.startswith("#"):
+                    return schema, refs, f"the schema refers to {ref}, which it does not contain: write this " \
+                                         "value as JSON"
+                return schema, refs, f"the schema refers to {ref}, which is never fetched: write this value " \
+                                     "as JSON"
+            refs = (*refs, ref)
+            rest = {k: v for k, v in schema.items() if k != "$ref"}
+            schema = {**target, **rest} if isinstance(target, dict) else (target if not rest else rest)
+        else:
+            return schema, refs, "the schema's references go too deep to follow: write this value as JSON"
+        if isinstance(schema, dict) and isinstance(schema.get("allOf"), list):
+            merged = {k: v for k, v in schema.items() if k != "allOf"}
+            for part in schema["allOf"]:
+                part, refs, note = self.resolve(part, refs)
+                if note:
+                    return schema, refs, note
+                if part is False:
+                    return schema, refs, "the schema allows no value here"
+                if isinstance(part, dict):
+                    merged = _merge(merged, part)
+            return merged, refs, ""
+        return schema, refs, ""
+
+    # -- fields ----------------------------------------------------------------------------------------
+
+    def field(self, schema: Any, name: str | None, required: bool, refs: tuple[str, ...], depth: int) -> Field:
+        schema, refs, note = self.resolve(schema, refs)
+        common = self.common(schema, name, required)
+        if note:
+            return Field("json", schema, note=note, **common)
+        if schema is True or schema == {}:
+            return Field("json", schema, note="any JSON value", **common)
+        if schema is False:
+            return Field("json", schema, note="the schema allows no value here", **common)
+        if not isinstance(schema, dict):
+            return Field("json", schema, note="this part of the schema is not a schema: write the value as JSON",
+                         **common)
+        if depth > MAX_DEPTH:
+            return Field("json", schema, note="nested too deep for the form: write this value as JSON", **common)
+        conditional = [k for k in CONDITIONAL if k in schema]
+        if conditional:
+            return Field("json", schema, note=f"the schema's {', '.join(conditional)} rules are not laid out as a "
+                                              "form: write this value as JSON", **common)
+        types = _types(schema)
+        nullable = "null" in types and len(types) > 1
+        types = [t for t in types if t != "null"] if nullable else types
+
+        for key in _UNION:
+            branches = schema.get(key)
+            if isinstance(branches, list) and branches:
+                return self.union(schema, key, branches, name, required, nullable, refs, depth)
+        if "const" in schema:
+            return Field("const", schema, const=schema["const"], nullable=nullable, **common)
+        if isinstance(schema.get("enum"), list) and schema["enum"]:
+            return self.choice(schema, schema["enum"], nullable, common)
+        if len(types) > 1:
+            parts = [{**schema, "type": t} for t in types]
+            fields = tuple(self.field(p, None, True, refs, depth + 1) for p in parts)
+            fields = tuple(_titled(f, t) for f, t in zip(fields, types, strict=True))
+            return Field("union", schema, branches=fields, nullable=nullable, **common)
+        kind = types[0] if types else _infer(schema)
+        if kind == "null" and not nullable:
+            return Field("null", schema, **common)
+        if kind in ("string", "number", "integer", "boolean"):
+            return self.scalar(kind, schema, nullable, common)
+        if kind == "array":
+            return self.array(schema, nullable, refs, depth, common)
+        if kind == "object":
+            return self.object(schema, nullable, refs, depth, common)
+        return Field("json", schema, nullable=nullable, note="any JSON value", **common)
+
+    def common(self, schema: Any, name: str | None, required: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": name, "required": required}
+        if isinstance(schema, dict):
+            out["title"] = _text(schema.get("title")).strip() or (name or "")
+            out["description"] = _text(schema.get("description")).strip()
+            if "default" in schema:
+                out["has_default"] = True
+                out["default"] = schema["default"]
+        else:
+            out["title"] = name or ""
+        return out
+
+    def scalar(self, kind: str, schema: dict[str, Any], nullable: bool, common: dict[str, Any]) -> Field:
+        if kind == "string":
+            return Field("string", schema, nullable=nullable, format=_text(schema.get("format")) or None,
+                         pattern=_text(schema.get("pattern")) or None, min_length=_count(schema.get("minLength")),
+                         max_length=_count(schema.get("maxLength")), **common)
+        if kind == "boolean":
+            return Field("boolean", schema, nullable=nullable, **common)
+        minimum, maximum = _number(schema.get("minimum")), _number(schema.get("maximum"))
+        low, high = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+        exclusive_minimum = _number(low) if not isinstance(low, bool) else (minimum if low else None)
+        exclusive_maximum = _number(high) if not isinstance(high, bool) else (maximum if high else None)
+        if low is True:  # draft-04: the boolean turns minimum into an exclusive bound
+            minimum = None
+        if high is True:
+            maximum = None
+        multiple = _number(schema.get("multipleOf"))
+        return Field(kind, schema, nullable=nullable, minimum=minimum, maximum=maximum,
+                     exclusive_minimum=exclusive_minimum, exclusive_maximum=exclusive_maximum,
+                     multiple_of=multiple if multiple and multiple > 0 else None, **common)
+
+    def choice(self, schema: dict[str, Any], values: list[Any], nullable: bool, common: dict[str, Any]) -> Field:
+        names = schema.get("enumNames")  # legacy titled enum (elicitation's LegacyTitledEnumSchema)
+        labels = names if isinstance(names, list) and len(names) == len(values) \
+            and all(isinstance(n, str) for n in names) else [value_label(v) for v in values]
+        options = tuple(Option(v, label) for v, label in zip(values, labels, strict=True))
+        if nullable and not any(v is None for v in values):
+            options = (*options, Option(None, "null"))
+        return Field("choice", schema, options=options, **common)
+
+    def union(self, schema: dict[str, Any], key: str, branches: list[Any], name: str | None, required: bool,
+              nullable: bool, refs: tuple[str, ...], depth: int) -> Field:
+        common = self.common(schema, name, required)
+        parent = {k: v for k, v in schema.items() if k != key and k not in ("title", "description", "default")}
+        resolved: list[Any] = []
+        for branch in branches:
+            branch, _refs, note = self.resolve(branch, refs)
+            if note:
+                return Field("json", schema, note=note, **common)
+            if isinstance(branch, dict) and _types(branch) == ["null"] and len(branch.keys() - {"title",
+                                                                                                 "description"}) == 1:
+                nullable = True
+                continue
+            resolved.append(branch)
+        if resolved and all(isinstance(b, dict) and "const" in b for b in resolved):
+            options = tuple(Option(b["const"], _text(b.get("title")) or value_label(b["const"])) for b in resolved)
+            if nullable:
+                options = (*options, Option(None, "null"))
+            return Field("choice", schema, options=options, **common)
+        if not resolved:
+            return Field("null", schema, **common)
+        if len(resolved) == 1:
+            only = _merge(parent, resolved[0]) if isinstance(resolved[0], dict) else resolved[0]
+            if isinstance(only, dict):
+                only = {**only, **{k: schema[k] for k in ("title", "description", "default") if k in schema}}
+                if nullable:
+                    only = _with_null(only)
+            return self.field(only, name, required, refs, depth)
+        fields = []
+        for number, branch in enumerate(resolved, 1):
+            merged = _merge(parent, branch) if isinstance(branch, dict) else branch
+            built = self.field(merged, None, True, refs, depth + 1)
+            fields.append(_titled(built, _branch_label(branch, number)))
+        return Field("union", schema, branches=tuple(fields), nullable=nullable, **common)
+
+    def array(self, schema: dict[str, Any], nullable: bool, refs: tuple[str, ...], depth: int,
+              common: dict[str, Any]) -> Field:
+        items = schema.get("items")
+        prefix_schemas: list[Any] = []
+        rest: Any = True
+        if isinstance(schema.get("prefixItems"), list):
+            prefix_schemas = schema["prefixItems"]
+            rest = items if items is not None else True
+        elif isinstance(items, list):  # draft-07 tuple
+            prefix_schemas = items
+            rest = schema.get("additionalItems", True)
+        elif items is not None:
+            rest = items
+        limits: dict[str, Any] = {"min_items": _count(schema.get("minItems")),
+                                   "max_items": _count(schema.get("maxItems")),
+                                   "unique": schema.get("uniqueItems") is True}
+        if not prefix_schemas:
+            item_schema, _refs, note = self.resolve(rest, refs)
+            if not note:
+                choice = self.field(item_schema, None, True, refs, depth + 1)
+                if choice.kind == "choice" and not choice.nullable:
+                    return Field("multi", schema, nullable=nullable, options=choice.options, item=choice,
+                                 **limits, **common)
+        prefix = tuple(_titled(self.field(s, None, True, refs, depth + 1), f"Item {i}")
+                       for i, s in enumerate(prefix_schemas, 1))
+        item = None if rest is False else self.field(rest, None, True, refs, depth + 1)
+        return Field("array", schema, nullable=nullable, item=item, prefix=prefix, **limits, **common)
+
+    def object(self, schema: dict[str, Any], nullable: bool, refs: tuple[str, ...], depth: int,
+               common: dict[str, Any]) -> Field:
+        props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        required = {r for r in schema.get("required", []) if isinstance(r, str)} \
+            if isinstance(schema.get("required"), list) else set()
+        additional = schema.get("additionalProperties", True)
+        unevaluated = schema.get("unevaluatedProperties", True)
+        is_map = "patternProperties" in schema or isinstance(additional, dict) and additional != {}
+        if not props and (is_map or depth > 0):
+            what = "a map of names to values" if is_map else "an object with any fields"
+            return Field("json", schema, nullable=nullable, note=f"{what}: write it as JSON", **common)
+        children = tuple(self.field(sub, str(key), key in required, refs, depth + 1) for key, sub in props.items())
+        extra_allowed = additional is not False and unevaluated is not False
+        note = "other fields can be added in the JSON view" if is_map else ""
+        return Field("object", schema, nullable=nullable, children=children, extra_allowed=extra_allowed,
+                     note=note, **common)
+
+
+def _infer(schema: dict[str, Any]) -> str:
+    """The type a schema without ``type`` evidently means, from its keywords; ``""`` when it could be anything."""
+    if any(k in schema for k in ("properties", "required", "additionalProperties", "patternProperties")):
+        return "object"
+    if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems")):
+        return "array"
+    if any(k in schema for k in _STRING_KEYS):
+        return "string"
+    if any(k in schema for k in _NUMBER_KEYS):
+        return "number"
+    return ""
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """Two schemas that must both hold, as one (for ``allOf`` and a union's branches under their parent):
+    properties merged, required joined, other keywords from ``extra`` over ``base``."""
+    out = dict(base)
+    for key, value in extra.items():
+        if key == "properties" and isinstance(value, dict) and isinstance(out.get("properties"), dict):
+            out["properties"] = {**out["properties"], **value}
+        elif key == "required" and isinstance(value, list) and isinstance(out.get("required"), list):
+            out["required"] = list(dict.fromkeys([*out["required"], *value]))
+        elif key == "type" and isinstance(out.get("type"), (str, list)) and isinstance(value, (str, list)):
+            a = [out["type"]] if isinstance(out["type"], str) else out["type"]
+            b = [value] if isinstance(value, str) else value
+            both = [t for t in a if t in b] or [t for t in b if t == "integer" and "number" in a] or b
+            out["type"] = both[0] if len(both) == 1 else both
+        else:
+            out[key] = value
+    return out
+
+
+def _with_null(schema: dict[str, Any]) -> dict[str, Any]:
+    types = _types(schema)
+    if "enum" in schema or "const" in schema or "oneOf" in schema or "anyOf" in schema:
+        return {"anyOf": [schema, {"type": "null"}]} if not types else {**schema, "type": [*types, "null"]}
+    return {**schema, "type": [*(types or [_infer(schema) or "object"]), "null"]}
+
+
+def _branch_label(branch: Any, number: int) -> str:
+    if not isinstance(branch, dict):
+        return f"Option {number}"
+    if _text(branch.get("title")).strip():
+        return _text(branch["title"]).strip()
+    if "const" in branch:
+        return value_label(branch["const"])
+    props: dict[str, Any] = branch["properties"] if isinstance(branch.get("properties"), dict) else {}
+    for key, sub in props.items():
+        if isinstance(sub, dict) and "const" in sub:
+            return f"{key}: {value_label(sub['const'])}"
+    types = _types(branch)
+    if types:
+        return " or ".join(types)
+    required = branch.get("required")
+    if isinstance(required, list) and required:
+        return "with " + ", ".join(str(r) for r in required)
+    return f"Option {number}"
+
+
+def _titled(built: Field, label: str) -> Field:
+    return built if built.title else replace(built, title=label)
+
+
+__all__ = ["Field", "Option", "build", "ref_target", "value_label"]

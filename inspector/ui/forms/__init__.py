@@ -1,0 +1,1 @@
+"""Widgets that render the forms of inspector.core.forms."""
