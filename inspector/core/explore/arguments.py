@@ -28,6 +28,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from inspector.core.schemas.refs import ref_target
+
 #: how deep ``$ref``/``anyOf`` chains are followed to find a property's types (a cycle must end)
 MAX_DEPTH = 16
 #: the JSON Schema type names
@@ -121,20 +123,10 @@ def allowed_types(schema: Any, root: Any = None, depth: int = 0) -> set[str] | N
 
 
 def resolve_local(ref: str, root: Any) -> Any:
-    """The part of ``root`` a local ``$ref`` (``#``, ``#/$defs/x``) points at; None for anything else (never
-    fetched)."""
-    if not ref.startswith("#"):
-        return None
-    node = root
-    for raw in ref[1:].split("/")[1:] if ref != "#" else []:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
+    """The part of ``root`` a local ``$ref`` (``#``, ``#/$defs/x``, an anchor) points at; None for anything
+    else (never fetched)."""
+    found, node = ref_target(root, ref)
+    return node if found else None
 
 
 def type_value(text: str, schema: Any, root: Any = None) -> Any:
