@@ -195,6 +195,8 @@ class Handler(BaseHTTPRequestHandler):
                   "token_endpoint_auth_method": method}
         if secret:
             answer["client_secret"] = secret
+            with LOCK, open(OPTS.log_file, "a", encoding="utf-8") as log:
+                log.write(json.dumps({"issued": {"client_secret": secret}}) + "\n")
         self._send(201, answer)
 
     def _known_client(self, client_id: str) -> dict[str, Any] | None:
@@ -277,6 +279,8 @@ class Handler(BaseHTTPRequestHandler):
         refresh = "rt-" + secrets.token_hex(16)
         TOKENS[access] = {"scope": scope, "resource": target, "expires": time.time() + OPTS.expires_in}
         REFRESH[refresh] = {"client_id": client_id, "scope": scope, "resource": target}
+        with LOCK, open(OPTS.log_file, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"issued": {"access_token": access, "refresh_token": refresh}}) + "\n")
         self._send(200, {"access_token": access, "token_type": "Bearer", "expires_in": OPTS.expires_in,
                          "refresh_token": refresh, "scope": scope}, {"Cache-Control": "no-store"})
 
