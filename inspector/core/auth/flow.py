@@ -167,6 +167,8 @@ class OAuthClient:
         else:
             issuer = discovery.origin(self.server_url)
             metadata = await self._server_metadata(io, issuer, legacy=True)
+        if prm is None and isinstance(metadata.get("issuer"), str):
+            issuer = metadata["issuer"]  # the issuer an RFC 9207 iss is compared with
         self.metadata, self.issuer = metadata, issuer
         scope = self._choose_scope(challenge, prm, metadata, step_up)
         authorizer = self.make_authorizer(self.options)
@@ -265,7 +267,8 @@ class OAuthClient:
                 self._record(Step("metadata", url, "tried", f"no {_kind(kind)} metadata here (HTTP {reply.status})",
                                   RULES["as-metadata"]), io)
                 continue
-            if not discovery.same_issuer(document.get("issuer"), issuer):
+            # 2025-03-26 builds the URL from the server, not from an issuer: there is none to match
+            if not legacy and not discovery.same_issuer(document.get("issuer"), issuer):
                 raise self._fail("metadata", url, f"the metadata at {url} says its issuer is "
                                  f"{document.get('issuer')!r}, not {issuer!r}, so it must not be used", "issuer", io)
             methods = document.get("code_challenge_methods_supported")
