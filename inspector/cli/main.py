@@ -150,6 +150,25 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
     http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
     http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
                       help="bound on connecting (default 10)")
+    add_oauth_options(parser)
+
+
+def add_oauth_options(parser: argparse.ArgumentParser) -> None:
+    """``--oauth`` and its options, for every command that connects to a URL (read by
+    ``inspector.core.session.target.oauth_from_args``, which Target.from_args calls)."""
+    oauth = parser.add_argument_group("OAuth (HTTP servers that answer 401)")
+    oauth.add_argument("--oauth", action="store_true",
+                       help="on 401, run the OAuth 2.1 flow (discovery, registration, PKCE) and retry with its token")
+    oauth.add_argument("--oauth-authorize", choices=("browser", "paste", "follow"), default="browser",
+                       help="browser: system browser and a loopback listener on 127.0.0.1 during the login "
+                            "(default); paste: paste the redirect URL on stdin; follow: fetch the authorization URL "
+                            "without a person (test servers that approve at once)")
+    oauth.add_argument("--client-id", metavar="ID", help="a pre-registered OAuth client id (implies --oauth)")
+    oauth.add_argument("--client-secret", metavar="SECRET", help="its secret (redacted in captures)")
+    oauth.add_argument("--client-metadata-url", metavar="URL",
+                       help="our Client ID Metadata Document (https), used as client_id when the server supports it")
+    oauth.add_argument("--scope", metavar="'A B'", help="the scopes to ask for (default: the server's challenge, "
+                                                        "else its scopes_supported, else none)")
 
 
 def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,

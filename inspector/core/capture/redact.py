@@ -21,6 +21,11 @@ NOT_SECRET = frozenset({"PWD", "OLDPWD"})
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
 _HEADER_ARG = re.compile(r"^([A-Za-z0-9-]+)\s*:\s*(.*)$", re.S)
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
+#: Query parameters of OAuth that carry secrets under names that do not say so (RFC 6749, RFC 7636): an
+#: authorization code, a PKCE verifier, the state that binds a response to its request.
+OAUTH_SECRET_PARAMS = frozenset({"code", "code_verifier", "state", "session_state"})
+#: Headers whose values are URLs (a redirect's Location may carry an authorization code).
+URL_HEADERS = frozenset({"location", "content-location", "refresh"})
 
 
 def is_secret_name(name: str) -> bool:
@@ -40,13 +45,30 @@ def redact_env(env: dict[str, str]) -> dict[str, str]:
 
 
 def redact_headers(headers: dict[str, str]) -> dict[str, str]:
+    """Secret headers hidden; URL-valued headers (Location) with their secrets removed (:func:`redact_url`)."""
     return {
-        k: (REDACTED if (k.lower() in SECRET_HEADERS or is_secret_name(k)) else v) for k, v in headers.items()
+        k: (REDACTED if (k.lower() in SECRET_HEADERS or is_secret_name(k)) else
+            redact_url(v) if k.lower() in URL_HEADERS else v) for k, v in headers.items()
     }
 
 
+#: ``name=value`` of an OAuth secret in free text (an error page, a redirect's "Redirecting to URL" body).
+_SECRET_ASSIGNMENT = re.compile(r"(?i)\b(code|code_verifier|state|access_token|refresh_token|id_token|client_secret"
+                                r"|assertion)=([^&\s\"'<>]+)")
+
+
+def redact_text(text: str) -> str:
+    """Free text (a snippet of a body) with the values of OAuth secrets given as ``name=value`` hidden."""
+    return _SECRET_ASSIGNMENT.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+
+
+def _secret_param(name: str) -> bool:
+    return is_secret_name(name) or name.lower() in OAUTH_SECRET_PARAMS
+
+
 def redact_url(url: str) -> str:
-    """Remove ``user:password@`` and the values of secret-looking query parameters."""
+    """Remove ``user:password@`` and the values of secret-looking query parameters (OAuth's ``code``,
+    ``code_verifier`` and ``state`` too)."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -57,8 +79,8 @@ def redact_url(url: str) -> str:
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
-        if any(is_secret_name(k) for k, _ in pairs):
-            query = urlencode([(k, REDACTED if is_secret_name(k) else v) for k, v in pairs])
+        if any(_secret_param(k) for k, _ in pairs):
+            query = urlencode([(k, REDACTED if _secret_param(k) else v) for k, v in pairs])
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 

@@ -118,6 +118,8 @@ class EventPipeline:
         if method is None or not isinstance(status, int) or event.data.get("phase") == "end":
             return
         del self._probes[exchange]
+        if any(finding.code == "oauth" for finding in event.findings):
+            return  # a 401 that starts the OAuth flow: the probe is sent again once authorized
         if 400 <= status < 500:
             text = (f"the server refused our {method} probe with HTTP {status}: expected negotiation with a server "
                     "that speaks only revisions before 2026-07-28, not a fault")

@@ -32,6 +32,7 @@ from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:  # httpx is imported only when a URL is connected to; profiles only when one is used
+    from inspector.core.auth.model import OAuthOptions
     from inspector.core.clients.profiles import ServerProfile
     from inspector.core.transports.http_common import HttpOptions
 
@@ -71,6 +72,8 @@ class Target:
     redact: bool = True  #: secrets out of the capture (its header, the spawned event, HTTP events)
     #: the user named it (a profile): the window keeps that name instead of the one the server reports
     named_by_user: bool = False
+    #: for URLs: authorize with OAuth on 401 (``--oauth`` and its options); None: a 401 is an error
+    oauth: OAuthOptions | None = None
 
     @property
     def is_http(self) -> bool:
@@ -108,7 +111,7 @@ class Target:
                 raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
         _check_url(args.url)
         return cls(name=args.url, url=args.url, transport=args.transport, headers=headers, bearer=bearer,
-                   origin=args.origin, connect_timeout=args.connect_timeout, **common)
+                   origin=args.origin, connect_timeout=args.connect_timeout, oauth=oauth_from_args(args), **common)
 
     @classmethod
     def from_window_args(cls, args: argparse.Namespace, command: list[str]) -> Target | None:
@@ -210,14 +213,42 @@ class Target:
         return {k: v for k, v in self.http_options().base_headers().items() if k.lower() != "user-agent"}
 
 
+def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:
+    """``--oauth`` and its options (cli/main.py ``add_oauth_options``) as OAuthOptions; None without
+    ``--oauth`` (the client options alone imply it). Raises InputError with a sentence."""
+    from inspector.core.auth.model import AUTHORIZE_MODES, OAuthOptions
+
+    client_id = getattr(args, "client_id", None)
+    metadata_url = getattr(args, "client_metadata_url", None)
+    if not (getattr(args, "oauth", False) or client_id or metadata_url):
+        return None
+    mode = getattr(args, "oauth_authorize", None) or "browser"
+    if mode not in AUTHORIZE_MODES:
+        raise InputError(f"--oauth-authorize {mode!r} must be one of {', '.join(AUTHORIZE_MODES)}")
+    secret = getattr(args, "client_secret", None)
+    if secret and not client_id:
+        raise InputError("--client-secret needs --client-id (the pre-registered client it belongs to)")
+    if metadata_url and not metadata_url.startswith("https://"):
+        raise InputError(f"--client-metadata-url {metadata_url!r} must be an https URL (a Client ID Metadata "
+                         "Document is fetched by the authorization server)")
+    return OAuthOptions(authorize=mode, client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
+                        scope=getattr(args, "scope", None))
+
+
 def make_transport(target: Target) -> Transport:
     """The transport for ``target``, not started yet: a stdio process for a command, else the URL transport
-    its name picks from the registry (built-ins and plug-ins). Raises TransportError (an unknown transport, a
-    URL or header that cannot be used, no command) with a sentence."""
+    its name picks from the registry (built-ins and plug-ins), with an OAuth client when ``target.oauth`` asks
+    for one. Raises TransportError (an unknown transport, a URL or header that cannot be used, no command)
+    with a sentence."""
     if target.is_http:
         from inspector.core.transports.registry import create_url_transport
 
-        return create_url_transport(target.transport, target.http_options())
+        options = target.http_options()
+        if target.oauth is not None:
+            from inspector.core.auth.flow import OAuthClient
+
+            options.oauth = OAuthClient(target.url, target.oauth)
+        return create_url_transport(target.transport, options)
     return StdioTransport(target.argv, cwd=target.cwd, env=target.env, max_line_bytes=target.max_message,
                           redact=target.redact)
 

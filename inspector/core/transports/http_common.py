@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.core.capture.redact import redact_headers, redact_url
+from inspector.core.capture.redact import REDACTED, redact_headers, redact_text, redact_url
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
@@ -49,6 +49,9 @@ class HttpOptions:
     #: the largest message a transport with its own message limit (WebSocket) accepts
     max_message: int = DEFAULT_MAX_LINE_BYTES
     redact: bool = True
+    #: an :class:`inspector.core.auth.flow.OAuthClient`: on 401 (or 403 insufficient_scope) it runs the OAuth
+    #: flow and the request is sent again with its token; shared by the transports ``auto`` tries
+    oauth: Any = None
 
     def base_headers(self) -> dict[str, str]:
         headers = {"User-Agent": USER_AGENT}
@@ -309,10 +312,34 @@ class HttpTransportBase(Transport):
         flat = {k: v for k, v in headers.items()}
         return redact_headers(flat) if self.options.redact else flat
 
+    def _scrub(self, event: Event) -> Event:
+        """The OAuth secrets this session knows (tokens, codes, verifiers, state, client secrets) out of an
+        ``http`` event's URL, headers and snippet, unless --no-redact: a redirect's page or a server's echo
+        can carry them where no header name says so."""
+        oauth = self.options.oauth
+        if oauth is None or not self.options.redact or not oauth.secrets:
+            return event
+        secrets = sorted((s for s in oauth.secrets if len(s) >= 4), key=len, reverse=True)
+
+        def clean(value: Any) -> Any:
+            if isinstance(value, str):
+                for secret in secrets:
+                    if secret in value:
+                        value = value.replace(secret, REDACTED)
+                return value
+            if isinstance(value, dict):
+                return {k: clean(v) for k, v in value.items()}
+            return value
+
+        event.put(**{key: clean(event.data[key]) for key in ("url", "request_headers", "response_headers", "snippet",
+                                                             "error", "text") if key in event.data})
+        return event
+
     def http_event(self, exchange: int, request: httpx.Request, response: httpx.Response | None, started: float,
                    *, first_byte: float | None = None, total: float | None = None, connect: float | None = None,
-                   body: bytes | None = None, error: str | None = None, purpose: str = "") -> Event:
-        """Build (not emit) the ``http`` event of one exchange."""
+                   body: bytes | None = None, error: str | None = None, purpose: str = "",
+                   auth_step: str = "") -> Event:
+        """Build (not emit) the ``http`` event of one exchange (``auth_step``: an exchange of the OAuth flow)."""
         url = str(request.url)
         data: dict[str, Any] = {
             "exchange": exchange,
@@ -322,6 +349,8 @@ class HttpTransportBase(Transport):
         }
         if purpose:
             data["purpose"] = purpose
+        if auth_step:
+            data["auth_step"] = auth_step
         if response is not None:
             data["status"] = response.status_code
             data["reason"] = response.reason_phrase
@@ -339,19 +368,103 @@ class HttpTransportBase(Transport):
         if body is not None and response is not None:
             data["body_bytes"] = len(body)
             content_type = response.headers.get("content-type", "")
-            if body and response.status_code >= 300 and jsonrpc_error_in(body) is None and "json" not in content_type:
-                data["snippet"] = snippet(body, content_type)
+            if body and response.status_code >= 300 and jsonrpc_error_in(body) is None and "json" not in content_type \
+                    and not (auth_step and 300 <= response.status_code < 400):  # a redirect's page repeats Location
+                text = snippet(body, content_type)
+                data["snippet"] = redact_text(text) if self.options.redact else text
         if error is not None:
             data["error"] = error
-        return Event(Kind.HTTP, data=data)
+        return self._scrub(Event(Kind.HTTP, data=data))
 
     async def exchange(self, request: httpx.Request, *, purpose: str = "", read_body: bool = True,
-                       number: int | None = None) -> tuple[int, httpx.Response, bytes | None, Event]:
+                       number: int | None = None, auth_step: str = "") -> tuple[int, httpx.Response, bytes | None,
+                                                                                  Event]:
         """Send ``request``; returns (exchange number, response, body or None if streaming, http event).
 
         The http event is *not* emitted: the caller adds findings first. On a network failure an http event
         with the sentence is emitted and TransportError raised.
+
+        With OAuth (``options.oauth``), the request carries the current token; a 401 (or 403
+        ``insufficient_scope``) is emitted as it came, the flow runs (its exchanges are events marked
+        ``auth_step``), and the request is sent again, once, as a new exchange whose number is returned.
         """
+        oauth = self.options.oauth
+        if oauth is None or auth_step:
+            return await self._exchange_once(request, purpose=purpose, read_body=read_body, number=number,
+                                             auth_step=auth_step)
+        from inspector.core.auth.challenge import parse_challenge
+        from inspector.core.auth.model import AuthError
+
+        io = self._auth_io()
+        try:
+            await oauth.before_request(io)
+        except AuthError as exc:
+            raise TransportError(str(exc)) from None
+        from inspector.core.auth.flow import MAX_STEP_UPS
+
+        logged_in = False
+        step_ups = 0
+        while True:
+            sent = oauth.generation
+            header = oauth.header()
+            if header:
+                request.headers["Authorization"] = header
+            number, response, body, event = await self._exchange_once(request, purpose=purpose, read_body=read_body,
+                                                                       number=number)
+            status = response.status_code
+            challenge = parse_challenge(response.headers.get("www-authenticate", ""))
+            if not oauth.handles(status, challenge) or (status == 401 and logged_in):
+                return number, response, body, event  # a second 401 after a login: the caller's error says it
+            if status == 403:
+                step_ups += 1
+                if step_ups > MAX_STEP_UPS:
+                    await response.aclose()
+                    self.emit(event)
+                    raise TransportError(str(oauth.give_up_step_up(io)))
+            if body is None:
+                body = await self._read_limited(response)
+                await response.aclose()
+                event.put(body_bytes=len(body))
+            event.add_finding("oauth", f"HTTP {status}: authorization needed, running the OAuth flow", "info")
+            self.emit(event)
+            try:
+                await oauth.on_challenge(status, challenge, sent, io)
+            except AuthError as exc:
+                raise TransportError(str(exc)) from None
+            logged_in = logged_in or status == 401
+            request = self.client().build_request(request.method, request.url, headers=request.headers,
+                                                  content=request.content, extensions={
+                                                      k: v for k, v in request.extensions.items() if k != "trace"})
+            number = self.next_exchange()
+
+    def _auth_io(self) -> Any:
+        """How the OAuth flow reaches the network: each request an exchange of this transport (an ``http``
+        event marked ``auth_step``), each step a ``note`` event."""
+        from inspector.core.auth.flow import AuthIO, Reply
+        from inspector.core.auth.model import AuthError, Step
+
+        async def fetch(method: str, url: str, step: str, headers: dict[str, str], body: bytes | None) -> Reply:
+            request = self.client().build_request(method, url, headers={"User-Agent": USER_AGENT, **headers},
+                                                  content=body)
+            try:
+                _, response, data, event = await self._exchange_once(request, purpose=f"OAuth {step}",
+                                                                     auth_step=step)
+            except TransportError as exc:
+                raise AuthError(f"OAuth {step}: {exc}") from None
+            self.emit(event)
+            return Reply(response.status_code, response.headers, data or b"", str(response.url))
+
+        def note(step: Step) -> None:
+            data = step.as_data()
+            if self.options.redact:
+                data["url"] = redact_url(data["url"])
+            self.emit(self._scrub(Event(Kind.NOTE, data=data)))
+
+        return AuthIO(fetch, note)
+
+    async def _exchange_once(self, request: httpx.Request, *, purpose: str = "", read_body: bool = True,
+                             number: int | None = None, auth_step: str = "") -> tuple[int, httpx.Response,
+                                                                                      bytes | None, Event]:
         number = number if number is not None else self.next_exchange()
         started = time.monotonic()
         marks: dict[str, float] = {}
@@ -370,13 +483,14 @@ class HttpTransportBase(Transport):
             if isinstance(exc, httpx.TimeoutException):
                 self.unresponsive = True
             self.emit(self.http_event(number, request, None, started, total=time.monotonic(), error=str(error),
-                                      purpose=purpose))
+                                      purpose=purpose, auth_step=auth_step))
             raise error from None
         except asyncio.CancelledError:
             # the session's own bound ran out first: the exchange is abandoned, and the capture says so
             self.unresponsive = True
             self.emit(self.http_event(number, request, None, started, total=time.monotonic(), purpose=purpose,
-                                      error="abandoned: no response headers before the inspector stopped waiting"))
+                                      error="abandoned: no response headers before the inspector stopped waiting",
+                                      auth_step=auth_step))
             raise
         first_byte = time.monotonic()
         self.unresponsive = False
@@ -389,13 +503,14 @@ class HttpTransportBase(Transport):
             except httpx.HTTPError as exc:
                 error = failure(exc, request.method, self.shown(request.url))
                 self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
-                                          total=time.monotonic(), connect=connect, error=str(error), purpose=purpose))
+                                          total=time.monotonic(), connect=connect, error=str(error), purpose=purpose,
+                                          auth_step=auth_step))
                 raise error from None
             finally:
                 await response.aclose()
         event = self.http_event(number, request, response, started, first_byte=first_byte,
                                 total=time.monotonic() if read_body else None, connect=connect, body=body,
-                                purpose=purpose)
+                                purpose=purpose, auth_step=auth_step)
         return number, response, body, event
 
     @staticmethod

@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from inspector.core.capture.redact import redact_text
 from inspector.core.transports import mcp_headers
 from inspector.core.transports.base import (
     HttpStatusError,
@@ -300,7 +301,8 @@ class StreamableHttpTransport(HttpTransportBase):
             detail = f": the server asks for {challenge}" if challenge else ""
             metadata = _resource_metadata(challenge)
             more = f"; its authorization metadata is at {metadata}" if metadata else ""
-            raise HttpStatusError(f"{where}: {reason}{detail}{more} (pass a token with --bearer or -H)", status)
+            raise HttpStatusError(f"{where}: {reason}{detail}{more} (pass a token with --bearer or -H, or log in "
+                                  "with --oauth)", status)
         if status == 406:
             raise HttpStatusError(f"{where}: {reason}: the server refused our Accept header ({ACCEPT_BOTH})", status)
         if status == 403:
@@ -343,7 +345,8 @@ class StreamableHttpTransport(HttpTransportBase):
             content_type = event.data.get("response_headers", {}).get("content-type", "")
             status = event.data.get("status", 0)
             if body and status >= 300 and "json" not in content_type and jsonrpc_error_in(body) is None:
-                    event.put(snippet=snippet(body, content_type))
+                    text = snippet(body, content_type)
+                    event.put(snippet=redact_text(text) if self.options.redact else text)
         return event
 
     def _emit_body(self, body: bytes, number: int, sse: dict[str, Any] | None = None) -> Any:
