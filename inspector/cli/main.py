@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --url: auto, streamable-http, sse, websocket")
     parser.add_argument("-H", "--header", dest="gui_headers", action="append", default=[], metavar="'NAME: VALUE'",
                         help="with --url: an extra header (repeatable)")
+    add_config_options(parser, dest_prefix="gui_")
     parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
                         help="the window's sessions without a profile wait S seconds for the handshake and each "
                              "response ('none': no timeout; default: Session > Request timeout…, 30)")
@@ -151,6 +152,18 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
     http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
                       help="bound on connecting (default 10)")
     add_oauth_options(parser)
+    add_config_options(parser)
+
+
+def add_config_options(parser: argparse.ArgumentParser, dest_prefix: str = "") -> None:
+    """``--config FILE --server NAME``: a server of a client's MCP config (Claude Desktop, Cursor, VS Code,
+    Claude Code, Windsurf), instead of ``-- CMD`` or ``--url`` (read by Target.from_args)."""
+    config = parser.add_argument_group("a server from a client's MCP config (instead of -- CMD or --url)")
+    config.add_argument("--config", dest=f"{dest_prefix}config", type=Path, metavar="FILE",
+                        help="a client config file: claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, "
+                             ".mcp.json, ~/.claude.json, Windsurf's mcp_config.json")
+    config.add_argument("--server", dest=f"{dest_prefix}server", metavar="NAME",
+                        help="the server of --config to use (may be left out when the file has only one)")
 
 
 def add_oauth_options(parser: argparse.ArgumentParser) -> None:

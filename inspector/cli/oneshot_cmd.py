@@ -167,7 +167,7 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
     name = args.command
     if args.url and command:
         return _fail(f"{name} takes either --url or a command after --, not both")
-    if not args.url and not command:
+    if not args.url and not command and args.config is None and args.server is None:
         return _fail(f"{name} needs the server: a command after -- (for example: mcp-inspector {name} ... -- "
                      "npx -y @modelcontextprotocol/server-everything) or --url URL")
     try:

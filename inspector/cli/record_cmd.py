@@ -31,8 +31,9 @@ def parse_answers(pairs: list[str]) -> dict[str, str]:
 def run_record(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     if args.url and command:
         parser.error("give either --url or a command after --, not both")
-    if not args.url and not command:
-        parser.error("record needs the server command after -- (or --url), for example: "
+    if not args.url and not command and args.config is None and args.server is None:
+        parser.error("record needs the server command after -- (or --url, or --config FILE --server NAME), "
+                     "for example: "
                      "record --out s.jsonl -- python server.py")
     to_stdout = os.fspath(args.out) == STDIO_NAME
     # the capture's lines, UTF-8 and LF whatever the platform's console wants; detached (not closed) afterwards

@@ -108,7 +108,7 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return fail(f"--out {out} is the capture being replayed; a replay never overwrites it: choose another file")
 
     try:
-        if command or args.url:
+        if command or args.url or args.config is not None or args.server is not None:
             target = Target.from_args(args, command)
         else:
             env = parse_env(args.env)

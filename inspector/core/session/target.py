@@ -20,7 +20,7 @@ import math
 import os
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +100,15 @@ class Target:
             "max_message": args.max_message,
             "redact": not args.no_redact,
         }
+        config = getattr(args, "config", None)
+        if config is not None or getattr(args, "server", None):
+            if args.url or command:
+                raise InputError("--config names the server: leave out --url and the command after --")
+            chosen = cls.from_config_file(config, getattr(args, "server", None))
+            chosen = replace(chosen, env={**chosen.env, **env}, cwd=args.cwd or chosen.cwd,
+                             headers={**chosen.headers, **_parse_headers(getattr(args, "header", []) or [])},
+                             oauth=oauth_from_args(args) if chosen.url else None)
+            return replace(chosen, **common)
         if not args.url:
             return cls(name=Path(command[0]).name if command else "", argv=list(command), cwd=args.cwd, env=env,
                        **common)
@@ -120,6 +129,10 @@ class Target:
         given. Raises InputError with a sentence."""
         timeout = getattr(args, "gui_timeout", None)
         common: dict[str, Any] = {"timeout": timeout} if timeout is not None else {}
+        if getattr(args, "gui_config", None) is not None or getattr(args, "gui_server", None):
+            if command or args.gui_url:
+                raise InputError("--config names the server: leave out --url and the command after --")
+            return replace(cls.from_config_file(args.gui_config, args.gui_server), **common)
         if command:
             return cls(name=Path(command[0]).name, argv=list(command), **common)
         if not args.gui_url:
@@ -136,6 +149,36 @@ class Target:
                        timeout=profile.timeout, named_by_user=True)
         return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
                    timeout=profile.timeout, named_by_user=True)
+
+    @classmethod
+    def from_config_file(cls, path: Path | None, server: str | None) -> Target:
+        """Server ``server`` of the client config at ``path`` (any format the import reads); the only server
+        when ``server`` is None and there is one. Raises InputError with a sentence naming what there is."""
+        from inspector.core.clients.configs import ConfigError, read_config
+
+        if path is None:
+            raise InputError("--server needs --config FILE: the client config the server is in")
+        try:
+            preview = read_config(path)
+        except ConfigError as exc:
+            raise InputError(str(exc)) from None
+        names = [c.profile.name for c in preview.candidates]
+        if server is None:
+            if len(names) == 1:
+                return cls.from_profile(preview.candidates[0].profile)
+            raise InputError(f"{path} has {len(names)} servers; choose one with --server: {', '.join(names)}"
+                             if names else f"{path} has no server the inspector can run")
+        for candidate in preview.candidates:
+            if candidate.profile.name == server:
+                return cls.from_profile(candidate.profile)
+        skipped = dict(preview.skipped)
+        if server in skipped:
+            raise InputError(f"the server {server!r} of {path} cannot be used: {skipped[server]}")
+        import difflib
+
+        close = difflib.get_close_matches(server, names, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else f"; it has: {', '.join(names) or 'none'}"
+        raise InputError(f"{path} has no server named {server!r}{hint}")
 
     @classmethod
     def from_config_entry(cls, name: str, entry: object) -> Target:
