@@ -49,3 +49,14 @@ def test_a_wrong_or_missing_server_name_is_a_sentence_naming_the_servers(claude_
     done = run_inspector(["tools", "--config", str(claude_config), "--server", "time", "--", "python", "x.py"])
     assert done.returncode == 2 and "leave out --url and the command" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_window_opens_the_config_entry_too(claude_config):
+    from inspector.cli.main import build_parser
+    from inspector.core.session.target import Target
+
+    args = build_parser().parse_args(["--config", str(claude_config), "--server", "demo", "--timeout", "12"])
+    target = Target.from_window_args(args, [])
+    assert target is not None
+    assert (target.name, target.argv, target.env, target.timeout) == \
+        ("demo", [sys.executable, "-m", "inspector.demo"], {"DEMO_FLAG": "1"}, 12.0)
