@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from inspector.cli.check_cmd import add_parser as add_check
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.tap_cmd import add_parser as add_tap
@@ -115,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_tap(sub)
     add_wrap(sub)
     add_desktop(sub)
+    add_check(sub)
     return parser
 
 
@@ -219,6 +221,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.replay_cmd import run_replay
 
         return run_replay(args, command, parser)
+    if args.command == "check":
+        from inspector.cli.check_cmd import run_check
+
+        return run_check(args, command, parser)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

@@ -43,7 +43,9 @@ class Source:
 
     @property
     def url(self) -> str:
-        return f"https://modelcontextprotocol.io/specification/{self.revision}/{self.page}"
+        page = self.page.removesuffix("/index").removesuffix(".json")
+        page = "schema" if page == "schema" else page
+        return f"https://modelcontextprotocol.io/specification/{self.revision}/{page}"
 
     @property
     def local_path(self) -> str:

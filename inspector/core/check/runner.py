@@ -153,7 +153,7 @@ async def run_checks(run: CheckRun) -> Report:
     if spoke_legacy:
         await _unsupported_session(run, report)
     if report.exit_code == EXIT_OK:
-        musts = report.must_failures() or [f for f in report.extra_findings if f.level == MUST]
+        musts = bool(report.must_failures()) or any(f.level == MUST for f in report.extra_findings)
         report.exit_code = EXIT_SERVER_FAILED if musts else EXIT_OK
     return report
 
@@ -172,7 +172,8 @@ def _not_claimed(info: ServerInfo, revision: str) -> str | None:
     if info.era == "modern":
         if revision in info.supported_versions:
             return None
-        return f"the server does not list {revision} among the revisions it supports ({', '.join(info.supported_versions)})"
+        listed = ", ".join(info.supported_versions)
+        return f"the server does not list {revision} among the revisions it supports ({listed})"
     if revision == MODERN:
         return "the server is not a 2026-07-28 server: it did not answer server/discover as one"
     return None
@@ -208,7 +209,7 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                                       _message_seqs(session.events), version))
             return outcome
         outcome.info = info
-        asked = version or ("2026-07-28 or the newest legacy revision" if mode == "auto" else "")
+        asked = version or ""
         spoke = info.protocol_version or "?"
         if version and spoke != version:
             results.append(Result(BY_ID["handshake"], NOT_APPLICABLE,
@@ -364,6 +365,8 @@ def _finish(report: Report, session: Session, results: list[Result], capture: st
 
 
 ARROWS = {"c2s": "->", "s2c": "<-"}
+#: The request headers an HTTP probe's exchange line shows: the ones the checks turn on.
+PROBE_HEADERS = ("origin", "accept", "mcp-session-id")
 
 
 def exchange_line(event: Event) -> str:
@@ -371,10 +374,13 @@ def exchange_line(event: Event) -> str:
     head = f"#{event.seq} {ARROWS.get(event.dir or '', '  ')} {label(event)}"
     if event.kind == Kind.HTTP:
         body = describe_http(event.data)
-        if event.data.get("request_body"):
-            body += f"; sent: {event.data['request_body']}"
-        if event.data.get("snippet"):
-            body += f"; body: {event.data['snippet']}"
+        if str(event.data.get("purpose", "")).startswith("check:"):  # a probe: what it sent that matters
+            sent = {k.lower(): v for k, v in (event.data.get("request_headers") or {}).items()}
+            shown = [f"{name}: {sent[name]}" for name in PROBE_HEADERS if name in sent]
+            if shown:
+                body += f"; sent {'; '.join(shown)}"
+            if event.data.get("request_body"):
+                body += f"; sent body {event.data['request_body']}"
         return f"{head} {clip(body, EXCHANGE_CHARS)}"
     if event.kind == Kind.MESSAGE:
         what = method_and_id(event)
