@@ -66,6 +66,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                needs_tab=True),
     ActionSpec("replay", "&Session", "Re&play session…", "Ctrl+Shift+R", window=lambda w: w.replay_current(),
                needs_tab=True),
+    ActionSpec("check_server", "&Session", "C&heck server", window=lambda w: w.check_current(), needs_tab=True),
     ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
     ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.ask_request_timeout(),
                separator_before=True),
