@@ -12,4 +12,4 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # itself cannot be a package name here (the standard library has one)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "http"))
 
-from qt_loop import qloop  # noqa: E402,F401 - the shared fixture
+from qt_loop import qloop  # noqa: F401 - the shared fixture

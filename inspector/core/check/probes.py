@@ -454,20 +454,22 @@ async def probe_tool_schemas(ctx: Context) -> None:
                 if key == "inputSchema":
                     problems.append(f"{name} has no inputSchema")
                 continue
-            problem = _schema_object_problem(tool[key])
+            # 2026-07-28: "This can be any valid JSON Schema 2020-12" for outputSchema (type "object" for input only)
+            problem = _schema_object_problem(tool[key], need_object=key == "inputSchema" or not ctx.modern)
             if problem:
                 problems.append(f"{name}'s {key} {problem}")
     if problems:
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
         ctx.failed("tool-schemas", "; ".join(problems[:5]) + more, seqs)
     else:
-        ctx.passed("tool-schemas", f"{len(tools)} tools, every schema a valid JSON Schema of type \"object\"", seqs)
+        ctx.passed("tool-schemas", f"{len(tools)} tools, every schema a valid JSON Schema"
+                   + ("" if ctx.modern else " of type \"object\""), seqs)
 
 
-def _schema_object_problem(schema: Any) -> str | None:
+def _schema_object_problem(schema: Any, need_object: bool = True) -> str | None:
     if not isinstance(schema, dict):
         return "is not an object"
-    if schema.get("type") != "object":
+    if need_object and schema.get("type") != "object":
         return f"has type {json.dumps(schema.get('type'))}, not \"object\""
     problem = schema_problem(schema)
     return f"is not a valid JSON Schema: {problem}" if problem else None
@@ -620,7 +622,8 @@ async def probe_tools(ctx: Context) -> None:
             seqs += _exchange(response)
             continue
         output = tool.get("outputSchema")
-        if isinstance(output, dict) and not result.get("isError") and _schema_object_problem(output) is None:
+        if isinstance(output, dict) and not result.get("isError") and \
+                _schema_object_problem(output, need_object=not ctx.modern) is None:
             checked_output += 1
             if "structuredContent" not in result:
                 schema_problems.append(f"{name} declares an outputSchema but its result has no structuredContent")
