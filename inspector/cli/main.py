@@ -108,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from inspector.cli.check_cmd import add_parser as add_check
     from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.interop_cmd import add_parsers as add_interop
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_completions(sub)
     add_lint(sub)
     add_oneshot(sub)
+    add_check(sub)
     return parser
 
 
@@ -280,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.lint_cmd import run_lint
 
         return run_lint(args)
+    if args.command == "check":
+        from inspector.cli.check_cmd import run_check
+
+        return run_check(args, command, parser)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

@@ -67,6 +67,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                needs_tab=True),
     ActionSpec("replay", "&Session", "Re&play session…", "Ctrl+Shift+R", window=lambda w: w.replay_current(),
                needs_tab=True),
+    ActionSpec("check_server", "&Session", "C&heck server", window=lambda w: w.check_current(), needs_tab=True),
     ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
     ActionSpec("copy_config", "&Session", "Copy server as &config…", window=lambda w: w.copy_server_config(),
                needs_tab=True),

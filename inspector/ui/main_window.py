@@ -577,6 +577,43 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(result.summary)
         return view
 
+    # -- check ---------------------------------------------------------------------------------------
+
+    def check_current(self) -> None:
+        """Session > Check server: the checks of ``mcp-inspector check`` against the current tab's server (a
+        capture's only after showing it and asking), in new sessions saved as captures; the report opens in a
+        new tab."""
+        tab = self.current_tab()
+        if tab is None:
+            return
+        if tab.live is not None:
+            target: Target | None = tab.live.target
+        else:
+            header = getattr(tab, "capture_header", None)
+            target = self._confirmed_capture_target(header or {}, tab.title) if header is not None else None
+        if target is None:
+            return
+        self.tasks.spawn(self.run_check(target), "the server check")
+
+    async def run_check(self, target: Target) -> Any:
+        """Check ``target``'s server; returns the report view it opened."""
+        from inspector.core.check.runner import DEFAULT_CHECK_TIMEOUT, CheckRun, run_checks
+        from inspector.ui.panels.check_report import CheckReportView
+        from inspector.ui.session.live import capture_name
+
+        base = self.captures / ("check-" + capture_name(target)).removesuffix(".jsonl")
+        self.statusBar().showMessage(f"checking {target.describe()}…")
+        # each answer is waited for as the command line's check does, or the session's timeout when shorter
+        timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)
+        report = await run_checks(CheckRun(self._with_settings(target), base, timeout=timeout))
+        view = CheckReportView(report, self)
+        view.open_capture_requested.connect(lambda path: self.open_capture(Path(path)))
+        index = self.tabs.addTab(view, f"check: {target.name or target.describe()}")
+        self.tabs.setTabToolTip(index, plain_tooltip(target.describe()))
+        self.tabs.setCurrentIndex(index)
+        self.statusBar().showMessage(f"check of {target.describe()}: {report.summary()}")
+        return view
+
     def about(self) -> None:
         box = QMessageBox(self)
         box.setWindowTitle("About MCP Inspector")

@@ -356,6 +356,17 @@ class Session:
         """Send bytes exactly as given (deliberately broken messages included)."""
         await self._transport.send(data, raw=True)
 
+    async def http_probe(self, method: str, *, headers: dict[str, str] | None = None, content: bytes | None = None,
+                         purpose: str = "") -> tuple[Event, bytes] | None:
+        """One HTTP exchange outside the protocol's flow, on this session's connection and in its capture (the
+        transport's ``probe``: its session headers with ``headers`` over them); None when the transport has no
+        such thing (stdio, HTTP+SSE). Raises TransportError when no answer can be had."""
+        probe = getattr(self._transport, "probe", None)
+        if probe is None or self._transport.name not in ("streamable-http", "auto"):
+            return None
+        result: tuple[Event, bytes] | None = await probe(method, headers=headers, content=content, purpose=purpose)
+        return result
+
     async def notify(self, method: str, params: Any = None) -> None:
         obj: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:

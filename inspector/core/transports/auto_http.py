@@ -92,6 +92,14 @@ class AutoHttpTransport(Transport):
             self._note(f"using Streamable HTTP{detail}")
         self.inner.on_ready()
 
+    async def probe(self, method: str, **kwargs: Any) -> tuple[Event, bytes] | None:
+        """The chosen transport's :meth:`~inspector.core.transports.http_common.HttpTransportBase.probe`."""
+        probe = getattr(self.inner, "probe", None)
+        if probe is None or self.inner.name != "streamable-http":
+            return None
+        result: tuple[Event, bytes] = await probe(method, **kwargs)
+        return result
+
     async def cancel_request(self, msg_id: Any) -> bool:
         return await self.inner.cancel_request(msg_id)
 

@@ -513,6 +513,41 @@ class HttpTransportBase(Transport):
                                 purpose=purpose, auth_step=auth_step)
         return number, response, body, event
 
+    def probe_headers(self) -> dict[str, str]:
+        """The headers a request of this connection carries now (a transport with a session adds its id)."""
+        return self.options.base_headers()
+
+    async def probe(self, method: str, *, headers: dict[str, str] | None = None, content: bytes | None = None,
+                    purpose: str = "") -> tuple[Event, bytes]:
+        """One HTTP exchange outside the protocol's flow (``mcp-inspector check``: a DELETE, a GET, a POST with
+        a foreign Origin): :meth:`probe_headers` with ``headers`` over them (an empty value drops a header),
+        recorded as an ``http`` event like any other, the body's text in ``snippet``. An event stream is closed
+        unread. Returns the emitted event (numbered by the session) and the body."""
+        merged = self.probe_headers()
+        for name, value in (headers or {}).items():
+            for old in [k for k in merged if k.lower() == name.lower()]:
+                del merged[old]
+            if value:
+                merged[name] = value
+        request = self.client().build_request(method, self.url, headers=merged, content=content)
+        _, response, _, event = await self.exchange(request, read_body=False, purpose=purpose)
+        content_type = response.headers.get("content-type", "")
+        body = b""
+        try:
+            if "text/event-stream" not in content_type:
+                body = await self._read_limited(response)
+        except httpx.HTTPError as exc:
+            event.put(error=explain(exc, method, self.shown(self.url)))
+        finally:
+            await response.aclose()
+        event.put(body_bytes=len(body))
+        if body:
+            event.put(snippet=snippet(body, content_type))
+        if content is not None:
+            event.put(request_body=content[:SNIPPET_CHARS].decode("utf-8", "replace"))
+        self.emit(event)
+        return event, body
+
     @staticmethod
     async def _read_limited(response: httpx.Response) -> bytes:
         content_type = response.headers.get("content-type", "")

@@ -165,6 +165,9 @@ class StreamableHttpTransport(HttpTransportBase):
             headers.update(extra)
         return headers
 
+    def probe_headers(self) -> dict[str, str]:
+        return self._headers()
+
     def _modern_headers(self, obj: dict[str, Any], raw: bool) -> dict[str, str]:
         params = p if isinstance(p := obj.get("params"), dict) else {}
         meta = m if isinstance(m := params.get("_meta"), dict) else {}

@@ -1,0 +1,105 @@
+"""``mcp-inspector check``: active probes of a server, each a documented check (docs/server-checks.md), with a
+report and the sessions saved as captures (beside ``--report``, else in the captures folder)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, exits_help
+
+#: ``--report`` file endings and the format they mean when ``--format`` is not given.
+FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".xml": "junit"}
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from inspector.cli.main import EpilogFormatter, _positive, add_http_options, add_max_message_option
+    from inspector.core.check.checks import ALL_REVISIONS
+    from inspector.core.check.runner import CHECK_EXITS, DEFAULT_CHECK_TIMEOUT
+
+    check = sub.add_parser(
+        "check", help="probe a server with the spec's rules and report what passes and fails",
+        description="Launch a stdio server (the command after --) or connect to --url, and probe it: the handshake, "
+                    "ping, unknown methods, malformed params and JSON, request ids, notifications, batches, "
+                    "pagination, tool schemas, resources, prompts, cancellation and, over Streamable HTTP, "
+                    "sessions, Origin, Accept and the GET stream. Each check names its spec rule "
+                    "(docs/server-checks.md). Every session is saved as a capture.",
+        epilog=exits_help(CHECK_EXITS), formatter_class=EpilogFormatter)
+    check.add_argument("--revision", metavar="R|all", choices=(*ALL_REVISIONS, "all"),
+                       help="check at this protocol revision, or at every revision the server claims (all); "
+                            "default: the one the handshake settles on")
+    check.add_argument("--report", type=Path, metavar="FILE",
+                       help="write the report here (default: standard output); captures go beside it")
+    check.add_argument("--format", choices=("text", "markdown", "json", "junit"),
+                       help="report format (default: from --report's ending, .md .json .xml, else text)")
+    check.add_argument("--call-tools", action="store_true",
+                       help="also call the tools annotated readOnlyHint, with arguments made from their schemas")
+    check.add_argument("--call-all-tools", action="store_true",
+                       help="call every tool, read-only or not (it may change things: use a test server)")
+    check.add_argument("--handshake", choices=("auto", "legacy", "modern"), default="auto",
+                       help="without --revision: auto (default: server/discover, else initialize), legacy or modern")
+    check.add_argument("--timeout", type=_positive, default=DEFAULT_CHECK_TIMEOUT, metavar="S",
+                       help=f"wait for each answer (default {DEFAULT_CHECK_TIMEOUT:g})")
+    add_max_message_option(check)
+    check.add_argument("--cwd", metavar="DIR", help="working directory of the server")
+    check.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
+    check.add_argument("--no-redact", action="store_true", help="keep secrets (tokens, keys, passwords) in captures")
+    add_http_options(check, "check the server at this URL instead of launching a command",
+                     "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse")
+
+
+def capture_base(report: Path | None, name: str) -> Path:
+    """Where the captures go: beside the report (``report.md`` -> ``report-<label>.jsonl``), else in the
+    captures folder, named after the server and the time."""
+    if report is not None:
+        return report.with_name(report.stem)
+    from inspector.core.paths import capture_name, captures_dir
+
+    return captures_dir() / capture_name(f"check-{name}").removesuffix(".jsonl")
+
+
+def run_check(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
+    from inspector.cli.main import run_async
+    from inspector.core.check.probes import CheckOptions
+    from inspector.core.check.report import render
+    from inspector.core.check.runner import CheckRun, run_checks
+    from inspector.core.session.target import InputError, Target
+
+    if args.url and command:
+        parser.error("give either --url or a command after --, not both")
+    if not args.url and not command and args.config is None and args.server is None:
+        parser.error("check needs the server command after -- (or --url, or --config FILE --server NAME), for "
+                     "example: check -- python server.py")
+    fmt = args.format or (FORMAT_BY_SUFFIX.get(args.report.suffix.lower(), "text") if args.report else "text")
+    try:
+        target = Target.from_args(args, command)
+        base = capture_base(args.report, target.name or "server")
+    except InputError as exc:
+        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"mcp-inspector: cannot make the captures folder: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    run = CheckRun(target, base, revision=args.revision, timeout=args.timeout,
+                   options=CheckOptions(call_tools=args.call_tools, call_all_tools=args.call_all_tools))
+    try:
+        report = run_async(run_checks(run))
+    except KeyboardInterrupt:
+        print("mcp-inspector: interrupted; the server was shut down", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    text = render(report, fmt)
+    if args.report is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            args.report.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"mcp-inspector: cannot write the report {args.report}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"{args.report}: {report.summary()}")
+        for path in report.captures:
+            print(f"capture: {path}")
+    if report.error:
+        print(f"mcp-inspector: {report.error}", file=sys.stderr)
+    return report.exit_code

@@ -1,0 +1,47 @@
+"""Session > Check server in the window: the checks run against the current tab's stdio server in new
+sessions, and the report opens in a tab of its own; a failed check shows its exchange when clicked."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import until
+from qt_loop import open_test_window
+
+from inspector.core.check.checks import FAILED
+from inspector.core.session.target import Target
+from inspector.ui.panels.check_report import CheckReportView
+from inspector.ui.session.live import READY
+
+pytestmark = pytest.mark.integration
+BROKEN = Path(__file__).resolve().parent / "servers" / "broken_server.py"
+#: a check of the broken server: two sessions of fast answers and one wait for the id it mangles
+CHECK_BOUND = 60.0
+
+
+def test_check_server_opens_a_report_tab_whose_failed_check_shows_its_exchange(qapp, qloop, tmp_path):
+    with open_test_window(qloop, tmp_path) as window:
+        async def scenario() -> CheckReportView:
+            target = Target(name="broken", argv=[sys.executable, str(BROKEN)], timeout=2.0)
+            tab = window.open_live(dataclasses.replace(target))
+            await until(lambda: tab.live.state == READY, 30, "the broken server's handshake")
+            assert window.menu_actions["check_server"].isEnabled()
+            window.menu_actions["check_server"].trigger()
+            await until(lambda: isinstance(window.tabs.currentWidget(), CheckReportView), CHECK_BOUND,
+                        "the report tab")
+            return window.tabs.currentWidget()
+
+        view = qloop.run_until_complete(scenario())
+        assert window.tabs.tabText(window.tabs.currentIndex()) == "check: broken"
+        rows = [i for i, r in enumerate(view.report.results) if r.status == FAILED and r.check.id == "ping"]
+        assert rows, view.report.summary()
+        assert view.table.item(rows[0], 3).text() == FAILED
+        view.select(rows[0])
+        text = view.detail.toPlainText()
+        assert '{"pong": true}' in text and "The receiver MUST respond promptly" in text
+        assert "#" in text and "-> request ping" in text
+        assert all(Path(c).parent == tmp_path / "captures" for c in view.report.captures)
+        view.grab().save(str(tmp_path / "report.png"))
