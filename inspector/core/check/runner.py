@@ -44,6 +44,7 @@ from inspector.core.check.checks import (
     ExtraFinding,
     Result,
 )
+from inspector.core.check.judging import judge_server_messages
 from inspector.core.check.probes import PROBES, UNSUPPORTED_REVISION, CheckOptions, Context
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.present.describe import clip, describe_http, label, method_and_id, safe
@@ -82,7 +83,8 @@ class CheckRun:
     revision: str | None = None  #: None, a revision, or ``all``
     options: CheckOptions = field(default_factory=CheckOptions)
     timeout: float = DEFAULT_CHECK_TIMEOUT
-    judge: Judge | None = None
+    #: per-message findings on the server's messages (the protocol judge's schema and lifecycle rules)
+    judge: Judge | None = judge_server_messages
     extra_findings: list[ExtraFinding] = field(default_factory=list)  #: findings passed in, reported as they are
 
 
