@@ -118,3 +118,17 @@ def test_an_mcp_inspector_history_imports_to_a_capture_that_replays_against_a_se
     assert "tools/call" in done.stdout and "structuredContent" in done.stdout
     sums = [e for e in read_capture(replayed).events if e.kind == Kind.MESSAGE and b'"sum":5' in e.raw]
     assert sums, "the replayed call reached the server and got its answer"
+
+
+def test_the_report_lists_the_protocol_judges_findings_too(tmp_path):
+    server = Path(__file__).resolve().parents[1] / "integration" / "servers" / "broken_protocol_server.py"
+    send = tmp_path / "send.jsonl"
+    send.write_text(json.dumps({"method": "tools/list", "params": {}}) + "\n")
+    out = tmp_path / "broken.jsonl"
+    run_inspector(["record", "--handshake", "legacy", "--out", str(out), "--send", str(send), "--",
+                   sys.executable, str(server)])
+    capture = read_capture(out)
+    text = to_markdown(capture.header, capture.events)
+    problems = text.split("## Timeline")[0]
+    assert "inputSchema" in problems and "(schema)" in problems, problems
+    assert "revision-other" in problems

@@ -1,11 +1,11 @@
 """A readable report of a session, in Markdown or as one self-contained HTML file.
 
 Contract: the report says what was inspected (target, server, protocol revision, transport), counts by kind,
-the whole timeline as a table, each request with its response pretty-printed, and every finding and framing
-error with the exact bytes (escaped, with a hex dump of the first bytes). Server text is untrusted: in Markdown
-it sits in code spans and fences that it cannot close (a fence longer than any backtick run inside) and table
-cells with ``|`` and newlines escaped; in HTML every piece of it goes through :func:`html.escape`, and the file
-has no script and loads nothing.
+the whole timeline as a table, each request with its response pretty-printed, and every finding (the wire's
+and the protocol judge's schema and lifecycle rules) and framing error with the exact bytes (escaped, with a
+hex dump of the first bytes). Server text is untrusted: in Markdown it sits in code spans and fences that it
+cannot close (a fence longer than any backtick run inside) and table cells with ``|`` and newlines escaped; in
+HTML every piece of it goes through :func:`html.escape`, and the file has no script and loads nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from inspector import __version__
 from inspector.core.present.describe import ARROWS, compact_seconds, label, method_and_id, safe, summary
 from inspector.core.present.pretty import pretty_text
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Finding, Kind
 
 #: bytes of a framing error shown as a hex dump (the rest is counted)
 HEX_BYTES = 64
@@ -34,6 +34,7 @@ BODY_LIMIT = 20_000
 class _Session:
     header: dict[str, Any]
     events: list[Event]
+    _judged: dict[int, list[Finding]] | None = None
 
     @property
     def target(self) -> dict[str, Any]:
@@ -77,8 +78,23 @@ class _Session:
         return [(e, answers.get(e.seq)) for e in self.events
                 if e.kind == Kind.MESSAGE and e.rpc is not None and e.rpc.kind == jsonrpc.REQUEST]
 
+    def judged(self) -> dict[int, list[Finding]]:
+        """The protocol judge's findings (schema and lifecycle rules) by seq, computed once."""
+        if self._judged is None:
+            from inspector.core.protocol.judge import ProtocolJudge
+
+            judge = ProtocolJudge()
+            judge.feed(self.events)
+            judge.judge_deferred()
+            self._judged = {seq: [f.as_finding() for f in found] for seq, found in judge.findings.items()}
+        return self._judged
+
+    def findings_of(self, event: Event) -> list[Finding]:
+        return [*event.findings, *self.judged().get(event.seq, [])]
+
     def problems(self) -> list[Event]:
-        return [e for e in self.events if e.kind == Kind.FRAMING_ERROR or e.findings]
+        judged = self.judged()
+        return [e for e in self.events if e.kind == Kind.FRAMING_ERROR or e.findings or e.seq in judged]
 
 
 def _body(event: Event) -> str:
@@ -99,11 +115,11 @@ def _hex(raw: bytes) -> str:
     return "\n".join(lines)
 
 
-def _problem_lines(event: Event) -> list[str]:
+def _problem_lines(event: Event, findings: list[Finding]) -> list[str]:
     out = []
     if event.kind == Kind.FRAMING_ERROR:
         out.append(f"framing error: {safe(str(event.reason))}")
-    out += [f"{finding.severity}: {safe(finding.text)} ({finding.code})" for finding in event.findings]
+    out += [f"{finding.severity}: {safe(finding.text)} ({finding.code})" for finding in findings]
     return out
 
 
@@ -152,7 +168,7 @@ def to_markdown(header: dict[str, Any], events: Iterable[Event]) -> str:
         out.append(f"### #{event.seq} at {event.t:.3f} s, " +
                    " ".join(_cell(part) for part in (label(event), method_and_id(event)) if part))
         out.append("")
-        out += [f"- {_cell(line)}" for line in _problem_lines(event)]
+        out += [f"- {_cell(line)}" for line in _problem_lines(event, session.findings_of(event))]
         if event.kind == Kind.FRAMING_ERROR:
             out += ["", _fence(_hex(event.raw), "text")]
         out.append("")
@@ -180,7 +196,7 @@ def to_markdown(header: dict[str, Any], events: Iterable[Event]) -> str:
 
 _STYLE = """body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top;font-size:13px}
-td.num{text-align:right;font-variant-numeric:tabular-nums}tr.problem{background:#fde8e8}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.problem{background:#fde8e8}
 pre{background:#f6f6f6;padding:8px;overflow:auto;max-height:30em}code,pre{font:12px ui-monospace,monospace}
 dt{font-weight:bold;float:left;clear:left;width:10em}dd{margin-left:11em}"""
 
@@ -204,7 +220,7 @@ def to_html(header: dict[str, Any], events: Iterable[Event]) -> str:
     for event in session.problems():
         out.append(f'<h3 id="p{event.seq}">#{event.seq} at {event.t:.3f} s, {_e(label(event))} '
                    f"{_e(method_and_id(event))}</h3><ul>")
-        out += [f"<li>{_e(line)}</li>" for line in _problem_lines(event)]
+        out += [f"<li>{_e(line)}</li>" for line in _problem_lines(event, session.findings_of(event))]
         out.append("</ul>")
         if event.kind == Kind.FRAMING_ERROR:
             out.append(f"<pre>{_e(_hex(event.raw))}</pre>")
