@@ -72,6 +72,8 @@ class Target:
     redact: bool = True  #: secrets out of the capture (its header, the spawned event, HTTP events)
     #: the user named it (a profile): the window keeps that name instead of the one the server reports
     named_by_user: bool = False
+    #: folders answered to ``roots/list`` (a profile's ``roots``)
+    roots: list[str] = field(default_factory=list)
 
     @property
     def is_http(self) -> bool:
@@ -131,9 +133,9 @@ class Target:
         """A saved profile's server; the session keeps the profile's name and timeout."""
         if profile.kind == "http":
             return cls(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
-                       timeout=profile.timeout, named_by_user=True)
+                       timeout=profile.timeout, named_by_user=True, roots=list(profile.roots))
         return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
-                   timeout=profile.timeout, named_by_user=True)
+                   timeout=profile.timeout, named_by_user=True, roots=list(profile.roots))
 
     @classmethod
     def from_config_entry(cls, name: str, entry: object) -> Target:
