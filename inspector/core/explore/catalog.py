@@ -108,6 +108,9 @@ class Catalog:
         self._tokens: set[str] = set()  #: progress tokens of calls still running
         self._counter = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._loading = False  #: load() is under way
+        self._listing: set[str] = set()  #: kinds being listed now
+        self._stale: set[str] = set()  #: kinds that changed again while being listed: listed once more after
 
     # -- what the server declared ------------------------------------------------------------------------
 
@@ -150,10 +153,9 @@ class Catalog:
             self.session.listeners.append(self._on_events)
 
     def detach(self) -> None:
+        """Hear nothing more (listings under way end by themselves: the session fails them once it is closed)."""
         if self._on_events in self.session.listeners:
             self.session.listeners.remove(self._on_events)
-        for task in list(self._tasks):
-            task.cancel()
 
     def _tell(self, notice: Notice) -> None:
         for listener in list(self.listeners):
@@ -168,7 +170,11 @@ class Catalog:
                 continue
             if method in LIST_CHANGED and self.loaded:
                 for kind in STALE_WITH.get(LIST_CHANGED[method], (LIST_CHANGED[method],)):
-                    if self.declares(kind):
+                    if not self.declares(kind):
+                        continue
+                    if kind in self._listing:  # a burst of notifications: one more listing, not one each
+                        self._stale.add(kind)
+                    else:
                         self._spawn(self.refresh(kind))
             elif method == "notifications/resources/updated":
                 params = _params(event)
@@ -191,21 +197,45 @@ class Catalog:
     async def load(self) -> None:
         """List every kind the server declares (never raises: a failure is ``problems[kind]`` and a notice)."""
         self.loaded = True
-        for kind in KINDS:
-            if self.declares(kind):
-                await self.refresh(kind)
+        self._loading = True
+        try:
+            for kind in KINDS:
+                if self.declares(kind) and not self.session.closed:
+                    await self.refresh(kind)
+        finally:
+            self._loading = False
+
+    async def wait_idle(self, timeout: float) -> None:
+        """Wait at most ``timeout`` seconds for the listings started by list_changed notifications to end."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
+    @property
+    def settled(self) -> bool:
+        """:meth:`load` has run and no listing is under way."""
+        return self.loaded and not self._loading and not self._listing
 
     async def refresh(self, kind: str) -> None:
-        """List ``kind`` again, every page; tells ``listed`` or ``list_failed`` (with the sentence)."""
+        """List ``kind`` again, every page; tells ``listed`` or ``list_failed`` (with the sentence). A
+        list_changed that arrives meanwhile makes it list once more when done (not once per notification)."""
+        self._listing.add(kind)
         try:
-            listing = await list_all(self.session, kind, timeout=self.timeout)
-        except (ListingError, TransportError) as exc:
-            self.problems[kind] = str(exc)
-            self._tell(Notice("list_failed", kind=kind, sentence=str(exc)))
-            return
-        self.problems.pop(kind, None)
-        self.items[kind] = listing.items
-        self._tell(Notice("listed", kind=kind))
+            while True:
+                self._stale.discard(kind)
+                try:
+                    listing = await list_all(self.session, kind, timeout=self.timeout)
+                except (ListingError, TransportError) as exc:
+                    self.problems[kind] = str(exc)
+                    self._tell(Notice("list_failed", kind=kind, sentence=str(exc)))
+                    return
+                if kind in self._stale:
+                    continue
+                self.problems.pop(kind, None)
+                self.items[kind] = listing.items
+                self._tell(Notice("listed", kind=kind))
+                return
+        finally:
+            self._listing.discard(kind)
 
     # -- calls ---------------------------------------------------------------------------------------------
 

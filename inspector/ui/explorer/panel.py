@@ -50,6 +50,8 @@ from inspector.ui.explorer.result_view import ResultView
 CALL_KEYS = ("Ctrl+Return", "Ctrl+Enter")
 #: Typing pauses this long before the server is asked for completions (one request per pause, not per key).
 COMPLETION_DELAY_MS = 250
+#: At close, how long the explorer's requests under way may take to fail (the session is closed: at once).
+CLOSE_GRACE = 2.0
 #: Annotation hints shown as badges, with the text of each (https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations).
 BADGES = (("readOnlyHint", "read-only"), ("destructiveHint", "destructive"), ("idempotentHint", "idempotent"),
           ("openWorldHint", "open-world"))
@@ -377,9 +379,16 @@ class ExplorerPanel(QWidget):
     def connection_ended(self) -> None:
         self.ready = False
         self._enable(False)
-        self.tasks.cancel_all()
         if self.catalog is not None:
             self.catalog.detach()
+
+    async def close(self) -> None:  # type: ignore[override]  # not QWidget.close: ends the explorer's work
+        """After the session closed: let the explorer's requests under way end (each fails at once now), so that
+        none is left half-sent."""
+        self.connection_ended()
+        await self.tasks.wait(CLOSE_GRACE)
+        if self.catalog is not None:
+            await self.catalog.wait_idle(CLOSE_GRACE)
 
     def _enable(self, on: bool) -> None:
         for button in (self.call_button, self.read_button, self.subscribe_button, self.template_read,

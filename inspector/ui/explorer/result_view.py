@@ -39,6 +39,9 @@ from inspector.ui.panels.json_highlighter import is_dark
 
 #: An image is shown at most this many pixels wide or high in the result; a click shows it whole.
 THUMBNAIL_SIDE = 320
+#: An image smaller than this is shown enlarged to it (a 20-pixel icon is otherwise hard to see); its tooltip
+#: gives the real size.
+SMALL_IMAGE_SIDE = 96
 #: A text block grows with its text up to this many pixels high, then scrolls.
 TEXT_MAX_HEIGHT = 360
 #: Bytes of a blob shown as hex.
@@ -81,8 +84,10 @@ class ImageLabel(QLabel):
         super().__init__(parent)
         self.image = image
         pixmap = QPixmap.fromImage(image)
-        if max(image.width(), image.height()) > THUMBNAIL_SIDE:
-            pixmap = pixmap.scaled(QSize(THUMBNAIL_SIDE, THUMBNAIL_SIDE), Qt.AspectRatioMode.KeepAspectRatio,
+        side = max(image.width(), image.height())
+        if side > THUMBNAIL_SIDE or 0 < side < SMALL_IMAGE_SIDE:
+            fit = THUMBNAIL_SIDE if side > THUMBNAIL_SIDE else SMALL_IMAGE_SIDE
+            pixmap = pixmap.scaled(QSize(fit, fit), Qt.AspectRatioMode.KeepAspectRatio,
                                    Qt.TransformationMode.SmoothTransformation)
         self.setPixmap(pixmap)
         self.setCursor(Qt.CursorShape.PointingHandCursor)

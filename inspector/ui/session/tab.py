@@ -48,6 +48,8 @@ from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import COL_SUMMARY, COLUMN_SAMPLES, EVENT_ROLE, TimelineModel
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
+#: At close, how long the tab's sends under way may take to fail once the session is closed (at once, normally).
+CLOSE_GRACE = 2.0
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
 LOAD_SLICE_SECONDS = 0.01
 #: While loading, new rows are announced to the view (which then lays out and repaints) at most this often.
@@ -694,6 +696,8 @@ class SessionTab(QWidget):
             self.index.close()
         if self.live is not None:
             await self.live.stop()
+            await self.explorer.close()
+            await self.tasks.wait(CLOSE_GRACE)  # sends under way fail at once now: none is left half-sent
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()
