@@ -84,8 +84,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 #: Keys bound inside one widget (and its children) only, by the widget that owns them.
 WIDGET_SHORTCUTS: dict[str, str] = {
-    "Ctrl+Return": "composer: send (also the answer to a server request)",
-    "Ctrl+Enter": "composer: send (the keypad's Enter)",
+    "Ctrl+Return": "composer: send (also the answer to a server request); explorer: call the tool",
+    "Ctrl+Enter": "composer: send; explorer: call the tool (the keypad's Enter)",
     "Alt+Up": "composer: the previous message sent",
     "Alt+Down": "composer: the next message sent",
     "F3": "stderr pane: the next match",

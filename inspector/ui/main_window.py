@@ -32,7 +32,9 @@ from PySide6.QtWidgets import (
 from inspector import __version__
 from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
-from inspector.core.clients.profiles import ProfileStore
+from inspector.core.clients.profiles import ProfileError, ProfileStore
+from inspector.core.explore.history import FILE_NAME as HISTORY_FILE
+from inspector.core.explore.history import History
 from inspector.core.paths import captures_dir
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.session.target import Target, make_transport
@@ -327,12 +329,25 @@ class MainWindow(QMainWindow):
         target = self._with_settings(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
+        tab.explorer.roots_edited.connect(lambda roots: self._keep_roots(target, roots))
         try:
-            tab.attach_live(live)
+            # the explorer's call history sits in the data folder, beside the captures folder
+            tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
         except (TransportError, ValueError) as exc:  # a URL, header or transport no one can use: nothing was started
             tab.cannot_start(str(exc))
         self._add_tab(tab)
         return tab
+
+    def _keep_roots(self, target: Target, roots: list[str]) -> None:
+        """The explorer's roots, edited: kept in the profile the session came from (a session without one keeps
+        them until it ends)."""
+        if not target.named_by_user:
+            return
+        store = self.sidebar.store
+        try:
+            store.update(target.name, replace(store.get(target.name), roots=list(roots)))
+        except (ProfileError, OSError) as exc:
+            self.statusBar().showMessage(f"the roots could not be kept in the profile: {exc}")
 
     def open_demo(self) -> SessionTab:
         import sys

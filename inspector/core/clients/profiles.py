@@ -89,6 +89,8 @@ class ServerProfile:
     source: str | None = None  # where it was imported from, if it was
     #: how long the window waits for the handshake and for each response (seconds; as ``record --timeout``)
     timeout: float = DEFAULT_TIMEOUT
+    #: folders answered to the server's ``roots/list`` (as ``file://`` URIs); none by default
+    roots: list[str] = field(default_factory=list)
 
     def argv(self) -> list[str]:
         """The command line of a stdio profile."""
@@ -143,6 +145,7 @@ class ServerProfile:
             "headers": dict(self.headers),
             "source": self.source,
             "timeout": self.timeout,
+            "roots": list(self.roots),
         }
 
     @classmethod
@@ -179,6 +182,9 @@ class ServerProfile:
         args = data.get("args", [])
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise ProfileError(f"{where}: 'args' must be a list of strings.")
+        roots = data.get("roots", [])  # absent from files written before roots existed
+        if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
+            raise ProfileError(f"{where}: 'roots' must be a list of folder paths (strings).")
         profile = cls(
             name=name,
             kind=text("kind", ""),
@@ -191,6 +197,7 @@ class ServerProfile:
             headers=mapping("headers"),
             source=optional_text("source"),
             timeout=float(timeout),
+            roots=list(roots),
         )
         problem = profile.problem()
         if problem:

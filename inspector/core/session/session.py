@@ -146,6 +146,9 @@ class Session:
         self._transport = transport
         self.capture = capture
         self.roots = list(roots or [])
+        #: declare ``roots`` with ``listChanged`` even while there are none: the window lets the user edit them
+        #: and sends notifications/roots/list_changed (https://modelcontextprotocol.io/specification/2025-11-25/client/roots)
+        self.roots_list_changed = False
         self.server_request_handler = server_request_handler
         self.keep_events = keep_events
         self.events: list[Event] = []
@@ -343,7 +346,11 @@ class Session:
         return params
 
     def client_capabilities(self) -> dict[str, Any]:
-        caps: dict[str, Any] = {"roots": {}} if self.roots else {}
+        caps: dict[str, Any] = {}
+        if self.roots_list_changed:
+            caps["roots"] = {"listChanged": True}
+        elif self.roots:
+            caps["roots"] = {}
         extra = getattr(self.server_request_handler, "capabilities", None)
         if callable(extra):
             caps.update(extra())

@@ -74,6 +74,8 @@ class Target:
     named_by_user: bool = False
     #: for URLs: authorize with OAuth on 401 (``--oauth`` and its options); None: a 401 is an error
     oauth: OAuthOptions | None = None
+    #: folders answered to ``roots/list`` (a profile's ``roots``)
+    roots: list[str] = field(default_factory=list)
 
     @property
     def is_http(self) -> bool:
@@ -146,9 +148,9 @@ class Target:
         """A saved profile's server; the session keeps the profile's name and timeout."""
         if profile.kind == "http":
             return cls(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
-                       timeout=profile.timeout, named_by_user=True)
+                       timeout=profile.timeout, named_by_user=True, roots=list(profile.roots))
         return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
-                   timeout=profile.timeout, named_by_user=True)
+                   timeout=profile.timeout, named_by_user=True, roots=list(profile.roots))
 
     @classmethod
     def from_config_file(cls, path: Path | None, server: str | None) -> Target:

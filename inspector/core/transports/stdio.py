@@ -258,7 +258,10 @@ class StdioTransport(Transport):
             events = self._stdin_decoder.feed(payload)
             if events:
                 self.emit_many(events)
-            await asyncio.wait_for(process.stdin.drain(), WRITE_STALL_TIMEOUT)
+            # asyncio.timeout checks for a running loop before drain() makes its coroutine (wait_for would leave
+            # it never awaited when a task step runs outside the loop, as Qt's event processing in tests can)
+            async with asyncio.timeout(WRITE_STALL_TIMEOUT):
+                await process.stdin.drain()
         except TimeoutError:
             raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "
                                  f"written within {WRITE_STALL_TIMEOUT:g} s") from None

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core import paths
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.explore.catalog import roots_of
 from inspector.core.session.session import (
     RequestCancelled,
     RequestTimeout,
@@ -65,6 +66,8 @@ class LiveSession(QObject):
         self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
                                keep_events=True)
         self.session.timeout_hint = timeout_hint(self.target)
+        self.session.roots = roots_of(self.target.roots)
+        self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so
         return self.session
 
     def start(self) -> None:

@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.explore.catalog import Catalog
+from inspector.core.explore.history import History
 from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
@@ -39,6 +41,7 @@ from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
 from inspector.ui.panels.json_highlighter import is_dark
@@ -63,6 +66,8 @@ from inspector.ui.timeline.model import (
 )
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
+#: At close, how long the tab's sends under way may take to fail once the session is closed (at once, normally).
+CLOSE_GRACE = 2.0
 #: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
 LOAD_SLICE_SECONDS = 0.01
 #: While loading, new rows are announced to the view (which then lays out and repaints) at most this often.
@@ -189,6 +194,7 @@ class SessionTab(QWidget):
         self.composer = Composer(self)
         self.requests = ServerRequestsPanel(self)
         self.stderr = StderrPane(self)
+        self.explorer = ExplorerPanel(self)
         self.side = QTabWidget(self)
         self.side.addTab(self.composer, "Composer")
         self.side.addTab(self.requests, "Server requests")
@@ -217,6 +223,14 @@ class SessionTab(QWidget):
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(lower)
         self.splitter.setSizes([420, 300])
+        # the explorer beside the timeline, its whole height: what it sends shows up in the rows at once
+        self.beside = QSplitter(Qt.Orientation.Horizontal, self)
+        self.beside.addWidget(self.splitter)
+        self.beside.addWidget(self.explorer)
+        self.beside.setStretchFactor(0, 3)
+        self.beside.setStretchFactor(1, 2)
+        self.beside.setSizes([640, 440])
+        self.explorer.hide()  # live sessions only (attach_live shows it)
 
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -232,7 +246,7 @@ class SessionTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.filter_bar)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.beside, 1)
         layout.addLayout(bottom)
 
         self.filter_text.textChanged.connect(lambda text: self.set_filter(text=text))
@@ -256,8 +270,11 @@ class SessionTab(QWidget):
 
     # -- sources ---------------------------------------------------------------------------------------
 
-    def attach_live(self, live: LiveSession) -> None:
+    def attach_live(self, live: LiveSession, history: History | None = None) -> None:
         session = live.make_session()
+        self.explorer.bind(Catalog(session, timeout=live.target.timeout), live.target, history)
+        self.explorer.said.connect(lambda text, failure: self.say(text, failure=failure) if failure else None)
+        self.explorer.show()
         self.live = live
         self.capture_path = live.capture_path
         self.events = session.events
@@ -603,9 +620,11 @@ class SessionTab(QWidget):
             if self.model is not None:
                 self.model.connection_ended()  # what is still pending will get no answer now
             self.composer.set_enabled_for_session(False)
+            self.explorer.connection_ended()
             self.requests.cancel_all()  # nobody can answer them any more
 
     def _server_known(self, info: ServerInfo) -> None:
+        self.explorer.server_ready()
         self.composer.set_revision(info.protocol_version or "2025-11-25")
         if info.name and not (self.live is not None and self.live.target.named_by_user):
             self.title = info.name
@@ -883,6 +902,8 @@ class SessionTab(QWidget):
             self.index.close()
         if self.live is not None:
             await self.live.stop()
+            await self.explorer.close()
+            await self.tasks.wait(CLOSE_GRACE)  # sends under way fail at once now: none is left half-sent
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()

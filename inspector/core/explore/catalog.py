@@ -1,0 +1,338 @@
+"""What a live server offers (tools, resources, resource templates, prompts) and the calls that use it.
+
+A :class:`Catalog` is bound to one :class:`~inspector.core.session.session.Session` after its handshake. It
+lists every kind the server declares (:func:`~inspector.core.explore.listing.declared`, all pages through
+:func:`~inspector.core.explore.listing.list_all`), lists a kind again when the server says it changed
+(``notifications/*/list_changed``, https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification),
+and sends the explorer's requests: ``tools/call`` with a progress token, ``resources/read``,
+``resources/subscribe``/``unsubscribe``, ``prompts/get``, ``completion/complete`` (only to a server that declares
+``completions``), and ``notifications/roots/list_changed`` when the user edits the roots.
+
+Every request goes through the session, so each one is a row of the timeline like any other. The catalog hears
+the server through the session's listeners (plain callables called with each batch after the pipeline's work),
+and tells its own listeners plain :class:`Notice` values: no Qt here. Failures are sentences: a
+:class:`ExploreError`, or a session error (``TransportError``), whose ``str()`` is one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspector.core.explore.listing import LIST_CHANGED, LISTS, ListingError, declared, list_all
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session, result_of
+from inspector.core.transports.base import TransportError
+from inspector.core.wire.events import Direction, Event, Kind
+
+KINDS = tuple(LISTS)  #: tools, resources, templates, prompts
+#: What a resources/list_changed makes stale: the spec has no separate notification for templates.
+STALE_WITH = {"resources": ("resources", "templates")}
+#: The prefix of the progress tokens the explorer sends (a counter follows): easy to spot in the timeline.
+PROGRESS_PREFIX = "explorer-"
+
+
+class ExploreError(Exception):
+    """A request the explorer made could not be done or was answered with an error; ``str()`` is a sentence."""
+
+    def __init__(self, sentence: str, error: Any = None) -> None:
+        super().__init__(sentence)
+        self.error = error  #: the JSON-RPC error object, when the server answered with one
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the catalog tells its listeners.
+
+    ``what`` is one of: ``listed`` (``kind``'s items are new), ``list_failed`` (``kind`` could not be listed:
+    ``sentence``), ``updated`` (the server says resource ``uri`` changed), ``progress`` (``token``'s
+    notification params in ``data``: ``progress``, ``total``, ``message``), ``roots`` (the roots changed).
+    """
+
+    what: str
+    kind: str | None = None
+    uri: str | None = None
+    token: str | None = None
+    sentence: str | None = None
+    data: Any = None
+
+
+CatalogListener = Callable[[Notice], None]
+
+
+def error_sentence(method: str, error: Any) -> str:
+    """One sentence for a JSON-RPC error answer to ``method``."""
+    if isinstance(error, dict):
+        message = error.get("message")
+        return f"the server answered {method} with an error: {message or '(no message)'} (code {error.get('code')})"
+    return f"the server answered {method} with an error: {error!r}"
+
+
+def root_uri(folder: str) -> str:
+    """A folder as the ``file://`` URI ``roots/list`` gives (https://modelcontextprotocol.io/specification/2025-11-25/client/roots);
+    a URI already given (``file:///...``) is kept as it is."""
+    if folder.startswith("file://"):
+        return folder
+    return Path(folder).expanduser().absolute().as_uri()
+
+
+def roots_of(folders: list[str]) -> list[dict[str, str]]:
+    """The ``roots`` of a ``roots/list`` result for ``folders``: each a ``file://`` URI named after its last part."""
+    roots = []
+    for folder in folders:
+        uri = root_uri(folder)
+        roots.append({"uri": uri, "name": uri.rstrip("/").rsplit("/", 1)[-1] or uri})
+    return roots
+
+
+class Catalog:
+    """The server's tools, resources, templates and prompts, kept up to date, and the calls that use them.
+
+    Build it with the session (before or after the handshake), :meth:`attach` it (it then hears the session's
+    events), and :meth:`load` once the handshake is done. ``items[kind]`` holds each kind's items in the
+    server's order; ``problems[kind]`` the sentence of the last failed listing of it.
+    """
+
+    def __init__(self, session: Session, *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> None:
+        self.session = session
+        self.timeout = timeout
+        self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+        self.problems: dict[str, str] = {}
+        self.listeners: list[CatalogListener] = []
+        self.subscribed: set[str] = set()  #: resource URIs this catalog subscribed to
+        self.loaded = False  #: load() ran: list_changed notifications refresh from now on
+        self._tokens: set[str] = set()  #: progress tokens of calls still running
+        self._counter = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loading = False  #: load() is under way
+        self._listing: set[str] = set()  #: kinds being listed now
+        self._stale: set[str] = set()  #: kinds that changed again while being listed: listed once more after
+
+    # -- what the server declared ------------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        server = self.session.server
+        return server.capabilities if server is not None else {}
+
+    def declares(self, kind: str) -> bool:
+        """Whether the server declares ``kind`` (``tools``, ``resources``, ``templates``, ``prompts``)."""
+        return declared(self.capabilities, kind)
+
+    @property
+    def completions(self) -> bool:
+        """The server declares ``completions`` (https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion)."""
+        return isinstance(self.capabilities.get("completions"), dict)
+
+    @property
+    def can_subscribe(self) -> bool:
+        """The server declares ``resources.subscribe`` and the revision has resources/subscribe (2026-07-28
+        replaced it with subscriptions/listen)."""
+        resources = self.capabilities.get("resources")
+        return isinstance(resources, dict) and resources.get("subscribe") is True and not self.session.modern
+
+    def find(self, kind: str, name: str) -> dict[str, Any] | None:
+        """The item of ``kind`` called ``name`` (a template by its uriTemplate or name, a resource by its uri or
+        name), or None."""
+        keys = {"resources": ("uri", "name"), "templates": ("uriTemplate", "name")}.get(kind, ("name",))
+        for key in keys:
+            for item in self.items.get(kind, []):
+                if item.get(key) == name:
+                    return item
+        return None
+
+    # -- listening -----------------------------------------------------------------------------------------
+
+    def attach(self) -> None:
+        """Hear the session's events (list_changed, resources/updated, progress) from now on."""
+        if self._on_events not in self.session.listeners:
+            self.session.listeners.append(self._on_events)
+
+    def detach(self) -> None:
+        """Hear nothing more (listings under way end by themselves: the session fails them once it is closed)."""
+        if self._on_events in self.session.listeners:
+            self.session.listeners.remove(self._on_events)
+
+    def _tell(self, notice: Notice) -> None:
+        for listener in list(self.listeners):
+            listener(notice)
+
+    def _on_events(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind != Kind.MESSAGE or event.dir != Direction.S2C or event.rpc is None:
+                continue
+            method = event.rpc.method
+            if method is None or not method.startswith("notifications/"):
+                continue
+            if method in LIST_CHANGED and self.loaded:
+                for kind in STALE_WITH.get(LIST_CHANGED[method], (LIST_CHANGED[method],)):
+                    if not self.declares(kind):
+                        continue
+                    if kind in self._listing:  # a burst of notifications: one more listing, not one each
+                        self._stale.add(kind)
+                    else:
+                        self._spawn(self.refresh(kind))
+            elif method == "notifications/resources/updated":
+                params = _params(event)
+                uri = params.get("uri")
+                if isinstance(uri, str):
+                    self._tell(Notice("updated", uri=uri, data=params))
+            elif method == "notifications/progress" and self._tokens:
+                params = _params(event)
+                token = params.get("progressToken")
+                if isinstance(token, str) and token in self._tokens:
+                    self._tell(Notice("progress", token=token, data=params))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- listing -------------------------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """List every kind the server declares (never raises: a failure is ``problems[kind]`` and a notice)."""
+        self.loaded = True
+        self._loading = True
+        try:
+            for kind in KINDS:
+                if self.declares(kind) and not self.session.closed:
+                    await self.refresh(kind)
+        finally:
+            self._loading = False
+
+    async def wait_idle(self, timeout: float) -> None:
+        """Wait at most ``timeout`` seconds for the listings started by list_changed notifications to end."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
+    @property
+    def settled(self) -> bool:
+        """:meth:`load` has run and no listing is under way."""
+        return self.loaded and not self._loading and not self._listing
+
+    async def refresh(self, kind: str) -> None:
+        """List ``kind`` again, every page; tells ``listed`` or ``list_failed`` (with the sentence). A
+        list_changed that arrives meanwhile makes it list once more when done (not once per notification)."""
+        self._listing.add(kind)
+        try:
+            while True:
+                self._stale.discard(kind)
+                try:
+                    listing = await list_all(self.session, kind, timeout=self.timeout)
+                except (ListingError, TransportError) as exc:
+                    self.problems[kind] = str(exc)
+                    self._tell(Notice("list_failed", kind=kind, sentence=str(exc)))
+                    return
+                if kind in self._stale:
+                    continue
+                self.problems.pop(kind, None)
+                self.items[kind] = listing.items
+                self._tell(Notice("listed", kind=kind))
+                return
+        finally:
+            self._listing.discard(kind)
+
+    # -- calls ---------------------------------------------------------------------------------------------
+
+    def new_token(self) -> str:
+        return f"{PROGRESS_PREFIX}{next(self._counter)}"
+
+    def call_params(self, name: str, arguments: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        """The params of ``tools/call`` for ``name`` with ``arguments`` (and a progress token)."""
+        params: dict[str, Any] = {"name": name, "arguments": arguments}
+        if token is not None:
+            params["_meta"] = {"progressToken": token}
+        return params
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], progress: bool | str = True) -> Event:
+        """Call tool ``name``; with ``progress`` (True: a fresh token; a string: that token) the request asks
+        for progress notifications, told to listeners as ``progress`` notices while it runs (and its timeout
+        restarts on each). Returns the response event: a result (maybe ``isError``) or a JSON-RPC error; raises
+        the session's errors (a timeout, the server gone), each a sentence."""
+        token = (progress if isinstance(progress, str) else self.new_token()) if progress else None
+        if token is not None:
+            self._tokens.add(token)
+        try:
+            return await self.session.request("tools/call", self.call_params(name, arguments, token),
+                                              timeout=self.timeout)
+        finally:
+            self._tokens.discard(token or "")
+
+    async def read_resource(self, uri: str) -> Event:
+        """``resources/read`` of ``uri``; the response event."""
+        return await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
+
+    async def subscribe(self, uri: str) -> None:
+        """``resources/subscribe`` to ``uri``; ``updated`` notices follow. Raises ExploreError (not declared,
+        or an error answer) or the session's errors."""
+        await self._subscription("resources/subscribe", uri)
+        self.subscribed.add(uri)
+
+    async def unsubscribe(self, uri: str) -> None:
+        await self._subscription("resources/unsubscribe", uri)
+        self.subscribed.discard(uri)
+
+    async def _subscription(self, method: str, uri: str) -> None:
+        if not self.can_subscribe:
+            why = ("the 2026-07-28 revision has no resources/subscribe" if self.session.modern
+                   else "the server does not declare resources.subscribe")
+            raise ExploreError(f"cannot {method.rsplit('/', 1)[1]} to {uri}: {why}")
+        response = await self.session.request(method, {"uri": uri}, timeout=self.timeout)
+        _result, error = result_of(response)
+        if error is not None:
+            raise ExploreError(error_sentence(method, error), error)
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> Event:
+        """``prompts/get`` of ``name`` with ``arguments`` (strings, as the spec says); the response event."""
+        params: dict[str, Any] = {"name": name}
+        if arguments:
+            params["arguments"] = arguments
+        return await self.session.request("prompts/get", params, timeout=self.timeout)
+
+    async def complete(self, ref: dict[str, Any], argument_name: str, value: str,
+                       context: dict[str, str] | None = None) -> list[str]:
+        """The server's suggestions for argument ``argument_name`` of ``ref`` (``{"type": "ref/prompt",
+        "name": ...}`` or ``{"type": "ref/resource", "uri": template}``) given what is typed so far; ``context``:
+        the other arguments already chosen. An empty list, without asking, from a server that does not declare
+        ``completions``. Raises ExploreError on an error answer."""
+        if not self.completions:
+            return []
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument_name, "value": value}}
+        if context:
+            params["context"] = {"arguments": context}
+        response = await self.session.request("completion/complete", params, timeout=self.timeout)
+        result, error = result_of(response)
+        if error is not None:
+            raise ExploreError(error_sentence("completion/complete", error), error)
+        completion = result.get("completion") if isinstance(result, dict) else None
+        values = completion.get("values") if isinstance(completion, dict) else None
+        return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+
+    async def set_roots(self, folders: list[str]) -> None:
+        """Answer ``roots/list`` with ``folders`` from now on and tell the server the list changed
+        (``notifications/roots/list_changed``; not in the 2026-07-28 revision, which has no such notification)."""
+        self.session.roots = roots_of(folders)
+        self._tell(Notice("roots", data=list(self.session.roots)))
+        if not self.session.modern and not self.session.closed and self.session.server is not None:
+            await self.session.notify("notifications/roots/list_changed")
+
+
+def _params(event: Event) -> dict[str, Any]:
+    try:
+        params = event.json().get("params")
+    except (ValueError, AttributeError):
+        return {}
+    return params if isinstance(params, dict) else {}
+
+
+def request_message(method: str, params: Any, msg_id: Any = 1) -> str:
+    """A JSON-RPC request as text (what "Copy as JSON-RPC" gives)."""
+    obj: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+    if params is not None:
+        obj["params"] = params
+    return json.dumps(obj, ensure_ascii=False, indent=2)
