@@ -26,13 +26,13 @@ def test_get_sum_is_called_in_three_actions_and_shows_5_with_both_messages_in_th
         # 1. select the tool
         row = next(r for r, n in enumerate(names) if n.startswith("get-sum"))
         explorer.tool_list.setCurrentRow(row)
-        editor = explorer.arguments_editor.editor
-        # 2. fill the arguments
-        editor.selectAll()
-        qtbot.keyClicks(editor, '{"a": 2, "b": 3}')
-        assert explorer.arguments_editor.problems() == []
+        form = explorer.arguments_editor
+        # 2. fill the arguments: the form generated from get-sum's inputSchema, a field per number
+        qtbot.keyClicks(form.editor_at("arguments.a"), "2")
+        qtbot.keyClicks(form.editor_at("arguments.b"), "3")
+        assert form.problems() == []
         # 3. Ctrl+Enter
-        qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(form.editor_at("arguments.b"), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 
         wait(qloop, lambda: "5" in shown_text(explorer.tool_result), "5 in the result")
         assert "The sum of 2 and 3 is 5" in shown_text(explorer.tool_result)

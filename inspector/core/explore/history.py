@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core import paths
+from inspector.core.interop.copy_as import as_command
 
 FILE_NAME = "explorer-history.json"
 #: calls kept per profile: enough to find yesterday's, small enough to read at every start
@@ -110,34 +110,10 @@ def _line(text: str) -> str:
     return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS - 1] + "…"
 
 
-def _simple(value: Any) -> str | None:
-    """``value`` as the text of a ``KEY=VALUE`` argument the one-shot command reads back the same, or None."""
-    if isinstance(value, bool) or value is None or isinstance(value, (int, float)):
-        return json.dumps(value)
-    if isinstance(value, str):
-        try:
-            json.loads(value)
-        except ValueError:
-            return value  # read back as the string itself
-        return None  # "2" or "true" as a string: only --args says so unambiguously
-    return None
-
-
 def command_line(tool: str, arguments: dict[str, Any], *, argv: list[str] | None = None, url: str | None = None,
                  transport: str | None = None) -> str:
-    """The ``mcp-inspector call`` line that makes the same call: ``KEY=VALUE`` pairs when each value reads back
-    as itself, else ``--args JSON``; then ``-- CMD`` or ``--url URL``. Shell-quoted (headers and credentials
+    """The ``mcp-inspector call`` line that makes the same call (:func:`inspector.core.interop.copy_as.as_command`:
+    ``KEY=VALUE`` where each value reads back as itself, ``--args JSON`` for the rest; headers and credentials
     are left out: they are secrets)."""
-    words = ["mcp-inspector", "call", tool]
-    pairs = {key: _simple(value) for key, value in arguments.items()}
-    if all(text is not None for text in pairs.values()):
-        words += [f"{key}={text}" for key, text in pairs.items()]
-    else:
-        words += ["--args", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
-    if url:
-        words += ["--url", url]
-        if transport and transport != "auto":
-            words += ["--transport", transport]
-    elif argv:
-        words += ["--", *argv]
-    return shlex.join(words)
+    return as_command({"method": "tools/call", "params": {"name": tool, "arguments": arguments}},
+                      argv=argv, url=url, transport=transport or "auto")

@@ -28,6 +28,16 @@ def _server_part(argv: list[str] | None, url: str | None, transport: str = "auto
     return ["--", *(argv or [])]
 
 
+def _reads_as_json(text: str) -> bool:
+    """Whether ``KEY=text`` could be read back as a JSON literal (``2``, ``true``, ``[1]``) rather than the
+    string, where a schema does not say: such a string goes in ``--args``, which says it unambiguously."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _key_values(arguments: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]]:
     """``KEY=VALUE`` words for the primitive arguments, and the rest (objects, arrays, null, strings that
     would not survive ``KEY=VALUE`` typing, such as one with a newline) for ``--args``."""
@@ -40,7 +50,7 @@ def _key_values(arguments: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]
             words.append(f"{key}={'true' if value else 'false'}")
         elif isinstance(value, (int, float)):
             words.append(f"{key}={json.dumps(value)}")
-        elif isinstance(value, str) and "\n" not in value:
+        elif isinstance(value, str) and "\n" not in value and not _reads_as_json(value):
             words.append(f"{key}={value}")
         else:
             rest[key] = value

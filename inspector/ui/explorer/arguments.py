@@ -1,9 +1,9 @@
 """The arguments editor of a tool: :func:`arguments_editor_for` is the one place the explorer gets it from.
 
-Every editor has the same interface (the schema form, ``inspector.ui.forms.form_widget.SchemaForm``, has it
-too, and replaces the JSON editor here when it is merged): ``arguments() -> dict``, ``set_arguments(dict)``,
-``problems() -> list`` (sentences; empty when the arguments fit the schema and can be sent) and the Qt signal
-``changed(object)`` carrying the arguments after each edit.
+Every editor has the same interface (the schema form, ``inspector.ui.forms.form_widget.SchemaForm``, which
+is what the explorer uses, and the plain JSON editor here): ``arguments() -> dict``, ``set_arguments(dict)``,
+``problems() -> list`` (violations or sentences; empty when the arguments fit the schema and can be sent) and
+the Qt signal ``changed(object)`` carrying the arguments after each edit.
 """
 
 from __future__ import annotations
@@ -87,5 +87,8 @@ class JsonArgumentsEditor(QWidget):
 
 
 def arguments_editor_for(schema: dict[str, Any], parent: QWidget | None = None) -> QWidget:
-    """The editor for arguments of ``schema`` (a tool's ``inputSchema``): for now the JSON editor."""
-    return JsonArgumentsEditor(schema, parent)
+    """The editor for arguments of ``schema`` (a tool's ``inputSchema``): the form generated from it
+    (:class:`~inspector.ui.forms.form_widget.SchemaForm`, with its own JSON view of the same arguments)."""
+    from inspector.ui.forms.form_widget import SchemaForm
+
+    return SchemaForm(schema if isinstance(schema, dict) else {}, parent)

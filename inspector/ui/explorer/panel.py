@@ -478,7 +478,8 @@ class ExplorerPanel(QWidget):
             return
         problems = self.arguments_editor.problems()
         if problems:  # the composer sends anything, arguments that break the schema included
-            self.say(f"not called: {problems[0]}", failure=True)
+            first = problems[0]
+            self.say(f"not called: {getattr(first, 'sentence', first)}", failure=True)
             return
         self.call_tool(str(self._tool.get("name")), self.arguments_editor.arguments())
 
