@@ -260,8 +260,11 @@ class SessionTab(QWidget):
         session = live.make_session()
         self.live = live
         self.capture_path = live.capture_path
-        self.events = session.events
-        self._set_model(TimelineModel(self.events, live=True, t0=session.started_at))
+        assert live.index is not None
+        model = TimelineModel(index=live.index, live=True, t0=session.started_at)  # bounded: see LiveIndex
+        self.events = model.events
+        self.detail.raw_pieces = functools.partial(_raw_pieces, live.index)
+        self._set_model(model)
         self.bridge = SessionBridge(session, self)
         self.bridge.events_arrived.connect(self._events_arrived)
         self.bridge.stderr_lines.connect(self.stderr.append_events)
@@ -486,7 +489,7 @@ class SessionTab(QWidget):
     def _events_arrived(self) -> None:
         assert self.model is not None
         first = self.model.rowCount()
-        if self.index is None and self.pacer.push(self.events[first:]):
+        if self.index is None and self._judge_rows(first):
             self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
@@ -496,6 +499,14 @@ class SessionTab(QWidget):
         self.composer.refresh()  # an id the composer warned about may have been answered
 
     # -- protocol findings -----------------------------------------------------------------------------
+
+    def _judge_rows(self, first: int) -> bool:
+        """Queue the new rows for the judge: a live index's by row (fetched when judged, nothing held), a
+        list's as events. True when the pacer should step now."""
+        assert self.model is not None
+        if self.model.index_of_file is not None:
+            return self.pacer.push_rows(first, self.model.rowCount(), self.model.event)
+        return self.pacer.push(self.events[first:])
 
     def _pace(self) -> None:
         delay = self.pacer.step()
@@ -854,15 +865,17 @@ class SessionTab(QWidget):
         return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
 
     def _exchange_events(self, exchange: int) -> list[Event]:
-        if self.model is None or self.index is None:
+        index = self.model.index_of_file if self.model is not None else None
+        if self.model is None or index is None:
             return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
-        # an opened capture: only HTTP rows near the selection are decoded (an exchange's events are close)
+        # a capture (opened, or a live session's): only HTTP rows near the selection are decoded (an exchange's
+        # events are close)
         current = self.current_event()
         row = self.model.row_of_seq(current.seq) if current is not None else 0
         row = row or 0
         http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
                                          bytes(value & KIND_MASK == KIND_CODES[Kind.HTTP] for value in range(256)))
-        found = (self.index.event(r) for r in http)
+        found = (index.event(r) for r in http)
         return [e for e in found if e.data.get("exchange") == exchange][:4]
 
     # -- sending ---------------------------------------------------------------------------------------
@@ -889,6 +902,11 @@ class SessionTab(QWidget):
 
 
 __all__ = ["SessionTab"]
+
+
+def _raw_pieces(index: CaptureIndex, event: Event) -> Iterator[bytes] | None:
+    """All the raw bytes of a long line read back from a capture (None for an event held whole)."""
+    return index.raw_pieces(event) if isinstance(event, PartialEvent) else None
 
 
 def _wire_findings(events: list[Event]) -> list[ProtocolFinding]:
