@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.capture.live import TapIndex
 from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
@@ -287,7 +288,11 @@ class SessionTab(QWidget):
         self.tap_hello = hello
         capture = hello.get("capture")
         self.capture_path = Path(capture) if capture else None
-        self._set_model(TimelineModel(self.events, live=True))
+        self.tap_index = TapIndex(capture)  # bounded: older rows are read back from the tap's capture
+        model = TimelineModel(index=self.tap_index, live=True)
+        self.events = model.events
+        self.detail.raw_pieces = functools.partial(_raw_pieces, self.tap_index)
+        self._set_model(model)
         self.composer.set_enabled_for_session(False)
         self.side.setCurrentWidget(self.stderr)
         self._tap_timer = QTimer(self)
@@ -297,7 +302,7 @@ class SessionTab(QWidget):
         self._tap_status("live")
 
     def add_tap_events(self, events: list[Event]) -> None:
-        self.events.extend(events)
+        self.tap_index.extend(events)
         self._tap_stderr.extend(e for e in events if e.kind == Kind.STDERR)
 
     def _tap_catch_up(self) -> None:
@@ -892,10 +897,11 @@ class SessionTab(QWidget):
         self._ticker.stop()
         self._loader.stop()
         self._loading_steps = None
-        if self.index is not None:
-            self.index.close()
         if self.live is not None:
             await self.live.stop()
+        index = self.model.index_of_file if self.model is not None else None  # an opened capture's, or a live one's
+        if index is not None:
+            index.close()
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()
