@@ -5,10 +5,13 @@ while the Event objects alive stay bounded."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import json
+import sys
 
 import pytest
-from helpers import DEMO, until
+from helpers import DEMO, ROOT, until
 from qt_loop import call_tool, latency_cell, open_test_window
 
 from inspector.core.capture import index as index_module
@@ -91,3 +94,51 @@ def test_a_live_session_past_its_memory_window_still_shows_filters_selects_and_p
 
     with open_test_window(qloop, tmp_path) as window:
         qloop.run_until_complete(scenario(window))
+
+
+def test_a_tap_past_its_memory_window_reads_its_old_rows_back_from_the_taps_capture(qapp, qloop, tmp_path,
+                                                                                      monkeypatch):
+    monkeypatch.setattr(live_module, "RING_EVENTS", RING)
+    socket_path = tmp_path / "run" / "tap.sock"
+    capture = tmp_path / "tap.jsonl"
+    script = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "scripted", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "old"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "flood", "arguments": {"count": 500}}},
+    ]
+
+    async def scenario(window):
+        await until(lambda: window.tap_listener is not None, 10, "the listener")
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--name", "scripted/demo", "--socket", str(socket_path),
+            "--capture", str(capture), "--", *DEMO, cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert client.stdin is not None and client.stdout is not None
+        await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
+        tab = window.tabs.currentWidget()
+        client.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in script))
+        await client.stdin.drain()
+        while json.loads(await asyncio.wait_for(client.stdout.readline(), 30)).get("id") != 3:
+            pass
+        client.stdin.close()
+        assert await asyncio.wait_for(client.wait(), 30) == 0
+        await until(lambda: "(ended)" in window.taps.item(0).text(), 20, "the end of the tap")
+        return tab
+
+    with open_test_window(qloop, tmp_path) as window:
+        window.tap_socket = socket_path
+        window.tasks.spawn(window.listen_for_taps(), "listening for taps")
+        tab = qloop.run_until_complete(scenario(window))
+        model, index = tab.model, tab.tap_index
+        saved = {e.seq: e for e in read_capture(capture).events}
+        assert model.rowCount() > 500 and index.held > 0
+        echo = next(row for row in range(index.held) if model.event(row).method == "tools/call")
+        assert model.event(echo) == saved[model.event(echo).seq]  # read back from the tap's capture
+        assert tab.select_row(echo) and tab.detail.current.seq == model.event(echo).seq
+        answer = tab.pair_row()
+        assert answer is not None and b'"old"' in model.event(answer).raw
+        assert all(model.event(row).seq in saved for row in range(0, model.rowCount(), 17))
+        window.close()  # stops listening for taps
