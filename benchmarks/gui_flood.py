@@ -6,7 +6,7 @@ the idle window before the session started.
 Goals (issue 4 / 7): longest stall under 100 ms, 99th percentile under 50 ms, every message in the timeline.
 Issue 17: 1,000,000 events (--rate 20000 --seconds 50) at most 200 MB peak RSS; 10,000,000 at most 400 MB.
 Every message in the timeline is counted from the timeline's columns (one byte a row), and the last row's
-event is read back: its seq must be the session's last.
+event is read back: its seq must be the number of events the capture holds.
 Run: python benchmarks/gui_flood.py [--rate 20000] [--seconds 10]
 """
 
@@ -84,7 +84,7 @@ async def run(rate: int, seconds: float) -> dict[str, float]:
         rows = tab.model.rowCount()
         only_messages = bytes(value & KIND_MASK == KIND_CODES[Kind.MESSAGE] for value in range(256))
         messages_in_view = tab.model.columns.mask(0, rows, only_messages).count(1)
-        last_seq_ok = rows > 0 and tab.model.event(rows - 1).seq == tab.live.session.pipeline.seq
+        last_seq_ok = rows > 0 and tab.model.event(rows - 1).seq == tab.live.writer.events_written
         end_rss = rss_mb()
         await tab.close()
         window.settings.clear()

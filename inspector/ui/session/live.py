@@ -68,10 +68,9 @@ class LiveSession(QObject):
         self.capture_path = self.captures / capture_name(self.target)
         self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
                                     track_offsets=True)
-        self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
-                               keep_events=False)
         self.index = LiveIndex(self.writer)
-        self.session.pipeline.kept = self.index
+        self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
+                               keep_events=False, keeper=self.index)
         self.session.timeout_hint = timeout_hint(self.target)
         return self.session
 
