@@ -1,7 +1,12 @@
 """GUI under flood: a stdio server sends 20,000 notifications a second for 10 seconds into a live session in
-the window (offscreen). A 5 ms heartbeat timer measures how long the event loop is ever blocked.
+the window (offscreen). A 5 ms heartbeat timer measures how long the event loop is ever blocked; the process's
+peak resident memory (the server is another process) is read from the kernel at the end, against the RSS of
+the idle window before the session started.
 
 Goals (issue 4 / 7): longest stall under 100 ms, 99th percentile under 50 ms, every message in the timeline.
+Issue 17: 1,000,000 events (--rate 20000 --seconds 50) at most 200 MB peak RSS; 10,000,000 at most 400 MB.
+Every message in the timeline is counted from the timeline's columns (one byte a row), and the last row's
+event is read back: its seq must be the number of events the capture holds.
 Run: python benchmarks/gui_flood.py [--rate 20000] [--seconds 10]
 """
 
@@ -10,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -24,6 +30,7 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.clients.profiles import ProfileStore
+from inspector.core.present.columns import KIND_CODES, KIND_MASK
 from inspector.core.wire.events import Kind
 from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import Target
@@ -31,6 +38,17 @@ from inspector.ui.session.live import Target
 HERE = Path(__file__).resolve().parent
 
 HEARTBEAT_MS = 5
+
+
+def rss_mb() -> float:
+    """The resident memory of this process now, in MB (from /proc)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def peak_rss_mb() -> float:
+    """The most this process ever had resident, in MB (the kernel's high-water mark)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1000
 
 
 async def run(rate: int, seconds: float) -> dict[str, float]:
@@ -52,6 +70,8 @@ async def run(rate: int, seconds: float) -> dict[str, float]:
         timer.timeout.connect(beat)
         timer.start()
         expected = int(rate * seconds)
+        await asyncio.sleep(0.2)
+        idle_rss = rss_mb()
         tab = window.open_live(Target(name="flood", argv=[sys.executable, str(HERE / "paced_server.py"), str(rate),
                                                           str(seconds)], handshake="none"))
         started = time.perf_counter()
@@ -62,7 +82,10 @@ async def run(rate: int, seconds: float) -> dict[str, float]:
         elapsed = time.perf_counter() - started
         timer.stop()
         rows = tab.model.rowCount()
-        messages_in_view = sum(1 for e in tab.events[:rows] if e.kind == Kind.MESSAGE)
+        only_messages = bytes(value & KIND_MASK == KIND_CODES[Kind.MESSAGE] for value in range(256))
+        messages_in_view = tab.model.columns.mask(0, rows, only_messages).count(1)
+        last_seq_ok = rows > 0 and tab.model.event(rows - 1).seq == tab.live.writer.events_written
+        end_rss = rss_mb()
         await tab.close()
         window.settings.clear()
         window.close()
@@ -70,7 +93,9 @@ async def run(rate: int, seconds: float) -> dict[str, float]:
     return {"expected": expected, "received": tab.live.session.counts["s2c"], "in_timeline": messages_in_view,
             "elapsed": elapsed, "max_stall_ms": stalls[-1] * 1000,
             "p99_stall_ms": stalls[int(len(stalls) * 0.99)] * 1000,
-            "median_stall_ms": statistics.median(stalls) * 1000, "beats": len(gaps)}
+            "median_stall_ms": statistics.median(stalls) * 1000, "beats": len(gaps),
+            "idle_rss": idle_rss, "end_rss": end_rss, "peak_rss": peak_rss_mb(), "rows": rows,
+            "last_seq_ok": last_seq_ok}
 
 
 def main() -> None:
@@ -89,6 +114,9 @@ def main() -> None:
     print(f"event-loop stall: longest {result['max_stall_ms']:.1f} ms (goal < 100), 99th percentile "
           f"{result['p99_stall_ms']:.1f} ms (goal < 50), median {result['median_stall_ms']:.2f} ms over "
           f"{result['beats']:,} heartbeats of {HEARTBEAT_MS} ms")
+    print(f"timeline rows {result['rows']:,}; last row is the session's last event: {result['last_seq_ok']}")
+    print(f"resident memory: peak {result['peak_rss']:.0f} MB (goal: 1M events at most 200, 10M at most 400); "
+          f"idle window before the session {result['idle_rss']:.0f} MB; at the end {result['end_rss']:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -26,3 +26,26 @@ def test_tens_of_thousands_of_qt_calls_that_return_nothing_do_not_abort_the_wind
                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "alive"
+
+
+EMITS = """
+import inspector.ui
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+class Source(QObject):
+    fired = Signal()
+source = Source()
+source.fired.connect(lambda: None)
+for _ in range(200_000):
+    source.fired.emit()
+print("alive")
+"""
+
+
+def test_hundreds_of_thousands_of_signal_emits_do_not_abort_the_window_process():
+    """Signal.emit() dropped a reference to True each time: a long live session aborted (issue 17's 10M run)."""
+    done = subprocess.run([sys.executable, "-c", EMITS], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "alive"

@@ -34,7 +34,7 @@ import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, overload
 
 from inspector.core.capture.format import FORMAT_VERSION, CaptureError, event_from_obj
 from inspector.core.capture.reader import (
@@ -115,6 +115,8 @@ class CaptureIndex:
     Raises :class:`CaptureError` (a sentence) when the file cannot be opened or is not a capture. Warnings
     about skipped or cut-off lines are in :attr:`warnings`, worded as the reader words them.
     """
+
+    live = False  #: the file is still being written (:class:`~inspector.core.capture.live.LiveIndex`)
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
@@ -481,7 +483,15 @@ class IndexedEvents:
     def __len__(self) -> int:
         return len(self.index)
 
-    def __getitem__(self, row: int) -> Event:
+    @overload
+    def __getitem__(self, row: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, row: slice) -> list[Event]: ...
+
+    def __getitem__(self, row: int | slice) -> Event | list[Event]:
+        if isinstance(row, slice):
+            return [self.index.event(r) for r in range(*row.indices(len(self.index)))]
         if row < 0:
             row += len(self.index)
         return self.index.event(row)

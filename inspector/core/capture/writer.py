@@ -12,6 +12,8 @@ import datetime as _dt
 import json
 import os
 import time
+from array import array
+from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,10 +37,16 @@ class CaptureWriter:
 
     With ``stream`` (standard output, for ``record --out -``) the lines go there instead of to ``path``;
     closing flushes the stream and leaves it open, and a reader that goes away (a closed pipe) ends the
-    writing quietly: :attr:`lost` says so."""
+    writing quietly: :attr:`lost` says so.
+
+    With ``track_offsets`` the writer also notes where each event's line starts in the file (:attr:`offsets`,
+    one per event written, in order), how many bytes it has been given (:attr:`position`) and how many of those
+    reached the file (:attr:`flushed`): a live window reads its older events back from the file by these
+    (:class:`~inspector.core.capture.live.LiveIndex`) instead of keeping them."""
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any],
-                 flush_interval: float = DEFAULT_FLUSH_INTERVAL, stream: IO[str] | None = None) -> None:
+                 flush_interval: float = DEFAULT_FLUSH_INTERVAL, stream: IO[str] | None = None,
+                 track_offsets: bool = False) -> None:
         self.path = Path(path)
         self.flush_interval = flush_interval
         self._owned = stream is None
@@ -50,8 +58,14 @@ class CaptureWriter:
         self._last_flush = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
         self.events_written = 0
+        #: where each event's line starts in the file (with ``track_offsets``)
+        self.offsets: array[int] | None = array("q") if track_offsets else None
+        self.position = 0  #: bytes of lines given to the writer, header included (tracked with ``offsets``)
+        self.flushed = 0  #: how many of them reached the file
         # ensure_ascii: an undecodable argument (a lone surrogate) is escaped instead of breaking the file
-        self._write(json.dumps(header, ensure_ascii=True, separators=(",", ":")) + "\n")
+        first = json.dumps(header, ensure_ascii=True, separators=(",", ":")) + "\n"
+        self._write(first)
+        self.position = self.flushed = len(first)
 
     def write(self, event: Event) -> None:
         self.write_many([event])
@@ -59,7 +73,10 @@ class CaptureWriter:
     def write_many(self, events: list[Event]) -> None:
         if self._file is None:
             return
-        text = "".join([event_to_line(event) for event in events])
+        lines = [event_to_line(event) for event in events]
+        text = "".join(lines)
+        if self.offsets is not None:
+            self._note_offsets(lines, text)
         self._buffer.append(text)
         self._buffered += len(text)
         self.events_written += len(events)
@@ -67,6 +84,17 @@ class CaptureWriter:
             self.flush()
         elif self._timer is None:
             self._schedule()
+
+    def _note_offsets(self, lines: list[str], text: str) -> None:
+        """The byte offset of each line (the file is UTF-8: a line with non-ASCII text is longer in bytes)."""
+        assert self.offsets is not None
+        if text.isascii():
+            sizes: Any = map(len, lines)
+        else:
+            sizes = [len(line.encode("utf-8", errors="surrogateescape")) for line in lines]
+        starts = array("q", accumulate(sizes, initial=self.position))
+        self.position = starts.pop()
+        self.offsets.extend(starts)
 
     def _schedule(self) -> None:
         try:
@@ -86,6 +114,7 @@ class CaptureWriter:
         self._buffer.clear()
         self._buffered = 0
         self._write(text)
+        self.flushed = self.position
         self._last_flush = time.monotonic()
 
     def _write(self, text: str) -> None:

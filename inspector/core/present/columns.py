@@ -169,6 +169,13 @@ class Columns:
                 return row
         return None
 
+    def seq_of_row(self, row: int) -> int | None:
+        """The seq of the event at ``row`` (from the seq runs), if rows were given their seqs."""
+        run = bisect.bisect_right(self._run_rows, row) - 1
+        if run < 0 or not 0 <= row < len(self.categories):
+            return None
+        return self._run_seqs[run] + row - self._run_rows[run]
+
     def pair(self, row: int, reply_to: int) -> int | None:
         """Link ``row`` (a response) with the row of request ``reply_to``; returns that row, or None when no
         earlier row has that seq."""

@@ -10,6 +10,10 @@ The pacer is Qt-free and has no clock of its own scheduling: the owner calls :me
 returned has passed (the window with a single-shot timer, a benchmark with ``loop.call_later``). A backlog that
 grows past :data:`MAX_BACKLOG` (a flood faster than the budget for minutes) stops being queued: the messages
 after that are counted in :attr:`skipped` and said in :meth:`sentence`, never silently left out.
+
+A live window does not queue the events themselves (a backlog of events is memory that grows with the flood):
+it queues their rows (:meth:`JudgePacer.push_rows`, a range per batch) and the pacer fetches each event when
+it judges it, from the window's bounded store (recent events in memory, older ones read back from the capture).
 """
 
 from __future__ import annotations
@@ -48,11 +52,14 @@ class JudgePacer:
         self.clock = clock
         self.skipped = 0  #: events that arrived while the backlog was full, never judged
         self._queue: deque[Event] = deque()
+        self._rows: deque[list[int]] = deque()  # ranges [first, stop) of rows queued by push_rows
+        self._row_count = 0
+        self._fetch: Callable[[int], Event] | None = None
         self._next_at = 0.0  # judging may not start again before this (the budget's rest after the last step)
 
     @property
     def backlog(self) -> int:
-        return len(self._queue)
+        return len(self._queue) + self._row_count
 
     def push(self, events: Iterable[Event]) -> bool:
         """Queue events; True when the queue was empty before (the owner should schedule a step now)."""
@@ -65,17 +72,47 @@ class JudgePacer:
         self._queue.extend(batch)
         return was_idle and bool(self._queue)
 
+    def push_rows(self, first: int, stop: int, fetch: Callable[[int], Event]) -> bool:
+        """Queue rows ``[first, stop)``, judged as ``fetch(row)`` returns them: only the range is held. True when
+        the queue was empty before (the owner should schedule a step now). Do not mix with :meth:`push`."""
+        was_idle = not self.backlog
+        self._fetch = fetch
+        if stop > first:
+            room = max(0, self.max_backlog - self.backlog)
+            if stop - first > room:
+                self.skipped += stop - first - room
+                stop = first + room
+        if stop > first:
+            if self._rows and self._rows[-1][1] == first:
+                self._rows[-1][1] = stop
+            else:
+                self._rows.append([first, stop])
+            self._row_count += stop - first
+        return was_idle and bool(self.backlog)
+
+    def _take(self, count: int) -> list[Event]:
+        """The next ``count`` queued events (rows fetched)."""
+        if self._queue:
+            return [self._queue.popleft() for _ in range(min(count, len(self._queue)))]
+        assert self._fetch is not None
+        span = self._rows[0]
+        stop = min(span[1], span[0] + count)
+        chunk = [self._fetch(row) for row in range(span[0], stop)]
+        self._row_count -= stop - span[0]
+        span[0] = stop
+        if stop == span[1]:
+            self._rows.popleft()
+        return chunk
+
     def step(self) -> float | None:
         """Judge for about ``step_seconds``; returns the delay before the next step (keeping judging at
         ``share`` of the time), or None when nothing is left. Called before the budget allows, it judges nothing
         and returns how long to wait: the share holds however often events arrive."""
         start = self.clock()
         if start < self._next_at:
-            return self._next_at - start if self._queue else None
-        queue = self._queue
-        while queue:
-            count = min(CHUNK, len(queue))
-            chunk = [queue.popleft() for _ in range(count)]
+            return self._next_at - start if self.backlog else None
+        while self.backlog:
+            chunk = self._take(CHUNK)
             found = self.judge.feed(chunk)
             if self.on_judged is not None:
                 self.on_judged(chunk, found)
@@ -84,11 +121,11 @@ class JudgePacer:
         end = self.clock()
         rest = (end - start) * (1 - self.share) / self.share
         self._next_at = end + rest
-        return rest if queue else None
+        return rest if self.backlog else None
 
     def drain(self) -> None:
         """Judge everything queued now, without pacing (a command that has finished reading)."""
-        while self._queue:
+        while self.backlog:
             self._next_at = 0.0
             self.step()
 

@@ -23,7 +23,8 @@ sets ``correlator.protocol_version`` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.wire import jsonrpc
@@ -32,6 +33,14 @@ from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 
 #: Called with each batch of new events, after they are numbered, paired, counted, saved and kept.
 Listener = Callable[[list[Event]], None]
+
+
+class Keeper(Protocol):
+    """Where the pipeline keeps what it saw: a list, or a :class:`~inspector.core.capture.live.LiveIndex`."""
+
+    def extend(self, events: Iterable[Event], /) -> None: ...
+
+
 #: What the pipeline's owner may have to react to: an event, and for a response the request it answers.
 Reaction = tuple[Event, Event | None]
 
@@ -48,9 +57,9 @@ class EventPipeline:
     ``findings`` (problems of severity ``error``).
     """
 
-    def __init__(self, capture: CaptureWriter | None = None, keep: list[Event] | None = None) -> None:
+    def __init__(self, capture: CaptureWriter | None = None, keep: Keeper | None = None) -> None:
         self.capture = capture
-        self.kept = keep  #: every event, in order, when given a list
+        self.kept = keep  #: every event, in order, when given a list (or a live index)
         self.listeners: list[Listener] = []
         self.correlator = Correlator()
         self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter
-from inspector.core.session.pipeline import EventPipeline, Listener
+from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import id_key
@@ -142,7 +142,10 @@ class Session:
     def __init__(self, transport: Transport, *, capture: CaptureWriter | None = None,
                  roots: list[dict[str, str]] | None = None,
                  server_request_handler: ServerRequestHandler | None = None,
-                 keep_events: bool = True, timeout_hint: str = DEFAULT_TIMEOUT_HINT) -> None:
+                 keep_events: bool = True, timeout_hint: str = DEFAULT_TIMEOUT_HINT,
+                 keeper: Keeper | None = None) -> None:
+        """``keep_events``: keep every event in :attr:`events`; ``keeper``: keep them there instead (the window's
+        bounded :class:`~inspector.core.capture.live.LiveIndex`; :attr:`events` then stays empty)."""
         self._transport = transport
         self.capture = capture
         self.roots = list(roots or [])
@@ -152,7 +155,7 @@ class Session:
         self.server_request_handler = server_request_handler
         self.keep_events = keep_events
         self.events: list[Event] = []
-        self.pipeline = EventPipeline(capture, self.events if keep_events else None)
+        self.pipeline = EventPipeline(capture, keeper if keeper is not None else self.events if keep_events else None)
         self.listeners: list[Listener] = self.pipeline.listeners
         self._correlator = self.pipeline.correlator
         self.counts = self.pipeline.counts

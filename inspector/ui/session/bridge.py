@@ -22,7 +22,7 @@ FREEZE_EVERY_EVENTS = 20_000
 
 
 class SessionBridge(QObject):
-    events_arrived = Signal()  #: new events are in ``session.events``; models should catch up
+    events_arrived = Signal()  #: new events are kept (the session's list or live index); models should catch up
     stderr_lines = Signal(list)  #: stderr events of the batch, for the stderr pane
 
     def __init__(self, session: Session, parent: Any = None) -> None:
@@ -34,6 +34,7 @@ class SessionBridge(QObject):
         self._timer.timeout.connect(self._flush)
         self._stderr: list[Event] = []
         self._frozen_at = 0
+        self._seen = 0  # events announced so far
         gc.freeze()  # everything alive now (Qt wrappers, modules) need not be walked by full collections
         session.listeners.append(self._on_batch)
 
@@ -43,6 +44,7 @@ class SessionBridge(QObject):
         self._timer.stop()
 
     def _on_batch(self, events: list[Event]) -> None:
+        self._seen += len(events)
         for event in events:
             if event.kind == Kind.STDERR:
                 self._stderr.append(event)
@@ -56,10 +58,10 @@ class SessionBridge(QObject):
         hundred thousand events that is a stall of 50-100 ms each time. Frozen objects are still freed by
         reference counting; only the cycle search skips them.
         """
-        grown = len(self.session.events) - self._frozen_at
+        grown = self._seen - self._frozen_at
         if grown >= FREEZE_EVERY_EVENTS:
             gc.freeze()
-            self._frozen_at = len(self.session.events)
+            self._frozen_at = self._seen
 
     def flush_now(self) -> None:
         self._timer.stop()

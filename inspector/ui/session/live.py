@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.core import paths
+from inspector.core.capture.live import LiveIndex
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.explore.catalog import roots_of
 from inspector.core.session.session import (
@@ -52,6 +53,8 @@ class LiveSession(QObject):
         self.session: Session | None = None
         self.writer: CaptureWriter | None = None
         self.capture_path: Path | None = None
+        #: the session's events: the capture being written, with the recent ones in memory (bounded)
+        self.index: LiveIndex | None = None
         self.state = STARTING
         self.sentence = ""  #: what the current state needs said ("" when nothing)
         self.failure = False  #: the sentence says something failed (the status line shows it in red)
@@ -59,12 +62,16 @@ class LiveSession(QObject):
         self._task: asyncio.Task[None] | None = None
 
     def make_session(self) -> Session:
-        """Build transport, capture and session (not started yet), so views can attach first."""
+        """Build transport, capture and session (not started yet), so views can attach first. The session
+        keeps no list of its events: :attr:`index` holds them (a bounded window in memory, the rest read back
+        from the capture), so a session of millions of events stays in a few hundred MB."""
         transport = make_transport(self.target)
         self.capture_path = self.captures / capture_name(self.target)
-        self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name))
+        self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
+                                    track_offsets=True)
+        self.index = LiveIndex(self.writer)
         self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
-                               keep_events=True)
+                               keep_events=False, keeper=self.index)
         self.session.timeout_hint = timeout_hint(self.target)
         self.session.roots = roots_of(self.target.roots)
         self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.capture.live import TapIndex
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import History
 from inspector.core.interop.copy_as import as_command, as_curl
@@ -277,8 +278,11 @@ class SessionTab(QWidget):
         self.explorer.show()
         self.live = live
         self.capture_path = live.capture_path
-        self.events = session.events
-        self._set_model(TimelineModel(self.events, live=True, t0=session.started_at))
+        assert live.index is not None
+        model = TimelineModel(index=live.index, live=True, t0=session.started_at)  # bounded: see LiveIndex
+        self.events = model.events
+        self.detail.raw_pieces = functools.partial(_raw_pieces, live.index)
+        self._set_model(model)
         self.bridge = SessionBridge(session, self)
         self.bridge.events_arrived.connect(self._events_arrived)
         self.bridge.stderr_lines.connect(self.stderr.append_events)
@@ -301,7 +305,11 @@ class SessionTab(QWidget):
         self.tap_hello = hello
         capture = hello.get("capture")
         self.capture_path = Path(capture) if capture else None
-        self._set_model(TimelineModel(self.events, live=True))
+        self.tap_index = TapIndex(capture)  # bounded: older rows are read back from the tap's capture
+        model = TimelineModel(index=self.tap_index, live=True)
+        self.events = model.events
+        self.detail.raw_pieces = functools.partial(_raw_pieces, self.tap_index)
+        self._set_model(model)
         self.composer.set_enabled_for_session(False)
         self.side.setCurrentWidget(self.stderr)
         self._tap_timer = QTimer(self)
@@ -311,7 +319,7 @@ class SessionTab(QWidget):
         self._tap_status("live")
 
     def add_tap_events(self, events: list[Event]) -> None:
-        self.events.extend(events)
+        self.tap_index.extend(events)
         self._tap_stderr.extend(e for e in events if e.kind == Kind.STDERR)
 
     def _tap_catch_up(self) -> None:
@@ -503,7 +511,7 @@ class SessionTab(QWidget):
     def _events_arrived(self) -> None:
         assert self.model is not None
         first = self.model.rowCount()
-        if self.index is None and self.pacer.push(self.events[first:]):
+        if self.index is None and self._judge_rows(first):
             self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
@@ -513,6 +521,14 @@ class SessionTab(QWidget):
         self.composer.refresh()  # an id the composer warned about may have been answered
 
     # -- protocol findings -----------------------------------------------------------------------------
+
+    def _judge_rows(self, first: int) -> bool:
+        """Queue the new rows for the judge: a live index's by row (fetched when judged, nothing held), a
+        list's as events. True when the pacer should step now."""
+        assert self.model is not None
+        if self.model.index_of_file is not None:
+            return self.pacer.push_rows(first, self.model.rowCount(), self.model.event)
+        return self.pacer.push(self.events[first:])
 
     def _pace(self) -> None:
         delay = self.pacer.step()
@@ -873,15 +889,17 @@ class SessionTab(QWidget):
         return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
 
     def _exchange_events(self, exchange: int) -> list[Event]:
-        if self.model is None or self.index is None:
+        index = self.model.index_of_file if self.model is not None else None
+        if self.model is None or index is None:
             return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
-        # an opened capture: only HTTP rows near the selection are decoded (an exchange's events are close)
+        # a capture (opened, or a live session's): only HTTP rows near the selection are decoded (an exchange's
+        # events are close)
         current = self.current_event()
         row = self.model.row_of_seq(current.seq) if current is not None else 0
         row = row or 0
         http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
                                          bytes(value & KIND_MASK == KIND_CODES[Kind.HTTP] for value in range(256)))
-        found = (self.index.event(r) for r in http)
+        found = (index.event(r) for r in http)
         return [e for e in found if e.data.get("exchange") == exchange][:4]
 
     # -- sending ---------------------------------------------------------------------------------------
@@ -898,18 +916,24 @@ class SessionTab(QWidget):
         self._ticker.stop()
         self._loader.stop()
         self._loading_steps = None
-        if self.index is not None:
-            self.index.close()
         if self.live is not None:
             await self.live.stop()
             await self.explorer.close()
             await self.tasks.wait(CLOSE_GRACE)  # sends under way fail at once now: none is left half-sent
+        index = self.model.index_of_file if self.model is not None else None  # an opened capture's, or a live one's
+        if index is not None:
+            index.close()
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()
 
 
 __all__ = ["SessionTab"]
+
+
+def _raw_pieces(index: CaptureIndex, event: Event) -> Iterator[bytes] | None:
+    """All the raw bytes of a long line read back from a capture (None for an event held whole)."""
+    return index.raw_pieces(event) if isinstance(event, PartialEvent) else None
 
 
 def _wire_findings(events: list[Event]) -> list[ProtocolFinding]:

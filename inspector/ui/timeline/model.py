@@ -8,6 +8,9 @@ are cached, bounded, because a repaint asks for every cell again.
 An opened capture is a :class:`~inspector.core.capture.index.CaptureIndex`: ``events[row]`` then decodes
 that one line of the file, and the index grows as it scans, announced by the same :meth:`catch_up`. Either
 way the model has :attr:`TimelineModel.columns` (kind, direction, problem, method per row) for the filter.
+A live session in the window is a :class:`~inspector.core.capture.live.LiveIndex` (the capture it is writing,
+with its recent events in memory): read like an opened capture, and its pending requests followed like a
+live list's.
 
 A live session's request without an answer says where it stands, learnt from the events that follow it:
 "pending N s"; "waiting for your answer to elicitation/create #4" while a server request it may belong to waits
@@ -117,12 +120,13 @@ class TimelineModel(QAbstractTableModel):
     def __init__(self, events: list[Event] | None = None, *, live: bool = True, t0: float | None = None,
                  parent: Any = None, index: CaptureIndex | None = None) -> None:
         """``t0``: the session's monotonic start, to show how long pending requests have waited.
-        ``index``: an opened capture (read-only; rows appear as the index scans, on :meth:`catch_up`)."""
+        ``index``: an opened capture (read-only; rows appear as the index scans, on :meth:`catch_up`), or the
+        live index of a session being recorded (``index.live``: its rows appear as they arrive)."""
         super().__init__(parent)
         self.index_of_file = index
         self.events: Any = IndexedEvents(index) if index is not None else events if events is not None else []
         self.columns = index.columns if index is not None else Columns()
-        self.live = live and index is None
+        self.live = live and (index is None or index.live)
         self.t0 = t0 if t0 is not None else time.monotonic()
         self._count = 0 if live or index is not None else len(self.events)
         self._summaries: OrderedDict[int, str] = OrderedDict()
@@ -166,14 +170,21 @@ class TimelineModel(QAbstractTableModel):
     def _index_rows(self, first: int, last: int) -> list[int]:
         """Columns for the new rows of a live session (an index has its own); returns the rows of the earlier
         requests whose latency cell they change (answered, cancelled, lost...)."""
-        if self.index_of_file is not None:
+        if self.index_of_file is not None and not self.live:
             return []
-        add_columns = self.columns.add_event
+        # a live index filled its columns (and paired the rows) as the events arrived
+        add_columns = self.columns.add_event if self.index_of_file is None else None
+        partner = self.columns.partner
         pending = self._pending
         answered: list[int] = []
         for row in range(first, last):
             event = self.events[row]
-            request = add_columns(event)
+            if add_columns is not None:
+                request = add_columns(event)
+            else:
+                request = partner(row)
+                if request is not None and request > row:
+                    request = None
             if request is not None and request in pending:
                 pending.discard(request)
                 answered.append(request)
