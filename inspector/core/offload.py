@@ -10,13 +10,16 @@ memory: see benchmarks/message_memory.py).
 
 The worker is a fresh interpreter (the ``spawn`` start method: forking a process that runs Qt threads is
 unsafe), started at the first big message and kept for the next ones. If it cannot be started or dies, the
-call runs in place: slower for the window, never lost.
+call runs in place: slower for the window, never lost. The spawn method imports the main module again in the
+worker, so a program that turns workers on keeps its work under ``if __name__ == "__main__"``
+(``inspector/__main__.py`` does; the frozen app calls ``multiprocessing.freeze_support()``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,14 +29,32 @@ T = TypeVar("T")
 
 _enabled = False
 _pool: ProcessPoolExecutor | None = None
+_lock = threading.Lock()
 
 
 def use_workers(enabled: bool = True) -> None:
-    """Turn the worker process on (the window does, at start) or off (and end it)."""
+    """Turn the worker process on (the window does, at start) or off (and end it). Turning it on starts the
+    worker from a thread (starting a process takes tens of milliseconds: not on the event loop, and not when
+    the first big message arrives)."""
     global _enabled
     _enabled = enabled
     if not enabled:
         shutdown()
+    elif _pool is None:
+        threading.Thread(target=_warm, name="offload-start", daemon=True).start()
+
+
+def _warm() -> None:
+    pool = _get_pool()
+    if pool is not None:
+        try:
+            pool.submit(_nothing)
+        except (RuntimeError, OSError):
+            pass  # the first call says it again, and runs in place
+
+
+def _nothing() -> None:
+    return None
 
 
 def workers_enabled() -> bool:
@@ -44,9 +65,10 @@ def _get_pool() -> ProcessPoolExecutor | None:
     global _pool
     if not _enabled:
         return None
-    if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-    return _pool
+    with _lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return _pool
 
 
 async def run(fn: Callable[..., T], *args: Any) -> T:
