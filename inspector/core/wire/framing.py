@@ -14,12 +14,9 @@ Contract: for input under ``max_line_bytes`` per line, concatenating ``event.raw
 event returned by :meth:`feed` and :meth:`close`, in order, reproduces the input exactly, however it was
 chunked. A line over the limit becomes one framing error that keeps its byte count, head and tail.
 
-Big lines (over :data:`BIG_LINE_BYTES`) are parsed with orjson, straight from the bytes: no text copy of the
-line, so decoding one costs about its size once more (the parse tree, dropped after classifying) instead of
-twice. Whatever orjson refuses, or any line with a finding, is decoded again the exact way, so the events are
-the same either way. A decoder made with ``defer_bytes`` does not decode such lines at all: it hands them
-back as :class:`Undecoded` for the owner to decode elsewhere (the window: in a worker process, with
-:func:`decode_big`, so the event loop never parses 50 MB); the owner keeps them in order.
+A decoder made with ``defer_bytes`` does not decode lines longer than that: it hands them back as
+:class:`Undecoded` for the owner to decode elsewhere (the window: in a worker process, with :func:`decode_big`,
+so the event loop never parses 50 MB; see :data:`BIG_LINE_BYTES`); the owner keeps them in order.
 """
 
 from __future__ import annotations
@@ -28,8 +25,6 @@ import json
 import json.scanner
 import re
 from typing import Any
-
-import orjson
 
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
 from inspector.core.wire import jsonrpc
@@ -46,8 +41,8 @@ OVERSIZE_KEEP_BYTES = 64 * 1024
 #: one; bounds the delay before a run of broken lines is shown.
 MAX_PRETTY_LINES = 10_000
 
-#: Lines longer than this are decoded the memory-lean way (orjson from the bytes), and by a decoder with
-#: ``defer_bytes`` not at all (see the module's notes). 1 MB: a small message never pays for it.
+#: Lines longer than this are not decoded on the event loop when the owner can decode them elsewhere
+#: (``defer_bytes``, see the module's notes). 1 MB: a small message never pays for the trip.
 BIG_LINE_BYTES = 1 << 20
 
 BOM = b"\xef\xbb\xbf"
@@ -316,30 +311,8 @@ def resolve(undecoded: Undecoded, decoded: Decoded) -> Event:
     return event
 
 
-def _decode_lean(line: bytes, eol: bytes, direction: str) -> Event | None:
-    """A big line parsed by orjson from its bytes (no text copy); None when the exact path must say it: orjson
-    refused it (its reasons are not ours), or the message has findings (orjson reads integers over 64 bits
-    as floats, which would change what is said about an id or an error code)."""
-    if line[:1] not in (b"{", b"["):
-        return None
-    try:
-        value = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return None
-    rpc, found = jsonrpc.classify(value)
-    del value
-    if found:
-        return None
-    return Event(Kind.MESSAGE, raw=line, dir=direction, eol=eol, rpc=rpc,
-                 findings=[_CRLF] if eol == b"\r\n" else ())
-
-
 def _decode(line: bytes, eol: bytes, direction: str) -> Event:
     """Turn one complete line (without terminator) into a message or a framing error."""
-    if len(line) > BIG_LINE_BYTES:
-        event = _decode_lean(line, eol, direction)
-        if event is not None:
-            return event
     # Fast path for the common case, a well-formed object: one decode, one scan, no diagnostics.
     if line[:1] == b"{" and eol == b"\n":
         try:
