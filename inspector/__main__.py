@@ -2,4 +2,5 @@
 
 from inspector.cli.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # the window's worker process (inspector/core/offload.py) imports this module again
+    raise SystemExit(main())

@@ -15,11 +15,14 @@ line (the command has no -m or -c option), so nothing the user types changes mea
 
 from __future__ import annotations
 
+import multiprocessing
 import runpy
 import sys
 
 
 def main() -> None:
+    # the window's worker process (inspector/core/offload.py) is this binary started by multiprocessing
+    multiprocessing.freeze_support()
     argv = sys.argv
     if len(argv) >= 3 and argv[1] == "-m":
         module = argv[2]

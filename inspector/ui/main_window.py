@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__
+from inspector.core import offload
 from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileError, ProfileStore
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
         the saved request timeout for this run (``inf``: none). ``max_message``: the command line's
         --max-message, which outranks the saved setting until the user sets another."""
         super().__init__()
+        offload.use_workers()  # big messages are decoded, judged and formatted in a worker process (issue 17)
         self.timeout_override = timeout
         self._max_message_override = max_message
         #: every background task the window starts; a failure shows in the status bar

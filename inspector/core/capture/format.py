@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from inspector.core.wire import jsonrpc
@@ -59,6 +59,91 @@ def event_to_line(event: Event) -> str:
         obj["dir"] = event.dir
     obj.update(_extras(event))
     return _dumps(obj) + "\n"
+
+
+#: :func:`event_line_pieces` cuts a raw text longer than this into pieces of about this size.
+LINE_PIECE_BYTES = 256 << 10
+_RAW_KINDS = (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE)
+
+
+def event_line_pieces(event: Event, piece: int = LINE_PIECE_BYTES) -> Iterator[str]:
+    """The capture line of :func:`event_to_line`, exactly, in pieces: a big event's raw text is decoded and
+    escaped ``piece`` bytes at a time, so writing a 50 MB message costs a piece of memory, not three copies
+    of it (and a writer can write it a few pieces per turn of the event loop)."""
+    raw = event.raw
+    if event.kind not in _RAW_KINDS or len(raw) <= piece:
+        yield event_to_line(event)
+        return
+    text = event.kind != Kind.MESSAGE or event.eol != b"\n" or event.data or event.findings
+    binary = text and not _is_utf8(raw, piece)
+    if not text:  # event_to_line's hot path
+        yield (f'{{"seq":{event.seq},{_times_field(event.t, event.wall)},"kind":"message","dir":"{event.dir}",'
+               '"raw":"')
+    else:
+        head = f'{{"seq":{event.seq},{_times_field(event.t, event.wall)},"kind":"{event.kind}"'
+        if event.dir:
+            head += f',"dir":"{event.dir}"'
+        yield head + (',"raw_b64":"' if binary else ',"raw":"')
+    if binary:
+        step = piece - piece % 3  # whole base64 quartets
+        for start in range(0, len(raw), step):
+            yield base64.b64encode(raw[start:start + step]).decode("ascii")
+    else:
+        for chunk in _utf8_pieces(raw, piece):
+            yield _encode_str(chunk)[1:-1]
+    if not text:
+        yield '"}\n'
+        return
+    tail = '"'
+    if event.eol != b"\n":
+        tail += ',"eol":' + _dumps(event.eol.decode("ascii"))
+    extra = _extras(event)
+    yield tail + ("," + _dumps(extra)[1:-1] if extra else "") + "}\n"
+
+
+#: bytes that json's encode_basestring escapes: two characters for these ...
+_SHORT_ESCAPES = b'"\\\n\r\t\b\f'
+#: ... and six (``\u00XX``) for the other control characters
+_ALL_ESCAPES = bytes(range(32)) + b'"\\'
+
+
+def event_line_size(event: Event, piece: int = LINE_PIECE_BYTES) -> int:
+    """The length in bytes of :func:`event_to_line` (UTF-8), without building the line: a writer that notes
+    where each line starts can account for a 50 MB line before it is written a piece at a time."""
+    raw = event.raw
+    if event.kind not in _RAW_KINDS or len(raw) <= piece:
+        return len(event_to_line(event).encode("utf-8", errors="surrogatepass"))
+    text = event.kind != Kind.MESSAGE or event.eol != b"\n" or event.data or event.findings
+    binary = bool(text) and not _is_utf8(raw, piece)
+    stand_in = Event(event.kind, raw=b"\xff" if binary else b"", dir=event.dir, eol=event.eol,
+                     reason=event.reason, findings=list(event.findings), data=event.data, seq=event.seq, t=event.t,
+                     wall=event.wall)
+    around = len(event_to_line(stand_in).encode("utf-8", errors="surrogatepass"))
+    if binary:
+        return around - len("/w==") + 4 * ((len(raw) + 2) // 3)
+    escaped = len(raw) - len(raw.translate(None, _ALL_ESCAPES))
+    short = len(raw) - len(raw.translate(None, _SHORT_ESCAPES))
+    return around + len(raw) + short + 5 * (escaped - short)
+
+
+def _utf8_pieces(raw: bytes, piece: int) -> Iterator[str]:
+    """``raw`` (valid UTF-8) decoded about ``piece`` bytes at a time, never cutting a character."""
+    start = 0
+    while start < len(raw):
+        end = min(len(raw), start + piece)
+        while end < len(raw) and raw[end] & 0xC0 == 0x80:  # a continuation byte: the character goes on
+            end -= 1
+        yield raw[start:end].decode("utf-8")
+        start = end
+
+
+def _is_utf8(raw: bytes, piece: int) -> bool:
+    try:
+        for _ in _utf8_pieces(raw, piece):
+            pass
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _extras(event: Event) -> dict[str, Any]:

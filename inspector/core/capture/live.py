@@ -136,7 +136,7 @@ class LiveIndex(CaptureIndex):
         """Make sure the lines of the rows before ``stop`` are in the file, not in the writer's buffer."""
         end = self.offsets[stop] if stop < len(self.offsets) else self.writer.position
         if end > self.writer.flushed:
-            self.writer.flush()
+            self.writer.flush_through()
         self.scanned = self.writer.position
 
 

@@ -10,20 +10,37 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import json
+import operator
 import os
 import time
 from array import array
+from collections.abc import Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
 
-from inspector.core.capture.format import FORMAT_NAME, FORMAT_VERSION, event_to_line
+from inspector.core.capture.format import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    event_line_pieces,
+    event_line_size,
+    event_to_line,
+)
 from inspector.core.wire.events import Event
 
 #: The most a SIGKILL may lose; the issue's contract for crash safety.
 DEFAULT_FLUSH_INTERVAL = 0.1
 #: Write out early when this much is buffered, to bound memory during a flood.
 MAX_BUFFERED_CHARS = 1 << 20
+#: Events with more raw bytes than this are written a piece at a time (format.event_line_pieces): never a
+#: whole copy of a 50 MB message in memory.
+BIG_EVENT_BYTES = 1 << 20
+#: With an event loop running, a big event is written for at most this long per turn of the loop, so that
+#: the window keeps painting while 50 MB go to the file (the lines after it wait in the buffer, in order).
+BIG_SLICE_SECONDS = 0.01
+
+
+_RAW = operator.attrgetter("raw")
 
 
 def make_header(target: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -57,6 +74,8 @@ class CaptureWriter:
         self._buffered = 0
         self._last_flush = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
+        self._big: list[Iterator[str]] = []  # big lines being written, a slice per turn; what follows waits
+        self._big_handle: asyncio.Handle | None = None
         self.events_written = 0
         #: where each event's line starts in the file (with ``track_offsets``)
         self.offsets: array[int] | None = array("q") if track_offsets else None
@@ -72,6 +91,9 @@ class CaptureWriter:
 
     def write_many(self, events: list[Event]) -> None:
         if self._file is None:
+            return
+        if max(map(len, map(_RAW, events)), default=0) > BIG_EVENT_BYTES:
+            self._write_big(events)
             return
         lines = [event_to_line(event) for event in events]
         text = "".join(lines)
@@ -96,6 +118,55 @@ class CaptureWriter:
         self.position = starts.pop()
         self.offsets.extend(starts)
 
+    def _write_big(self, events: list[Event]) -> None:
+        """A batch with big events: each big one is queued to be written a piece at a time, behind what was
+        buffered before it; the small ones after the last big one are buffered as usual."""
+        small: list[str] = []
+        for event in events:
+            if len(event.raw) <= BIG_EVENT_BYTES:
+                small.append(event_to_line(event))
+                if self.offsets is not None:
+                    self._note_offsets(small[-1:], small[-1])
+                continue
+            if self.offsets is not None:  # accounted before it is written, so the lines after it are placed too
+                self.offsets.append(self.position)
+                self.position += event_line_size(event)
+            before = "".join(self._buffer) + "".join(small)
+            self._buffer.clear()
+            self._buffered = 0
+            small = []
+            if before:
+                self._big.append(iter([before]))
+            self._big.append(event_line_pieces(event))
+        self.events_written += len(events)
+        if small:
+            text = "".join(small)
+            self._buffer.append(text)
+            self._buffered += len(text)
+        self.flush()
+
+    def _continue_big(self, deadline: float | None) -> bool:
+        """Write the big lines on hold until ``deadline`` (None: all of them); True when none is left. A big
+        line takes the buffer written before it along."""
+        while self._big and self._file is not None:
+            pieces = self._big[0]
+            for piece in pieces:
+                self._write(piece, flush=False)
+                if self.lost:  # the reader of standard output went away: nothing more is written
+                    self._big.clear()
+                    return True
+                if deadline is not None and time.perf_counter() > deadline:
+                    return False
+            self._big.pop(0)
+        return True
+
+    def _on_big_turn(self) -> None:
+        self._big_handle = None
+        if self._continue_big(time.perf_counter() + BIG_SLICE_SECONDS):
+            self.flush()
+        else:
+            self._big_handle = asyncio.get_running_loop().call_soon(self._on_big_turn)
+
     def _schedule(self) -> None:
         try:
             loop = asyncio.get_running_loop()
@@ -108,8 +179,18 @@ class CaptureWriter:
         self.flush()
 
     def flush(self) -> None:
+        """Write out what is buffered; while a big line is being written a slice per turn, what comes after
+        it waits for it (the file keeps the events' order)."""
         if self._file is None:
             return
+        if self._big:
+            if self._big_handle is None:
+                try:
+                    self._big_handle = asyncio.get_running_loop().call_soon(self._on_big_turn)
+                except RuntimeError:  # no loop: all at once
+                    self._continue_big(None)
+            if self._big:
+                return
         text = "".join(self._buffer)
         self._buffer.clear()
         self._buffered = 0
@@ -117,12 +198,22 @@ class CaptureWriter:
         self.flushed = self.position
         self._last_flush = time.monotonic()
 
-    def _write(self, text: str) -> None:
+    def flush_through(self) -> None:
+        """Write out everything given so far, big lines on hold included, at once (a reader needs a line that
+        is still waiting: rare, and it costs what writing the waiting lines costs)."""
+        if self._big_handle is not None:
+            self._big_handle.cancel()
+            self._big_handle = None
+        self._continue_big(None)
+        self.flush()
+
+    def _write(self, text: str, flush: bool = True) -> None:
         assert self._file is not None
         try:
             if text:
                 self._file.write(text)
-            self._file.flush()
+            if flush:
+                self._file.flush()
         except BrokenPipeError:
             if self._owned:
                 raise
@@ -133,6 +224,10 @@ class CaptureWriter:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._big_handle is not None:
+            self._big_handle.cancel()
+            self._big_handle = None
+        self._continue_big(None)
         if self._file is not None:
             self.flush()
             if self._owned and self._file is not None:

@@ -8,7 +8,9 @@ batch. Findings the wire layer already put on an event (ids, batches, HTTP answe
 
 A message over :data:`DEFER_BYTES` is not parsed on the hot path: its state rules are judged from its summary
 (method, id) at once, and its schema waits in :attr:`ProtocolJudge.deferred` until the owner calls
-:meth:`ProtocolJudge.judge_deferred` (the window does, in idle time; ``lint`` and ``show`` at the end).
+:meth:`ProtocolJudge.judge_deferred` (``lint`` and ``show`` at the end) or
+:meth:`ProtocolJudge.judge_deferred_off_loop` (the window: parsed and checked in a worker process,
+:mod:`inspector.core.offload`, so the event loop never parses it).
 
 The revision: the one the server chose in its answer to ``initialize`` or that ``server/discover`` and the
 requests' ``_meta`` name (2026-07-28). Before it is known, ``initialize`` is judged against the revision it
@@ -24,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core import offload
 from inspector.core.protocol import revisions
 from inspector.core.protocol.messages import for_revision
 from inspector.core.protocol.rules import BY_ID
@@ -144,6 +147,27 @@ class ProtocolJudge:
             for listener in self.listeners:
                 listener(new)
         return new
+
+    async def judge_deferred_off_loop(self) -> list[ProtocolFinding]:
+        """Schema-judge the big messages set aside, each parsed and checked in the worker process (in place
+        when workers are off); announces the findings of each as it comes. The messages are taken at once:
+        a second call meanwhile judges only those deferred after."""
+        todo, self.deferred = self.deferred, []
+        found: list[ProtocolFinding] = []
+        for event, revision, answering in todo:
+            if event.rpc is None:
+                continue
+            violations = await offload.run(schema_violations, event.raw, revision, event.rpc.kind,
+                                           event.rpc.method, answering)
+            self._new = []
+            for sentence, path in violations:
+                self._add(event, "schema", sentence, path=path, revision=revision)
+            new = self._new
+            if new:
+                found.extend(new)
+                for listener in self.listeners:
+                    listener(new)
+        return found
 
     def of(self, seq: int) -> list[ProtocolFinding]:
         return self.findings.get(seq, [])
@@ -398,6 +422,21 @@ def _parse(event: Event) -> Any:
         return value
     except (ValueError, RecursionError, StopIteration, UnicodeDecodeError):
         return None
+
+
+def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
+                      answering: str | None) -> list[tuple[str, str]]:
+    """(sentence, JSON path) of each way a message breaks its revision's schema: what
+    :meth:`ProtocolJudge.judge_deferred_off_loop` has a worker process do (a module-level function, so it
+    pickles)."""
+    schema = for_revision(revision)
+    if schema is None:
+        return []
+    try:
+        value, _ = _scan_once(raw.decode("utf-8"), 0)
+    except (ValueError, RecursionError, StopIteration, UnicodeDecodeError):
+        return []
+    return [(v.sentence, v.path) for v in schema.check(value, kind, method, answering)]
 
 
 def _get(obj: Any, *keys: str) -> Any:

@@ -183,6 +183,8 @@ class _Outcome:
 
     def answered(self, method: str, response: Event) -> None:
         """A request of the script got ``response``."""
+        if response.rpc is not None and response.rpc.kind == jsonrpc.RESPONSE:
+            return  # a result: nothing to count, and a big one is not parsed again (memory: 2x its size)
         error = result_of(response)[1]
         if error is not None:
             self.error_answers += 1

@@ -403,6 +403,8 @@ class Session:
         results (multi round-trip requests) with the server request handler and retry with a new id."""
         response = await self.request_one_round(obj, timeout, cancel_on_timeout)
         for _ in range(MAX_INPUT_ROUNDS):
+            if not _may_need_input(response):
+                return response
             result, _ = result_of(response)
             if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
                 return response
@@ -949,9 +951,20 @@ def _progress_token(obj: dict[str, Any]) -> str | None:
     return None
 
 
+#: Responses up to this size are parsed to see whether they ask for input; bigger ones are searched first.
+INPUT_SCAN_BYTES = 1 << 20
+
+
 def encode(obj: Any) -> bytes:
     """One message as compact UTF-8 JSON (no newline: the transport frames it)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _may_need_input(response: Event) -> bool:
+    """Whether a response may be an ``input_required`` result, without parsing a big one (a 50 MB result
+    parsed on the event loop would freeze the window): JSON encoders write that ASCII value as it is, so a
+    result whose bytes do not hold it is not one."""
+    return response.size <= INPUT_SCAN_BYTES or b"input_required" in response.raw
 
 
 def result_of(response: Event) -> tuple[Any, Any]:

@@ -24,6 +24,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from inspector.core import offload
 from inspector.core.capture.redact import redact_argv, redact_env
 from inspector.core.transports.base import (
     CannotRun,
@@ -38,7 +39,14 @@ from inspector.core.transports.process_group import (
     signal_name,
 )
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
-from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
+from inspector.core.wire.framing import (
+    BIG_LINE_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
+    LineDecoder,
+    Undecoded,
+    decode_big,
+    resolve,
+)
 from inspector.core.wire.lines import TextLineSplitter
 
 #: After closing stdin, how long a server gets to exit by itself (the SDKs use 2 s).
@@ -175,12 +183,14 @@ class StdioTransport(Transport):
     # -- reading ---------------------------------------------------------------------------------------
 
     async def _read_stdout(self, stream: asyncio.StreamReader) -> None:
-        decoder = LineDecoder(Direction.S2C, self.max_line_bytes)
+        # with a worker process (the window), big lines are decoded there: the loop never parses 50 MB
+        decoder = LineDecoder(Direction.S2C, self.max_line_bytes,
+                              defer_bytes=BIG_LINE_BYTES if offload.workers_enabled() else None)
         try:
             while chunk := await stream.read(READ_CHUNK):
                 events = decoder.feed(chunk)
                 if events:
-                    self.emit_many(events)
+                    await self._emit_decoded(events)
                 # read() returns at once while data is buffered, so a backlog would be decoded in one go;
                 # yield between chunks so the window keeps painting during a flood
                 await asyncio.sleep(0)
@@ -188,6 +198,27 @@ class StdioTransport(Transport):
             events = decoder.close()
             if events:
                 self.emit_many(events)
+
+    async def _emit_decoded(self, events: list[Event]) -> None:
+        """Emit a batch in order, decoding its big lines in the worker process first (reading waits meanwhile)."""
+        start = 0
+        for position, event in enumerate(events):
+            if type(event) is Undecoded:
+                if position > start:
+                    self.emit_many(events[start:position])
+                direction = event.dir or Direction.S2C
+                try:
+                    verdict = await offload.run(decode_big, event.raw, event.eol, direction)
+                except asyncio.CancelledError:  # closing: the rest is still recorded, decoded here
+                    self.emit_many([resolve(e, decode_big(e.raw, e.eol, direction)) if type(e) is Undecoded else e
+                                    for e in events[position:]])
+                    raise
+                self.emit_many([resolve(event, verdict)])
+                start = position + 1
+        if start == 0:
+            self.emit_many(events)
+        elif start < len(events):
+            self.emit_many(events[start:])
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         splitter = TextLineSplitter()

@@ -13,6 +13,10 @@ and ``readline`` raises (and drops the buffer) on a line over its limit.
 Contract: for input under ``max_line_bytes`` per line, concatenating ``event.raw + event.eol`` for every
 event returned by :meth:`feed` and :meth:`close`, in order, reproduces the input exactly, however it was
 chunked. A line over the limit becomes one framing error that keeps its byte count, head and tail.
+
+A decoder made with ``defer_bytes`` does not decode lines longer than that: it hands them back as
+:class:`Undecoded` for the owner to decode elsewhere (the window: in a worker process, with :func:`decode_big`,
+so the event loop never parses 50 MB; see :data:`BIG_LINE_BYTES`); the owner keeps them in order.
 """
 
 from __future__ import annotations
@@ -20,10 +24,11 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
+from typing import Any
 
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Finding, Kind
+from inspector.core.wire.events import Direction, Event, Finding, Kind, RpcInfo
 
 #: Lines longer than this are not buffered whole. 64 MiB: well above the 10 MiB some SDKs accept, so real
 #: oversized results are still recorded byte-exactly, while a server writing endless bytes without a newline
@@ -36,6 +41,10 @@ OVERSIZE_KEEP_BYTES = 64 * 1024
 #: one; bounds the delay before a run of broken lines is shown.
 MAX_PRETTY_LINES = 10_000
 
+#: Lines longer than this are not decoded on the event loop when the owner can decode them elsewhere
+#: (``defer_bytes``, see the module's notes). 1 MB: a small message never pays for the trip.
+BIG_LINE_BYTES = 1 << 20
+
 BOM = b"\xef\xbb\xbf"
 _JSON_STARTS = set('{["-0123456789tfn')
 
@@ -47,11 +56,14 @@ class LineDecoder:
     structural findings; ``seq`` and times are the session's to assign.
     """
 
-    def __init__(self, direction: str = Direction.S2C, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+    def __init__(self, direction: str = Direction.S2C, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                 defer_bytes: int | None = None) -> None:
         if max_line_bytes < 1:
             raise ValueError("max_line_bytes must be positive")
         self.direction = direction
         self.max_line_bytes = max_line_bytes
+        #: complete lines longer than this come back as :class:`Undecoded` (None: every line is decoded)
+        self.defer_bytes = defer_bytes
         self._chunks: list[bytes] = []  # the current partial line, in pieces (joining on every feed is O(n^2))
         self._pending_size = 0
         self._oversize: _Oversize | None = None
@@ -148,6 +160,9 @@ class LineDecoder:
     def _line(self, line: bytes, eol: bytes, out: list[Event]) -> None:
         if self._pretty:
             self._continue_pretty(line, eol, out)
+            return
+        if self.defer_bytes is not None and len(line) > self.defer_bytes and line.lstrip()[:1] in (b"{", b"["):
+            out.append(Undecoded(line, eol, self.direction))
             return
         event = _decode(line, eol, self.direction)
         if event.kind == Kind.FRAMING_ERROR and event.data.get("incomplete_json"):
@@ -261,6 +276,39 @@ def _bracket_depth(line: bytes) -> int | None:
     if b'"' in bare:
         return None
     return bare.count(b"{") + bare.count(b"[") - bare.count(b"}") - bare.count(b"]")
+
+
+class Undecoded(Event):
+    """A complete line a decoder with ``defer_bytes`` left undecoded: give it to :func:`decode_big` (anywhere,
+    a worker process included) and :func:`resolve` it with the answer before emitting it. Never emitted."""
+
+    __slots__ = ()
+
+    def __init__(self, raw: bytes, eol: bytes, direction: str) -> None:
+        super().__init__("undecoded", raw=raw, dir=direction, eol=eol)
+
+
+#: What :func:`decode_big` says of a line: (kind, reason, rpc, findings, data); picklable, without the bytes.
+Decoded = tuple[str, str | None, RpcInfo | None, list[Finding] | tuple[Finding, ...], dict[str, Any]]
+
+
+def decode_big(line: bytes, eol: bytes, direction: str) -> Decoded:
+    """Decode one line the way the decoder does, and say what it is without its bytes (so that a worker
+    process can do it and send back only the verdict)."""
+    event = _decode(line, eol, direction)
+    data = dict(event.data)
+    data.pop("incomplete_json", None)  # a deferred line is never gathered with the next ones
+    return event.kind, event.reason, event.rpc, event.findings, data
+
+
+def resolve(undecoded: Undecoded, decoded: Decoded) -> Event:
+    """The event of an :class:`Undecoded` line, from :func:`decode_big`'s verdict on it."""
+    kind, reason, rpc, findings, data = decoded
+    event = Event(kind, raw=undecoded.raw, dir=undecoded.dir, eol=undecoded.eol, reason=reason, rpc=rpc,
+                  findings=findings)
+    if data:
+        event.put(**data)
+    return event
 
 
 def _decode(line: bytes, eol: bytes, direction: str) -> Event:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core import offload
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
 from inspector.core.explore.catalog import Catalog
@@ -562,13 +563,23 @@ class SessionTab(QWidget):
             except StopIteration:
                 self._judging = None
             return
+        if offload.workers_enabled():  # parsed and checked in the worker process: no stall (issue 17)
+            self._judge_timer.stop()
+            self.tasks.spawn(self._judge_deferred_off_loop(), "judging a big message")
+            return
         found = self.judge.judge_deferred(limit=1)
+        self._judged_late(found)
+        if not self.judge.deferred:
+            self._judge_timer.stop()
+
+    async def _judge_deferred_off_loop(self) -> None:
+        self._judged_late(await self.judge.judge_deferred_off_loop())
+
+    def _judged_late(self, found: list[ProtocolFinding]) -> None:
         if found:
             self.problems.add(found)
             if self.model is not None:
                 self.model.judged_changed({f.seq for f in found})
-        if not self.judge.deferred:
-            self._judge_timer.stop()
 
     def _judge_capture(self) -> Iterator[None]:
         """An opened capture judged in the background, in slices of LOAD_SLICE_SECONDS, with progress."""

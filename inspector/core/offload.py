@@ -1,0 +1,97 @@
+"""Work too big for the event loop, done in a worker process: decoding, judging and formatting big messages.
+
+Parsing or pretty-printing a 50 MB message holds the interpreter for a few hundred milliseconds to seconds
+(the JSON C code never lets go of it, so a thread would freeze the window all the same). A process that owns
+the window turns workers on with :func:`use_workers`; then :func:`run` sends the call (its arguments pickled:
+a 50 MB bytes object is one copy, written by a pool thread) to one worker process and awaits its answer,
+while the loop keeps running. Headless commands (``record``, the tap's recorder) never turn them on: they
+have no window to keep responsive, and a worker would hold another copy of the message (their goal is
+memory: see benchmarks/message_memory.py).
+
+The worker is a fresh interpreter (the ``spawn`` start method: forking a process that runs Qt threads is
+unsafe), started at the first big message and kept for the next ones. If it cannot be started or dies, the
+call runs in place: slower for the window, never lost. The spawn method imports the main module again in the
+worker, so a program that turns workers on keeps its work under ``if __name__ == "__main__"``
+(``inspector/__main__.py`` does; the frozen app calls ``multiprocessing.freeze_support()``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_enabled = False
+_pool: ProcessPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def use_workers(enabled: bool = True) -> None:
+    """Turn the worker process on (the window does, at start) or off (and end it). Turning it on starts the
+    worker from a thread (starting a process takes tens of milliseconds: not on the event loop, and not when
+    the first big message arrives)."""
+    global _enabled
+    _enabled = enabled
+    if not enabled:
+        shutdown()
+    elif _pool is None:
+        threading.Thread(target=_warm, name="offload-start", daemon=True).start()
+
+
+def _warm() -> None:
+    pool = _get_pool()
+    if pool is not None:
+        try:
+            pool.submit(_nothing)
+        except (RuntimeError, OSError):
+            pass  # the first call says it again, and runs in place
+
+
+def _nothing() -> None:
+    return None
+
+
+def workers_enabled() -> bool:
+    return _enabled
+
+
+def _get_pool() -> ProcessPoolExecutor | None:
+    global _pool
+    if not _enabled:
+        return None
+    with _lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return _pool
+
+
+async def run(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in the worker process when workers are on (``fn`` and the arguments must pickle: a
+    module-level function), else here and now."""
+    pool = _get_pool()
+    if pool is None:
+        return fn(*args)
+    try:
+        future = pool.submit(fn, *args)
+    except (BrokenProcessPool, OSError, RuntimeError):  # cannot start a process, or shut down meanwhile
+        shutdown()
+        return fn(*args)
+    try:
+        return await asyncio.wrap_future(future)
+    except BrokenProcessPool:  # the worker died (killed, out of memory): the next call starts a new one
+        shutdown()
+        return fn(*args)
+
+
+def shutdown() -> None:
+    """End the worker process, if one runs (without waiting for what it was doing)."""
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
