@@ -3,6 +3,7 @@ requests and stderr beside it, and a status line that explains the connection's 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import gc
 import json
@@ -563,7 +564,7 @@ class SessionTab(QWidget):
             except StopIteration:
                 self._judging = None
             return
-        if offload.workers_enabled():  # parsed and checked in the worker process: no stall (issue 17)
+        if offload.workers_enabled() and _loop_running():  # parsed and checked in the worker: no stall (issue 17)
             self._judge_timer.stop()
             self.tasks.spawn(self._judge_deferred_off_loop(), "judging a big message")
             return
@@ -937,6 +938,16 @@ class SessionTab(QWidget):
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()
+
+
+def _loop_running() -> bool:
+    """Whether the asyncio loop runs now (in the app always; a test that pumps Qt events alone has none, and
+    then the work is done in place rather than left as a task nobody runs)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 __all__ = ["SessionTab"]
