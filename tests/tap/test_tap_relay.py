@@ -166,7 +166,9 @@ def stopped_server_under_tap(out):
     client.stdin.flush()
     client.stdout.readline()  # the banner
     assert b'"id":1,"result"' in client.stdout.readline()
-    wait_until(lambda: '"spawned"' in out.read_text(), TIMEOUT, "the recorder to write the spawned event")
+    # the recorder creates the capture in its own time: under load it may not exist yet
+    wait_until(lambda: out.exists() and '"spawned"' in out.read_text(), TIMEOUT,
+               "the recorder to write the spawned event")
     pid = lifecycle(read_capture(out), "spawned")[0].data["pid"]
     os.kill(pid, signal.SIGSTOP)
     wait_until(lambda: process_state(pid) == "T", TIMEOUT, "the server to be stopped")
