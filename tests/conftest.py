@@ -51,6 +51,21 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
     return row
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests of a module that share a module- or class-scoped fixture (a server, a run that waits out a
+    timeout) go to one pytest-xdist worker (``--dist loadgroup`` in pyproject), so the fixture is made once,
+    as in a single process; every other test goes wherever a worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        for name in info.names_closure:
+            if any(d.scope in ("module", "class", "package") for d in info.name2fixturedefs.get(name, ())):
+                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+                break
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     row = row_for(item)
     if row is not None:
