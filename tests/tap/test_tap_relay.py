@@ -9,6 +9,7 @@ import signal
 import stat
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from helpers import ROOT, wait_until
@@ -119,8 +120,11 @@ def test_closing_taps_stdin_closes_the_servers_so_the_demo_sees_eof_and_exits_0(
 
 def test_a_client_that_closes_stdin_but_keeps_reading_gets_everything_from_a_server_that_takes_its_time(tmp_path):
     out = tmp_path / "c.jsonl"
-    direct = run(SCRIPT + ["--linger", "3"], stdin=SCRIPT_SESSION)  # 3 s of output after EOF: past the 2 s grace
-    tapped = run(tap(*SCRIPT, "--linger", "3", capture=out), stdin=SCRIPT_SESSION)
+    # 3 s of output after EOF: past the 2 s grace; both runs at once, so the test waits 3 s, not 6
+    with ThreadPoolExecutor(2) as pool:
+        direct_run = pool.submit(run, SCRIPT + ["--linger", "3"], stdin=SCRIPT_SESSION)
+        tapped = run(tap(*SCRIPT, "--linger", "3", capture=out), stdin=SCRIPT_SESSION)
+        direct = direct_run.result()
     assert direct.stdout.count(b"notifications/still-here") == 30
     assert (tapped.returncode, tapped.stdout) == (0, direct.stdout)
     assert lifecycle(read_capture(out), "signal") == []
