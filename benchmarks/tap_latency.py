@@ -12,10 +12,15 @@ A third figure puts any relay's price apart from the tap's own: the same flood t
 that copies (``cat FILE | cat``, a relay in C that records nothing); tap/hop is what the tap costs beyond
 being a process in the middle.
 The tap's recorder may still be writing the capture when the client has everything: the time until the tap
-exits (capture complete) is printed too. Floods above the recorder's backlog bound (64 MiB) are held to the
-recorder's pace beyond it.
+exits (capture complete) is printed too.
 
-Run: python benchmarks/tap_latency.py [--messages 2000] [--mb 32,128] [--repeat 3]
+Each tap figure is measured on both relay paths in the same run (issue 17): ``zero-copy`` (Linux, pipes on
+both sides: ``tee`` to the destination and ``splice`` into the recorder's spool, inspector/core/tap/splice.py)
+and ``copying`` (``MCP_INSPECTOR_TAP_SPLICE=0``: the relay reads and writes the bytes itself, as on other
+platforms or when the client's streams are not pipes). Runs alternate direct / hop / tap so that a change in
+the machine's load hits all of them alike.
+
+Run: python benchmarks/tap_latency.py [--messages 2000] [--mb 32,128] [--repeat 3] [--paths zero-copy,copying]
 """
 
 from __future__ import annotations
@@ -41,12 +46,22 @@ ECHO = "import sys\nout = sys.stdout.buffer\nfor line in sys.stdin.buffer:\n    
 PING = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"_meta":{"progressToken":"bench"}}}\n'
 
 
+PATH_ENV = {"zero-copy": "1", "copying": "0"}
+
+
 def through_tap(argv: list[str], capture: Path) -> list[str]:
     return [sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(capture), "--", *argv]
 
 
-def round_trips(argv: list[str], count: int, warmup: int = 200) -> list[float]:
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0)
+def env_for(path: str | None) -> dict[str, str] | None:
+    """The environment of a tap on ``path`` (None: a direct run, the inherited environment)."""
+    if path is None:
+        return None
+    return {**os.environ, "MCP_INSPECTOR_TAP_SPLICE": PATH_ENV[path]}
+
+
+def round_trips(argv: list[str], count: int, warmup: int = 200, env: dict[str, str] | None = None) -> list[float]:
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0, env=env)
     assert process.stdin is not None and process.stdout is not None
     out, inp = process.stdin.fileno(), process.stdout.fileno()
     times = []
@@ -76,10 +91,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def flood(argv: list[str], parse: bool) -> tuple[float, float, float, int]:
+def flood(argv: list[str], parse: bool, env: dict[str, str] | None = None) -> tuple[float, float, float, int]:
     """(seconds to first byte, seconds first byte -> EOF, seconds start -> exit, bytes)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0)
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0,
+                               env=env)
     assert process.stdout is not None
     fd = process.stdout.fileno()
     first = None
@@ -110,7 +126,14 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=2000, help="round trips per latency run (default 2000)")
     parser.add_argument("--mb", default="32,128", help="flood sizes in MB, comma-separated (default 32,128)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed (default 3)")
+    parser.add_argument("--paths", default="zero-copy,copying",
+                        help="tap relay paths to measure, comma-separated (default zero-copy,copying)")
     args = parser.parse_args()
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    unknown = [p for p in paths if p not in PATH_ENV]
+    if unknown:
+        parser.error(f"unknown relay path {unknown[0]!r}: say zero-copy or copying")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
@@ -119,20 +142,21 @@ def main() -> None:
         echo_argv = [sys.executable, str(echo)]
 
         print(f"latency: {args.messages} ping-pong round trips with an echo server, median of {args.repeat} runs")
-        direct_med, tap_med, direct_p99, tap_p99 = [], [], [], []
+        medians: dict[str | None, list[float]] = {None: [], **{p: [] for p in paths}}
+        p99s: dict[str | None, list[float]] = {None: [], **{p: [] for p in paths}}
         for run in range(args.repeat):
-            d = round_trips(echo_argv, args.messages)
-            t = round_trips(through_tap(echo_argv, tmpdir / f"lat-{run}.jsonl"), args.messages)
-            direct_med.append(statistics.median(d))
-            tap_med.append(statistics.median(t))
-            direct_p99.append(percentile(d, 0.99))
-            tap_p99.append(percentile(t, 0.99))
-        dm, tm = statistics.median(direct_med), statistics.median(tap_med)
-        dp, tp = statistics.median(direct_p99), statistics.median(tap_p99)
-        print(f"  median  direct {dm * 1e6:8.1f} us   tap {tm * 1e6:8.1f} us   added {(tm - dm) * 1e6:8.1f} us"
-              f"   tap/direct {tm / dm:5.2f}x   (goal: added < 1000 us)")
-        print(f"  p99     direct {dp * 1e6:8.1f} us   tap {tp * 1e6:8.1f} us   added {(tp - dp) * 1e6:8.1f} us"
-              f"   tap/direct {tp / dp:5.2f}x")
+            for path in [None, *paths]:
+                argv = echo_argv if path is None else through_tap(echo_argv, tmpdir / f"lat-{run}-{path}.jsonl")
+                times = round_trips(argv, args.messages, env=env_for(path))
+                medians[path].append(statistics.median(times))
+                p99s[path].append(percentile(times, 0.99))
+        dm, dp = statistics.median(medians[None]), statistics.median(p99s[None])
+        for path in paths:
+            tm, tp = statistics.median(medians[path]), statistics.median(p99s[path])
+            print(f"  {path}: median  direct {dm * 1e6:8.1f} us   tap {tm * 1e6:8.1f} us   added "
+                  f"{(tm - dm) * 1e6:8.1f} us   tap/direct {tm / dm:5.2f}x   (goal: added < 1000 us)")
+            print(f"  {path}: p99     direct {dp * 1e6:8.1f} us   tap {tp * 1e6:8.1f} us   added "
+                  f"{(tp - dp) * 1e6:8.1f} us   tap/direct {tp / dp:5.2f}x")
 
         for size_mb in [int(x) for x in args.mb.split(",") if x.strip()]:
             stream = tmpdir / f"flood-{size_mb}.jsonl"
@@ -142,25 +166,33 @@ def main() -> None:
             hop = ["sh", "-c", f"cat '{stream}' | cat"]
             for parse in (False, True):
                 label = "parsing client" if parse else "byte-counting client"
-                direct_rate, hop_rate, tap_rate, startup, exit_after = [], [], [], [], []
+                goal = "95%" if parse else "90%"
+                direct_rate, hop_rate = [], []
+                tap_rate: dict[str, list[float]] = {p: [] for p in paths}
+                startup: dict[str, list[float]] = {p: [] for p in paths}
+                exit_after: dict[str, list[float]] = {p: [] for p in paths}
                 for run in range(args.repeat):
                     d_first, d_body, _, d_bytes = flood(cat, parse)
                     _, h_body, _, h_bytes = flood(hop, parse)
-                    t_first, t_body, t_exit, t_bytes = flood(through_tap(cat, tmpdir / f"flood-{run}.jsonl"), parse)
-                    assert d_bytes == h_bytes == t_bytes == len(data)
+                    assert d_bytes == h_bytes == len(data)
                     direct_rate.append(d_bytes / d_body / 1e6)
                     hop_rate.append(h_bytes / h_body / 1e6)
-                    tap_rate.append(t_bytes / t_body / 1e6)
-                    startup.append(t_first - d_first)
-                    exit_after.append(t_exit - t_first)
-                    (tmpdir / f"flood-{run}.jsonl").unlink()
-                dr, hr, tr = (statistics.median(r) for r in (direct_rate, hop_rate, tap_rate))
+                    for path in paths:
+                        capture = tmpdir / f"flood-{run}-{path}.jsonl"
+                        t_first, t_body, t_exit, t_bytes = flood(through_tap(cat, capture), parse, env_for(path))
+                        assert t_bytes == len(data)
+                        tap_rate[path].append(t_bytes / t_body / 1e6)
+                        startup[path].append(t_first - d_first)
+                        exit_after[path].append(t_exit - t_first)
+                        capture.unlink()
+                dr, hr = statistics.median(direct_rate), statistics.median(hop_rate)
                 print(f"throughput, {size_mb} MB of 250-byte notifications, {label}:")
-                print(f"  direct {dr:8.1f} MB/s   tap {tr:8.1f} MB/s   tap/direct {tr / dr:6.1%}   (goal: >= 90%)")
-                print(f"  one extra hop (cat | cat) {hr:8.1f} MB/s = {hr / dr:6.1%} of direct;   "
-                      f"tap/hop {tr / hr:6.1%}")
-                print(f"  tap start-up (first byte later by) {statistics.median(startup) * 1e3:.0f} ms; "
-                      f"tap exited (capture complete) {statistics.median(exit_after):.2f} s after its first byte")
+                print(f"  direct {dr:8.1f} MB/s;   one extra hop (cat | cat) {hr:8.1f} MB/s = {hr / dr:6.1%} of direct")
+                for path in paths:
+                    tr = statistics.median(tap_rate[path])
+                    print(f"  tap {path:9} {tr:8.1f} MB/s   tap/direct {tr / dr:6.1%}   (goal: >= {goal});   "
+                          f"tap/hop {tr / hr:6.1%};   start-up +{statistics.median(startup[path]) * 1e3:.0f} ms; "
+                          f"capture complete {statistics.median(exit_after[path]):.2f} s after the first byte")
 
 
 if __name__ == "__main__":

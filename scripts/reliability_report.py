@@ -40,7 +40,8 @@ def run_tests(rows_path: Path, long: bool, extra: list[str]) -> tuple[int, float
     if long:
         env["HYPOTHESIS_PROFILE"] = "long"
     started = time.monotonic()
-    code = subprocess.call([sys.executable, "-m", "pytest", "-m", "report", "-q", "-p", "no:cacheprovider",
+    # -n 0: one process (the suite's addopts run it in parallel), so the rows come in the tests' order
+    code = subprocess.call([sys.executable, "-m", "pytest", "-m", "report", "-q", "-p", "no:cacheprovider", "-n", "0",
                             *extra], cwd=ROOT, env=env)
     return code, time.monotonic() - started
 
@@ -48,7 +49,8 @@ def run_tests(rows_path: Path, long: bool, extra: list[str]) -> tuple[int, float
 def load_rows(rows_path: Path) -> list[dict]:
     if not rows_path.exists():
         return []
-    return [json.loads(line) for line in rows_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in rows_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return sorted(rows, key=lambda row: row.get("order", 0))  # the tests' order, whichever worker wrote first
 
 
 def cell(text: object) -> str:

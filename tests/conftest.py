@@ -9,11 +9,31 @@ Hypothesis profiles, chosen with the ``HYPOTHESIS_PROFILE`` environment variable
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
 from report_rows import ReportRow, row_for, write_row
+
+
+def _private_user_folders() -> None:
+    """Point the user's data, config, state and runtime folders (XDG) at a folder of this test process, for
+    it and every subprocess it starts: captures, profiles, QSettings and the tap socket of a test never land
+    in the real home, and parallel workers (pytest-xdist, one process each) never share them. HOME and the
+    cache folder stay: the npm test server and the packaging venvs are shared on purpose, under a lock."""
+    base = tempfile.mkdtemp(prefix="mcpi-user-")  # 0700, as XDG_RUNTIME_DIR must be
+    atexit.register(shutil.rmtree, base, ignore_errors=True)
+    for variable, folder in (("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"),
+                             ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run")):
+        os.makedirs(os.path.join(base, folder), mode=0o700)
+        os.environ[variable] = os.path.join(base, folder)
+    os.environ.pop("MCP_INSPECTOR_TAP_SOCKET", None)
+
+
+_private_user_folders()
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("long", max_examples=100_000, deadline=None)
@@ -29,6 +49,21 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
     if row is None:
         raise pytest.UsageError(f"{request.node.nodeid} uses the report fixture without a report marker")
     return row
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests of a module that share a module- or class-scoped fixture (a server, a run that waits out a
+    timeout) go to one pytest-xdist worker (``--dist loadgroup`` in pyproject), so the fixture is made once,
+    as in a single process; every other test goes wherever a worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        for name in info.names_closure:
+            if any(d.scope in ("module", "class", "package") for d in info.name2fixturedefs.get(name, ())):
+                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+                break
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

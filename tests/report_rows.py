@@ -9,7 +9,9 @@ left out. ``advice`` (fault rows) is what a user should do on seeing the sentenc
 docs/troubleshooting.md.
 
 Rows go to the JSON-lines file named by ``MCP_INSPECTOR_REPORT_ROWS`` (set by
-``scripts/reliability_report.py``); without it they are only checked, not written.
+``scripts/reliability_report.py``); without it they are only checked, not written. Under pytest-xdist every
+worker appends to the same file, one line per write (``O_APPEND``), so rows come in any order: each carries
+``order``, its test's place in the collection (the same in every worker), and the report sorts by it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class ReportRow:
     status: str = "not run"
     reason: str = ""
     test: str = ""
+    order: int = 0
 
     def saw(self, sentence: str, seconds: float | None = None) -> None:
         """What the user sees at the end of the case (one sentence), and how long after the start."""
@@ -62,11 +65,26 @@ def row_for(item: pytest.Item) -> ReportRow | None:
         raise pytest.UsageError(f"{item.nodeid}: report marker needs a section in {SECTIONS} "
                                 f"and a surface in {SURFACES}")
     return ReportRow(section=section, case=case, surface=surface, group=marker.kwargs.get("group", ""),
-                     advice=marker.kwargs.get("advice", ""), test=item.nodeid)
+                     advice=marker.kwargs.get("advice", ""), test=item.nodeid, order=_place(item))
+
+
+_PLACES = pytest.StashKey[dict[str, int]]()
+
+
+def _place(item: pytest.Item) -> int:
+    """The item's index in the session's collection (every xdist worker collects the same list)."""
+    stash = item.session.stash
+    if _PLACES not in stash:
+        stash[_PLACES] = {each.nodeid: index for index, each in enumerate(item.session.items)}
+    return stash[_PLACES].get(item.nodeid, 0)
 
 
 def write_row(row: ReportRow) -> None:
     path = os.environ.get(ROWS_ENV)
     if path:
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
+        line = (json.dumps(asdict(row), ensure_ascii=False) + "\n").encode("utf-8")
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)  # one write: lines of parallel workers never interleave
+        finally:
+            os.close(fd)

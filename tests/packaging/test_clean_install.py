@@ -16,7 +16,8 @@ from packaging_support import INSTALL_TIMEOUT, clean_env, home_env, run, venv
 
 from inspector import __version__, resources
 
-pytestmark = pytest.mark.packaging
+# one worker installs into the shared venv and runs every test against it (pytest-xdist, pyproject addopts)
+pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("clean-venv")]
 
 
 @pytest.fixture(scope="module")

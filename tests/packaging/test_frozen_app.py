@@ -28,6 +28,7 @@ from inspector import __version__
 
 pytestmark = [
     pytest.mark.frozen,
+    pytest.mark.xdist_group("frozen-venv"),  # one build, on one worker (pytest-xdist)
     pytest.mark.skipif(os.environ.get("MCP_INSPECTOR_BUILD_FROZEN") != "1",
                        reason="builds the PyInstaller app (1-3 min): set MCP_INSPECTOR_BUILD_FROZEN=1 to run it"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the spec builds and is tested on Linux"),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, until, wait_until
+from helpers import ROOT, until
 from tap_support import DEMO, DEMO_SESSION, FLOOD, tap, wire
 
 from inspector.core.capture import read_capture
@@ -146,7 +146,9 @@ def connect_as_nobody(path: Path) -> int:
     return pid
 
 
-def exit_code_of(pid: int) -> int:
+async def exit_code_of(pid: int) -> int:
+    """The child's exit code, waited for without blocking the event loop: the listener must run to hang up on
+    the child, which waits for that."""
     statuses: list[int] = []
 
     def exited() -> bool:
@@ -155,7 +157,7 @@ def exit_code_of(pid: int) -> int:
             statuses.append(status)
         return bool(statuses)
 
-    wait_until(exited, BOUND, "the other user's process to exit")
+    await until(exited, BOUND, "the other user's process to exit")
     return os.waitstatus_to_exitcode(statuses[0])
 
 
@@ -166,13 +168,13 @@ def test_another_user_cannot_reach_the_socket_and_is_refused_even_when_the_folde
     async def scenario() -> tuple[int, int, int, Collector]:
         collector = Collector()
         async with await listen(sock, collector) as listener:
-            blocked = exit_code_of(connect_as_nobody(sock))  # the 0700 folder stops it
+            blocked = await exit_code_of(connect_as_nobody(sock))  # the 0700 folder stops it
             os.chmod(short_dir, 0o755)
             os.chmod(sock.parent, 0o755)
             os.chmod(sock, 0o666)
             pid = connect_as_nobody(sock)
             await until(lambda: listener.refused == 1, BOUND, "the refusal")  # SO_PEERCRED stops it
-            return blocked, exit_code_of(pid), listener.refused, collector
+            return blocked, await exit_code_of(pid), listener.refused, collector
 
     blocked, refused_one, refused, collector = asyncio.run(scenario())
     assert (blocked, refused_one, refused, collector.connections) == (13, 0, 1, [])

@@ -9,6 +9,7 @@ import signal
 import stat
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from helpers import ROOT, wait_until
@@ -119,8 +120,11 @@ def test_closing_taps_stdin_closes_the_servers_so_the_demo_sees_eof_and_exits_0(
 
 def test_a_client_that_closes_stdin_but_keeps_reading_gets_everything_from_a_server_that_takes_its_time(tmp_path):
     out = tmp_path / "c.jsonl"
-    direct = run(SCRIPT + ["--linger", "3"], stdin=SCRIPT_SESSION)  # 3 s of output after EOF: past the 2 s grace
-    tapped = run(tap(*SCRIPT, "--linger", "3", capture=out), stdin=SCRIPT_SESSION)
+    # 3 s of output after EOF: past the 2 s grace; both runs at once, so the test waits 3 s, not 6
+    with ThreadPoolExecutor(2) as pool:
+        direct_run = pool.submit(run, SCRIPT + ["--linger", "3"], stdin=SCRIPT_SESSION)
+        tapped = run(tap(*SCRIPT, "--linger", "3", capture=out), stdin=SCRIPT_SESSION)
+        direct = direct_run.result()
     assert direct.stdout.count(b"notifications/still-here") == 30
     assert (tapped.returncode, tapped.stdout) == (0, direct.stdout)
     assert lifecycle(read_capture(out), "signal") == []
@@ -166,7 +170,9 @@ def stopped_server_under_tap(out):
     client.stdin.flush()
     client.stdout.readline()  # the banner
     assert b'"id":1,"result"' in client.stdout.readline()
-    wait_until(lambda: '"spawned"' in out.read_text(), TIMEOUT, "the recorder to write the spawned event")
+    # the recorder creates the capture in its own time: under load it may not exist yet
+    wait_until(lambda: out.exists() and '"spawned"' in out.read_text(), TIMEOUT,
+               "the recorder to write the spawned event")
     pid = lifecycle(read_capture(out), "spawned")[0].data["pid"]
     os.kill(pid, signal.SIGSTOP)
     wait_until(lambda: process_state(pid) == "T", TIMEOUT, "the server to be stopped")

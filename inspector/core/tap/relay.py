@@ -12,6 +12,9 @@ Two processes, so that recording never slows the wire:
   stdin at once; bytes from the server's stdout and stderr go to the tap's stdout and stderr at once. The
   same bytes, stamped with the time they were read, are appended to the recorder's spool (one ``writev`` per
   read into an unlinked file; :mod:`inspector.core.tap.spool`).
+  Where both ends of a direction are pipes (Linux), the kernel relays it instead
+  (:mod:`inspector.core.tap.splice`: ``tee`` to the destination, ``splice`` into the spool): the bytes never
+  pass through the relay's memory. Elsewhere the relay reads and writes them itself; the bytes are the same.
   Flow control is the pipes' own: a side that stops reading pauses the reading of the side that feeds it,
   as it would without the tap.
 * **the recorder** (forked at start, in its own session so a Ctrl-C or a signal to the tap's process group
@@ -55,6 +58,7 @@ from typing import Any
 from inspector.core.capture.redact import redact_argv
 from inspector.core.capture.writer import make_header
 from inspector.core.paths import default_capture_path
+from inspector.core.tap import splice
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.options import (
     C2S,
@@ -116,7 +120,7 @@ class _Source:
     places its bytes go is full."""
 
     def __init__(self) -> None:
-        self.transport: asyncio.ReadTransport | None = None
+        self.transport: asyncio.ReadTransport | splice.PipeSplicer | None = None
         self.reasons: set[str] = set()
         self.unpaused = asyncio.Event()  # for a regular file read by a task
         self.unpaused.set()
@@ -193,6 +197,7 @@ class _Sink:
         self._closing = False
         self.on_broken: Callable[[], None] = lambda: None
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.feeder: splice.PipeSplicer | None = None  # splices into this sink's descriptor (zero-copy path)
 
     async def open(self, fd: int) -> None:
         if _pipe_like(fd):
@@ -218,6 +223,7 @@ class _Sink:
 
     def close(self) -> None:
         self._closing = True
+        self._detach_feeder()
         if self.transport is not None:
             self.transport.close()
         elif self.fd is not None:
@@ -230,6 +236,7 @@ class _Sink:
 
     def abort(self) -> None:
         self._closing = True
+        self._detach_feeder()
         if self.transport is not None:
             self.transport.abort()
 
@@ -244,9 +251,14 @@ class _Sink:
     def connection_lost(self, exc: Exception | None) -> None:
         if exc is not None or not self._closing:
             self._broke()  # the client closed its end (asyncio reports a peer that hung up without an error)
+        self._detach_feeder()  # before asyncio closes the descriptor
         self.resume_writing()
         if not self.closed.done():
             self.closed.set_result(None)
+
+    def _detach_feeder(self) -> None:
+        if self.feeder is not None:
+            self.feeder.detach()
 
     def _broke(self) -> None:
         if not self.broken:
@@ -267,6 +279,20 @@ class _ClientStdin(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.relay.client_eof()
+
+
+class _ServerStdin(asyncio.Protocol):
+    """The server's stdin when it is the relay's own pipe (zero-copy path): asyncio watches it for the server
+    closing its end, as it does for the subprocess pipes."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        splicer = self.relay.client_in.transport
+        if isinstance(splicer, splice.PipeSplicer):
+            splicer.detach()  # before asyncio closes the descriptor
+        self.relay.pipe_closed(0, exc)
 
 
 class _ServerProtocol(asyncio.SubprocessProtocol):
@@ -323,6 +349,10 @@ class Relay:
         self._escalating = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._in_fd: int | None = None
+        self._out_fd: int | None = None
+        self._splice_in = False  # client stdin -> server stdin by the kernel
+        self._splice_out = False  # server stdout -> client stdout by the kernel
+        self._stdin_w: int | None = None  # the relay's end of the server's stdin, on the zero-copy path
 
     # -- the hot path ------------------------------------------------------------------------------------
 
@@ -407,6 +437,10 @@ class Relay:
             if fd is not None:
                 await sink.open(fd)
         self.client_out.on_broken = self._client_stopped_reading
+        self._out_fd = out_fd
+        if splice.available():
+            self._splice_in = splice.is_pipe(in_fd)
+            self._splice_out = splice.is_pipe(out_fd) and self.client_out.transport is not None
         try:
             code = await self._start_server()
         except _StartFailed as failure:
@@ -428,16 +462,23 @@ class Relay:
         except TransportError as exc:
             status = EXIT_CANNOT_RUN if isinstance(exc, CannotRun) else EXIT_NOT_FOUND
             raise _StartFailed(str(exc), status) from None
+        # the zero-copy path gives the server pipes of the relay's own (asyncio's would read them itself)
+        stdin_pipe = os.pipe2(os.O_CLOEXEC) if self._splice_in else None
+        stdout_pipe = os.pipe2(os.O_CLOEXEC) if self._splice_out else None
         try:
             process, _ = await self.loop.subprocess_exec(
                 lambda: _ServerProtocol(self), executable, *argv[1:],
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                stdin=stdin_pipe[0] if stdin_pipe else asyncio.subprocess.PIPE,
+                stdout=stdout_pipe[1] if stdout_pipe else asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
             )
         except PermissionError:
+            _close_fds(stdin_pipe, stdout_pipe)
             raise _StartFailed(f"{argv[0]} cannot be run: permission denied", EXIT_CANNOT_RUN) from None
         except OSError as exc:
+            _close_fds(stdin_pipe, stdout_pipe)
             raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
+        _close_fds(stdin_pipe and stdin_pipe[:1], stdout_pipe and stdout_pipe[1:])  # the server's ends
         self.process = process
         self.started(process.get_pid())
         self.server_stdin = process.get_pipe_transport(0)  # type: ignore[assignment]  # stdin's is a WriteTransport
@@ -447,12 +488,25 @@ class Relay:
             if pipe is not None:
                 _enlarge_pipe(pipe.get_extra_info("pipe"))
         self.server_err.transport = process.get_pipe_transport(2)  # type: ignore[assignment]  # a ReadTransport
+        if stdin_pipe is not None:
+            self._stdin_w = stdin_pipe[1]
+            _enlarge_pipe(self._stdin_w)
+            stdin, _ = await self.loop.connect_write_pipe(lambda: _ServerStdin(self), _Fd(self._stdin_w))
+            self.server_stdin = stdin
+        if stdout_pipe is not None and self._out_fd is not None:
+            _enlarge_pipe(stdout_pipe[0])
+            splicer = splice.PipeSplicer(stdout_pipe[0], self._out_fd, self.link, S2C, self.server_out,
+                                         "client-stdout", lambda: self.pipe_closed(1, None))
+            self.server_out.transport = splicer
+            self.client_out.feeder = splicer
+            splicer.start()
         # pauses requested before the transports existed
         for source in (self.server_out, self.server_err):
             if source.reasons and source.transport is not None:
                 source.transport.pause_reading()
+        zero_copy = [name for name, spliced in (("stdin", self._splice_in), ("stdout", self._splice_out)) if spliced]
         self.lifecycle(Lifecycle.SPAWNED, pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
-                       executable=executable, cwd=os.getcwd(), env={}, via="tap")
+                       executable=executable, cwd=os.getcwd(), env={}, via="tap", zero_copy=zero_copy)
         for sig in FORWARDED_SIGNALS:
             with contextlib.suppress(ValueError, OSError, RuntimeError, NotImplementedError):
                 self.loop.add_signal_handler(sig, self._forward, sig)
@@ -462,6 +516,13 @@ class Relay:
         self._in_fd = in_fd
         if in_fd is None:
             self.client_eof()
+        elif self._stdin_w is not None:
+            splicer = splice.PipeSplicer(in_fd, self._stdin_w, self.link, C2S, self.client_in, "server-stdin",
+                                         self.client_eof)
+            self.client_in.transport = splicer
+            if self.client_in.reasons:
+                splicer.pause_reading()
+            splicer.start()
         elif _pipe_like(in_fd):
             transport, _ = await self.loop.connect_read_pipe(lambda: _ClientStdin(self), _Fd(in_fd))
             self.client_in.transport = transport
@@ -553,6 +614,8 @@ class Relay:
         await self._drain()
         if self.process is not None:
             self.process.close()  # closes pipes a process outside the group may still hold
+        if isinstance(self.server_out.transport, splice.PipeSplicer):
+            self.server_out.transport.close()  # the relay's own pipe: the same
         if not self.stdout_done.done():
             self.client_out.close()
         self.client_err.close()  # our stderr stays open for our own sentences; this closes the relay's copy
@@ -605,6 +668,11 @@ class Relay:
 class _NoRecorder:
     """The link when the recorder could not be started: the relay works the same, recording nothing."""
 
+    recording = False
+
+    def send_spliced(self, tag: int, src: int, size: int) -> None:
+        pass
+
     def send(self, tag: int, data: bytes = b"") -> None:
         pass
 
@@ -620,6 +688,13 @@ class _StartFailed(Exception):
         super().__init__(sentence)
         self.sentence = sentence
         self.status = status
+
+
+def _close_fds(*groups: tuple[int, ...] | None) -> None:
+    for group in groups:
+        for fd in group or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def _take_fd(fd: int) -> int | None:

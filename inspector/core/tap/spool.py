@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import functools
 import mmap
 import os
@@ -110,6 +111,7 @@ class SpoolWriter:
         self._written = 0
         self._paused = False
         self._poll: asyncio.TimerHandle | None = None
+        self._splice_file = hasattr(os, "splice")
 
     @property
     def backlog(self) -> int:
@@ -129,6 +131,52 @@ class SpoolWriter:
         except OSError as exc:
             self._lost(exc)
             return
+        self._sent(size)
+
+    @property
+    def recording(self) -> bool:
+        """Whether frames still go to the recorder (False once it is lost)."""
+        return self._fd is not None
+
+    def send_spliced(self, tag: int, src: int, size: int) -> None:
+        """One frame whose ``size`` bytes are waiting in pipe ``src``: the header is written, then the bytes are
+        moved from the pipe into the spool by the kernel (``splice``; copied through memory where the file
+        system refuses splicing). All ``size`` bytes leave ``src`` whatever happens, so the pipe stays in step
+        with what the relay teed from it."""
+        fd = self._fd
+        left = size
+        try:
+            if fd is None:
+                raise OSError(errno.EBADF, "the spool is closed")
+            header = FRAME.pack(tag, size, time.monotonic() - self._t0, time.time())
+            if os.write(fd, header) != len(header):
+                raise OSError(errno.ENOSPC, "the spool took part of a frame header")
+            while left:
+                moved = self._move(src, fd, left)
+                if moved <= 0:
+                    raise OSError(errno.EIO, "the pipe held fewer bytes than it was teed")
+                left -= moved
+        except OSError as exc:
+            _discard(src, left)
+            self._lost(exc)
+            return
+        self._sent(FRAME.size + size)
+
+    def _move(self, src: int, fd: int, size: int) -> int:
+        if self._splice_file:
+            try:
+                return os.splice(src, fd, size)
+            except OSError as exc:
+                if exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+                    raise
+                self._splice_file = False  # this file system does not splice: copy, as the relay does elsewhere
+        data = os.read(src, size)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        return len(data)
+
+    def _sent(self, size: int) -> None:
         self._written += size
         self._wake_recorder()
         if not self._paused and self.backlog > self._high:
@@ -247,6 +295,16 @@ class SpoolReader:
 
 _FALLOC_FL_KEEP_SIZE = 0x01
 _FALLOC_FL_PUNCH_HOLE = 0x02
+
+
+def _discard(src: int, size: int) -> None:
+    """Take ``size`` bytes out of pipe ``src`` (already teed to their destination) and drop them."""
+    with contextlib.suppress(OSError):
+        while size > 0:
+            data = os.read(src, min(size, 1 << 20))
+            if not data:
+                return
+            size -= len(data)
 
 
 def waker(future: asyncio.Future[None]) -> Callable[[], None]:
