@@ -81,7 +81,7 @@ async def run_record(stream: str, retain: bool, judge: bool = False) -> int:
                 if pacer.push(events):
                     loop.call_soon(pace)
 
-            session.pipeline.listeners.append(arrived)
+            session.listeners.append(arrived)
         await session.start()
         await session.wait_closed()
         await session.close()

@@ -15,8 +15,7 @@ FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json",
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from inspector.cli.main import EpilogFormatter, _positive, add_http_options, add_max_message_option
-    from inspector.core.check.checks import ALL_REVISIONS
-    from inspector.core.check.runner import CHECK_EXITS, DEFAULT_CHECK_TIMEOUT
+    from inspector.core.check.checks import ALL_REVISIONS, CHECK_EXITS, DEFAULT_CHECK_TIMEOUT
 
     check = sub.add_parser(
         "check", help="probe a server with the spec's rules and report what passes and fails",

@@ -614,7 +614,8 @@ class MainWindow(QMainWindow):
 
     async def run_check(self, target: Target) -> Any:
         """Check ``target``'s server; returns the report view it opened."""
-        from inspector.core.check.runner import DEFAULT_CHECK_TIMEOUT, CheckRun, run_checks
+        from inspector.core.check.checks import DEFAULT_CHECK_TIMEOUT
+        from inspector.core.check.runner import CheckRun, run_checks
         from inspector.ui.panels.check_report import CheckReportView
         from inspector.ui.session.live import capture_name
 

@@ -16,6 +16,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
+
+#: 10 s forgives a slow machine without stalling a run on a server that ignores one of them.
+DEFAULT_CHECK_TIMEOUT = 10.0
+
+CHECK_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "every MUST check passed (or did not apply)"),
+    (EXIT_SERVER_FAILED, "a MUST check failed"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "the server did not answer the first handshake within --timeout"),
+)
+
 MUST = "MUST"
 SHOULD = "SHOULD"
 

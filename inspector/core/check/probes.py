@@ -104,7 +104,7 @@ class Context:
 
     def mark(self) -> int:
         """The seq of the last event so far: :meth:`since` gives what came after it."""
-        return self.session.pipeline.seq
+        return self.session.last_seq
 
     def since(self, mark: int) -> list[Event]:
         return self.session.events[mark:]

@@ -30,10 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.check.checks import (
+from inspector.core.check.checks import (  # noqa: F401 - re-exported
     ALL_REVISIONS,
     BY_ID,
+    CHECK_EXITS,
     CHECKS,
+    DEFAULT_CHECK_TIMEOUT,
     FAILED,
     LEGACY,
     MODERN,
@@ -57,17 +59,9 @@ from inspector.core.wire.events import Event, Kind
 #: request): its bound as a whole, so a probe that somehow keeps going still ends.
 PROBE_WAITS = 25
 #: Default wait for each answer: the probes are small requests a working server answers in milliseconds;
-#: 10 s forgives a slow machine without stalling a run on a server that ignores one of them.
-DEFAULT_CHECK_TIMEOUT = 10.0
 #: Characters of one event shown in a failed check's exchange.
 EXCHANGE_CHARS = 600
 
-CHECK_EXITS: tuple[tuple[int, str], ...] = (
-    (EXIT_OK, "every MUST check passed (or did not apply)"),
-    (EXIT_SERVER_FAILED, "a MUST check failed"),
-    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
-    (EXIT_TIMEOUT, "the server did not answer the first handshake within --timeout"),
-)
 
 #: What judges a whole session's events besides the probes (per-message schema and lifecycle rules): called
 #: with the session's events and revision, returns findings that join the report.

@@ -291,6 +291,11 @@ class Session:
     # -- the connection, as callers see it: only the session touches its transport and correlator ------
 
     @property
+    def last_seq(self) -> int:
+        """The ``seq`` of the newest event of the session (0 before any)."""
+        return self.pipeline.seq
+
+    @property
     def started_at(self) -> float:
         """The monotonic clock's reading when the session began: each event's ``t`` counts from it."""
         return self._t0

@@ -45,6 +45,7 @@ from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.explorer.arguments import arguments_editor_for
 from inspector.ui.explorer.result_view import ResultView
+from inspector.ui.timeline.model import plain_tooltip
 
 #: Keys that call the selected tool (as the composer's send keys).
 CALL_KEYS = ("Ctrl+Return", "Ctrl+Enter")
@@ -433,7 +434,7 @@ class ExplorerPanel(QWidget):
             if kind == "tools" and (words := badges(item)):
                 line.setText(line.text() + "   " + " ".join(f"[{w}]" for w in words))
             description = item.get("description")
-            line.setToolTip(description if isinstance(description, str) else "")
+            line.setToolTip(plain_tooltip(description) if isinstance(description, str) and description else "")
             line.setData(ROLE_ITEM, item)
             icon = data_icon(item)
             if icon is not None:

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from inspector.core.schemas.validate import violations
 from inspector.ui.panels.composer import STATUS_COLOURS
 from inspector.ui.panels.json_highlighter import is_dark
+from inspector.ui.timeline.model import plain_tooltip
 
 #: An image is shown at most this many pixels wide or high in the result; a click shows it whole.
 THUMBNAIL_SIDE = 320
@@ -336,7 +337,7 @@ class ResultView(QWidget):
         button = QPushButton(f"↗ {name} — {uri}" if name != uri else f"↗ {uri}")
         button.setFlat(True)
         button.setCursor(Qt.CursorShape.PointingHandCursor)
-        button.setToolTip(str(block.get("description") or "Read this resource"))
+        button.setToolTip(plain_tooltip(str(block.get("description") or "Read this resource")))
         button.setStyleSheet("text-align: left; text-decoration: underline;")
         button.clicked.connect(lambda: self.read_requested.emit(uri))
         self._add(button)

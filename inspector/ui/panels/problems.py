@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTreeWidget, QTr
 
 from inspector.core.protocol.judge import ProtocolFinding
 from inspector.core.protocol.rules import BY_ID
+from inspector.ui.timeline.model import plain_tooltip
 
 MAX_ITEMS_PER_RULE = 500
 _SEQ_ROLE = Qt.ItemDataRole.UserRole
@@ -68,7 +69,7 @@ class ProblemsPanel(QWidget):
                 if count <= MAX_ITEMS_PER_RULE:
                     item = QTreeWidgetItem(group, [f"#{finding.seq}  {finding.text}", ""])
                     item.setData(0, _SEQ_ROLE, finding.seq)
-                    item.setToolTip(0, finding.text)
+                    item.setToolTip(0, plain_tooltip(finding.text))
                 group.setText(1, str(count))
         finally:
             self.tree.setUpdatesEnabled(True)
@@ -83,7 +84,7 @@ class ProblemsPanel(QWidget):
             group = QTreeWidgetItem(self.tree, [title, "0"])
             group.setData(0, _RULE_ROLE, finding.rule)
             if rule is not None:
-                group.setToolTip(0, f"{rule.rationale}\n{rule.link}")
+                group.setToolTip(0, plain_tooltip(f"{rule.rationale}\n{rule.link}"))
             self._groups[finding.rule] = group
             self._severity[finding.rule] = finding.severity
             self._paint(finding.rule)
