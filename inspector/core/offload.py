@@ -89,6 +89,21 @@ async def run(fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
 
 
+def worker_pids() -> set[int]:
+    """The process ids of the worker processes running now, and of multiprocessing's resource tracker (the
+    app's own helpers, ended with it)."""
+    pool = _pool
+    processes = getattr(pool, "_processes", None) if pool is not None else None
+    pids = set(processes) if isinstance(processes, dict) else set()
+    # multiprocessing's resource tracker, started with the first worker, stays for the process's life
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None)
+    if isinstance(tracker, int):
+        pids.add(tracker)
+    return pids
+
+
 def shutdown() -> None:
     """End the worker process, if one runs (without waiting for what it was doing)."""
     global _pool

@@ -655,6 +655,7 @@ class MainWindow(QMainWindow):
             self.tasks.spawn(self._shutdown(live), "shutting the sessions down")
             return
         event.accept()
+        offload.shutdown()  # the worker process for big messages ends with the window
         QApplication.quit()
 
     def _stop_listening(self) -> None:

@@ -107,7 +107,10 @@ class Watch:
 
     def outside(self, allowed: list[Path]) -> dict[str, set[str]]:
         def inside(path: str) -> bool:
-            return path in DEVICES or any(path == str(a) or path.startswith(str(a) + os.sep) for a in allowed)
+            # /dev/shm/sem.*: the POSIX semaphores of the worker process that parses big messages off the
+            # event loop (multiprocessing makes and unlinks them at once); they hold no data
+            return path in DEVICES or path.startswith("/dev/shm/sem.") or \
+                any(path == str(a) or path.startswith(str(a) + os.sep) for a in allowed)
 
         return {path: how for path, how in self.written.items() if not inside(path)}
 
