@@ -196,8 +196,9 @@ class StdioTransport(Transport):
                 await asyncio.sleep(0)
         finally:
             events = decoder.close()
-            if events:
-                self.emit_many(events)
+            if events:  # the end of the stream: what is left is decoded here (a big last line included)
+                self.emit_many([resolve(e, decode_big(e.raw, e.eol, e.dir or Direction.S2C))
+                                if type(e) is Undecoded else e for e in events])
 
     async def _emit_decoded(self, events: list[Event]) -> None:
         """Emit a batch in order, decoding its big lines in the worker process first (reading waits meanwhile)."""
