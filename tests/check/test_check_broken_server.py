@@ -113,8 +113,10 @@ def test_the_report_formats_carry_the_same_results(tmp_path):
     assert data["counts"][FAILED] == sum(1 for r in report.results if r.status == FAILED)
     assert {r["id"] for r in data["results"] if r["status"] == FAILED} >= {"ping", "tool-schemas"}
     suites = ET.fromstring(render(report, "junit"))
-    failures = sum(int(s.get("failures", "0")) for s in suites)
+    failures = sum(int(s.get("failures", "0")) for s in suites if s.get("name") != "per-message findings")
     assert failures == data["counts"][FAILED]
+    per_message = [s for s in suites if s.get("name") == "per-message findings"]
+    assert len(data["extra_findings"]) == sum(int(s.get("tests", "0")) for s in per_message)
     markdown = render(report, "markdown")
     assert "| 2025-11-25 | [ping](https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping)" \
         in markdown
