@@ -59,15 +59,16 @@ def test_each_rule_a_server_can_break_fires_exactly_once_and_nothing_else_fires(
     for capture in captures.values():
         for rule, count in lint(capture)[1]["counts"].items():
             counts[rule] = counts.get(rule, 0) + count
-    # the client's answer to the second request with the reused id answers an id already answered: the
-    # consequence of id-reused that the wire layer names as such
-    assert counts.pop("already-answered") == 1
+    # the client's answer to the second request with the reused id answers an id already answered when the
+    # first answer got there first (a race the server's timing decides): the consequence of id-reused that the
+    # wire layer names as such, at most once
+    assert counts.pop("already-answered", 0) <= 1
     assert counts == {rule.id: 1 for rule in RULES if rule.id not in NOT_BY_A_STDIO_SERVER}
 
 
 def test_lint_exits_1_on_a_broken_must_and_0_when_only_shoulds_are_broken(captures):
     status, report = lint(captures["legacy"])
-    assert status == 1 and report["must_broken"] == 12  # 11 rules and already-answered
+    assert status == 1 and report["must_broken"] in (11, 12)  # 11 rules, and already-answered when it races
     status, report = lint(captures["modern"])
     assert (status, report["counts"]) == (0, {"log-without-level": 1})
 
