@@ -16,6 +16,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # generated_doc, beside this script
+
+from generated_doc import write_or_check
 
 from inspector.cli.main import build_parser
 
@@ -82,16 +85,7 @@ def render() -> str:
 
 
 def main() -> int:
-    text = render()
-    if "--check" in sys.argv[1:]:
-        current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
-        if current != text:
-            print(f"{OUT.relative_to(ROOT)} is out of date: run python scripts/cli_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(OUT.relative_to(ROOT))
-    return 0
+    return write_or_check(OUT, render(), "cli_reference.py", ROOT)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))  # generated_doc
+
+from generated_doc import write_or_check  # noqa: E402 - after the path is set
 
 from inspector.core.protocol.revisions import REVISIONS  # noqa: E402 - after the path is set
 from inspector.core.protocol.rules import RULES  # noqa: E402 - after the path is set
@@ -52,14 +55,7 @@ def render(existing: str = "") -> str:
 
 def main() -> int:
     existing = OUT.read_text(encoding="utf-8") if OUT.is_file() else ""
-    text = render(existing)
-    if "--check" in sys.argv[1:]:
-        if existing != text:
-            print(f"{OUT.relative_to(ROOT)} is out of date: run python scripts/protocol_checks.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(OUT, render(existing), "protocol_checks.py", ROOT)
 
 
 if __name__ == "__main__":

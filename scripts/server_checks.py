@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # generated_doc, beside this script
+
+from generated_doc import write_or_check
 
 from inspector.core.check.checks import ALL_REVISIONS, CHECKS, Check
 
@@ -88,16 +91,7 @@ def current_known() -> str:
 
 
 def main() -> int:
-    text = render()
-    if "--check" in sys.argv[1:]:
-        current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
-        if current != text:
-            print(f"{OUT.relative_to(ROOT)} is out of date: run python scripts/server_checks.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(OUT.relative_to(ROOT))
-    return 0
+    return write_or_check(OUT, render(), "server_checks.py", ROOT)
 
 
 if __name__ == "__main__":
