@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector import __version__
-from inspector.core.present.describe import ARROWS, compact_seconds, label, method_and_id, safe, summary
+from inspector.core.present.describe import ARROWS, compact_seconds, hexdump, label, method_and_id, safe, summary
 from inspector.core.present.pretty import pretty_text
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
@@ -104,17 +104,6 @@ def _body(event: Event) -> str:
     return safe(text)
 
 
-def _hex(raw: bytes) -> str:
-    lines = []
-    for offset in range(0, min(len(raw), HEX_BYTES), 16):
-        chunk = raw[offset:offset + 16]
-        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        lines.append(f"{offset:04x}  {chunk.hex(' '):<47}  {text}")
-    if len(raw) > HEX_BYTES:
-        lines.append(f"… {len(raw) - HEX_BYTES:,} more bytes")
-    return "\n".join(lines)
-
-
 def _problem_lines(event: Event, findings: list[Finding]) -> list[str]:
     out = []
     if event.kind == Kind.FRAMING_ERROR:
@@ -170,7 +159,7 @@ def to_markdown(header: dict[str, Any], events: Iterable[Event]) -> str:
         out.append("")
         out += [f"- {_cell(line)}" for line in _problem_lines(event, session.findings_of(event))]
         if event.kind == Kind.FRAMING_ERROR:
-            out += ["", _fence(_hex(event.raw), "text")]
+            out += ["", _fence(hexdump(event.raw, HEX_BYTES, offset_digits=4), "text")]
         out.append("")
     out += ["", "## Timeline", "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     previous: float | None = None
@@ -223,7 +212,7 @@ def to_html(header: dict[str, Any], events: Iterable[Event]) -> str:
         out += [f"<li>{_e(line)}</li>" for line in _problem_lines(event, session.findings_of(event))]
         out.append("</ul>")
         if event.kind == Kind.FRAMING_ERROR:
-            out.append(f"<pre>{_e(_hex(event.raw))}</pre>")
+            out.append(f"<pre>{_e(hexdump(event.raw, HEX_BYTES, offset_digits=4))}</pre>")
     out += ["<h2>Timeline</h2><table><tr>" + "".join(f"<th>{_e(c)}</th>" for c in COLUMNS) + "</tr>"]
     previous: float | None = None
     for event in session.events:

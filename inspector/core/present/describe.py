@@ -235,3 +235,21 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list):
         return [_jsonable(v) for v in value if not isinstance(v, bytes)]
     return value
+
+
+_PRINTABLE = {i: "." for i in range(256) if not 32 <= i < 127}
+
+
+def hexdump(data: bytes, limit: int = 4096, total: int | None = None, offset_digits: int = 8) -> str:
+    """The first ``limit`` bytes of ``data`` as offset, hex and printable characters, 16 a line, and how many
+    more bytes there are (``total``: the size of the whole, when ``data`` is only its start). Shared by the
+    detail pane's Hex tab, the explorer's blob preview and the exported reports."""
+    lines = []
+    for offset in range(0, min(len(data), limit), 16):
+        chunk = data[offset : offset + 16]
+        text = chunk.decode("latin-1").translate(_PRINTABLE)
+        lines.append(f"{offset:0{offset_digits}x}  {chunk.hex(' '):<47}  {text}")
+    total = len(data) if total is None else total
+    if total > limit:
+        lines.append(f"… {total - limit:,} more bytes")
+    return "\n".join(lines)

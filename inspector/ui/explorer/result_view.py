@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.present.describe import hexdump
 from inspector.core.schemas.validate import violations
 from inspector.ui.panels.composer import STATUS_COLOURS
 from inspector.ui.panels.json_highlighter import is_dark
@@ -121,18 +122,6 @@ def decode_base64(data: Any) -> tuple[bytes | None, str | None]:
         return base64.b64decode(data, validate=False), None
     except (binascii.Error, ValueError) as exc:
         return None, f"the base64 data cannot be decoded: {exc}"
-
-
-def hex_preview(data: bytes, limit: int = HEX_PREVIEW_BYTES) -> str:
-    """The first ``limit`` bytes as offset, hex and printable characters, 16 a line."""
-    lines = []
-    for offset in range(0, min(len(data), limit), 16):
-        chunk = data[offset:offset + 16]
-        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        lines.append(f"{offset:08x}  {chunk.hex(' '):<47}  {text}")
-    if len(data) > limit:
-        lines.append(f"… {len(data) - limit:,} more bytes")
-    return "\n".join(lines)
 
 
 def size_text(n: int) -> str:
@@ -315,7 +304,7 @@ class ResultView(QWidget):
             self.add_label(f"blob ({mime}): {problem}", "error")
             return
         self._save_row(f"blob · {mime or 'no MIME type'} · {size_text(len(raw))}", raw, mime)
-        self.add_text(hex_preview(raw), mono=True)
+        self.add_text(hexdump(raw, HEX_PREVIEW_BYTES), mono=True)
 
     def add_resource(self, resource: Any) -> None:
         """One item of ``contents`` (a read) or an embedded resource: its URI, then its text or blob."""

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.capture.index import PartialEvent
-from inspector.core.present.describe import describe_http, describe_lifecycle
+from inspector.core.present.describe import describe_http, describe_lifecycle, hexdump
 from inspector.core.present.pretty import (
     FOLD_CHARS,
     FOLD_MARK,
@@ -62,23 +62,6 @@ def pretty(raw: bytes) -> str:
         return json.dumps(json.loads(raw), indent=2, ensure_ascii=False)
     except (ValueError, RecursionError):
         return raw.decode("utf-8", errors="replace")
-
-
-def hexdump(data: bytes, limit: int = HEX_BYTES, total: int | None = None) -> str:
-    """``total``: the size of the whole, when ``data`` is only its start."""
-    lines = []
-    for offset in range(0, min(len(data), limit), 16):
-        chunk = data[offset : offset + 16]
-        hexes = chunk.hex(" ")
-        text = chunk.decode("latin-1").translate(_PRINTABLE)
-        lines.append(f"{offset:08x}  {hexes:<47}  {text}")
-    total = len(data) if total is None else total
-    if total > limit:
-        lines.append(f"… {total - limit:,} more bytes")
-    return "\n".join(lines)
-
-
-_PRINTABLE = {i: "." for i in range(256) if not 32 <= i < 127}
 
 
 def _invalid_utf8(data: bytes) -> bool:
