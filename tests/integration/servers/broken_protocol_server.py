@@ -37,9 +37,16 @@ TOOL = {"name": "echo", "inputSchema": {"type": "object"}}
 def legacy(request: dict[str, Any], chosen: str) -> None:
     method = request.get("method")
     if method == "initialize":
-        answer(request, {"protocolVersion": chosen, "capabilities": {"tools": {}}, "serverInfo": INFO})
+        result = {"protocolVersion": chosen, "capabilities": {"tools": {}}, "serverInfo": INFO}
         if chosen == "2025-06-18":
-            send({"jsonrpc": "2.0", "id": "early", "method": "roots/list"})
+            # the answer and the early request in one write: the client reads both before it can send
+            # notifications/initialized, so the request is recorded before the handshake completes every time
+            lines = [{"jsonrpc": "2.0", "id": request["id"], "result": result},
+                     {"jsonrpc": "2.0", "id": "early", "method": "roots/list"}]
+            out.write(b"".join(json.dumps(line, separators=(",", ":")).encode() + b"\n" for line in lines))
+            out.flush()
+        else:
+            answer(request, result)
     elif method == "tools/list":
         tools = [{"name": "no-schema"}] if chosen == "2025-06-18" else [TOOL]
         answer(request, {"tools": tools})
