@@ -276,7 +276,7 @@ class SessionTab(QWidget):
     def attach_live(self, live: LiveSession, history: History | None = None) -> None:
         session = live.make_session()
         self.explorer.bind(Catalog(session, timeout=live.target.timeout), live.target, history)
-        self.explorer.said.connect(lambda text, failure: self.say(text, failure=failure) if failure else None)
+        self.explorer.said.connect(self._explorer_said)
         self.explorer.show()
         self.live = live
         self.capture_path = live.capture_path
@@ -804,6 +804,12 @@ class SessionTab(QWidget):
         event = self.current_event()
         if event is not None:
             QGuiApplication.clipboard().setText(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
+
+    def _explorer_said(self, text: str, failure: bool) -> None:
+        """The explorer's failures go to the status line, unless the session has ended: then the line keeps the
+        session's own sentence (why it ended), which the explorer's failed listing only follows from."""
+        if failure and (self.live is None or self.live.state not in (CLOSED, FAILED)):
+            self.say(text, failure=True)
 
     def target(self) -> Target | None:
         """The server of this tab: the live session's target, or the one an opened capture names."""
