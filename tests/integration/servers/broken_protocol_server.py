@@ -59,22 +59,28 @@ def legacy(request: dict[str, Any], chosen: str) -> None:
 
 
 def misbehave(request: dict[str, Any]) -> None:
+    # every line in one write: the client reads them all before it can answer any, so "in flight" and "before
+    # the answer" hold every time, whatever the machine's timing
+    lines: list[Any] = []
+    queue = lines.append
     token = request.get("params", {}).get("_meta", {}).get("progressToken")
-    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "nobody", "progress": 1}})
-    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 5}})
-    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 3}})
-    send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-    send({"jsonrpc": "2.0", "id": "sample", "method": "sampling/createMessage",
+    queue({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "nobody", "progress": 1}})
+    queue({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 5}})
+    queue({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 3}})
+    queue({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    queue({"jsonrpc": "2.0", "id": "sample", "method": "sampling/createMessage",
           "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5}})
-    send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "never-sent"}})
-    send({"jsonrpc": "2.0", "id": "tasks", "method": "tasks/list"})
-    send({"jsonrpc": "2.0", "id": "with-id", "method": "notifications/broken"})
-    send({"jsonrpc": "2.0", "id": "dup", "method": "ping"})
-    send({"jsonrpc": "2.0", "id": "dup", "method": "ping"})
-    send([{"jsonrpc": "2.0", "method": "notifications/batched"}])
+    queue({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "never-sent"}})
+    queue({"jsonrpc": "2.0", "id": "tasks", "method": "tasks/list"})
+    queue({"jsonrpc": "2.0", "id": "with-id", "method": "notifications/broken"})
+    queue({"jsonrpc": "2.0", "id": "dup", "method": "ping"})
+    queue({"jsonrpc": "2.0", "id": "dup", "method": "ping"})
+    queue([{"jsonrpc": "2.0", "method": "notifications/batched"}])
     msg_id = request["id"]
-    send({"jsonrpc": "2.0", "id": str(msg_id) if isinstance(msg_id, int) else 0, "result": {"content": []}})
-    answer(request, {"content": [{"type": "text", "text": "ok"}]})
+    queue({"jsonrpc": "2.0", "id": str(msg_id) if isinstance(msg_id, int) else 0, "result": {"content": []}})
+    queue({"jsonrpc": "2.0", "id": request["id"], "result": {"content": [{"type": "text", "text": "ok"}]}})
+    out.write(b"".join(json.dumps(line, separators=(",", ":")).encode() + b"\n" for line in lines))
+    out.flush()
 
 
 def modern(request: dict[str, Any]) -> None:
