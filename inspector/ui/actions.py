@@ -79,6 +79,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("next_problem", "&View", "&Next problem", "F8", tab=lambda t: t.next_problem()),
     ActionSpec("jump_to_pair", "&View", "&Jump request ↔ response", "Ctrl+J", tab=lambda t: t.jump_to_pair()),
     ActionSpec("copy_message", "&View", "&Copy message as JSON", "Ctrl+Shift+C", tab=lambda t: t.copy_message()),
+    ActionSpec("explorer", "&View", "E&xplorer: show or fold", "Ctrl+E", tab=lambda t: t.toggle_explorer(),
+               separator_before=True),
     ActionSpec("about", "&Help", "&About", window=lambda w: w.about()),
 )
 

@@ -24,6 +24,8 @@ def everything_tab(qtbot: Any, qloop: Any, folder: Path) -> Iterator[Any]:
     node, entry = install_everything()
     with open_test_window(qloop, folder) as win:
         tab = win.open_live(Target(name="everything", argv=[node, str(entry), "stdio"]))
+        if not tab.explorer.isVisible():  # the test screen is small: the Explorer starts folded, opened as a user would
+            tab.explorer_toggle.click()
         # everything listed, nothing in flight: Qt events the test processes itself (key clicks) run outside the
         # asyncio loop, where a task step would find no running loop
         wait(qloop, lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled

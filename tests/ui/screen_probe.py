@@ -3,7 +3,10 @@
 ``SETTINGS``, opens ``CAPTURE`` when given, lets it lay out, prints what the test checks as one JSON line and
 closes the window (which saves its geometry).
 
-usage: [PROBE_RESIZE=WxH] python screen_probe.py SETTINGS [CAPTURE]
+usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] python screen_probe.py SETTINGS [CAPTURE | live]
+
+``live`` opens a live session of the demo server instead (File > Demo server), with its Explorer, and measures once
+the Explorer lists the tools. ``PROBE_SHOT`` saves a picture of the window.
 """
 
 from __future__ import annotations
@@ -53,7 +56,29 @@ def main() -> None:
         for _ in range(20):
             app.processEvents()
     out: dict[str, object] = {}
-    if len(sys.argv) > 2:
+    loop = None
+    if len(sys.argv) > 2 and sys.argv[2] == "live":
+        import asyncio
+
+        import qasync
+
+        loop = qasync.QEventLoop(app, already_running=False)
+        asyncio.set_event_loop(loop)
+        tab = window.open_demo()
+
+        async def filled() -> None:
+            for _ in range(6000):  # 60 s at most: the demo server starts and answers in well under a second
+                if tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled:
+                    break
+                await asyncio.sleep(0.01)
+            for _ in range(20):  # its rows laid out
+                await asyncio.sleep(0)
+
+        loop.run_until_complete(filled())
+        tab.bridge.flush_now()
+        for _ in range(20):
+            app.processEvents()
+    elif len(sys.argv) > 2:
         tab = window.open_capture(Path(sys.argv[2]))
         assert tab is not None
         for _ in range(200):  # the capture is small: a few slices load it
@@ -62,6 +87,7 @@ def main() -> None:
                 break
         for _ in range(20):
             app.processEvents()
+    if len(sys.argv) > 2:
         header = tab.table.horizontalHeader()
         unit = tab.fontMetrics().horizontalAdvance("0")
         viewport = tab.table.viewport()
@@ -80,6 +106,9 @@ def main() -> None:
             viewport_width=viewport.width(),
             scrolls_sideways=tab.table.horizontalScrollBar().maximum() > 0,
             clipped_numbers=clipped(tab, NUMBER_COLUMNS),
+            explorer_shown=tab.explorer.isVisible() and tab.explorer.width() > 0,
+            explorer_width=tab.explorer.width() if tab.explorer.isVisible() else 0,
+            tab_width=tab.width(),
         )
     screen = window.screen().availableGeometry()
     frame = window.frameGeometry()
@@ -87,8 +116,12 @@ def main() -> None:
                window=[frame.x(), frame.y(), frame.width(), frame.height()],
                normal=[window.normalGeometry().width(), window.normalGeometry().height()],
                maximized=window.isMaximized())
+    if os.environ.get("PROBE_SHOT"):
+        window.grab().save(os.environ["PROBE_SHOT"])
     print(json.dumps(out), flush=True)
     window.close()
+    if loop is not None:
+        loop.run_forever()  # the window shuts the session down (the demo server ends), then quits
     settings.sync()
 
 

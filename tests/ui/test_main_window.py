@@ -405,3 +405,28 @@ def test_resend_takes_a_fresh_id_and_keeping_the_id_of_a_request_in_flight_is_wa
     assert f"is already in flight (request #{first.seq} has no answer yet)" in kept_status, kept_status
     assert sent[2].rpc.id == first.rpc.id
     assert [f.code for f in sent[2].findings] == ["id-reused"], "the duplicate is what the user asked for"
+
+
+def test_the_explorer_folds_away_in_a_narrow_window_comes_back_when_it_widens_and_then_obeys_the_user(window, qloop):
+    window.showNormal()
+    window.resize(900, 700)
+    tab = window.open_demo()
+    qloop.run_until_complete(until(lambda: tab.live.state == READY, 30, "the demo handshake"))
+    assert not tab.explorer.isVisible() and not tab.explorer_toggle.isChecked(), "too narrow for both: folded"
+    assert tab.table.horizontalScrollBar().maximum() == 0, "every timeline column on screen"
+
+    window.resize(1800, 900)
+    qloop.run_until_complete(until(lambda: tab.explorer.isVisible(), 5, "the explorer beside the timeline"))
+    assert tab.explorer_toggle.isChecked()
+    assert tab.beside.sizes()[0] >= tab.timeline_min_width(), "the timeline keeps its columns"
+
+    window.menu_actions["explorer"].trigger()  # View > Explorer: the user folds it
+    assert not tab.explorer.isVisible() and not tab.explorer_toggle.isChecked()
+    window.resize(1900, 900)
+    qloop.run_until_complete(until(lambda: tab.width() > 1500, 5, "the wider tab"))
+    assert not tab.explorer.isVisible(), "the user's choice outlasts a resize"
+
+    window.resize(900, 700)
+    tab.explorer_toggle.click()  # and shows it in a narrow window: it is theirs to ask for
+    qloop.run_until_complete(until(lambda: tab.width() < 800, 5, "the narrower tab"))
+    assert tab.explorer.isVisible()

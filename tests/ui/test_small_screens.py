@@ -31,16 +31,18 @@ PROBE = Path(__file__).resolve().parent / "screen_probe.py"
 CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
 
-def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool = True,
+def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool | str = True,
           resize: str = "") -> dict:
-    """Open the window (and the sample capture) on a ``width`` x ``height`` screen at ``scale``, resized to
-    ``resize`` (WxH) if given; what it measured."""
+    """Open the window (and the sample capture, or with ``capture="live"`` a live demo session with its
+    Explorer) on a ``width`` x ``height`` screen at ``scale``, resized to ``resize`` (WxH) if given; what it
+    measured."""
     config = tmp_path / f"screen-{width}x{height}.json"
     config.write_text(json.dumps({"screens": [{"name": "test", "x": 0, "y": 0, "width": width, "height": height,
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": str(scale),
            "PROBE_RESIZE": resize}
-    done = subprocess.run([sys.executable, str(PROBE), str(settings), *([str(CAPTURE)] if capture else [])],
+    source = [capture] if isinstance(capture, str) else [str(CAPTURE)] if capture else []
+    done = subprocess.run([sys.executable, str(PROBE), str(settings), *source],
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
@@ -65,6 +67,20 @@ def test_the_window_fits_the_screen_with_legible_filters_and_the_summary_column_
     assert seen["summary_left"] + seen["summary_wants"] <= seen["viewport_width"], seen
     assert seen["summary_width"] >= seen["summary_wants"], seen
     assert seen["clipped_numbers"] == [], "no number is cut to '…' (the Δ column at 2x was: '+0.35…')"
+
+
+@pytest.mark.parametrize(("width", "height", "scale", "explorer"), [(1920, 1080, 1, True), (1920, 1080, 1.5, True),
+                                                                    (1920, 1080, 2, False), (1280, 720, 1, True)])
+def test_a_live_session_keeps_every_timeline_column_on_screen_and_folds_the_explorer_only_when_it_cannot_fit(
+        tmp_path, width, height, scale, explorer):
+    # the Explorer beside a live session's timeline took 416 px and left the timeline scrolling sideways, Summary
+    # cut to "Sur", at 1.5x and in the default 1320-px window at 1x; at 2x it made the window wider than the screen
+    seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live")
+    assert inside(seen["window"], seen["screen"]), seen
+    assert not seen["scrolls_sideways"], seen
+    assert seen["summary_left"] + seen["summary_wants"] <= seen["viewport_width"], seen
+    assert seen["clipped_numbers"] == [], seen
+    assert seen["explorer_shown"] is explorer, seen
 
 
 @pytest.mark.parametrize("scale", [2, 1.2])

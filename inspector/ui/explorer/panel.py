@@ -29,9 +29,11 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPushButton,
     QSplitter,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -92,6 +94,20 @@ def item_text(item: dict[str, Any], key: str = "name") -> str:
     name = str(item.get(key) or "?")
     title = item.get("title")
     return f"{name} — {title}" if isinstance(title, str) and title and title != name else name
+
+
+def copy_as_button(parent: QWidget, command: Callable[[], str], rpc: Callable[[], str],
+                   copy: Callable[[str], None]) -> QToolButton:
+    """One "Copy as" button with a menu (as an ``mcp-inspector`` command, as JSON-RPC): one button, not two,
+    keeps the Explorer narrow enough to sit beside the timeline on a small screen."""
+    button = QToolButton(parent)
+    button.setText("Copy as")
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    menu = QMenu(button)
+    menu.addAction("Copy as command", lambda: copy(command()))
+    menu.addAction("Copy as JSON-RPC", lambda: copy(rpc()))
+    button.setMenu(menu)
+    return button
 
 
 class _CallKeys(QObject):
@@ -198,16 +214,13 @@ class ExplorerPanel(QWidget):
         self.call_button = QPushButton("Call", page)
         self.call_button.setToolTip("Call the tool (Ctrl+Enter)")
         self.call_button.clicked.connect(self.call)
-        self.copy_command = QPushButton("Copy as command", page)
-        self.copy_command.clicked.connect(lambda: self._copy(self.command_for_current()))
-        self.copy_rpc = QPushButton("Copy as JSON-RPC", page)
-        self.copy_rpc.clicked.connect(lambda: self._copy(self.rpc_for_current()))
+        self.copy_menu = copy_as_button(page, lambda: self.command_for_current(), lambda: self.rpc_for_current(),
+                                        self._copy)
         buttons = QHBoxLayout()
         buttons.addWidget(self.call_button)
         buttons.addWidget(QLabel("Ctrl+Enter"))
         buttons.addStretch(1)
-        buttons.addWidget(self.copy_command)
-        buttons.addWidget(self.copy_rpc)
+        buttons.addWidget(self.copy_menu)
         form = QWidget()
         form_layout = QVBoxLayout(form)
         form_layout.setContentsMargins(0, 0, 0, 0)
@@ -333,15 +346,11 @@ class ExplorerPanel(QWidget):
         self.history_list.itemActivated.connect(lambda _item: self.rerun())
         rerun = QPushButton("Run again", page)
         rerun.clicked.connect(self.rerun)
-        as_command = QPushButton("Copy as command", page)
-        as_command.clicked.connect(lambda: self._copy(self._history_text(command=True)))
-        as_rpc = QPushButton("Copy as JSON-RPC", page)
-        as_rpc.clicked.connect(lambda: self._copy(self._history_text(command=False)))
         row = QHBoxLayout()
         row.addWidget(rerun)
         row.addStretch(1)
-        row.addWidget(as_command)
-        row.addWidget(as_rpc)
+        row.addWidget(copy_as_button(page, lambda: self._history_text(command=True),
+                                     lambda: self._history_text(command=False), self._copy))
         layout = QVBoxLayout(page)
         layout.addWidget(self.history_list, 1)
         layout.addLayout(row)

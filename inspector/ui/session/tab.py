@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -24,8 +24,10 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QSplitter,
+    QStyle,
     QTableView,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -170,6 +172,15 @@ class SessionTab(QWidget):
         for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.problems_only,
                     self.follow):
             self.filter_bar.add_trailing(box)
+        # the Explorer's place: beside the timeline while both fit, folded away when they do not (live only)
+        self.explorer_toggle = QToolButton(self)
+        self.explorer_toggle.setText("Explorer")
+        self.explorer_toggle.setCheckable(True)
+        self.explorer_toggle.toggled.connect(self._explorer_toggled)
+        self.explorer_toggle.hide()
+        self.filter_bar.add_trailing(self.explorer_toggle)
+        #: the user's own choice (shown or folded), which the tab's width no longer overrules; None: by width
+        self.explorer_choice: bool | None = None
 
         self.proxy = TimelineFilter(self)
         self.table = QTableView(self)
@@ -233,7 +244,8 @@ class SessionTab(QWidget):
         self.beside.setStretchFactor(0, 3)
         self.beside.setStretchFactor(1, 2)
         self.beside.setSizes([640, 440])
-        self.explorer.hide()  # live sessions only (attach_live shows it)
+        self.beside.setCollapsible(0, False)  # the timeline never folds away
+        self.explorer.hide()  # live sessions only (attach_live places it)
 
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -277,7 +289,8 @@ class SessionTab(QWidget):
         session = live.make_session()
         self.explorer.bind(Catalog(session, timeout=live.target.timeout), live.target, history)
         self.explorer.said.connect(self._explorer_said)
-        self.explorer.show()
+        self.explorer_toggle.show()
+        self.place_explorer()
         self.live = live
         self.capture_path = live.capture_path
         assert live.index is not None
@@ -507,6 +520,62 @@ class SessionTab(QWidget):
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
             self.fit_columns()
         return False
+
+    # -- the explorer's place --------------------------------------------------------------------------
+
+    def timeline_min_width(self) -> int:
+        """The least width the timeline shows every column in without scrolling sideways: the number columns
+        whole, the text columns at their minimums, Summary at :data:`SUMMARY_MIN_CHARS` digits."""
+        unit = self.fontMetrics().horizontalAdvance("0")
+        wanted = self._wanted_widths() if self.model is not None else \
+            [unit * chars + COLUMN_PADDING for chars in COLUMN_CHARS]
+        least = sum(wanted[column] if column in NUMBER_COLUMNS else unit * chars + COLUMN_MIN_PADDING
+                    for column, chars in enumerate(COLUMN_MIN_CHARS))
+        scrollbar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self.table)
+        return least + unit * SUMMARY_MIN_CHARS + scrollbar + 2 * self.table.frameWidth()
+
+    def explorer_fits(self) -> bool:
+        """Whether the Explorer fits beside the timeline at the tab's width, the timeline keeping every column
+        (:meth:`timeline_min_width`)."""
+        room = self.beside.width() if self.beside.width() else self.width()
+        room -= self.beside.handleWidth()
+        return room >= self.timeline_min_width() + self.explorer.minimumSizeHint().width()
+
+    def place_explorer(self) -> None:
+        """Show the Explorer beside the timeline when both fit (or the user asked for it), else fold it away;
+        the Explorer button (View > Explorer, Ctrl+E) says which and brings it back. A live session's only."""
+        if self.live is None:
+            return
+        shown = self.explorer_fits() if self.explorer_choice is None else self.explorer_choice
+        if shown != self.explorer.isVisibleTo(self):
+            self.explorer.setVisible(shown)
+        if shown:  # the timeline first: the Explorer gets what its columns leave, at least its own minimum
+            total = sum(self.beside.sizes())
+            timeline = max(self.timeline_min_width(), self.beside.sizes()[0])
+            explorer = max(self.explorer.minimumSizeHint().width(), total - timeline)
+            if total and self.beside.sizes()[1] != explorer:
+                self.beside.setSizes([total - explorer, explorer])
+        self.explorer_toggle.blockSignals(True)
+        self.explorer_toggle.setChecked(shown)
+        self.explorer_toggle.blockSignals(False)
+        self.explorer_toggle.setToolTip(
+            "Hide the Explorer (Ctrl+E)" if shown else
+            "Show the Explorer: the server's tools, resources and prompts (Ctrl+E)"
+            + ("; it is folded because the window is too narrow for it and every timeline column"
+               if self.explorer_choice is None else ""))
+
+    def _explorer_toggled(self, shown: bool) -> None:
+        self.explorer_choice = shown
+        self.place_explorer()
+
+    def toggle_explorer(self) -> None:
+        """View > Explorer: show it if folded, fold it if shown (live sessions only)."""
+        if self.live is not None:
+            self.explorer_toggle.toggle()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.place_explorer()
 
     # -- live updates ----------------------------------------------------------------------------------
 
