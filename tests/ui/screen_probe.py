@@ -75,6 +75,10 @@ def main() -> None:
                 await asyncio.sleep(0)
 
         loop.run_until_complete(filled())
+        if os.environ.get("PROBE_TOOL"):  # its arguments form shown, as when the user selects the tool
+            tools = tab.explorer.tool_list
+            tools.setCurrentRow(next(row for row in range(tools.count())
+                                     if tools.item(row).text().startswith(os.environ["PROBE_TOOL"])))
         tab.bridge.flush_now()
         for _ in range(20):
             app.processEvents()
