@@ -52,11 +52,18 @@ def _never_fetch(uri: str) -> referencing.Resource[Any]:
 _NO_NETWORK: referencing.Registry[Any] = referencing.Registry(retrieve=_never_fetch)  # type: ignore[call-arg]  # an attrs field mypy does not see
 
 _cache: OrderedDict[str, Validator] = OrderedDict()
+#: what :func:`schema_problem` said of each schema :func:`violations` met (by canonical JSON), as bounded
+_problems: dict[str, str | None] = {}
+_UNCHECKED = object()
+
+
+def _key(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def validator_for(schema: Any) -> Validator:
     """A compiled validator for ``schema`` (cached). ``schema`` must be a dict or a bool."""
-    key = json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    key = _key(schema)
     found = _cache.get(key)
     if found is not None:
         _cache.move_to_end(key)
@@ -89,9 +96,16 @@ def violations(schema: Any, instance: Any, *, root: str = "", limit: int = 20) -
     A schema that is not a dict or bool, or that itself breaks the JSON Schema rules, gives one violation
     with the keyword ``schema`` rather than an exception.
     """
-    problem = schema_problem(schema)
+    if not isinstance(schema, (dict, bool)):
+        return [Violation(root or "$", "schema", str(schema_problem(schema)))]
+    key = _key(schema)
+    problem = _problems.get(key, _UNCHECKED)
+    if problem is _UNCHECKED:  # checking a schema against its metaschema costs as much as compiling it: once
+        problem = _problems[key] = schema_problem(schema)
+        if len(_problems) > CACHE_SIZE:
+            del _problems[next(iter(_problems))]
     if problem is not None:
-        return [Violation(root or "$", "schema", problem)]
+        return [Violation(root or "$", "schema", str(problem))]
     return violations_of(validator_for(schema), instance, root=root, limit=limit)
 
 

@@ -63,3 +63,15 @@ def test_a_draft_07_schema_keeps_draft_07_rules() -> None:
 
 def test_validators_are_compiled_once_per_schema() -> None:
     assert validator_for({"type": "string"}) is validator_for({"type": "string"})
+
+
+def test_a_broken_schema_is_named_on_every_call_and_a_sound_one_still_judges_each_instance_once_checked():
+    from inspector.core.schemas.validate import violations
+
+    broken = {"type": "object", "properties": {"a": {"type": "strnig"}}}
+    for _ in range(2):  # the metaschema's verdict is kept, not forgotten
+        [found] = violations(broken, {"a": 1})
+        assert found.keyword == "schema" and "breaks the JSON Schema rules" in found.sentence
+    sound = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    assert violations(sound, {"a": 1}) == []
+    assert [v.keyword for v in violations(sound, {"a": "x"})] == ["type"]
