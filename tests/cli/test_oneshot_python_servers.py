@@ -177,3 +177,15 @@ def test_help_documents_the_exit_statuses():
     done = run("call", "--help")
     assert done.returncode == 0
     assert "exit status:" in done.stdout and "isError: true" in done.stdout and "  7 " in done.stdout
+
+
+JUNK = [sys.executable, str(ROOT / "tests" / "integration" / "servers" / "junk_server.py")]
+
+
+def test_a_failed_call_also_counts_the_junk_lines_the_server_wrote_instead_of_messages():
+    done = run("call", "echo", "text=hi", "--", *JUNK, "--banner", "--non-utf8")
+    assert done.returncode == EXIT_BAD_INPUT, done.stderr
+    assert "the server has no tool named echo; there are none; meanwhile 2 framing errors came from the server, " \
+           "the first: plain text, not JSON" in done.stderr, done.stderr
+    one = run("call", "echo", "text=hi", "--", *JUNK, "--banner")
+    assert "; meanwhile 1 framing error came from the server: plain text, not JSON" in one.stderr, one.stderr

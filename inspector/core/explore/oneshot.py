@@ -100,9 +100,16 @@ class _Watch:
     def __init__(self) -> None:
         self.last_answer_was_error = False
         self.roots_asked: asyncio.Event = asyncio.Event()
+        self.framing_errors = 0  #: lines from the server that were no JSON-RPC message
+        self.first_framing_error = ""
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
+            if event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
+                self.framing_errors += 1
+                self.first_framing_error = self.first_framing_error or event.reason or \
+                    "a line that is not a JSON-RPC message"
+                continue
             rpc = event.rpc
             if event.kind != Kind.MESSAGE or rpc is None:
                 continue
@@ -113,7 +120,21 @@ class _Watch:
 
 
 async def run_oneshot(job: OneShot) -> OneShotResult:
-    """Do ``job`` and say how it went (never raises for what the server or the user did)."""
+    """Do ``job`` and say how it went (never raises for what the server or the user did). A failure's sentence
+    also counts the framing errors that came from the server meanwhile (as ``record``'s do): "no tool named
+    echo; there are none" is true, but the junk lines that came instead are what the user needs to see."""
+    watch = _Watch()
+    outcome = await _run_oneshot(job, watch)
+    if outcome.error and watch.framing_errors and "framing error" not in outcome.error:
+        if watch.framing_errors == 1:
+            outcome.error += f"; meanwhile 1 framing error came from the server: {watch.first_framing_error}"
+        else:
+            outcome.error += (f"; meanwhile {watch.framing_errors:,} framing errors came from the server, the "
+                              f"first: {watch.first_framing_error}")
+    return outcome
+
+
+async def _run_oneshot(job: OneShot, watch: _Watch) -> OneShotResult:
     if job.action not in ACTIONS:
         raise ValueError(f"unknown one-shot action {job.action!r}")
     try:
@@ -129,7 +150,6 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
             return OneShotResult(EXIT_BAD_INPUT, error=f"cannot write the capture {job.out}: {exc.strerror or exc}")
     session = Session(transport, capture=writer, roots=job.roots, keep_events=False,
                       server_request_handler=handler)
-    watch = _Watch()
     session.listeners.append(watch.saw)
     started = connected = False
     try:
