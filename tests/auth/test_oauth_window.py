@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,11 @@ from qt_loop import call_tool, open_test_window
 from qt_loop import qloop as qloop  # the shared fixture (re-exported so pytest finds it here)
 from test_oauth_loopback import own_listening_ports
 
-from inspector.core.auth.model import OAuthOptions
+from inspector.core.auth.model import OAuthOptions, TokenSet
+from inspector.core.auth.tokens import TokenStore
+from inspector.core.clients.profiles import ServerProfile
 from inspector.core.session.target import Target
+from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.session import oauth
 from inspector.ui.session.live import FAILED, READY
 
@@ -131,10 +135,17 @@ def test_the_window_signs_in_through_the_system_browser_and_the_auth_panel_shows
         tab.side.setCurrentWidget(tab.auth)
         tab.auth.steps.setCurrentItem(tab.auth.steps.topLevelItem(0))
         tab.side.grab().save("/tmp/auth.png")
+        # the profile dialog of that URL says a token is held, and for how long
+        dialog = ProfileDialog(ServerProfile(name="protected", kind="http", url=server.url, oauth=True), ())
+        assert dialog.token_label.text().startswith("A token is held; it expires at ")
+        assert "in 59 min" in dialog.token_label.text() or "in 1 h 0 min" in dialog.token_label.text()
+        assert dialog.logout_button.isEnabled()
+        dialog.deleteLater()
         # Log out forgets the tokens
         tab.auth.logout_button.click()
         assert tab.auth.token_label.text() == "No token held." and steps_shown(tab)[-1] == ("logout", "ok")
         assert not tab.auth.logout_button.isEnabled()
+        assert TokenStore().holds(server.url) is None
 
     with open_test_window(qloop, tmp_path) as win:
         qloop.run_until_complete(scenario(win))
@@ -148,7 +159,9 @@ def test_a_pasted_redirect_url_completes_the_login_and_closes_the_listener(
     played = browser(visit=False)  # the browser cannot come back (another machine, a strict firewall)
 
     async def scenario(win: Any) -> None:
-        tab = open_protected(win, server)
+        # a saved profile that signs in with OAuth, connected as from the sidebar
+        tab = win.open_live(Target.from_profile(ServerProfile(name="protected", kind="http", url=server.url,
+                                                              oauth=True, timeout=10.0)))
         await until(lambda: tab.live.login.is_waiting, CONNECT_TIMEOUT, "the login to wait")
         assert tab.live.sentence.startswith("waiting for you to log in in your browser")
         assert tab.side.currentWidget() is tab.auth and not tab.auth.waiting_box.isHidden()
@@ -226,3 +239,28 @@ def test_stopping_a_session_while_the_login_waits_closes_the_port(
     with open_test_window(qloop, tmp_path) as win:
         qloop.run_until_complete(scenario(win))
     assert own_listening_ports() == {}
+
+
+def test_the_profile_dialog_says_whether_a_token_is_held_and_when_it_expires_and_logs_out(qapp: Any) -> None:
+    url = "http://127.0.0.1:9/mcp"
+    store = TokenStore()
+    store.save(url, "client-1", TokenSet("the-token", refresh_token="the-refresh", expires_at=time.time() + 2 * 3600))
+    profile = ServerProfile(name="remote", kind="http", url=url, oauth=True, oauth_client_id="client-1",
+                            oauth_scope="mcp:read")
+    dialog = ProfileDialog(profile, ())
+    text = dialog.token_label.text()
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(store.holds(url).expires_at))  # type: ignore[union-attr]
+    assert text.startswith(f"A token is held; it expires at {when}, in 1 h 59 min (a refresh token is held too).")
+    assert "kept in memory" in text  # the tests never touch a keyring
+    assert dialog.logout_button.isEnabled() and dialog.oauth_check.isChecked()
+    assert dialog.profile() == profile  # the OAuth settings survive an edit
+    dialog.grab().save("/tmp/profile-dialog.png")
+    dialog.url_edit.setText("http://127.0.0.1:9/other")
+    assert dialog.token_label.text() == "No token held." and not dialog.logout_button.isEnabled()
+    dialog.url_edit.setText(url)
+    dialog.logout_button.click()
+    assert store.holds(url) is None and store.load(url, "client-1") is None
+    assert dialog.token_label.text() == "No token held." and not dialog.logout_button.isEnabled()
+    dialog.oauth_check.setChecked(False)
+    assert not dialog.oauth_client_edit.isEnabled() and dialog.profile().oauth is False
+    dialog.deleteLater()

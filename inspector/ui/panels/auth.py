@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -72,7 +73,7 @@ class AuthPanel(QWidget):
         self.copy_button = QPushButton("Copy address", self.waiting_box)
         self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.address.text()))
         self.paste_edit = QLineEdit(self.waiting_box)
-        self.paste_edit.setPlaceholderText("…or paste the redirect URL the browser was sent to")
+        self.paste_edit.setPlaceholderText("redirect URL from the browser")
         self.paste_edit.returnPressed.connect(self.use_pasted)
         self.paste_button = QPushButton("Use redirect URL", self.waiting_box)
         self.paste_button.clicked.connect(self.use_pasted)
@@ -90,6 +91,8 @@ class AuthPanel(QWidget):
         box.addLayout(address_row)
         box.addLayout(paste_row)
         box.addWidget(self.paste_problem)
+        # never squeezed by the steps below it: what to do now comes first
+        self.waiting_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.waiting_box.hide()
 
         self.token_label = QLabel(describe_token(None), self)
@@ -170,22 +173,24 @@ class AuthPanel(QWidget):
         self.detail.setPlainText("\n".join(lines))
 
     def _waiting(self, url: str, redirect_uri: str) -> None:
-        self.waiting_label.setText(f"Waiting for you to log in in your browser… It will come back to "
-                                   f"{redirect_uri}. If it cannot, paste the address it was sent to below.")
+        self.waiting_label.setText(f"Waiting for you to log in in your browser… it comes back to {redirect_uri}. "
+                                   "If it cannot, paste below the address it ends on.")
         self.address.setText(url)
         self.address.setCursorPosition(0)
         self.paste_edit.clear()
-        self.paste_problem.clear()
+        self._said("")
         self.waiting_box.show()
 
     def _waiting_ended(self) -> None:
+        # never squeezed by the steps below it: what to do now comes first
+        self.waiting_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.waiting_box.hide()
         self.address.clear()
 
     def _said(self, text: str) -> None:
         self.paste_problem.setText(text)
+        self.paste_problem.setVisible(bool(text))
 
     def use_pasted(self) -> None:
         """Complete the waiting login with the pasted redirect URL (or say why it cannot)."""
-        problem = self.login.paste(self.paste_edit.text())
-        self.paste_problem.setText(problem or "")
+        self._said(self.login.paste(self.paste_edit.text()) or "")
