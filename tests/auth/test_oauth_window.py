@@ -35,6 +35,8 @@ from inspector.ui.session.live import FAILED, READY
 CONNECT_TIMEOUT = 30.0
 #: Bound on the played browser's requests.
 BROWSER_TIMEOUT = 10.0
+#: A profile's response timeout far shorter than a person's login (which must not be cut by it).
+SHORT_TIMEOUT = 0.5
 
 
 class PlayedBrowser:
@@ -160,9 +162,14 @@ def test_a_pasted_redirect_url_completes_the_login_and_closes_the_listener(
 
     async def scenario(win: Any) -> None:
         # a saved profile that signs in with OAuth, connected as from the sidebar
+        # its response timeout is short: a person's time in the browser must not count against it
         tab = win.open_live(Target.from_profile(ServerProfile(name="protected", kind="http", url=server.url,
-                                                              oauth=True, timeout=10.0)))
+                                                              oauth=True, timeout=SHORT_TIMEOUT)))
         await until(lambda: tab.live.login.is_waiting, CONNECT_TIMEOUT, "the login to wait")
+        began = time.monotonic()
+        await until(lambda: time.monotonic() - began > 4 * SHORT_TIMEOUT or not tab.live.login.is_waiting,
+                    CONNECT_TIMEOUT, "the person to take longer than the response timeout")
+        assert tab.live.login.is_waiting and tab.live.state not in (READY, FAILED), tab.live.sentence
         assert tab.live.sentence.startswith("waiting for you to log in in your browser")
         assert tab.side.currentWidget() is tab.auth and not tab.auth.waiting_box.isHidden()
         assert tab.auth.address.text() == played.opened[0]
@@ -264,3 +271,21 @@ def test_the_profile_dialog_says_whether_a_token_is_held_and_when_it_expires_and
     dialog.oauth_check.setChecked(False)
     assert not dialog.oauth_client_edit.isEnabled() and dialog.profile().oauth is False
     dialog.deleteLater()
+
+
+def test_a_login_refused_after_the_listener_opened_closes_the_port(
+        qloop: asyncio.AbstractEventLoop, auth_server: Callable[..., AuthServer], browser: Callable[..., PlayedBrowser],
+        tmp_path: Path) -> None:
+    server = auth_server("--registration", "pre")  # no registration endpoint, and no client id given
+    played = browser()
+
+    async def scenario(win: Any) -> None:
+        tab = open_protected(win, server)
+        await until(lambda: tab.live.state in (READY, FAILED), CONNECT_TIMEOUT, "the session")
+        assert tab.live.state == FAILED and "registration_endpoint" in tab.live.sentence
+        assert steps_shown(tab)[-1] == ("registration", "failed") and played.opened == []
+        assert own_listening_ports() == {}  # the listener had opened (its port is in the redirect URI to register)
+
+    with open_test_window(qloop, tmp_path) as win:
+        qloop.run_until_complete(scenario(win))
+    assert own_listening_ports() == {}
