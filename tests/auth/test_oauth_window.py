@@ -289,3 +289,18 @@ def test_a_login_refused_after_the_listener_opened_closes_the_port(
     with open_test_window(qloop, tmp_path) as win:
         qloop.run_until_complete(scenario(win))
     assert own_listening_ports() == {}
+
+
+def test_the_window_signs_in_with_oauth_only_when_url_oauth_or_a_profile_asks() -> None:
+    from inspector.cli.main import build_parser
+
+    url = "http://127.0.0.1:9/mcp"
+    asked = Target.from_window_args(build_parser().parse_args(["--url", url, "--oauth"]), [])
+    assert asked is not None and asked.oauth == OAuthOptions(authorize="browser")
+    plain = Target.from_window_args(build_parser().parse_args(["--url", url]), [])
+    assert plain is not None and plain.oauth is None
+    profile = ServerProfile(name="remote", kind="http", url=url, oauth=True, oauth_client_id="app", oauth_scope="a b")
+    assert ServerProfile.from_json(profile.to_json()) == profile
+    assert Target.from_profile(profile).oauth == OAuthOptions(client_id="app", scope="a b")
+    assert Target.from_profile(ServerProfile(name="remote", kind="http", url=url)).oauth is None
+    assert ServerProfile.from_json({"name": "old", "kind": "http", "url": url}).oauth is False  # files from before
