@@ -156,14 +156,17 @@ class LiveSession(QObject):
         await self._finish()
 
     async def _sign_in(self, session: Session) -> None:
-        """An OAuth target without a token: sign in before the handshake, so a person's time in the browser is
+        """An OAuth target without a usable token: sign in before the handshake, so a person's time in the browser is
         not counted against the handshake's timeout (nor cut by its probe's). One POST of a ``ping`` (the one
         request the spec allows before ``initialize``) draws the server's 401 and its challenge; the flow runs
         on it (each exchange and step in the timeline and the Auth tab) and the ping is sent again with the
         token. A server that does not refuse it is simply asked again during the handshake."""
         client = self.login.client if self.login is not None else None
-        if client is None or client.header() is not None:
+        if client is None:
             return
+        held = client.tokens
+        if held is not None and (not held.expired() or held.refresh_token):
+            return  # a token that works, or can be refreshed without a person
         self._set(STARTING, f"signing in to {self.target.describe()} with OAuth")
         ping = b'{"jsonrpc":"2.0","id":"mcp-inspector-sign-in","method":"ping"}'
         await session.http_probe("POST", content=ping, purpose="OAuth sign-in before the handshake",
