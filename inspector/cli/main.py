@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --url: auto, streamable-http, sse, websocket")
     parser.add_argument("-H", "--header", dest="gui_headers", action="append", default=[], metavar="'NAME: VALUE'",
                         help="with --url: an extra header (repeatable)")
+    parser.add_argument("--oauth", dest="gui_oauth", action="store_true",
+                        help="with --url: on 401, sign in with OAuth 2.1 in the system browser (the Auth tab shows "
+                             "each step)")
     add_config_options(parser, dest_prefix="gui_")
     parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
                         help="the window's sessions without a profile wait S seconds for the handshake and each "

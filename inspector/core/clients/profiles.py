@@ -91,6 +91,10 @@ class ServerProfile:
     timeout: float = DEFAULT_TIMEOUT
     #: folders answered to the server's ``roots/list`` (as ``file://`` URIs); none by default
     roots: list[str] = field(default_factory=list)
+    #: HTTP: on 401, sign in with OAuth 2.1 (the window: system browser and loopback listener)
+    oauth: bool = False
+    oauth_client_id: str = ""  #: a pre-registered OAuth client id ("": register or use a metadata document)
+    oauth_scope: str = ""  #: the scopes to ask for ("": the server's challenge, else what it supports)
 
     def argv(self) -> list[str]:
         """The command line of a stdio profile."""
@@ -146,6 +150,9 @@ class ServerProfile:
             "source": self.source,
             "timeout": self.timeout,
             "roots": list(self.roots),
+            "oauth": self.oauth,
+            "oauth_client_id": self.oauth_client_id,
+            "oauth_scope": self.oauth_scope,
         }
 
     @classmethod
@@ -185,6 +192,9 @@ class ServerProfile:
         roots = data.get("roots", [])  # absent from files written before roots existed
         if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
             raise ProfileError(f"{where}: 'roots' must be a list of folder paths (strings).")
+        oauth = data.get("oauth", False)  # absent from files written before OAuth existed
+        if not isinstance(oauth, bool):
+            raise ProfileError(f"{where}: 'oauth' must be true or false, not {_json_type(oauth)}.")
         profile = cls(
             name=name,
             kind=text("kind", ""),
@@ -198,6 +208,9 @@ class ServerProfile:
             source=optional_text("source"),
             timeout=float(timeout),
             roots=list(roots),
+            oauth=oauth,
+            oauth_client_id=text("oauth_client_id", ""),
+            oauth_scope=text("oauth_scope", ""),
         )
         problem = profile.problem()
         if problem:

@@ -19,7 +19,7 @@ import argparse
 import math
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,8 @@ from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:  # httpx is imported only when a URL is connected to; profiles only when one is used
+    from inspector.core.auth.authorize import Authorizer
+    from inspector.core.auth.flow import OAuthClient
     from inspector.core.auth.model import OAuthOptions
     from inspector.core.clients.profiles import ServerProfile
     from inspector.core.transports.http_common import HttpOptions
@@ -128,7 +130,7 @@ class Target:
     def from_window_args(cls, args: argparse.Namespace, command: list[str]) -> Target | None:
         """The session the window opens at start: the ``command`` after ``--``, else ``--url`` (with
         ``--transport`` and ``-H``), waiting ``--timeout`` when given (``inf``: none); None when neither was
-        given. Raises InputError with a sentence."""
+        given; ``--oauth`` signs in to the URL with OAuth on 401. Raises InputError with a sentence."""
         timeout = getattr(args, "gui_timeout", None)
         common: dict[str, Any] = {"timeout": timeout} if timeout is not None else {}
         if getattr(args, "gui_config", None) is not None or getattr(args, "gui_server", None):
@@ -140,15 +142,25 @@ class Target:
         if not args.gui_url:
             return None
         _check_url(args.gui_url)
+        oauth = None
+        if getattr(args, "gui_oauth", False):  # the window signs in with the system browser
+            from inspector.core.auth.model import OAuthOptions
+
+            oauth = OAuthOptions()
         return cls(name=args.gui_url, url=args.gui_url, transport=args.gui_transport,
-                   headers=_parse_headers(args.gui_headers), **common)
+                   headers=_parse_headers(args.gui_headers), oauth=oauth, **common)
 
     @classmethod
     def from_profile(cls, profile: ServerProfile) -> Target:
         """A saved profile's server; the session keeps the profile's name and timeout."""
         if profile.kind == "http":
+            oauth = None
+            if profile.oauth:
+                from inspector.core.auth.model import OAuthOptions
+
+                oauth = OAuthOptions(client_id=profile.oauth_client_id or None, scope=profile.oauth_scope or None)
             return cls(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
-                       timeout=profile.timeout, named_by_user=True, roots=list(profile.roots))
+                       timeout=profile.timeout, named_by_user=True, roots=list(profile.roots), oauth=oauth)
         return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
                    timeout=profile.timeout, named_by_user=True, roots=list(profile.roots))
 
@@ -280,11 +292,13 @@ def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:
                         scope=getattr(args, "scope", None))
 
 
-def make_transport(target: Target) -> Transport:
+def make_transport(target: Target, *, authorizer: Callable[[OAuthOptions], Authorizer] | None = None) -> Transport:
     """The transport for ``target``, not started yet: a stdio process for a command, else the URL transport
     its name picks from the registry (built-ins and plug-ins), with an OAuth client when ``target.oauth`` asks
-    for one. Raises TransportError (an unknown transport, a URL or header that cannot be used, no command)
-    with a sentence."""
+    for one. ``authorizer`` makes the OAuth client's authorization step instead of the headless default
+    (``target.oauth.authorize``): the window gives its own (system browser, loopback listener, a pasted URL)
+    without the core knowing of Qt. Raises TransportError (an unknown transport, a URL or header that cannot be
+    used, no command) with a sentence."""
     if target.is_http:
         from inspector.core.transports.registry import create_url_transport
 
@@ -292,10 +306,19 @@ def make_transport(target: Target) -> Transport:
         if target.oauth is not None:
             from inspector.core.auth.flow import OAuthClient
 
-            options.oauth = OAuthClient(target.url, target.oauth)
+            options.oauth = OAuthClient(target.url, target.oauth, authorizer=authorizer)
         return create_url_transport(target.transport, options)
     return StdioTransport(target.argv, cwd=target.cwd, env=target.env, max_line_bytes=target.max_message,
                           redact=target.redact)
+
+
+def oauth_client_of(transport: Transport) -> OAuthClient | None:
+    """The OAuth client :func:`make_transport` gave ``transport`` (its steps, tokens and log out), or None."""
+    options = getattr(transport, "options", None)
+    client = getattr(options, "oauth", None)
+    from inspector.core.auth.flow import OAuthClient
+
+    return client if isinstance(client, OAuthClient) else None
 
 
 def parse_env(pairs: list[str]) -> dict[str, str]:

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -150,6 +151,21 @@ class ProfileDialog(QDialog):
         for name in url_transports():
             self.transport_combo.addItem(name, name)
         self.headers_edit = _text_box("Authorization: Bearer …")
+        self.oauth_check = QCheckBox("Sign in on 401, in the system browser")
+        self.oauth_check.setToolTip(plain_tooltip("OAuth 2.1: discovery, registration, PKCE; the Auth tab of the "
+                                                  "session shows each step."))
+        self.oauth_client_edit = QLineEdit()
+        self.oauth_client_edit.setPlaceholderText("(none: registered automatically)")
+        self.oauth_scope_edit = QLineEdit()
+        self.oauth_scope_edit.setPlaceholderText("(the server's challenge, else what it supports)")
+        self.token_label = plain_label()
+        self.token_label.setWordWrap(True)
+        self.logout_button = QPushButton("Log out")
+        self.logout_button.setToolTip(plain_tooltip("Forget the tokens held for this URL (keyring and memory)."))
+        self.logout_button.clicked.connect(self.log_out)
+        token_row = QHBoxLayout()
+        token_row.addWidget(self.token_label, 1)
+        token_row.addWidget(self.logout_button, 0, Qt.AlignmentFlag.AlignTop)
 
         # both kinds
         self.timeout_spin = QDoubleSpinBox()
@@ -173,6 +189,10 @@ class ProfileDialog(QDialog):
             self._row(plain_label("URL:"), self.url_edit),
             self._row(plain_label("Transport:"), self.transport_combo),
             self._row(plain_label("Headers:"), self.headers_edit),
+            self._row(plain_label("OAuth:"), self.oauth_check),
+            self._row(plain_label("OAuth client id:"), self.oauth_client_edit),
+            self._row(plain_label("OAuth scope:"), self.oauth_scope_edit),
+            self._row(plain_label("OAuth token:"), token_row),
         ]
         form.addRow(plain_label("Response timeout:"), self.timeout_spin)
 
@@ -199,8 +219,13 @@ class ProfileDialog(QDialog):
         layout.addWidget(self.button_box)
 
         self._fill(profile or ServerProfile(name="", kind="stdio"))
-        for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
+        for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit,
+                     self.oauth_client_edit, self.oauth_scope_edit):
             edit.textChanged.connect(self._revalidate)
+        self.url_edit.textChanged.connect(self._show_token)
+        self.oauth_check.toggled.connect(self._revalidate)
+        self.oauth_check.toggled.connect(self._oauth_toggled)
+        self._oauth_toggled(self.oauth_check.isChecked())
         for box in (self.env_edit, self.headers_edit):
             box.textChanged.connect(self._revalidate)
         self.transport_combo.currentIndexChanged.connect(self._revalidate)
@@ -224,6 +249,10 @@ class ProfileDialog(QDialog):
             index = self.transport_combo.count() - 1
         self.transport_combo.setCurrentIndex(index)
         self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
+        self.oauth_check.setChecked(profile.oauth)
+        self.oauth_client_edit.setText(profile.oauth_client_id)
+        self.oauth_scope_edit.setText(profile.oauth_scope)
+        self._show_token()
         self.timeout_spin.setValue(profile.timeout)
         for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
             edit.setCursorPosition(0)  # show the start of a long command line, not its end
@@ -289,7 +318,9 @@ class ProfileDialog(QDialog):
             raise ValueError(f"A ws:// or wss:// URL needs the websocket transport{hint}.")
         headers = parse_header_lines(self.headers_edit.toPlainText())
         return ServerProfile(name=name, kind="http", url=url, transport=transport, headers=headers, source=source,
-                             timeout=self.timeout_spin.value())
+                             timeout=self.timeout_spin.value(), oauth=self.oauth_check.isChecked(),
+                             oauth_client_id=self.oauth_client_edit.text().strip(),
+                             oauth_scope=" ".join(self.oauth_scope_edit.text().split()))
 
     def profile(self) -> ServerProfile:
         """The profile the form describes; ProfileError if the form is not valid (OK is disabled then)."""
@@ -307,6 +338,35 @@ class ProfileDialog(QDialog):
     def accept(self) -> None:
         if self.problem() is None:
             super().accept()
+
+    # -- OAuth tokens -------------------------------------------------------------------------------------
+
+    def _oauth_toggled(self, on: bool) -> None:
+        self.oauth_client_edit.setEnabled(on)
+        self.oauth_scope_edit.setEnabled(on)
+
+    def _show_token(self, *_: object) -> None:
+        """Whether a token is held for the URL as typed, and when it expires (the OS keyring, else this
+        process's memory: :mod:`inspector.core.auth.tokens`)."""
+        from inspector.core.auth.tokens import TokenStore
+        from inspector.ui.panels.auth import describe_token
+
+        url = self.url_edit.text().strip()
+        store = TokenStore()
+        held = store.holds(url) if url else None
+        where = {"keyring": " It is kept in the system keyring.", "memory": " It is kept in memory until the "
+                 "inspector quits (no keyring here)."}[store.backend] if held is not None else ""
+        self.token_label.setText(describe_token(held) + where)
+        self.logout_button.setEnabled(held is not None)
+
+    def log_out(self) -> None:
+        """Forget every token and registration held for the URL."""
+        from inspector.core.auth.tokens import TokenStore
+
+        url = self.url_edit.text().strip()
+        if url:
+            TokenStore().forget(url)
+        self._show_token()
 
     # -- folder picker ----------------------------------------------------------------------------------
 

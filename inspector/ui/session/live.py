@@ -22,7 +22,7 @@ from inspector.core.session.session import (
     Session,
     UnreadableResponse,
 )
-from inspector.core.session.target import Target, make_transport
+from inspector.core.session.target import Target, make_transport, oauth_client_of
 from inspector.core.transports.base import (
     CommandNotFound,
     ConnectionRefused,
@@ -31,6 +31,7 @@ from inspector.core.transports.base import (
     TransportError,
 )
 from inspector.core.wire.events import Event, Kind, Lifecycle
+from inspector.ui.session.oauth import WAITING, WindowLogin
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
 
@@ -60,12 +61,19 @@ class LiveSession(QObject):
         self.failure = False  #: the sentence says something failed (the status line shows it in red)
         self.server: ServerInfo | None = None
         self._task: asyncio.Task[None] | None = None
+        #: an OAuth-protected URL (a profile's or ``--url --oauth``): the login in the window (the Auth tab)
+        self.login: WindowLogin | None = WindowLogin(self) if target.is_http and target.oauth is not None else None
+        if self.login is not None:
+            self.login.waiting.connect(lambda _url, _redirect: self._set(self.state, WAITING))
+            self.login.said.connect(lambda text: self._set(self.state, text))
 
     def make_session(self) -> Session:
         """Build transport, capture and session (not started yet), so views can attach first. The session
         keeps no list of its events: :attr:`index` holds them (a bounded window in memory, the rest read back
         from the capture), so a session of millions of events stays in a few hundred MB."""
-        transport = make_transport(self.target)
+        transport = make_transport(self.target, authorizer=self.login.authorizer if self.login else None)
+        if self.login is not None:
+            self.login.bind(oauth_client_of(transport))
         self.capture_path = self.captures / capture_name(self.target)
         self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
                                     track_offsets=True)
@@ -123,6 +131,7 @@ class LiveSession(QObject):
         self._set(STARTING, f"starting {self.target.describe()}")
         try:
             await session.start()
+            await self._sign_in(session)
             self._set(INITIALIZING, "handshake")
             self.server = await session.handshake(self.target.handshake, self.target.protocol_version,
                                                   self.target.timeout)
@@ -146,6 +155,24 @@ class LiveSession(QObject):
         self._set(CLOSED, why)
         await self._finish()
 
+    async def _sign_in(self, session: Session) -> None:
+        """An OAuth target without a usable token: sign in before the handshake, so a person's time in the browser is
+        not counted against the handshake's timeout (nor cut by its probe's). One POST of a ``ping`` (the one
+        request the spec allows before ``initialize``) draws the server's 401 and its challenge; the flow runs
+        on it (each exchange and step in the timeline and the Auth tab) and the ping is sent again with the
+        token. A server that does not refuse it is simply asked again during the handshake."""
+        client = self.login.client if self.login is not None else None
+        if client is None:
+            return
+        held = client.tokens
+        if held is not None and (not held.expired() or held.refresh_token):
+            return  # a token that works, or can be refreshed without a person
+        self._set(STARTING, f"signing in to {self.target.describe()} with OAuth")
+        ping = b'{"jsonrpc":"2.0","id":"mcp-inspector-sign-in","method":"ping"}'
+        await session.http_probe("POST", content=ping, purpose="OAuth sign-in before the handshake",
+                                 headers={"Content-Type": "application/json",
+                                          "Accept": "application/json, text/event-stream"})
+
     async def _finish(self) -> None:
         if self.session is not None:
             try:
@@ -157,6 +184,8 @@ class LiveSession(QObject):
 
     async def stop(self) -> None:
         """Shut the server down per its transport's rules; the capture stays."""
+        if self.login is not None:
+            self.login.cancel()  # a login waiting for the browser closes its port now
         if self.session is not None:
             await self.session.close()
         if self._task is not None:

@@ -287,6 +287,12 @@ class SessionTab(QWidget):
 
     def attach_live(self, live: LiveSession, history: History | None = None) -> None:
         session = live.make_session()
+        if live.login is not None:  # an OAuth-protected server: its sign-in, step by step
+            from inspector.ui.panels.auth import AuthPanel
+
+            self.auth = AuthPanel(live.login, self)
+            self.side.addTab(self.auth, "Auth")
+            live.login.attention.connect(lambda: self.side.setCurrentWidget(self.auth))
         self.explorer.bind(Catalog(session, timeout=live.target.timeout), live.target, history)
         self.explorer.said.connect(self._explorer_said)
         self.explorer_toggle.show()
