@@ -90,6 +90,7 @@ def test_a_live_session_past_its_memory_window_still_shows_filters_selects_and_p
 
         # the session keeps no list of its events, and the Event objects alive stay bounded
         del saved  # (the test's own copy of the capture)
+        tab.bridge.flush_now()  # a line the server wrote since (its stderr) reaches the rows at once, no await between
         assert tab.live.session.events == [] and len(index) == model.rowCount()
         alive = alive_events() - before
         assert alive < RING + CACHE + 400 < FLOOD, alive
