@@ -35,7 +35,7 @@ ROW_TEXT_CHARS = 2000
 #: string right after a backslash.
 IN_STRING, IN_STRING_ESCAPED = 1, 2
 
-_documents: OrderedDict[str, Any] = OrderedDict()
+_documents: OrderedDict[str, tuple[Any, bytes]] = OrderedDict()  # token: (parsed value, raw bytes)
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')
@@ -59,13 +59,15 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class Formatted:
-    """The whole message, indented and folded; ``states`` maps a line (counted as a QTextDocument counts
-    blocks) to :data:`IN_STRING` or :data:`IN_STRING_ESCAPED` when it continues a string folded at the end of
-    the line before; other lines start outside any string."""
+    """The whole message, indented and folded, and its raw text folded: UTF-8, so that the window decodes
+    them a chunk at a time (decoding 50 MB at once is a stall of its own). ``states`` maps a line (counted as a
+    QTextDocument counts blocks) to :data:`IN_STRING` or :data:`IN_STRING_ESCAPED` when it continues a string
+    folded at the end of the line before; other lines start outside any string."""
 
-    text: str
+    text: bytes
+    raw_text: bytes
     states: dict[int, int]
-    parsed: bool  # False: not JSON, re-indented as written (see pretty_text)
+    parsed: bool  # False: not JSON, re-indented as written (see pretty_text), or not meant to be JSON
 
 
 def _orjson() -> Any:
@@ -90,14 +92,12 @@ def parse(raw: bytes) -> Any:
 
 def open_document(token: str, raw: bytes) -> Row:
     """Parse ``raw`` and keep it as ``token``; the row of the whole message. ValueError when it is not JSON."""
-    value = _documents.get(token)
-    if value is None:
-        value = parse(raw)
-        _documents[token] = value
+    if token not in _documents:
+        _documents[token] = (parse(raw), raw)
         while len(_documents) > KEEP_DOCUMENTS:
             _documents.popitem(last=False)
     _documents.move_to_end(token)
-    return row_of(None, value)
+    return row_of(None, _documents[token][0])
 
 
 def children(token: str, path: tuple[str | int, ...], start: int, count: int) -> list[Row]:
@@ -125,7 +125,7 @@ def forget(token: str) -> None:
 
 
 def _at(token: str, path: tuple[str | int, ...]) -> Any:
-    value = _documents[token]
+    value = _documents[token][0]
     for step in path:
         value = value[step]
     return value
@@ -145,19 +145,27 @@ def row_of(key: str | int | None, value: Any) -> Row:
     return Row(key, "number", json.dumps(value), 0)
 
 
-def formatted(token: str, raw: bytes, as_json: bool = True, fold: int = FOLD_CHARS) -> Formatted:
+def formatted(token: str, raw: bytes | None, as_json: bool = True, fold: int = FOLD_CHARS) -> Formatted:
     """The whole message indented (``json.dumps(indent=2)``'s layout), long lines folded; text that is not
     JSON is re-indented as written (:func:`~inspector.core.present.pretty.pretty_text`), and text that is not
-    meant to be JSON (``as_json`` false: stderr, framing errors) only folded."""
+    meant to be JSON (``as_json`` false: stderr, framing errors) only folded. ``raw`` None: the message this
+    process keeps as ``token`` (KeyError when it no longer does)."""
+    value: Any = None
+    if raw is None:
+        value, raw = _documents[token]
+    elif token in _documents:
+        value = _documents[token][0]
+    raw_text = folded_raw(raw, fold).encode("utf-8")
     if not as_json:
-        return Formatted(folded_raw(raw, fold), {}, parsed=False)
-    value = _documents.get(token)
+        return Formatted(raw_text, raw_text, {}, parsed=False)
     if value is None:
         try:
             value = parse(raw)
         except (ValueError, RecursionError):
-            return _fold_states(pretty_text(raw, fold=sys.maxsize), fold, parsed=False)
-    return _fold_states(_dumps(value), fold, parsed=True)
+            text, states = _fold_states(pretty_text(raw, fold=sys.maxsize), fold)
+            return Formatted(text.encode("utf-8"), raw_text, states, parsed=False)
+    text, states = _fold_states(_dumps(value), fold)
+    return Formatted(text.encode("utf-8"), raw_text, states, parsed=True)
 
 
 def folded_raw(raw: bytes, fold: int = FOLD_CHARS) -> str:
@@ -169,20 +177,20 @@ def _dumps(value: Any) -> str:
     orjson = _orjson()
     if orjson is not None:
         try:
-            return str(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8"))
+            return str(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8"))  # folded as text next
         except (TypeError, ValueError):  # an integer beyond 64 bits: json writes it
             pass
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def _fold_states(text: str, fold: int, parsed: bool) -> Formatted:
+def _fold_states(text: str, fold: int) -> tuple[str, dict[int, int]]:
     """Fold lines longer than ``fold`` characters and note which continuation lines start in a string.
     Linear in the text: a 50 MB line is cut by position, never copied piece after piece."""
     exotic = any(mark in text for mark in "\r\u2029\ufdd0\ufdd1")
     lines = _LINE_BREAKS.split(text) if exotic else text.split("\n")
     long = [number for number, line in enumerate(lines) if len(line) > fold]
     if not long:
-        return Formatted("\n".join(lines) if exotic else text, {}, parsed)
+        return ("\n".join(lines) if exotic else text), {}
     out: list[str] = []
     states: dict[int, int] = {}
     block = 0
@@ -207,4 +215,4 @@ def _fold_states(text: str, fold: int, parsed: bool) -> Formatted:
             block += 1
         previous = number + 1
     out.extend(lines[previous:])
-    return Formatted("\n".join(out), states, parsed)
+    return "\n".join(out), states

@@ -151,8 +151,7 @@ class DetailView(QWidget):
         self._collect_timer.setInterval(0)
         self._collect_timer.timeout.connect(self._continue_collect)
         self._formatting = False
-        self._awaiting = 0  # worker answers "Show all" still waits for
-        self._feed: list[tuple[QPlainTextEdit, str, int]] = []  # (editor, text, characters appended so far)
+        self._feed: list[tuple[QPlainTextEdit, bytes, int]] = []  # (editor, UTF-8 text, bytes appended so far)
         self._feed_chars = FEED_CHARS
         self._feed_timer = QTimer(self)
         self._feed_timer.setInterval(0)
@@ -317,54 +316,56 @@ class DetailView(QWidget):
         if generation != self._generation:
             return
         is_json = event.kind == Kind.MESSAGE or event.rpc is not None
-        token = self.tree.model.token if self._tree_for is None else ""
-        self._awaiting = 2  # the formatted text and the folded raw text
-        formatted = offload.submit(json_tree.formatted, token, raw, is_json)
-        folded = offload.submit(json_tree.folded_raw, raw)
-        self._inbox.deliver(formatted, lambda result, error: self._formatted(event, generation, result, error,
-                                                                             coloured=is_json))
-        self._inbox.deliver(folded, lambda text, error: self._raw_folded(event, generation, text, error))
+        model = self.tree.model
+        kept = self._tree_for is None and model.parsed_in_worker  # the worker has it: not sent again
+        future = offload.submit(json_tree.formatted, model.token if kept else "", None if kept else raw, is_json)
+
+        def arrived(result: json_tree.Formatted | None, error: BaseException | None) -> None:
+            if kept and isinstance(error, KeyError):  # the worker no longer keeps it: send it
+                again = offload.submit(json_tree.formatted, "", raw, is_json)
+                self._inbox.deliver(again, lambda result, error: self._formatted(event, generation, result, error,
+                                                                                 coloured=is_json))
+            else:
+                self._formatted(event, generation, result, error, coloured=is_json)
+
+        self._inbox.deliver(future, arrived)
 
     def _formatted(self, event: Event, generation: int, result: json_tree.Formatted | None,
                    error: BaseException | None, coloured: bool) -> None:
         if generation != self._generation:
             return
-        self._awaiting -= 1
         if result is None:
             self.banner.setText(self._headline(event) + f" · could not be formatted: {error}.")
             self._stop_full()
             return
         self.highlighter.setDocument(None)  # colours come line by line as they are shown
-        self.pretty.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.pretty.setPlainText("")
+        for editor in (self.pretty, self.raw):
+            editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            editor.setPlainText("")
         if coloured:
             self.colours.start(result.states)
             self.colours.open_end = True
-        self._feed.insert(0, (self.pretty, result.text, 0))
-        self._feed_timer.start()
-
-    def _raw_folded(self, event: Event, generation: int, text: str | None, error: BaseException | None) -> None:
-        if generation != self._generation:
-            return
-        self._awaiting -= 1
-        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.raw.setPlainText("")
-        self._feed.append((self.raw, (text if text is not None else f"({error})") + self._eol_note(event), 0))
+        self._feed = [(self.pretty, result.text, 0), (self.raw, result.raw_text, 0),
+                      (self.raw, self._eol_note(event).encode("utf-8"), 0)]
         self._feed_timer.start()
 
     def _continue_feed(self) -> None:
-        """Append the next chunk of the text at the head of the queue (cut at a line's end, so a line is
-        whole when it is coloured), sized so a turn takes about FEED_SECONDS."""
+        """Append the next chunk of the UTF-8 text at the head of the queue, decoded on its own (cut at a
+        line's end, so a line is whole when it is coloured), sized so a turn takes about FEED_SECONDS."""
         if not self._feed:
             self._feed_timer.stop()
             return
         editor, text, done = self._feed[0]
         end = min(len(text), done + self._feed_chars)
         if end < len(text):
-            newline = text.rfind("\n", done, end)
-            end = newline + 1 if newline > done else end
+            newline = text.rfind(b"\n", done, end)
+            if newline > done:
+                end = newline + 1
+            else:  # no line end in reach: cut between characters
+                while end > done + 1 and text[end] & 0xC0 == 0x80:
+                    end -= 1
         started = time.perf_counter()
-        _append(editor, text[done:end])
+        _append(editor, text[done:end].decode("utf-8", errors="replace"))
         took = time.perf_counter() - started
         self._feed_chars = max(16 * 1024, min(8 * 1024 * 1024, int(self._feed_chars * FEED_SECONDS / max(took, 1e-3))))
         if end < len(text):
@@ -375,11 +376,11 @@ class DetailView(QWidget):
             self.colours.open_end = False
             self.colours.colour_visible()
             self.text_shown.emit()
-        if not self._feed and not self._awaiting and self._formatting and self.current is not None:
+        if not self._feed and self._formatting and self.current is not None:
             self._formatting = False
             self._feed_timer.stop()
-            size = self._whole[1] if self._whole is not None else self.current.raw
-            self.banner.setText(self._headline(self.current) + f" · all {len(size):,} bytes (long lines folded at ↩)")
+            size = len(self._whole[1]) if self._whole is not None else self.current.size
+            self.banner.setText(self._headline(self.current) + f" · all {size:,} bytes (long lines folded at ↩)")
             self.show_all.hide()
 
     @property

@@ -152,6 +152,11 @@ class JsonTreeModel(QAbstractItemModel):
     def token(self) -> str:
         return self._token
 
+    @property
+    def parsed_in_worker(self) -> bool:
+        """The message is parsed and kept in the worker process (as :attr:`token`)."""
+        return self._root is not None and self._run is offload.submit and offload.workers_enabled()
+
     def _opened(self, token: str, row: Row | None, error: BaseException | None) -> None:
         if token != self._token:
             return  # another message was selected meanwhile
