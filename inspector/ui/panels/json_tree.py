@@ -320,10 +320,8 @@ class JsonTreeView(QWidget):
 
     def load(self, raw: bytes, reading: bool = True) -> None:
         """Show ``raw``'s tree; ``reading`` says so in the status line until its first rows are in."""
-        self.model.load(raw)
-        if self.model.rowCount() == 0:
-            self.status.setText(f"Reading {len(raw):,} bytes in the background…" if reading else "")
-            self.status.show()
+        self.say(f"Reading {len(raw):,} bytes in the background…" if reading else "")
+        self.model.load(raw)  # a small message's rows (or its failure) come at once, and say so
 
     def say(self, text: str) -> None:
         self.status.setText(text)
