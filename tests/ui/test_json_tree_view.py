@@ -36,25 +36,32 @@ def value(model: JsonTreeModel, index: QModelIndex) -> str:
     return model.data(index.siblingAtColumn(1))
 
 
+def fetch(qtbot, model: JsonTreeModel, parent: QModelIndex) -> None:
+    """fetchMore, and wait for its rows (in place they come at once; from the worker process later)."""
+    before = model.rowCount(parent)
+    model.fetchMore(parent)
+    qtbot.waitUntil(lambda: model.rowCount(parent) > before, timeout=WORKER_TIMEOUT_MS)
+
+
 def test_a_100k_item_array_gets_rows_a_page_at_a_time_only_when_expanded(qtbot):
     message = {"jsonrpc": "2.0", "id": 1, "result": {"items": [{"n": i} for i in range(100_000)]}}
     model = JsonTreeModel()
-    with qtbot.waitSignal(model.loaded, timeout=10_000):
+    with qtbot.waitSignal(model.loaded, timeout=WORKER_TIMEOUT_MS):
         model.load(json.dumps(message).encode())
     assert model.rowCount() == 3
     result = child(model, QModelIndex(), "result")
     assert model.hasChildren(result) and model.rowCount(result) == 0  # nothing made below until expanded
     assert model.canFetchMore(result)
-    model.fetchMore(result)
+    fetch(qtbot, model, result)
     items = child(model, result, "items")
     assert value(model, items) == "[100,000 items]" and model.rowCount(items) == 0
-    model.fetchMore(items)
+    fetch(qtbot, model, items)
     assert model.rowCount(items) == PAGE_ROWS  # one page, not 100,000 rows
-    model.fetchMore(items)
+    fetch(qtbot, model, items)
     assert model.rowCount(items) == 2 * PAGE_ROWS and model.canFetchMore(items)
     last = model.index(2 * PAGE_ROWS - 1, 0, items)
     assert model.data(last) == f"[{2 * PAGE_ROWS - 1}]" and model.rowCount(last) == 0
-    model.fetchMore(last)
+    fetch(qtbot, model, last)
     assert value(model, model.index(0, 0, last)) == str(2 * PAGE_ROWS - 1)
 
 
