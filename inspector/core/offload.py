@@ -21,7 +21,7 @@ import asyncio
 import multiprocessing
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -87,6 +87,46 @@ async def run(fn: Callable[..., T], *args: Any) -> T:
     except BrokenProcessPool:  # the worker died (killed, out of memory): the next call starts a new one
         shutdown()
         return fn(*args)
+
+
+def submit(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """``fn(*args)`` in the worker process when workers are on, else here and now (a finished future): for
+    callers without an asyncio loop (the detail pane's tree and "Show all"). A dead worker is replaced and
+    the call run in place, as :func:`run` does. The future's callbacks run in a pool thread."""
+    pool = _get_pool()
+    if pool is not None:
+        try:
+            future = pool.submit(fn, *args)
+        except (BrokenProcessPool, OSError, RuntimeError):  # cannot start a process, or shut down meanwhile
+            shutdown()
+        else:
+            outer: Future[T] = Future()
+
+            def done(inner: Future[T]) -> None:
+                if inner.cancelled():  # shut down meanwhile
+                    outer.cancel()
+                    return
+                error = inner.exception()
+                if isinstance(error, BrokenProcessPool):  # the worker died: the next call starts a new one
+                    shutdown()
+                    _run_into(outer, fn, args)
+                elif error is not None:
+                    outer.set_exception(error)
+                else:
+                    outer.set_result(inner.result())
+
+            future.add_done_callback(done)
+            return outer
+    result: Future[T] = Future()
+    _run_into(result, fn, args)
+    return result
+
+
+def _run_into(future: Future[T], fn: Callable[..., T], args: tuple[Any, ...]) -> None:
+    try:
+        future.set_result(fn(*args))
+    except Exception as exc:
+        future.set_exception(exc)
 
 
 def worker_pids() -> set[int]:

@@ -52,14 +52,15 @@ class PrettyPrinter:
 
     def _emit(self, text: str) -> None:
         fold = self.fold
-        while self._column + len(text) > fold:
+        start = 0  # cut by position: copying the rest after each fold is quadratic in a 50 MB string
+        while self._column + len(text) - start > fold:
             room = fold - self._column
-            self._out.append(text[:room])
+            self._out.append(text[start:start + room])
             self._out.append(FOLD_MARK + "\n")
-            text = text[room:]
+            start += room
             self._column = 0
-        self._out.append(text)
-        self._column += len(text)
+        self._out.append(text[start:] if start else text)
+        self._column += len(text) - start
 
     def _newline(self) -> None:
         pad = " " * (self.indent * self._depth)
@@ -133,10 +134,11 @@ def fold_text(text: str, fold: int = FOLD_CHARS) -> str:
     """``text`` with lines longer than ``fold`` folded, marked as :class:`PrettyPrinter` marks them."""
     lines = []
     for line in text.split("\n"):
-        while len(line) > fold:
-            lines.append(line[:fold] + FOLD_MARK)
-            line = line[fold:]
-        lines.append(line)
+        cut = 0  # by position, never copying the rest of a long line again and again
+        while len(line) - cut > fold:
+            lines.append(line[cut:cut + fold] + FOLD_MARK)
+            cut += fold
+        lines.append(line[cut:] if cut else line)
     return "\n".join(lines)
 
 

@@ -2,22 +2,25 @@
 
 A message over :data:`PREVIEW_BYTES` shows a preview at once: its first :data:`PREVIEW_TEXT_BYTES`,
 re-indented without parsing (:class:`~inspector.core.present.pretty.PrettyPrinter`), so selecting a 50 MB result
-costs as much as selecting a small one. "Show all" then reads (from a capture, decodes) the whole message,
-pretty-prints and highlights it in slices of :data:`SLICE_SECONDS` on the event loop, appending as it goes:
-the window never freezes, and the start can be read while the rest arrives. JSON parsing and
-highlighting hold the interpreter (a worker thread would freeze the window just the same). Long lines are
-folded (marked ↩), since an editor lays out a line of millions of characters very slowly. Everything is
-plain text (QPlainTextEdit): server content is never interpreted as markup.
+costs as much as selecting a small one. A JSON message over :data:`~inspector.ui.panels.json_tree.IN_PLACE_BYTES`
+is read (from a capture, a piece per turn of the loop) and parsed in the worker process as soon as it is
+selected, and its Tree tab browses it a level at a time ("Browse"); smaller ones get their tree when the tab is
+first shown. "Show all" has the worker pretty-print (and fold) the whole message, then appends it to the editor
+a chunk per turn of the loop (:data:`FEED_SECONDS`), colouring only the lines on screen
+(:class:`~inspector.ui.panels.visible_colours.VisibleColours`): JSON parsing and lexing hold the interpreter
+(a worker thread would freeze the window just the same). Long lines are folded (marked ↩), since an editor
+lays out a line of millions of characters very slowly. Everything is plain text (QPlainTextEdit, the tree's
+cells): server content is never interpreted as markup.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -29,16 +32,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core import offload
 from inspector.core.capture.index import PartialEvent
+from inspector.core.present import json_tree
 from inspector.core.present.describe import describe_http, describe_lifecycle, hexdump
-from inspector.core.present.pretty import (
-    FOLD_CHARS,
-    FOLD_MARK,
-    PrettyPrinter,
-    fold_text,
-)
+from inspector.core.present.pretty import PrettyPrinter, fold_text
 from inspector.core.wire.events import Event, Kind
 from inspector.ui.panels.json_highlighter import JsonHighlighter
+from inspector.ui.panels.json_tree import IN_PLACE_BYTES, JsonTreeView, _Inbox
+from inspector.ui.panels.visible_colours import VisibleColours
 
 #: Messages up to this size are parsed, pretty-printed and highlighted at once.
 PREVIEW_BYTES = 256 * 1024
@@ -48,12 +50,13 @@ PREVIEW_TEXT_BYTES = 64 * 1024
 HIGHLIGHT_LIMIT = 512 * 1024
 #: The hex view shows at most this much.
 HEX_BYTES = 64 * 1024
-#: "Show all" works for at most this long at a time, then lets the window repaint.
+#: Reading a capture's long line for the tree or "Show all" takes at most about this long per turn of the loop.
 SLICE_SECONDS = 0.01
-#: "Show all" feeds the pretty-printer this much raw text per step.
-STEP_BYTES = 32 * 1024
-#: "Show all" says how far it got at most this often.
-PROGRESS_SECONDS = 0.5
+#: "Show all" appends formatted text for about this long per turn of the loop (an editor's insertion cannot be
+#: cut short, so the chunk size is tuned to the time the last one took).
+FEED_SECONDS = 0.02
+#: The first chunk "Show all" appends, in characters (then tuned to FEED_SECONDS).
+FEED_CHARS = 256 * 1024
 
 
 def pretty(raw: bytes) -> str:
@@ -85,34 +88,6 @@ def _append(editor: QPlainTextEdit, text: str) -> None:
         cursor.insertText(text)
 
 
-class _Utf8:
-    """Raw bytes to folded text, a piece at a time, for the raw tab (and the message tab of non-JSON)."""
-
-    def __init__(self) -> None:
-        import codecs
-
-        self._decoders = {name: codecs.getincrementaldecoder("utf-8")(errors="replace") for name in ("raw", "pretty")}
-        self._columns = {"raw": 0, "pretty": 0}
-
-    def fold(self, data: bytes, which: str, final: bool = False) -> str:
-        text = self._decoders[which].decode(data, final)
-        out = []
-        column = self._columns[which]
-        for index, line in enumerate(text.split("\n")):
-            if index:
-                out.append("\n")
-                column = 0
-            while column + len(line) > FOLD_CHARS:
-                room = FOLD_CHARS - column
-                out.append(line[:room] + FOLD_MARK + "\n")
-                line = line[room:]
-                column = 0
-            out.append(line)
-            column += len(line)
-        self._columns[which] = column
-        return "".join(out)
-
-
 def _editor(parent: QWidget) -> QPlainTextEdit:
     editor = QPlainTextEdit(parent)
     editor.setReadOnly(True)
@@ -122,6 +97,9 @@ def _editor(parent: QWidget) -> QPlainTextEdit:
 
 
 class DetailView(QWidget):
+    #: "Show all"'s formatted text is all in the Message tab, its lines on screen coloured
+    text_shown = Signal()
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.tabs = QTabWidget(self)
@@ -131,7 +109,10 @@ class DetailView(QWidget):
         self.hex = _editor(self)
         self.http = _editor(self)
         self.info = _editor(self)
+        self.tree = JsonTreeView(self)
+        self.colours = VisibleColours(self.pretty, self.highlighter)
         self.tabs.addTab(self.pretty, "Message")
+        self.tabs.addTab(self.tree, "Tree")
         self.tabs.addTab(self.raw, "Raw")
         self.tabs.addTab(self.hex, "Hex")
         self.tabs.addTab(self.http, "HTTP")
@@ -141,8 +122,12 @@ class DetailView(QWidget):
         self.banner.setWordWrap(True)
         self.show_all = QPushButton("Show all", self)
         self.show_all.clicked.connect(self._show_all_clicked)
+        self.browse = QPushButton("Browse", self)
+        self.browse.setToolTip("The whole message as a tree, expanded a level at a time (the Tree tab)")
+        self.browse.clicked.connect(lambda: self.tabs.setCurrentWidget(self.tree))
         bar = QHBoxLayout()
         bar.addWidget(self.banner, 1)
+        bar.addWidget(self.browse)
         bar.addWidget(self.show_all)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -156,10 +141,21 @@ class DetailView(QWidget):
         self.extra_findings: Any = None
         self._later: dict[QPlainTextEdit, tuple[Any, bool]] = {}  # tabs filled when first shown
         self.tabs.currentChanged.connect(self._tab_changed)
-        self._full_steps: Iterator[None] | None = None
-        self._full_timer = QTimer(self)
-        self._full_timer.setInterval(0)
-        self._full_timer.timeout.connect(self._continue_full)
+        self._inbox = _Inbox(self)
+        self._generation = 0  # bumped per event shown: a worker's late answer for another one is dropped
+        self._tree_for: Event | None = None  # its tree is made when the Tree tab is first shown
+        self._whole: tuple[Event, bytes] | None = None  # the shown event's raw bytes, read whole
+        self._collect: Iterator[None] | None = None
+        self._waiting: list[Callable[[bytes], None]] = []
+        self._collect_timer = QTimer(self)
+        self._collect_timer.setInterval(0)
+        self._collect_timer.timeout.connect(self._continue_collect)
+        self._formatting = False
+        self._feed: list[tuple[QPlainTextEdit, bytes, int]] = []  # (editor, UTF-8 text, bytes appended so far)
+        self._feed_chars = FEED_CHARS
+        self._feed_timer = QTimer(self)
+        self._feed_timer.setInterval(0)
+        self._feed_timer.timeout.connect(self._continue_feed)
         self.clear()
 
     def clear(self) -> None:
@@ -168,8 +164,10 @@ class DetailView(QWidget):
         self.current = None
         for editor in (self.pretty, self.raw, self.hex, self.http, self.info):
             editor.setPlainText("")
+        self.tree.clear()
         self.banner.setText("Select an event in the timeline.")
         self.show_all.hide()
+        self.browse.hide()
 
     def show_event(self, event: Event) -> None:
         self.current = event
@@ -179,6 +177,7 @@ class DetailView(QWidget):
         self.show_all.setVisible(big)
         self.show_all.setEnabled(True)
         self._later.clear()
+        self._start_tree(event)
         if big:
             head = event.raw[:PREVIEW_TEXT_BYTES]
             self.banner.setText(self._headline(event) + f" · showing the first {len(head) // 1024} KB of "
@@ -223,6 +222,9 @@ class DetailView(QWidget):
         self._later[editor] = (text, folded)
 
     def _tab_changed(self) -> None:
+        if self.tabs.currentWidget() is self.tree and self._tree_for is not None:
+            event, self._tree_for = self._tree_for, None
+            self._with_whole(event, lambda raw: self.tree.load(raw, reading=False))
         editor = self.tabs.currentWidget()
         if not isinstance(editor, QPlainTextEdit):
             return
@@ -240,6 +242,63 @@ class DetailView(QWidget):
             self.highlighter.setDocument(self.pretty.document() if len(text) <= HIGHLIGHT_LIMIT else None)
         editor.setPlainText(text)
 
+    # -- the tree ---------------------------------------------------------------------------------------
+
+    def _start_tree(self, event: Event) -> None:
+        """A JSON message over IN_PLACE_BYTES is parsed in the worker now (browsable within a second of being
+        selected); a smaller one when the Tree tab is first shown."""
+        self._tree_for = None
+        self.tree.clear()
+        is_json = event.kind == Kind.MESSAGE or event.rpc is not None
+        big = event.size > IN_PLACE_BYTES
+        self.browse.setVisible(is_json and big)
+        if not is_json:
+            self.tree.say("Only JSON messages have a tree.")
+        elif big:
+            self.tree.say(f"Reading {_about(event)}{event.size:,} bytes in the background…")
+            self._with_whole(event, self.tree.load)
+        else:
+            self._tree_for = event
+            if self.tabs.currentWidget() is self.tree:
+                self._tab_changed()
+
+    def _with_whole(self, event: Event, then: Callable[[bytes], None]) -> None:
+        """``then(raw)`` with all of the event's raw bytes: at once when it holds them, else once they are
+        read from the capture, a piece per turn of the loop."""
+        if self._whole is not None and self._whole[0] is event:
+            then(self._whole[1])
+            return
+        pieces = self.raw_pieces(event) if self.raw_pieces is not None else None
+        if pieces is None:
+            self._whole = (event, event.raw)
+            then(event.raw)
+            return
+        self._waiting.append(then)
+        if self._collect is None:
+            self._collect = self._collect_steps(event, pieces)
+            self._collect_timer.start()
+            self._continue_collect()
+
+    def _collect_steps(self, event: Event, pieces: Iterator[bytes]) -> Iterator[None]:
+        parts = []
+        for piece in pieces:
+            parts.append(piece)
+            yield
+        self._whole = (event, b"".join(parts))
+        self._collect = None
+        self._collect_timer.stop()
+        waiting, self._waiting = self._waiting, []
+        for then in waiting:
+            then(self._whole[1])
+
+    def _continue_collect(self) -> None:
+        deadline = time.perf_counter() + SLICE_SECONDS
+        while self._collect is not None and time.perf_counter() < deadline:
+            try:
+                next(self._collect)
+            except StopIteration:
+                break
+
     # -- show all ---------------------------------------------------------------------------------------
 
     def _show_all_clicked(self) -> None:
@@ -247,60 +306,98 @@ class DetailView(QWidget):
         if event is None:
             return
         self.show_all.setEnabled(False)
-        self.banner.setText(self._headline(event) + " · formatting all of it…")
+        self.banner.setText(self._headline(event) + " · formatting all of it in the background…")
         self._later.pop(self.raw, None)
+        self._formatting = True
+        generation = self._generation
+        self._with_whole(event, lambda raw: self._format_whole(event, raw, generation))
+
+    def _format_whole(self, event: Event, raw: bytes, generation: int) -> None:
+        if generation != self._generation:
+            return
+        is_json = event.kind == Kind.MESSAGE or event.rpc is not None
+        model = self.tree.model
+        kept = self._tree_for is None and model.parsed_in_worker  # the worker has it: not sent again
+        future = offload.submit(json_tree.formatted, model.token if kept else "", None if kept else raw, is_json)
+
+        def arrived(result: json_tree.Formatted | None, error: BaseException | None) -> None:
+            if kept and isinstance(error, KeyError):  # the worker no longer keeps it: send it
+                again = offload.submit(json_tree.formatted, "", raw, is_json)
+                self._inbox.deliver(again, lambda result, error: self._formatted(event, generation, result, error,
+                                                                                 coloured=is_json))
+            else:
+                self._formatted(event, generation, result, error, coloured=is_json)
+
+        self._inbox.deliver(future, arrived)
+
+    def _formatted(self, event: Event, generation: int, result: json_tree.Formatted | None,
+                   error: BaseException | None, coloured: bool) -> None:
+        if generation != self._generation:
+            return
+        if result is None:
+            self.banner.setText(self._headline(event) + f" · could not be formatted: {error}.")
+            self._stop_full()
+            return
+        self.highlighter.setDocument(None)  # colours come line by line as they are shown
         for editor in (self.pretty, self.raw):
-            self._set_text(editor, "", folded=True)
-        self.highlighter.setDocument(self.pretty.document())  # it colours each slice as it is appended
-        self._full_steps = self._format_all(event)
-        self._full_timer.start()
-        self._continue_full()
+            editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            editor.setPlainText("")
+        if coloured:
+            self.colours.start(result.states)
+            self.colours.open_end = True
+        self._feed = [(self.pretty, result.text, 0), (self.raw, result.raw_text, 0),
+                      (self.raw, self._eol_note(event).encode("utf-8"), 0)]
+        self._feed_timer.start()
+
+    def _continue_feed(self) -> None:
+        """Append the next chunk of the UTF-8 text at the head of the queue, decoded on its own (cut at a
+        line's end, so a line is whole when it is coloured), sized so a turn takes about FEED_SECONDS."""
+        if not self._feed:
+            self._feed_timer.stop()
+            return
+        editor, text, done = self._feed[0]
+        end = min(len(text), done + self._feed_chars)
+        if end < len(text):
+            newline = text.rfind(b"\n", done, end)
+            if newline > done:
+                end = newline + 1
+            else:  # no line end in reach: cut between characters
+                while end > done + 1 and text[end] & 0xC0 == 0x80:
+                    end -= 1
+        started = time.perf_counter()
+        _append(editor, text[done:end].decode("utf-8", errors="replace"))
+        took = time.perf_counter() - started
+        self._feed_chars = max(16 * 1024, min(8 * 1024 * 1024, int(self._feed_chars * FEED_SECONDS / max(took, 1e-3))))
+        if end < len(text):
+            self._feed[0] = (editor, text, end)
+            return
+        self._feed.pop(0)
+        if editor is self.pretty:
+            self.colours.open_end = False
+            self.colours.colour_visible()
+            self.text_shown.emit()
+        if not self._feed and self._formatting and self.current is not None:
+            self._formatting = False
+            self._feed_timer.stop()
+            size = len(self._whole[1]) if self._whole is not None else self.current.size
+            self.banner.setText(self._headline(self.current) + f" · all {size:,} bytes (long lines folded at ↩)")
+            self.show_all.hide()
 
     @property
     def formatting(self) -> bool:
         """"Show all" is still going."""
-        return self._full_steps is not None
-
-    def _continue_full(self) -> None:
-        if self._full_steps is None:
-            return
-        deadline = time.perf_counter() + SLICE_SECONDS
-        try:
-            next(self._full_steps)
-            while time.perf_counter() < deadline:
-                next(self._full_steps)
-        except StopIteration:
-            self._stop_full()
+        return self._formatting
 
     def _stop_full(self) -> None:
-        self._full_steps = None
-        self._full_timer.stop()
-
-    def _format_all(self, event: Event) -> Iterator[None]:
-        """Pretty-print and append the whole message, one STEP_BYTES piece per step."""
-        pieces = self.raw_pieces(event) if self.raw_pieces is not None else None
-        if pieces is None:
-            pieces = (event.raw[start:start + STEP_BYTES] for start in range(0, len(event.raw), STEP_BYTES))
-        is_json = event.kind == Kind.MESSAGE or event.rpc is not None
-        printer = PrettyPrinter()
-        decoder = _Utf8()
-        total = 0
-        said = 0.0
-        for piece in pieces:
-            for start in range(0, len(piece), STEP_BYTES):
-                part = piece[start:start + STEP_BYTES]
-                total += len(part)
-                _append(self.pretty, printer.feed(part) if is_json else decoder.fold(part, "pretty"))
-                _append(self.raw, decoder.fold(part, "raw"))
-                if time.perf_counter() - said > PROGRESS_SECONDS:  # a new banner text re-lays out the pane
-                    self.banner.setText(self._headline(event) + f" · formatting… {total:,} of {_about(event)}"
-                                        f"{event.size:,} bytes")
-                    said = time.perf_counter()
-                yield
-        _append(self.pretty, printer.close() if is_json else decoder.fold(b"", "pretty", final=True))
-        _append(self.raw, decoder.fold(b"", "raw", final=True) + self._eol_note(event))
-        self.banner.setText(self._headline(event) + f" · all {total:,} bytes (long lines folded at ↩)")
-        self.show_all.hide()
+        self._generation += 1
+        self._formatting = False
+        self._feed.clear()
+        self._feed_timer.stop()
+        self._collect = None
+        self._waiting.clear()
+        self._collect_timer.stop()
+        self._whole = None
+        self.colours.stop()
 
     @staticmethod
     def _headline(event: Event) -> str:

@@ -119,43 +119,52 @@ class JsonHighlighter(QSyntaxHighlighter):
         return self._formats[kind]
 
     def highlightBlock(self, text: str) -> None:
-        self.setCurrentBlockState(0)
+        spans, state = self.spans(text, self.previousBlockState())
+        self.setCurrentBlockState(state)
+        for start, length, kind in spans:
+            self.setFormat(start, length, self._formats[kind])
+
+    def spans(self, text: str, previous: int) -> tuple[list[tuple[int, int, str]], int]:
+        """The coloured runs of one line, ``(start, length, kind)`` in UTF-16 units as Qt counts, given the
+        state the line before ended in (:data:`IN_STRING`, :data:`IN_STRING_ESCAPED` or anything else); and
+        the state this line ends in."""
+        out: list[tuple[int, int, str]] = []
         if not text:
-            return
+            return out, 0
         folded = text.endswith(FOLD_MARK)
         body = text[:-1] if folded else text
         wide = max(text) > "\uffff"
         offsets = _utf16_offsets(text) if wide else None
+
+        def colour(start: int, end: int, kind: str) -> None:
+            if offsets is not None:
+                start, end = offsets[start], offsets[end]
+            if end > start:
+                out.append((start, end - start, kind))
+
         start = 0
-        previous = self.previousBlockState()
         if previous in (IN_STRING, IN_STRING_ESCAPED):  # the rest of a string folded at the previous line's end
             end = _string_end(body, 1 if previous == IN_STRING_ESCAPED and body else 0)
             if end is None:
-                self._colour(0, len(body), "string", offsets)
-                if folded:
-                    self.setCurrentBlockState(IN_STRING_ESCAPED if _ends_escaped(body) else IN_STRING)
-                return
-            self._colour(0, end, "string", offsets)
+                colour(0, len(body), "string")
+                state = (IN_STRING_ESCAPED if _ends_escaped(body) else IN_STRING) if folded else 0
+                return out, state
+            colour(0, end, "string")
             start = end
         rest = body[start:]
         if len(rest) > MAX_LINE_CHARS:
-            return
+            return out, 0
         open_at = _open_string(rest) if folded else None
         lexed = rest if open_at is None else rest[:open_at]
         for index, token, value in self._lexer.get_tokens_unprocessed(lexed):
             kind = _kind(token)
             if kind is None or not value:
                 continue
-            self._colour(start + index, start + index + len(value), kind, offsets)
+            colour(start + index, start + index + len(value), kind)
         if open_at is not None:
-            self._colour(start + open_at, len(body), "string", offsets)
-            self.setCurrentBlockState(IN_STRING_ESCAPED if _ends_escaped(body) else IN_STRING)
-
-    def _colour(self, start: int, end: int, kind: str, offsets: list[int] | None) -> None:
-        if offsets is not None:
-            start, end = offsets[start], offsets[end]
-        if end > start:
-            self.setFormat(start, end - start, self._formats[kind])
+            colour(start + open_at, len(body), "string")
+            return out, IN_STRING_ESCAPED if _ends_escaped(body) else IN_STRING
+        return out, 0
 
 
 def _string_end(text: str, start: int) -> int | None:
