@@ -11,6 +11,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QScreen, QShowEvent
@@ -62,6 +63,8 @@ MAX_SIDEBAR_SHARE = 0.4
 #: In a window narrower than DEFAULT_SIZE the server list opens at most this share of it (or as narrow as its
 #: buttons allow): at 2x on a 1920x1080 screen the window is 960 logical pixels and the timeline needs them.
 NARROW_SIDEBAR_SHARE = 0.18
+#: The status bar's standing sentence (the OAuth sign-in's loopback listener is the one exception, said while open).
+NO_PORT = "No listening port: sessions are subprocesses or outgoing connections."
 
 
 def clamp_to(rect: QRect, available: QRect) -> QRect:
@@ -125,7 +128,7 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([SIDEBAR_WIDTH, DEFAULT_SIZE.width() - SIDEBAR_WIDTH])
         self.setCentralWidget(self.splitter)
         self._build_menus()
-        self.statusBar().showMessage("No listening port: sessions are subprocesses or outgoing connections.")
+        self.statusBar().showMessage(NO_PORT)
         self._closing = False
         self._shown = False
         self._restore_geometry()
@@ -332,6 +335,11 @@ class MainWindow(QMainWindow):
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
         tab.explorer.roots_edited.connect(lambda roots: self._keep_roots(target, roots))
+        if live.login is not None:  # the one listening port there is, while a sign-in waits: the status bar says so
+            live.login.waiting.connect(lambda _url, redirect: self.statusBar().showMessage(
+                f"Listening on {urlsplit(redirect).netloc} for the sign-in's redirect only (RFC 8252); closed when "
+                "it arrives or the sign-in ends."))
+            live.login.waiting_ended.connect(lambda: self.statusBar().showMessage(NO_PORT))
         try:
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))

@@ -27,6 +27,7 @@ from inspector.core.auth.model import OAuthOptions, TokenSet
 from inspector.core.auth.tokens import TokenStore
 from inspector.core.clients.profiles import ServerProfile
 from inspector.core.session.target import Target
+from inspector.ui.main_window import NO_PORT
 from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.session import oauth
 from inspector.ui.session.live import FAILED, READY
@@ -173,7 +174,9 @@ def test_a_pasted_redirect_url_completes_the_login_and_closes_the_listener(
         assert tab.live.sentence.startswith("waiting for you to log in in your browser")
         assert tab.side.currentWidget() is tab.auth and not tab.auth.waiting_box.isHidden()
         assert tab.auth.address.text() == played.opened[0]
-        assert len(own_listening_ports()) == 1
+        [port] = own_listening_ports()
+        assert win.statusBar().currentMessage().startswith(f"Listening on 127.0.0.1:{port} for the sign-in's "
+                                                           "redirect only"), "the window says it listens, and where"
         tab.side.grab().save("/tmp/auth-waiting.png")
         # the person signs in elsewhere; the authorization server approves and redirects to an address that
         # this browser cannot reach: they copy it from the address bar
@@ -191,6 +194,7 @@ def test_a_pasted_redirect_url_completes_the_login_and_closes_the_listener(
         await until(lambda: tab.live.state in (READY, FAILED), CONNECT_TIMEOUT, "the session")
         assert tab.live.state == READY, tab.live.sentence
         assert own_listening_ports() == {}
+        assert win.statusBar().currentMessage() == NO_PORT
         assert tab.auth.waiting_box.isHidden()
         assert [name for name, _ in steps_shown(tab)][-2:] == ["authorize", "token"]
 
