@@ -114,6 +114,8 @@ class Peaks:
 
 
 def env_for(code: Path) -> dict[str, str]:
+    """The environment that runs ``code``'s inspector (the processes also run in a temporary directory: with
+    ``python -m``, the current directory comes first on the path and would win over PYTHONPATH)."""
     return {**os.environ, "PYTHONPATH": str(code)}
 
 
@@ -125,7 +127,7 @@ def measure_record(code: Path, message: Path, tmp: Path) -> int:
         [sys.executable, "-m", "inspector", "record", "--out", str(out), "--send", str(calls), "--timeout", "300",
          "--max-message", "1G", "--handshake", "legacy", "--",
          sys.executable, str(Path(__file__).resolve()), "--serve", str(message)],
-        env=env_for(code), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env=env_for(code), cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peaks = Peaks(process.pid)
     _, err = process.communicate()
     found = peaks.stop()
@@ -139,7 +141,7 @@ def measure_tap(code: Path, message: Path, tmp: Path, size: int) -> tuple[int, i
     process = subprocess.Popen(
         [sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(capture), "--max-message", "1G",
          "--", sys.executable, str(Path(__file__).resolve()), "--serve", str(message)],
-        env=env_for(code), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=env_for(code), cwd=tmp, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peaks = Peaks(process.pid)
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}\n')

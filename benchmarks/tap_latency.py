@@ -26,6 +26,8 @@ Run: python benchmarks/tap_latency.py [--messages 2000] [--mb 32,128] [--repeat 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import json
 import os
 import statistics
@@ -91,13 +93,48 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+#: The client's pipe, for every run: the tap enlarges the pipe it writes to (inspector/core/tap/relay.py,
+#: PIPE_SIZE), so the direct run gets the same size, or the comparison would not be like with like.
+CLIENT_PIPE = 1 << 20
+
+#: Floors of any recording relay (--floors): minimal Python relays between the same pipes, without asyncio,
+#: without a recorder. "splice" relays and records nothing; "tee" also copies every byte into an unlinked
+#: file, as the tap's zero-copy path does for its spool.
+MINI_RELAY = """
+import ctypes, fcntl, os, subprocess, sys, tempfile
+tee = ctypes.CDLL(None, use_errno=True).tee
+tee.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_size_t, ctypes.c_uint]
+tee.restype = ctypes.c_ssize_t
+r, w = os.pipe()
+for fd in (w, 1):
+    fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+server = subprocess.Popen(sys.argv[2:], stdout=w)
+os.close(w)
+spool, name = tempfile.mkstemp()
+os.unlink(name)
+while True:
+    if sys.argv[1] == "splice":
+        if os.splice(r, 1, 1 << 20) == 0:
+            break
+        continue
+    size = tee(r, 1, 1 << 20, 0)
+    if size <= 0:
+        break
+    while size:
+        size -= os.splice(r, spool, size)
+os.close(1)
+server.wait()
+"""
+
+
 def flood(argv: list[str], parse: bool, env: dict[str, str] | None = None) -> tuple[float, float, float, int]:
     """(seconds to first byte, seconds first byte -> EOF, seconds start -> exit, bytes)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0,
-                               env=env)
-    assert process.stdout is not None
-    fd = process.stdout.fileno()
+    fd, write_end = os.pipe()
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, CLIENT_PIPE)
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=write_end, cwd=ROOT, bufsize=0, env=env)
+    os.close(write_end)
     first = None
     total = 0
     if parse:
@@ -116,7 +153,7 @@ def flood(argv: list[str], parse: bool, env: dict[str, str] | None = None) -> tu
     end = time.perf_counter()
     process.wait(timeout=600)
     exited = time.perf_counter()
-    process.stdout.close()
+    os.close(fd)
     assert first is not None
     return first - start, end - first, exited - start, total
 
@@ -128,6 +165,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed (default 3)")
     parser.add_argument("--paths", default="zero-copy,copying",
                         help="tap relay paths to measure, comma-separated (default zero-copy,copying)")
+    parser.add_argument("--floors", action="store_true",
+                        help="also measure minimal Python relays (no asyncio, no recorder): one that records "
+                             "nothing and one that copies each byte into a file, as the tap's spool does")
+    parser.add_argument("--clients", default="counting,parsing",
+                        help="throughput clients, comma-separated (default counting,parsing)")
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]
     unknown = [p for p in paths if p not in PATH_ENV]
@@ -164,10 +206,12 @@ def main() -> None:
             stream.write_bytes(data)
             cat = ["cat", str(stream)]
             hop = ["sh", "-c", f"cat '{stream}' | cat"]
-            for parse in (False, True):
+            clients = [c.strip() for c in args.clients.split(",")]
+            for parse in [p for p, name in ((False, "counting"), (True, "parsing")) if name in clients]:
                 label = "parsing client" if parse else "byte-counting client"
                 goal = "95%" if parse else "90%"
                 direct_rate, hop_rate = [], []
+                floors: dict[str, list[float]] = {"splice": [], "tee": []} if args.floors else {}
                 tap_rate: dict[str, list[float]] = {p: [] for p in paths}
                 startup: dict[str, list[float]] = {p: [] for p in paths}
                 exit_after: dict[str, list[float]] = {p: [] for p in paths}
@@ -177,6 +221,10 @@ def main() -> None:
                     assert d_bytes == h_bytes == len(data)
                     direct_rate.append(d_bytes / d_body / 1e6)
                     hop_rate.append(h_bytes / h_body / 1e6)
+                    for mode, rates in floors.items():
+                        _, f_body, _, f_bytes = flood([sys.executable, "-c", MINI_RELAY, mode, *cat], parse)
+                        assert f_bytes == len(data)
+                        rates.append(f_bytes / f_body / 1e6)
                     for path in paths:
                         capture = tmpdir / f"flood-{run}-{path}.jsonl"
                         t_first, t_body, t_exit, t_bytes = flood(through_tap(cat, capture), parse, env_for(path))
@@ -188,6 +236,10 @@ def main() -> None:
                 dr, hr = statistics.median(direct_rate), statistics.median(hop_rate)
                 print(f"throughput, {size_mb} MB of 250-byte notifications, {label}:")
                 print(f"  direct {dr:8.1f} MB/s;   one extra hop (cat | cat) {hr:8.1f} MB/s = {hr / dr:6.1%} of direct")
+                for mode, rates in floors.items():
+                    fr = statistics.median(rates)
+                    what = "records nothing" if mode == "splice" else "tee + splice into a file"
+                    print(f"  floor: minimal Python relay, {what}: {fr:8.1f} MB/s = {fr / dr:6.1%} of direct")
                 for path in paths:
                     tr = statistics.median(tap_rate[path])
                     print(f"  tap {path:9} {tr:8.1f} MB/s   tap/direct {tr / dr:6.1%}   (goal: >= {goal});   "

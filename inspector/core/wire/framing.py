@@ -24,10 +24,11 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
+import sys
 from typing import Any
 
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
-from inspector.core.wire import jsonrpc
+from inspector.core.wire import jsonrpc, skim
 from inspector.core.wire.events import Direction, Event, Finding, Kind, RpcInfo
 
 #: Lines longer than this are not buffered whole. 64 MiB: well above the 10 MiB some SDKs accept, so real
@@ -315,6 +316,11 @@ def _decode(line: bytes, eol: bytes, direction: str) -> Event:
     """Turn one complete line (without terminator) into a message or a framing error."""
     # Fast path for the common case, a well-formed object: one decode, one scan, no diagnostics.
     if line[:1] == b"{" and eol == b"\n":
+        if len(line) > BIG_LINE_BYTES:  # a big one is skimmed, not built (memory: its bytes, not 3-9x them)
+            members = skim.skim_object(line)
+            if members is not None:
+                rpc, found = jsonrpc.classify(members)
+                return Event(Kind.MESSAGE, raw=line, dir=direction, eol=eol, rpc=rpc, findings=found or ())
         try:
             text = line.decode("utf-8")
             value, end = _scan_once(text, 0)
@@ -351,6 +357,9 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
         return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
         return _error(event, "JSON nested too deeply to parse")
+    except ValueError:  # the only other one: an integer over Python's digit limit (sys.get_int_max_str_digits)
+        return _error(event, "a JSON number too long to read (an integer of more than "
+                             f"{sys.get_int_max_str_digits():,} digits)")
     if not isinstance(value, (dict, list)):
         return _error(event, f"valid JSON, but a {jsonrpc.json_type(value)} rather than a JSON-RPC object "
                              "or batch array")
