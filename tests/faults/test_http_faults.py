@@ -214,9 +214,10 @@ def test_an_expired_session_is_named_in_the_status_line(window, qloop, report, s
     async def scenario() -> tuple[str, float, Any]:
         started = time.monotonic()
         tab = await open_until(window, Target(name="expiring", url=server.url("/mcp")), (READY, FAILED, CLOSED))
-        assert tab.live.state == READY, tab.status.text()
-        # the explorer lists the tools on connect, and that request may meet the expired session first: then the
-        # session is over already and the status line says so; else the composer's request meets it
+        # the explorer lists the tools on connect, and that request may meet the expired session first (on a
+        # loaded machine, before the wait above saw READY): then the session is over already and the status line
+        # says so; else the composer's request meets it
+        assert tab.live.state in (READY, CLOSED), tab.status.text()
         if tab.live.state == READY:
             tab.composer.set_text(json.dumps({"jsonrpc": "2.0", **TOOLS_LIST}))
             tab.composer.send()
