@@ -53,3 +53,17 @@ def test_offsets_noted_for_big_lines_point_at_their_lines_in_the_file(tmp_path):
         expected = events[index // 3].seq if index % 3 == 1 else 0
         assert data[start:start + 20].startswith(b'{"seq":%d,' % expected), (index, data[start:start + 20])
     assert writer.position == len(data)
+
+
+@pytest.mark.parametrize("data", [{}, {"request_method": "tools/call", "latency": 0.25}])
+def test_the_size_of_a_big_parsed_message_with_whitespace_escapes_and_non_ascii_is_exact(data):
+    # a parsed message takes the one-pass count: its raw control bytes are JSON whitespace only
+    from inspector.core.wire.framing import _decode
+
+    pieces = ["a", "é", '\\"', "\\\\", "\\n", "\\u0001", "€", " "]  # escapes as JSON text writes them
+    text = "".join(random.Random(3).choice(pieces) for _ in range(400_000))
+    raw = ('{"jsonrpc":"2.0",\t"id":7,\r\n"result":\t{"content":[{"type":"text","text":"' + text + '"}]}}').encode()
+    event = _decode(raw, b"\n", "s2c")
+    assert event.kind == Kind.MESSAGE and event.rpc is not None
+    event.put(**data)
+    assert event_line_size(event, piece=4096) == len("".join(event_line_pieces(event, piece=4096)).encode())
