@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import json.scanner
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from inspector.core.protocol.rules import BY_ID
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Finding, Kind
+from inspector.core.wire.framing import NOT_PARSED
 
 #: Messages larger than this are schema-judged later, off the hot path (parsing and validating a 50 MB
 #: result holds the interpreter for seconds).
@@ -116,17 +117,31 @@ class ProtocolJudge:
         self._progress: dict[tuple[str, Any], float | None] = {}  # active token -> last progress value
         self._new: list[ProtocolFinding] = []
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
+        #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
+        self._fast: dict[tuple[str, str | None], Any] = {}
 
     # -- feeding ------------------------------------------------------------------------------------------
 
-    def feed(self, events: Iterable[Event]) -> list[ProtocolFinding]:
-        """Judge a batch (in order); returns the new findings and announces them to the listeners."""
+    def feed(self, events: Iterable[Event], parsed: Sequence[Any] | None = None) -> list[ProtocolFinding]:
+        """Judge a batch (in order); returns the new findings and announces them to the listeners.
+
+        ``parsed``, when given, holds what the decoder parsed of each event, in the same order (see
+        :class:`inspector.core.wire.framing.Batch`; :data:`NOT_PARSED` where it did not): the judge reads
+        those instead of parsing each message again, and never changes or keeps them. They must be the parse
+        of exactly the event's bytes, which a decoder's batch guarantees."""
         self._new = []
-        for event in events:
-            if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
-                self._message(event)
-            elif event.kind == Kind.HTTP and self._meta_by_exchange:
-                self._header_rule(event)
+        if parsed is None:
+            for event in events:
+                if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
+                    self._message(event, NOT_PARSED)
+                elif event.kind == Kind.HTTP and self._meta_by_exchange:
+                    self._header_rule(event)
+        else:
+            for event, value in zip(events, parsed, strict=True):
+                if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
+                    self._message(event, value)
+                elif event.kind == Kind.HTTP and self._meta_by_exchange:
+                    self._header_rule(event)
         new = self._new
         if new:
             for listener in self.listeners:
@@ -174,11 +189,16 @@ class ProtocolJudge:
 
     # -- one message --------------------------------------------------------------------------------------
 
-    def _message(self, event: Event) -> None:
+    def _message(self, event: Event, value: Any) -> None:
         rpc = event.rpc
         assert rpc is not None and event.dir is not None
         big = event.size > self.defer_bytes
-        obj = None if big or rpc.kind == jsonrpc.INVALID else _parse(event)
+        if big or rpc.kind == jsonrpc.INVALID:
+            obj = None
+        elif value is NOT_PARSED:
+            obj = _parse(event)
+        else:
+            obj = value
         if rpc.kind == jsonrpc.BATCH:
             return  # batches: their JSON-RPC rules are the wire layer's (batch-not-allowed)
         answering = event.data.get("request_method") if rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) else None
@@ -212,10 +232,20 @@ class ProtocolJudge:
         return self.assumed
 
     def _schema(self, event: Event, obj: Any, revision: str, answering: str | None) -> None:
-        schema = for_revision(revision)
-        if schema is None or event.rpc is None:
+        rpc = event.rpc
+        if rpc is None:
             return
-        for violation in schema.check(obj, event.rpc.kind, event.rpc.method, answering):
+        if rpc.kind in _BY_METHOD:  # the common case: one generated check, found once per revision and method
+            key = (revision, rpc.method)
+            fast = self._fast.get(key, _UNKNOWN)
+            if fast is _UNKNOWN:
+                fast = self._fast[key] = _fast_check(revision, rpc.method)
+            if fast is not None and fast(obj):
+                return
+        schema = for_revision(revision)
+        if schema is None:
+            return
+        for violation in schema.check(obj, rpc.kind, rpc.method, answering):
             self._add(event, "schema", violation.sentence, path=violation.path, revision=revision)
 
     def _request(self, event: Event, method: str, msg_id: Any, body: dict[str, Any]) -> None:
@@ -437,6 +467,19 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
     except (ValueError, RecursionError, StopIteration, UnicodeDecodeError):
         return []
     return [(v.sentence, v.path) for v in schema.check(value, kind, method, answering)]
+
+
+#: kinds judged by their own method's definition
+_BY_METHOD = frozenset({jsonrpc.REQUEST, jsonrpc.NOTIFICATION})
+_UNKNOWN = object()
+
+
+def _fast_check(revision: str, method: str | None) -> Callable[[Any], bool] | None:
+    """The generated yes/no check of the request or notification ``method`` in ``revision`` (None when the
+    revision has no schema or does not define the method: :meth:`RevisionSchema.check` decides then)."""
+    schema = for_revision(revision)
+    name = schema.methods.get(method or "") if schema is not None else None
+    return schema.fast(name) if schema is not None and name else None
 
 
 def _get(obj: Any, *keys: str) -> Any:

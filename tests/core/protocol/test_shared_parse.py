@@ -1,0 +1,92 @@
+"""The judge reads the decoder's parse instead of parsing each message again (issue 15's ingest cost); that
+sharing is exact: the same findings as judging from the bytes, on messages of one method where some are
+invalid, and each value is the parse of exactly its own event's bytes."""
+
+from __future__ import annotations
+
+import json
+
+from inspector.core.protocol.judge import ProtocolJudge
+from inspector.core.protocol.pacer import PARSED_HELD, JudgePacer
+from inspector.core.wire.events import Event, Kind
+from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder
+
+LOG = {"jsonrpc": "2.0", "method": "notifications/message"}
+
+
+def _line(obj: dict) -> bytes:
+    return json.dumps(obj).encode() + b"\n"
+
+
+def _stream() -> bytes:
+    """Log notifications, one method, of which some break the schema in different places, mixed with lines the
+    decoder does not take its fast path for (CRLF, broken JSON, a pretty-printed object, a batch)."""
+    good = [_line({**LOG, "params": {"level": "info", "data": i}}) for i in range(6)]
+    bad = [
+        _line({**LOG, "params": {"level": "loud", "data": 1}}),  # not a LoggingLevel
+        _line({**LOG, "params": {"level": "info"}}),  # no data
+        _line({**LOG, "params": {"level": "info", "data": 1, "logger": 7}}),  # logger not a string
+        _line({"jsonrpc": "2.0", "method": "notifications/message", "params": []}),
+    ]
+    odd = [_line({**LOG, "params": {"level": "warning", "data": 2}}).replace(b"\n", b"\r\n"), b"{not json\n",
+           b'{"jsonrpc": "2.0",\n "method": "ping", "id": 1}\n', b'[{"jsonrpc": "2.0", "method": "ping", "id": 2}]\n']
+    return b"".join([good[0], bad[0], good[1], odd[0], bad[1], good[2], odd[1], bad[2], odd[2], good[3], bad[3],
+                     odd[3], good[4], good[5]])
+
+
+def _numbered(events: list[Event], first: int = 0) -> None:
+    for seq, event in enumerate(events[first:], first + 1):
+        event.seq = seq
+
+
+def _findings(judge: ProtocolJudge) -> list[tuple[int, str, str, str]]:
+    return [(f.seq, f.rule, f.path, f.text) for seq in sorted(judge.findings) for f in judge.findings[seq]]
+
+
+def test_each_shared_value_is_the_parse_of_its_own_events_bytes_and_the_rest_are_not_parsed():
+    batch = LineDecoder().feed(_stream())
+    assert isinstance(batch, Batch)
+    values = batch.values()
+    assert len(values) == len(batch)
+    shared = [(event, value) for event, value in zip(batch, values, strict=True) if value is not NOT_PARSED]
+    assert len(shared) == 10  # the six good and four bad log lines; not CRLF, broken, pretty-printed or batch
+    for event, value in shared:
+        assert event.kind == Kind.MESSAGE and value == json.loads(event.raw)
+    assert list(batch[:2]) == batch[:2] and not isinstance(batch[:2], Batch)  # a slice carries no parses
+
+
+def test_judging_with_the_decoders_parse_finds_exactly_what_judging_the_bytes_finds():
+    batch = LineDecoder().feed(_stream())
+    _numbered(batch)
+    from_bytes, shared = ProtocolJudge("2025-11-25"), ProtocolJudge("2025-11-25")
+    from_bytes.feed(batch)
+    shared.feed(batch, batch.values())
+    found = _findings(shared)
+    assert found == _findings(from_bytes)
+    bad_seqs = {seq for seq, rule, _, _ in found if rule == "schema"}
+    assert bad_seqs == {2, 5, 8, 11}  # every invalid log message, none of the valid ones of the same method
+    assert any("level" in path for seq, _, path, _ in found if seq == 2)
+    assert any("logger" in path for seq, _, path, _ in found if seq == 8)
+
+
+def test_the_pacer_judges_rows_with_their_parse_and_without_it_the_same():
+    """Rows pushed with the decoder's parse, more than the pacer holds parses for, in batches as they come:
+    the same findings as the bytes give, whichever rows kept their parse."""
+    stream = _stream()
+    repeats = PARSED_HELD // 10 + 50
+    decoder = LineDecoder()
+    rows: list[Event] = []
+    pacer = JudgePacer(ProtocolJudge("2025-11-25"))
+    plain = JudgePacer(ProtocolJudge("2025-11-25"))
+    for _ in range(repeats):
+        batch = decoder.feed(stream)
+        first = len(rows)
+        rows.extend(batch)
+        _numbered(rows, first)
+        pacer.push_rows(first, len(rows), rows.__getitem__, batch.values())
+        plain.push_rows(first, len(rows), rows.__getitem__)
+    pacer.drain()
+    plain.drain()
+    assert pacer.backlog == 0 and pacer._parsed_held == 0
+    assert _findings(pacer.judge) == _findings(plain.judge)
+    assert sum(pacer.judge.counts.values()) >= 4 * repeats
