@@ -192,6 +192,14 @@ class ProtocolJudge:
     def _message(self, event: Event, value: Any) -> None:
         rpc = event.rpc
         assert rpc is not None and event.dir is not None
+        if rpc.kind == jsonrpc.NOTIFICATION and value is not NOT_PARSED and len(event.raw) <= self.defer_bytes:
+            # the common case (a flood is notifications), parsed by the decoder: what the general path below
+            # does for it, without the steps that cannot apply
+            revision = self.revision if self.revision is not None else self.assumed
+            if revision is not None and value is not None:
+                self._schema(event, value, revision, None)
+            self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
+            return
         big = event.size > self.defer_bytes
         if big or rpc.kind == jsonrpc.INVALID:
             obj = None
@@ -321,14 +329,15 @@ class ProtocolJudge:
         self.revision = chosen
 
     def _notification(self, event: Event, method: str, body: dict[str, Any]) -> None:
-        params = body.get("params")
-        params = params if isinstance(params, dict) else {}
-        if method == "notifications/initialized" and event.dir == Direction.C2S:
-            self._initialized = True
-        elif method == "notifications/progress":
-            self._progress_rule(event, params)
-        elif method == "notifications/cancelled":
-            self._cancel_rule(event, params)
+        if method in _STATEFUL_NOTIFICATIONS:
+            params = body.get("params")
+            params = params if isinstance(params, dict) else {}
+            if method == "notifications/initialized" and event.dir == Direction.C2S:
+                self._initialized = True
+            elif method == "notifications/progress":
+                self._progress_rule(event, params)
+            elif method == "notifications/cancelled":
+                self._cancel_rule(event, params)
         if event.dir == Direction.S2C:
             self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
             if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
@@ -469,6 +478,9 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
     return [(v.sentence, v.path) for v in schema.check(value, kind, method, answering)]
 
 
+#: notifications that change or consult the judge's state beyond capabilities and revision
+_STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
+                                     "notifications/cancelled"})
 #: kinds judged by their own method's definition
 _BY_METHOD = frozenset({jsonrpc.REQUEST, jsonrpc.NOTIFICATION})
 _UNKNOWN = object()
