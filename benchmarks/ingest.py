@@ -3,7 +3,9 @@
 Compares, in one run and on the same byte stream:
   baseline  a bare asyncio loop: readline() + json.loads() per line, nothing kept
   record    the `mcp-inspector record` path: framing decoder, events, correlation, capture file on disk
-  retain    the same plus every event kept in memory
+  rec+judge record plus the protocol judge, paced (JudgePacer.push), fed each batch's events with the decoder's
+            parse: a recording that judges as it goes (no command does yet; issue 15: at most 1.2x record's time)
+  retain    record plus every event kept in memory
   live      the window's live session: the record path kept in a LiveIndex (columns, offsets, a ring of recent
             events; older ones read back from the capture), no judge
   judge     live plus the window's protocol judge: the JudgePacer queues row ranges with the decoder's parse
@@ -58,7 +60,8 @@ async def run_baseline(stream: str) -> int:
     return n
 
 
-async def run_record(stream: str, retain: bool, judge: bool = False, live: bool = False) -> int:
+async def run_record(stream: str, retain: bool, judge: bool = False, live: bool = False,
+                     record_judge: bool = False) -> int:
     from inspector.core.capture.writer import CaptureWriter, make_header
     from inspector.core.session.session import Session
     from inspector.core.transports.stdio import StdioTransport
@@ -75,6 +78,8 @@ async def run_record(stream: str, retain: bool, judge: bool = False, live: bool 
             session = Session(StdioTransport(argv), capture=writer, keep_events=False, keeper=LiveIndex(writer))
         elif not judge:
             session = Session(StdioTransport(argv), capture=writer, keep_events=retain)
+            if record_judge:
+                pacer = judge_listener(session, None)
         else:  # the window's live session and protocol judge (issue 15), without Qt: see judge_listener
             from inspector.core.capture.live import LiveIndex
 
@@ -113,8 +118,12 @@ def judge_listener(session, index):  # type: ignore[no-untyped-def]
             loop.call_later(delay, pace)
 
     def arrived(events: list) -> None:
-        stop = len(index)
         parsed = events.values() if type(events) is Batch else None
+        if index is None:  # no index: the events themselves are queued (a recording that judges as it goes)
+            if pacer.push(events, parsed):
+                loop.call_soon(pace)
+            return
+        stop = len(index)
         if pacer.push_rows(stop - len(events), stop, index.event, parsed):
             loop.call_soon(pace)
 
@@ -134,7 +143,8 @@ def child(mode: str, stream: str) -> None:
     if mode == "baseline":
         n = asyncio.run(run_baseline(stream))
     else:
-        n = asyncio.run(run_record(stream, retain=(mode == "retain"), judge=(mode == "judge"), live=(mode == "live")))
+        n = asyncio.run(run_record(stream, retain=(mode == "retain"), judge=(mode == "judge"), live=(mode == "live"),
+                                   record_judge=(mode == "rec+judge")))
     judged = time.perf_counter() - start
     seconds = INGEST_DONE[0] - start if INGEST_DONE else judged
     rss_peak = memory_kb("VmHWM")
@@ -153,7 +163,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200_000)
     parser.add_argument("--size", type=int, default=250)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--child", choices=("baseline", "record", "retain", "live", "judge"))
+    parser.add_argument("--child", choices=("baseline", "record", "rec+judge", "retain", "live", "judge"))
     parser.add_argument("--stream", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -162,7 +172,8 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from flood_server import payload
 
-    results: dict[str, list[dict[str, float]]] = {"baseline": [], "record": [], "retain": [], "live": [], "judge": []}
+    results: dict[str, list[dict[str, float]]] = {"baseline": [], "record": [], "rec+judge": [], "retain": [],
+                                                "live": [], "judge": []}
     with tempfile.TemporaryDirectory() as tmp:
         stream = str(Path(tmp, "flood.jsonl"))
         data = payload(args.count, args.size)
@@ -183,13 +194,12 @@ def main() -> None:
         growth = statistics.median(r["rss_peak_kb"] - r["rss_start_kb"] for r in runs) * 1024
         print(f"{mode:<10}{seconds:>9.2f}{seconds / base_time:>12.2f}{peak:>13.1f}{growth / 1e6:>15.1f}"
               f"{growth / raw_bytes:>14.2f}")
-    record_time = statistics.median(r["seconds"] for r in results["record"])
-    live_time = statistics.median(r["seconds"] for r in results["live"])
-    judge_time = statistics.median(r["seconds"] for r in results["judge"])
-    judged = statistics.median(r["judged_seconds"] for r in results["judge"])
-    print(f"judge / live ingest: {judge_time / live_time:.2f}x (goal at most 1.2x; judge / record "
-          f"{judge_time / record_time:.2f}x); every message judged {judged - judge_time:.2f} s after the flood "
-          f"ended ({judged / live_time:.2f}x live's time in all)")
+    for base, judged_mode in (("live", "judge"), ("record", "rec+judge")):
+        base_time = statistics.median(r["seconds"] for r in results[base])
+        ingest = statistics.median(r["seconds"] for r in results[judged_mode])
+        total = statistics.median(r["judged_seconds"] for r in results[judged_mode])
+        print(f"{judged_mode} / {base}: ingest {ingest / base_time:.2f}x, every message judged "
+              f"{total / base_time:.2f}x ({total - ingest:.2f} s after the flood ended); goal at most 1.2x")
 
 
 if __name__ == "__main__":

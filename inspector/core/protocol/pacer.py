@@ -68,22 +68,49 @@ class JudgePacer:
         self._fetch: Callable[[int], Event] | None = None
         self._parsed: deque[tuple[int, list[Any]]] = deque()  # (first row, the decoder's values from it on)
         self._parsed_held = 0
+        self._pushed = self._popped = 0  # events ever queued by push, and taken from that queue
         self._next_at = 0.0  # judging may not start again before this (the budget's rest after the last step)
 
     @property
     def backlog(self) -> int:
         return len(self._queue) + self._row_count
 
-    def push(self, events: Iterable[Event]) -> bool:
-        """Queue events; True when the queue was empty before (the owner should schedule a step now)."""
+    def push(self, events: Iterable[Event], parsed: list[Any] | None = None) -> bool:
+        """Queue events; True when the queue was empty before (the owner should schedule a step now).
+        ``parsed``: the decoder's parse of each, as for :meth:`push_rows`."""
         was_idle = not self._queue
         room = self.max_backlog - len(self._queue)
         batch = list(events)
+        if parsed is not None and len(parsed) != len(batch):
+            parsed = None
         if len(batch) > room:
             self.skipped += len(batch) - max(room, 0)
             batch = batch[:max(room, 0)]
+        self._hold(self._pushed, parsed[:len(batch)] if parsed is not None else None)
+        self._pushed += len(batch)
         self._queue.extend(batch)
         return was_idle and bool(self._queue)
+
+    def _hold(self, first: int, parsed: list[Any] | None) -> None:
+        """Keep the parse of the events numbered from ``first`` on (rows, or positions in the queue), within
+        :data:`PARSED_HELD`."""
+        if parsed and self._parsed_held + len(parsed) <= PARSED_HELD:
+            self._parsed.append((first, parsed))
+            self._parsed_held += len(parsed)
+
+    def _held_values(self, start: int, stop: int) -> tuple[int, list[Any] | None]:
+        """For the events numbered ``[start, stop)`` about to be judged: a ``stop`` that keeps them on one side
+        of a parse boundary, and their parses (None when not held). Drops parses of events already judged."""
+        parsed = self._parsed
+        while parsed and parsed[0][0] + len(parsed[0][1]) <= start:
+            self._parsed_held -= len(parsed.popleft()[1])
+        if not parsed:
+            return stop, None
+        held_first, held = parsed[0]
+        if held_first > start:
+            return min(stop, held_first), None  # events before the parsed ones: judged without
+        stop = min(stop, held_first + len(held))
+        return stop, held[start - held_first : stop - held_first]
 
     def push_rows(self, first: int, stop: int, fetch: Callable[[int], Event],
                   parsed: list[Any] | None = None) -> bool:
@@ -99,10 +126,8 @@ class JudgePacer:
             if stop - first > room:
                 self.skipped += stop - first - room
                 stop = first + room
-        if parsed is not None and stop > first and len(parsed) == stop - first \
-                and self._parsed_held + len(parsed) <= PARSED_HELD:
-            self._parsed.append((first, parsed))
-            self._parsed_held += len(parsed)
+        if parsed is not None and stop > first and len(parsed) == stop - first:
+            self._hold(first, parsed)
         if stop > first:
             if self._rows and self._rows[-1][1] == first:
                 self._rows[-1][1] = stop
@@ -115,22 +140,14 @@ class JudgePacer:
         """The next (at most) ``count`` queued events (rows fetched), with the decoder's parse of each when it
         is held (else None)."""
         if self._queue:
-            return [self._queue.popleft() for _ in range(min(count, len(self._queue)))], None
+            start = self._popped
+            stop, values = self._held_values(start, start + min(count, len(self._queue)))
+            self._popped = stop
+            return [self._queue.popleft() for _ in range(stop - start)], values
         assert self._fetch is not None
         span = self._rows[0]
         start = span[0]
-        stop = min(span[1], start + count)
-        values = None
-        parsed = self._parsed
-        while parsed and parsed[0][0] + len(parsed[0][1]) <= start:  # rows judged (or skipped) already
-            self._parsed_held -= len(parsed.popleft()[1])
-        if parsed:
-            held_first, held = parsed[0]
-            if held_first <= start:
-                stop = min(stop, held_first + len(held))
-                values = held[start - held_first : stop - held_first]
-            else:
-                stop = min(stop, held_first)  # rows before the parsed ones: judged without
+        stop, values = self._held_values(start, min(span[1], start + count))
         chunk = [self._fetch(row) for row in range(start, stop)]
         self._row_count -= stop - start
         span[0] = stop

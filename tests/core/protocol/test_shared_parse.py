@@ -90,3 +90,25 @@ def test_the_pacer_judges_rows_with_their_parse_and_without_it_the_same():
     assert pacer.backlog == 0 and pacer._parsed_held == 0
     assert _findings(pacer.judge) == _findings(plain.judge)
     assert sum(pacer.judge.counts.values()) >= 4 * repeats
+
+
+def test_the_pacer_judges_queued_events_with_their_parse_and_without_it_the_same():
+    """The same with events queued (``push``, a session that keeps no index), in batches as the decoder made
+    them, past what the pacer holds parses for."""
+    stream = _stream()
+    decoder = LineDecoder()
+    pacer = JudgePacer(ProtocolJudge("2025-11-25"))
+    plain = JudgePacer(ProtocolJudge("2025-11-25"))
+    seq = 0
+    for _ in range(PARSED_HELD // 10 + 50):
+        batch = decoder.feed(stream)
+        for event in batch:
+            seq += 1
+            event.seq = seq
+        pacer.push(batch, batch.values())
+        plain.push(batch)
+    pacer.drain()
+    plain.drain()
+    assert pacer.backlog == 0 and pacer._parsed_held == 0
+    assert _findings(pacer.judge) == _findings(plain.judge)
+    assert sum(pacer.judge.counts.values()) >= 4 * (PARSED_HELD // 10 + 50)
