@@ -137,9 +137,10 @@ class ProtocolJudge:
                 elif event.kind == Kind.HTTP and self._meta_by_exchange:
                     self._header_rule(event)
         else:
+            message, judge = Kind.MESSAGE, self._message
             for event, value in zip(events, parsed, strict=True):
-                if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
-                    self._message(event, value)
+                if event.kind == message and event.rpc is not None and event.dir is not None:
+                    judge(event, value)
                 elif event.kind == Kind.HTTP and self._meta_by_exchange:
                     self._header_rule(event)
         new = self._new
@@ -192,12 +193,17 @@ class ProtocolJudge:
     def _message(self, event: Event, value: Any) -> None:
         rpc = event.rpc
         assert rpc is not None and event.dir is not None
-        if rpc.kind == jsonrpc.NOTIFICATION and value is not NOT_PARSED and len(event.raw) <= self.defer_bytes:
+        if rpc.kind == _NOTIFICATION and value is not NOT_PARSED and len(event.raw) <= self.defer_bytes:
             # the common case (a flood is notifications), parsed by the decoder: what the general path below
-            # does for it, without the steps that cannot apply
+            # does for it, without the steps that cannot apply, and the schema's generated check called here
             revision = self.revision if self.revision is not None else self.assumed
             if revision is not None and value is not None:
-                self._schema(event, value, revision, None)
+                key = (revision, rpc.method)
+                fast = self._fast.get(key, _UNKNOWN)
+                if fast is _UNKNOWN:
+                    fast = self._fast[key] = _fast_check(revision, rpc.method)
+                if fast is None or not fast(value):
+                    self._schema(event, value, revision, None)
             self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
             return
         big = event.size > self.defer_bytes
@@ -339,14 +345,16 @@ class ProtocolJudge:
             elif method == "notifications/cancelled":
                 self._cancel_rule(event, params)
         if event.dir == Direction.S2C:
-            self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
+            if method in _SERVER_ANNOUNCES:
+                self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
             if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
                     and not any(p.log_level for p in self._pending[Direction.C2S].values()):
                 self._add(event, "log-without-level",
                           "a log message while no request in flight set io.modelcontextprotocol/logLevel in _meta")
-        else:
+        elif method in _CLIENT_ANNOUNCES:
             self._uses_client_capability(event, method, _CLIENT_ANNOUNCES)
-        self._not_in_revision(event, method)
+        if self.revision is not None and method:
+            self._not_in_revision(event, method)
 
     # -- rules --------------------------------------------------------------------------------------------
 
@@ -478,6 +486,7 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
     return [(v.sentence, v.path) for v in schema.check(value, kind, method, answering)]
 
 
+_NOTIFICATION = jsonrpc.NOTIFICATION
 #: notifications that change or consult the judge's state beyond capabilities and revision
 _STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
                                      "notifications/cancelled"})
