@@ -69,6 +69,8 @@ class Batch(list[Event]):
     def values(self) -> list[Any]:
         """The parsed value of each event, in order (:data:`NOT_PARSED` where there is none); read-only."""
         parsed = self.parsed
+        if len(parsed) == len(self):  # every event parsed (a flood): positions were added in order
+            return list(parsed.values())
         return [parsed.get(i, NOT_PARSED) for i in range(len(self))]
 
 
