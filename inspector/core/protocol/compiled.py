@@ -232,6 +232,8 @@ def compile_definition(document: dict[str, Any], name: str) -> Check:
 #: Generated code inlines a subschema this many levels deep, then calls a function of its own (Python allows
 #: 20 nested blocks in one function; each level may open two).
 _INLINE_DEPTH = 6
+#: A ``$ref`` met this few levels into a function is inlined there; deeper ones are calls.
+_INLINE_REF_DEPTH = 3
 #: A property absent from an object (``dict.get``'s default), never a JSON value.
 _MISSING = object()
 #: Bound as default arguments of every generated function: locals are the fastest names to load.
@@ -260,6 +262,9 @@ class CodeCompiler:
         self._pending: list[tuple[str, Any]] = []  # (function name, schema) still to generate
         self._source: list[str] = []
         self._count = 0
+        self._inlining: set[str] = set()  # definitions being inlined on the current path
+        #: id of a subschema of the document (which keeps it alive) -> its function's name
+        self._subschemas: dict[int, str] = {}
 
     def definition(self, pointer: str) -> Check:
         """The check of ``#/definitions/X`` or ``#/$defs/X``."""
@@ -308,8 +313,10 @@ class CodeCompiler:
 
     def _function(self, schema: Any) -> str:
         """A function of its own for ``schema`` (anyOf branches, deep subschemas)."""
-        name = self._fresh("f")
-        self._pending.append((name, schema))
+        name = self._subschemas.get(id(schema))  # one function per subschema of the document, however often met
+        if name is None:
+            name = self._subschemas[id(schema)] = self._fresh("f")
+            self._pending.append((name, schema))
         return name
 
     def _flush(self) -> None:
@@ -326,6 +333,8 @@ class CodeCompiler:
         except Unsupported:
             for pointer in [p for p, n in self._functions.items() if n not in self._namespace]:
                 del self._functions[pointer]
+            for key in [k for k, n in self._subschemas.items() if n not in self._namespace]:
+                del self._subschemas[key]
             self._pending.clear()
             raise
         exec(compile("\n".join(source), "<compiled schema>", "exec"), self._namespace)  # our own generated code
@@ -344,7 +353,7 @@ class CodeCompiler:
             out.append(f"{pad}if not {self._function(schema)}({var}): return False")
             return
         if "$ref" in schema and self.draft7:
-            out.append(f"{pad}if not {self._ref(schema['$ref'])}({var}): return False")
+            self._emit_ref(schema["$ref"], var, indent, out, depth)
             return
         if schema.get("type") == "object" and "$ref" not in schema:
             out.append(f"{pad}if type({var}) is not dict: return False")
@@ -369,6 +378,21 @@ class CodeCompiler:
             if inner:
                 out.append(f"{pad}if type({var}) is dict:")
                 out.extend(inner)
+
+    def _emit_ref(self, pointer: Any, var: str, indent: int, out: list[str], depth: int) -> None:
+        """A ``$ref``: its definition's statements inlined near the top of a function (a call costs more than
+        the checks of a small definition), else a call of the definition's function. A definition already
+        being inlined on this path is called, never inlined again (recursive definitions)."""
+        name = self._ref(pointer)  # validates the pointer, and the function exists for any later call
+        if depth >= _INLINE_REF_DEPTH or pointer in self._inlining:
+            out.append(f"{'    ' * indent}if not {name}({var}): return False")
+            return
+        parts = pointer.removeprefix("#/").split("/")
+        self._inlining.add(pointer)
+        try:
+            self._emit(self.document[parts[0]][parts[1]], var, indent, out, depth + 1)
+        finally:
+            self._inlining.discard(pointer)
 
     def _properties(self, schema: dict[str, Any], var: str, indent: int, out: list[str], depth: int) -> None:
         """``properties`` and ``additionalProperties`` of a value known to be an object."""
@@ -401,7 +425,7 @@ class CodeCompiler:
     def _keyword(self, key: str, want: Any, var: str, indent: int, out: list[str], depth: int) -> None:
         pad = "    " * indent
         if key == "$ref":
-            out.append(f"{pad}if not {self._ref(want)}({var}): return False")
+            self._emit_ref(want, var, indent, out, depth)
         elif key == "type":
             names = want if isinstance(want, list) else [want]
             if any(n not in _TYPES for n in names):
