@@ -137,12 +137,37 @@ class ProtocolJudge:
                 elif event.kind == Kind.HTTP and self._meta_by_exchange:
                     self._header_rule(event)
         else:
-            message, judge = Kind.MESSAGE, self._message
+            # A notification whose method changes no state (neither the judge's nor what its rules read) is
+            # judged against the same state as the one before it, as long as only such notifications came
+            # between: if its (method, direction) found nothing then, its rules find nothing now. `quiet` holds
+            # those pairs, and is emptied by every other message (any of which may change the state).
+            message, judge, defer = Kind.MESSAGE, self._message, self.defer_bytes
+            quiet: set[tuple[str | None, str]] = set()
             for event, value in zip(events, parsed, strict=True):
-                if event.kind == message and event.rpc is not None and event.dir is not None:
+                rpc = event.rpc
+                if event.kind != message or rpc is None or event.dir is None:
+                    if event.kind == Kind.HTTP and self._meta_by_exchange:
+                        self._header_rule(event)
+                    continue
+                if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
+                        or rpc.method in _STATEFUL_NOTIFICATIONS:
+                    quiet.clear()
                     judge(event, value)
-                elif event.kind == Kind.HTTP and self._meta_by_exchange:
-                    self._header_rule(event)
+                    continue
+                revision = self.revision if self.revision is not None else self.assumed
+                if revision is not None and value is not None:  # the schema, as _message's direct route
+                    key = (revision, rpc.method)
+                    fast = self._fast.get(key, _UNKNOWN)
+                    if fast is _UNKNOWN:
+                        fast = self._fast[key] = _fast_check(revision, rpc.method)
+                    if fast is None or not fast(value):
+                        self._schema(event, value, revision, None)
+                pair = (rpc.method, event.dir)
+                if pair not in quiet:
+                    found = len(self._new)
+                    self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
+                    if len(self._new) == found:
+                        quiet.add(pair)
         new = self._new
         if new:
             for listener in self.listeners:

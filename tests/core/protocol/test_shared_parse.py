@@ -8,7 +8,7 @@ import json
 
 from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.protocol.pacer import PARSED_HELD, JudgePacer
-from inspector.core.wire.events import Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder
 
 LOG = {"jsonrpc": "2.0", "method": "notifications/message"}
@@ -112,3 +112,57 @@ def test_the_pacer_judges_queued_events_with_their_parse_and_without_it_the_same
     assert pacer.backlog == 0 and pacer._parsed_held == 0
     assert _findings(pacer.judge) == _findings(plain.judge)
     assert sum(pacer.judge.counts.values()) >= 4 * (PARSED_HELD // 10 + 50)
+
+
+def _scenario() -> bytes:
+    """One stream, both directions' lines in order: the same server notifications before the handshake, after
+    an answer that does not declare what they need, and after requests change what is in flight (2026-07-28
+    logging needs a request in flight that asked for a level), with invalid ones of the same method between."""
+    c2s, s2c = Direction.C2S, Direction.S2C
+
+    def msg(direction: str, obj: dict) -> tuple[str, bytes]:
+        return direction, json.dumps(obj).encode() + b"\n"
+
+    changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+    log = {**LOG, "params": {"level": "info", "data": "x"}}
+    bad_log = {**LOG, "params": {"level": "loud", "data": "x"}}
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    return [
+        msg(s2c, changed), msg(s2c, log), msg(s2c, changed), msg(s2c, bad_log), msg(s2c, log),
+        msg(c2s, {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}),
+        msg(s2c, {"jsonrpc": "2.0", "id": 1, "result": {"supportedVersions": ["2026-07-28"], "capabilities": {
+            "tools": {}, "logging": {}}, "serverInfo": {"name": "s", "version": "1"}}}),
+        msg(s2c, changed), msg(s2c, log), msg(s2c, changed), msg(s2c, log), msg(s2c, bad_log),
+        msg(c2s, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
+            **meta, "io.modelcontextprotocol/logLevel": "info"}}}),
+        msg(s2c, log), msg(s2c, changed), msg(s2c, log), msg(s2c, bad_log), msg(s2c, log),
+        msg(s2c, {"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}),
+        msg(s2c, log), msg(s2c, log), msg(c2s, changed), msg(c2s, changed), msg(s2c, log),
+    ]
+
+
+def test_rules_that_depend_on_the_session_state_find_the_same_with_the_decoders_parse():
+    """Notifications of one method repeated across state changes (handshake, requests in flight) and invalid
+    ones among them: judged with the decoder's parse, in one batch, exactly what judging the bytes finds."""
+    from inspector.core.session.pipeline import EventPipeline
+
+    pipeline = EventPipeline()
+    events: list[Event] = []
+    values: list = []
+    decoders = {Direction.C2S: LineDecoder(Direction.C2S), Direction.S2C: LineDecoder(Direction.S2C)}
+    for direction, line in _scenario():
+        batch = decoders[direction].feed(line)
+        pipeline.push(batch, 0.0, 0.0)  # numbers and pairs them (responses learn the method they answer)
+        events.extend(batch)
+        values.extend(batch.values())
+    assert NOT_PARSED not in values
+    from_bytes, shared = ProtocolJudge(), ProtocolJudge()
+    from_bytes.feed(events)
+    shared.feed(events, values)
+    found = _findings(shared)
+    assert found == _findings(from_bytes)
+    rules = {rule for _, rule, _, _ in found}
+    assert {"schema", "log-without-level", "server-capability-undeclared"} <= rules, rules  # state-dependent
+    # logs while no request in flight asked for a level (after the answer to discover, and after tools/list's)
+    assert {seq for seq, rule, _, _ in found if rule == "log-without-level"} == {9, 11, 12, 20, 21, 24}
