@@ -68,6 +68,8 @@ async def run_record(stream: str, retain: bool, judge: bool = False, live: bool 
     from inspector.core.wire.events import Kind
 
     argv = server_argv(stream)
+    transport = StdioTransport(argv)
+    transport.share_parses = judge or record_judge  # as the window sets it for the sessions it judges
     with tempfile.TemporaryDirectory() as tmp:
         writer = CaptureWriter(Path(tmp, "bench.jsonl"), make_header({"transport": "stdio", "argv": argv}),
                                track_offsets=judge or live)
@@ -75,16 +77,16 @@ async def run_record(stream: str, retain: bool, judge: bool = False, live: bool 
         if live:  # the window's live session without the judge: the run judging is compared with
             from inspector.core.capture.live import LiveIndex
 
-            session = Session(StdioTransport(argv), capture=writer, keep_events=False, keeper=LiveIndex(writer))
+            session = Session(transport, capture=writer, keep_events=False, keeper=LiveIndex(writer))
         elif not judge:
-            session = Session(StdioTransport(argv), capture=writer, keep_events=retain)
+            session = Session(transport, capture=writer, keep_events=retain)
             if record_judge:
                 pacer = judge_listener(session, None)
         else:  # the window's live session and protocol judge (issue 15), without Qt: see judge_listener
             from inspector.core.capture.live import LiveIndex
 
             index = LiveIndex(writer)
-            session = Session(StdioTransport(argv), capture=writer, keep_events=False, keeper=index)
+            session = Session(transport, capture=writer, keep_events=False, keeper=index)
             pacer = judge_listener(session, index)
         await session.start()
         await session.wait_closed()

@@ -54,7 +54,8 @@ NOT_PARSED: Any = object()
 
 
 class Batch(list[Event]):
-    """The events one :meth:`LineDecoder.feed` returned, with what it parsed of each: a consumer on the same
+    """The events one :meth:`LineDecoder.feed` returned, with what it parsed of each (a decoder made with
+    ``share_parses``; else none are kept): a consumer on the same
     turn (the protocol judge) can read the parse instead of parsing the bytes again. The parse is never stored
     on an event (events keep only their bytes and summary); it lives as long as this list, which the
     transport hands through the session's pipeline to its listeners and then drops. A copy or slice of the
@@ -82,10 +83,14 @@ class LineDecoder:
     """
 
     def __init__(self, direction: str = Direction.S2C, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-                 defer_bytes: int | None = None) -> None:
+                 defer_bytes: int | None = None, share_parses: bool = False) -> None:
         if max_line_bytes < 1:
             raise ValueError("max_line_bytes must be positive")
         self.direction = direction
+        #: keep each batch's parse on it (:class:`Batch`) for a consumer that reads it (the protocol judge);
+        #: off, each parse is freed as soon as the message is classified, which a recording without a judge
+        #: wants: parses held for a whole batch cost the garbage collector's young generation
+        self.share_parses = share_parses
         self.max_line_bytes = max_line_bytes
         #: complete lines longer than this come back as :class:`Undecoded` (None: every line is decoded)
         self.defer_bytes = defer_bytes
@@ -190,7 +195,7 @@ class LineDecoder:
             out.append(Undecoded(line, eol, self.direction))
             return
         event, value = _decode_parsed(line, eol, self.direction)
-        if value is not NOT_PARSED and type(out) is Batch:
+        if value is not NOT_PARSED and self.share_parses and type(out) is Batch:
             out.parsed[len(out)] = value
             out.append(event)
             return

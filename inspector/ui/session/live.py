@@ -66,6 +66,10 @@ class LiveSession(QObject):
         keeps no list of its events: :attr:`index` holds them (a bounded window in memory, the rest read back
         from the capture), so a session of millions of events stays in a few hundred MB."""
         transport = make_transport(self.target)
+        from inspector.core.transports.stdio import StdioTransport  # loaded by make_transport for a stdio target
+
+        if isinstance(transport, StdioTransport):
+            transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
         self.capture_path = self.captures / capture_name(self.target)
         self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
                                     track_offsets=True)

@@ -44,7 +44,7 @@ def _findings(judge: ProtocolJudge) -> list[tuple[int, str, str, str]]:
 
 
 def test_each_shared_value_is_the_parse_of_its_own_events_bytes_and_the_rest_are_not_parsed():
-    batch = LineDecoder().feed(_stream())
+    batch = LineDecoder(share_parses=True).feed(_stream())
     assert isinstance(batch, Batch)
     values = batch.values()
     assert len(values) == len(batch)
@@ -53,10 +53,11 @@ def test_each_shared_value_is_the_parse_of_its_own_events_bytes_and_the_rest_are
     for event, value in shared:
         assert event.kind == Kind.MESSAGE and value == json.loads(event.raw)
     assert list(batch[:2]) == batch[:2] and not isinstance(batch[:2], Batch)  # a slice carries no parses
+    assert set(LineDecoder().feed(_stream()).values()) == {NOT_PARSED}  # nothing kept unless asked for
 
 
 def test_judging_with_the_decoders_parse_finds_exactly_what_judging_the_bytes_finds():
-    batch = LineDecoder().feed(_stream())
+    batch = LineDecoder(share_parses=True).feed(_stream())
     _numbered(batch)
     from_bytes, shared = ProtocolJudge("2025-11-25"), ProtocolJudge("2025-11-25")
     from_bytes.feed(batch)
@@ -74,7 +75,7 @@ def test_the_pacer_judges_rows_with_their_parse_and_without_it_the_same():
     the same findings as the bytes give, whichever rows kept their parse."""
     stream = _stream()
     repeats = PARSED_HELD // 10 + 50
-    decoder = LineDecoder()
+    decoder = LineDecoder(share_parses=True)
     rows: list[Event] = []
     pacer = JudgePacer(ProtocolJudge("2025-11-25"))
     plain = JudgePacer(ProtocolJudge("2025-11-25"))
@@ -96,7 +97,7 @@ def test_the_pacer_judges_queued_events_with_their_parse_and_without_it_the_same
     """The same with events queued (``push``, a session that keeps no index), in batches as the decoder made
     them, past what the pacer holds parses for."""
     stream = _stream()
-    decoder = LineDecoder()
+    decoder = LineDecoder(share_parses=True)
     pacer = JudgePacer(ProtocolJudge("2025-11-25"))
     plain = JudgePacer(ProtocolJudge("2025-11-25"))
     seq = 0
@@ -150,7 +151,8 @@ def test_rules_that_depend_on_the_session_state_find_the_same_with_the_decoders_
     pipeline = EventPipeline()
     events: list[Event] = []
     values: list = []
-    decoders = {Direction.C2S: LineDecoder(Direction.C2S), Direction.S2C: LineDecoder(Direction.S2C)}
+    decoders = {Direction.C2S: LineDecoder(Direction.C2S, share_parses=True),
+                Direction.S2C: LineDecoder(Direction.S2C, share_parses=True)}
     for direction, line in _scenario():
         batch = decoders[direction].feed(line)
         pipeline.push(batch, 0.0, 0.0)  # numbers and pairs them (responses learn the method they answer)
