@@ -956,6 +956,9 @@ class SessionTab(QWidget):
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()
+        session = self.live.session if self.live is not None else None
+        if session is not None and self._judge_batch in session.listeners:
+            session.listeners.remove(self._judge_batch)
 
 
 def _loop_running() -> bool:
