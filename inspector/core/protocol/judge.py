@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import json.scanner
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from inspector.core.protocol.rules import BY_ID
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Finding, Kind
+from inspector.core.wire.framing import NOT_PARSED
 
 #: Messages larger than this are schema-judged later, off the hot path (parsing and validating a 50 MB
 #: result holds the interpreter for seconds).
@@ -116,17 +117,57 @@ class ProtocolJudge:
         self._progress: dict[tuple[str, Any], float | None] = {}  # active token -> last progress value
         self._new: list[ProtocolFinding] = []
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
+        #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
+        self._fast: dict[tuple[str, str | None], Any] = {}
 
     # -- feeding ------------------------------------------------------------------------------------------
 
-    def feed(self, events: Iterable[Event]) -> list[ProtocolFinding]:
-        """Judge a batch (in order); returns the new findings and announces them to the listeners."""
+    def feed(self, events: Iterable[Event], parsed: Sequence[Any] | None = None) -> list[ProtocolFinding]:
+        """Judge a batch (in order); returns the new findings and announces them to the listeners.
+
+        ``parsed``, when given, holds what the decoder parsed of each event, in the same order (see
+        :class:`inspector.core.wire.framing.Batch`; :data:`NOT_PARSED` where it did not): the judge reads
+        those instead of parsing each message again, and never changes or keeps them. They must be the parse
+        of exactly the event's bytes, which a decoder's batch guarantees."""
         self._new = []
-        for event in events:
-            if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
-                self._message(event)
-            elif event.kind == Kind.HTTP and self._meta_by_exchange:
-                self._header_rule(event)
+        if parsed is None:
+            for event in events:
+                if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
+                    self._message(event, NOT_PARSED)
+                elif event.kind == Kind.HTTP and self._meta_by_exchange:
+                    self._header_rule(event)
+        else:
+            # A notification whose method changes no state (neither the judge's nor what its rules read) is
+            # judged against the same state as the one before it, as long as only such notifications came
+            # between: if its (method, direction) found nothing then, its rules find nothing now. `quiet` holds
+            # those pairs, and is emptied by every other message (any of which may change the state).
+            message, judge, defer = Kind.MESSAGE, self._message, self.defer_bytes
+            quiet: set[tuple[str | None, str]] = set()
+            for event, value in zip(events, parsed, strict=True):
+                rpc = event.rpc
+                if event.kind != message or rpc is None or event.dir is None:
+                    if event.kind == Kind.HTTP and self._meta_by_exchange:
+                        self._header_rule(event)
+                    continue
+                if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
+                        or rpc.method in _STATEFUL_NOTIFICATIONS:
+                    quiet.clear()
+                    judge(event, value)
+                    continue
+                revision = self.revision if self.revision is not None else self.assumed
+                if revision is not None and value is not None:  # the schema, as _message's direct route
+                    key = (revision, rpc.method)
+                    fast = self._fast.get(key, _UNKNOWN)
+                    if fast is _UNKNOWN:
+                        fast = self._fast[key] = _fast_check(revision, rpc.method)
+                    if fast is None or not fast(value):
+                        self._schema(event, value, revision, None)
+                pair = (rpc.method, event.dir)
+                if pair not in quiet:
+                    found = len(self._new)
+                    self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
+                    if len(self._new) == found:
+                        quiet.add(pair)
         new = self._new
         if new:
             for listener in self.listeners:
@@ -174,11 +215,29 @@ class ProtocolJudge:
 
     # -- one message --------------------------------------------------------------------------------------
 
-    def _message(self, event: Event) -> None:
+    def _message(self, event: Event, value: Any) -> None:
         rpc = event.rpc
         assert rpc is not None and event.dir is not None
+        if rpc.kind == _NOTIFICATION and value is not NOT_PARSED and len(event.raw) <= self.defer_bytes:
+            # the common case (a flood is notifications), parsed by the decoder: what the general path below
+            # does for it, without the steps that cannot apply, and the schema's generated check called here
+            revision = self.revision if self.revision is not None else self.assumed
+            if revision is not None and value is not None:
+                key = (revision, rpc.method)
+                fast = self._fast.get(key, _UNKNOWN)
+                if fast is _UNKNOWN:
+                    fast = self._fast[key] = _fast_check(revision, rpc.method)
+                if fast is None or not fast(value):
+                    self._schema(event, value, revision, None)
+            self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
+            return
         big = event.size > self.defer_bytes
-        obj = None if big or rpc.kind == jsonrpc.INVALID else _parse(event)
+        if big or rpc.kind == jsonrpc.INVALID:
+            obj = None
+        elif value is NOT_PARSED:
+            obj = _parse(event)
+        else:
+            obj = value
         if rpc.kind == jsonrpc.BATCH:
             return  # batches: their JSON-RPC rules are the wire layer's (batch-not-allowed)
         answering = event.data.get("request_method") if rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) else None
@@ -212,10 +271,20 @@ class ProtocolJudge:
         return self.assumed
 
     def _schema(self, event: Event, obj: Any, revision: str, answering: str | None) -> None:
-        schema = for_revision(revision)
-        if schema is None or event.rpc is None:
+        rpc = event.rpc
+        if rpc is None:
             return
-        for violation in schema.check(obj, event.rpc.kind, event.rpc.method, answering):
+        if rpc.kind in _BY_METHOD:  # the common case: one generated check, found once per revision and method
+            key = (revision, rpc.method)
+            fast = self._fast.get(key, _UNKNOWN)
+            if fast is _UNKNOWN:
+                fast = self._fast[key] = _fast_check(revision, rpc.method)
+            if fast is not None and fast(obj):
+                return
+        schema = for_revision(revision)
+        if schema is None:
+            return
+        for violation in schema.check(obj, rpc.kind, rpc.method, answering):
             self._add(event, "schema", violation.sentence, path=violation.path, revision=revision)
 
     def _request(self, event: Event, method: str, msg_id: Any, body: dict[str, Any]) -> None:
@@ -291,23 +360,26 @@ class ProtocolJudge:
         self.revision = chosen
 
     def _notification(self, event: Event, method: str, body: dict[str, Any]) -> None:
-        params = body.get("params")
-        params = params if isinstance(params, dict) else {}
-        if method == "notifications/initialized" and event.dir == Direction.C2S:
-            self._initialized = True
-        elif method == "notifications/progress":
-            self._progress_rule(event, params)
-        elif method == "notifications/cancelled":
-            self._cancel_rule(event, params)
+        if method in _STATEFUL_NOTIFICATIONS:
+            params = body.get("params")
+            params = params if isinstance(params, dict) else {}
+            if method == "notifications/initialized" and event.dir == Direction.C2S:
+                self._initialized = True
+            elif method == "notifications/progress":
+                self._progress_rule(event, params)
+            elif method == "notifications/cancelled":
+                self._cancel_rule(event, params)
         if event.dir == Direction.S2C:
-            self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
+            if method in _SERVER_ANNOUNCES:
+                self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
             if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
                     and not any(p.log_level for p in self._pending[Direction.C2S].values()):
                 self._add(event, "log-without-level",
                           "a log message while no request in flight set io.modelcontextprotocol/logLevel in _meta")
-        else:
+        elif method in _CLIENT_ANNOUNCES:
             self._uses_client_capability(event, method, _CLIENT_ANNOUNCES)
-        self._not_in_revision(event, method)
+        if self.revision is not None and method:
+            self._not_in_revision(event, method)
 
     # -- rules --------------------------------------------------------------------------------------------
 
@@ -437,6 +509,23 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
     except (ValueError, RecursionError, StopIteration, UnicodeDecodeError):
         return []
     return [(v.sentence, v.path) for v in schema.check(value, kind, method, answering)]
+
+
+_NOTIFICATION = jsonrpc.NOTIFICATION
+#: notifications that change or consult the judge's state beyond capabilities and revision
+_STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
+                                     "notifications/cancelled"})
+#: kinds judged by their own method's definition
+_BY_METHOD = frozenset({jsonrpc.REQUEST, jsonrpc.NOTIFICATION})
+_UNKNOWN = object()
+
+
+def _fast_check(revision: str, method: str | None) -> Callable[[Any], bool] | None:
+    """The generated yes/no check of the request or notification ``method`` in ``revision`` (None when the
+    revision has no schema or does not define the method: :meth:`RevisionSchema.check` decides then)."""
+    schema = for_revision(revision)
+    name = schema.methods.get(method or "") if schema is not None else None
+    return schema.fast(name) if schema is not None and name else None
 
 
 def _get(obj: Any, *keys: str) -> Any:

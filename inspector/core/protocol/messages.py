@@ -1,7 +1,8 @@
 """One message judged against one revision's official schema: requests and notifications by their method,
 results by the method of the request they answer, errors by their shape (and, in 2026-07-28, by their code).
 
-Each definition is checked first by a closure compiled from the schema (:mod:`.compiled`, a few microseconds);
+Each definition is checked first by Python code generated from the schema (:mod:`.compiled`, well under a
+microsecond for a notification);
 only a message it calls invalid is judged again by jsonschema, which says each violation as a sentence with
 its JSON path. Both are compiled once per revision and definition and kept.
 Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
@@ -15,7 +16,7 @@ from typing import Any
 from jsonschema.protocols import Validator
 
 from inspector.core.protocol import revisions
-from inspector.core.protocol.compiled import Check, Compiler, Unsupported
+from inspector.core.protocol.compiled import Check, CodeCompiler, Unsupported
 from inspector.core.schemas.validate import definition_validator, violations_of
 from inspector.core.wire import jsonrpc
 
@@ -38,7 +39,7 @@ class RevisionSchema:
         self.document = revisions.schema_document(revision)
         self.definitions = revisions.definitions(revision)
         self.methods = revisions.methods(revision)
-        self._compiler = Compiler(self.document)
+        self._compiler = CodeCompiler(self.document)
         self._fast: dict[str, Check | None] = {}
         self._slow: dict[str, Validator] = {}
         self._error_codes = _error_codes(self.definitions)

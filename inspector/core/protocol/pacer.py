@@ -1,9 +1,10 @@
 """Judging off the ingest path, with a CPU budget: :class:`JudgePacer` queues what arrives and judges it in
 short steps that take at most :data:`CPU_SHARE` of the time while a backlog lasts.
 
-Why: judging a message (parse it again, check it against its schema, keep the lifecycle state) costs about as
-much as recording it. Done inline, a flood of notifications would be taken in at half speed; paced, the
-inspector keeps reading at full speed and the findings follow, a moment later during a flood and at once
+Why: judging a message (check it against its schema, keep the lifecycle state) costs a quarter of what
+recording it does when the decoder's parse is handed over (:meth:`JudgePacer.push_rows`), and as much when it
+must be parsed again. Done inline, that would slow every flood by as much; paced, the inspector keeps
+reading at (at least) the rest of its speed and the findings follow, a moment later during a flood and at once
 otherwise (a step runs as soon as the owner schedules it when the backlog is small).
 
 The pacer is Qt-free and has no clock of its own scheduling: the owner calls :meth:`step` when the delay it
@@ -21,18 +22,28 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.wire.events import Event
 
-#: the share of the CPU judging takes while there is a backlog (so ingest keeps at least 85% of its speed)
-CPU_SHARE = 0.15
+#: the share of the CPU judging may take while there is a backlog. A flood of small notifications needs about a
+#: quarter (judging one costs ~1.3 µs with the decoder's parse, ingesting it in the window ~5 µs): with this
+#: much the judge keeps up, so rows are judged while they are still in memory with their parse; with less it
+#: falls behind, and every row it reaches after the live ring dropped it is read back from the capture and parsed
+#: again, which costs more than judging it (measured with benchmarks/ingest.py: 0.15 left most of a 200,000-
+#: message flood to be read back after the flood ended)
+CPU_SHARE = 0.3
 #: one step judges for about this long before it hands the loop back
 STEP_SECONDS = 0.004
 #: events judged between two looks at the clock
 CHUNK = 64
 #: events waiting to be judged beyond which new ones are counted, not queued
 MAX_BACKLOG = 2_000_000
+#: at most this many queued rows keep the decoder's parse (:meth:`JudgePacer.push_rows`); the rest of a backlog
+#: is parsed again when judged, so a long flood holds no parse trees beyond these (as many as the live ring's
+#: events)
+PARSED_HELD = 8192
 
 Judged = Callable[[list[Event], list[ProtocolFinding]], None]
 
@@ -55,26 +66,59 @@ class JudgePacer:
         self._rows: deque[list[int]] = deque()  # ranges [first, stop) of rows queued by push_rows
         self._row_count = 0
         self._fetch: Callable[[int], Event] | None = None
+        self._parsed: deque[tuple[int, list[Any]]] = deque()  # (first row, the decoder's values from it on)
+        self._parsed_held = 0
+        self._pushed = self._popped = 0  # events ever queued by push, and taken from that queue
         self._next_at = 0.0  # judging may not start again before this (the budget's rest after the last step)
 
     @property
     def backlog(self) -> int:
         return len(self._queue) + self._row_count
 
-    def push(self, events: Iterable[Event]) -> bool:
-        """Queue events; True when the queue was empty before (the owner should schedule a step now)."""
+    def push(self, events: Iterable[Event], parsed: list[Any] | None = None) -> bool:
+        """Queue events; True when the queue was empty before (the owner should schedule a step now).
+        ``parsed``: the decoder's parse of each, as for :meth:`push_rows`."""
         was_idle = not self._queue
         room = self.max_backlog - len(self._queue)
         batch = list(events)
+        if parsed is not None and len(parsed) != len(batch):
+            parsed = None
         if len(batch) > room:
             self.skipped += len(batch) - max(room, 0)
             batch = batch[:max(room, 0)]
+        self._hold(self._pushed, parsed[:len(batch)] if parsed is not None else None)
+        self._pushed += len(batch)
         self._queue.extend(batch)
         return was_idle and bool(self._queue)
 
-    def push_rows(self, first: int, stop: int, fetch: Callable[[int], Event]) -> bool:
+    def _hold(self, first: int, parsed: list[Any] | None) -> None:
+        """Keep the parse of the events numbered from ``first`` on (rows, or positions in the queue), within
+        :data:`PARSED_HELD`."""
+        if parsed and self._parsed_held + len(parsed) <= PARSED_HELD:
+            self._parsed.append((first, parsed))
+            self._parsed_held += len(parsed)
+
+    def _held_values(self, start: int, stop: int) -> tuple[int, list[Any] | None]:
+        """For the events numbered ``[start, stop)`` about to be judged: a ``stop`` that keeps them on one side
+        of a parse boundary, and their parses (None when not held). Drops parses of events already judged."""
+        parsed = self._parsed
+        while parsed and parsed[0][0] + len(parsed[0][1]) <= start:
+            self._parsed_held -= len(parsed.popleft()[1])
+        if not parsed:
+            return stop, None
+        held_first, held = parsed[0]
+        if held_first > start:
+            return min(stop, held_first), None  # events before the parsed ones: judged without
+        stop = min(stop, held_first + len(held))
+        return stop, held[start - held_first : stop - held_first]
+
+    def push_rows(self, first: int, stop: int, fetch: Callable[[int], Event],
+                  parsed: list[Any] | None = None) -> bool:
         """Queue rows ``[first, stop)``, judged as ``fetch(row)`` returns them: only the range is held. True when
-        the queue was empty before (the owner should schedule a step now). Do not mix with :meth:`push`."""
+        the queue was empty before (the owner should schedule a step now). Do not mix with :meth:`push`.
+
+        ``parsed``: what the decoder parsed of each of these rows (:meth:`inspector.core.wire.framing.Batch.values`,
+        in row order), so the judge does not parse them again; kept for at most :data:`PARSED_HELD` rows."""
         was_idle = not self.backlog
         self._fetch = fetch
         if stop > first:
@@ -82,6 +126,8 @@ class JudgePacer:
             if stop - first > room:
                 self.skipped += stop - first - room
                 stop = first + room
+        if parsed is not None and stop > first and len(parsed) == stop - first:
+            self._hold(first, parsed)
         if stop > first:
             if self._rows and self._rows[-1][1] == first:
                 self._rows[-1][1] = stop
@@ -90,19 +136,24 @@ class JudgePacer:
             self._row_count += stop - first
         return was_idle and bool(self.backlog)
 
-    def _take(self, count: int) -> list[Event]:
-        """The next ``count`` queued events (rows fetched)."""
+    def _take(self, count: int) -> tuple[list[Event], list[Any] | None]:
+        """The next (at most) ``count`` queued events (rows fetched), with the decoder's parse of each when it
+        is held (else None)."""
         if self._queue:
-            return [self._queue.popleft() for _ in range(min(count, len(self._queue)))]
+            start = self._popped
+            stop, values = self._held_values(start, start + min(count, len(self._queue)))
+            self._popped = stop
+            return [self._queue.popleft() for _ in range(stop - start)], values
         assert self._fetch is not None
         span = self._rows[0]
-        stop = min(span[1], span[0] + count)
-        chunk = [self._fetch(row) for row in range(span[0], stop)]
-        self._row_count -= stop - span[0]
+        start = span[0]
+        stop, values = self._held_values(start, min(span[1], start + count))
+        chunk = [self._fetch(row) for row in range(start, stop)]
+        self._row_count -= stop - start
         span[0] = stop
         if stop == span[1]:
             self._rows.popleft()
-        return chunk
+        return chunk, values
 
     def step(self) -> float | None:
         """Judge for about ``step_seconds``; returns the delay before the next step (keeping judging at
@@ -112,8 +163,8 @@ class JudgePacer:
         if start < self._next_at:
             return self._next_at - start if self.backlog else None
         while self.backlog:
-            chunk = self._take(CHUNK)
-            found = self.judge.feed(chunk)
+            chunk, values = self._take(CHUNK)
+            found = self.judge.feed(chunk, values)
             if self.on_judged is not None:
                 self.on_judged(chunk, found)
             if self.clock() - start >= self.step_seconds:

@@ -74,6 +74,10 @@ class StdioTransport(Transport):
 
     name = "stdio"
 
+    #: hand the server's batches over with their parse (:class:`~inspector.core.wire.framing.Batch`): set by an
+    #: owner that judges the session (the window), so the judge does not parse each message again
+    share_parses = False
+
     def __init__(self, argv: list[str], *, cwd: str | None = None, env: dict[str, str] | None = None,
                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, redact: bool = True) -> None:
         super().__init__()
@@ -185,7 +189,8 @@ class StdioTransport(Transport):
     async def _read_stdout(self, stream: asyncio.StreamReader) -> None:
         # with a worker process (the window), big lines are decoded there: the loop never parses 50 MB
         decoder = LineDecoder(Direction.S2C, self.max_line_bytes,
-                              defer_bytes=BIG_LINE_BYTES if offload.workers_enabled() else None)
+                              defer_bytes=BIG_LINE_BYTES if offload.workers_enabled() else None,
+                              share_parses=self.share_parses)
         try:
             while chunk := await stream.read(READ_CHUNK):
                 events = decoder.feed(chunk)

@@ -50,6 +50,32 @@ BOM = b"\xef\xbb\xbf"
 _JSON_STARTS = set('{["-0123456789tfn')
 
 
+#: What :meth:`Batch.values` holds for an event the decoder did not parse on its fast path.
+NOT_PARSED: Any = object()
+
+
+class Batch(list[Event]):
+    """The events one :meth:`LineDecoder.feed` returned, with what it parsed of each (a decoder made with
+    ``share_parses``; else none are kept): a consumer on the same
+    turn (the protocol judge) can read the parse instead of parsing the bytes again. The parse is never stored
+    on an event (events keep only their bytes and summary); it lives as long as this list, which the
+    transport hands through the session's pipeline to its listeners and then drops. A copy or slice of the
+    list is a plain list, without parses."""
+
+    __slots__ = ("parsed",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parsed: dict[int, Any] = {}  # position in the list -> the value parsed from that event's bytes
+
+    def values(self) -> list[Any]:
+        """The parsed value of each event, in order (:data:`NOT_PARSED` where there is none); read-only."""
+        parsed = self.parsed
+        if len(parsed) == len(self):  # every event parsed (a flood): positions were added in order
+            return list(parsed.values())
+        return [parsed.get(i, NOT_PARSED) for i in range(len(self))]
+
+
 class LineDecoder:
     """Incremental decoder: :meth:`feed` bytes as they arrive, :meth:`close` at end of stream.
 
@@ -58,10 +84,14 @@ class LineDecoder:
     """
 
     def __init__(self, direction: str = Direction.S2C, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-                 defer_bytes: int | None = None) -> None:
+                 defer_bytes: int | None = None, share_parses: bool = False) -> None:
         if max_line_bytes < 1:
             raise ValueError("max_line_bytes must be positive")
         self.direction = direction
+        #: keep each batch's parse on it (:class:`Batch`) for a consumer that reads it (the protocol judge);
+        #: off, each parse is freed as soon as the message is classified, which a recording without a judge
+        #: wants: parses held for a whole batch cost the garbage collector's young generation
+        self.share_parses = share_parses
         self.max_line_bytes = max_line_bytes
         #: complete lines longer than this come back as :class:`Undecoded` (None: every line is decoded)
         self.defer_bytes = defer_bytes
@@ -79,7 +109,7 @@ class LineDecoder:
         """Decode a chunk; returns the events for every line it completed."""
         if self.closed:
             raise RuntimeError("feed() after close()")
-        out: list[Event] = []
+        out = Batch()
         start = 0
         while True:
             nl = data.find(b"\n", start)
@@ -165,7 +195,11 @@ class LineDecoder:
         if self.defer_bytes is not None and len(line) > self.defer_bytes and line.lstrip()[:1] in (b"{", b"["):
             out.append(Undecoded(line, eol, self.direction))
             return
-        event = _decode(line, eol, self.direction)
+        event, value = _decode_parsed(line, eol, self.direction)
+        if value is not NOT_PARSED and self.share_parses and type(out) is Batch:
+            out.parsed[len(out)] = value
+            out.append(event)
+            return
         if event.kind == Kind.FRAMING_ERROR and event.data.get("incomplete_json"):
             depth = _bracket_depth(line)
             if depth is not None and depth > 0:
@@ -314,13 +348,19 @@ def resolve(undecoded: Undecoded, decoded: Decoded) -> Event:
 
 def _decode(line: bytes, eol: bytes, direction: str) -> Event:
     """Turn one complete line (without terminator) into a message or a framing error."""
+    return _decode_parsed(line, eol, direction)[0]
+
+
+def _decode_parsed(line: bytes, eol: bytes, direction: str) -> tuple[Event, Any]:
+    """:func:`_decode`, and the value parsed from the line on the fast path (else :data:`NOT_PARSED`)."""
     # Fast path for the common case, a well-formed object: one decode, one scan, no diagnostics.
     if line[:1] == b"{" and eol == b"\n":
         if len(line) > BIG_LINE_BYTES:  # a big one is skimmed, not built (memory: its bytes, not 3-9x them)
             members = skim.skim_object(line)
             if members is not None:
-                rpc, found = jsonrpc.classify(members)
-                return Event(Kind.MESSAGE, raw=line, dir=direction, eol=eol, rpc=rpc, findings=found or ())
+                rpc, found = jsonrpc.classify(members)  # its top-level members only: no parse to share
+                return Event(Kind.MESSAGE, raw=line, dir=direction, eol=eol, rpc=rpc, findings=found or ()), \
+                    NOT_PARSED
         try:
             text = line.decode("utf-8")
             value, end = _scan_once(text, 0)
@@ -329,8 +369,8 @@ def _decode(line: bytes, eol: bytes, direction: str) -> Event:
         else:
             if end == len(text):
                 rpc, found = jsonrpc.classify(value)
-                return Event(Kind.MESSAGE, raw=line, dir=direction, eol=eol, rpc=rpc, findings=found or ())
-    return _decode_slowly(line, eol, direction)
+                return Event(Kind.MESSAGE, raw=line, dir=direction, eol=eol, rpc=rpc, findings=found or ()), value
+    return _decode_slowly(line, eol, direction), NOT_PARSED
 
 
 def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:

@@ -74,6 +74,10 @@ class LiveSession(QObject):
         transport = make_transport(self.target, authorizer=self.login.authorizer if self.login else None)
         if self.login is not None:
             self.login.bind(oauth_client_of(transport))
+        from inspector.core.transports.stdio import StdioTransport  # loaded by make_transport for a stdio target
+
+        if isinstance(transport, StdioTransport):
+            transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
         self.capture_path = self.captures / capture_name(self.target)
         self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
                                     track_offsets=True)

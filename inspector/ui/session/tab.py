@@ -46,6 +46,7 @@ from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import Batch
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -307,6 +308,7 @@ class SessionTab(QWidget):
         self.bridge = SessionBridge(session, self)
         self.bridge.events_arrived.connect(self._events_arrived)
         self.bridge.stderr_lines.connect(self.stderr.append_events)
+        session.listeners.append(self._judge_batch)
         live.state_changed.connect(self._state_changed)
         live.server_known.connect(self._server_known)
         self.composer.in_flight = session.pending_requests
@@ -588,7 +590,7 @@ class SessionTab(QWidget):
     def _events_arrived(self) -> None:
         assert self.model is not None
         first = self.model.rowCount()
-        if self.index is None and self._judge_rows(first):
+        if self.index is None and self.live is None and self._judge_rows(first):
             self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
@@ -606,6 +608,16 @@ class SessionTab(QWidget):
         if self.model.index_of_file is not None:
             return self.pacer.push_rows(first, self.model.rowCount(), self.model.event)
         return self.pacer.push(self.events[first:])
+
+    def _judge_batch(self, events: list[Event]) -> None:
+        """A live session's batch, queued for the judge as it arrives (a session listener): its rows with the
+        decoder's parse of each (:class:`~inspector.core.wire.framing.Batch`), so the judge does not parse them
+        again (issue 15's ingest cost)."""
+        assert self.live is not None and self.live.index is not None
+        stop = len(self.live.index)
+        parsed = events.values() if type(events) is Batch else None
+        if self.pacer.push_rows(stop - len(events), stop, self.live.index.event, parsed):
+            self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
 
     def _pace(self) -> None:
         delay = self.pacer.step()
@@ -1019,6 +1031,9 @@ class SessionTab(QWidget):
         if self.bridge is not None:
             self.bridge.flush_now()
             self.bridge.detach()
+        session = self.live.session if self.live is not None else None
+        if session is not None and self._judge_batch in session.listeners:
+            session.listeners.remove(self._judge_batch)
 
 
 def _loop_running() -> bool:
