@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from helpers import until
-from PySide6.QtCore import QObject, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QStandardItemModel, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
@@ -49,6 +49,7 @@ from qt_loop import open_test_window
 from inspector.core.capture.writer import make_header
 from inspector.ui.main_window import MainWindow
 from inspector.ui.panels.detail import DetailView
+from inspector.ui.panels.json_tree import JsonTreeModel
 from inspector.ui.panels.replay import ReplayView
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import StderrPane
@@ -132,6 +133,16 @@ class Audit:
                         index = model.mapToSource(index)
                     cells.append((source.data(index, Qt.ItemDataRole.DisplayRole),
                                   source.data(index, Qt.ItemDataRole.ToolTipRole)))
+        elif isinstance(model, JsonTreeModel):  # every row fetched so far, at every depth (the rest are not shown)
+            cells, parents = [], [QModelIndex()]
+            while parents:
+                parent = parents.pop()
+                for row in range(model.rowCount(parent)):
+                    for column in range(model.columnCount(parent)):
+                        index = model.index(row, column, parent)
+                        cells.append((model.data(index, Qt.ItemDataRole.DisplayRole),
+                                      model.data(index, Qt.ItemDataRole.ToolTipRole)))
+                    parents.append(model.index(row, 0, parent))
         else:
             raise AssertionError(f"this audit cannot read a {name} showing a {type(model).__name__}: teach it how")
         for display, tooltip in cells:
