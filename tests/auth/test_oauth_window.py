@@ -30,7 +30,7 @@ from inspector.core.session.target import Target
 from inspector.ui.main_window import NO_PORT
 from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.session import oauth
-from inspector.ui.session.live import FAILED, READY
+from inspector.ui.session.live import CLOSED, FAILED, READY
 
 #: Bound on a session reaching a state, a login included (a Python server on a loaded machine).
 CONNECT_TIMEOUT = 30.0
@@ -308,3 +308,20 @@ def test_the_window_signs_in_with_oauth_only_when_url_oauth_or_a_profile_asks() 
     assert Target.from_profile(profile).oauth == OAuthOptions(client_id="app", scope="a b")
     assert Target.from_profile(ServerProfile(name="remote", kind="http", url=url)).oauth is None
     assert ServerProfile.from_json({"name": "old", "kind": "http", "url": url}).oauth is False  # files from before
+
+
+def test_a_protected_server_opened_without_oauth_says_how_to_sign_in_from_a_profile_or_without_one(
+        qloop: asyncio.AbstractEventLoop, auth_server: Callable[..., AuthServer], tmp_path: Path) -> None:
+    server = auth_server()
+
+    async def scenario(win: Any) -> tuple[str, str]:
+        plain = win.open_live(Target(name="protected", url=server.url))
+        saved = win.open_live(Target.from_profile(ServerProfile(name="saved", kind="http", url=server.url)))
+        for tab in (plain, saved):
+            await until(lambda t=tab: t.live.state in (READY, FAILED, CLOSED), CONNECT_TIMEOUT, "the refusal")
+        return plain.status.text(), saved.status.text()
+
+    with open_test_window(qloop, tmp_path) as win:
+        plain, saved = qloop.run_until_complete(scenario(win))
+    assert "HTTP 401" in plain and "sign in with OAuth (a profile with OAuth ticked, or --url URL --oauth)" in plain
+    assert "tick OAuth in the server's profile to sign in" in saved, saved

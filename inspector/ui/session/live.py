@@ -246,8 +246,10 @@ def _next_step(target: Target, exc: TransportError, stderr_lines: int) -> str:
         return " — start the server, or check the URL."
     if isinstance(exc, HttpStatusError) and exc.status == 401:
         if profile:
-            return " — add a token (Authorization header) in the server's profile."
-        return " — add a token: -H 'Authorization: Bearer TOKEN', or a profile with that header."
+            return (" — tick OAuth in the server's profile to sign in, or add a token (Authorization header) "
+                    "there.")
+        return (" — sign in with OAuth (a profile with OAuth ticked, or --url URL --oauth), or add a token: "
+                "-H 'Authorization: Bearer TOKEN'.")
     if isinstance(exc, TransportClosed) and not target.is_http and stderr_lines:
         return " — its stderr is in the stderr tab."
     return ""
