@@ -70,6 +70,9 @@ async def run_record(stream: str, retain: bool, judge: bool = False, live: bool 
     argv = server_argv(stream)
     transport = StdioTransport(argv)
     transport.share_parses = judge or record_judge  # as the window sets it for the sessions it judges
+    # the judge checks each notification as it is decoded and keeps only its verdict (ProtocolJudge.verdict), as
+    # the window does; --hold-parses: the parses are held until the pacer judges them (the previous way)
+    verdicts = (judge or record_judge) and not HOLD_PARSES
     with tempfile.TemporaryDirectory() as tmp:
         writer = CaptureWriter(Path(tmp, "bench.jsonl"), make_header({"transport": "stdio", "argv": argv}),
                                track_offsets=judge or live)
@@ -82,12 +85,14 @@ async def run_record(stream: str, retain: bool, judge: bool = False, live: bool 
             session = Session(transport, capture=writer, keep_events=retain)
             if record_judge:
                 pacer = judge_listener(session, None)
+                transport.keep_parse = pacer.judge.verdict if verdicts else None
         else:  # the window's live session and protocol judge (issue 15), without Qt: see judge_listener
             from inspector.core.capture.live import LiveIndex
 
             index = LiveIndex(writer)
             session = Session(transport, capture=writer, keep_events=False, keeper=index)
             pacer = judge_listener(session, index)
+            transport.keep_parse = pacer.judge.verdict if verdicts else None
         await session.start()
         await session.wait_closed()
         await session.close()
@@ -133,6 +138,8 @@ def judge_listener(session, index):  # type: ignore[no-untyped-def]
     return pacer
 
 
+#: --hold-parses: judged paths hold the decoder's parses for the pacer instead of verdicts (for comparison)
+HOLD_PARSES = os.environ.get("INGEST_HOLD_PARSES") == "1"
 #: when ingest ended, in judge mode (judging may go on after it: the pacer keeps judging off the ingest path)
 INGEST_DONE: list[float] = []
 
@@ -167,7 +174,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--child", choices=("baseline", "record", "rec+judge", "retain", "live", "judge"))
     parser.add_argument("--stream", help=argparse.SUPPRESS)
+    parser.add_argument("--hold-parses", action="store_true",
+                        help="judged paths hold the decoder's parses until judged, without verdicts (the previous way)")
     args = parser.parse_args()
+    if args.hold_parses:
+        os.environ["INGEST_HOLD_PARSES"] = "1"  # the children read it
     if args.child:
         child(args.child, args.stream)
         return
