@@ -119,6 +119,9 @@ class ProtocolJudge:
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
         self._fast: dict[tuple[str, str | None], Any] = {}
+        #: (revision or None, method) -> what verdict() checks a notification with (None: keeps the parse)
+        self._verdict_checks: dict[tuple[str | None, str | None], Any] = {}
+        self._valid: dict[str | None, Verdict] = {}  #: revision -> this judge's verdict "its schema check passed"
 
     # -- feeding ------------------------------------------------------------------------------------------
 
@@ -142,9 +145,10 @@ class ProtocolJudge:
             # between: if its (method, direction) found nothing then, its rules find nothing now. `quiet` holds
             # those pairs, and is emptied by every other message (any of which may change the state).
             # A Verdict (see verdict()) stands for a parse whose schema check passed when it was decoded: it
-            # holds as long as the revision it was checked against is still the one to judge by; otherwise the
-            # message is parsed again from its bytes and judged in full.
-            message, judge, defer = Kind.MESSAGE, self._message, self.defer_bytes
+            # holds when it is this judge's verdict for the revision it judges by now; otherwise the message is
+            # parsed again from its bytes and judged in full. Only a non-stateful notification gets one, so its
+            # rules read nothing of the body.
+            message, judge, defer, valid = Kind.MESSAGE, self._message, self.defer_bytes, self._valid
             quiet: set[tuple[str | None, str]] = set()
             for event, value in zip(events, parsed, strict=True):
                 rpc = event.rpc
@@ -152,17 +156,23 @@ class ProtocolJudge:
                     if event.kind == Kind.HTTP and self._meta_by_exchange:
                         self._header_rule(event)
                     continue
-                revision = self.revision if self.revision is not None else self.assumed
-                checked = type(value) is Verdict
-                if checked and (value.revision != revision or rpc.kind != _NOTIFICATION
-                                or len(event.raw) > defer or rpc.method in _STATEFUL_NOTIFICATIONS):
-                    value, checked = NOT_PARSED, False
+                if type(value) is Verdict:
+                    if value is valid.get(self.revision if self.revision is not None else self.assumed):
+                        pair = (rpc.method, event.dir)
+                        if pair not in quiet:
+                            found = len(self._new)
+                            self._notification(event, rpc.method or "", {})
+                            if len(self._new) == found:
+                                quiet.add(pair)
+                        continue
+                    value = NOT_PARSED  # judged against another revision since: parsed again
                 if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
                         or rpc.method in _STATEFUL_NOTIFICATIONS:
                     quiet.clear()
                     judge(event, value)
                     continue
-                if revision is not None and not checked and value is not None:  # the schema, as _message's route
+                revision = self.revision if self.revision is not None else self.assumed
+                if revision is not None and value is not None:  # the schema, as _message's direct route
                     key = (revision, rpc.method)
                     fast = self._fast.get(key, _UNKNOWN)
                     if fast is _UNKNOWN:
@@ -191,22 +201,26 @@ class ProtocolJudge:
         the findings are exactly those of judging the bytes. Only the verdict's revision is read from the
         judge's state, and nothing is changed."""
         rpc = event.rpc
-        if rpc is None or rpc.kind != _NOTIFICATION or rpc.method in _STATEFUL_NOTIFICATIONS \
-                or len(event.raw) > self.defer_bytes or event.kind != Kind.MESSAGE or event.dir is None:
+        if rpc is None or rpc.kind != _NOTIFICATION or len(event.raw) > self.defer_bytes:
             return value
         revision = self.revision if self.revision is not None else self.assumed
-        if revision is None:
-            return _NO_REVISION  # nothing to check against: holds while the judge still has no revision
         key = (revision, rpc.method)
-        fast = self._fast.get(key, _UNKNOWN)
-        if fast is _UNKNOWN:
-            fast = self._fast[key] = _fast_check(revision, rpc.method)
-        if fast is None or not fast(value):
-            return value  # judged in full when fed (rare: invalid, or a method the revision does not define)
-        verdict = _VERDICTS.get(revision)
-        if verdict is None:
-            verdict = _VERDICTS[revision] = Verdict(revision)
-        return verdict
+        check = self._verdict_checks.get(key, _UNKNOWN)
+        if check is _UNKNOWN:
+            check = self._verdict_checks[key] = self._verdict_check(revision, rpc.method)
+        if check is None or not check(value):
+            return value  # judged in full when fed (rare: invalid, stateful, or a method the revision lacks)
+        return self._valid[revision]
+
+    def _verdict_check(self, revision: str | None, method: str | None) -> Callable[[Any], bool] | None:
+        """What :meth:`verdict` runs on a notification of ``method`` while the judge uses ``revision`` (None:
+        keep the parse), and this judge's verdict for ``revision`` made ready."""
+        if method in _STATEFUL_NOTIFICATIONS:
+            return None
+        check = _always if revision is None else _fast_check(revision, method)
+        if check is not None and revision not in self._valid:
+            self._valid[revision] = Verdict(revision)
+        return check
 
     def judge_deferred(self, limit: int | None = None) -> list[ProtocolFinding]:
         """Schema-judge the big messages set aside (at most ``limit`` of them); announces what it found."""
@@ -548,7 +562,7 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
 class Verdict:
     """Stands in a decoder's batch for the parse of a notification whose schema check passed against
     ``revision`` when it was decoded (None: there was no revision to check against); see
-    :meth:`ProtocolJudge.verdict`. One shared instance per revision."""
+    :meth:`ProtocolJudge.verdict`. Each judge has one per revision, and honours only its own."""
 
     __slots__ = ("revision",)
 
@@ -559,8 +573,9 @@ class Verdict:
         return f"Verdict({self.revision!r})"
 
 
-_VERDICTS: dict[str | None, Verdict] = {}
-_NO_REVISION = _VERDICTS[None] = Verdict(None)
+def _always(value: Any) -> bool:
+    """No revision to check against yet: nothing in the schema to break."""
+    return True
 
 _NOTIFICATION = jsonrpc.NOTIFICATION
 #: notifications that change or consult the judge's state beyond capabilities and revision
