@@ -119,8 +119,8 @@ class ProtocolJudge:
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
         self._fast: dict[tuple[str, str | None], Any] = {}
-        #: (revision or None, method) -> what verdict() checks a notification with (None: keeps the parse)
-        self._verdict_checks: dict[tuple[str | None, str | None], Any] = {}
+        #: method -> (revision or None, what verdict() checks its notifications with then, the verdict)
+        self._verdict_checks: dict[str | None, tuple[str | None, Any, Verdict]] = {}
         self._valid: dict[str | None, Verdict] = {}  #: revision -> this judge's verdict "its schema check passed"
 
     # -- feeding ------------------------------------------------------------------------------------------
@@ -150,26 +150,29 @@ class ProtocolJudge:
             # rules read nothing of the body.
             message, judge, defer, valid = Kind.MESSAGE, self._message, self.defer_bytes, self._valid
             quiet: set[tuple[str | None, str]] = set()
+            # the verdict that holds now; only _message changes the revision
+            current = valid.get(self.revision if self.revision is not None else self.assumed, _UNKNOWN)
             for event, value in zip(events, parsed, strict=True):
                 rpc = event.rpc
                 if event.kind != message or rpc is None or event.dir is None:
                     if event.kind == Kind.HTTP and self._meta_by_exchange:
                         self._header_rule(event)
                     continue
+                if value is current:
+                    pair = (rpc.method, event.dir)
+                    if pair not in quiet:
+                        found = len(self._new)
+                        self._notification(event, rpc.method or "", {})
+                        if len(self._new) == found:
+                            quiet.add(pair)
+                    continue
                 if type(value) is Verdict:
-                    if value is valid.get(self.revision if self.revision is not None else self.assumed):
-                        pair = (rpc.method, event.dir)
-                        if pair not in quiet:
-                            found = len(self._new)
-                            self._notification(event, rpc.method or "", {})
-                            if len(self._new) == found:
-                                quiet.add(pair)
-                        continue
-                    value = NOT_PARSED  # judged against another revision since: parsed again
+                    value = NOT_PARSED  # another judge's, or checked against another revision: parsed again
                 if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
                         or rpc.method in _STATEFUL_NOTIFICATIONS:
                     quiet.clear()
                     judge(event, value)
+                    current = valid.get(self.revision if self.revision is not None else self.assumed, _UNKNOWN)
                     continue
                 revision = self.revision if self.revision is not None else self.assumed
                 if revision is not None and value is not None:  # the schema, as _message's direct route
@@ -204,23 +207,23 @@ class ProtocolJudge:
         if rpc is None or rpc.kind != _NOTIFICATION or len(event.raw) > self.defer_bytes:
             return value
         revision = self.revision if self.revision is not None else self.assumed
-        key = (revision, rpc.method)
-        check = self._verdict_checks.get(key, _UNKNOWN)
-        if check is _UNKNOWN:
-            check = self._verdict_checks[key] = self._verdict_check(revision, rpc.method)
+        entry = self._verdict_checks.get(rpc.method)
+        if entry is None or entry[0] != revision:
+            entry = self._verdict_checks[rpc.method] = self._verdict_check(revision, rpc.method)
+        check = entry[1]
         if check is None or not check(value):
             return value  # judged in full when fed (rare: invalid, stateful, or a method the revision lacks)
-        return self._valid[revision]
+        return entry[2]
 
-    def _verdict_check(self, revision: str | None, method: str | None) -> Callable[[Any], bool] | None:
-        """What :meth:`verdict` runs on a notification of ``method`` while the judge uses ``revision`` (None:
-        keep the parse), and this judge's verdict for ``revision`` made ready."""
+    def _verdict_check(self, revision: str | None, method: str | None) -> tuple[str | None, Any, Verdict]:
+        """(``revision``, what :meth:`verdict` runs on a notification of ``method`` while the judge uses that
+        revision (None: keep the parse), this judge's verdict for it)."""
+        valid = self._valid.get(revision)
+        if valid is None:
+            valid = self._valid[revision] = Verdict(revision)
         if method in _STATEFUL_NOTIFICATIONS:
-            return None
-        check = _always if revision is None else _fast_check(revision, method)
-        if check is not None and revision not in self._valid:
-            self._valid[revision] = Verdict(revision)
-        return check
+            return revision, None, valid
+        return revision, _always if revision is None else _fast_check(revision, method), valid
 
     def judge_deferred(self, limit: int | None = None) -> list[ProtocolFinding]:
         """Schema-judge the big messages set aside (at most ``limit`` of them); announces what it found."""
