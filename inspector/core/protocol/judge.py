@@ -580,6 +580,7 @@ def _always(value: Any) -> bool:
     """No revision to check against yet: nothing in the schema to break."""
     return True
 
+
 _NOTIFICATION = jsonrpc.NOTIFICATION
 #: notifications that change or consult the judge's state beyond capabilities and revision
 _STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
