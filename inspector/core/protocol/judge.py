@@ -119,6 +119,9 @@ class ProtocolJudge:
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
         self._fast: dict[tuple[str, str | None], Any] = {}
+        #: method -> (revision or None, what verdict() checks its notifications with then, the verdict)
+        self._verdict_checks: dict[str | None, tuple[str | None, Any, Verdict]] = {}
+        self._valid: dict[str | None, Verdict] = {}  #: revision -> this judge's verdict "its schema check passed"
 
     # -- feeding ------------------------------------------------------------------------------------------
 
@@ -141,18 +144,35 @@ class ProtocolJudge:
             # judged against the same state as the one before it, as long as only such notifications came
             # between: if its (method, direction) found nothing then, its rules find nothing now. `quiet` holds
             # those pairs, and is emptied by every other message (any of which may change the state).
-            message, judge, defer = Kind.MESSAGE, self._message, self.defer_bytes
+            # A Verdict (see verdict()) stands for a parse whose schema check passed when it was decoded: it
+            # holds when it is this judge's verdict for the revision it judges by now; otherwise the message is
+            # parsed again from its bytes and judged in full. Only a non-stateful notification gets one, so its
+            # rules read nothing of the body.
+            message, judge, defer, valid = Kind.MESSAGE, self._message, self.defer_bytes, self._valid
             quiet: set[tuple[str | None, str]] = set()
+            # the verdict that holds now; only _message changes the revision
+            current = valid.get(self.revision if self.revision is not None else self.assumed, _UNKNOWN)
             for event, value in zip(events, parsed, strict=True):
                 rpc = event.rpc
                 if event.kind != message or rpc is None or event.dir is None:
                     if event.kind == Kind.HTTP and self._meta_by_exchange:
                         self._header_rule(event)
                     continue
+                if value is current:
+                    pair = (rpc.method, event.dir)
+                    if pair not in quiet:
+                        found = len(self._new)
+                        self._notification(event, rpc.method or "", {})
+                        if len(self._new) == found:
+                            quiet.add(pair)
+                    continue
+                if type(value) is Verdict:
+                    value = NOT_PARSED  # another judge's, or checked against another revision: parsed again
                 if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
                         or rpc.method in _STATEFUL_NOTIFICATIONS:
                     quiet.clear()
                     judge(event, value)
+                    current = valid.get(self.revision if self.revision is not None else self.assumed, _UNKNOWN)
                     continue
                 revision = self.revision if self.revision is not None else self.assumed
                 if revision is not None and value is not None:  # the schema, as _message's direct route
@@ -173,6 +193,37 @@ class ProtocolJudge:
             for listener in self.listeners:
                 listener(new)
         return new
+
+    def verdict(self, event: Event, value: Any) -> Any:
+        """What a decoder should keep of its parse of ``event`` until :meth:`feed` reaches it (the decoder's
+        ``keep``, :class:`inspector.core.wire.framing.Batch`), called while the parse is fresh: for a notification
+        that changes no state and passes its schema's generated check against the revision the judge would use
+        now, a shared :class:`Verdict` (no parse tree outlives its line: held parses were the judged flood's
+        garbage-collector cost, issue 15); else the value itself. :meth:`feed` reads a verdict as the check
+        passing only when the revision is still the same by then, and parses the message again otherwise, so
+        the findings are exactly those of judging the bytes. Only the verdict's revision is read from the
+        judge's state, and nothing is changed."""
+        rpc = event.rpc
+        if rpc is None or rpc.kind != _NOTIFICATION or len(event.raw) > self.defer_bytes:
+            return value
+        revision = self.revision if self.revision is not None else self.assumed
+        entry = self._verdict_checks.get(rpc.method)
+        if entry is None or entry[0] != revision:
+            entry = self._verdict_checks[rpc.method] = self._verdict_check(revision, rpc.method)
+        check = entry[1]
+        if check is None or not check(value):
+            return value  # judged in full when fed (rare: invalid, stateful, or a method the revision lacks)
+        return entry[2]
+
+    def _verdict_check(self, revision: str | None, method: str | None) -> tuple[str | None, Any, Verdict]:
+        """(``revision``, what :meth:`verdict` runs on a notification of ``method`` while the judge uses that
+        revision (None: keep the parse), this judge's verdict for it)."""
+        valid = self._valid.get(revision)
+        if valid is None:
+            valid = self._valid[revision] = Verdict(revision)
+        if method in _STATEFUL_NOTIFICATIONS:
+            return revision, None, valid
+        return revision, _always if revision is None else _fast_check(revision, method), valid
 
     def judge_deferred(self, limit: int | None = None) -> list[ProtocolFinding]:
         """Schema-judge the big messages set aside (at most ``limit`` of them); announces what it found."""
@@ -509,6 +560,25 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
     except (ValueError, RecursionError, StopIteration, UnicodeDecodeError):
         return []
     return [(v.sentence, v.path) for v in schema.check(value, kind, method, answering)]
+
+
+class Verdict:
+    """Stands in a decoder's batch for the parse of a notification whose schema check passed against
+    ``revision`` when it was decoded (None: there was no revision to check against); see
+    :meth:`ProtocolJudge.verdict`. Each judge has one per revision, and honours only its own."""
+
+    __slots__ = ("revision",)
+
+    def __init__(self, revision: str | None) -> None:
+        self.revision = revision
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.revision!r})"
+
+
+def _always(value: Any) -> bool:
+    """No revision to check against yet: nothing in the schema to break."""
+    return True
 
 
 _NOTIFICATION = jsonrpc.NOTIFICATION

@@ -21,6 +21,7 @@ import collections
 import os
 import shlex
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,9 @@ class StdioTransport(Transport):
     #: hand the server's batches over with their parse (:class:`~inspector.core.wire.framing.Batch`): set by an
     #: owner that judges the session (the window), so the judge does not parse each message again
     share_parses = False
+    #: with ``share_parses``: what to keep of each parse (the decoder's ``keep``; the window's judge keeps only a
+    #: verdict for the notifications it checks at once, :meth:`~inspector.core.protocol.judge.ProtocolJudge.verdict`)
+    keep_parse: Callable[[Event, Any], Any] | None = None
 
     def __init__(self, argv: list[str], *, cwd: str | None = None, env: dict[str, str] | None = None,
                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, redact: bool = True) -> None:
@@ -190,7 +194,7 @@ class StdioTransport(Transport):
         # with a worker process (the window), big lines are decoded there: the loop never parses 50 MB
         decoder = LineDecoder(Direction.S2C, self.max_line_bytes,
                               defer_bytes=BIG_LINE_BYTES if offload.workers_enabled() else None,
-                              share_parses=self.share_parses)
+                              share_parses=self.share_parses, keep=self.keep_parse)
         try:
             while chunk := await stream.read(READ_CHUNK):
                 events = decoder.feed(chunk)

@@ -25,6 +25,7 @@ import json
 import json.scanner
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
@@ -60,7 +61,11 @@ class Batch(list[Event]):
     turn (the protocol judge) can read the parse instead of parsing the bytes again. The parse is never stored
     on an event (events keep only their bytes and summary); it lives as long as this list, which the
     transport hands through the session's pipeline to its listeners and then drops. A copy or slice of the
-    list is a plain list, without parses."""
+    list is a plain list, without parses.
+
+    A decoder given ``keep`` stores ``keep(event, value)`` instead of the value: what its consumer wants of the
+    parse later (the protocol judge: a shared verdict for a notification it checked at once, so that no parse
+    tree outlives its line; :meth:`inspector.core.protocol.judge.ProtocolJudge.verdict`)."""
 
     __slots__ = ("parsed",)
 
@@ -69,7 +74,8 @@ class Batch(list[Event]):
         self.parsed: dict[int, Any] = {}  # position in the list -> the value parsed from that event's bytes
 
     def values(self) -> list[Any]:
-        """The parsed value of each event, in order (:data:`NOT_PARSED` where there is none); read-only."""
+        """The parsed value of each event (or what ``keep`` made of it), in order (:data:`NOT_PARSED` where
+        there is none); read-only."""
         parsed = self.parsed
         if len(parsed) == len(self):  # every event parsed (a flood): positions were added in order
             return list(parsed.values())
@@ -84,7 +90,8 @@ class LineDecoder:
     """
 
     def __init__(self, direction: str = Direction.S2C, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-                 defer_bytes: int | None = None, share_parses: bool = False) -> None:
+                 defer_bytes: int | None = None, share_parses: bool = False,
+                 keep: Callable[[Event, Any], Any] | None = None) -> None:
         if max_line_bytes < 1:
             raise ValueError("max_line_bytes must be positive")
         self.direction = direction
@@ -92,6 +99,9 @@ class LineDecoder:
         #: off, each parse is freed as soon as the message is classified, which a recording without a judge
         #: wants: parses held for a whole batch cost the garbage collector's young generation
         self.share_parses = share_parses
+        #: with ``share_parses``: called with each event and its parse while the parse is fresh; the batch keeps
+        #: what it returns instead of the parse (see :class:`Batch`)
+        self.keep = keep
         self.max_line_bytes = max_line_bytes
         #: complete lines longer than this come back as :class:`Undecoded` (None: every line is decoded)
         self.defer_bytes = defer_bytes
@@ -197,7 +207,8 @@ class LineDecoder:
             return
         event, value = _decode_parsed(line, eol, self.direction)
         if value is not NOT_PARSED and self.share_parses and type(out) is Batch:
-            out.parsed[len(out)] = value
+            keep = self.keep
+            out.parsed[len(out)] = value if keep is None else keep(event, value)
             out.append(event)
             return
         if event.kind == Kind.FRAMING_ERROR and event.data.get("incomplete_json"):

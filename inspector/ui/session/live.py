@@ -5,6 +5,7 @@ and reports its state in sentences. Runs entirely on the Qt event loop through q
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,8 @@ class LiveSession(QObject):
         self.failure = False  #: the sentence says something failed (the status line shows it in red)
         self.server: ServerInfo | None = None
         self._task: asyncio.Task[None] | None = None
+        #: what a stdio session's decoder keeps of each parse for the tab's judge (its ``verdict``; issue 15)
+        self.keep_parse: Callable[[Event, Any], Any] | None = None
         #: an OAuth-protected URL (a profile's or ``--url --oauth``): the login in the window (the Auth tab)
         self.login: WindowLogin | None = WindowLogin(self) if target.is_http and target.oauth is not None else None
         if self.login is not None:
@@ -78,6 +81,7 @@ class LiveSession(QObject):
 
         if isinstance(transport, StdioTransport):
             transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
+            transport.keep_parse = self.keep_parse
         self.capture_path = self.captures / capture_name(self.target)
         self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
                                     track_offsets=True)

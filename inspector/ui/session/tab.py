@@ -287,6 +287,7 @@ class SessionTab(QWidget):
     # -- sources ---------------------------------------------------------------------------------------
 
     def attach_live(self, live: LiveSession, history: History | None = None) -> None:
+        live.keep_parse = self.judge.verdict  # each notification's schema checked while its parse is fresh
         session = live.make_session()
         if live.login is not None:  # an OAuth-protected server: its sign-in, step by step
             from inspector.ui.panels.auth import AuthPanel
