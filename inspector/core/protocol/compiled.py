@@ -361,7 +361,7 @@ class CodeCompiler:
             if required:
                 test = " and ".join(f"{self._constant(name)} in {var}" for name in required)
                 out.append(f"{pad}if not ({test}): return False")
-            self._properties(schema, var, indent, out, depth)
+            self._properties(schema, var, indent, out, depth, present=frozenset(required))
             for key, want in schema.items():
                 if key not in ANNOTATIONS and key not in ("type", "required", "properties", "additionalProperties"):
                     self._keyword(key, want, var, indent, out, depth)
@@ -394,15 +394,21 @@ class CodeCompiler:
         finally:
             self._inlining.discard(pointer)
 
-    def _properties(self, schema: dict[str, Any], var: str, indent: int, out: list[str], depth: int) -> None:
-        """``properties`` and ``additionalProperties`` of a value known to be an object."""
+    def _properties(self, schema: dict[str, Any], var: str, indent: int, out: list[str], depth: int,
+                    present: frozenset[str] = frozenset()) -> None:
+        """``properties`` and ``additionalProperties`` of a value known to be an object, whose keys in
+        ``present`` are known to be there (its ``required``, checked just before): those are read directly."""
         pad = "    " * indent
         properties = schema.get("properties", {})
         for name, sub in properties.items():
             body: list[str] = []
             item = self._fresh("x")
-            self._emit(sub, item, indent + 1, body, depth + 1)
-            if body:
+            there = name in present
+            self._emit(sub, item, indent if there else indent + 1, body, depth + 1)
+            if body and there:
+                out.append(f"{pad}{item} = {var}[{self._constant(name)}]")
+                out.extend(body)
+            elif body:
                 out.append(f"{pad}{item} = {var}.get({self._constant(name)}, _M)")
                 out.append(f"{pad}if {item} is not _M:")
                 out.extend(body)
