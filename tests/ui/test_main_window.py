@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import until
+from helpers import ROOT, until
 from PySide6.QtCore import Qt
 from qt_loop import open_test_window
 
@@ -169,7 +169,7 @@ def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
 def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, qloop):
     async def scenario():
         tab = window.open_live(Target(name="nope", argv=["mcp-inspector-no-such-server"]))
-        await until(lambda: tab.live.state == FAILED, 10, "the failure")
+        await until(lambda: tab.live.state == FAILED and tab.live.finished, 10, "the failure, shut down")
         return tab
 
     tab = qloop.run_until_complete(scenario())
@@ -181,7 +181,7 @@ def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, ql
 def test_a_failure_is_red_in_the_status_line_and_the_timeline_and_a_plain_note_is_not(window, qloop):
     async def scenario():
         tab = window.open_live(Target(name="nope", argv=["mcp-inspector-no-such-server"]))
-        await until(lambda: tab.live.state == FAILED, 10, "the failure")
+        await until(lambda: tab.live.state == FAILED and tab.live.finished, 10, "the failure, shut down")
         tab.bridge.flush_now()
         return tab
 
@@ -200,7 +200,7 @@ def test_a_missing_command_from_a_profile_says_to_check_the_profile(window, qloo
 
     async def scenario():
         tab = window.open_live(Target.from_profile(profile))
-        await until(lambda: tab.live.state == FAILED, 10, "the failure")
+        await until(lambda: tab.live.state == FAILED and tab.live.finished, 10, "the failure, shut down")
         return tab
 
     tab = qloop.run_until_complete(scenario())
@@ -214,7 +214,7 @@ def test_a_server_that_exits_at_once_points_to_the_stderr_tab_only_when_it_wrote
 
     async def scenario():
         tab = window.open_live(Target(name="exits", argv=[sys.executable, "-c", script], handshake="legacy"))
-        await until(lambda: tab.live.state == FAILED, 30, "the failure")
+        await until(lambda: tab.live.state == FAILED and tab.live.finished, 30, "the failure, shut down")
         return tab
 
     text = qloop.run_until_complete(scenario()).status.text()
@@ -430,3 +430,17 @@ def test_the_explorer_folds_away_in_a_narrow_window_comes_back_when_it_widens_an
     tab.explorer_toggle.click()  # and shows it in a narrow window: it is theirs to ask for
     qloop.run_until_complete(until(lambda: tab.width() < 800, 5, "the narrower tab"))
     assert tab.explorer.isVisible()
+
+
+def test_an_opened_captures_warning_stays_in_the_status_line_while_the_judge_goes_through_it(window, qloop, tmp_path):
+    # the warnings used to be left out whenever the line named a state, "judging 40%" included, so what a damaged
+    # capture lost vanished for as long as the judge took (and a test that read the line then saw no warning)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes((ROOT / "tests" / "data" / "sample-v1.jsonl").read_bytes() + b"this line is not JSON\n")
+    tab = window.open_capture(damaged)
+    qloop.run_until_complete(until(lambda: not tab.loading, 30, "the capture loaded"))
+    warning = tab.status.text().split(" · ")[-1]
+    assert "not JSON" in warning or "skipped" in warning, tab.status.text()
+    tab._capture_status("judging 40%")  # as the background judge says its progress
+    assert tab.status.text().startswith("judging 40%: ") and tab.status.text().endswith(" · " + warning)
+    assert " so far" not in tab.status.text(), "every event is loaded: only the judging goes on"

@@ -190,6 +190,12 @@ class LiveSession(QObject):
         if self.writer is not None:
             self.writer.close()
 
+    @property
+    def finished(self) -> bool:
+        """Whether the session's run is over, its shutdown included (FAILED is said before the transport is
+        closed and its process group reaped)."""
+        return self._task is None or self._task.done()
+
     async def stop(self) -> None:
         """Shut the server down per its transport's rules; the capture stays."""
         if self.login is not None:

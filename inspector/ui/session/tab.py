@@ -460,9 +460,11 @@ class SessionTab(QWidget):
         what = target.get("url") or " ".join(map(str, target.get("argv", [])))
         warnings = "; ".join(index.warnings)
         head = f"{state}: " if state else "opened read-only: "
-        self.status.setText(f"{head}{self.capture_path} · {len(index):,} events{' so far' if state else ''} · "
+        # the reader's warnings once the whole file is read: they stay while the judge goes through it after
+        self.status.setText(f"{head}{self.capture_path} · {len(index):,} events"
+                            f"{' so far' if self.loading else ''} · "
                             f"recorded {index.header.get('created', '?')} from {target.get('transport', '?')} {what}"
-                            + (f" · {warnings}" if warnings and not state else ""))
+                            + (f" · {warnings}" if warnings and not self.loading else ""))
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
