@@ -311,7 +311,14 @@ class JsonTreeView(QWidget):
         layout.addWidget(self.tree)
         self.model.loaded.connect(self._loaded)
         self.model.failed.connect(self._failed)
+        # QTreeView.expand() fetches a node's rows only when the node is laid out already: expanded while a
+        # relayout is pending (rows just arrived), it would stay empty. Pending nodes are not fetched twice.
+        self.tree.expanded.connect(self._fetch_expanded)
         self.clear()
+
+    def _fetch_expanded(self, index: QModelIndex) -> None:
+        if self.model.canFetchMore(index):
+            self.model.fetchMore(index)
 
     def clear(self) -> None:
         self.model.clear()
