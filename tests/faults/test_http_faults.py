@@ -221,7 +221,10 @@ def test_an_expired_session_is_named_in_the_status_line(window, qloop, report, s
         if tab.live.state == READY:
             tab.composer.set_text(json.dumps({"jsonrpc": "2.0", **TOOLS_LIST}))
             tab.composer.send()
-        await until(lambda: "no longer knows session" in tab.status.text(), 10, "the status line to explain")
+        try:
+            await until(lambda: "no longer knows session" in tab.status.text(), 10, "the status line to explain")
+        except pytest.fail.Exception:
+            pytest.fail(f"the status line does not explain the expiry: {tab.status.text()!r}")
         elapsed = time.monotonic() - started
         sentence = status_sentence(tab)
         state = tab.live.state

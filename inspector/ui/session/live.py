@@ -119,7 +119,8 @@ class LiveSession(QObject):
             sentence += "; Session > Message size limit… raises the limit for the next session"
         if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
             self.session.note(sentence, failure=True)
-        if self.state in (READY, CLOSED):
+        # once the session has ended, a send that fails because it has keeps the line's sentence: why it ended
+        if self.state == READY or (self.state == CLOSED and not isinstance(exc, TransportClosed)):
             self._set(self.state, sentence, failure=True)
 
     def _sending(self) -> None:
