@@ -147,7 +147,9 @@ def _mutations(value, depth: int = 0):
 def test_the_generated_check_agrees_with_jsonschema_and_the_closures_on_mutations_of_every_definition(revision):
     """The generated code (what the judge runs) answers as jsonschema and as the closure compiler do, on
     thousands of near-valid values: each definition's built example and every one-step mutation."""
-    from inspector.core.protocol.compiled import CodeCompiler, Compiler
+    from closure_check import Compiler
+
+    from inspector.core.protocol.compiled import CodeCompiler
 
     document = revisions.schema_document(revision)
     key = "$defs" if "$defs" in document else "definitions"
