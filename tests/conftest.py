@@ -94,3 +94,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         row.status, row.reason = "failing", (crash.message if crash else str(report.longrepr)).splitlines()[0]
     write_row(row)
     return report
+
+
+@pytest.fixture(scope="session")
+def time_server() -> list[str]:
+    """The reference ``mcp-server-time`` (PyPI, in the test extra), via its console script, with a fixed local
+    timezone."""
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "mcp-server-time"
+    found = str(script) if script.exists() else shutil.which("mcp-server-time")
+    if found is None:
+        pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
+    return [found, "--local-timezone", "UTC"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,14 +27,6 @@ SDK_STDIO = [sys.executable, str(ROOT / "tests" / "integration" / "servers" / "s
 def run(*args: str) -> Any:
     return cli(*args, timeout=ONESHOT_TIMEOUT)
 
-
-@pytest.fixture(scope="module")
-def time_server() -> list[str]:
-    script = Path(sys.executable).parent / "mcp-server-time"
-    found = str(script) if script.exists() else shutil.which("mcp-server-time")
-    if found is None:
-        pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
-    return [found, "--local-timezone", "UTC"]
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ group killed so nothing outlives the test.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -67,15 +66,6 @@ def sdk_server() -> list[str]:
         pytest.fail(f"the mcp SDK (2.x) is not installed: pip install -e '.[test]' ({exc})")
     return [sys.executable, str(SERVERS / "sdk_server.py")]
 
-
-@pytest.fixture(scope="session")
-def time_server() -> list[str]:
-    """The reference ``mcp-server-time`` (PyPI), via its console script, with a fixed local timezone."""
-    script = Path(sys.executable).parent / "mcp-server-time"
-    found = str(script) if script.exists() else shutil.which("mcp-server-time")
-    if found is None:
-        pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
-    return [found, "--local-timezone", "UTC"]
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,7 @@ a temporary one (XDG_DATA_HOME), so a default ``--out`` never lands in the real 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,12 +53,3 @@ def replay() -> Callable[..., subprocess.CompletedProcess[str]]:
 
     return run
 
-
-@pytest.fixture(scope="session")
-def time_server() -> list[str]:
-    """The reference ``mcp-server-time`` (PyPI, in the test extra), with a fixed local timezone."""
-    script = Path(sys.executable).parent / "mcp-server-time"
-    found = str(script) if script.exists() else shutil.which("mcp-server-time")
-    if found is None:
-        pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
-    return [found, "--local-timezone", "UTC"]
