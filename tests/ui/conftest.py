@@ -15,3 +15,14 @@ from qt_loop import qloop  # noqa: F401 - the shared fixture
 @pytest.fixture
 def settings(tmp_path) -> QSettings:
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def loop():
+    """A plain asyncio loop, not running (panels given one schedule their answers on it)."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    yield loop
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()

@@ -28,14 +28,6 @@ SCENARIO_TIMEOUT = 60.0
 
 
 @pytest.fixture
-def loop():
-    loop = asyncio.new_event_loop()
-    yield loop
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.close()
-
-
-@pytest.fixture
 def panel(qtbot, loop):
     widget = ServerRequestsPanel(loop=loop)
     qtbot.addWidget(widget)

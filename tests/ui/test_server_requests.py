@@ -37,14 +37,6 @@ ELICIT = {"message": "Who are you?", "requestedSchema": {
 
 
 @pytest.fixture
-def loop():
-    loop = asyncio.new_event_loop()
-    yield loop
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.close()
-
-
-@pytest.fixture
 def clock():
     return [1000.0]
 
