@@ -66,12 +66,13 @@ def main() -> None:
         asyncio.set_event_loop(loop)
         tab = window.open_demo()
 
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shared wait
+        from helpers import until
+
         async def filled() -> None:
-            for _ in range(6000):  # 60 s at most: the demo server starts and answers in well under a second
-                if tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled:
-                    break
-                await asyncio.sleep(0.01)
-            for _ in range(20):  # its rows laid out
+            await until(lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled, 60,
+                        "the Explorer to list the demo's tools")
+            for _ in range(20):  # turns of the loop for its rows to be laid out (no wait)
                 await asyncio.sleep(0)
 
         loop.run_until_complete(filled())
