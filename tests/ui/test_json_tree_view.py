@@ -65,13 +65,19 @@ def test_a_100k_item_array_gets_rows_a_page_at_a_time_only_when_expanded(qtbot):
     assert value(model, model.index(0, 0, last)) == str(2 * PAGE_ROWS - 1)
 
 
-def test_a_tree_view_expanding_a_node_fetches_its_first_page_only(qtbot):
+def shown_tree(qtbot, value) -> JsonTreeView:
+    """A tree view on screen, browsable, of ``value`` as JSON."""
     view = JsonTreeView()
     qtbot.addWidget(view)
     view.resize(600, 400)
     view.show()
     with qtbot.waitSignal(view.browsable, timeout=10_000):
-        view.load(json.dumps({"list": list(range(100_000))}).encode())
+        view.load(json.dumps(value).encode())
+    return view
+
+
+def test_a_tree_view_expanding_a_node_fetches_its_first_page_only(qtbot):
+    view = shown_tree(qtbot, {"list": list(range(100_000))})
     top = view.model.index(0, 0)
     view.tree.expand(top)
     qtbot.waitUntil(lambda: view.model.rowCount(top) > 0, timeout=5_000)
@@ -81,12 +87,7 @@ def test_a_tree_view_expanding_a_node_fetches_its_first_page_only(qtbot):
 def test_a_node_expanded_while_the_view_waits_to_lay_out_still_gets_its_rows(qtbot):
     # QTreeView.expand() only stores the expansion while a relayout is pending (rows just arrived): the node
     # stayed empty, which the detail pane's test met once in a loaded full run (60 s waiting for the page)
-    view = JsonTreeView()
-    qtbot.addWidget(view)
-    view.resize(600, 400)
-    view.show()
-    with qtbot.waitSignal(view.browsable, timeout=10_000):
-        view.load(json.dumps({"list": list(range(1_000))}).encode())
+    view = shown_tree(qtbot, {"list": list(range(1_000))})
     top = view.model.index(0, 0)
     view.tree.scheduleDelayedItemsLayout()
     view.tree.expand(top)
