@@ -196,3 +196,13 @@ def test_a_big_message_selected_in_the_detail_pane_becomes_browsable_without_blo
     first = detail.pretty.document().findBlockByNumber(1)  # '  "jsonrpc": "2.0",'
     assert first.layout().formats(), "the lines on screen are coloured"
     detail.grab().save("/tmp/json_tree_detail_show_all.png")
+
+
+def test_a_level_of_a_message_the_worker_no_longer_keeps_is_fetched_after_opening_it_again(qtbot):
+    # the worker keeps the last two messages of all panes: one pushed out by another pane's is opened again
+    view = shown_tree(qtbot, {"list": list(range(1_000))})
+    json_tree.forget(view.model.token)  # (in place here: this process is the "worker")
+    top = view.model.index(0, 0)
+    view.tree.expand(top)
+    qtbot.waitUntil(lambda: view.model.rowCount(top) == PAGE_ROWS, timeout=5_000)
+    assert value(view.model, view.model.index(PAGE_ROWS - 1, 0, top)) == str(PAGE_ROWS - 1)

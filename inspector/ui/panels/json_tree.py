@@ -128,6 +128,7 @@ class JsonTreeModel(QAbstractItemModel):
         super().__init__(parent)
         self._root: _Node | None = None
         self._token = ""
+        self._raw = b""
         self._run: Callable[..., Future[Any]] = _in_place
         self._inbox = _Inbox(self)
         self._dark = is_dark(QGuiApplication.palette())
@@ -138,12 +139,14 @@ class JsonTreeModel(QAbstractItemModel):
         self.beginResetModel()
         self._root = None
         self._token = ""
+        self._raw = b""
         self.endResetModel()
 
     def load(self, raw: bytes) -> None:
         """Parse ``raw`` (in the worker process when it is over IN_PLACE_BYTES) and show its top level."""
         self.clear()
         token = self._token = f"{os.getpid()}-{id(self)}-{next(_tokens)}"
+        self._raw = raw  # the message's own bytes (the event holds them): to open it again if the worker forgot it
         self._run = offload.submit if len(raw) > IN_PLACE_BYTES else _in_place
         self._inbox.deliver(self._run(json_tree.open_document, token, raw),
                             lambda row, error: self._opened(token, row, error))
@@ -186,14 +189,24 @@ class JsonTreeModel(QAbstractItemModel):
         if node is None or not self.canFetchMore(parent):
             return
         node.pending = True
-        token = self._token
-        future = self._run(json_tree.children, token, node.path, len(node.children), PAGE_ROWS)
-        self._inbox.deliver(future, lambda rows, error: self._got(node, token, rows, error))
+        self._fetch(node, self._token, reopened=False)
 
-    def _got(self, node: _Node, token: str, rows: list[Row] | None, error: BaseException | None) -> None:
-        node.pending = False
+    def _fetch(self, node: _Node, token: str, *, reopened: bool) -> None:
+        future = self._run(json_tree.children, token, node.path, len(node.children), PAGE_ROWS)
+        self._inbox.deliver(future, lambda rows, error: self._got(node, token, rows, error, reopened))
+
+    def _got(self, node: _Node, token: str, rows: list[Row] | None, error: BaseException | None,
+             reopened: bool = False) -> None:
         if token != self._token:
+            node.pending = False
             return
+        if isinstance(error, KeyError) and not reopened and self._raw:
+            # the worker keeps the last KEEP_DOCUMENTS messages of every pane: another one's pushed this out
+            self._inbox.deliver(self._run(json_tree.open_document, token, self._raw),
+                                lambda _row, again: self._got(node, token, None, again, True) if again
+                                else self._fetch(node, token, reopened=True))
+            return
+        node.pending = False
         if error is not None or rows is None:
             self.failed.emit(_sentence(error))
             return
