@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -108,3 +109,37 @@ def time_server() -> list[str]:
     if found is None:
         pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
     return [found, "--local-timezone", "UTC"]
+
+
+def _keep_test_widgets_alive() -> None:
+    """pytest-qt's ``qtbot.addWidget`` keeps only a weak reference: a shown top-level widget whose last
+    reference was a local of the test was deleted from Python the moment the test returned, with a relayout
+    still posted for its tree view, and the worker crashed in the next processEvents (a segfault in
+    QTreeViewPrivate::layout). The widgets are kept here until the test's teardown has closed and deleted them."""
+    from pytestqt.qtbot import QtBot
+
+    add_widget = QtBot.addWidget
+
+    def add_and_keep(self, widget, *, before_close_func=None):  # type: ignore[no-untyped-def]
+        add_widget(self, widget, before_close_func=before_close_func)
+        self._request.node.__dict__.setdefault("kept_widgets", []).append(widget)
+
+    QtBot.addWidget = add_and_keep
+
+
+_keep_test_widgets_alive()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item):
+    """Delete the widgets pytest-qt closed at the end of the test now, and only then let them go.
+
+    pytest-qt closes a test's widgets and calls ``deleteLater()``, but no event loop runs between tests to carry
+    the deletion out: closed widgets lived on into the next test, still laid out. DeferredDelete events are sent
+    here, after pytest-qt's teardown, and the strong references kept since ``addWidget`` are dropped after."""
+    result = yield
+    qt_core = sys.modules.get("PySide6.QtCore")
+    if qt_core is not None and qt_core.QCoreApplication.instance() is not None:
+        qt_core.QCoreApplication.sendPostedEvents(None, qt_core.QEvent.Type.DeferredDelete)
+    item.__dict__.pop("kept_widgets", None)
+    return result
