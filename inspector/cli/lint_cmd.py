@@ -84,10 +84,10 @@ def _json(report: object) -> str:
 
 def _junit(report: object) -> str:
     """One test case per rule of the table (and per other finding code seen); a case fails on a MUST broken."""
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib.request, ~15 ms at every start
+
     from inspector.core.protocol.lint import LintReport
     from inspector.core.protocol.rules import RULES
-
-    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib.request, ~15 ms at every start
 
     assert isinstance(report, LintReport)
     groups = report.by_rule()

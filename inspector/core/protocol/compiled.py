@@ -191,10 +191,13 @@ class CodeCompiler:
         if schema.get("type") == "object" and "$ref" not in schema:
             out.append(f"{pad}if type({var}) is not dict: return False")
             required = list(schema.get("required", ()))
-            if required:
-                test = " and ".join(f"{self._constant(name)} in {var}" for name in required)
+            lines: list[str] = []
+            read = self._properties(schema, var, indent, lines, depth, present=frozenset(required))
+            rest = [name for name in required if name not in read]  # the others are read, and tested there
+            if rest:
+                test = " and ".join(f"{self._constant(name)} in {var}" for name in rest)
                 out.append(f"{pad}if not ({test}): return False")
-            self._properties(schema, var, indent, out, depth, present=frozenset(required))
+            out.extend(lines)
             for key, want in schema.items():
                 if key not in ANNOTATIONS and key not in ("type", "required", "properties", "additionalProperties"):
                     self._keyword(key, want, var, indent, out, depth)
@@ -217,29 +220,39 @@ class CodeCompiler:
         the checks of a small definition), else a call of the definition's function. A definition already
         being inlined on this path is called, never inlined again (recursive definitions)."""
         name = self._ref(pointer)  # validates the pointer, and the function exists for any later call
-        if depth >= _INLINE_REF_DEPTH or pointer in self._inlining:
+        parts = pointer.removeprefix("#/").split("/")
+        target = self.document[parts[0]][parts[1]]
+        if (depth >= _INLINE_REF_DEPTH and not _leaf(target)) or pointer in self._inlining:
             out.append(f"{'    ' * indent}if not {name}({var}): return False")
             return
-        parts = pointer.removeprefix("#/").split("/")
         self._inlining.add(pointer)
         try:
-            self._emit(self.document[parts[0]][parts[1]], var, indent, out, depth + 1)
+            self._emit(target, var, indent, out, depth + 1)
         finally:
             self._inlining.discard(pointer)
 
     def _properties(self, schema: dict[str, Any], var: str, indent: int, out: list[str], depth: int,
-                    present: frozenset[str] = frozenset()) -> None:
-        """``properties`` and ``additionalProperties`` of a value known to be an object, whose keys in
-        ``present`` are known to be there (its ``required``, checked just before): those are read directly."""
+                    present: frozenset[str] = frozenset()) -> set[str]:
+        """``properties`` and ``additionalProperties`` of a value known to be an object. A key in ``present``
+        (its ``required``) that has something to check is read once, and its absence is answered there; returns
+        those keys (the caller tests only the other required keys for presence)."""
         pad = "    " * indent
         properties = schema.get("properties", {})
+        read: set[str] = set()
         for name, sub in properties.items():
             body: list[str] = []
             item = self._fresh("x")
             there = name in present
             self._emit(sub, item, indent if there else indent + 1, body, depth + 1)
             if body and there:
-                out.append(f"{pad}{item} = {var}[{self._constant(name)}]")
+                read.add(name)
+                constant = _string_const(sub, body)
+                if constant is not None:  # one lookup and one comparison: a missing key is None, never equal
+                    out.append(f"{pad}if {var}.get({self._constant(name)}) != {self._constant(constant)}: "
+                               "return False")
+                    continue
+                out.append(f"{pad}{item} = {var}.get({self._constant(name)}, _M)")
+                out.append(f"{pad}if {item} is _M: return False")
                 out.extend(body)
             elif body:
                 out.append(f"{pad}{item} = {var}.get({self._constant(name)}, _M)")
@@ -247,11 +260,11 @@ class CodeCompiler:
                 out.extend(body)
         additional = schema.get("additionalProperties", True)
         if additional is True or additional == {}:
-            return
+            return read
         known = self._constant(frozenset(properties))
         if additional is False:
             out.append(f"{pad}if not {var}.keys() <= {known}: return False")
-            return
+            return read
         extra = self._fresh("k")
         item = self._fresh("x")
         body = []
@@ -260,6 +273,7 @@ class CodeCompiler:
             out.append(f"{pad}for {extra}, {item} in {var}.items():")
             out.append(f"{pad}    if {extra} not in {known}:")
             out.extend(body)
+        return read
 
     def _keyword(self, key: str, want: Any, var: str, indent: int, out: list[str], depth: int) -> None:
         pad = "    " * indent
@@ -287,8 +301,8 @@ class CodeCompiler:
                 out.append(f"{pad}    for {item} in {var}:")
                 out.extend(body)
         elif key == "const":
-            if type(want) is str:
-                out.append(f"{pad}if type({var}) is not str or {var} != {self._constant(want)}: return False")
+            if type(want) is str:  # no JSON value but that string equals it: no type test needed
+                out.append(f"{pad}if {var} != {self._constant(want)}: return False")
             else:
                 out.append(f"{pad}if not _equal({var}, {self._constant(want)}): return False")
         elif key == "enum":
@@ -339,6 +353,22 @@ def _implied_type(schema: dict[str, Any]) -> bool:
     if "const" in schema:
         return type(schema["const"]) is str
     return "enum" in schema and all(type(c) is str for c in schema["enum"])
+
+
+def _string_const(schema: Any, body: list[str]) -> str | None:
+    """The string a property's schema requires it to equal (``const``, or a one-string ``enum``), when that is
+    all the schema checks (its generated ``body`` is that one test); else None."""
+    if not isinstance(schema, dict) or len(body) != 1:
+        return None
+    if type(schema.get("const")) is str:
+        return str(schema["const"])
+    return None
+
+
+def _leaf(schema: Any) -> bool:
+    """A definition that checks only its value's own type, ``const`` or ``enum`` (a level name, a role): cheaper
+    inlined wherever it is referenced than called."""
+    return isinstance(schema, dict) and all(key in ANNOTATIONS or key in ("type", "const", "enum") for key in schema)
 
 
 def _significant(schema: dict[str, Any]) -> bool:

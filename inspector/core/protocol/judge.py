@@ -119,92 +119,119 @@ class ProtocolJudge:
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
         self._fast: dict[tuple[str, str | None], Any] = {}
-        #: method -> (revision or None, what verdict() checks its notifications with then, the verdict)
-        self._verdict_checks: dict[str | None, tuple[str | None, Any, Verdict]] = {}
-        self._valid: dict[str | None, Verdict] = {}  #: revision -> this judge's verdict "its schema check passed"
+        #: method -> (revision or None, what verdict() checks its notifications with then, the verdicts from the
+        #: server and from the client)
+        self._verdict_checks: dict[str | None, tuple[str | None, Any, Verdict, Verdict]] = {}
+        #: (revision, method, direction) -> this judge's verdict "its schema check passed"
+        self._valid: dict[tuple[str | None, str | None, str], Verdict] = {}
 
     # -- feeding ------------------------------------------------------------------------------------------
 
-    def feed(self, events: Iterable[Event], parsed: Sequence[Any] | None = None) -> list[ProtocolFinding]:
+    def feed(self, events: Iterable[Event | None], parsed: Sequence[Any] | None = None,
+             fetch: Callable[[int], Event] | None = None) -> list[ProtocolFinding]:
         """Judge a batch (in order); returns the new findings and announces them to the listeners.
 
         ``parsed``, when given, holds what the decoder parsed of each event, in the same order (see
         :class:`inspector.core.wire.framing.Batch`; :data:`NOT_PARSED` where it did not): the judge reads
         those instead of parsing each message again, and never changes or keeps them. They must be the parse
-        of exactly the event's bytes, which a decoder's batch guarantees."""
+        of exactly the event's bytes, which a decoder's batch guarantees. With ``fetch``, an event may be None
+        where its value is a :class:`Verdict` (the pacer does not read those rows back): ``fetch(i)`` gives
+        the ``i``-th event if the judge needs it after all."""
         self._new = []
         if parsed is None:
             for event in events:
+                assert event is not None
                 if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
                     self._message(event, NOT_PARSED)
                 elif event.kind == Kind.HTTP and self._meta_by_exchange:
                     self._header_rule(event)
         else:
-            # A notification whose method changes no state (neither the judge's nor what its rules read) is
-            # judged against the same state as the one before it, as long as only such notifications came
-            # between: if its (method, direction) found nothing then, its rules find nothing now. `quiet` holds
-            # those pairs, and is emptied by every other message (any of which may change the state).
-            # A Verdict (see verdict()) stands for a parse whose schema check passed when it was decoded: it
-            # holds when it is this judge's verdict for the revision it judges by now; otherwise the message is
-            # parsed again from its bytes and judged in full. Only a non-stateful notification gets one, so its
-            # rules read nothing of the body.
-            message, judge, defer, valid = Kind.MESSAGE, self._message, self.defer_bytes, self._valid
-            quiet: set[tuple[str | None, str]] = set()
-            # the verdict that holds now; only _message changes the revision
-            current = valid.get(self.revision if self.revision is not None else self.assumed, _UNKNOWN)
-            for event, value in zip(events, parsed, strict=True):
-                rpc = event.rpc
-                if event.kind != message or rpc is None or event.dir is None:
-                    if event.kind == Kind.HTTP and self._meta_by_exchange:
-                        self._header_rule(event)
-                    continue
-                if value is current:
-                    pair = (rpc.method, event.dir)
-                    if pair not in quiet:
-                        found = len(self._new)
-                        self._notification(event, rpc.method or "", {})
-                        if len(self._new) == found:
-                            quiet.add(pair)
-                    continue
-                if type(value) is Verdict:
-                    value = NOT_PARSED  # another judge's, or checked against another revision: parsed again
-                if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
-                        or rpc.method in _STATEFUL_NOTIFICATIONS:
-                    quiet.clear()
-                    judge(event, value)
-                    current = valid.get(self.revision if self.revision is not None else self.assumed, _UNKNOWN)
-                    continue
-                revision = self.revision if self.revision is not None else self.assumed
-                if revision is not None and value is not None:  # the schema, as _message's direct route
-                    key = (revision, rpc.method)
-                    fast = self._fast.get(key, _UNKNOWN)
-                    if fast is _UNKNOWN:
-                        fast = self._fast[key] = _fast_check(revision, rpc.method)
-                    if fast is None or not fast(value):
-                        self._schema(event, value, revision, None)
-                pair = (rpc.method, event.dir)
-                if pair not in quiet:
-                    found = len(self._new)
-                    self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
-                    if len(self._new) == found:
-                        quiet.add(pair)
+            listed = events if isinstance(events, list) else list(events)
+            if len(listed) != len(parsed):
+                raise ValueError(f"{len(listed)} events but {len(parsed)} parses")
+            self._feed_parsed(listed, parsed, fetch)
         new = self._new
         if new:
             for listener in self.listeners:
                 listener(new)
         return new
 
+    def _feed_parsed(self, events: list[Event | None], parsed: Sequence[Any],
+                     fetch: Callable[[int], Event] | None) -> None:
+        # A notification whose method changes no state (neither the judge's nor what its rules read) is judged
+        # against the same state as the one before it, as long as only such notifications came between: if its
+        # (method, direction) found nothing then, its rules find nothing now. `quiet` holds those pairs, and is
+        # emptied by every other message (any of which may change the state).
+        # A Verdict (see verdict()) stands for a parse whose schema check passed when it was decoded, for one
+        # (revision, method, direction): it holds when it is this judge's and its revision is the one the judge
+        # judges by now; otherwise the message is parsed again from its bytes and judged in full. Only a
+        # non-stateful notification without wire findings gets one, so its rules read nothing of the body, and
+        # a run of the same verdict after a quiet one costs an identity test (`last`), with no event read.
+        message, judge, defer = Kind.MESSAGE, self._message, self.defer_bytes
+        quiet: set[tuple[str | None, str]] = set()
+        now = self.revision if self.revision is not None else self.assumed  # only _message changes it
+        last: Any = _UNKNOWN  # the last verdict found quiet in this batch (same pair, same state)
+        for i, value in enumerate(parsed):
+            if value is last:
+                continue
+            if type(value) is Verdict and value.judge is self and value.revision == now:
+                if value.pair in quiet:
+                    last = value
+                    continue
+                event = events[i]
+                if event is None:
+                    assert fetch is not None
+                    event = fetch(i)
+                found = len(self._new)
+                self._notification(event, value.method or "", {})
+                if len(self._new) == found:
+                    quiet.add(value.pair)
+                    last = value
+                continue
+            event = events[i]
+            if event is None:
+                assert fetch is not None
+                event = fetch(i)
+            rpc = event.rpc
+            if event.kind != message or rpc is None or event.dir is None:
+                if event.kind == Kind.HTTP and self._meta_by_exchange:
+                    self._header_rule(event)
+                continue
+            if type(value) is Verdict:
+                value = NOT_PARSED  # another judge's, or checked against another revision: parsed again
+            if rpc.kind != _NOTIFICATION or value is NOT_PARSED or len(event.raw) > defer \
+                    or rpc.method in _STATEFUL_NOTIFICATIONS:
+                quiet.clear()
+                last = _UNKNOWN
+                judge(event, value)
+                now = self.revision if self.revision is not None else self.assumed
+                continue
+            if now is not None and value is not None:  # the schema, as _message's direct route
+                key = (now, rpc.method)
+                fast = self._fast.get(key, _UNKNOWN)
+                if fast is _UNKNOWN:
+                    fast = self._fast[key] = _fast_check(now, rpc.method)
+                if fast is None or not fast(value):
+                    self._schema(event, value, now, None)
+            pair = (rpc.method, event.dir)
+            if pair not in quiet:
+                found = len(self._new)
+                self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
+                if len(self._new) == found:
+                    quiet.add(pair)
+
     def verdict(self, event: Event, value: Any) -> Any:
         """What a decoder should keep of its parse of ``event`` until :meth:`feed` reaches it (the decoder's
         ``keep``, :class:`inspector.core.wire.framing.Batch`), called while the parse is fresh: for a notification
-        that changes no state and passes its schema's generated check against the revision the judge would use
-        now, a shared :class:`Verdict` (no parse tree outlives its line: held parses were the judged flood's
-        garbage-collector cost, issue 15); else the value itself. :meth:`feed` reads a verdict as the check
-        passing only when the revision is still the same by then, and parses the message again otherwise, so
-        the findings are exactly those of judging the bytes. Only the verdict's revision is read from the
-        judge's state, and nothing is changed."""
+        that changes no state, carries no wire finding and passes its schema's generated check against the
+        revision the judge would use now, a shared :class:`Verdict` for its (revision, method, direction) (no
+        parse tree outlives its line: held parses were the judged flood's garbage-collector cost, issue 15);
+        else the value itself. :meth:`feed` reads a verdict as the check passing only when the revision is
+        still the same by then, and parses the message again otherwise, so the findings are exactly those of
+        judging the bytes. Only the verdict's revision is read from the judge's state, and nothing is changed."""
         rpc = event.rpc
-        if rpc is None or rpc.kind != _NOTIFICATION or len(event.raw) > self.defer_bytes:
+        # (a parsed line with a JSON-RPC summary is a message: only its findings and size are asked)
+        if rpc is None or rpc.kind != _NOTIFICATION or event.findings or len(event.raw) > self.defer_bytes:
             return value
         revision = self.revision if self.revision is not None else self.assumed
         entry = self._verdict_checks.get(rpc.method)
@@ -213,17 +240,21 @@ class ProtocolJudge:
         check = entry[1]
         if check is None or not check(value):
             return value  # judged in full when fed (rare: invalid, stateful, or a method the revision lacks)
-        return entry[2]
+        return entry[2] if event.dir == _S2C else entry[3] if event.dir == _C2S else value
 
-    def _verdict_check(self, revision: str | None, method: str | None) -> tuple[str | None, Any, Verdict]:
+    def _verdict_check(self, revision: str | None, method: str | None) -> tuple[str | None, Any, Verdict, Verdict]:
         """(``revision``, what :meth:`verdict` runs on a notification of ``method`` while the judge uses that
-        revision (None: keep the parse), this judge's verdict for it)."""
-        valid = self._valid.get(revision)
-        if valid is None:
-            valid = self._valid[revision] = Verdict(revision)
-        if method in _STATEFUL_NOTIFICATIONS:
-            return revision, None, valid
-        return revision, _always if revision is None else _fast_check(revision, method), valid
+        revision (None: keep the parse), this judge's verdict for it from the server, and from the client)."""
+        verdicts = []
+        for direction in (Direction.S2C, Direction.C2S):
+            key = (revision, method, direction)
+            valid = self._valid.get(key)
+            if valid is None:
+                valid = self._valid[key] = Verdict(self, revision, method, direction)
+            verdicts.append(valid)
+        check = None if method in _STATEFUL_NOTIFICATIONS else \
+            _always if revision is None else _fast_check(revision, method)
+        return revision, check, verdicts[0], verdicts[1]
 
     def judge_deferred(self, limit: int | None = None) -> list[ProtocolFinding]:
         """Schema-judge the big messages set aside (at most ``limit`` of them); announces what it found."""
@@ -563,17 +594,22 @@ def schema_violations(raw: bytes, revision: str, kind: str, method: str | None,
 
 
 class Verdict:
-    """Stands in a decoder's batch for the parse of a notification whose schema check passed against
-    ``revision`` when it was decoded (None: there was no revision to check against); see
-    :meth:`ProtocolJudge.verdict`. Each judge has one per revision, and honours only its own."""
+    """Stands in a decoder's batch for the parse of a notification of ``method`` going ``dir`` whose schema
+    check passed against ``revision`` when it was decoded (None: there was no revision to check against); see
+    :meth:`ProtocolJudge.verdict`. Each judge has one per (revision, method, direction), and honours only its
+    own."""
 
-    __slots__ = ("revision",)
+    __slots__ = ("judge", "revision", "method", "dir", "pair")
 
-    def __init__(self, revision: str | None) -> None:
+    def __init__(self, judge: ProtocolJudge, revision: str | None, method: str | None, direction: str) -> None:
+        self.judge = judge
         self.revision = revision
+        self.method = method
+        self.dir = direction
+        self.pair = (method, direction)
 
     def __repr__(self) -> str:
-        return f"Verdict({self.revision!r})"
+        return f"Verdict({self.revision!r}, {self.method!r}, {self.dir!r})"
 
 
 def _always(value: Any) -> bool:
@@ -582,6 +618,7 @@ def _always(value: Any) -> bool:
 
 
 _NOTIFICATION = jsonrpc.NOTIFICATION
+_S2C, _C2S = Direction.S2C, Direction.C2S
 #: notifications that change or consult the judge's state beyond capabilities and revision
 _STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
                                      "notifications/cancelled"})

@@ -22,9 +22,10 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
-from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
+from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge, Verdict
 from inspector.core.wire.events import Event
 
 #: the share of the CPU judging may take while there is a backlog. A flood of small notifications needs about a
@@ -62,7 +63,9 @@ class JudgePacer:
         self.max_backlog = max_backlog
         self.clock = clock
         self.skipped = 0  #: events that arrived while the backlog was full, never judged
-        self._queue: deque[Event] = deque()
+        self._queue: deque[list[Event]] = deque()  # batches queued by push (the first one partly taken)
+        self._queued = 0  # events in the queue
+        self._taken = 0  # events of the first queued batch already taken
         self._rows: deque[list[int]] = deque()  # ranges [first, stop) of rows queued by push_rows
         self._row_count = 0
         self._fetch: Callable[[int], Event] | None = None
@@ -73,13 +76,13 @@ class JudgePacer:
 
     @property
     def backlog(self) -> int:
-        return len(self._queue) + self._row_count
+        return self._queued + self._row_count
 
     def push(self, events: Iterable[Event], parsed: list[Any] | None = None) -> bool:
         """Queue events; True when the queue was empty before (the owner should schedule a step now).
         ``parsed``: the decoder's parse of each, as for :meth:`push_rows`."""
-        was_idle = not self._queue
-        room = self.max_backlog - len(self._queue)
+        was_idle = not self._queued
+        room = self.max_backlog - self._queued
         batch = list(events)
         if parsed is not None and len(parsed) != len(batch):
             parsed = None
@@ -88,8 +91,10 @@ class JudgePacer:
             batch = batch[:max(room, 0)]
         self._hold(self._pushed, parsed[:len(batch)] if parsed is not None else None)
         self._pushed += len(batch)
-        self._queue.extend(batch)
-        return was_idle and bool(self._queue)
+        if batch:
+            self._queue.append(batch)
+            self._queued += len(batch)
+        return was_idle and bool(self._queued)
 
     def _hold(self, first: int, parsed: list[Any] | None) -> None:
         """Keep the parse of the events numbered from ``first`` on (rows, or positions in the queue), within
@@ -136,24 +141,38 @@ class JudgePacer:
             self._row_count += stop - first
         return was_idle and bool(self.backlog)
 
-    def _take(self, count: int) -> tuple[list[Event], list[Any] | None]:
+    def _take(self, count: int) -> tuple[list[Event | None], list[Any] | None, int | None]:
         """The next (at most) ``count`` queued events (rows fetched), with the decoder's parse of each when it
-        is held (else None)."""
-        if self._queue:
+        is held (else None), and the first row's number when they are rows. A row whose held value is a
+        :class:`Verdict` is not read back (None): the judge asks for it only if it needs it."""
+        if self._queued:
+            first = self._queue[0]
+            taken = self._taken
             start = self._popped
-            stop, values = self._held_values(start, start + min(count, len(self._queue)))
+            stop, values = self._held_values(start, start + min(count, len(first) - taken))
             self._popped = stop
-            return [self._queue.popleft() for _ in range(stop - start)], values
-        assert self._fetch is not None
+            self._taken = taken + stop - start
+            self._queued -= stop - start
+            if self._taken == len(first):
+                self._queue.popleft()
+                self._taken = 0
+            events: list[Event | None] = first[taken:taken + stop - start]  # type: ignore[assignment]  # (list is invariant; none is None)
+            return events, values, None
+        fetch = self._fetch
+        assert fetch is not None
         span = self._rows[0]
         start = span[0]
         stop, values = self._held_values(start, min(span[1], start + count))
-        chunk = [self._fetch(row) for row in range(start, stop)]
+        if values is None:
+            chunk: list[Event | None] = [fetch(row) for row in range(start, stop)]
+        else:
+            chunk = [None if type(value) is Verdict else fetch(row)
+                     for row, value in zip(range(start, stop), values, strict=True)]
         self._row_count -= stop - start
         span[0] = stop
         if stop == span[1]:
             self._rows.popleft()
-        return chunk, values
+        return chunk, values, start
 
     def step(self) -> float | None:
         """Judge for about ``step_seconds``; returns the delay before the next step (keeping judging at
@@ -163,16 +182,26 @@ class JudgePacer:
         if start < self._next_at:
             return self._next_at - start if self.backlog else None
         while self.backlog:
-            chunk, values = self._take(CHUNK)
-            found = self.judge.feed(chunk, values)
+            chunk, values, first = self._take(CHUNK)
+            if first is None:
+                found = self.judge.feed(chunk, values)
+            else:
+                found = self.judge.feed(chunk, values, partial(self._fetch_row, first))
             if self.on_judged is not None:
-                self.on_judged(chunk, found)
+                # rows not read back carry no wire finding (a verdict is only given to a notification without
+                # one): the events read are all the listener needs
+                self.on_judged([event for event in chunk if event is not None], found)
             if self.clock() - start >= self.step_seconds:
                 break
         end = self.clock()
         rest = (end - start) * (1 - self.share) / self.share
         self._next_at = end + rest
         return rest if self.backlog else None
+
+    def _fetch_row(self, first: int, i: int) -> Event:
+        """The ``i``-th row of a chunk of rows from ``first`` on, read back (the judge needed it after all)."""
+        assert self._fetch is not None
+        return self._fetch(first + i)
 
     def drain(self) -> None:
         """Judge everything queued now, without pacing (a command that has finished reading)."""

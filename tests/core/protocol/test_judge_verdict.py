@@ -19,6 +19,8 @@ GOOD_LOG = {**LOG, "params": {"level": "info", "data": "x"}}
 BAD_LOG = {**LOG, "params": {"level": "loud", "data": "x"}}  # not a LoggingLevel, in every revision
 #: valid in 2024-11-05 (its params have no `_meta` property), not in 2025-11-25 (`_meta` must be an object)
 META_LOG = {**LOG, "params": {"level": "info", "data": "x", "_meta": 5}}
+#: schema-valid (a notification's schema allows more members), but the wire layer finds "method-and-result"
+WITH_RESULT = {**GOOD_LOG, "result": {}}
 
 
 def _line(obj: dict) -> bytes:
@@ -127,3 +129,47 @@ def test_a_judge_without_a_revision_keeps_a_verdict_that_holds_only_while_it_has
     kept = LineDecoder(S2C, share_parses=True, keep=judge.verdict).feed(_line(BAD_LOG)).values()
     assert type(kept[0]) is Verdict and kept[0].revision is None  # nothing to check against yet
     assert kept[0] is not NOT_PARSED
+
+
+def test_a_verdict_names_its_direction_and_a_line_with_a_wire_finding_keeps_its_parse():
+    judge = ProtocolJudge("2025-11-25")
+    from_server = LineDecoder(S2C, share_parses=True, keep=judge.verdict).feed(_line(GOOD_LOG)).values()[0]
+    from_client = LineDecoder(C2S, share_parses=True, keep=judge.verdict).feed(_line(GOOD_LOG)).values()[0]
+    assert type(from_server) is Verdict and type(from_client) is Verdict and from_server is not from_client
+    assert (from_server.pair, from_client.pair) == (("notifications/message", S2C), ("notifications/message", C2S))
+    # valid against its schema (which allows more members), with a wire finding: its row must be read back
+    odd = LineDecoder(S2C, share_parses=True, keep=judge.verdict).feed(_line(WITH_RESULT))
+    assert [f.code for f in odd[0].findings] == ["method-and-result"] and odd.values() == [WITH_RESULT]
+
+
+def test_the_pacer_reads_back_only_the_rows_the_judge_needs_and_hands_on_every_wire_finding():
+    """A flood of valid notifications queued by row: rows whose verdict the judge can honour unseen are not read
+    back from the store (one a chunk is, for the notification's rules); a row with a wire finding always is,
+    and its finding reaches on_judged; the findings are those of judging the bytes."""
+    lines = [(S2C, GOOD_LOG)] * 300 + [(S2C, BAD_LOG)] + [(S2C, GOOD_LOG)] * 300
+    handed: list[Event] = []
+    pacer = JudgePacer(ProtocolJudge("2025-11-25"), lambda events, found: handed.extend(events))
+    plain = JudgePacer(ProtocolJudge("2025-11-25"))
+    decoder = LineDecoder(S2C, share_parses=True, keep=pacer.judge.verdict)
+    data = b"".join(_line(obj) for _, obj in lines)
+    odd_at = 450
+    cut = sum(len(_line(obj)) for _, obj in lines[:odd_at])
+    data = data[:cut] + _line(WITH_RESULT) + data[cut:]  # one more line, with a wire finding
+    batch = decoder.feed(data)
+    EventPipeline().push(batch, 0.0, 0.0)
+    rows = list(batch)
+    reads: list[int] = []
+
+    def fetch(row: int) -> Event:
+        reads.append(row)
+        return rows[row]
+
+    pacer.push_rows(0, len(rows), fetch, batch.values())
+    plain.push_rows(0, len(rows), rows.__getitem__)
+    pacer.drain()
+    plain.drain()
+    assert _findings(pacer.judge) == _findings(plain.judge) and pacer.judge.counts.get("schema") == 1
+    chunks = -(-len(rows) // 64)
+    assert 300 in reads and odd_at in reads  # the invalid one and the one with a wire finding
+    assert len(reads) <= 2 * chunks + 2, len(reads)  # not the 602 rows
+    assert [e.seq for e in handed if e.findings] == [rows[odd_at].seq]

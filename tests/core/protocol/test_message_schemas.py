@@ -169,3 +169,21 @@ def test_the_generated_check_agrees_with_jsonschema_and_the_closures_on_mutation
                 disagree.append((name, sample))
     assert disagree[:5] == []
     assert checked > 5_000 and valid > checked // 20, (checked, valid)  # the examples reach valid values too
+
+
+@pytest.mark.parametrize("value", [
+    {}, {"s": "x"}, {"n": 5}, {"n": 5, "s": "x"}, {"n": 1, "s": "x"}, {"n": "any", "s": "x"}, {"n": 5, "s": None},
+    {"n": 5, "s": "y"}, {"n": 5, "s": ["x"]}, {"n": None, "s": "x", "extra": 1},
+])
+def test_a_required_property_whose_schema_would_accept_anything_absent_is_still_required(value):
+    # required keys are read once (dict.get) and their absence answered there: a schema such as {"minimum": 3}
+    # accepts a missing-marker as it accepts any non-number, so the read itself must say "missing"
+    from jsonschema import Draft202012Validator
+
+    from inspector.core.protocol.compiled import CodeCompiler
+
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"T": {
+        "type": "object", "required": ["n", "s"],
+        "properties": {"n": {"minimum": 3}, "s": {"const": "x"}}}}}
+    want = Draft202012Validator({**document, "$ref": "#/$defs/T"}).is_valid(value)
+    assert CodeCompiler(document).definition("#/$defs/T")(value) is want
