@@ -11,14 +11,14 @@ Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.protocol import revisions
 from inspector.core.protocol.compiled import Check, CodeCompiler, Unsupported
-from inspector.core.schemas.validate import definition_validator, violations_of
 from inspector.core.wire import jsonrpc
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 #: At most this many violations are said per message (the rest are usually consequences of the first).
 MAX_VIOLATIONS = 5
@@ -57,6 +57,10 @@ class RevisionSchema:
         fast = self.fast(name)
         if fast is not None and fast(value):
             return []
+        # jsonschema only says why a value the generated check refused is invalid: imported then, not with the
+        # judge (it was two thirds of the judge's import time)
+        from inspector.core.schemas.validate import definition_validator, violations_of
+
         validator = self._slow.get(name)
         if validator is None:
             validator = self._slow[name] = definition_validator(self.document, name)
