@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -57,6 +59,21 @@ def _nothing() -> None:
     return None
 
 
+#: How often a worker checks that the process that started it is alive. A window killed outright (SIGKILL, a
+#: crash) cannot end its worker: the worker ends itself within this, rather than idle on as an orphan.
+OWNER_POLL_SECONDS = 1.0
+
+
+def _watch_owner(owner: int) -> None:
+    """In the worker: end it once ``owner`` is gone (then the worker's parent is no longer ``owner``)."""
+    def watch() -> None:
+        while os.getppid() == owner:
+            time.sleep(OWNER_POLL_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="offload-owner-watch", daemon=True).start()
+
+
 def workers_enabled() -> bool:
     return _enabled
 
@@ -67,7 +84,8 @@ def _get_pool() -> ProcessPoolExecutor | None:
         return None
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_watch_owner, initargs=(os.getpid(),))
         return _pool
 
 
