@@ -245,3 +245,24 @@ def test_a_tool_that_fails_is_saved_as_a_tool_error_warning_and_not_counted_as_a
     saved = [e for e in read_capture(path).events if e.data.get("request_method") == "tools/call"]
     assert len(saved) == 1
     assert [(f.code, f.severity) for f in saved[0].findings] == [("tool-error", "warning")]
+
+
+def test_a_message_that_meets_a_server_already_gone_is_named_in_the_sentence():
+    # a server that exits right after a reply is often noticed only when the next message is written: the
+    # sentence names that message (the misbehaving-server test met this on a loaded machine)
+    dies = [sys.executable, str(ROOT / "tests/integration/servers/dies_after_reply_server.py")]
+
+    async def scenario():
+        session = await open_session(dies)
+        try:
+            await session.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                 "clientInfo": {"name": "t", "version": "1"}}, inject_meta=False)
+            await session.wait_closed()  # the exit is known before the next message
+            with pytest.raises(TransportClosed) as raised:
+                await session.notify("notifications/initialized")
+            return str(raised.value)
+        finally:
+            await session.close()
+
+    sentence = run(scenario())
+    assert sentence.startswith("notifications/initialized could not be sent: the server exited with code 0"), sentence

@@ -204,11 +204,19 @@ def test_a_server_that_dies_right_after_its_first_reply_is_reported_at_the_next_
     run = record(misbehaving("dies_after_reply"), *LEGACY, "--timeout", "10", send=TOOLS_LIST)
     assert run.returncode == 1, run.explain()
     error = one_error(run)
-    assert "the server exited with code 0 before answering tools/list" in error, error
     assert "wrote nothing to stderr" in error, error
     capture = load_capture(run.out)
     exchange(capture, "initialize")
-    assert [e.method for e in messages(capture, "c2s")] == ["initialize", "notifications/initialized", "tools/list"]
+    sent = [e.method for e in messages(capture, "c2s")]
+    # whichever message meets the exit is named: usually tools/list, waiting for its answer; on a loaded
+    # machine the exit is seen before that (or even notifications/initialized) could be written
+    if sent == ["initialize", "notifications/initialized", "tools/list"]:
+        assert "the server exited with code 0 before answering tools/list" in error, error
+    elif sent == ["initialize", "notifications/initialized"]:
+        assert "the server exited with code 0 before answering tools/list" in error, error
+    else:
+        assert sent == ["initialize"], sent
+        assert "notifications/initialized could not be sent: the server exited with code 0" in error, error
     assert len(messages(capture, "s2c")) == 1
     assert lifecycle(capture, "exited")[0].data["code"] == 0
     assert_nothing_left_running(run)

@@ -365,7 +365,15 @@ class Session:
         return caps
 
     async def send_object(self, obj: Any) -> None:
-        await self._transport.send(encode(obj))
+        """Send one message as it is. If the server is gone, the sentence names the message that could not go
+        (a server that exits right after a reply is often noticed only when the next message is written)."""
+        try:
+            await self._transport.send(encode(obj))
+        except TransportClosed as exc:
+            method = obj.get("method") if isinstance(obj, dict) else None
+            if not isinstance(method, str):
+                raise
+            raise TransportClosed(f"{method} could not be sent: {exc}") from None
 
     async def send_raw(self, data: bytes) -> None:
         """Send bytes exactly as given (deliberately broken messages included)."""
