@@ -143,7 +143,9 @@ def _entry(exchange: _Exchange) -> dict[str, Any]:
         "bodySize": data["body_bytes"] if isinstance(data.get("body_bytes"), int) else -1,
     }
     entry: dict[str, Any] = {
-        "startedDateTime": started.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        # microseconds (ISO 8601 allows any fraction): a request sent within the millisecond its predecessor's
+        # answer began would otherwise come back before that answer when imported
+        "startedDateTime": started.isoformat(timespec="microseconds").replace("+00:00", "Z"),
         "time": _ms(total) if total is not None else 0,
         "request": request,
         "response": response,
@@ -200,7 +202,7 @@ def har_entries(har: Any) -> list[dict[str, Any]]:
     chosen = [e for e in entries if str(e["request"].get("url")) in mcp_urls]
     if not chosen:
         raise ExportError("the HAR file has no MCP exchange: no request carries a JSON-RPC message")
-    return sorted(chosen, key=lambda e: str(e.get("startedDateTime", "")))
+    return sorted(chosen, key=_started)  # by time, not text: HAR files write fractions of any length
 
 
 def _jsonrpc_body(entry: dict[str, Any]) -> bool:
