@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -97,12 +96,11 @@ def item_text(item: dict[str, Any], key: str = "name") -> str:
 
 
 def copy_as_button(parent: QWidget, command: Callable[[], str], rpc: Callable[[], str],
-                   copy: Callable[[str], None]) -> QToolButton:
+                   copy: Callable[[str], None]) -> QPushButton:
     """One "Copy as" button with a menu (as an ``mcp-inspector`` command, as JSON-RPC): one button, not two,
-    keeps the Explorer narrow enough to sit beside the timeline on a small screen."""
-    button = QToolButton(parent)
-    button.setText("Copy as")
-    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    keeps the Explorer narrow enough to sit beside the timeline on a small screen. A push button: its menu
+    arrow gets a place of its own (a tool button's was drawn over the end of the text)."""
+    button = QPushButton("Copy as", parent)
     menu = QMenu(button)
     menu.addAction("Copy as command", lambda: copy(command()))
     menu.addAction("Copy as JSON-RPC", lambda: copy(rpc()))
