@@ -42,6 +42,7 @@ from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import (
     ConnectionRefused,
     HttpStatusError,
+    TransportClosed,
     TransportError,
 )
 from inspector.core.transports.http_common import ACCEPT_BOTH
@@ -185,6 +186,29 @@ def test_an_expired_session_404_says_the_session_is_gone_and_to_restart_it(
     assert http_events(capture, method="DELETE") == []  # nothing to end: the server forgot the session
     post = next(e for e in http_events(capture, method="POST") if e.data["purpose"] == "tools/list")
     assert post.data["status"] == 404 and header(post.data["request_headers"], "mcp-session-id") == session
+
+
+def test_requests_already_on_their_way_when_the_session_expires_all_fail_with_the_same_sentence(
+        misbehaving: Callable[[str], ServerProcess]) -> None:
+    # the window lists tools on connect while the user sends: two requests carry the forgotten id; the second
+    # 404 said only "HTTP 404 Not Found: Session not found" and, last, became the tab's status line
+    server = misbehaving("expiring-session")
+
+    async def scenario() -> list[BaseException]:
+        session = Session(make_transport(Target(url=server.url("/mcp"))))
+        try:
+            await session.start()
+            await session.handshake("legacy", timeout=10)
+            results = await asyncio.gather(session.request("tools/list", timeout=10),
+                                           session.request("prompts/list", timeout=10),
+                                           session.request("resources/list", timeout=10), return_exceptions=True)
+            return [r for r in results if isinstance(r, BaseException)]
+        finally:
+            await session.close()
+
+    failures = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert len(failures) == 3 and all(isinstance(f, TransportClosed) for f in failures), failures
+    assert all("no longer knows session" in str(f) and "(404)" in str(f) for f in failures), failures
 
 
 # -- HTTP+SSE: where to send messages ---------------------------------------------------------------------

@@ -93,6 +93,7 @@ class StreamableHttpTransport(HttpTransportBase):
     def __init__(self, options: HttpOptions) -> None:
         super().__init__(options)
         self.session_id: str | None = None
+        self._expired = False  #: the server answered 404 for our session id: the session is over
         self.protocol_version: str | None = None  #: the negotiated legacy revision (for the version header)
         self.era: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -293,11 +294,13 @@ class StreamableHttpTransport(HttpTransportBase):
                 return  # the waiting request gets its error response like any other
         reason = f"HTTP {status} {response.reason_phrase}".strip()
         where = f"POST {self.shown(self.url)}"
-        if status == 404 and self.session_id is not None:
-            expired = self.session_id
-            self.session_id = None
-            self.gone(f"{where}: the server no longer knows session {expired} (404): it expired or the server "
-                      "restarted; restart the session to initialize a new one")
+        if status == 404 and (self.session_id is not None or self._expired):
+            if self.session_id is not None:
+                expired, self.session_id = self.session_id, None
+                self._expired = True
+                self.gone(f"{where}: the server no longer knows session {expired} (404): it expired or the "
+                          "server restarted; restart the session to initialize a new one")
+            # every request that was already on its way with the old id meets the same 404: the same sentence
             raise TransportClosed(self._gone or "")
         if status == 401:
             challenge = response.headers.get("www-authenticate", "")
