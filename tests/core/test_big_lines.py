@@ -77,7 +77,8 @@ async def _receive(size: int, capture) -> tuple[float, list]:
         now = time.perf_counter()
         longest = max(longest, now - last - HEARTBEAT)
         last = now
-    for _ in range(200):  # the capture writer writes the line in slices after it arrived
+    # the capture writer writes the line in slices after it arrived: the pulse goes on until the file holds it
+    while capture.stat().st_size <= size and time.perf_counter() < deadline:
         await asyncio.sleep(HEARTBEAT)
         now = time.perf_counter()
         longest = max(longest, now - last - HEARTBEAT)
