@@ -73,6 +73,20 @@ _MISSING = object()
 _LOCALS = "_M=_M, type=type, dict=dict, list=list, str=str, int=int, float=float"
 
 
+def definition_schema(document: dict[str, Any], pointer: Any) -> Any:
+    """The schema ``#/definitions/X`` or ``#/$defs/X`` points to in ``document``; Unsupported for any other
+    pointer (the MCP schemas refer only to their own definitions)."""
+    if not isinstance(pointer, str):
+        raise Unsupported(repr(pointer))
+    parts = pointer.removeprefix("#/").split("/")
+    if len(parts) != 2 or parts[0] not in ("definitions", "$defs"):
+        raise Unsupported(pointer)
+    target = document.get(parts[0], {}).get(parts[1])
+    if target is None:
+        raise Unsupported(pointer)
+    return target
+
+
 class CodeCompiler:
     """The yes/no checks, generated as Python source and compiled (as fastjsonschema does):
     one function per definition, with properties, types, ``const`` and ``enum`` inlined as statements instead
@@ -129,17 +143,10 @@ class CodeCompiler:
     def _ref(self, pointer: Any) -> str:
         """The function name of a definition, generated with the next flush (recursion: the name exists
         before its body)."""
-        if not isinstance(pointer, str):
-            raise Unsupported(repr(pointer))
-        name = self._functions.get(pointer)
+        name = self._functions.get(pointer) if isinstance(pointer, str) else None
         if name is not None:
             return name
-        parts = pointer.removeprefix("#/").split("/")
-        if len(parts) != 2 or parts[0] not in ("definitions", "$defs"):
-            raise Unsupported(pointer)
-        target = self.document.get(parts[0], {}).get(parts[1])
-        if target is None:
-            raise Unsupported(pointer)
+        target = definition_schema(self.document, pointer)
         name = self._functions[pointer] = self._fresh("d")
         self._pending.append((name, target))
         return name
@@ -220,8 +227,7 @@ class CodeCompiler:
         the checks of a small definition), else a call of the definition's function. A definition already
         being inlined on this path is called, never inlined again (recursive definitions)."""
         name = self._ref(pointer)  # validates the pointer, and the function exists for any later call
-        parts = pointer.removeprefix("#/").split("/")
-        target = self.document[parts[0]][parts[1]]
+        target = definition_schema(self.document, pointer)
         if (depth >= _INLINE_REF_DEPTH and not _leaf(target)) or pointer in self._inlining:
             out.append(f"{'    ' * indent}if not {name}({var}): return False")
             return

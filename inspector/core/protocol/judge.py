@@ -175,23 +175,11 @@ class ProtocolJudge:
             if value is last:
                 continue
             if type(value) is Verdict and value.judge is self and value.revision == now:
-                if value.pair in quiet:
-                    last = value
-                    continue
-                event = events[i]
-                if event is None:
-                    assert fetch is not None
-                    event = fetch(i)
-                found = len(self._new)
-                self._notification(event, value.method or "", {})
-                if len(self._new) == found:
+                if value.pair in quiet or self._rules_quiet(self._event_at(events, i, fetch), value.method, {}):
                     quiet.add(value.pair)
                     last = value
                 continue
-            event = events[i]
-            if event is None:
-                assert fetch is not None
-                event = fetch(i)
+            event = self._event_at(events, i, fetch)
             rpc = event.rpc
             if event.kind != message or rpc is None or event.dir is None:
                 if event.kind == Kind.HTTP and self._meta_by_exchange:
@@ -207,18 +195,25 @@ class ProtocolJudge:
                 now = self.revision if self.revision is not None else self.assumed
                 continue
             if now is not None and value is not None:  # the schema, as _message's direct route
-                key = (now, rpc.method)
-                fast = self._fast.get(key, _UNKNOWN)
-                if fast is _UNKNOWN:
-                    fast = self._fast[key] = _fast_check(now, rpc.method)
-                if fast is None or not fast(value):
-                    self._schema(event, value, now, None)
+                self._schema(event, value, now, None)
             pair = (rpc.method, event.dir)
-            if pair not in quiet:
-                found = len(self._new)
-                self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
-                if len(self._new) == found:
-                    quiet.add(pair)
+            if pair not in quiet and self._rules_quiet(event, rpc.method, value if isinstance(value, dict) else {}):
+                quiet.add(pair)
+
+    @staticmethod
+    def _event_at(events: list[Event | None], i: int, fetch: Callable[[int], Event] | None) -> Event:
+        """The ``i``-th event of a batch, read back with ``fetch`` when the pacer left it out (a verdict's row)."""
+        event = events[i]
+        if event is None:
+            assert fetch is not None
+            event = fetch(i)
+        return event
+
+    def _rules_quiet(self, event: Event, method: str | None, body: dict[str, Any]) -> bool:
+        """Run a notification's rules; True when they found nothing."""
+        found = len(self._new)
+        self._notification(event, method or "", body)
+        return len(self._new) == found
 
     def verdict(self, event: Event, value: Any) -> Any:
         """What a decoder should keep of its parse of ``event`` until :meth:`feed` reaches it (the decoder's
@@ -305,12 +300,7 @@ class ProtocolJudge:
             # does for it, without the steps that cannot apply, and the schema's generated check called here
             revision = self.revision if self.revision is not None else self.assumed
             if revision is not None and value is not None:
-                key = (revision, rpc.method)
-                fast = self._fast.get(key, _UNKNOWN)
-                if fast is _UNKNOWN:
-                    fast = self._fast[key] = _fast_check(revision, rpc.method)
-                if fast is None or not fast(value):
-                    self._schema(event, value, revision, None)
+                self._schema(event, value, revision, None)
             self._notification(event, rpc.method or "", value if isinstance(value, dict) else {})
             return
         big = event.size > self.defer_bytes

@@ -14,10 +14,24 @@ from inspector.core.protocol.compiled import (
     Unsupported,
     _equal,
     _is_number,
+    definition_schema,
 )
 
 
 def _always(value: Any) -> bool:
+    return True
+
+
+def _members(value: dict[str, Any], props: dict[str, Check], extra: Check, extra_free: bool) -> bool:
+    """Each member of an object against its property's check, or ``additionalProperties``'."""
+    get = props.get
+    for name, item in value.items():
+        sub = get(name)
+        if sub is not None:
+            if not sub(item):
+                return False
+        elif not extra_free and not extra(item):
+            return False
     return True
 
 
@@ -38,12 +52,7 @@ class Compiler:
         """The check of ``#/definitions/X`` or ``#/$defs/X``."""
         found = self._done.get(pointer)
         if found is None:
-            parts = pointer.removeprefix("#/").split("/")
-            if len(parts) != 2 or parts[0] not in ("definitions", "$defs"):
-                raise Unsupported(pointer)
-            target = self.document.get(parts[0], {}).get(parts[1])
-            if target is None:
-                raise Unsupported(pointer)
+            target = definition_schema(self.document, pointer)
             cell: list[Check] = []
             self._done[pointer] = lambda v: cell[0](v)  # late-bound while compiling (recursion)
             cell.append(self.schema(target))
@@ -100,14 +109,8 @@ class Compiler:
             for name in required:
                 if name not in value:
                     return False
-            get = props.get
-            for name, item in value.items():
-                sub = get(name)
-                if sub is not None:
-                    if not sub(item):
-                        return False
-                elif not extra_free and not extra(item):
-                    return False
+            if not _members(value, props, extra, extra_free):
+                return False
             for other in rest:
                 if not other(value):
                     return False
@@ -165,15 +168,5 @@ class Compiler:
         extra_free = extra is _always
 
         def check(value: Any) -> bool:
-            if type(value) is not dict:
-                return True
-            get = props.get
-            for name, item in value.items():
-                sub = get(name)
-                if sub is not None:
-                    if not sub(item):
-                        return False
-                elif not extra_free and not extra(item):
-                    return False
-            return True
+            return type(value) is not dict or _members(value, props, extra, extra_free)
         return check
