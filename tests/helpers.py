@@ -11,15 +11,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import warm_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[str, str] | None = None
         ) -> subprocess.CompletedProcess[str]:
-    """Run ``mcp-inspector ARGS`` the way a user would (a fresh interpreter), bounded by ``timeout``."""
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd or ROOT, env={**os.environ, **(env or {})})
+    """Run ``mcp-inspector ARGS`` the way a user would, in a process of its own (tests/warm_cli.py: forked from a
+    warm interpreter unless MCP_INSPECTOR_TESTS_COLD_CLI=1), bounded by ``timeout``."""
+    return warm_cli.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                        timeout=timeout, cwd=cwd or ROOT, env={**os.environ, **(env or {})})
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+import warm_cli
 from helpers import DEMO, ROOT, cli
 
 from inspector.core.capture import read_capture
@@ -35,8 +36,8 @@ REFUSER = ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n
 
 
 def record(*args: str, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", "record", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, cwd=cwd or ROOT, env=os.environ)
+    return warm_cli.run([sys.executable, "-m", "inspector", "record", *args], input=stdin, capture_output=True,
+                        text=True, timeout=120, cwd=cwd or ROOT, env=os.environ)
 
 
 # -- - for stdin and stdout ---------------------------------------------------------------------------------
@@ -62,8 +63,8 @@ def test_out_dash_puts_the_capture_and_only_the_capture_on_stdout(tmp_path):
 
 
 def test_out_dash_into_a_reader_that_stops_early_ends_quietly(tmp_path):
-    process = subprocess.Popen([sys.executable, "-m", "inspector", "record", "--out", "-", "--", *DEMO],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=os.environ)
+    process = warm_cli.Popen([sys.executable, "-m", "inspector", "record", "--out", "-", "--", *DEMO],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=os.environ)
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.read(10) == b'{"format":'
     process.stdout.close()  # like `| head -c 10`

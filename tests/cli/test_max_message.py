@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
+import warm_cli
 from helpers import DEMO, ROOT, cli
 
 from inspector.cli.main import build_parser
@@ -55,7 +55,7 @@ def test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_ta
               "params": {"name": "big_message", "arguments": {"size_bytes": SIZE}}}]
     stdin = "".join(json.dumps(line) + "\n" for line in lines)
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_INSPECTOR_")}
-    done = subprocess.run([sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(capture),
+    done = warm_cli.run([sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(capture),
                            "--max-message", "100K", "--", *DEMO], input=stdin.encode(), capture_output=True,
                           timeout=60, cwd=ROOT, env={**env, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)})
     answers = [json.loads(line) for line in done.stdout.splitlines()]

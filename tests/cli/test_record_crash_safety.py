@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+import warm_cli
 from helpers import DEMO, ROOT, wait_until
 
 from inspector.core.capture import read_capture
@@ -26,7 +27,7 @@ def test_a_capture_killed_with_sigkill_during_a_flood_still_loads_with_all_but_t
     script.write_text(json.dumps({"method": "tools/call",
                                   "params": {"name": "flood", "arguments": {"count": 1_000_000}}}) + "\n")
     out = tmp_path / "capture.jsonl"
-    recorder = subprocess.Popen(
+    recorder = warm_cli.Popen(
         [sys.executable, "-m", "inspector", "record", "--out", str(out), "--send", str(script),
          "--handshake", "legacy", "--timeout", "120", "--", *DEMO],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

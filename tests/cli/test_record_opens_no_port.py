@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import warm_cli
 from helpers import ROOT, wait_until
 
 from inspector.core.capture import read_capture
@@ -55,7 +56,7 @@ def initialize_sent(capture: Path) -> bool:
 
 def test_record_holds_no_listening_tcp_socket_while_it_waits_and_leaves_no_process(tmp_path):
     out = tmp_path / "c.jsonl"
-    recorder = subprocess.Popen(
+    recorder = warm_cli.Popen(
         [sys.executable, "-m", "inspector", "record", "--out", str(out), "--handshake", "legacy", "--timeout", "3",
          "--", *SILENT_SERVER], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

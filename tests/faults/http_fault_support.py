@@ -23,6 +23,7 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+import warm_cli
 from integration.integration_support import finish_inspector, start_inspector
 
 from inspector.core.capture import Capture, read_capture
@@ -30,7 +31,7 @@ from inspector.core.capture import Capture, read_capture
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
 FAULT_SERVER = HERE / "servers" / "http_fault_server.py"
-#: Bound on one CLI run (a fresh interpreter, a few round trips, shutdown).
+#: Bound on one CLI run (its start, a few round trips, shutdown).
 CLI_TIMEOUT = 60.0
 #: Bound on the window reaching a state worth reading.
 GUI_TIMEOUT = 30.0
@@ -111,9 +112,10 @@ SERVER_PIDS: set[int] = set()
 
 
 def live_children() -> set[int]:
-    """Processes whose parent is this test process and that are not zombies (reaped or not, a zombie holds
-    nothing)."""
-    me = os.getpid()
+    """Processes whose parent is this test process, or one of its warm-CLI zygotes, and that are not zombies
+    (reaped or not, a zombie holds nothing)."""
+    zygotes = warm_cli.zygote_pids()  # the commands run from tests/warm_cli.py are their children
+    parents = {os.getpid(), *zygotes}
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -123,9 +125,9 @@ def live_children() -> set[int]:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == me and fields[0] != "Z":
+        if int(fields[1]) in parents and fields[0] != "Z":
             found.add(int(entry.name))
-    return found
+    return found - zygotes
 
 
 @pytest.fixture
@@ -148,7 +150,8 @@ def no_orphans() -> Iterator[Callable[[], None]]:
 
 
 def run_cli(*args: str, timeout: float = CLI_TIMEOUT) -> tuple[subprocess.CompletedProcess[str], float]:
-    """``mcp-inspector ARGS`` in a fresh interpreter, bounded; returns the run and its duration."""
+    """``mcp-inspector ARGS`` in a process of its own (tests/warm_cli.py), bounded; returns the run and its
+    duration."""
     started = time.monotonic()
     done = finish_inspector(start_inspector(list(args)), timeout)
     return done, time.monotonic() - started

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_cli
 
 from inspector.core.capture import Capture, read_capture
 from inspector.core.wire.events import Event, Kind
@@ -57,17 +58,18 @@ def cli_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def start_inspector(args: list[str]) -> subprocess.Popen[str]:
-    """Start ``python -m inspector ARGS`` in a fresh interpreter, as a user would; the caller bounds the wait.
+    """Start ``python -m inspector ARGS`` in a process of its own, as a user would (tests/warm_cli.py: forked
+    from a warm interpreter unless MCP_INSPECTOR_TESTS_COLD_CLI=1); the caller bounds the wait.
 
     A test run started in the background (``pytest &``, some CI runners) has SIGINT ignored, which children
     inherit, and Python then never turns Ctrl-C into KeyboardInterrupt; in that case (only) SIGINT is reset
     to its default in the child.
     """
     sigint_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-    return subprocess.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                            errors="backslashreplace", cwd=REPO, env=cli_env(),
-                            preexec_fn=_default_sigint if sigint_ignored else None)
+    return warm_cli.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                          errors="backslashreplace", cwd=REPO, env=cli_env(),
+                          preexec_fn=_default_sigint if sigint_ignored else None)
 
 
 def _default_sigint() -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_cli
 from integration_support import CLI_TIMEOUT, REPO, SERVERS, cli_env
 
 from inspector.core.protocol.rules import RULES
@@ -23,8 +24,8 @@ NOT_BY_A_STDIO_SERVER = {"cancel-initialize", "meta-revision-mismatch", "content
 
 
 def inspector(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=CLI_TIMEOUT, cwd=REPO, env=cli_env())
+    return warm_cli.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
+                        timeout=CLI_TIMEOUT, cwd=REPO, env=cli_env())
 
 
 def record(tmp_path: Path, scenario: str, *options: str, send: list[dict] = SEND) -> Path:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import warm_cli
 from helpers import ROOT, wait_until
 from security_support import (
     SilentTcpServer,
@@ -29,8 +30,8 @@ SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
 
 def inspector(*args: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "inspector", *args], cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return warm_cli.Popen([sys.executable, "-m", "inspector", *args], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def check(process_pid: int, report, what: str) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_cli
 from helpers import ROOT, cli, until, wait_until
 from PySide6.QtWidgets import QFileDialog
 from qt_loop import open_test_window
@@ -122,7 +123,7 @@ def test_secrets_are_redacted_by_default_in_the_captures_of_record_tap_and_repla
     # tap: secrets on the server's command line
     secrets = Secrets("tap")
     out = tmp_path / "tap.jsonl"
-    tap = subprocess.run([sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(out), "--",
+    tap = warm_cli.run([sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(out), "--",
                           *SILENT_WITH_ARGS, *secrets.argv()], input=b"", capture_output=True, timeout=60, cwd=ROOT)
     assert tap.returncode == 0, tap.stderr
     assert secrets.leaks(out) == []

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_cli
 from helpers import ROOT, wait_until
 from ui.gui_process import GuiApp, private_env
 
@@ -107,7 +108,7 @@ def test_the_windows_tap_socket_is_private_and_refuses_another_user_at_both_laye
 def run_tap(sock: Path, tmp_path: Path) -> str:
     """A live tap of a silent server, told to stream to ``sock``; its stderr once the client went away."""
     tmp_path.mkdir()
-    tap = subprocess.Popen([sys.executable, "-m", "inspector", "tap", "--capture", str(tmp_path / "c.jsonl"),
+    tap = warm_cli.Popen([sys.executable, "-m", "inspector", "tap", "--capture", str(tmp_path / "c.jsonl"),
                             "--socket", str(sock), "--", *SILENT_SERVER], cwd=ROOT,
                            env=private_env(tmp_path / "home"), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE)

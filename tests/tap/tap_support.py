@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import warm_cli
 from helpers import ROOT
 
 from inspector.core.capture import Capture
@@ -62,8 +63,8 @@ def run(argv: list[str], stdin: bytes | Path = b"", env: dict[str, str] | None =
     full_env = {**os.environ, **(env or {})}
     if isinstance(stdin, Path):
         with stdin.open("rb") as handle:
-            return subprocess.run(argv, stdin=handle, capture_output=True, timeout=timeout, cwd=ROOT, env=full_env)
-    return subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout, cwd=ROOT, env=full_env)
+            return warm_cli.run(argv, stdin=handle, capture_output=True, timeout=timeout, cwd=ROOT, env=full_env)
+    return warm_cli.run(argv, input=stdin, capture_output=True, timeout=timeout, cwd=ROOT, env=full_env)
 
 
 def wire(capture: Capture, direction: str) -> bytes:

@@ -12,6 +12,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import warm_cli
 from helpers import ROOT, wait_until
 from tap_support import (
     DEMO,
@@ -77,8 +78,8 @@ def test_the_servers_exit_code_comes_back_through_tap():
 
 def test_a_server_that_dies_while_the_client_still_writes_ends_the_tap_with_its_code_and_eof(tmp_path):
     out = tmp_path / "c.jsonl"
-    client = subprocess.Popen(tap(*SCRIPT, "--die-after-first", "3", capture=out), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    client = warm_cli.Popen(tap(*SCRIPT, "--die-after-first", "3", capture=out), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
         client.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"initialize"}\n')
         client.stdin.flush()
@@ -100,8 +101,8 @@ def test_a_server_killed_by_a_signal_makes_tap_exit_with_128_plus_the_signal_num
 
 def test_closing_taps_stdin_closes_the_servers_so_the_demo_sees_eof_and_exits_0(tmp_path):
     out = tmp_path / "c.jsonl"
-    client = subprocess.Popen(tap(*DEMO, capture=out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, cwd=ROOT)
+    client = warm_cli.Popen(tap(*DEMO, capture=out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
     try:
         first = DEMO_SESSION.split(b"\n")[0] + b"\n"
         client.stdin.write(first)
@@ -133,8 +134,8 @@ def test_a_client_that_closes_stdin_but_keeps_reading_gets_everything_from_a_ser
 def test_when_the_client_dies_a_server_that_ignores_eof_gets_sigterm_after_the_grace_as_with_the_stdio_transport(
         tmp_path):
     out = tmp_path / "c.jsonl"
-    client = subprocess.Popen(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    client = warm_cli.Popen(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
     try:
         client.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"initialize"}\n')
         client.stdin.flush()
@@ -164,8 +165,8 @@ def test_tap_leaves_no_process_of_the_servers_group_behind(tmp_path):
 def stopped_server_under_tap(out):
     """A client with a tap'd server that answered once and was then stopped (SIGSTOP, as Ctrl-Z or a debugger
     would): the client process, and the server's pid."""
-    client = subprocess.Popen(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    client = warm_cli.Popen(tap(*SCRIPT, "--ignore-eof", capture=out), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
     client.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"initialize"}\n')
     client.stdin.flush()
     client.stdout.readline()  # the banner
@@ -201,8 +202,8 @@ def test_a_stopped_server_still_ends_by_sigterm_on_the_taps_shutdown(tmp_path, s
 
 def test_tap_forwards_sigterm_to_the_servers_group_and_exits_like_the_server(tmp_path):
     out = tmp_path / "c.jsonl"
-    client = subprocess.Popen(tap(*DEMO, capture=out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, cwd=ROOT)
+    client = warm_cli.Popen(tap(*DEMO, capture=out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
     try:
         wait_until(lambda: out.exists() and '"spawned"' in out.read_text(), TIMEOUT, "the server to start")
         client.send_signal(signal.SIGTERM)
@@ -248,8 +249,8 @@ def test_stdout_to_a_regular_file_gets_the_same_bytes(tmp_path):
     session.write_bytes(DEMO_SESSION)
     direct = run(DEMO, stdin=session)
     with session.open("rb") as stdin, (tmp_path / "out").open("wb") as stdout:
-        code = subprocess.run(tap(*DEMO), stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, cwd=ROOT,
-                              timeout=TIMEOUT).returncode
+        code = warm_cli.run(tap(*DEMO), stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, cwd=ROOT,
+                            timeout=TIMEOUT).returncode
     assert code == 0
     assert (tmp_path / "out").read_bytes() == direct.stdout
 
@@ -265,8 +266,8 @@ def test_tap_writes_its_capture_header_with_the_redacted_command_line(tmp_path):
 
 def test_a_client_that_gives_dev_null_for_stdin_and_stdout_still_gets_the_exit_status_and_a_full_capture(tmp_path):
     out = tmp_path / "c.jsonl"
-    code = subprocess.run(tap(*SCRIPT, "--exit", "5", capture=out), stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, timeout=TIMEOUT).returncode
+    code = warm_cli.run(tap(*SCRIPT, "--exit", "5", capture=out), stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, timeout=TIMEOUT).returncode
     assert code == 5
     assert wire(read_capture(out), "s2c") == (b"script server 1.0 starting (this banner is not JSON)\n"
                                                b'{"jsonrpc":"2.0","method":"notifications/bye"}')
@@ -275,9 +276,9 @@ def test_a_client_that_gives_dev_null_for_stdin_and_stdout_still_gets_the_exit_s
 def test_a_recorder_far_behind_holds_the_relay_back_without_losing_or_blocking_anything(tmp_path):
     out = tmp_path / "c.jsonl"
     count = 40_000  # 20 MB against a 64 KiB backlog: the relay pauses and resumes many times
-    tapped = subprocess.run(tap(*FLOOD, str(count), "500", capture=out), stdin=subprocess.DEVNULL,
-                            capture_output=True, cwd=ROOT, timeout=TIMEOUT,
-                            env={**os.environ, "MCP_INSPECTOR_TAP_BACKLOG": "65536"})
+    tapped = warm_cli.run(tap(*FLOOD, str(count), "500", capture=out), stdin=subprocess.DEVNULL,
+                          capture_output=True, cwd=ROOT, timeout=TIMEOUT,
+                          env={**os.environ, "MCP_INSPECTOR_TAP_BACKLOG": "65536"})
     assert tapped.returncode == 0
     assert tapped.stdout.count(b"\n") == count
     assert wire(read_capture(out), "s2c") == tapped.stdout

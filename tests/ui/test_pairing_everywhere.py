@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_cli
 from helpers import DEMO, ROOT
 from npm_servers import install_everything
 from qt_loop import open_test_window
@@ -69,8 +70,8 @@ def check_pairing(tab: SessionTab, path: Path, at_least: int) -> None:
 
 
 def cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], input=stdin, capture_output=True,
-                          timeout=BOUND, cwd=ROOT)
+    return warm_cli.run([sys.executable, "-m", "inspector", *args], input=stdin, capture_output=True,
+                        timeout=BOUND, cwd=ROOT)
 
 
 def test_a_recorded_server_everything_session_reopens_with_every_answer_paired(qapp, qloop, tmp_path):

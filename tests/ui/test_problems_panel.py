@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import html
 import json
-import subprocess
 import sys
 
+import warm_cli
 from helpers import ROOT
 from qt_loop import open_test_window
 
@@ -24,7 +24,7 @@ def record_broken(tmp_path):
     send = tmp_path / "send.jsonl"
     send.write_text(json.dumps({"jsonrpc": "2.0", "method": "tools/list", "params": {}}) + "\n")
     out = tmp_path / "broken.jsonl"
-    done = subprocess.run([sys.executable, "-m", "inspector", "record", "--out", str(out), "--send", str(send),
+    done = warm_cli.run([sys.executable, "-m", "inspector", "record", "--out", str(out), "--send", str(send),
                            "--handshake", "legacy", "--protocol-version", "2025-11-25", "--root", "file:///tmp",
                            "--idle", "0.2", "--", sys.executable, str(BROKEN)], capture_output=True, timeout=BOUND,
                           cwd=ROOT)

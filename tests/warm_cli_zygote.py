@@ -1,0 +1,219 @@
+"""The warm interpreter behind tests/warm_cli.py: started once per test process, it imports the command line
+and then forks one child per ``python -m inspector ARGS`` the tests run.
+
+Run as ``python warm_cli_zygote.py SOCKET OWNER_FD``. It listens on the Unix socket SOCKET (a path in a
+private temporary folder; no TCP port) and ends when OWNER_FD, the read end of a pipe its test process holds
+open, reaches end of file.
+
+One request per connection: a JSON object ``{"argv", "cwd", "env", "session", "sigint"}`` with three file
+descriptors attached (SCM_RIGHTS), which become the child's stdin, stdout and stderr. The zygote answers
+``pid\\n`` at once and ``exit CODE\\n`` when the child ends (CODE as Popen's returncode: negative for a signal).
+The child stays a zombie, so its pid cannot be reused, until the client closes the connection.
+
+This file imports nothing from the tests, so the child's modules are the command's own.
+"""
+
+from __future__ import annotations
+
+import array
+import atexit
+import io
+import json
+import os
+import runpy
+import selectors
+import signal
+import socket
+import sys
+import threading
+import traceback
+
+#: The command's modules, imported before the first fork so that no child pays for them. Nothing of the window:
+#: the children must load Qt only if the command does (tests/cli/test_startup_imports.py checks that cold).
+WARM_MODULES = (
+    "asyncio", "httpx", "httpx_sse", "argparse", "json",
+    "inspector.cli.main", "inspector.cli.record_cmd", "inspector.cli.tap_cmd", "inspector.cli.replay_cmd",
+    "inspector.cli.show_cmd", "inspector.cli.oneshot_cmd", "inspector.cli.check_cmd", "inspector.cli.lint_cmd",
+    "inspector.cli.wrap_cmd", "inspector.cli.interop_cmd", "inspector.cli.completions",
+    "inspector.core.session.session", "inspector.core.session.record", "inspector.core.session.target",
+    "inspector.core.transports.stdio", "inspector.core.transports.streamable_http",
+    "inspector.core.transports.http_sse", "inspector.core.protocol.judge", "inspector.core.capture",
+)
+
+MAX_REQUEST = 1 << 20
+
+
+def warm_up() -> None:
+    import importlib
+
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass  # a module renamed or gone: the child imports what it needs, only slower
+    if any(name.startswith("PySide6") for name in sys.modules):
+        raise SystemExit("warm_cli_zygote: a warm module imported Qt; the command line must not")
+
+
+def receive(conn: socket.socket) -> tuple[dict, list[int]]:
+    fds = array.array("i")
+    data, ancdata, _flags, _addr = conn.recvmsg(MAX_REQUEST, socket.CMSG_SPACE(3 * fds.itemsize))
+    for level, kind, payload in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
+    chunks = [data]
+    while not data.endswith(b"\n"):
+        data = conn.recv(MAX_REQUEST)
+        if not data:
+            break
+        chunks.append(data)
+    return json.loads(b"".join(chunks)), list(fds)
+
+
+def exit_code(exc: SystemExit) -> int:
+    """What the interpreter makes of ``raise SystemExit(code)`` at the top level."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+def fresh_stdio() -> None:
+    """New ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` over fds 0-2, made as the interpreter makes them at
+    start: the zygote's own were opened on /dev/null, and a buffered file remembers what it was opened on
+    (seekable, position)."""
+    encoding = sys.stdout.encoding
+
+    def stream(fd: int, name: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
+        raw = io.FileIO(fd, "wb" if fd else "rb", closefd=False)
+        raw.name = name  # type: ignore[misc]  # the interpreter names its standard streams so
+        buffered = io.BufferedWriter(raw) if fd else io.BufferedReader(raw)
+        text = io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline="\n",
+                                line_buffering=line_buffering)
+        text.mode = "w" if fd else "r"  # type: ignore[misc]
+        return text
+
+    sys.stdin = sys.__stdin__ = stream(0, "<stdin>", sys.stdin.errors, os.isatty(0))
+    sys.stdout = sys.__stdout__ = stream(1, "<stdout>", sys.stdout.errors, os.isatty(1))
+    sys.stderr = sys.__stderr__ = stream(2, "<stderr>", "backslashreplace", True)
+
+
+def run_child(request: dict, fds: list[int], closing: list[int]) -> None:
+    """In the forked child: become ``python -m inspector ARGV`` in the test's folder, environment and stdio."""
+    code = 1
+    try:
+        for fd in closing:
+            os.close(fd)
+        if request["session"]:
+            os.setsid()
+        else:
+            os.setpgid(0, 0)  # never the zygote's group: a test's killpg must not reach the zygote
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        for fd in set(fds):
+            if fd > 2:
+                os.close(fd)
+        signal.signal(signal.SIGINT, signal.SIG_IGN if request["sigint"] == "ignore" else signal.default_int_handler)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        fresh_stdio()
+        sys.path[0] = os.getcwd()  # as ``python -m`` sets it
+        sys.argv = ["-m", *request["argv"]]
+        try:
+            runpy.run_module("inspector", run_name="__main__", alter_sys=True)
+            code = 0
+        except SystemExit as exc:
+            code = exit_code(exc)
+        except KeyboardInterrupt:
+            traceback.print_exc()
+            code = -signal.SIGINT
+        except BaseException:
+            sys.excepthook(*sys.exc_info())
+            code = 1
+        threading._shutdown()  # type: ignore[attr-defined]  # joins non-daemon threads, as interpreter exit does
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                code = code or 120  # the interpreter's code for stdout lost at exit
+        if code == -signal.SIGINT:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+    finally:
+        os._exit(code if code >= 0 else 1)
+
+
+def serve(path: str, owner_fd: int) -> None:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(64)
+    selector = selectors.DefaultSelector()
+    selector.register(listener, selectors.EVENT_READ, "accept")
+    selector.register(owner_fd, selectors.EVENT_READ, "owner")
+    children: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (pid, connection)
+    waiting_close: dict[socket.socket, int] = {}  # connection -> pid of an exited, unreaped child
+    while True:
+        for key, _mask in selector.select():
+            what = key.data
+            if what == "owner":
+                return
+            if what == "accept":
+                conn, _ = listener.accept()
+                try:
+                    request, fds = receive(conn)
+                except (OSError, ValueError):
+                    conn.close()
+                    continue
+                own = [listener.fileno(), owner_fd, conn.fileno(), *(k.fd for k in selector.get_map().values()),
+                       *(other.fileno() for _pid, other in children.values())]
+                pid = os.fork()
+                if pid == 0:
+                    run_child(request, fds, sorted(set(own)))
+                for fd in fds:
+                    os.close(fd)
+                pidfd = os.pidfd_open(pid)
+                children[pidfd] = (pid, conn)
+                selector.register(pidfd, selectors.EVENT_READ, "child")
+                try:
+                    conn.sendall(f"{pid}\n".encode())
+                except OSError:
+                    pass
+            elif what == "child":
+                pidfd = key.fd
+                selector.unregister(pidfd)
+                os.close(pidfd)
+                pid, conn = children.pop(pidfd)
+                info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+                code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                try:
+                    conn.sendall(f"exit {code}\n".encode())
+                except OSError:
+                    pass
+                waiting_close[conn] = pid
+                selector.register(conn, selectors.EVENT_READ, "closed")
+            elif what == "closed":
+                conn = key.fileobj  # type: ignore[assignment]
+                try:
+                    if conn.recv(1):
+                        continue
+                except OSError:
+                    pass
+                selector.unregister(conn)
+                os.waitpid(waiting_close.pop(conn), 0)
+                conn.close()
+
+
+def main() -> None:
+    path, owner_fd = sys.argv[1], int(sys.argv[2])
+    sys.path[0] = os.getcwd()  # as ``python -m inspector`` would have it in the test process's folder
+    warm_up()
+    serve(path, owner_fd)
+
+
+if __name__ == "__main__":
+    main()
