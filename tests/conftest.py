@@ -79,6 +79,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 break
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the run's controller, or a run without pytest-xdist workers
+        import shared_servers
+
+        shared_servers.configure()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        import shared_servers
+
+        shared_servers.unconfigure()
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     row = row_for(item)
     if row is not None:

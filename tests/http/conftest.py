@@ -33,6 +33,7 @@ from http_support import (
 )
 from integration.integration_support import CLI_TIMEOUT, Recorded
 from npm_servers import install_everything
+from shared_servers import shared
 
 FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 
@@ -64,31 +65,28 @@ def record(tmp_path: Path) -> Callable[..., Recorded]:
 # -- the official Python SDK server -----------------------------------------------------------------------
 
 
-def _sdk_server(mode: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def _sdk_server(mode: str) -> Iterator[ServerProcess]:
+    """The SDK server in ``mode``, one for the whole run (tests/shared_servers.py)."""
     try:
         import mcp.server.mcpserver  # noqa: F401 - imported only to fail with a sentence when it is missing
     except ImportError as exc:
         pytest.fail(f"the mcp SDK (2.x) is not installed: pip install -e '.[test]' ({exc})")
-    log = tmp_path_factory.mktemp(f"sdk-{mode}") / "server.log"
-    server = launch_on_free_port(f"SDK server ({mode})",
-                                 lambda port: [sys.executable, str(SERVERS / "sdk_http_server.py"), mode, str(port)],
-                                 log)
-    try:
+    with shared(f"sdk-{mode}", lambda folder: launch_on_free_port(
+            f"SDK server ({mode})", lambda port: [sys.executable, str(SERVERS / "sdk_http_server.py"), mode, str(port)],
+            folder / f"sdk-{mode}.log")) as server:
         yield server
-    finally:
-        stop(server)
 
 
 @pytest.fixture(scope="session")
-def sdk_streamable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def sdk_streamable() -> Iterator[ServerProcess]:
     """The SDK ``MCPServer`` of servers/sdk_http_server.py, Streamable HTTP at /mcp."""
-    yield from _sdk_server("streamable-http", tmp_path_factory)
+    yield from _sdk_server("streamable-http")
 
 
 @pytest.fixture(scope="session")
-def sdk_sse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def sdk_sse() -> Iterator[ServerProcess]:
     """The same server over HTTP+SSE (2024-11-05): /sse, messages to /messages/."""
-    yield from _sdk_server("sse", tmp_path_factory)
+    yield from _sdk_server("sse")
 
 
 # -- server-everything (npm) ------------------------------------------------------------------------------
@@ -100,34 +98,32 @@ def everything_entry() -> tuple[str, Path]:
     return install_everything()
 
 
-def _everything(mode: str, entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[ServerProcess]:
+def _everything(mode: str, entry: tuple[str, Path]) -> Iterator[ServerProcess]:
+    """server-everything in ``mode``, one for the whole run (tests/shared_servers.py)."""
     node, script = entry
-    directory = tmp_path_factory.mktemp(f"everything-{mode}")
-    port_file = directory / "port"
-    # PORT=0: the kernel picks the port; the preload binds it to 127.0.0.1 and writes it to the port file
-    env = {"PORT": "0", "FORCE_LOOPBACK_PORT_FILE": str(port_file),
-           "NODE_OPTIONS": f"--require {FORCE_LOOPBACK}"}
-    server = launch(f"server-everything ({mode})", [node, str(script), mode], directory / "server.log", env=env,
-                    port_file=port_file)
-    try:
+
+    def start(folder: Path) -> ServerProcess:
+        port_file = folder / f"everything-{mode}.port"
+        # PORT=0: the kernel picks the port; the preload binds it to 127.0.0.1 and writes it to the port file
+        env = {"PORT": "0", "FORCE_LOOPBACK_PORT_FILE": str(port_file),
+               "NODE_OPTIONS": f"--require {FORCE_LOOPBACK}"}
+        return launch(f"server-everything ({mode})", [node, str(script), mode], folder / f"everything-{mode}.log",
+                      env=env, port_file=port_file)
+
+    with shared(f"everything-{mode}", start) as server:
         yield server
-    finally:
-        stop(server)
 
 
 @pytest.fixture(scope="session")
-def everything_streamable(everything_entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
-                          ) -> Iterator[ServerProcess]:
+def everything_streamable(everything_entry: tuple[str, Path]) -> Iterator[ServerProcess]:
     """server-everything in ``streamableHttp`` mode: /mcp."""
-    yield from _everything("streamableHttp", everything_entry, tmp_path_factory)
+    yield from _everything("streamableHttp", everything_entry)
 
 
 @pytest.fixture(scope="session")
-def everything_sse(everything_entry: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
-                   ) -> Iterator[ServerProcess]:
+def everything_sse(everything_entry: tuple[str, Path]) -> Iterator[ServerProcess]:
     """server-everything in ``sse`` mode: /sse, messages to /message."""
-    yield from _everything("sse", everything_entry, tmp_path_factory)
+    yield from _everything("sse", everything_entry)
 
 
 # -- misbehaving servers ----------------------------------------------------------------------------------

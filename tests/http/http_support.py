@@ -44,7 +44,8 @@ class ServerProcess:
     """A server under test: its process (leader of its own process group), port and log file."""
 
     name: str
-    process: subprocess.Popen[bytes]
+    #: None for a server another test process started (tests/shared_servers.py)
+    process: subprocess.Popen[bytes] | None
     port: int
     log: Path
     stopped: bool = field(default=False)
@@ -135,8 +136,9 @@ def launch(name: str, argv: list[str], log: Path, *, env: dict[str, str] | None 
 
 
 def stop(server: ServerProcess) -> None:
-    """SIGCONT (in case it was frozen) and SIGKILL to the server's whole process group; reap it."""
-    if server.stopped:
+    """SIGCONT (in case it was frozen) and SIGKILL to the server's whole process group; reap it. A server another
+    test process started (no ``process``) is left to tests/shared_servers.py."""
+    if server.stopped or server.process is None:
         return
     server.stopped = True
     for sig in (signal.SIGCONT, signal.SIGKILL):
