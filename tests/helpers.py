@@ -24,13 +24,20 @@ def cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[str,
                         timeout=timeout, cwd=cwd or ROOT, env={**os.environ, **(env or {})})
 
 
+#: How often ``wait_until`` looks again: soon enough that a wait ends within a few milliseconds of its condition,
+#: seldom enough that a waiting test leaves the CPU to the processes it waits for. (It used to spin on
+#: sched_yield, a whole core per waiting test on a 2-core machine that runs six test processes.)
+POLL_SECONDS = 0.005
+
+
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll ``condition`` until it holds; fail the test after ``timeout`` seconds (never waits longer)."""
+    """Poll ``condition`` every :data:`POLL_SECONDS` until it holds; fail the test after ``timeout`` seconds
+    (never waits longer)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
-        os.sched_yield()
+        time.sleep(POLL_SECONDS)
 
 
 async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
