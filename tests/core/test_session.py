@@ -84,7 +84,36 @@ def test_auto_handshake_falls_back_to_initialize_when_discover_gets_no_answer_wi
     info, events = run(scenario())
     assert info.era == "legacy"
     # the probe gets half the handshake's bound: initialize, the other half
-    assert any("no answer to server/discover within 0.5 s" in e.data.get("text", "") for e in events)
+    notes = [e.data["text"] for e in events if e.kind == Kind.NOTE]
+    assert any("no answer to server/discover within 0.5 s" in text for text in notes)
+    # the unanswered probe is let go in silence when initialize succeeds: no failure, no notifications/cancelled
+    assert not any(e.data.get("failure") for e in events if e.kind == Kind.NOTE), notes
+    assert [e.method for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.C2S] == [
+        "server/discover", "initialize", "notifications/initialized"]
+
+
+def test_a_modern_server_slower_to_start_than_the_probe_is_still_found_modern_by_its_late_answer():
+    # the SDK's MCPServer takes ~2 s to start on a busy machine: its discover answer came after the probe had
+    # given up, and the initialize sent meanwhile was refused (-32022), which failed the whole handshake
+    async def scenario():
+        session = await open_session([sys.executable, str(SERVERS / "late_modern.py")])
+        try:
+            info = await session.handshake("auto", timeout=4.0)
+            listed = await session.request("tools/list", timeout=5)
+            return info, listed, session.events
+        finally:
+            await session.close()
+
+    info, listed, events = run(scenario())
+    assert (info.era, info.protocol_version, info.name) == ("modern", "2026-07-28", "late-modern")
+    notes = [e.data["text"] for e in events if e.kind == Kind.NOTE]
+    assert any("no answer to server/discover within 2 s" in text for text in notes), notes
+    assert any("server/discover was answered after the probe stopped waiting: the server is modern" in text
+               for text in notes), notes
+    assert result_of(listed) == ({"resultType": "complete", "tools": []}, None)
+    sent = [e for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.C2S]
+    assert [e.method for e in sent] == ["server/discover", "initialize", "tools/list"]
+    assert "io.modelcontextprotocol/protocolVersion" in sent[-1].json()["params"]["_meta"]  # spoken as modern
 
 
 def test_legacy_handshake_sends_the_chosen_revision_then_initialized():

@@ -179,6 +179,8 @@ class Session:
         self.max_time_hint = DEFAULT_MAX_TIME_HINT  #: the same for ``max_request_time``
         #: while the handshake runs: its loop-time deadline and its whole bound (its requests' sentences name it)
         self._handshake_bound: tuple[float, float] | None = None
+        #: the auto probe's server/discover, still awaited after the probe gave up on it (until the handshake ends)
+        self._late_probe: asyncio.Future[Event] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: one per request being waited for: the framing errors from the server since it was sent
         self._junk_watchers: list[_Junk] = []
@@ -700,10 +702,19 @@ class Session:
                     shared = found or []
                     version = protocol_version if protocol_version in shared else \
                         shared[0] if shared else protocol_version or DEFAULT_LEGACY_REVISION
-                    found = await self._initialize(version, self._handshake_left())
+                    try:
+                        found = await self._initialize(version, self._handshake_left())
+                    except HandshakeError:
+                        late = await self._late_discovery()
+                        if late is None:
+                            raise
+                        found = late
                 self.server = found
         finally:
             self._handshake_bound = None
+            if self._late_probe is not None:
+                self._late_probe.cancel()  # silently: no note, no notifications/cancelled
+                self._late_probe = None
         self.settle(self.server)
         self.ready()
         return self.server
@@ -768,14 +779,22 @@ class Session:
             "io.modelcontextprotocol/clientInfo": client_info(),
         }
         # no notifications/cancelled for an unanswered probe: a legacy server must see initialize first
-        request = self.request("server/discover", {"_meta": meta}, timeout=max(2 * timeout, timeout + 1) if probing
-                               else timeout, inject_meta=False, cancel_on_timeout=False)
+        bound = self._handshake_bound
+        rest = bound[0] - asyncio.get_running_loop().time() if bound is not None else 0.0
+        request = self.request("server/discover", {"_meta": meta}, timeout=max(2 * timeout, timeout + 1, rest + 1)
+                               if probing else timeout, inject_meta=False, cancel_on_timeout=False)
         try:
             if not probing:
                 return await request
             # the probe's bound is ours, not the user's: it ends the probe (the request's own, longer bound would
-            # say "raise --timeout"), and its end is no failure
-            return await asyncio.wait_for(request, timeout)
+            # say "raise --timeout"), and its end is no failure. The request itself goes on waiting until the
+            # handshake ends: a server slower to start than the probe still shows it is modern (_late_discovery)
+            probe = asyncio.ensure_future(request)
+            done, _ = await asyncio.wait((probe,), timeout=timeout)
+            if not done:
+                self._late_probe = probe
+                raise TimeoutError
+            return probe.result()
         except TimeoutError:
             self.modern = False
             self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
@@ -791,6 +810,25 @@ class Session:
                 self.note(f"server/discover failed ({exc}): treating the server as legacy")
                 return None
             raise
+
+    async def _late_discovery(self) -> ServerInfo | None:
+        """After initialize failed: the modern server that answered the auto probe's server/discover later than
+        the probe waited (a server slow to start: the SDK's imports alone take a second on a busy machine), else
+        None. Its error to initialize, sent meanwhile, is then no failure of the handshake."""
+        probe = self._late_probe
+        if probe is None:
+            return None
+        done, _ = await asyncio.wait((probe,), timeout=_bound(self._handshake_left()))
+        if not done or probe.cancelled() or probe.exception() is not None:
+            return None
+        result, error = result_of(probe.result())
+        if error is not None:
+            return None
+        self.note(f"server/discover was answered after the probe stopped waiting: the server is modern "
+                  f"({MODERN_REVISION}), and its error to initialize came from that")
+        self.modern = True
+        found = self._discovered(result, MODERN_REVISION, auto=True)
+        return found if isinstance(found, ServerInfo) else None
 
     def _discovered(self, result: Any, version: str, auto: bool) -> ServerInfo | list[str]:
         """The modern server that answered server/discover at ``version``; in ``auto`` mode, the revisions to
