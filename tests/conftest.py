@@ -65,10 +65,12 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests of a module that share a module- or class-scoped fixture (a server, a run that waits out a
     timeout) go to one pytest-xdist worker (``--dist loadgroup`` in pyproject), so the fixture is made once,
-    as in a single process; every other test goes wherever a worker is free."""
+    as in a single process; every other test goes wherever a worker is free. Under pytest-xdist the tests
+    are then dealt out module by module (:func:`_interleaved`)."""
+    grouped: set[str] = set()
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None:
@@ -76,7 +78,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for name in info.names_closure:
             if any(d.scope in ("module", "class", "package") for d in info.name2fixturedefs.get(name, ())):
                 item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+                grouped.add(item.nodeid.split("::")[0])
                 break
+    if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+        items[:] = _interleaved(items, grouped)
+
+
+def _interleaved(items: list[pytest.Item], grouped: set[str]) -> list[pytest.Item]:
+    """The tests in rounds: the first test of every module, then the second of each, and so on; a module
+    whose tests share a fixture stays whole, in the first round.
+
+    Why: pytest-xdist hands tests out in this order. In file order, the six workers took six tests of one
+    file at once, and a file of tests that wait out a timeout (tests/faults/test_stdio_faults.py, the check
+    tests) left both cores idle for seconds at a time: 30 core-seconds of a 2-minute run (issue 17).
+    The order is a function of the collection only, as pytest-xdist needs every worker to agree on it; a
+    run without workers (``-n 0``, the reliability report) keeps the file order."""
+    modules: dict[str, list[list[pytest.Item]]] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        units = modules.setdefault(module, [])
+        if module in grouped and units:
+            units[0].append(item)
+        else:
+            units.append([item])
+    rounds = max(len(units) for units in modules.values()) if modules else 0
+    return [item for depth in range(rounds) for units in modules.values() if depth < len(units)
+            for item in units[depth]]
 
 
 def pytest_configure(config: pytest.Config) -> None:
