@@ -19,7 +19,8 @@ send({"jsonrpc": "2.0", "id": discover["id"], "result": {
     "cacheScope": "private", "ttlMs": 0,
     "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "late-modern", "version": "1"}}}})
 send({"jsonrpc": "2.0", "id": initialize["id"], "error": {
-    "code": -32022, "message": "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted",
+    "code": -32022,
+    "message": "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted",
     "data": {"supported": ["2026-07-28"], "requested": initialize["params"]["protocolVersion"]}}})
 for line in sys.stdin:
     msg = json.loads(line)
