@@ -69,7 +69,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests of a module that share a module- or class-scoped fixture (a server, a run that waits out a
     timeout) go to one pytest-xdist worker (``--dist loadgroup`` in pyproject), so the fixture is made once,
     as in a single process; every other test goes wherever a worker is free. Under pytest-xdist the tests
-    are then dealt out module by module (:func:`_interleaved`)."""
+    are then spread out, each module over the whole run (:func:`_interleaved`)."""
     grouped: set[str] = set()
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
@@ -85,25 +85,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _interleaved(items: list[pytest.Item], grouped: set[str]) -> list[pytest.Item]:
-    """The tests in rounds: the first test of every module, then the second of each, and so on; a module
-    whose tests share a fixture stays whole, in the first round.
+    """The tests with each module's spread evenly over the whole run: the k-th of a module's n tests goes at
+    the fraction (k + 1/2)/n of the order; a module whose tests share a fixture stays whole, at the start.
 
     Why: pytest-xdist hands tests out in this order. In file order, the six workers took six tests of one
     file at once, and a file of tests that wait out a timeout (tests/faults/test_stdio_faults.py, the check
-    tests) left both cores idle for seconds at a time: 30 core-seconds of a 2-minute run (issue 17).
+    tests) left both cores idle for seconds at a time: 30 core-seconds of a 2-minute run (issue 17). Dealt
+    in rounds, one test per module each, the short files ran out early and left the long waits for the end.
     The order is a function of the collection only, as pytest-xdist needs every worker to agree on it; a
     run without workers (``-n 0``, the reliability report) keeps the file order."""
-    modules: dict[str, list[list[pytest.Item]]] = {}
+    modules: dict[str, list[pytest.Item]] = {}
     for item in items:
-        module = item.nodeid.split("::")[0]
-        units = modules.setdefault(module, [])
-        if module in grouped and units:
-            units[0].append(item)
-        else:
-            units.append([item])
-    rounds = max(len(units) for units in modules.values()) if modules else 0
-    return [item for depth in range(rounds) for units in modules.values() if depth < len(units)
-            for item in units[depth]]
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    keyed: list[tuple[float, int, int, pytest.Item]] = []
+    for rank, (module, tests) in enumerate(modules.items()):
+        for index, item in enumerate(tests):
+            place = 0.0 if module in grouped else (index + 0.5) / len(tests)
+            keyed.append((place, rank, index, item))
+    keyed.sort(key=lambda entry: entry[:3])
+    return [entry[3] for entry in keyed]
 
 
 def pytest_configure(config: pytest.Config) -> None:
