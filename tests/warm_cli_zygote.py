@@ -83,16 +83,18 @@ def exit_code(exc: SystemExit) -> int:
 
 def fresh_stdio() -> None:
     """New ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` over fds 0-2, made as the interpreter makes them at
-    start: the zygote's own were opened on /dev/null, and a buffered file remembers what it was opened on
-    (seekable, position)."""
+    start (after the child's environment is in place: PYTHONUNBUFFERED): the zygote's own were opened on
+    /dev/null, and a buffered file remembers what it was opened on (seekable, position)."""
     encoding = sys.stdout.encoding
+    unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))  # as ``python -u``: no buffer under stdout and stderr
 
     def stream(fd: int, name: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
         raw = io.FileIO(fd, "wb" if fd else "rb", closefd=False)
         raw.name = name  # type: ignore[misc]  # the interpreter names its standard streams so
-        buffered = io.BufferedWriter(raw) if fd else io.BufferedReader(raw)
-        text = io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline="\n",
-                                line_buffering=line_buffering)
+        buffered: io.RawIOBase | io.BufferedIOBase = raw if fd and unbuffered else \
+            io.BufferedWriter(raw) if fd else io.BufferedReader(raw)
+        text = io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline="\n",  # type: ignore[arg-type]
+                                line_buffering=line_buffering, write_through=bool(fd) and unbuffered)
         text.mode = "w" if fd else "r"  # type: ignore[misc]
         return text
 
