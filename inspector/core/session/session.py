@@ -790,9 +790,15 @@ class Session:
             # say "raise --timeout"), and its end is no failure. The request itself goes on waiting until the
             # handshake ends: a server slower to start than the probe still shows it is modern (_late_discovery)
             probe = asyncio.ensure_future(request)
-            done, _ = await asyncio.wait((probe,), timeout=timeout)
+            try:
+                done, _ = await asyncio.wait((probe,), timeout=timeout)
+            except BaseException:  # the handshake itself cancelled (the user interrupted): the probe with it
+                probe.cancel()
+                raise
             if not done:
                 self._late_probe = probe
+                # it may still fail (the server exits, the session closes) when nobody awaits it any more
+                probe.add_done_callback(lambda task: task.cancelled() or task.exception())
                 raise TimeoutError
             return probe.result()
         except TimeoutError:
