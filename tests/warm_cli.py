@@ -24,6 +24,7 @@ import atexit
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -110,7 +111,9 @@ class _Zygote:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait()
         self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def zygote_pids() -> set[int]:
