@@ -110,7 +110,7 @@ def test_a_modern_server_slower_to_start_than_the_probe_is_still_found_modern_by
     assert any("no answer to server/discover within 2 s" in text for text in notes), notes
     assert any("server/discover was answered after the probe stopped waiting: the server is modern" in text
                for text in notes), notes
-    assert result_of(listed) == ({"resultType": "complete", "tools": []}, None)
+    assert result_of(listed) == ({"resultType": "complete", "tools": [], "cacheScope": "private", "ttlMs": 0}, None)
     sent = [e for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.C2S]
     assert [e.method for e in sent] == ["server/discover", "initialize", "tools/list"]
     assert "io.modelcontextprotocol/protocolVersion" in sent[-1].json()["params"]["_meta"]  # spoken as modern

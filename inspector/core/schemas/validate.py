@@ -127,12 +127,17 @@ def definition_validator(document: dict[str, Any], name: str) -> Validator:
 
 
 def violations_of(validator: Validator, instance: Any, *, root: str = "", limit: int = 20) -> list[Violation]:
-    """:func:`violations` with a validator already compiled (:func:`validator_for`, :func:`definition_validator`)."""
+    """:func:`violations` with a validator already compiled (:func:`validator_for`, :func:`definition_validator`).
+
+    A violation is said once: a schema that asks for the same thing twice (2026-07-28's ListToolsResult requires
+    ``cacheScope`` in each of the two schemas it combines) gives jsonschema two errors with the same sentence."""
     out: list[Violation] = []
     try:
         errors = sorted(validator.iter_errors(instance), key=relevance)
         for error in errors[:limit]:
-            out.append(_violation(_deepest(error), root))
+            violation = _violation(_deepest(error), root)
+            if violation not in out:
+                out.append(violation)
     except referencing.exceptions.Unresolvable as exc:
         ref = getattr(exc, "ref", str(exc))
         out.append(Violation(root or "$", "$ref",

@@ -202,3 +202,12 @@ def test_a_required_property_whose_schema_would_accept_anything_absent_is_still_
         "properties": {"n": {"minimum": 3}, "s": {"const": "x"}}}}}
     want = Draft202012Validator({**document, "$ref": "#/$defs/T"}).is_valid(value)
     assert CodeCompiler(document).definition("#/$defs/T")(value) is want
+
+
+def test_a_violation_the_schema_asks_for_twice_is_said_once():
+    # 2026-07-28's ListToolsResult requires cacheScope and ttlMs in both schemas it combines: jsonschema reports
+    # the same missing fields twice, and `show` printed the same sentence twice under the message
+    response = {"jsonrpc": "2.0", "id": 5, "result": {"resultType": "complete", "tools": []}}
+    found = for_revision("2026-07-28").check(response, "response", "tools/list", "tools/list")
+    assert [v.sentence for v in found] == [
+        'result is missing the required fields "cacheScope", "ttlMs" (schema 2026-07-28, ListToolsResult)']

@@ -25,6 +25,7 @@ send({"jsonrpc": "2.0", "id": initialize["id"], "error": {
 for line in sys.stdin:
     msg = json.loads(line)
     if msg.get("method") == "tools/list":
-        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete", "tools": []}})
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "complete", "tools": [],
+                                                           "cacheScope": "private", "ttlMs": 0}})
     elif "id" in msg:
         send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}})
