@@ -4,6 +4,7 @@ as a real subprocess, and bounded waits on conditions."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -22,6 +23,15 @@ def cli(*args: str, timeout: float = 60, cwd: Path | None = None, env: dict[str,
     warm interpreter unless MCP_INSPECTOR_TESTS_COLD_CLI=1), bounded by ``timeout``."""
     return warm_cli.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
                         timeout=timeout, cwd=cwd or ROOT, env={**os.environ, **(env or {})})
+
+
+def kill_group(pid: int) -> None:
+    """SIGCONT (in case it was frozen) and SIGKILL to process group ``pid``; nothing if it is gone."""
+    for sig in (signal.SIGCONT, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 #: How often ``wait_until`` looks again: soon enough that a wait ends within a few milliseconds of its condition,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
@@ -25,7 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from helpers import kill_group
 from npm_servers import file_lock
+
+from inspector.core.transports.process_group import process_state
 
 if TYPE_CHECKING:
     from http_support import ServerProcess
@@ -49,26 +51,14 @@ def unconfigure() -> None:
         return
     for state_file in Path(folder).glob("*.json"):
         try:
-            _kill_group(json.loads(state_file.read_text())["pid"])
+            kill_group(json.loads(state_file.read_text())["pid"])
         except (OSError, ValueError, KeyError):
             pass
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _kill_group(pid: int) -> None:
-    for sig in (signal.SIGCONT, signal.SIGKILL):
-        try:
-            os.killpg(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
 def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
+    return process_state(pid) not in (None, "Z", "X")
 
 
 @contextmanager
@@ -102,7 +92,7 @@ def shared(key: str, start: Callable[[Path], ServerProcess]) -> Iterator[ServerP
             last = state["users"] <= 0
             if last:
                 state_file.unlink()
-                _kill_group(state["pid"])
+                kill_group(state["pid"])
             else:
                 state_file.write_text(json.dumps(state))
         if last and server.process is not None:

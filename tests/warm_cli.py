@@ -70,10 +70,11 @@ class _Zygote:
         self.log = open(os.path.join(self.folder, "zygote.log"), "wb")
         self.process = subprocess.Popen([sys.executable, str(ZYGOTE), self.path, str(owner_read)],
                                         pass_fds=(owner_read,), stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=self.log,
+                                        stdout=subprocess.PIPE, stderr=self.log,
                                         env={**_without_startup(_PRISTINE_ENV), **startup},
                                         start_new_session=True)
         os.close(owner_read)
+        self._listening = False
         atexit.register(self.close)
 
     @classmethod
@@ -88,22 +89,20 @@ class _Zygote:
             return zygote
 
     def connect(self) -> socket.socket:
-        """A connection to the zygote, waiting (bounded) for its socket on the first use."""
-        deadline = _now() + ZYGOTE_START_TIMEOUT
-        while True:
-            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                conn.connect(self.path)
-                return conn
-            except (FileNotFoundError, ConnectionRefusedError):
-                conn.close()
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"the warm CLI zygote exited with code {self.process.returncode}: "
-                                       f"{Path(self.log.name).read_text(errors='replace')[-2000:]}") from None
-                if _now() > deadline:
-                    raise RuntimeError(f"the warm CLI zygote did not listen within {ZYGOTE_START_TIMEOUT:g} s"
-                                       ) from None
-                select.select([], [], [], 0.005)  # the zygote is importing; poll its socket again shortly
+        """A connection to the zygote; on the first use, once it says it listens (bounded)."""
+        if not self._listening:
+            assert self.process.stdout is not None
+            ready, _, _ = select.select([self.process.stdout], [], [], ZYGOTE_START_TIMEOUT)
+            if not ready:
+                raise RuntimeError(f"the warm CLI zygote did not listen within {ZYGOTE_START_TIMEOUT:g} s")
+            if self.process.stdout.readline() != b"listening\n":
+                self.process.wait(5)
+                raise RuntimeError(f"the warm CLI zygote exited with code {self.process.returncode}: "
+                                   f"{Path(self.log.name).read_text(errors='replace')[-2000:]}")
+            self._listening = True
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.connect(self.path)
+        return conn
 
     def close(self) -> None:
         os.close(self._owner_write)  # the zygote ends at end of file
@@ -113,6 +112,8 @@ class _Zygote:
             self.process.kill()
             self.process.wait()
         self.log.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -120,12 +121,6 @@ def zygote_pids() -> set[int]:
     """The zygotes of this test process: a test that looks for its own child processes counts theirs as its own
     (a command run here is the zygote's child, where a cold one would be the test's)."""
     return {zygote.process.pid for zygote in _Zygote._instances.values() if zygote.process.poll() is None}
-
-
-def _now() -> float:
-    import time
-
-    return time.monotonic()
 
 
 def warm_possible(args: Any, kwargs: dict[str, Any]) -> bool:

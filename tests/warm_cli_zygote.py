@@ -2,8 +2,8 @@
 and then forks one child per ``python -m inspector ARGS`` the tests run.
 
 Run as ``python warm_cli_zygote.py SOCKET OWNER_FD``. It listens on the Unix socket SOCKET (a path in a
-private temporary folder; no TCP port) and ends when OWNER_FD, the read end of a pipe its test process holds
-open, reaches end of file.
+private temporary folder; no TCP port), says ``listening`` on stdout once it does, and ends when OWNER_FD, the
+read end of a pipe its test process holds open, reaches end of file.
 
 One request per connection: a JSON object ``{"argv", "cwd", "env", "session", "sigint"}`` with three file
 descriptors attached (SCM_RIGHTS), which become the child's stdin, stdout and stderr. The zygote answers
@@ -154,6 +154,10 @@ def serve(path: str, owner_fd: int) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
+    os.write(1, b"listening\n")  # the test process waits for this line (tests/warm_cli.py)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # and reads no more: nothing else may block on that pipe
+    os.close(devnull)
     selector = selectors.DefaultSelector()
     selector.register(listener, selectors.EVENT_READ, "accept")
     selector.register(owner_fd, selectors.EVENT_READ, "owner")

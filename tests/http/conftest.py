@@ -24,7 +24,6 @@ from http_support import (
     ServerProcess,
     launch,
     launch_on_free_port,
-    process_state,
     record_url,
     start_misbehaving,
     start_negotiating,
@@ -34,6 +33,8 @@ from http_support import (
 from integration.integration_support import CLI_TIMEOUT, Recorded
 from npm_servers import install_everything
 from shared_servers import shared
+
+from inspector.core.transports.process_group import process_state
 
 FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 

@@ -6,7 +6,6 @@ A plain module (the fixtures are in conftest.py) so that test modules can import
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import kill_group
 from integration.integration_support import (
     CLI_TIMEOUT,
     Recorded,
@@ -141,11 +141,7 @@ def stop(server: ServerProcess) -> None:
     if server.stopped or server.process is None:
         return
     server.stopped = True
-    for sig in (signal.SIGCONT, signal.SIGKILL):
-        try:
-            os.killpg(server.process.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+    kill_group(server.process.pid)
     try:
         server.process.wait(timeout=10)
     except subprocess.TimeoutExpired:
@@ -166,12 +162,6 @@ def launch_on_free_port(name: str, make_argv: Callable[[int], list[str]], log: P
     raise AssertionError("unreachable")
 
 
-def process_state(pid: int) -> str:
-    """The one-letter state of a process from /proc (``T`` when stopped)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return "?"
 
 
 def listening_addresses(port: int) -> list[str]:

@@ -821,10 +821,13 @@ class Session:
         """After initialize failed: the modern server that answered the auto probe's server/discover later than
         the probe waited (a server slow to start: the SDK's imports alone take a second on a busy machine), else
         None. Its error to initialize, sent meanwhile, is then no failure of the handshake."""
-        probe = self._late_probe
-        if probe is None:
+        probe, bound = self._late_probe, self._handshake_bound
+        if probe is None or bound is None:
             return None
-        done, _ = await asyncio.wait((probe,), timeout=_bound(self._handshake_left()))
+        # what is left of the handshake, without _handshake_left's timeout sentence: with nothing left, the
+        # refusal of initialize is what the user hears
+        left = bound[0] - asyncio.get_running_loop().time()
+        done, _ = await asyncio.wait((probe,), timeout=max(0.0, left))
         if not done or probe.cancelled() or probe.exception() is not None:
             return None
         result, error = result_of(probe.result())
