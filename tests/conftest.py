@@ -16,8 +16,15 @@ import sys
 import tempfile
 
 import pytest
+import xdist_groups
 from hypothesis import settings
 from report_rows import ReportRow, row_for, write_row
+from xdist_groups import (  # noqa: F401 (pytest finds hooks by name in a conftest)
+    pytest_collection_finish,
+    pytest_collection_modifyitems,
+    pytest_configure_node,
+    pytest_xdist_make_scheduler,
+)
 
 
 def _private_user_folders() -> None:
@@ -64,49 +71,8 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
     return row
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests of a module that share a module- or class-scoped fixture (a server, a run that waits out a
-    timeout) go to one pytest-xdist worker (``--dist loadgroup`` in pyproject), so the fixture is made once,
-    as in a single process; every other test goes wherever a worker is free. Under pytest-xdist the tests
-    are then spread out, each module over the whole run (:func:`_interleaved`)."""
-    grouped: set[str] = set()
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        for name in info.names_closure:
-            if any(d.scope in ("module", "class", "package") for d in info.name2fixturedefs.get(name, ())):
-                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-                grouped.add(item.nodeid.split("::")[0])
-                break
-    if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
-        items[:] = _interleaved(items, grouped)
-
-
-def _interleaved(items: list[pytest.Item], grouped: set[str]) -> list[pytest.Item]:
-    """The tests with each module's spread evenly over the whole run: the k-th of a module's n tests goes at
-    the fraction (k + 1/2)/n of the order; a module whose tests share a fixture stays whole, at the start.
-
-    Why: pytest-xdist hands tests out in this order. In file order, the six workers took six tests of one
-    file at once, and a file of tests that wait out a timeout (tests/faults/test_stdio_faults.py, the check
-    tests) left both cores idle for seconds at a time: 30 core-seconds of a 2-minute run (issue 17). Dealt
-    in rounds, one test per module each, the short files ran out early and left the long waits for the end.
-    The order is a function of the collection only, as pytest-xdist needs every worker to agree on it; a
-    run without workers (``-n 0``, the reliability report) keeps the file order."""
-    modules: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
-    keyed: list[tuple[float, int, int, pytest.Item]] = []
-    for rank, (module, tests) in enumerate(modules.items()):
-        for index, item in enumerate(tests):
-            place = 0.0 if module in grouped else (index + 0.5) / len(tests)
-            keyed.append((place, rank, index, item))
-    keyed.sort(key=lambda entry: entry[:3])
-    return [entry[3] for entry in keyed]
-
-
 def pytest_configure(config: pytest.Config) -> None:
+    xdist_groups.configure(config)
     if not hasattr(config, "workerinput"):  # the run's controller, or a run without pytest-xdist workers
         import shared_servers
 
@@ -114,6 +80,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    xdist_groups.unconfigure(config)
     if not hasattr(config, "workerinput"):
         import shared_servers
 

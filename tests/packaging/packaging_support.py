@@ -15,6 +15,7 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,31 @@ def dependencies_key(*extra: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def venv_lock(name: str) -> AbstractContextManager[None]:
+    """The lock of the cached venv ``name``: held while it is made, and while something installs into it."""
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    return file_lock(cache_dir() / f".{name}.lock", INSTALL_TIMEOUT)
+
+
+#: What a copy of the checkout leaves out: version control, build output, virtual environments, caches.
+_NOT_SOURCE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", ".venv", "venv", "__pycache__",
+                                     ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "node_modules")
+
+
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    ignored = set(_NOT_SOURCE(folder, names))
+    if Path(folder) == ROOT / "benchmarks":
+        ignored.add("out")  # benchmark results (git ignores them)
+    return ignored
+
+
+def source_copy(target: Path) -> Path:
+    """A copy of the checkout's source at ``target`` (symbolic links kept as links), for a build that must not
+    write into the checkout."""
+    shutil.copytree(ROOT, target, symlinks=True, ignore=_not_source)
+    return target
+
+
 def venv(name: str, *extra: str) -> Path:
     """The python of a cached venv ``name``, made with ``python -m venv`` (no system site-packages) the first
     time, and again whenever the project's dependencies or ``extra`` change. Returns ``VENV/bin/python``."""
@@ -56,8 +82,7 @@ def venv(name: str, *extra: str) -> Path:
     python = folder / "bin" / "python"
     stamp = folder / ".made-from"
     key = dependencies_key(*extra)
-    cache_dir().mkdir(parents=True, exist_ok=True)
-    with file_lock(cache_dir() / f".{name}.lock", INSTALL_TIMEOUT):
+    with venv_lock(name):
         if not (python.exists() and stamp.exists() and stamp.read_text() == key):
             shutil.rmtree(folder, ignore_errors=True)
             made = run([sys.executable, "-m", "venv", str(folder)], timeout=300, what="python -m venv")

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from helpers import ROOT
-from packaging_support import INSTALL_TIMEOUT, clean_env, home_env, run, venv
+from packaging_support import INSTALL_TIMEOUT, clean_env, home_env, run, source_copy, venv, venv_lock
 
 from inspector import __version__, resources
 
@@ -21,10 +21,16 @@ pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("clean-venv")]
 
 
 @pytest.fixture(scope="module")
-def installed():
+def installed(tmp_path_factory):
+    """The shared venv with the checkout installed. pip builds a project in its source tree (``build/``), so
+    it builds a copy of the checkout: nothing else that builds or reads the checkout at the same time (another
+    worker, another pytest run, an editor) can meet a half-written ``build/``; the venv lock keeps two runs
+    from installing into it at once (issue 25)."""
     python = venv("clean-venv")
-    done = run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
-               timeout=INSTALL_TIMEOUT, what="pip install .", env=clean_env())
+    source = source_copy(tmp_path_factory.mktemp("checkout") / "mcp-inspector")
+    with venv_lock("clean-venv"):
+        done = run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(source)],
+                   timeout=INSTALL_TIMEOUT, what="pip install .", env=clean_env())
     assert done.returncode == 0, done.stderr[-5000:]
     return python
 
