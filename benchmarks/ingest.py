@@ -11,9 +11,16 @@ Compares, in one run and on the same byte stream:
   judge     live plus the window's protocol judge: the JudgePacer queues row ranges with the decoder's parse
             of each batch and judges them paced off the ingest path (issue 15: at most 1.2x live's time)
 
-Each path runs in its own fresh interpreter so peak memory (ru_maxrss) is its own; times are the median of
---repeat runs. Goals (issue 2 / 7): record at most 1.5x the baseline's time; peak memory of the retaining
-path at most 3x the raw bytes. Run:  python benchmarks/ingest.py [--count 200000] [--size 250] [--repeat 3]
+First, the whole process as a user runs it (issue 25): ``mcp-inspector record --handshake none --idle 60
+--out F -- cat FLOOD`` (it ends when ``cat`` does) against ``python benchmarks/bare_reader.py cat FLOOD`` (the
+bare loop, a process of its own), each timed from its start to its exit, interpreter start-up and imports
+included; wall time and CPU time (user + system, the process and its ``cat``), median of --process-repeat
+interleaved runs. Goal: the command at most 1.3x the bare process.
+
+Then each path in process: each runs in its own fresh interpreter so peak memory (ru_maxrss) is its own, and
+is timed from after its imports; times are the median of --repeat runs. Goals (issue 2 / 7): record at most
+1.5x the baseline's time; peak memory of the retaining path at most 3x the raw bytes. Run:
+python benchmarks/ingest.py [--count 200000] [--size 250] [--repeat 3] [--process-repeat 5] [--only-process]
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import asyncio
 import importlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -168,6 +176,45 @@ def child(mode: str, stream: str) -> None:
                       "rss_start_kb": rss_start, "rss_peak_kb": rss_peak}))
 
 
+def record_command(stream: str, out: str) -> list[str]:
+    """``mcp-inspector record`` as a user types it: the installed console script when there is one."""
+    script = Path(sys.executable).with_name("mcp-inspector")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "inspector"]
+    # --idle 60: wait for the server to end (it does at the end of its file); with --idle 0 the command closes
+    # the server's stdin at once and ends it after the 2 s shutdown grace, which cuts the flood on a busy machine
+    return [*command, "record", "--handshake", "none", "--idle", "60", "--out", out, "--", *server_argv(stream)]
+
+
+def measure_process(argv: list[str]) -> dict[str, float]:
+    """Wall and CPU seconds (user + system, with the process's own children) of one whole run of ``argv``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall": wall, "cpu": cpu}
+
+
+def whole_processes(stream: str, repeat: int, tmp: str) -> None:
+    """The headline comparison: the bare process against the record command, interleaved, median of ``repeat``."""
+    runs: dict[str, list[dict[str, float]]] = {"bare process": [], "record command": []}
+    bare = [sys.executable, str(HERE / "bare_reader.py"), *server_argv(stream)]
+    record = record_command(stream, str(Path(tmp, "record.jsonl")))
+    for _ in range(repeat):
+        runs["bare process"].append(measure_process(bare))
+        runs["record command"].append(measure_process(record))
+    base_wall = statistics.median(r["wall"] for r in runs["bare process"])
+    base_cpu = statistics.median(r["cpu"] for r in runs["bare process"])
+    print(f"whole processes, median of {repeat} interleaved runs (goal: the command at most 1.3x the bare process):")
+    print(f"{'process':<16}{'wall s':>8}{'x bare':>8}{'cpu s':>8}{'x bare':>8}")
+    for name, measured in runs.items():
+        wall = statistics.median(r["wall"] for r in measured)
+        cpu = statistics.median(r["cpu"] for r in measured)
+        print(f"{name:<16}{wall:>8.2f}{wall / base_wall:>8.2f}{cpu:>8.2f}{cpu / base_cpu:>8.2f}")
+    print()
+
+
 def measure(mode: str, stream: str) -> dict[str, float]:
     out = subprocess.run([sys.executable, __file__, "--child", mode, "--stream", stream],
                          capture_output=True, text=True, check=True, cwd=ROOT)
@@ -179,6 +226,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200_000)
     parser.add_argument("--size", type=int, default=250)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--process-repeat", type=int, default=5, help="runs of the whole-process comparison")
+    parser.add_argument("--only-process", action="store_true", help="only the whole-process comparison")
     parser.add_argument("--child", choices=("baseline", "record", "rec+judge", "retain", "live", "judge"))
     parser.add_argument("--stream", help=argparse.SUPPRESS)
     parser.add_argument("--hold-parses", action="store_true",
@@ -200,6 +249,11 @@ def main() -> None:
         raw_bytes = len(data)
         Path(stream).write_bytes(data)
         del data
+        print(f"{args.count:,} notifications of ~{args.size} bytes = {raw_bytes / 1e6:.1f} MB raw; "
+              f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+        whole_processes(stream, args.process_repeat, tmp)
+        if args.only_process:
+            return
         for _ in range(args.repeat):
             for mode in results:  # interleaved, so drift in machine load hits every mode alike
                 results[mode].append(measure(mode, stream))

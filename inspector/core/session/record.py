@@ -172,10 +172,13 @@ class _Outcome:
                 else:
                     self.violations += 1
             elif event.kind == Kind.MESSAGE and event.rpc is not None:
-                if event.rpc.kind == jsonrpc.INVALID or any(f.code in jsonrpc.INVALID_CODES for f in event.findings):
+                rpc_kind = event.rpc.kind
+                if rpc_kind == jsonrpc.NOTIFICATION and not event.findings:
+                    continue  # a flood's every message: nothing to count (no generator per message, issue 25)
+                if rpc_kind == jsonrpc.INVALID or any(f.code in jsonrpc.INVALID_CODES for f in event.findings):
                     self.violations += 1
-                if event.rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
-                    self.last_answer_was_error = event.rpc.kind == jsonrpc.ERROR
+                if rpc_kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+                    self.last_answer_was_error = rpc_kind == jsonrpc.ERROR
 
     def failed(self, exc: BaseException, sentence: str | None = None) -> None:
         self.failure = exc
