@@ -39,6 +39,7 @@ from inspector.core.auth.challenge import Challenge
 from inspector.core.auth.model import RULES, AuthError, ClientInfo, OAuthOptions, Step, TokenSet
 from inspector.core.auth.pkce import challenge_of, make_state, make_verifier
 from inspector.core.auth.tokens import TokenStore, default_store
+from inspector.core.urls import shown_url, url_refusal
 
 #: How many step-up authorizations one request may cause before it fails for good ("no more than a few").
 MAX_STEP_UPS = 2
@@ -178,6 +179,10 @@ class OAuthClient:
             pending = _Pending(make_verifier(), make_state(), issuer, redirect_uri, scope, metadata)
             self.secrets.update({pending.verifier, pending.state})
             url = self._authorization_url(client, pending)
+            refusal = url_refusal(url)
+            if refusal is not None:
+                raise self._fail("authorize", shown_url(url), f"the authorization_endpoint of the server's metadata "
+                                 f"was refused: {refusal}", "url", io)
             self._record(Step("authorize", _no_query(url), "ok",
                               f"authorization request ({authorizer.describe()}): PKCE S256, "
                               f"resource {self.resource or '(none: 2025-03-26 server)'}, scope {scope or '(none)'}",
@@ -229,7 +234,8 @@ class OAuthClient:
             candidates = discovery.prm_candidates(self.server_url)
             where = "at the well-known URL"
         for url in candidates:
-            reply = await io.fetch("GET", url, "discovery", {"Accept": "application/json"}, None)
+            reply = await self._fetch(io, "GET", url, "discovery", {"Accept": "application/json"}, None,
+                                      "protected resource metadata URL")
             document = reply.json()
             if reply.status != 200 or document is None:
                 self._record(Step("discovery", url, "tried",
@@ -261,7 +267,8 @@ class OAuthClient:
         if legacy:
             candidates = candidates[:1]  # 2025-03-26: RFC 8414 at the authorization base URL only
         for url, kind in candidates:
-            reply = await io.fetch("GET", url, "metadata", {"Accept": "application/json"}, None)
+            reply = await self._fetch(io, "GET", url, "metadata", {"Accept": "application/json"}, None,
+                                      "authorization server metadata URL")
             document = reply.json()
             if reply.status != 200 or document is None:
                 self._record(Step("metadata", url, "tried", f"no {_kind(kind)} metadata here (HTTP {reply.status})",
@@ -348,9 +355,9 @@ class OAuthClient:
         request = {"client_name": options.client_name, "redirect_uris": [redirect_uri],
                    "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
                    "token_endpoint_auth_method": "none", "application_type": "native"}
-        reply = await io.fetch("POST", endpoint, "registration",
-                               {"Content-Type": "application/json", "Accept": "application/json"},
-                               json.dumps(request).encode())
+        reply = await self._fetch(io, "POST", endpoint, "registration",
+                                  {"Content-Type": "application/json", "Accept": "application/json"},
+                                  json.dumps(request).encode(), "registration_endpoint")
         body = reply.json()
         if reply.status not in (200, 201) or body is None or not isinstance(body.get("client_id"), str):
             raise self._fail("registration", endpoint, f"dynamic client registration failed (HTTP {reply.status}"
@@ -414,6 +421,17 @@ class OAuthClient:
                           RULES["authorize"]), io)
         return code
 
+    # -- requests -------------------------------------------------------------------------------------------
+
+    async def _fetch(self, io: AuthIO, method: str, url: str, step: str, headers: dict[str, str],
+                     body: bytes | None, what: str) -> Reply:
+        """Every request of the flow: refused, before anything is sent, unless ``url`` keeps the URL rule
+        (:func:`inspector.core.urls.url_refusal`); ``what`` names where the URL came from, for the sentence."""
+        refusal = url_refusal(url)
+        if refusal is not None:
+            raise self._fail(step, shown_url(url), f"the {what} was refused: {refusal}", "url", io)
+        return await io.fetch(method, url, step, headers, body)
+
     # -- tokens ---------------------------------------------------------------------------------------------
 
     async def _redeem(self, io: AuthIO, client: ClientInfo, pending: _Pending, code: str) -> TokenSet:
@@ -447,7 +465,7 @@ class OAuthClient:
             form["client_id"] = client.client_id
             if client.auth_method == "client_secret_post" and client.client_secret:
                 form["client_secret"] = client.client_secret
-        return await io.fetch("POST", endpoint, step, headers, urlencode(form).encode())
+        return await self._fetch(io, "POST", endpoint, step, headers, urlencode(form).encode(), "token_endpoint")
 
     def _keep(self, tokens: TokenSet) -> None:
         self.tokens = tokens
