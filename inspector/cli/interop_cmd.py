@@ -31,6 +31,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                     "server: replay it with --url or -- CMD).")
     imp.add_argument("file", type=Path, metavar="FILE", help="the HAR or history file")
     imp.add_argument("--out", required=True, type=Path, metavar="CAPTURE", help="the capture file to write")
+    imp.add_argument("--no-redact", action="store_true",
+                     help="keep the secrets of the HTTP exchanges (Authorization, Cookie, Set-Cookie, URL "
+                          "credentials) in the capture")
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -63,7 +66,7 @@ def run_import(args: argparse.Namespace) -> int:
     from inspector.core.interop.har import ExportError
 
     try:
-        count = import_file(args.file, args.out)
+        count = import_file(args.file, args.out, redact=not args.no_redact)
     except ExportError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

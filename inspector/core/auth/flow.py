@@ -43,6 +43,10 @@ from inspector.core.urls import shown_url, url_refusal
 
 #: How many step-up authorizations one request may cause before it fails for good ("no more than a few").
 MAX_STEP_UPS = 2
+#: Why an access token is refused that cannot go into an ``Authorization`` header as it came (the token
+#: itself is never repeated: sentences reach the terminal and the capture).
+UNSENDABLE_TOKEN = "the token endpoint issued an access token that cannot be sent in an Authorization header " \
+                   "(it holds a line break, a space or another character outside printable ASCII), so it is not used"
 
 
 @dataclass
@@ -211,6 +215,10 @@ class OAuthClient:
             form["resource"] = self.resource
         reply = await self._token_request(io, self.client, endpoint, form, "refresh")
         body = reply.json()
+        if reply.status == 200 and body is not None and isinstance(body.get("access_token"), str) \
+                and not _sendable(body["access_token"]):
+            self.secrets.add(body["access_token"])
+            raise self._fail("refresh", endpoint, UNSENDABLE_TOKEN, "bearer", io)
         if reply.status != 200 or body is None or not isinstance(body.get("access_token"), str):
             self._record(Step("refresh", endpoint, "failed",
                               f"the refresh token was refused (HTTP {reply.status}{_oauth_error(body)}): logging in "
@@ -445,6 +453,9 @@ class OAuthClient:
         if reply.status != 200 or body is None or not isinstance(body.get("access_token"), str):
             raise self._fail("token", endpoint, f"the token endpoint did not issue a token (HTTP {reply.status}"
                              f"{_oauth_error(body)})", "token", io)
+        if not _sendable(body["access_token"]):
+            self.secrets.add(body["access_token"])
+            raise self._fail("token", endpoint, UNSENDABLE_TOKEN, "bearer", io)
         tokens = TokenSet.from_response(body)
         self._keep(tokens)
         refresh = " and a refresh token" if tokens.refresh_token else ""
@@ -506,6 +517,13 @@ class OAuthClient:
         if self._lock is None:
             self._lock = asyncio.Lock()
         return self._lock
+
+
+def _sendable(token: str) -> bool:
+    """Whether ``token`` can be the credentials of ``Authorization: Bearer``: non-empty, printable ASCII without
+    spaces (RFC 6750 section 2.1's b64token is narrower still; servers stray from it, but never into a line
+    break that would end the header, nor into what an HTTP library refuses to send)."""
+    return bool(token) and all("!" <= char <= "~" for char in token)
 
 
 def _union(first: str | None, second: str | None) -> str | None:

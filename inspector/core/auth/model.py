@@ -45,6 +45,8 @@ RULES = {
               "root and the endpoints are /authorize, /token and /register",
     "https": "MCP authorization: Client ID Metadata Document client_id must be an https URL with a path",
     "url": URL_RULE,
+    "bearer": "RFC 6750 section 2.1: the access token is sent as the credentials of Authorization: Bearer, "
+              "printable characters without spaces",
 }
 
 
