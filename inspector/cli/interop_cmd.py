@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
+from inspector.core.present.terminal import safe
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -43,7 +44,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         chunks = list(export_capture(args.capture, args.to, args.direction))
     except ExportError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if args.out == "-":
@@ -68,10 +69,10 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         count = import_file(args.file, args.out, redact=not args.no_redact)
     except ExportError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"mcp-inspector: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{args.out}: {count} events from {args.file}", file=sys.stderr)
+    print(safe(f"{args.out}: {count} events from {args.file}"), file=sys.stderr)
     return EXIT_OK
