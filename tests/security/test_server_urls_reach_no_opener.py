@@ -13,9 +13,11 @@ let out of this machine.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -295,3 +297,34 @@ def test_no_endpoint_of_the_oauth_flow_is_requested_unless_it_is_https_or_loopba
     report.saw(f"each of {len(refused)} hostile URLs (4 schemes at 4 places) refused before any request, with the "
                "rule: e.g. OAuth token: the token_endpoint was refused: http://attacker.example/x is plain http to "
                "attacker.example, another computer, so it is neither opened nor requested")
+
+
+#: What hands a URL or a file to the system: Qt's and Python's openers, and the platforms' open commands.
+OPENERS = re.compile(r"QDesktopServices\.openUrl|webbrowser\.(?:open|get)|startfile|xdg-open|setOpenExternalLinks\("
+                     r"True\)|\[\"open\"")
+#: The only functions allowed to call one: the two sign-in openers, each behind the URL rule.
+GUARDED = {("inspector/ui/session/oauth.py", "system_browser"),
+           ("inspector/core/auth/authorize.py", "open_in_system_browser")}
+
+
+def test_every_system_opener_in_the_code_is_one_of_the_two_sign_in_openers_behind_the_url_rule() -> None:
+    """A link from server content (a resource link, a Markdown link in a result, an MCP Apps ui/open-link) has
+    no opener to reach: the window shows it and reads a resource link through the session on a click."""
+    root = Path(__file__).resolve().parents[2]
+    found = set()
+    for path in sorted((root / "inspector").rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            source = ast.get_source_segment(path.read_text(encoding="utf-8"), function) or ""
+            body = source.split('"""', 2)[-1] if source.count('"""') >= 2 else source  # not the docstring
+            opener = OPENERS.search(body)
+            if opener is None or any(isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                                     inner is not function for inner in ast.walk(function)):
+                continue
+            found.add((relative, function.name))
+            rule = body.find("url_refusal(")
+            assert 0 <= rule < opener.start(), f"{relative}: {function.name} opens without the URL rule first"
+    assert found == GUARDED
