@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, exits_help
+from inspector.core.present.terminal import safe
 
 #: ``--report`` file endings and the format they mean when ``--format`` is not given.
 FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".xml": "junit"}
@@ -75,10 +76,10 @@ def run_check(args: argparse.Namespace, command: list[str], parser: argparse.Arg
         target = Target.from_args(args, command)
         base = capture_base(args.report, target.name or "server")
     except InputError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"mcp-inspector: cannot make the captures folder: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: cannot make the captures folder: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     run = CheckRun(target, base, revision=args.revision, timeout=args.timeout,
                    options=CheckOptions(call_tools=args.call_tools, call_all_tools=args.call_all_tools))
@@ -96,9 +97,9 @@ def run_check(args: argparse.Namespace, command: list[str], parser: argparse.Arg
         except OSError as exc:
             print(f"mcp-inspector: cannot write the report {args.report}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        print(f"{args.report}: {report.summary()}")
+        print(safe(f"{args.report}: {report.summary()}"))
         for path in report.captures:
             print(f"capture: {path}")
     if report.error:
-        print(f"mcp-inspector: {report.error}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(report.error)}", file=sys.stderr)
     return report.exit_code

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
+from inspector.core.present.terminal import safe
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +32,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                     "server: replay it with --url or -- CMD).")
     imp.add_argument("file", type=Path, metavar="FILE", help="the HAR or history file")
     imp.add_argument("--out", required=True, type=Path, metavar="CAPTURE", help="the capture file to write")
+    imp.add_argument("--no-redact", action="store_true",
+                     help="keep the secrets of the HTTP exchanges (Authorization, Cookie, Set-Cookie, URL "
+                          "credentials) in the capture")
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -40,7 +44,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         chunks = list(export_capture(args.capture, args.to, args.direction))
     except ExportError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if args.out == "-":
@@ -63,12 +67,12 @@ def run_import(args: argparse.Namespace) -> int:
     from inspector.core.interop.har import ExportError
 
     try:
-        count = import_file(args.file, args.out)
+        count = import_file(args.file, args.out, redact=not args.no_redact)
     except ExportError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"mcp-inspector: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{args.out}: {count} events from {args.file}", file=sys.stderr)
+    print(safe(f"{args.out}: {count} events from {args.file}"), file=sys.stderr)
     return EXIT_OK

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from inspector.core.present.terminal import safe
+
 EXIT_CLEAN = 0
 EXIT_MUST_BROKEN = 1
 EXIT_UNUSABLE = 2
@@ -37,10 +39,10 @@ def run_lint(args: argparse.Namespace) -> int:
     try:
         report = lint_capture(args.capture, args.revision)
     except CaptureError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_UNUSABLE
     for warning in report.warnings:
-        print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
+        print(f"mcp-inspector: warning: {safe(warning)}", file=sys.stderr)
     out = {"text": _text, "json": _json, "junit": _junit}[args.format](report)
     try:
         sys.stdout.write(out)
@@ -51,7 +53,6 @@ def run_lint(args: argparse.Namespace) -> int:
 
 
 def _text(report: object) -> str:
-    from inspector.core.present.describe import safe
     from inspector.core.protocol.lint import LintReport
 
     assert isinstance(report, LintReport)

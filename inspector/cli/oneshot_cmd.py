@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, ONESHOT_EXITS, exits_help
+from inspector.core.present.terminal import safe, safe_json
 
 LISTS = {
     "tools": "list the server's tools (every page)",
@@ -198,11 +199,11 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
         except BrokenPipeError:  # the reader went away (| head): the rest goes nowhere, quietly
             _stdout_to_devnull()
     if outcome.error:
-        print(f"mcp-inspector: {outcome.error}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(outcome.error)}", file=sys.stderr)
     for problem in outcome.problems:
-        print(f"  {problem}", file=sys.stderr)
+        print(f"  {safe(problem)}", file=sys.stderr)
     if outcome.rpc_error is not None:
-        print(json.dumps(outcome.rpc_error, ensure_ascii=False), file=sys.stderr)
+        print(safe_json(json.dumps(outcome.rpc_error, ensure_ascii=False)), file=sys.stderr)
     return outcome.exit_code
 
 
@@ -217,18 +218,22 @@ def _stdout_to_devnull() -> None:
 
 
 def _print_result(result: Any, *, as_json: bool, text: bool) -> None:
+    """The result on stdout: JSON (the control characters JSON leaves raw written as its own escapes, so the
+    value is the same), or with ``--text`` the texts with every control character but tab and line feed shown
+    escaped. Server text never reaches the terminal as control codes."""
     if text:
         from inspector.core.explore.oneshot import text_of
 
         texts = text_of(result)
         if texts is not None:
             for item in texts:  # one item a line: its own final line break is kept, not doubled
-                sys.stdout.write(item if item.endswith("\n") else item + "\n")
+                shown = safe(item)
+                sys.stdout.write(shown if shown.endswith("\n") else shown + "\n")
             return
     indent = None if as_json or not sys.stdout.isatty() else 2
-    print(json.dumps(result, ensure_ascii=False, indent=indent))
+    print(safe_json(json.dumps(result, ensure_ascii=False, indent=indent)))
 
 
 def _fail(sentence: str) -> int:
-    print(f"mcp-inspector: {sentence}", file=sys.stderr)
+    print(f"mcp-inspector: {safe(sentence)}", file=sys.stderr)
     return EXIT_BAD_INPUT

@@ -14,6 +14,7 @@ import sys
 
 from inspector.cli.main import run_async
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
+from inspector.core.present.terminal import safe
 from inspector.core.session.record import STDIO_NAME, RecordOptions, load_messages, record
 from inspector.core.session.target import InputError, Target
 
@@ -47,7 +48,7 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             stream=stream,
         )
     except InputError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         result = run_async(record(options))
@@ -60,9 +61,9 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         if stream is not None:
             _release(stream)
     if result.summary:
-        print(result.summary, file=sys.stderr if to_stdout else sys.stdout)
+        print(safe(result.summary), file=sys.stderr if to_stdout else sys.stdout)
     if result.error:
-        print(f"mcp-inspector: {result.error}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(result.error)}", file=sys.stderr)
     return result.exit_code
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.exits import EXIT_CANNOT_REPLAY, EXIT_INTERRUPTED, REPLAY_EXITS, exits_help
+from inspector.core.present.terminal import safe
 
 EPILOG = """\
 examples:
@@ -56,7 +57,7 @@ def add_parser(sub: Any) -> None:
 
 
 def fail(sentence: str) -> int:
-    print(f"mcp-inspector: {sentence}", file=sys.stderr)
+    print(f"mcp-inspector: {safe(sentence)}", file=sys.stderr)
     return EXIT_CANNOT_REPLAY
 
 
@@ -99,7 +100,7 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     except ReplayError as exc:
         return fail(str(exc))
     for warning in warnings:
-        print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
+        print(f"mcp-inspector: warning: {safe(warning)}", file=sys.stderr)
     if args.out is not None and str(args.out) == "-":
         return fail("--out -: replay prints its comparison on stdout, so the replay's capture cannot go there "
                     "too; give a file")
@@ -140,10 +141,10 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return EXIT_INTERRUPTED
     if result.error is None:
         for line in result.lines():
-            print(line)
+            print(safe(line))
     for note in result.notes:
-        print(f"note: {note}")
-    print(result.summary)
+        print(f"note: {safe(note)}")
+    print(safe(result.summary))
     if result.error is not None:
-        print(f"mcp-inspector: cannot replay: {result.error}", file=sys.stderr)
+        print(f"mcp-inspector: cannot replay: {safe(result.error)}", file=sys.stderr)
     return result.exit_code

@@ -40,16 +40,16 @@ def run_show(path: Path, as_json: bool = False) -> int:
             else:
                 print(format_event(item, extra=extra))
         for late in judge.judge_deferred():
-            line = f"#{late.seq}: {late.text}"
+            line = safe(f"#{late.seq}: {late.text}")
             print(json_line({"seq": late.seq, "findings": [late.as_finding().to_json()]}) if as_json else line)
     except CaptureError as exc:
-        print(f"mcp-inspector: {exc}", file=sys.stderr)
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `show x | head`
         sys.stderr.close()
         return 0
     for warning in warnings:
-        print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
+        print(f"mcp-inspector: warning: {safe(warning)}", file=sys.stderr)
     return 0
 
 

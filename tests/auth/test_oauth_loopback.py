@@ -89,7 +89,7 @@ def test_the_browser_flow_opens_the_loopback_port_only_during_the_login(auth_ser
 
         threading.Thread(target=visit, daemon=True).start()
 
-    monkeypatch.setattr(authorize, "_system_browser", browser)
+    monkeypatch.setattr(authorize, "open_in_system_browser", browser)
     server = auth_server("--registration", "dcr")
     assert own_listening_ports() == {}
     run = record_with_oauth(server, tmp_path / "c.jsonl", authorize="browser")

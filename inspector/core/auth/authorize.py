@@ -18,6 +18,7 @@ from urllib.parse import urljoin, urlsplit
 
 from inspector.core.auth.loopback import LoopbackListener
 from inspector.core.auth.model import NO_LISTENER_REDIRECT, RULES, AuthError, OAuthOptions, Step
+from inspector.core.urls import shown_url, url_refusal
 
 if TYPE_CHECKING:
     from inspector.core.auth.flow import AuthIO
@@ -61,6 +62,9 @@ class FollowAuthorizer:
             location = urljoin(target, location)
             if location.split("?", 1)[0] == self.redirect_uri:
                 return location
+            refusal = url_refusal(location)
+            if refusal is not None:
+                raise _refused(f"a redirect of the authorization server was refused: {refusal}", location)
             if urlsplit(location).netloc != urlsplit(url).netloc:
                 raise AuthError(f"OAuth authorize: the authorization server redirected to {location.split('?')[0]}, "
                                 "neither itself nor the redirect URI, so the login cannot be followed without a "
@@ -99,7 +103,7 @@ class PasteAuthorizer:
 class BrowserAuthorizer:
     def __init__(self, open_url: Callable[[str], object] | None = None,
                  on_wait: Callable[[str], None] | None = None) -> None:
-        self.open_url = open_url or _system_browser
+        self.open_url = open_url or open_in_system_browser
         self.on_wait = on_wait
         self.listener = LoopbackListener()
 
@@ -107,6 +111,9 @@ class BrowserAuthorizer:
         return await self.listener.open()
 
     async def obtain(self, url: str, state: str, io: AuthIO) -> str:
+        refusal = url_refusal(url)
+        if refusal is not None:
+            raise _refused(f"the authorization URL was not opened in the browser: {refusal}", url)
         if self.on_wait is not None:
             self.on_wait(self.listener.redirect_uri)
         self.open_url(url)
@@ -126,9 +133,20 @@ async def ask_on_terminal(url: str) -> str:
     return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
 
 
-def _system_browser(url: str) -> None:
+def _refused(sentence: str, url: str) -> AuthError:
+    return AuthError(f"OAuth authorize: {sentence} ({RULES['url']})",
+                     Step("authorize", shown_url(url), "failed", sentence, RULES["url"]))
+
+
+def open_in_system_browser(url: str) -> None:
+    """The system's URL opener (``webbrowser``, which honours ``BROWSER``), for a URL that keeps the URL rule
+    only: anything else is said on stderr and opened nowhere."""
     import webbrowser
 
+    refusal = url_refusal(url)
+    if refusal is not None:
+        print(f"mcp-inspector: not opened in a browser: {refusal}", file=sys.stderr, flush=True)
+        return
     if not webbrowser.open(url):
         print(f"mcp-inspector: open this URL in a browser to sign in:\n  {url}", file=sys.stderr, flush=True)
 

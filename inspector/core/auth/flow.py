@@ -39,9 +39,14 @@ from inspector.core.auth.challenge import Challenge
 from inspector.core.auth.model import RULES, AuthError, ClientInfo, OAuthOptions, Step, TokenSet
 from inspector.core.auth.pkce import challenge_of, make_state, make_verifier
 from inspector.core.auth.tokens import TokenStore, default_store
+from inspector.core.urls import shown_url, url_refusal
 
 #: How many step-up authorizations one request may cause before it fails for good ("no more than a few").
 MAX_STEP_UPS = 2
+#: Why an access token is refused that cannot go into an ``Authorization`` header as it came (the token
+#: itself is never repeated: sentences reach the terminal and the capture).
+UNSENDABLE_TOKEN = "the token endpoint issued an access token that cannot be sent in an Authorization header " \
+                   "(it holds a line break, a space or another character outside printable ASCII), so it is not used"
 
 
 @dataclass
@@ -178,6 +183,10 @@ class OAuthClient:
             pending = _Pending(make_verifier(), make_state(), issuer, redirect_uri, scope, metadata)
             self.secrets.update({pending.verifier, pending.state})
             url = self._authorization_url(client, pending)
+            refusal = url_refusal(url)
+            if refusal is not None:
+                raise self._fail("authorize", shown_url(url), f"the authorization_endpoint of the server's metadata "
+                                 f"was refused: {refusal}", "url", io)
             self._record(Step("authorize", _no_query(url), "ok",
                               f"authorization request ({authorizer.describe()}): PKCE S256, "
                               f"resource {self.resource or '(none: 2025-03-26 server)'}, scope {scope or '(none)'}",
@@ -206,6 +215,10 @@ class OAuthClient:
             form["resource"] = self.resource
         reply = await self._token_request(io, self.client, endpoint, form, "refresh")
         body = reply.json()
+        if reply.status == 200 and body is not None and isinstance(body.get("access_token"), str) \
+                and not _sendable(body["access_token"]):
+            self.secrets.add(body["access_token"])
+            raise self._fail("refresh", endpoint, UNSENDABLE_TOKEN, "bearer", io)
         if reply.status != 200 or body is None or not isinstance(body.get("access_token"), str):
             self._record(Step("refresh", endpoint, "failed",
                               f"the refresh token was refused (HTTP {reply.status}{_oauth_error(body)}): logging in "
@@ -229,7 +242,8 @@ class OAuthClient:
             candidates = discovery.prm_candidates(self.server_url)
             where = "at the well-known URL"
         for url in candidates:
-            reply = await io.fetch("GET", url, "discovery", {"Accept": "application/json"}, None)
+            reply = await self._fetch(io, "GET", url, "discovery", {"Accept": "application/json"}, None,
+                                      "protected resource metadata URL")
             document = reply.json()
             if reply.status != 200 or document is None:
                 self._record(Step("discovery", url, "tried",
@@ -261,7 +275,8 @@ class OAuthClient:
         if legacy:
             candidates = candidates[:1]  # 2025-03-26: RFC 8414 at the authorization base URL only
         for url, kind in candidates:
-            reply = await io.fetch("GET", url, "metadata", {"Accept": "application/json"}, None)
+            reply = await self._fetch(io, "GET", url, "metadata", {"Accept": "application/json"}, None,
+                                      "authorization server metadata URL")
             document = reply.json()
             if reply.status != 200 or document is None:
                 self._record(Step("metadata", url, "tried", f"no {_kind(kind)} metadata here (HTTP {reply.status})",
@@ -348,9 +363,9 @@ class OAuthClient:
         request = {"client_name": options.client_name, "redirect_uris": [redirect_uri],
                    "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
                    "token_endpoint_auth_method": "none", "application_type": "native"}
-        reply = await io.fetch("POST", endpoint, "registration",
-                               {"Content-Type": "application/json", "Accept": "application/json"},
-                               json.dumps(request).encode())
+        reply = await self._fetch(io, "POST", endpoint, "registration",
+                                  {"Content-Type": "application/json", "Accept": "application/json"},
+                                  json.dumps(request).encode(), "registration_endpoint")
         body = reply.json()
         if reply.status not in (200, 201) or body is None or not isinstance(body.get("client_id"), str):
             raise self._fail("registration", endpoint, f"dynamic client registration failed (HTTP {reply.status}"
@@ -414,6 +429,17 @@ class OAuthClient:
                           RULES["authorize"]), io)
         return code
 
+    # -- requests -------------------------------------------------------------------------------------------
+
+    async def _fetch(self, io: AuthIO, method: str, url: str, step: str, headers: dict[str, str],
+                     body: bytes | None, what: str) -> Reply:
+        """Every request of the flow: refused, before anything is sent, unless ``url`` keeps the URL rule
+        (:func:`inspector.core.urls.url_refusal`); ``what`` names where the URL came from, for the sentence."""
+        refusal = url_refusal(url)
+        if refusal is not None:
+            raise self._fail(step, shown_url(url), f"the {what} was refused: {refusal}", "url", io)
+        return await io.fetch(method, url, step, headers, body)
+
     # -- tokens ---------------------------------------------------------------------------------------------
 
     async def _redeem(self, io: AuthIO, client: ClientInfo, pending: _Pending, code: str) -> TokenSet:
@@ -427,6 +453,9 @@ class OAuthClient:
         if reply.status != 200 or body is None or not isinstance(body.get("access_token"), str):
             raise self._fail("token", endpoint, f"the token endpoint did not issue a token (HTTP {reply.status}"
                              f"{_oauth_error(body)})", "token", io)
+        if not _sendable(body["access_token"]):
+            self.secrets.add(body["access_token"])
+            raise self._fail("token", endpoint, UNSENDABLE_TOKEN, "bearer", io)
         tokens = TokenSet.from_response(body)
         self._keep(tokens)
         refresh = " and a refresh token" if tokens.refresh_token else ""
@@ -447,7 +476,7 @@ class OAuthClient:
             form["client_id"] = client.client_id
             if client.auth_method == "client_secret_post" and client.client_secret:
                 form["client_secret"] = client.client_secret
-        return await io.fetch("POST", endpoint, step, headers, urlencode(form).encode())
+        return await self._fetch(io, "POST", endpoint, step, headers, urlencode(form).encode(), "token_endpoint")
 
     def _keep(self, tokens: TokenSet) -> None:
         self.tokens = tokens
@@ -488,6 +517,13 @@ class OAuthClient:
         if self._lock is None:
             self._lock = asyncio.Lock()
         return self._lock
+
+
+def _sendable(token: str) -> bool:
+    """Whether ``token`` can be the credentials of ``Authorization: Bearer``: non-empty, printable ASCII without
+    spaces (RFC 6750 section 2.1's b64token is narrower still; servers stray from it, but never into a line
+    break that would end the header, nor into what an HTTP library refuses to send)."""
+    return bool(token) and all("!" <= char <= "~" for char in token)
 
 
 def _union(first: str | None, second: str | None) -> str | None:

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.urls import RULE as URL_RULE
+
 #: How the authorization step is done headless: the system browser and the loopback listener, a redirect
 #: URL pasted on standard input, or following the authorization URL without a person (test servers that
 #: approve at once, as the conformance suite's does).
@@ -42,6 +44,9 @@ RULES = {
     "legacy": "MCP authorization 2025-03-26: without metadata, the authorization base URL is the server's "
               "root and the endpoints are /authorize, /token and /register",
     "https": "MCP authorization: Client ID Metadata Document client_id must be an https URL with a path",
+    "url": URL_RULE,
+    "bearer": "RFC 6750 section 2.1: the access token is sent as the credentials of Authorization: Bearer, "
+              "printable characters without spaces",
 }
 
 

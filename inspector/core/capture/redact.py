@@ -11,13 +11,42 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
 
-#: Names of variables, headers, flags and query parameters whose values are treated as secrets.
-SECRET_NAME = re.compile(
-    r"(?i)(token(?!izer)|secret|passw|(.[-_]|^db_?)pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key"
-    r"|credential|auth(?!or)|cookie|signature|bearer|(^|[-_])key$|(^|[-_])pat$)"
+#: Names of variables, headers, flags and query parameters whose values are treated as secrets (each a
+#: regular expression searched in the name, case ignored).
+SECRET_NAME_PATTERNS = (
+    r"token(?!izer)", r"secret", r"passw", r"passphrase", r"(^|[-_])pass$", r"(.[-_]|^db_?)pwd", r"api[-_]?key",
+    r"apikey", r"access[-_]?key", r"private[-_]?key", r"credential", r"auth(?!or)", r"cookie", r"signature",
+    r"bearer", r"(^|[-_])key$", r"(^|[-_])pat$", r"jwt", r"(^|[-_])salt$", r"^sess(ion)?$", r"(^|[-_])sk$",
+    r"(^|[-_])dsn$", r"webhook",
 )
+SECRET_NAME = re.compile("(?i)(" + "|".join(SECRET_NAME_PATTERNS) + ")")
 #: Names that look secret to the pattern but are not.
 NOT_SECRET = frozenset({"PWD", "OLDPWD"})
+#: Values that are secrets by their shape, whatever their name says (a key pasted under ``STRIPE_SK``,
+#: ``MY_VAR`` or as a bare argument): each match is replaced, the text around it kept.
+SECRET_VALUE_PATTERNS = (
+    r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{4,}",  # Stripe secret and restricted keys
+    r"\bsk-(?:ant-|proj-)?[0-9A-Za-z_-]{8,}",  # Anthropic, OpenAI
+    r"\bgh[pousr]_[0-9A-Za-z]{8,}", r"\bgithub_pat_[0-9A-Za-z_]{8,}",  # GitHub
+    r"\bglpat-[0-9A-Za-z_-]{8,}",  # GitLab
+    r"\bxox[abposr]-[0-9A-Za-z-]{8,}",  # Slack tokens
+    r"\bAKIA[0-9A-Z]{16}\b",  # AWS access key ids
+    r"\bAIza[0-9A-Za-z_-]{30,}",  # Google API keys
+    r"\bnpm_[0-9A-Za-z]{20,}", r"\bhf_[0-9A-Za-z]{20,}", r"\bpypi-[0-9A-Za-z_-]{20,}",
+    r"\beyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]*",  # JSON Web Tokens
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
+)
+SECRET_VALUE = re.compile("|".join(f"(?:{pattern})" for pattern in SECRET_VALUE_PATTERNS))
+#: Keys of a ``key=value;`` connection string (ADO.NET, ODBC, JDBC, Azure) whose values are secrets.
+CONNECTION_STRING_SECRET_KEYS = ("password", "pwd", "accountkey", "sharedaccesskey", "sharedaccesssignature",
+                                 "clientsecret", "client secret", "token", "secret")
+_CONNECTION_SECRET = re.compile(r"(?i)(^|;)\s*(" + "|".join(re.escape(k) for k in CONNECTION_STRING_SECRET_KEYS)
+                                + r")\s*=\s*(\{[^}]*\}|[^;]*)")
+#: URLs that are secrets by themselves (anyone who holds one can post): (host, path prefix); the path after the
+#: prefix is hidden.
+SECRET_URL_PATHS = (("hooks.slack.com", "/services/"), ("hooks.slack.com", "/workflows/"),
+                    ("discord.com", "/api/webhooks/"), ("discordapp.com", "/api/webhooks/"),
+                    ("outlook.office.com", "/webhook/"), ("chat.googleapis.com", "/v1/spaces/"))
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
 _HEADER_ARG = re.compile(r"^([A-Za-z0-9-]+)\s*:\s*(.*)$", re.S)
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
@@ -33,9 +62,20 @@ def is_secret_name(name: str) -> bool:
 
 
 def redact_value(name: str, value: str) -> str:
-    """A value under ``name``: hidden if the name looks secret, else with URL credentials removed."""
+    """A value under ``name``: hidden if the name looks secret, else with the secrets its shape shows removed
+    (:func:`redact_shapes`)."""
     if is_secret_name(name) and value:
         return REDACTED
+    return redact_shapes(value)
+
+
+def redact_shapes(value: str) -> str:
+    """``value`` with what is secret by its shape hidden, whatever it is called: keys and tokens of a known form
+    (:data:`SECRET_VALUE_PATTERNS`), the secret parts of a connection string (``Password=...;``), URL
+    credentials and secret query parameters, the path of a webhook URL."""
+    value = SECRET_VALUE.sub(REDACTED, value)
+    if "=" in value:
+        value = _CONNECTION_SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}={REDACTED}", value)
     return redact_url(value) if "://" in value else value
 
 
@@ -62,6 +102,18 @@ def redact_text(text: str) -> str:
     return _SECRET_ASSIGNMENT.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
 
 
+def secret_forms(secret: str) -> set[str]:
+    """The ways a known secret (a token, a code) shows up in text: as it is, without the spaces and line breaks
+    around it, and escaped as Python's ``repr`` and JSON write it (an error message quoting a header value
+    writes ``b'Bearer abc\\n'``)."""
+    import json
+
+    forms = {secret, secret.strip()}
+    forms.add(repr(secret)[1:-1])
+    forms.add(json.dumps(secret)[1:-1])
+    return {form for form in forms if form}
+
+
 def _secret_param(name: str) -> bool:
     return is_secret_name(name) or name.lower() in OAUTH_SECRET_PARAMS
 
@@ -76,12 +128,17 @@ def redact_url(url: str) -> str:
     netloc = parts.netloc
     if "@" in netloc:
         netloc = REDACTED + "@" + netloc.rsplit("@", 1)[1]
+    host = (parts.hostname or "").lower()
+    path = parts.path
+    for secret_host, prefix in SECRET_URL_PATHS:
+        if host == secret_host and path.startswith(prefix) and len(path) > len(prefix):
+            path = prefix + REDACTED
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(_secret_param(k) for k, _ in pairs):
             query = urlencode([(k, REDACTED if _secret_param(k) else v) for k, v in pairs])
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    return urlunsplit((parts.scheme, netloc, path, query, parts.fragment))
 
 
 def redact_argv(argv: list[str]) -> list[str]:
@@ -110,5 +167,5 @@ def redact_argv(argv: list[str]) -> list[str]:
         if header and (header.group(1).lower() in SECRET_HEADERS or is_secret_name(header.group(1))):
             out.append(f"{header.group(1)}: {REDACTED}")
             continue
-        out.append(redact_url(arg) if "://" in arg else arg)
+        out.append(redact_shapes(arg))
     return out

@@ -15,6 +15,7 @@ from xml.etree import ElementTree as ET
 from inspector.core.check.checks import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, Result
 from inspector.core.check.runner import Report
 from inspector.core.present.describe import safe
+from inspector.core.present.markdown import literal
 
 FORMATS = ("text", "markdown", "json", "junit")
 MARKS = {PASSED: "PASS", FAILED: "FAIL", NOT_APPLICABLE: "n/a ", NOT_RUN: "skip"}
@@ -74,7 +75,7 @@ def as_markdown(report: Report) -> str:
         for result in failed:
             source = result.check.source_for(result.revision)
             lines += [f"### {result.check.id} at {_where(result)} ({result.check.level})", "",
-                      safe(result.sentence), ""]
+                      literal(result.sentence), ""]
             if source.quote:
                 lines += [f"> {source.quote} ([{source.revision}]({source.url}))", ""]
             if result.exchange:

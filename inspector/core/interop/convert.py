@@ -11,6 +11,7 @@ from typing import Any
 
 from inspector.core.capture import CaptureError, read_capture
 from inspector.core.capture.format import event_to_line
+from inspector.core.capture.redact import redact_headers, redact_url
 from inspector.core.capture.writer import make_header
 from inspector.core.interop import FORMATS
 from inspector.core.interop.har import ExportError, events_from_har, to_har
@@ -18,7 +19,7 @@ from inspector.core.interop.inspector_history import HistoryError, events_from_h
 from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
 from inspector.core.interop.report import to_html, to_markdown
 from inspector.core.session.pipeline import EventPipeline
-from inspector.core.wire.events import Event
+from inspector.core.wire.events import Event, Kind
 
 
 def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both") -> Iterator[bytes]:
@@ -40,10 +41,13 @@ def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both
         raise ExportError(f"cannot export to {to!r}: use one of {', '.join(FORMATS)}")
 
 
-def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
+def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str], redact: bool = True) -> int:
     """Write a capture at ``out`` from ``path``: a HAR file of an MCP session, or the official MCP Inspector's
     request history (:mod:`inspector.core.interop.inspector_history`); returns how many events it holds.
-    Events are numbered, timed and paired by the same pipeline as a live session."""
+    Events are numbered, timed and paired by the same pipeline as a live session. With ``redact`` (the
+    default, as for a recorded capture) the secrets of the HTTP exchanges are hidden as a recording hides them:
+    ``Authorization``, ``Cookie``, ``Set-Cookie`` and other secret headers, URL credentials and secret query
+    parameters."""
     name = os.fspath(path)
     try:
         har = json.loads(Path(name).read_bytes())
@@ -62,6 +66,8 @@ def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> in
         target, batches = events_from_har(har)
     else:
         raise ExportError(f"{name} is neither a HAR file nor an MCP Inspector history")
+    if redact:
+        _redact_exchanges(target, batches)
     kept: list[Event] = []
     pipeline = EventPipeline(keep=kept)
     start = batches[0][1] if batches else 0.0
@@ -71,3 +77,19 @@ def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> in
         handle.write(json.dumps(make_header(target), ensure_ascii=True, separators=(",", ":")) + "\n")
         handle.writelines(event_to_line(event) for event in kept)
     return len(kept)
+
+
+def _redact_exchanges(target: dict[str, Any], batches: list[tuple[list[Event], float]]) -> None:
+    """Hide the secrets of imported HTTP exchanges (in place, before the events are saved), with the rules a
+    recording keeps (:mod:`inspector.core.capture.redact`), and say so in the target."""
+    for batch, _ in batches:
+        for event in batch:
+            if event.kind != Kind.HTTP:
+                continue
+            data = event.data
+            event.put(url=redact_url(str(data.get("url", ""))),
+                      **{key: redact_headers(data[key]) for key in ("request_headers", "response_headers")
+                         if isinstance(data.get(key), dict)})
+    if isinstance(target.get("url"), str):
+        target["url"] = redact_url(target["url"])
+    target["redacted"] = True

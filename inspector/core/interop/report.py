@@ -4,7 +4,8 @@ Contract: the report says what was inspected (target, server, protocol revision,
 the whole timeline as a table, each request with its response pretty-printed, and every finding (the wire's
 and the protocol judge's schema and lifecycle rules) and framing error with the exact bytes (escaped, with a
 hex dump of the first bytes). Server text is untrusted: in Markdown it sits in code spans and fences that it
-cannot close (a fence longer than any backtick run inside) and table cells with ``|`` and newlines escaped; in
+cannot close (a fence longer than any backtick run inside), and elsewhere (table cells, list items, headings)
+it is literal: whatever would make a link, an image, HTML or a cell break is escaped (``present.markdown``); in
 HTML every piece of it goes through :func:`html.escape`, and the file has no script and loads nothing.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 
 from inspector import __version__
 from inspector.core.present.describe import ARROWS, compact_seconds, hexdump, label, method_and_id, safe, summary
+from inspector.core.present.markdown import literal
 from inspector.core.present.pretty import pretty_text
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
@@ -134,8 +136,9 @@ def _headline(session: _Session, extra_findings: int = 0) -> list[tuple[str, str
 # -- Markdown -----------------------------------------------------------------------------------------------
 
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("`", "\\`") \
-        .replace("<", "&lt;").replace(">", "&gt;")
+    """Server text in a table cell, a list item or a heading: literal, no link, image or HTML
+    (:func:`inspector.core.present.markdown.literal`)."""
+    return literal(text)
 
 
 def _fence(text: str, info: str = "") -> str:

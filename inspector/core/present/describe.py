@@ -9,10 +9,10 @@ A capture may come from anyone: ``data`` details of any JSON type are described,
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspector.core.present.terminal import safe as safe  # re-exported: the printers import it from here
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind, Lifecycle
 
@@ -20,13 +20,6 @@ ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
 SUMMARY_WIDTH = 100
 #: Messages larger than this are summarised from their first bytes instead of being parsed.
 SUMMARY_PARSE_LIMIT = 64 * 1024
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def safe(text: str) -> str:
-    """Escape control characters so server text cannot drive the terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                        else f"\\u{ord(m.group()):04x}", text)
 
 
 def clip(text: Any, width: int = SUMMARY_WIDTH) -> str:

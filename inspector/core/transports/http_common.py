@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.core.capture.redact import REDACTED, redact_headers, redact_text, redact_url
+from inspector.core.capture.redact import REDACTED, redact_headers, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
@@ -210,6 +210,9 @@ def explain_reason(exc: BaseException, url: str) -> str:
         return "too many redirects"
     if isinstance(exc, httpx.UnsupportedProtocol):
         return "unsupported URL scheme"
+    if isinstance(exc, httpx.LocalProtocolError):  # h11's message quotes the header value: a token, maybe
+        return "the request was not sent: one of its headers holds a line break or another character HTTP does " \
+               "not allow in a header"
     return f"{exc.__class__.__name__}: {text}"
 
 
@@ -319,7 +322,8 @@ class HttpTransportBase(Transport):
         oauth = self.options.oauth
         if oauth is None or not self.options.redact or not oauth.secrets:
             return event
-        secrets = sorted((s for s in oauth.secrets if len(s) >= 4), key=len, reverse=True)
+        secrets = sorted({form for s in oauth.secrets for form in secret_forms(s) if len(form) >= 4}, key=len,
+                         reverse=True)
 
         def clean(value: Any) -> Any:
             if isinstance(value, str):

@@ -26,17 +26,22 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core.auth.loopback import LoopbackListener
 from inspector.core.auth.model import RULES, AuthError, OAuthOptions, Step, TokenSet
+from inspector.core.urls import shown_url, url_refusal
 
 if TYPE_CHECKING:
     from inspector.core.auth.flow import AuthIO, OAuthClient
 
 
 def system_browser(url: str) -> bool:
-    """Open ``url`` in the person's browser (QDesktopServices); False when no browser could be started."""
+    """Open ``url`` in the person's browser (QDesktopServices); False when no browser could be started, or when
+    ``url`` breaks the URL rule (:func:`inspector.core.urls.url_refusal`: https, or http to this computer), which
+    is then opened nowhere."""
     from PySide6.QtCore import QUrl
     from PySide6.QtGui import QDesktopServices
 
-    return bool(QDesktopServices.openUrl(QUrl(url)))
+    if url_refusal(url) is not None:
+        return False
+    return bool(QDesktopServices.openUrl(QUrl(url, QUrl.ParsingMode.StrictMode)))
 
 
 #: How the window opens an authorization URL: looked up at each login, so a test can put a "browser" of its own
@@ -155,6 +160,11 @@ class WindowAuthorizer:
         return await self.listener.open()
 
     async def obtain(self, url: str, state: str, io: AuthIO) -> str:
+        refusal = url_refusal(url)
+        if refusal is not None:  # the flow refuses it first; an opener never gets one either way
+            sentence = f"the authorization URL was not opened in the browser: {refusal}"
+            raise AuthError(f"OAuth authorize: {sentence} ({RULES['url']})",
+                            Step("authorize", shown_url(url), "failed", sentence, RULES["url"]))
         pasted = self.login._begin(url, self.listener.redirect_uri, state)
         redirected = asyncio.ensure_future(self.listener.wait(state))
         try:
