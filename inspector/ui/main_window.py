@@ -393,11 +393,25 @@ class MainWindow(QMainWindow):
         name, _ = QFileDialog.getSaveFileName(self, "Save capture as", str(Path.home() / tab.capture_path.name),
                                               "Captures (*.jsonl)")
         if name:
-            if tab.live is not None and tab.live.writer is not None:
-                tab.live.writer.flush()
-            shutil.copyfile(tab.capture_path, name)
-            self._remember(Path(name))
-            self.statusBar().showMessage(f"saved {name}")
+            problem = self.save_current(Path(name))
+            self.statusBar().showMessage(problem or f"saved {name}")
+
+    def save_current(self, path: Path) -> str | None:
+        """Copy the current tab's capture to ``path``; a sentence when it cannot be done (a folder that is not
+        there or not writable, a full disk), which File > Save capture as… puts in the status line."""
+        tab = self.current_tab()
+        if tab is None or tab.capture_path is None:
+            return "no capture to save"
+        if tab.live is not None and tab.live.writer is not None:
+            tab.live.writer.flush()
+        try:
+            shutil.copyfile(tab.capture_path, path)
+        except shutil.SameFileError:
+            return f"{path} is the capture itself: it is already saved there"
+        except OSError as exc:
+            return f"cannot save the capture as {path}: {exc.strerror or exc}"
+        self._remember(path)
+        return None
 
     def export_dialog(self) -> None:
         """File > Export…: the current tab's capture as HAR, a Markdown or HTML report, or JSON-RPC lines."""
@@ -476,24 +490,14 @@ class MainWindow(QMainWindow):
             self.tasks.spawn(tab.live.stop(), "stopping the session")
 
     def reconnect_current(self) -> None:
-        """Start the server a capture names, after showing exactly what would run and asking."""
+        """Start the server a capture names, after showing exactly what would run and asking; refused, as replay
+        and check refuse it, when the capture does not name one or kept its secrets out (``[redacted]``)."""
         tab = self.current_tab()
         header = getattr(tab, "capture_header", None)
         if tab is None or header is None:
             return
-        target = Target.from_capture_header(header, tab.title)
-        if not (target.argv or target.url):
-            QMessageBox.information(self, "Reconnect", "This capture does not name a server to connect to.")
-            return
-        box = QMessageBox(self)
-        box.setWindowTitle("Start this server?")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText("The capture names this server. It will be started (or contacted) exactly as shown:\n\n"
-                    + "\n".join(target.describe_lines())
-                    + "\n\nOnly continue if you trust where this capture came from.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        if box.exec() == QMessageBox.StandardButton.Yes:
+        target = self._confirmed_capture_target(header, tab.title, "Reconnect")
+        if target is not None:
             self.open_live(self.with_request_timeout(target))
 
     # -- the request timeout ---------------------------------------------------------------------------
@@ -553,22 +557,25 @@ class MainWindow(QMainWindow):
         elif same is not None:
             target = same
         else:
-            confirmed = self._confirmed_capture_target(header or {}, tab.title)
+            confirmed = self._confirmed_capture_target(header or {}, tab.title, "Replay")
             if confirmed is None:
                 return
             target = confirmed
         self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
 
-    def _confirmed_capture_target(self, header: dict[str, Any], name: str) -> Target | None:
+    def _confirmed_capture_target(self, header: dict[str, Any], name: str, action: str) -> Target | None:
+        """The server a capture names, once the person saw exactly what would run and agreed; None when they did
+        not, or when it cannot run as recorded (no server named, secrets redacted: said in a warning titled
+        ``action``). The one gate of Reconnect, Replay and Check in front of a capture's server."""
         recorded = Target.from_capture_header(header, name)
         problem = recorded.rerun_problem()
         if problem is not None:
-            self.warn("Replay", f"{problem}: choose a saved server instead.")
+            self.warn(action, f"{problem}: use a saved server (a profile) instead.")
             return None
         box = QMessageBox(self)
         box.setWindowTitle("Start this server?")
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText("The replay will start the server this capture names, exactly as shown:\n\n"
+        box.setText(f"{action} will start (or contact) the server this capture names, exactly as shown:\n\n"
                     + "\n".join(recorded.describe_lines())
                     + "\n\nOnly continue if you trust where this capture came from.")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
@@ -615,7 +622,7 @@ class MainWindow(QMainWindow):
             target: Target | None = tab.live.target
         else:
             header = getattr(tab, "capture_header", None)
-            target = self._confirmed_capture_target(header or {}, tab.title) if header is not None else None
+            target = self._confirmed_capture_target(header, tab.title, "Check") if header is not None else None
         if target is None:
             return
         self.tasks.spawn(self.run_check(target), "the server check")

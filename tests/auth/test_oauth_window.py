@@ -137,7 +137,7 @@ def test_the_window_signs_in_through_the_system_browser_and_the_auth_panel_shows
         assert tab.auth.waiting_box.isHidden()
         tab.side.setCurrentWidget(tab.auth)
         tab.auth.steps.setCurrentItem(tab.auth.steps.topLevelItem(0))
-        tab.side.grab().save("/tmp/auth.png")
+        assert tab.side.grab().save(str(tmp_path / "auth.png"))  # a picture to look at, in this test's own folder
         # the profile dialog of that URL says a token is held, and for how long
         dialog = ProfileDialog(ServerProfile(name="protected", kind="http", url=server.url, oauth=True), ())
         assert dialog.token_label.text().startswith("A token is held; it expires at ")
@@ -177,7 +177,7 @@ def test_a_pasted_redirect_url_completes_the_login_and_closes_the_listener(
         [port] = own_listening_ports()
         assert win.statusBar().currentMessage().startswith(f"Listening on 127.0.0.1:{port} for the sign-in's "
                                                            "redirect only"), "the window says it listens, and where"
-        tab.side.grab().save("/tmp/auth-waiting.png")
+        assert tab.side.grab().save(str(tmp_path / "auth-waiting.png"))
         # the person signs in elsewhere; the authorization server approves and redirects to an address that
         # this browser cannot reach: they copy it from the address bar
         async with httpx.AsyncClient(trust_env=False, timeout=BROWSER_TIMEOUT) as client:
@@ -225,7 +225,7 @@ def test_a_server_without_s256_is_refused_and_the_auth_panel_says_why_with_the_r
         assert "rule: MCP authorization, Authorization Code Protection" in detail
         assert "refuse to proceed without S256" in detail
         tab.side.setCurrentWidget(tab.auth)
-        tab.side.grab().save("/tmp/auth-refused.png")
+        assert tab.side.grab().save(str(tmp_path / "auth-refused.png"))
 
     with open_test_window(qloop, tmp_path) as win:
         qloop.run_until_complete(scenario(win))
@@ -252,7 +252,8 @@ def test_stopping_a_session_while_the_login_waits_closes_the_port(
     assert own_listening_ports() == {}
 
 
-def test_the_profile_dialog_says_whether_a_token_is_held_and_when_it_expires_and_logs_out(qapp: Any) -> None:
+def test_the_profile_dialog_says_whether_a_token_is_held_and_when_it_expires_and_logs_out(qapp: Any,
+                                                                                         tmp_path: Path) -> None:
     url = "http://127.0.0.1:9/mcp"
     store = TokenStore()
     store.save(url, "client-1", TokenSet("the-token", refresh_token="the-refresh", expires_at=time.time() + 2 * 3600))
@@ -265,7 +266,7 @@ def test_the_profile_dialog_says_whether_a_token_is_held_and_when_it_expires_and
     assert "kept in memory" in text  # the tests never touch a keyring
     assert dialog.logout_button.isEnabled() and dialog.oauth_check.isChecked()
     assert dialog.profile() == profile  # the OAuth settings survive an edit
-    dialog.grab().save("/tmp/profile-dialog.png")
+    assert dialog.grab().save(str(tmp_path / "profile-dialog.png"))
     dialog.url_edit.setText("http://127.0.0.1:9/other")
     assert dialog.token_label.text() == "No token held." and not dialog.logout_button.isEnabled()
     dialog.url_edit.setText(url)

@@ -140,3 +140,13 @@ def test_the_exit_status_says_whether_a_must_failed_or_the_server_could_not_be_s
     assert data["exit_code"] == status
     assert f"capture: {tmp_path / 'report-session.jsonl'}" in done.stdout
     assert (tmp_path / "report-session.jsonl").exists()
+
+
+def test_a_batch_answered_with_array_ids_fails_the_batch_check_instead_of_crashing_the_probe(tmp_path):
+    # the probe kept the ids it got in a set: "mcp-inspector failed in this probe (TypeError: unhashable type:
+    # 'list')", and the batch check was "not run"
+    report = check([*BROKEN, "--array-ids-in-batches"], tmp_path, "2025-03-26")
+    batch = by_id(report, "2025-03-26")["batch"]
+    assert batch.status == FAILED, (batch.status, batch.sentence)
+    assert "a batch of two pings got no answer for id" in batch.sentence, batch.sentence
+    assert batch.seqs

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ pytestmark = [pytest.mark.integration]
 HERE = Path(__file__).parent
 SDK_SERVER = HERE.parent / "integration" / "servers" / "sdk_server.py"
 GROWS_TOOLS = HERE / "servers" / "grows_tools.py"
+LIST_CHANGED_LOOP = HERE / "servers" / "list_changed_loop.py"
 #: a Node or Python server starts, answers the handshake and lists in well under this on a loaded machine
 BOUND = 60
 
@@ -127,6 +129,50 @@ def test_a_tools_list_changed_notification_lists_the_tools_again_and_progress_is
             progress = [n.data for n in notices if n.what == "progress"]
             assert [(p["progress"], p.get("total"), p.get("message")) for p in progress] == [
                 (1, 2, "half way"), (2, 2, "done")]
+        finally:
+            await session.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), BOUND))
+
+
+def flood_over(session: Session) -> bool:
+    """The loop server's last word: its flood of list_changed notifications is over."""
+    return any(e.kind == "message" and e.dir == "s2c" and e.method == "notifications/message" for e in session.events)
+
+
+def tools_lists(session: Session) -> list[float]:
+    """When each tools/list request went out (seconds into the session)."""
+    return [e.t for e in session.events if e.kind == "message" and e.dir == "c2s" and e.method == "tools/list"]
+
+
+def test_a_list_changed_the_server_did_not_declare_lists_nothing_again_and_is_said_once():
+    # issue 25: a server that answers every tools/list with an undeclared list_changed was listed 1,538 times in 12 s
+    async def scenario() -> None:
+        session, catalog, notices = await connected([sys.executable, str(LIST_CHANGED_LOOP)], "legacy")
+        try:
+            await until(lambda: flood_over(session), BOUND, "the server's 2.5 s flood of list_changed to end")
+            assert len(tools_lists(session)) == 1, tools_lists(session)
+            ignored = [n for n in notices if n.what == "change_ignored"]
+            assert [(n.kind, n.sentence) for n in ignored] == [("tools", (
+                "the server sent notifications/tools/list_changed but does not declare tools.listChanged, so its "
+                "tools are not listed again (a protocol finding; reconnect to see the new list)"))]
+            assert catalog.settled
+        finally:
+            await session.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), BOUND))
+
+
+def test_a_declared_list_changed_flood_lists_the_tools_again_but_never_more_than_once_a_second():
+    async def scenario() -> None:
+        session, catalog, _ = await connected([sys.executable, str(LIST_CHANGED_LOOP), "--declare"], "legacy")
+        try:
+            await until(lambda: flood_over(session), BOUND, "the server's 2.5 s flood of list_changed to end")
+            starts = tools_lists(session)
+            assert len(starts) >= 2, "a declared list_changed is acted on"
+            gaps = [round(b - a, 3) for a, b in pairwise(starts)]
+            assert min(gaps) >= 0.95, gaps  # the policy's 1 s, less the jitter between deciding and sending
+            assert len(starts) <= (starts[-1] - starts[0]) + 1, starts
         finally:
             await session.close()
 

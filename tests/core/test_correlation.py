@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from inspector.core.wire.correlation import Correlator, describe_id, id_key
+from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
 
@@ -220,14 +220,6 @@ def test_a_batch_of_responses_flags_its_unknown_ids_by_element():
     assert codes(answers) == ["unknown-id"]
     assert answers.findings[0].text.startswith("batch element 1: ")
     assert wire.correlator.pending(S2C) == []
-
-
-def test_id_keys_keep_json_types_apart():
-    assert id_key(2) != id_key("2")
-    assert id_key(True) != id_key(1)
-    assert id_key(None) != id_key("None")
-    assert describe_id("2") == '"2" (a string)'
-    assert describe_id(2) == "2 (a number)"
 
 
 @pytest.mark.parametrize("bad_id", [{"n": 1}, [1]])

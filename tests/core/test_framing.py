@@ -341,6 +341,34 @@ def test_an_unterminated_incomplete_object_is_not_left_gathering():
     assert "incomplete_json" not in event.data
 
 
+@pytest.mark.parametrize(("cut_by", "how"), [("SIGTERM", "ended it with SIGTERM"),
+                                              (framing.READING_STOPPED, "stopped reading")])
+def test_a_last_line_cut_by_our_own_stop_keeps_its_bytes_and_is_not_the_servers_framing_error(cut_by, how):
+    decoder = LineDecoder()
+    whole = decoder.feed(REQUEST + b"\n" + b'{"jsonrpc":"2.0","method":"notifi')
+    [cut] = decoder.close(cut_by_stop=cut_by)
+    assert b"".join(e.raw + e.eol for e in [*whole, cut]) == REQUEST + b"\n" + b'{"jsonrpc":"2.0","method":"notifi'
+    assert cut.kind == Kind.FRAMING_ERROR and cut.eol == b"" and cut.data == {framing.CUT_BY_STOP: cut_by}
+    assert cut.reason == (f"mcp-inspector's own stop cut this line short: the server was still writing when "
+                          f"mcp-inspector {how}, so its last 33 bytes have no newline; they are kept as they came, "
+                          "and the cut is not the server's violation")
+    assert framing.cut_by_stop(cut) and not framing.server_broke_framing(cut)
+
+
+def test_without_our_stop_an_unterminated_last_line_stays_the_servers_framing_error():
+    decoder = LineDecoder()
+    decoder.feed(b'{"jsonrpc":"2.0","method":"notifi')
+    [event] = decoder.close()
+    assert framing.server_broke_framing(event) and not framing.cut_by_stop(event)
+    assert framing.CUT_BY_STOP not in event.data
+
+
+def test_a_stop_that_cuts_nothing_adds_nothing():
+    decoder = LineDecoder()
+    decoder.feed(REQUEST + b"\n")
+    assert decoder.close(cut_by_stop="SIGTERM") == []
+
+
 def test_closing_an_empty_stream_yields_nothing():
     assert decode() == []
     assert decode(b"", b"") == []

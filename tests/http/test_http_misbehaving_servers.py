@@ -34,6 +34,7 @@ from integration.integration_support import (
     lifecycle,
     load_capture,
     messages,
+    run_inspector,
 )
 
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_SERVER_FAILED, EXIT_TIMEOUT
@@ -555,3 +556,68 @@ def test_a_403_for_the_origin_sent_says_which_origin_was_sent(record: Callable[.
     assert "HTTP 403 Forbidden: the server refused the request (we sent Origin: http://attacker.invalid)" in sentence
     [post] = http_events(load_capture(run.out))
     assert header(post.data["request_headers"], "origin") == "http://attacker.invalid"
+
+
+# -- ids that are arrays, objects or null -----------------------------------------------------------------
+
+
+def test_responses_with_an_array_or_object_id_on_a_stream_are_recorded_and_flagged_and_the_answer_still_comes(
+        record: Callable[..., Recorded], misbehaving: Callable[[str], ServerProcess]) -> None:
+    # the array id raised "TypeError: unhashable type: 'list'" in the task reading the stream ("Task exception
+    # was never retrieved"): that message and the real answer after it were lost, and tools/list timed out
+    server = misbehaving("odd-ids-on-stream")
+    run = record(server.url("/mcp"), "--handshake", "legacy", "--timeout", "10", send=SCRIPT)
+    assert run.returncode == EXIT_PROTOCOL, run.explain()  # the session went on to its end
+    assert "Traceback" not in run.stderr and "never retrieved" not in run.stderr, run.stderr
+    capture = load_capture(run.out)
+    request, answer = exchange(capture, "tools/list")
+    strays = [m for m in messages(capture, "s2c") if m.data.get("exchange") == request.data["exchange"]
+              and m is not answer]
+    assert [m.json()["id"] for m in strays] == [[request.rpc.id], {"id": request.rpc.id}]
+    for stray in strays:
+        codes = [f.code for f in stray.findings]
+        assert "id-type" in codes and "unknown-id" in codes, codes
+        assert "reply_to" not in stray.data
+    assert answer.json()["id"] == request.rpc.id and [t["name"] for t in answer.json()["result"]["tools"]] == ["echo"]
+    _, called = exchange(capture, "tools/call")
+    assert called.json()["result"]["content"][0]["text"] == "hi"  # and the session went on after it
+    assert "(an array)" in strays[0].findings[-1].text, strays[0].findings[-1].text
+
+
+@pytest.mark.parametrize(("path", "shown"), [("/array", "[3] (an array)"), ("/object", '{"id": 3} (an object)'),
+                                              ("/null", "null (a null)")])
+def test_a_json_answer_whose_id_is_not_the_requests_fails_the_call_at_once_with_one_sentence(
+        misbehaving: Callable[[str], ServerProcess], path: str, shown: str) -> None:
+    # `call` printed a traceback for an array or object id, and waited out the whole --timeout for a null one
+    server = misbehaving("odd-id-answer")
+    started = time.monotonic()
+    done = run_inspector(["call", "echo", "message=hi", "--url", server.url(path), "--handshake", "legacy",
+                          "--timeout", "20"])
+    assert time.monotonic() - started < 15, "it waited for an answer the POST had already refused to give"
+    assert done.returncode == EXIT_SERVER_FAILED, (done.returncode, done.stderr)
+    sentence = one_sentence(done.stderr)
+    assert f"the server answered tools/call with a response whose id is {shown}, not the request's id 3" \
+        in sentence, sentence
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("sent_id", [[7], {"n": 7}])
+def test_a_request_we_send_with_an_array_or_object_id_is_sent_and_paired_with_its_echo(
+        misbehaving: Callable[[str], ServerProcess], sent_id: object) -> None:
+    # the composer's raw mode sends what the person wrote; the transport keyed its request methods by the raw
+    # id: "TypeError: unhashable type" before the POST went out
+    server = misbehaving("good")
+
+    async def scenario() -> tuple[object, object]:
+        session = Session(make_transport(Target(url=server.url("/mcp"))))
+        try:
+            await session.start()
+            await session.handshake("legacy", timeout=10)
+            answer = await session.request_object({"jsonrpc": "2.0", "id": sent_id, "method": "ping"}, timeout=10)
+            request = next(e for e in session.events if e.rpc is not None and e.rpc.method == "ping")
+            return answer.json()["id"], (answer.data.get("reply_to"), request.seq)
+        finally:
+            await session.close()
+
+    echoed, (reply_to, request_seq) = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert echoed == sent_id and reply_to == request_seq

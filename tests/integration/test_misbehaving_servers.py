@@ -11,6 +11,7 @@ import json
 import os
 import select
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -28,16 +29,21 @@ from integration_support import (
     live_group_members,
     load_capture,
     messages,
+    run_inspector,
     spawned_pid,
     start_inspector,
 )
 
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_TIMEOUT
+from inspector.core.present.columns import is_problem
 from inspector.core.wire.events import Kind
+from inspector.core.wire.framing import CUT_BY_STOP
 
 pytestmark = [pytest.mark.integration]
 
 LEGACY = ("--handshake", "legacy")
+#: Where servers/still_writing_server.py cuts each line in two, restated as the test's own oracle.
+STILL_WRITING_HALF = 40
 TOOLS_LIST = [{"method": "tools/list"}]
 #: The flood server's stderr, restated here as the test's own oracle: 16384 lines of 64 bytes.
 FLOOD = "".join(
@@ -355,6 +361,66 @@ def test_a_server_that_ignores_stdin_eof_and_sigterm_gets_sigterm_then_sigkill_a
     assert steps[-1].data["after"] == "SIGKILL"
     assert steps[2].t - steps[1].t >= 1.9, "the server gets 2 s to exit after its stdin closes"
     assert steps[3].t - steps[2].t >= 1.9, "and 2 s more after SIGTERM"
+    assert_nothing_left_running(run)
+
+
+def test_a_line_cut_by_our_own_stop_is_kept_byte_exact_and_said_to_be_ours_not_the_servers_violation(
+        record: Callable[..., Recorded], misbehaving: Callable[..., list[str]],
+        show: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    # the server floods on after its stdin closes; SIGTERM cuts its last line: that was a framing error and
+    # exit status 6, "the server broke the protocol", for a cut made by record itself
+    run = record(misbehaving("still_writing"), *LEGACY, "--idle", "0", timeout=30)
+    assert run.returncode == 0, run.explain()
+    assert run.stderr == "", run.explain()
+    assert ", 0 framing errors," in run.stdout and "1 line cut by mcp-inspector's stop" in run.stdout, run.stdout
+    capture = load_capture(run.out)
+    flood = [e for e in capture.events if e.dir == "s2c" and e.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR)][1:]
+    *whole, cut = flood
+    assert whole and all(e.kind == Kind.MESSAGE and e.eol == b"\n" for e in whole)
+    assert [e.json()["params"]["data"] for e in whole] == [f"flood line {n:06d}" for n in range(1, len(whole) + 1)]
+    # the bytes stay as they came: the first half of the next line, without newline
+    expected = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {
+        "level": "info", "logger": "flood", "data": f"flood line {len(whole) + 1:06d}"}}, separators=(",", ":"))
+    assert cut.kind == Kind.FRAMING_ERROR and cut.raw == expected.encode()[:STILL_WRITING_HALF] and cut.eol == b""
+    assert cut.data[CUT_BY_STOP] == "SIGTERM"
+    assert cut.reason.startswith("mcp-inspector's own stop cut this line short: the server was still writing when "
+                                 "mcp-inspector ended it with SIGTERM"), cut.reason
+    assert not is_problem(cut)
+    assert lifecycle(capture, "exited")[0].data["after"] == "SIGTERM"
+    shown = show(run.out)
+    assert shown.returncode == 0, shown.stderr
+    [row] = [line for line in shown.stdout.splitlines() if line.lstrip().startswith(f"{cut.seq} ")]
+    assert "✗" not in row and "cut by stop" in row and "mcp-inspector's own stop cut this line" in row, row
+    [record_of] = [r for r in map(json.loads, show(run.out, "--json").stdout.splitlines()) if r["seq"] == cut.seq]
+    assert record_of["cut_by_stop"] == "SIGTERM" and record_of["label"] == "cut by stop", record_of
+    linted = run_inspector(["lint", str(run.out)])
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert "cut-by-stop" in linted.stdout, linted.stdout
+    assert_nothing_left_running(run)
+
+
+def test_a_line_a_child_still_writes_when_we_stop_reading_the_pipe_is_cut_by_our_stop_too(
+        record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
+    run = record(misbehaving("still_writing", "--in-a-child"), *LEGACY, "--idle", "0", timeout=30)
+    assert run.returncode == 0, run.explain()
+    capture = load_capture(run.out)
+    cut = [e for e in capture.events if e.kind == Kind.FRAMING_ERROR]
+    assert [(e.data.get(CUT_BY_STOP), len(e.raw), e.eol) for e in cut] == [("reading stopped", STILL_WRITING_HALF, b"")]
+    assert "when mcp-inspector stopped reading" in cut[0].reason
+    assert len(messages(capture, "s2c", "notifications/message")) == 100
+    assert_nothing_left_running(run)
+
+
+def test_a_line_the_server_left_half_written_before_the_stop_stays_its_framing_error(
+        record: Callable[..., Recorded], misbehaving: Callable[..., list[str]]) -> None:
+    # the stop cut nothing the server was still writing: it had hung half-way through its answer
+    run = record(misbehaving("stalls_mid_line"), *LEGACY, "--timeout", "1", send=TOOLS_LIST, timeout=30)
+    assert run.returncode == EXIT_TIMEOUT, run.explain()
+    capture = load_capture(run.out)
+    [cut] = [e for e in capture.events if e.kind == Kind.FRAMING_ERROR]
+    assert cut.raw == b'{"jsonrpc":"2.0","id' and CUT_BY_STOP not in cut.data and is_problem(cut)
+    assert "ended in the middle of a line" in cut.reason
+    assert lifecycle(capture, "exited")[0].data["after"] == "SIGTERM"
     assert_nothing_left_running(run)
 
 

@@ -154,7 +154,7 @@ def workers():
     offload.use_workers(False)
 
 
-def test_a_big_message_selected_in_the_detail_pane_becomes_browsable_without_blocking(qtbot, workers):
+def test_a_big_message_selected_in_the_detail_pane_becomes_browsable_without_blocking(qtbot, workers, tmp_path):
     text = "The quick brown fox. " * (4 * 1024 * 1024 // 21)
     raw = json.dumps({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": text}],
                                                              "items": list(range(20_000))}}).encode()
@@ -188,7 +188,7 @@ def test_a_big_message_selected_in_the_detail_pane_becomes_browsable_without_blo
     # both can come between two looks; "== PAGE_ROWS" then never held, a 60 s timeout in a loaded CI run)
     qtbot.waitUntil(lambda: model.rowCount(items) >= PAGE_ROWS, timeout=WORKER_TIMEOUT_MS)
     assert value(model, model.index(PAGE_ROWS - 1, 0, items)) == str(PAGE_ROWS - 1)
-    detail.tree.grab().save("/tmp/json_tree_view.png")
+    assert detail.tree.grab().save(str(tmp_path / "json_tree_view.png"))  # to look at, in this test's own folder
     # Show all reuses the worker's parse and colours the lines on screen
     detail.tabs.setCurrentWidget(detail.pretty)
     with qtbot.waitSignal(detail.text_shown, timeout=WORKER_TIMEOUT_MS):
@@ -197,7 +197,7 @@ def test_a_big_message_selected_in_the_detail_pane_becomes_browsable_without_blo
     assert json.loads(unfold(detail.pretty.toPlainText())) == json.loads(raw)
     first = detail.pretty.document().findBlockByNumber(1)  # '  "jsonrpc": "2.0",'
     assert first.layout().formats(), "the lines on screen are coloured"
-    detail.grab().save("/tmp/json_tree_detail_show_all.png")
+    assert detail.grab().save(str(tmp_path / "json_tree_detail_show_all.png"))
 
 
 def test_a_level_of_a_message_the_worker_no_longer_keeps_is_fetched_after_opening_it_again(qtbot):

@@ -19,6 +19,7 @@ from inspector.ui.timeline.model import COL_LATENCY, COL_SUMMARY
 
 pytestmark = pytest.mark.integration
 JUNK_SERVER = Path(__file__).resolve().parents[1] / "integration" / "servers" / "junk_server.py"
+SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
 
 @pytest.fixture
@@ -233,6 +234,63 @@ def test_reconnecting_from_a_capture_names_exactly_what_would_run(tmp_path):
                                        "environment overrides: none"]
     nothing = Target.from_capture_header({"target": {"transport": "stdio"}}, "x")
     assert not (nothing.argv or nothing.url)
+
+
+def capture_of(path: Path, target: Target) -> Path:
+    """A capture whose header names ``target`` as a recording of it would (secrets redacted), and no event."""
+    from inspector.core.capture.writer import CaptureWriter, make_header
+
+    CaptureWriter(path, make_header(target.to_capture_target())).close()
+    return path
+
+
+@pytest.mark.parametrize(("kind", "hidden"), [("stdio", "API_TOKEN=[redacted]"), ("http", "Authorization: [redacted]")])
+def test_reconnecting_to_a_capture_that_kept_its_secrets_out_is_refused_and_starts_nothing(
+        window, tmp_path, monkeypatch, kind, hidden):
+    # Reconnect started the server with the literal "[redacted]" values, where replay and check refuse
+    from PySide6.QtWidgets import QMessageBox
+
+    from inspector.ui.session.live import LiveSession
+
+    marker = tmp_path / "the-command-ran"
+    target = (Target(name="x", argv=[sys.executable, "-c", f"open({str(marker)!r}, 'w')"],
+                     env={"API_TOKEN": "s3cr3t-value"}) if kind == "stdio" else
+              Target(name="x", url="http://127.0.0.1:9/mcp", transport="streamable-http",
+                     headers={"Authorization": "Bearer s3cr3t-value"}))
+    capture = capture_of(tmp_path / "shared.jsonl", target)
+    assert "s3cr3t-value" not in capture.read_text(encoding="utf-8")
+    said: list[tuple[str, str]] = []
+
+    def exec_box(box: QMessageBox) -> QMessageBox.StandardButton:
+        said.append((box.windowTitle(), box.text()))
+        return QMessageBox.StandardButton.Yes  # whatever it asks, the person agrees: only a refusal stops it
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_box)
+    assert window.open_capture(capture) is not None
+    window.reconnect_current()
+    assert window.findChildren(LiveSession) == [] and not marker.exists()
+    [(title, text)] = said
+    assert title == "Reconnect", said
+    assert text.startswith("the capture's target was saved with secrets redacted (") and hidden in text, text
+    assert text.endswith("so it cannot be rerun as recorded: use a saved server (a profile) instead."), text
+
+
+def test_a_capture_that_cannot_be_saved_there_is_one_sentence_in_the_status_line(window, tmp_path, monkeypatch):
+    # the copy's OSError escaped the menu handler
+    from PySide6.QtWidgets import QFileDialog
+
+    tab = window.open_capture(SAMPLE)
+    assert tab is not None
+    where = tmp_path / "no-such-folder" / "copy.jsonl"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(where), "Captures (*.jsonl)"))
+    window.menu_actions["save_as"].trigger()
+    assert window.statusBar().currentMessage() == \
+        f"cannot save the capture as {where}: No such file or directory"
+    assert not where.exists()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "copy.jsonl"), ""))
+    window.menu_actions["save_as"].trigger()  # the control: a folder that is there
+    assert (tmp_path / "copy.jsonl").read_bytes() == SAMPLE.read_bytes()
+    assert window.statusBar().currentMessage() == f"saved {tmp_path / 'copy.jsonl'}"
 
 
 def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, qloop):

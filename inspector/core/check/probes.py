@@ -32,6 +32,7 @@ from inspector.core.session.session import RequestTimeout, ServerInfo, Session, 
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.ids import IdKey, id_key, same_id
 
 #: A revision no server speaks, to see how a server turns an unknown one down.
 UNSUPPORTED_REVISION = "1999-01-01"
@@ -246,7 +247,7 @@ async def probe_ids(ctx: Context) -> None:
             problems.append(f"no response with the id {json.dumps(msg_id)} came within {ctx.timeout:g} s{shown}")
             continue
         echoed = response.rpc.id if response.rpc is not None else None
-        if type(echoed) is not type(msg_id) or echoed != msg_id:
+        if not same_id(echoed, msg_id):
             problems.append(f"the id {json.dumps(msg_id)} came back as {json.dumps(echoed)}")
     if problems:
         ctx.failed("ids-echoed", "; ".join(problems), seqs)
@@ -383,23 +384,23 @@ async def probe_batch(ctx: Context) -> None:
     except TransportError as exc:
         ctx.failed("batch", f"sending a batch of two pings failed: {exc}", _seqs(ctx.since(mark)))
         return
-    wanted = {first, second}
+    wanted = {id_key(first): first, id_key(second): second}
 
-    def answered() -> set[Any]:
-        return {r.get("id") for e in ctx.since(mark) if e.dir == Direction.S2C and e.kind == Kind.MESSAGE
+    def answered() -> set[IdKey]:
+        return {id_key(r.get("id")) for e in ctx.since(mark) if e.dir == Direction.S2C and e.kind == Kind.MESSAGE
                 for r in _responses_in(e)}
 
     # a liveness request after it bounds the wait: a server answers a batch before a request sent later
     # (a little grace for one that answers out of order)
     ok, sentence, _ = await ctx.alive()
     if ok:
-        await ctx.wait_for(mark, lambda _e: wanted <= answered(), BATCH_GRACE)
-    got = answered() & wanted
+        await ctx.wait_for(mark, lambda _e: wanted.keys() <= answered(), BATCH_GRACE)
+    missing_keys = wanted.keys() - answered()
     seqs = _seqs(ctx.since(mark))
-    if got == wanted:
+    if not missing_keys:
         ctx.passed("batch", "both pings of the batch were answered", seqs)
     else:
-        missing = ", ".join(str(i) for i in sorted(wanted - got))
+        missing = ", ".join(str(msg_id) for key, msg_id in wanted.items() if key in missing_keys)
         ctx.failed("batch", f"a batch of two pings got no answer for id {missing}; "
                             + (f"{sentence}, which it answered first" if ok else sentence), seqs)
 

@@ -3,7 +3,8 @@
 A :class:`Catalog` is bound to one :class:`~inspector.core.session.session.Session` after its handshake. It
 lists every kind the server declares (:func:`~inspector.core.explore.listing.declared`, all pages through
 :func:`~inspector.core.explore.listing.list_all`), lists a kind again when the server says it changed
-(``notifications/*/list_changed``, https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification),
+(``notifications/*/list_changed``, https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification)
+and declared that it would, at most once a second (:class:`~inspector.core.explore.relist.RelistPolicy`),
 and sends the explorer's requests: ``tools/call`` with a progress token, ``resources/read``,
 ``resources/subscribe``/``unsubscribe``, ``prompts/get``, ``completion/complete`` (only to a server that declares
 ``completions``), and ``notifications/roots/list_changed`` when the user edits the roots.
@@ -24,14 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspector.core.explore.listing import LIST_CHANGED, LISTS, ListingError, declared, list_all
+from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
+from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session, result_of
 from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Direction, Event, Kind
 
 KINDS = tuple(LISTS)  #: tools, resources, templates, prompts
-#: What a resources/list_changed makes stale: the spec has no separate notification for templates.
-STALE_WITH = {"resources": ("resources", "templates")}
 #: The prefix of the progress tokens the explorer sends (a counter follows): easy to spot in the timeline.
 PROGRESS_PREFIX = "explorer-"
 
@@ -49,8 +49,10 @@ class Notice:
     """What the catalog tells its listeners.
 
     ``what`` is one of: ``listed`` (``kind``'s items are new), ``list_failed`` (``kind`` could not be listed:
-    ``sentence``), ``updated`` (the server says resource ``uri`` changed), ``progress`` (``token``'s
-    notification params in ``data``: ``progress``, ``total``, ``message``), ``roots`` (the roots changed).
+    ``sentence``), ``change_ignored`` (the server said ``kind`` changed without declaring ``listChanged``, so it
+    is not listed again: ``sentence``; told once per kind), ``updated`` (the server says resource ``uri``
+    changed), ``progress`` (``token``'s notification params in ``data``: ``progress``, ``total``,
+    ``message``), ``roots`` (the roots changed).
     """
 
     what: str
@@ -109,8 +111,9 @@ class Catalog:
         self._counter = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading = False  #: load() is under way
-        self._listing: set[str] = set()  #: kinds being listed now
-        self._stale: set[str] = set()  #: kinds that changed again while being listed: listed once more after
+        self._relist = RelistPolicy()  #: when a kind the server says changed is listed again
+        self._timers: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing scheduled by the policy
+        self._ignored: set[str] = set()  #: kinds whose undeclared list_changed the listeners were told about
 
     # -- what the server declared ------------------------------------------------------------------------
 
@@ -153,9 +156,14 @@ class Catalog:
             self.session.listeners.append(self._on_events)
 
     def detach(self) -> None:
-        """Hear nothing more (listings under way end by themselves: the session fails them once it is closed)."""
+        """Hear nothing more, and list nothing more (listings under way end by themselves: the session fails them
+        once it is closed)."""
         if self._on_events in self.session.listeners:
             self.session.listeners.remove(self._on_events)
+        for kind, timer in list(self._timers.items()):
+            timer.cancel()
+            self._relist.due(kind)
+        self._timers.clear()
 
     def _tell(self, notice: Notice) -> None:
         for listener in list(self.listeners):
@@ -168,14 +176,11 @@ class Catalog:
             method = event.rpc.method
             if method is None or not method.startswith("notifications/"):
                 continue
-            if method in LIST_CHANGED and self.loaded:
-                for kind in STALE_WITH.get(LIST_CHANGED[method], (LIST_CHANGED[method],)):
-                    if not self.declares(kind):
-                        continue
-                    if kind in self._listing:  # a burst of notifications: one more listing, not one each
-                        self._stale.add(kind)
-                    else:
-                        self._spawn(self.refresh(kind))
+            kinds = stale_kinds(method)
+            if kinds and self.loaded:
+                for kind in kinds:
+                    if self.declares(kind):
+                        self._changed(kind, method)
             elif method == "notifications/resources/updated":
                 params = _params(event)
                 uri = params.get("uri")
@@ -186,6 +191,32 @@ class Catalog:
                 token = params.get("progressToken")
                 if isinstance(token, str) and token in self._tokens:
                     self._tell(Notice("progress", token=token, data=params))
+
+    def _changed(self, kind: str, method: str) -> None:
+        """The server said ``kind`` changed: list it again if it declared it would say so, when the policy says."""
+        if not declares_list_changed(self.capabilities, kind):
+            if kind not in self._ignored:
+                self._ignored.add(kind)
+                capability = LISTS[kind][2]
+                self._tell(Notice("change_ignored", kind=kind, sentence=(
+                    f"the server sent {method} but does not declare {capability}.listChanged, so its {kind} are "
+                    "not listed again (a protocol finding; reconnect to see the new list)")))
+            return
+        delay = self._relist.changed(kind, self._now())
+        if delay is not None:
+            self._schedule(kind, delay)
+
+    def _schedule(self, kind: str, delay: float) -> None:
+        self._timers[kind] = asyncio.get_running_loop().call_later(delay, self._due, kind)
+
+    def _due(self, kind: str) -> None:
+        self._timers.pop(kind, None)
+        if self._relist.due(kind) and not self.session.closed:
+            self._spawn(self.refresh(kind))
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -212,30 +243,31 @@ class Catalog:
 
     @property
     def settled(self) -> bool:
-        """:meth:`load` has run and no listing is under way."""
-        return self.loaded and not self._loading and not self._listing
+        """:meth:`load` has run and no listing is under way or scheduled."""
+        return self.loaded and not self._loading and not self._relist.busy()
 
     async def refresh(self, kind: str) -> None:
         """List ``kind`` again, every page; tells ``listed`` or ``list_failed`` (with the sentence). A
-        list_changed that arrives meanwhile makes it list once more when done (not once per notification)."""
-        self._listing.add(kind)
+        list_changed that arrives meanwhile makes it list once more after it, when the policy says (not once
+        per notification, and not sooner than a second after this one started)."""
+        self._relist.started(kind, self._now())
         try:
-            while True:
-                self._stale.discard(kind)
-                try:
-                    listing = await list_all(self.session, kind, timeout=self.timeout)
-                except (ListingError, TransportError) as exc:
-                    self.problems[kind] = str(exc)
-                    self._tell(Notice("list_failed", kind=kind, sentence=str(exc)))
-                    return
-                if kind in self._stale:
-                    continue
-                self.problems.pop(kind, None)
-                self.items[kind] = listing.items
-                self._tell(Notice("listed", kind=kind))
+            try:
+                listing = await list_all(self.session, kind, timeout=self.timeout)
+            except (ListingError, TransportError) as exc:
+                self.problems[kind] = str(exc)
+                self._tell(Notice("list_failed", kind=kind, sentence=str(exc)))
                 return
+            self.problems.pop(kind, None)
+            self.items[kind] = listing.items
+            self._tell(Notice("listed", kind=kind))
         finally:
-            self._listing.discard(kind)
+            delay = self._relist.finished(kind, self._now())
+            if delay is not None:
+                if self._on_events in self.session.listeners:
+                    self._schedule(kind, delay)
+                else:  # detached meanwhile: nothing more is listed
+                    self._relist.due(kind)
 
     # -- calls ---------------------------------------------------------------------------------------------
 

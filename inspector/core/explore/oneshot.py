@@ -41,6 +41,7 @@ from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import server_broke_framing
 
 #: The actions: a list (``kind`` says which), a tool call, a resource read, a prompt, a completion, any request.
 ACTIONS = ("list", "call", "read", "prompt", "complete", "request")
@@ -105,7 +106,7 @@ class _Watch:
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
-            if event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
+            if server_broke_framing(event) and event.dir == Direction.S2C:
                 self.framing_errors += 1
                 self.first_framing_error = self.first_framing_error or event.reason or \
                     "a line that is not a JSON-RPC message"

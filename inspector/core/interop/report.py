@@ -25,6 +25,7 @@ from inspector.core.present.markdown import literal
 from inspector.core.present.pretty import pretty_text
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
+from inspector.core.wire.framing import server_broke_framing
 
 #: bytes of a framing error shown as a hex dump (the rest is counted)
 HEX_BYTES = 64
@@ -96,7 +97,7 @@ class _Session:
 
     def problems(self) -> list[Event]:
         judged = self.judged()
-        return [e for e in self.events if e.kind == Kind.FRAMING_ERROR or e.findings or e.seq in judged]
+        return [e for e in self.events if server_broke_framing(e) or e.findings or e.seq in judged]
 
 
 def _body(event: Event) -> str:
@@ -108,7 +109,7 @@ def _body(event: Event) -> str:
 
 def _problem_lines(event: Event, findings: list[Finding]) -> list[str]:
     out = []
-    if event.kind == Kind.FRAMING_ERROR:
+    if server_broke_framing(event):
         out.append(f"framing error: {safe(str(event.reason))}")
     out += [f"{finding.severity}: {safe(finding.text)} ({finding.code})" for finding in findings]
     return out

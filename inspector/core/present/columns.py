@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from itertools import compress
 
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import server_broke_framing
 
 #: Kind codes (the low 3 bits of a category byte); any other kind is OTHER_KIND.
 KIND_CODES = {Kind.MESSAGE: 0, Kind.FRAMING_ERROR: 1, Kind.STDERR: 2, Kind.LIFECYCLE: 3, Kind.NOTE: 4,
@@ -35,7 +36,7 @@ KIND_MASK = 0x07
 DIR_CODES = {None: 0, Direction.C2S: 1, Direction.S2C: 2}
 OTHER_DIR = 3
 DIR_SHIFT = 3
-#: The event is a problem: a framing error, or a finding of severity "error".
+#: The event is a problem: a framing error of the server's, or a finding of severity "error" (:func:`is_problem`).
 PROBLEM = 0x20
 #: The raw bytes were not valid UTF-8 (``raw_b64`` in the capture): a text search cannot see them in the file.
 BINARY = 0x40
@@ -44,7 +45,8 @@ TRANSPORT_KINDS = frozenset({KIND_CODES[Kind.HTTP], KIND_CODES[Kind.SSE], KIND_C
 
 
 def is_problem(event: Event) -> bool:
-    return event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in event.findings)
+    """A framing error of the server's (not a line our own stop cut short), or a finding of severity error."""
+    return server_broke_framing(event) or any(f.severity == "error" for f in event.findings)
 
 
 def method_of(event: Event) -> str:

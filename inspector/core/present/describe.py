@@ -15,6 +15,7 @@ from typing import Any
 from inspector.core.present.terminal import safe as safe  # re-exported: the printers import it from here
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind, Lifecycle
+from inspector.core.wire.framing import CUT_BY_STOP, cut_by_stop, server_broke_framing
 
 ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
 SUMMARY_WIDTH = 100
@@ -28,9 +29,12 @@ def clip(text: Any, width: int = SUMMARY_WIDTH) -> str:
 
 
 def label(event: Event) -> str:
-    """The kind column: request, response, error, notification, batch, framing, stderr, lifecycle, note."""
+    """The kind column: request, response, error, notification, batch, framing, stderr, lifecycle, note; and
+    "cut by stop" for the last line of a server that mcp-inspector's stop cut short (not the server's error)."""
     if event.kind == Kind.MESSAGE and event.rpc is not None:
         return event.rpc.kind
+    if cut_by_stop(event):
+        return "cut by stop"
     if event.kind == Kind.HTTP and event.data.get("phase") != "end" and "status" in event.data:
         return safe(f"http {event.data['status']}")
     return {Kind.FRAMING_ERROR: "FRAMING", Kind.STDERR: "stderr"}.get(event.kind) or safe(event.kind)
@@ -192,7 +196,7 @@ def format_event(event: Event, previous_t: float | None = None, extra: Sequence[
     latency = event.data.get("latency")
     latency_text = f"{latency * 1000:8.1f} ms" if isinstance(latency, (int, float)) else " " * 11
     findings = [*event.findings, *extra]
-    mark = "✗" if event.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in findings) else " "
+    mark = "✗" if server_broke_framing(event) or any(f.severity == "error" for f in findings) else " "
     line = (f"{event.seq:6d} {event.t:9.3f}s {ARROWS.get(event.dir, ' ')}{mark} {label(event):<12} "
             f"{clip(method_and_id(event), 32):<32} {latency_text}  {summary(event)}")
     for finding in findings:
@@ -212,6 +216,8 @@ def event_record(event: Event, extra: Sequence[Finding] = ()) -> dict[str, Any]:
         out["raw"] = event.raw.decode("utf-8", errors="backslashreplace")
     if event.reason:
         out["reason"] = event.reason
+    if cut_by_stop(event):
+        out["cut_by_stop"] = event.data[CUT_BY_STOP]
     if event.findings or extra:
         out["findings"] = [f.to_json() for f in (*event.findings, *extra)]
     if "latency" in event.data:

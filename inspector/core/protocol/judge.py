@@ -31,9 +31,9 @@ from inspector.core.protocol import revisions
 from inspector.core.protocol.messages import for_revision
 from inspector.core.protocol.rules import BY_ID
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import NOT_PARSED
+from inspector.core.wire.ids import id_key
 
 #: Messages larger than this are schema-judged later, off the hot path (parsing and validating a 50 MB
 #: result holds the interpreter for seconds).

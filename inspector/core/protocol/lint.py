@@ -2,7 +2,8 @@
 
 :func:`lint_capture` streams the file (a big capture is not held in memory: only the events with findings are
 kept, as short records). A framing error counts as a finding of rule ``framing`` (stdio: the server MUST NOT
-write anything to stdout that is not a valid MCP message). A finding of severity ``error`` is a MUST broken.
+write anything to stdout that is not a valid MCP message), except a line that mcp-inspector's own stop cut short,
+an ``info`` finding of rule ``cut-by-stop``. A finding of severity ``error`` is a MUST broken.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from inspector.core.present.describe import label, method_and_id
 from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.protocol.rules import BY_ID
 from inspector.core.wire.events import Event, Kind
+from inspector.core.wire.framing import cut_by_stop, server_broke_framing
 
 #: Events are judged in batches of this many (the judge's listeners are called once a batch).
 BATCH = 512
+#: The rule of an ``info`` finding that says a line was cut short by mcp-inspector's own stop (the server was
+#: still writing when it was ended): its bytes are in the capture, and it breaks no rule.
+CUT_BY_STOP_RULE = "cut-by-stop"
 
 
 @dataclass(frozen=True)
@@ -79,8 +84,10 @@ def lint_capture(path: str | os.PathLike[str], revision: str | None = None) -> L
         what = f"{label(item)} {method_and_id(item)}".strip()
         if item.kind == Kind.MESSAGE:
             named[item.seq] = what
-        if item.kind == Kind.FRAMING_ERROR:
+        if server_broke_framing(item):
             report.findings.append(LintFinding(item.seq, "framing", "error", str(item.reason or ""), what))
+        elif cut_by_stop(item):  # said, as what it is: our stop's, not a rule the server broke
+            report.findings.append(LintFinding(item.seq, CUT_BY_STOP_RULE, "info", str(item.reason or ""), what))
         for wire in item.findings:
             report.findings.append(LintFinding(item.seq, wire.code, wire.severity, wire.text, what))
         batch.append(item)

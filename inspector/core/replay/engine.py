@@ -67,8 +67,8 @@ from inspector.core.session.session import (
 from inspector.core.session.target import STDIO
 from inspector.core.transports.base import CannotConnect, Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.ids import id_key
 
 EXIT_SAME = EXIT_OK
 

@@ -30,6 +30,7 @@ from inspector.core.capture.writer import CaptureWriter
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
+from inspector.core.wire.framing import server_broke_framing
 
 #: Called with each batch of new events, after they are numbered, paired, counted, saved and kept.
 Listener = Callable[[list[Event]], None]
@@ -53,8 +54,9 @@ PROBE_METHODS = frozenset({"server/discover"})
 class EventPipeline:
     """Numbers, times, pairs, counts, saves, keeps and announces batches of events.
 
-    ``counts`` holds ``c2s`` and ``s2c`` (messages each way), ``framing_errors``, ``stderr`` (lines) and
-    ``findings`` (problems of severity ``error``).
+    ``counts`` holds ``c2s`` and ``s2c`` (messages each way), ``framing_errors`` (the server's: not a line
+    our own stop cut short, which ``cut_by_stop`` counts), ``stderr`` (lines) and ``findings`` (problems of
+    severity ``error``).
     """
 
     def __init__(self, capture: CaptureWriter | None = None, keep: Keeper | None = None) -> None:
@@ -62,7 +64,7 @@ class EventPipeline:
         self.kept = keep  #: every event, in order, when given a list (or a live index)
         self.listeners: list[Listener] = []
         self.correlator = Correlator()
-        self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "stderr": 0, "findings": 0}
+        self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "cut_by_stop": 0, "stderr": 0, "findings": 0}
         self.seq = 0  #: the seq of the last event
         self._probes: dict[object, str] = {}  # HTTP exchange -> probe method, until its HTTP answer
         self._refused: dict[object, str] = {}  # HTTP exchange -> what its 4xx said, for the error in its body
@@ -98,7 +100,7 @@ class EventPipeline:
                         self._learn_revision(event)
                     reactions.append((event, request))
             elif kind == Kind.FRAMING_ERROR:
-                counts["framing_errors"] += 1
+                counts["framing_errors" if server_broke_framing(event) else "cut_by_stop"] += 1
                 reactions.append((event, None))
             elif kind == Kind.STDERR:
                 counts["stderr"] += 1

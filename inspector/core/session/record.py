@@ -39,6 +39,7 @@ from inspector.core.session.target import InputError, Target, make_transport
 from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.framing import server_broke_framing
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
@@ -166,10 +167,11 @@ class _Outcome:
             if event.kind == Kind.FRAMING_ERROR:
                 # a line over --max-message is our limit, not the server's fault; it fails the request it
                 # answers (UnreadableResponse) and is counted in the summary
+                # (and a line our own stop cut short is ours too: counted in the summary, not a violation)
                 oversize = event.data.get("oversize")
                 if isinstance(oversize, dict):
                     self.largest_unread = max(self.largest_unread, int(oversize.get("total_bytes") or 0))
-                else:
+                elif server_broke_framing(event):
                     self.violations += 1
             elif event.kind == Kind.MESSAGE and event.rpc is not None:
                 rpc_kind = event.rpc.kind
@@ -300,6 +302,8 @@ def summarize(session: Session, out: Path | str) -> str:
     c = session.counts
     parts = [f"{c['c2s']} sent", f"{c['s2c']} received", _plural(c["framing_errors"], "framing error"),
              _plural(c["stderr"], "stderr line")]
+    if c["cut_by_stop"]:  # the server was still writing when it was stopped: its last line is kept as it came
+        parts.append(f"{_plural(c['cut_by_stop'], 'line')} cut by mcp-inspector's stop")
     if c["findings"]:
         parts.append(_plural(c["findings"], "protocol finding"))
     return f"{out}: {', '.join(parts)}; {session.ending()}"

@@ -54,8 +54,8 @@ from inspector.core.capture.writer import CaptureWriter
 from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import id_key
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
+from inspector.core.wire.ids import id_key
 
 MODERN_REVISION = "2026-07-28"
 #: The revisions without an initialize handshake that mcp-inspector speaks, newest first.

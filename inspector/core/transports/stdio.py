@@ -43,6 +43,7 @@ from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import (
     BIG_LINE_BYTES,
     DEFAULT_MAX_LINE_BYTES,
+    READING_STOPPED,
     LineDecoder,
     Undecoded,
     decode_big,
@@ -102,6 +103,7 @@ class StdioTransport(Transport):
         self._waiter: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
         self._closing = False
+        self._stop_began: float | None = None  #: when :meth:`close` began (the loop's clock)
         self._stdin_closed = False
         self._exit_code: asyncio.Future[int] | None = None
 
@@ -195,19 +197,36 @@ class StdioTransport(Transport):
         decoder = LineDecoder(Direction.S2C, self.max_line_bytes,
                               defer_bytes=BIG_LINE_BYTES if offload.workers_enabled() else None,
                               share_parses=self.share_parses, keep=self.keep_parse)
+        clock = asyncio.get_running_loop().time
+        last_read = 0.0
+        cancelled = False
         try:
             while chunk := await stream.read(READ_CHUNK):
+                last_read = clock()
                 events = decoder.feed(chunk)
                 if events:
                     await self._emit_decoded(events)
                 # read() returns at once while data is buffered, so a backlog would be decoded in one go;
                 # yield between chunks so the window keeps painting during a flood
                 await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
         finally:
-            events = decoder.close()
+            events = decoder.close(cut_by_stop=self._cut_by_stop(last_read, cancelled))
             if events:  # the end of the stream: what is left is decoded here (a big last line included)
                 self.emit_many([resolve(e, decode_big(e.raw, e.eol, e.dir or Direction.S2C))
                                 if type(e) is Undecoded else e for e in events])
+
+    def _cut_by_stop(self, last_read: float, cancelled: bool) -> str | None:
+        """How our own stop ended stdout while the server was still writing (its bytes kept coming after the stop
+        began), if it did: the signal we sent, or :data:`READING_STOPPED` when we stopped reading a pipe the
+        group still held. None when the server ended the stream itself: then a cut line is its own doing."""
+        if self._stop_began is None or last_read < self._stop_began:
+            return None
+        if cancelled:
+            return READING_STOPPED
+        return self._signalled
 
     async def _emit_decoded(self, events: list[Event]) -> None:
         """Emit a batch in order, decoding its big lines in the worker process first (reading waits meanwhile)."""
@@ -331,6 +350,7 @@ class StdioTransport(Transport):
                 await asyncio.shield(self._waiter)
             return
         self._closing = True
+        self._stop_began = asyncio.get_running_loop().time()
         self._close_stdin()
         await group.stop(self._wait_closed, STDIN_CLOSE_GRACE)
         await group.reap()

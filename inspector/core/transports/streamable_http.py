@@ -49,6 +49,7 @@ from inspector.core.transports.http_common import (
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
+from inspector.core.wire.ids import IdKey, describe_id, id_key, same_id
 from inspector.core.wire.sse import RawSSE
 
 #: Revisions that require ``MCP-Protocol-Version`` on requests after initialize.
@@ -63,6 +64,11 @@ MAX_RETRY_SECONDS = 10.0
 CLOSE_TIMEOUT = 2.0
 #: How many redirects (307/308) we follow for one POST.
 MAX_REDIRECTS = 3
+
+
+#: What :meth:`StreamableHttpTransport._emit_body` returns for a message that is no response with an id (a
+#: response's id may be null, or anything else the server wrote, so None cannot say "no answer").
+_NO_ANSWER: Any = object()
 
 
 @dataclass
@@ -97,9 +103,9 @@ class StreamableHttpTransport(HttpTransportBase):
         self.protocol_version: str | None = None  #: the negotiated legacy revision (for the version header)
         self.era: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._streams: dict[Any, asyncio.Task[Any]] = {}  # request id -> task reading its SSE response
-        self._progress: dict[str, StreamProgress] = {}  # request id (JSON) -> what its SSE response brought so far
-        self._request_methods: dict[Any, str] = {}
+        self._streams: dict[IdKey, asyncio.Task[Any]] = {}  # request id -> task reading its SSE response
+        self._progress: dict[IdKey, StreamProgress] = {}  # request id -> what its SSE response brought so far
+        self._request_methods: dict[IdKey, str] = {}  # request id -> its method
         self._tool_plans: dict[str, mcp_headers.HeaderPlan] = {}
         self._invalid_tools: dict[str, str] = {}
         self._get_stream: asyncio.Task[Any] | None = None
@@ -208,7 +214,7 @@ class StreamableHttpTransport(HttpTransportBase):
         if self.era != "legacy":
             extra.update(self._modern_headers(message, raw))
         if kind == jsonrpc.REQUEST:
-            self._request_methods[msg_id] = str(message.get("method"))
+            self._request_methods[id_key(msg_id)] = str(message.get("method"))
         number = self.next_exchange()
         outgoing = decode_line(data, Direction.C2S, eol=b"")
         outgoing.put(exchange=number)
@@ -265,7 +271,7 @@ class StreamableHttpTransport(HttpTransportBase):
             _quiet_is_not_dead(response)
             task = self._spawn(self._read_stream(response, number, started, msg_id))
             if msg_id is not None:
-                self._streams[json.dumps(msg_id)] = task
+                self._streams[id_key(msg_id)] = task
             return
         body = await self._read_body(response)
         finished = self._finished(event, started, body)
@@ -279,7 +285,9 @@ class StreamableHttpTransport(HttpTransportBase):
                 self.flag(finished, "200-not-202", f"200 for a {kind}, where 202 Accepted was due", "warning")
             self.emit(finished)
             if body.strip():
-                self._emit_body(body, number)
+                answer = self._emit_body(body, number)
+                if kind == jsonrpc.REQUEST and answer is not _NO_ANSWER and not same_id(answer, msg_id):
+                    raise TransportError(self._not_the_answer(message, msg_id, answer, body))
             return
         self.emit(finished)
         self._fail(status, response, body, number, msg_id)
@@ -290,7 +298,7 @@ class StreamableHttpTransport(HttpTransportBase):
         error = jsonrpc_error_in(body)
         if error is not None:
             answer = self._emit_body(body, number)
-            if answer is not None and msg_id is not None and answer == msg_id:
+            if answer is not _NO_ANSWER and msg_id is not None and same_id(answer, msg_id):
                 return  # the waiting request gets its error response like any other
         reason = f"HTTP {status} {response.reason_phrase}".strip()
         where = f"POST {self.shown(self.url)}"
@@ -356,20 +364,29 @@ class StreamableHttpTransport(HttpTransportBase):
         return event
 
     def _emit_body(self, body: bytes, number: int, sse: dict[str, Any] | None = None) -> Any:
-        """Emit one received message; returns its id if it is a response (to match a waiting request)."""
+        """Emit one received message; returns its id if it is a response with one (to match a waiting
+        request), else ``_NO_ANSWER``."""
         event = decode_document(body, Direction.S2C)
         event.put(exchange=number, **({"sse": sse} if sse else {}))
         self._inspect_incoming(event)
         self.emit(event)
-        if event.rpc is not None and event.rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+        if event.rpc is not None and event.rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and event.rpc.has_id:
             return event.rpc.id
-        return None
+        return _NO_ANSWER
+
+    def _not_the_answer(self, message: dict[str, Any], msg_id: Any, answer: Any, body: bytes) -> str:
+        """The sentence for a JSON answer to a request's POST that carries another id: it is the only answer
+        this POST gets, and it cannot be paired, so the request fails now rather than at its timeout."""
+        error = jsonrpc_error_in(body)
+        said = f"; its error says: {error['message']}" if error and isinstance(error.get("message"), str) else ""
+        return (f"POST {self.shown(self.url)}: the server answered {message.get('method')} with a response whose "
+                f"id is {describe_id(answer)}, not the request's id {describe_id(msg_id)}{said}")
 
     def _inspect_incoming(self, event: Event) -> None:
         """Learn tool header annotations from tools/list results, flagging invalid tool definitions."""
         if event.rpc is None or event.rpc.kind != jsonrpc.RESPONSE:
             return
-        if self._request_methods.get(event.rpc.id) != "tools/list":
+        if self._request_methods.get(id_key(event.rpc.id)) != "tools/list":
             return
         try:
             tools = event.json().get("result", {}).get("tools", [])
@@ -396,7 +413,7 @@ class StreamableHttpTransport(HttpTransportBase):
         answered = False
         progress = StreamProgress(time.monotonic())
         if msg_id is not None:
-            self._progress[json.dumps(msg_id)] = progress
+            self._progress[id_key(msg_id)] = progress
 
         def chunk_came(chunk: bytes) -> None:
             progress.bytes += len(chunk)
@@ -405,15 +422,15 @@ class StreamableHttpTransport(HttpTransportBase):
         def event_came(raw: RawSSE, number: int) -> None:
             nonlocal answered
             progress.events += 1
-            if self._sse_event(raw, number) == msg_id and msg_id is not None:
+            if msg_id is not None and same_id(self._sse_event(raw, number), msg_id):
                 answered = True
 
         try:
             end = await self.read_sse(response, number, started, event_came, chunk_came)
         finally:
             if msg_id is not None:
-                self._streams.pop(json.dumps(msg_id), None)
-                self._progress.pop(json.dumps(msg_id), None)
+                self._streams.pop(id_key(msg_id), None)
+                self._progress.pop(id_key(msg_id), None)
         if answered or msg_id is None or self.closed:
             return
         if end.last_event_id and self.era != "modern":
@@ -424,6 +441,7 @@ class StreamableHttpTransport(HttpTransportBase):
                                                   "reason": f"the response stream ended before the answer ({why})"}))
 
     def _sse_event(self, raw: RawSSE, number: int) -> Any:
+        """Emit one SSE event; returns the id of the response it carries, else ``_NO_ANSWER``."""
         sse = raw.sse
         fields = raw.fields()
         if sse.event == "message" and sse.data.strip():
@@ -432,7 +450,7 @@ class StreamableHttpTransport(HttpTransportBase):
         if not sse.data and sse.id:
             event.put(note="priming event: an id with empty data, so the client can resume from here")
         self.emit(event)
-        return None
+        return _NO_ANSWER
 
     async def _resume(self, last_event_id: str, retry: float | None, msg_id: Any) -> None:
         """GET with Last-Event-ID after ``retry``, until the answer arrives or attempts run out."""
@@ -454,7 +472,8 @@ class StreamableHttpTransport(HttpTransportBase):
                 self.gone(f"the stream for request {msg_id} dropped and the server refused to resume it "
                           f"(HTTP {response.status_code})")
                 return
-            end = await self.read_sse(response, number, started, lambda raw, n: self._sse_event(raw, n) == msg_id)
+            end = await self.read_sse(response, number, started,
+                                      lambda raw, n: same_id(self._sse_event(raw, n), msg_id))
             if end.left:
                 return  # the answer came
             retry = end.retry if end.retry is not None else retry
@@ -512,13 +531,13 @@ class StreamableHttpTransport(HttpTransportBase):
             self.gone(f"the server's standalone stream dropped {MAX_RECONNECTS} times in a row")
 
     def waiting_detail(self, msg_id: Any) -> str | None:
-        progress = self._progress.get(json.dumps(msg_id))
+        progress = self._progress.get(id_key(msg_id))
         return progress.describe() if progress is not None else None
 
     async def cancel_request(self, msg_id: Any) -> bool:
         """2026-07-28: closing a request's response stream cancels it. Legacy revisions use the
         notifications/cancelled message instead (returns False)."""
-        task = self._streams.pop(json.dumps(msg_id), None)
+        task = self._streams.pop(id_key(msg_id), None)
         if task is not None and self.era == "modern":
             task.cancel()
             return True

@@ -11,12 +11,12 @@ them), so it is not a protocol problem, is not counted as one, and does not make
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.ids import IdKey, describe_id, id_key
 
 #: The only protocol revision whose JSON-RPC layer allows batches.
 BATCH_REVISIONS = frozenset({"2025-03-26"})
@@ -25,21 +25,6 @@ TOOL_RESULT_METHODS = frozenset({"tools/call", "tasks/result"})
 TOOL_ERROR = "tool-error"
 #: Only a response whose text has this is parsed again to look for ``result.isError`` (most have none).
 _IS_ERROR_TRUE = re.compile(rb'"isError"\s*:\s*true')
-
-
-def id_key(value: Any) -> tuple[str, Any]:
-    """A dict key for a JSON-RPC id that keeps its JSON type apart (``2`` and ``"2"`` differ)."""
-    if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, bool) or value is None:
-        return ("o", value)
-    if isinstance(value, (int, float)):
-        return ("n", value)
-    return ("x", json.dumps(value, sort_keys=True, default=str))  # an object or array id: invalid, but hashable
-
-
-def describe_id(value: Any) -> str:
-    return f'"{value}" (a string)' if isinstance(value, str) else f"{value} (a {jsonrpc.json_type(value)})"
 
 
 def _other(direction: str | None) -> str:
@@ -60,8 +45,8 @@ class Correlator:
         self.protocol_version: str | None = None
         # pending[d] holds requests sent in direction d that are waiting for an answer
         # by direction; a message always has one, so None (no direction) is never a key
-        self._pending: dict[str | None, dict[tuple[str, Any], Event]] = {Direction.C2S: {}, Direction.S2C: {}}
-        self._answered: dict[str, dict[tuple[str, Any], int]] = {Direction.C2S: {}, Direction.S2C: {}}
+        self._pending: dict[str | None, dict[IdKey, Event]] = {Direction.C2S: {}, Direction.S2C: {}}
+        self._answered: dict[str, dict[IdKey, int]] = {Direction.C2S: {}, Direction.S2C: {}}
 
     def pending(self, direction: str = Direction.C2S) -> list[Event]:
         """Requests sent in ``direction`` that have no answer yet, oldest first."""

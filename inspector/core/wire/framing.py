@@ -47,6 +47,14 @@ MAX_PRETTY_LINES = 10_000
 #: (``defer_bytes``, see the module's notes). 1 MB: a small message never pays for the trip.
 BIG_LINE_BYTES = 1 << 20
 
+#: ``data`` key of a framing error whose line mcp-inspector's own stop cut short while the server was still
+#: writing it (:meth:`LineDecoder.close`); its value says how the stop went: the signal sent, or
+#: :data:`READING_STOPPED`. The bytes are kept; the cut is not the server's violation.
+CUT_BY_STOP = "cut_by_stop"
+#: ``cut_by_stop`` when mcp-inspector stopped reading a pipe that the server's process group still held (and
+#: wrote to) after the server had exited.
+READING_STOPPED = "reading stopped"
+
 BOM = b"\xef\xbb\xbf"
 _JSON_STARTS = set('{["-0123456789tfn')
 
@@ -166,8 +174,13 @@ class LineDecoder:
             else:
                 self._line(piece, b"\n", out)
 
-    def close(self) -> list[Event]:
-        """End of stream: report an unterminated last line and any half-gathered pretty-printed object."""
+    def close(self, cut_by_stop: str | None = None) -> list[Event]:
+        """End of stream: report an unterminated last line and any half-gathered pretty-printed object.
+
+        ``cut_by_stop``: the stream ended because mcp-inspector stopped the server while it was still writing,
+        and how (the signal it sent, ``SIGTERM``, or :data:`READING_STOPPED`). An unterminated last line is
+        then the stop's doing, not the server's: it stays a framing error with its exact bytes, marked
+        ``data.cut_by_stop`` and said so, and :func:`server_broke_framing` does not count it."""
         out: list[Event] = []
         if self.closed:
             return out
@@ -186,7 +199,14 @@ class LineDecoder:
                 f"the stream ended in the middle of a line: the last {len(rest)} bytes have no newline, "
                 "so a client waiting for the end of the line would never see them"
             )
-            if event.kind == Kind.MESSAGE:
+            if cut_by_stop is not None:
+                how = "stopped reading" if cut_by_stop == READING_STOPPED else f"ended it with {cut_by_stop}"
+                event.kind = Kind.FRAMING_ERROR
+                event.reason = (f"mcp-inspector's own stop cut this line short: the server was still writing when "
+                                f"mcp-inspector {how}, so its last {len(rest)} bytes have no newline; they are "
+                                "kept as they came, and the cut is not the server's violation")
+                event.put(**{CUT_BY_STOP: cut_by_stop})
+            elif event.kind == Kind.MESSAGE:
                 event.kind = Kind.FRAMING_ERROR
                 event.reason = unterminated + " (they are a complete JSON message otherwise)"
             else:
@@ -513,3 +533,15 @@ def decode_document(body: bytes, direction: str = Direction.S2C) -> Event:
 def decode_line(line: bytes, direction: str = Direction.C2S, eol: bytes = b"\n") -> Event:
     """Decode one complete line, for example a message the inspector is about to send."""
     return _decode(line, eol, direction)
+
+
+def server_broke_framing(event: Event) -> bool:
+    """Whether ``event`` is a framing error the server is to blame for: every framing error but a line that
+    mcp-inspector's own stop cut short (:data:`CUT_BY_STOP`). The one rule for counting, flagging and judging
+    framing errors."""
+    return event.kind == Kind.FRAMING_ERROR and CUT_BY_STOP not in event.data
+
+
+def cut_by_stop(event: Event) -> bool:
+    """Whether ``event`` holds the bytes of a line mcp-inspector's own stop cut short (see :data:`CUT_BY_STOP`)."""
+    return event.kind == Kind.FRAMING_ERROR and CUT_BY_STOP in event.data

@@ -182,6 +182,9 @@ class ExplorerPanel(QWidget):
         self._fields: dict[str, CompletingField] = {}
         self._prompt_fields: dict[str, CompletingField] = {}
         self._token: str | None = None
+        #: kind -> why the server's list_changed for it is not acted on: said with the counts, which a later
+        #: listing of another kind would otherwise say over it
+        self._ignored: dict[str, str] = {}
         self.pages = QTabWidget(self)
         self.pages.setDocumentMode(True)
         self._build_tools()
@@ -363,6 +366,7 @@ class ExplorerPanel(QWidget):
         self.target = target
         self.history = history
         self.profile = target.name
+        self._ignored = {}
         catalog.listeners.append(self._notice)
         catalog.attach()
         for folder in target.roots:
@@ -416,6 +420,9 @@ class ExplorerPanel(QWidget):
             self.say(self._counts())
         elif notice.what == "list_failed":
             self.say(f"could not list {notice.kind}: {notice.sentence}", failure=True)
+        elif notice.what == "change_ignored" and notice.kind is not None:
+            self._ignored[notice.kind] = str(notice.sentence)
+            self.say(self._counts())
         elif notice.what == "progress" and notice.token == self._token and isinstance(notice.data, dict):
             self.tool_result.show_progress(notice.data)
         elif notice.what == "updated" and notice.uri is not None:
@@ -425,7 +432,8 @@ class ExplorerPanel(QWidget):
         assert self.catalog is not None
         parts = [f"{len(self.catalog.items[k])} {k}" for k in ("tools", "resources", "templates", "prompts")
                  if self.catalog.declares(k)]
-        return ", ".join(parts) or "the server declares no tools, resources or prompts"
+        counts = ", ".join(parts) or "the server declares no tools, resources or prompts"
+        return "; ".join([counts, *self._ignored.values()])
 
     def _fill(self, kind: str) -> None:
         assert self.catalog is not None

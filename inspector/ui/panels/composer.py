@@ -50,8 +50,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.session import compose
-from inspector.core.wire.correlation import describe_id, id_key
 from inspector.core.wire.events import Event
+from inspector.core.wire.ids import describe_id, id_key
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 
 #: Sent messages (and replaced drafts) kept for recall; older ones are dropped.

@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.session import compose
 from inspector.core.session.session import RpcError
+from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 
@@ -404,8 +405,7 @@ class ServerRequestsPanel(QWidget):
     def cancel(self, request_id: Any) -> bool:
         """The server cancelled ``request_id`` (notifications/cancelled): drop it and cancel its future."""
         for pending in self._pending.values():
-            if pending.has_id and pending.request_id == request_id \
-                    and type(pending.request_id) is type(request_id):
+            if pending.has_id and same_id(pending.request_id, request_id):
                 self._remove(pending)
                 pending.future.cancel()
                 return True

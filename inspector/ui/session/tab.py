@@ -46,7 +46,7 @@ from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.core.wire.framing import Batch
+from inspector.core.wire.framing import Batch, server_broke_framing
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -769,6 +769,8 @@ class SessionTab(QWidget):
         parts.append(f"{counts['c2s'] + counts['s2c']:,} messages ({counts['s2c']:,} in / {counts['c2s']:,} out)")
         if counts["framing_errors"]:
             parts.append(f"{counts['framing_errors']:,} framing errors")
+        if counts["cut_by_stop"]:  # ours, not the server's: the server was still writing when it was stopped
+            parts.append("its last line cut by the stop")
         if counts["findings"]:
             parts.append(f"{counts['findings']:,} protocol findings")
         if counts["stderr"]:
@@ -1061,7 +1063,7 @@ def _wire_findings(events: list[Event]) -> list[ProtocolFinding]:
     """The findings the wire layer put on events (and framing errors), for the Problems panel."""
     out = []
     for event in events:
-        if event.kind == Kind.FRAMING_ERROR:
+        if server_broke_framing(event):
             out.append(ProtocolFinding(event.seq, "framing", "error", str(event.reason or "")))
         for finding in event.findings:
             out.append(ProtocolFinding(event.seq, finding.code, finding.severity, finding.text))

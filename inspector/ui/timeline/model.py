@@ -44,8 +44,9 @@ from inspector.core.present.describe import (
     summary,
 )
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.correlation import TOOL_ERROR, id_key
+from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
+from inspector.core.wire.ids import id_key
 
 COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
 (COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_LATENCY, COL_SIZE,

@@ -17,6 +17,7 @@ Legacy revisions only (server/discover is an unknown method). What it gets wrong
 - invalid JSON ends the process (invalid-json, invalid-json-survives).
 
 ``--die-on METHOD``: exit as soon as a message with that method arrives (a server that dies mid-check).
+``--array-ids-in-batches``: answer a batch, with each id wrapped in an array (``[5]`` for ``5``), which MCP forbids.
 """
 
 import json
@@ -24,6 +25,7 @@ import sys
 
 KNOWN = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 DIE_ON = sys.argv[sys.argv.index("--die-on") + 1] if "--die-on" in sys.argv else None
+ARRAY_IDS_IN_BATCHES = "--array-ids-in-batches" in sys.argv
 
 TOOLS = [
     {"name": "rows", "description": "An inputSchema of type array.", "inputSchema": {"type": "array"},
@@ -108,6 +110,8 @@ def main():
             sys.exit(2)  # a stray line kills it
         if isinstance(msg, dict):
             handle(msg)
+        elif isinstance(msg, list) and ARRAY_IDS_IN_BATCHES:
+            send([{"jsonrpc": "2.0", "id": [item.get("id")], "result": {}} for item in msg if isinstance(item, dict)])
 
 
 if __name__ == "__main__":

@@ -86,10 +86,12 @@ def test_the_header_and_meta_disagreeing_is_meta_revision_mismatch_on_the_reques
 
 
 def test_judging_leaves_the_events_as_they_were():
+    # copies, not the events' own containers: a finding appended to an event's list in place would be in both
     events = [handshake()[0], message(2, Direction.C2S, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})]
-    before = [(e.findings, dict(e.data)) for e in events]
+    before = [(list(e.findings), dict(e.data)) for e in events]
     judge = judge_events(events)
-    assert judge.findings and [(e.findings, dict(e.data)) for e in events] == before
+    assert judge.findings, "the judge found something: the test would say nothing about a judge that found nothing"
+    assert [(list(e.findings), dict(e.data)) for e in events] == before
 
 
 def test_a_message_over_the_deferral_size_is_schema_judged_only_when_asked():

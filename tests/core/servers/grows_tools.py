@@ -1,8 +1,13 @@
 """An SDK server (mcp 2.x ``MCPServer``, stdio) whose tool ``grow`` adds a tool ``grown`` and says so with
 ``notifications/tools/list_changed`` (legacy era: a 2026-07-28 server sends it only on subscriptions/listen);
-``slow`` reports progress twice before it answers."""
+``slow`` reports progress twice before it answers. It declares ``tools.listChanged``, as a server that sends
+the notification must (``MCPServer.run`` declares false: the inspector would rightly not list again).
+"""
 
+import anyio
+from mcp.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.stdio import stdio_server
 
 server = MCPServer("inspector-test-grows-tools", version="1.0.0")
 
@@ -28,5 +33,14 @@ async def slow(ctx: Context) -> str:
     return "slow done"
 
 
+async def run_declaring_list_changed() -> None:
+    """``MCPServer.run_stdio_async`` with ``tools.listChanged: true`` in its capabilities (the lowlevel server's
+    own option: MCPServer offers no way to pass it)."""
+    lowlevel = server._lowlevel_server  # private, but the SDK's only way to declare listChanged for MCPServer
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream,
+                           lowlevel.create_initialization_options(NotificationOptions(tools_changed=True)))
+
+
 if __name__ == "__main__":
-    server.run("stdio")
+    anyio.run(run_declaring_list_changed)

@@ -11,7 +11,8 @@ an HTTP+SSE server whose ``endpoint`` event points to another origin; one that n
 one that answers a notification with 200 and a JSON body; one that fails with a 500 HTML page; one that
 redirects ``/mcp/`` to ``/mcp``; one that freezes itself (SIGSTOP) when a tool is called; one that ends a
 response stream after priming and answers on the resuming GET; one whose SSE GET error page is cut short;
-one that sends a ``retry`` with a non-ASCII digit; one guarded by a bearer token and an Origin check; and
+one that sends a ``retry`` with a non-ASCII digit; one guarded by a bearer token and an Origin check; two whose
+answers carry an array, object or null id; and
 ``good``, a minimal well-behaved Streamable HTTP server (the tests freeze it with SIGSTOP).
 """
 
@@ -359,6 +360,37 @@ class OddRetry(Handler):
         self.end_chunks()
 
 
+class OddIdsOnStream(Handler):
+    """Answers tools/list with an SSE stream whose first two events are responses with an array id (``[id]``)
+    and an object id (``{"id": id}``), which MCP forbids, before the real answer."""
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if message.get("method") != "tools/list":
+            super().on_message(message)
+            return
+        answer = self.answer(message)
+        self.start_sse()
+        for wrong in ([message["id"]], {"id": message["id"]}, message["id"]):
+            self.chunk(b"event: message\ndata: " + json.dumps({**answer, "id": wrong}).encode() + b"\n\n")
+        self.end_chunks()
+
+
+class OddIdAnswer(Handler):
+    """Answers tools/call with one JSON body whose id is not the request's: ``[id]`` at /array, ``{"id": id}``
+    at /object, null with an Invalid Request error at /null (what JSON-RPC answers when it cannot read the id)."""
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if message.get("method") != "tools/call":
+            super().on_message(message)
+            return
+        msg_id = message.get("id")
+        if self.path.startswith("/null"):
+            self.send_json(200, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}})
+            return
+        wrong = [msg_id] if self.path.startswith("/array") else {"id": msg_id}
+        self.send_json(200, {**self.answer(message), "id": wrong})
+
+
 class Guarded(Handler):
     """Checks Origin (403 unless absent or this server's own) and wants ``Authorization: Bearer GOOD_TOKEN``
     (401 with a WWW-Authenticate challenge naming its resource metadata otherwise)."""
@@ -408,6 +440,8 @@ MODES: dict[str, type[BaseHTTPRequestHandler]] = {
     "error-page-cut-short": ErrorPageCutShort,
     "odd-retry": OddRetry,
     "guarded": Guarded,
+    "odd-ids-on-stream": OddIdsOnStream,
+    "odd-id-answer": OddIdAnswer,
 }
 
 
