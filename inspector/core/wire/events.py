@@ -51,6 +51,19 @@ class Lifecycle:
     CLOSED = "closed"  #: the inspector closed a URL transport's connection
 
 
+class NoteKey:
+    """Keys of a ``note`` event's data that code acts on, as written in captures (docs/capture-format.md); like
+    :class:`Lifecycle`, part of the capture format: they never change."""
+
+    TEXT = "text"  #: the note's sentence
+    REQUEST_ID = "request_id"  #: the request a note is about
+    GAVE_UP = "gave_up"  #: true: the session stopped waiting for ``request_id`` (its timeout)
+    CANCELLED = "cancelled"  #: the id of a request the session cancelled
+    PAUSED = "paused"  #: ids whose clocks stopped while the user answers a server request ...
+    WAITING_ON = "waiting_on"  #: ... this one (its id) ...
+    WAITING_METHOD = "waiting_method"  #: ... of this method
+
+
 class Direction:
     """Directions of wire events, as written in captures (``"dir"``)."""
 

@@ -60,6 +60,17 @@ def describe_id(value: Any) -> str:
         return f"{article} {kind} nested too deeply to show"
 
 
+def id_text(value: Any) -> str:
+    """An id as JSON writes it, for a table cell: ``7``, ``"7"`` (a string id shows its quotes: a server that
+    answers ``"7"`` to ``7`` is a classic bug), ``null``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
 class _ByIdentity:
     """The key of an id that cannot be written out: equal only to the key of that very value."""
 

@@ -12,20 +12,15 @@ A live session in the window is a :class:`~inspector.core.capture.live.LiveIndex
 with its recent events in memory): read like an opened capture, and its pending requests followed like a
 live list's.
 
-A live session's request without an answer says where it stands, learnt from the events that follow it:
-"pending N s"; "waiting for your answer to elicitation/create #4" while a server request it may belong to waits
-for the user (the session's ``paused`` note, until the user's answer or the server's cancel); "cancelled" (a
-``notifications/cancelled`` naming it, or the session's ``cancelled`` note); "no answer (timed out)" (the
-session's ``gave_up`` note); "HTTP 400" (its POST's status) or "no answer (request failed)" / "(stream lost)";
-and once the connection is over, "no answer (connection closed)". An answer that comes after a cancel or a
-timeout is still paired, and its latency says "after cancel" / "after timeout".
+A request without an answer says where it stands ("pending N s", "waiting for your answer to ...", "cancelled",
+"no answer (timed out)", ...): :class:`~inspector.core.present.request_states.RequestStates` works that out from
+the events, without Qt; the model only turns it into the Latency cell's text.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-import json
 import time
 from collections import OrderedDict
 from typing import Any
@@ -43,10 +38,10 @@ from inspector.core.present.describe import (
     label,
     summary,
 )
-from inspector.core.wire import jsonrpc
+from inspector.core.present.request_states import RequestStates, is_sent_request
 from inspector.core.wire.correlation import TOOL_ERROR
-from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
-from inspector.core.wire.ids import id_key
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.ids import id_text
 
 COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
 (COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_LATENCY, COL_SIZE,
@@ -60,11 +55,6 @@ COLUMN_SAMPLES = ("0000000", "00000.000", "+00.0 min", "→", "notification", "n
                   "pending 00.0 min", "0000.0 KB")
 #: How many rows' summaries we keep computed.
 SUMMARY_CACHE_ROWS = 4000
-#: Lifecycle events after which nothing more can be answered: the connection is over.
-_CONNECTION_OVER = frozenset({Lifecycle.EXITED, Lifecycle.DISCONNECTED, Lifecycle.CLOSED})
-#: Lifecycle events after which one request can no longer be answered, and how its row says it.
-_REQUEST_LOST = {Lifecycle.REQUEST_FAILED: "no answer (request failed)",
-                 Lifecycle.STREAM_LOST: "no answer (stream lost)"}
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -91,32 +81,6 @@ def _brush(red: int, green: int, blue: int) -> QBrush:
     return QBrush(QColor(red, green, blue))
 
 
-def _is_sent_request(event: Event) -> bool:
-    """A request the inspector (or the tapped client) sent: the rows that wait for an answer."""
-    rpc = event.rpc
-    return rpc is not None and rpc.kind == jsonrpc.REQUEST and event.kind == Kind.MESSAGE \
-        and event.dir == Direction.C2S
-
-
-def _cancelled_id(event: Event) -> Any:
-    """The request a ``notifications/cancelled`` names (None when it names none)."""
-    try:
-        return event.json()["params"]["requestId"]
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-def id_text(value: Any) -> str:
-    """An id as JSON writes it: ``7``, ``"7"`` (a string id shows its quotes: a server that answers ``"7"`` to
-    ``7`` is a classic bug), ``null``."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 class TimelineModel(QAbstractTableModel):
     def __init__(self, events: list[Event] | None = None, *, live: bool = True, t0: float | None = None,
                  parent: Any = None, index: CaptureIndex | None = None) -> None:
@@ -131,15 +95,7 @@ class TimelineModel(QAbstractTableModel):
         self.t0 = t0 if t0 is not None else time.monotonic()
         self._count = 0 if live or index is not None else len(self.events)
         self._summaries: OrderedDict[int, str] = OrderedDict()
-        self._pending: set[int] = set()  # rows of c2s requests without an answer yet
-        # where the unanswered requests of a live session stand (see the module's docstring)
-        self._pending_ids: dict[tuple[str, Any], int] = {}  # id -> row of the pending request with it
-        self._exchanges: dict[Any, int] = {}  # HTTP exchange -> row of the pending request it carries
-        self._stopped: dict[int, tuple[int, str]] = {}  # row -> (row of the cancel or timeout, "cancel"/"timeout")
-        self._failed: dict[int, str] = {}  # row -> why it cannot be answered ("HTTP 400", "no answer (...)")
-        self._held: dict[int, dict[tuple[str, Any], str]] = {}  # row -> server requests the user is asked
-        self._holding: dict[tuple[str, Any], list[int]] = {}  # server request -> rows it holds
-        self._closed = False  # the connection is over: nothing pending will be answered
+        self.states = RequestStates()  #: where the unanswered requests stand (see the module's docstring)
         self.highlight_row: int | None = None  # the request (or response) paired with the selected row
         self._dark = False
         self._palette_checked = -1e9
@@ -176,8 +132,8 @@ class TimelineModel(QAbstractTableModel):
         # a live index filled its columns (and paired the rows) as the events arrived
         add_columns = self.columns.add_event if self.index_of_file is None else None
         partner = self.columns.partner
-        pending = self._pending
-        answered: list[int] = []
+        observe = self.states.observe
+        changed: list[int] = []
         for row in range(first, last):
             event = self.events[row]
             if add_columns is not None:
@@ -186,138 +142,24 @@ class TimelineModel(QAbstractTableModel):
                 request = partner(row)
                 if request is not None and request > row:
                     request = None
-            if request is not None and request in pending:
-                pending.discard(request)
-                answered.append(request)
-                self._settled(request)
-            elif _is_sent_request(event) and self.columns.partner(row) is None:
-                pending.add(row)
-                self._pending_ids[id_key(event.rpc.id if event.rpc is not None else None)] = row
-                if "exchange" in event.data:
-                    self._exchanges[event.data["exchange"]] = row
-            elif event.kind != Kind.STDERR:
-                self._learn(row, event, answered)
-        return answered
+            changed.extend(observe(row, event, request, partner(row) is not None))
+        return changed
 
-    def _settled(self, row: int) -> None:
-        """A pending request got its answer: it is no longer looked up by id or exchange."""
-        event = self.events[row]
-        key = id_key(event.rpc.id if event.rpc is not None else None)
-        if self._pending_ids.get(key) == row:
-            del self._pending_ids[key]
-        exchange = event.data.get("exchange")
-        if exchange is not None and self._exchanges.get(exchange) == row:
-            del self._exchanges[exchange]
-        self._held.pop(row, None)
-
-    def _learn(self, row: int, event: Event, changed: list[int]) -> None:
-        """What an event says about the pending requests (cancelled, timed out, lost, waiting for the user);
-        the rows whose latency cell changes go to ``changed``."""
-        kind = event.kind
-        data = event.data
-        if kind == Kind.MESSAGE:
-            rpc = event.rpc
-            if rpc is None:
-                return
-            if rpc.method == "notifications/cancelled":
-                named = _cancelled_id(event)
-                if event.dir == Direction.C2S:
-                    self._stop(named, row, "cancel", changed)
-                else:  # the server withdrew its own request: the user is no longer asked
-                    self._release(named, changed)
-            elif event.dir == Direction.C2S and rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and self._holding:
-                self._release(rpc.id, changed)  # the user answered
-        elif kind == Kind.NOTE:
-            if data.get("gave_up"):
-                self._stop(data.get("request_id"), row, "timeout", changed)
-            elif "cancelled" in data:
-                self._stop(data["cancelled"], row, "cancel", changed)
-            elif isinstance(data.get("paused"), list):
-                self._hold(data["paused"], data.get("waiting_on"), str(data.get("waiting_method") or ""), changed)
-        elif kind == Kind.LIFECYCLE:
-            what = data.get("what")
-            if what in _REQUEST_LOST:
-                target = self._pending_ids.get(id_key(data.get("request_id")))
-                if target is not None:
-                    self._failed.setdefault(target, _REQUEST_LOST[what])
-                    changed.append(target)
-            elif what in _CONNECTION_OVER:
-                self.connection_ended(changed)
-        elif kind == Kind.HTTP:
-            status = data.get("status")
-            target = self._exchanges.get(data.get("exchange"))
-            if target is not None and isinstance(status, int) and status >= 400:
-                self._failed.setdefault(target, f"HTTP {status}")  # its answer, unless a JSON-RPC error pairs
-                changed.append(target)
-
-    def _stop(self, msg_id: Any, row: int, how: str, changed: list[int]) -> None:
-        target = self._pending_ids.get(id_key(msg_id))
-        if target is not None and target < row:
-            self._stopped.setdefault(target, (row, how))
-            changed.append(target)
-
-    def _hold(self, ids: list[Any], waiting_on: Any, method: str, changed: list[int]) -> None:
-        key = id_key(waiting_on)
-        what = f"{method} #{id_text(waiting_on)}"
-        for msg_id in ids:
-            target = self._pending_ids.get(id_key(msg_id))
-            if target is not None:
-                self._held.setdefault(target, {})[key] = what
-                self._holding.setdefault(key, []).append(target)
-                changed.append(target)
-
-    def _release(self, waiting_on: Any, changed: list[int]) -> None:
-        key = id_key(waiting_on)
-        for target in self._holding.pop(key, []):
-            held = self._held.get(target)
-            if held is not None:
-                held.pop(key, None)
-                if not held:
-                    del self._held[target]
-            changed.append(target)
-
-    def connection_ended(self, changed: list[int] | None = None) -> None:
-        """The connection is over (its lifecycle event, or the session closed or failed): every request still
-        pending says "no answer (connection closed)"."""
-        if self._closed:
-            return
-        self._closed = True
-        if changed is not None:
-            changed.extend(self._pending)
-            return
-        for row in self._pending:
+    def connection_ended(self) -> None:
+        """The connection is over (the session closed or failed): every request still pending says "no answer
+        (connection closed)"."""
+        for row in self.states.connection_ended():
             cell = self.index(row, COL_LATENCY)
             self.dataChanged.emit(cell, cell)
-
-    def _unanswered(self, row: int) -> str | None:
-        """Where a request without an answer stands, when it is not simply pending."""
-        stopped = self._stopped.get(row)
-        if stopped is not None:
-            return "cancelled" if stopped[1] == "cancel" else "no answer (timed out)"
-        failed = self._failed.get(row)
-        if failed is not None:
-            return failed
-        if self._closed:
-            return "no answer (connection closed)"
-        held = self._held.get(row)
-        if held:
-            return f"waiting for your answer to {next(iter(held.values()))}"
-        return None
-
-    def _after(self, request: int | None, response: int) -> str:
-        """" after cancel" / " after timeout" for an answer that came after its request was given up."""
-        stopped = self._stopped.get(request) if request is not None else None
-        if stopped is None or stopped[0] > response:
-            return ""
-        return " after cancel" if stopped[1] == "cancel" else " after timeout"
 
     def refresh_pending(self) -> None:
         """Repaint the elapsed time of pending requests (called once a second by the view); a request that was
         cancelled, lost or is waiting for the user does not count."""
-        for row in list(self._pending):
+        states = self.states
+        for row in list(states.pending):
             if self.columns.partner(row) is not None:
-                self._pending.discard(row)
-            elif self._unanswered(row) is not None:
+                states.answered(row)
+            elif states.unanswered(row) is not None:
                 continue
             cell = self.index(row, COL_LATENCY)
             self.dataChanged.emit(cell, cell)
@@ -443,21 +285,21 @@ class TimelineModel(QAbstractTableModel):
         where it stands (see the module's docstring)."""
         latency = event.data.get("latency")
         late = ""
-        if not isinstance(latency, (int, float)) and _is_sent_request(event):
+        if not isinstance(latency, (int, float)) and is_sent_request(event):
             partner = self.pair_row(row)
             if partner is not None:
                 latency = self.events[partner].data.get("latency")
-                late = self._after(row, partner) if self._stopped else ""
-            elif row in self._pending:
-                state = self._unanswered(row)
+                late = self.states.late(row, partner) if self.states.any_stopped else ""
+            elif row in self.states.pending:
+                state = self.states.unanswered(row)
                 if state is not None:
                     return state
                 waited = time.monotonic() - self.t0 - event.t
                 return f"pending {compact_seconds(waited, whole=True)}" if self.live else "no answer"
             elif self.index_of_file is not None and self.index_of_file.done:
                 return "no answer"
-        elif self._stopped and isinstance(latency, (int, float)):  # an answer: was its request given up?
-            late = self._after(self.pair_row(row), row)
+        elif self.states.any_stopped and isinstance(latency, (int, float)):  # was its request given up?
+            late = self.states.late(self.pair_row(row), row)
         if isinstance(latency, (int, float)) and not isinstance(latency, bool):
             return f"{compact_seconds(latency)}{late}"
         return ""
