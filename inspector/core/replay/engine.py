@@ -470,16 +470,11 @@ class RecordedAnswers:
         self._unanswered.clear()
 
 
-class ReplayTransport(Transport):
-    """The real transport, with each wire event that replays a recorded one marked ``data.replay_of`` before
-    the session numbers and saves it."""
+class ReplayMarker:
+    """Marks each outgoing wire event that replays a recorded one with ``data.replay_of``, as the session's annotate
+    hook (:attr:`Session.annotators`): before the event is numbered and saved."""
 
-    def __init__(self, inner: Transport) -> None:
-        super().__init__()
-        self.inner = inner
-        self.name = inner.name
-        inner.emit = self._emit_one
-        inner.emit_many = self._emit_batch
+    def __init__(self) -> None:
         self._expected: list[tuple[Callable[[Event], bool], int, asyncio.Future[Event]]] = []
 
     def expect(self, test: Callable[[Event], bool], recorded_seq: int) -> asyncio.Future[Event]:
@@ -491,62 +486,19 @@ class ReplayTransport(Transport):
     def forget_expected(self) -> None:
         self._expected.clear()
 
-    def _mark(self, event: Event) -> None:
-        if event.dir != Direction.C2S or event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR):
+    def __call__(self, events: list[Event]) -> None:
+        if not self._expected:
             return
-        for i, (test, seq, future) in enumerate(self._expected):
-            if test(event):
-                event.put(replay_of=seq)
-                del self._expected[i]
-                if not future.done():
-                    future.set_result(event)
-                return
-
-    def _emit_one(self, event: Event) -> None:
-        self._mark(event)
-        self.emit(event)
-
-    def _emit_batch(self, events: list[Event]) -> None:
         for event in events:
-            self._mark(event)
-        self.emit_many(events)
-
-    def describe(self) -> dict[str, Any]:
-        return self.inner.describe()
-
-    async def start(self) -> None:
-        await self.inner.start()
-
-    async def send(self, data: bytes, *, raw: bool = False) -> None:
-        await self.inner.send(data, raw=raw)
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-    @property
-    def closed(self) -> bool:
-        return self.inner.closed
-
-    async def wait_closed(self) -> None:
-        await self.inner.wait_closed()
-
-    def on_handshake(self, era: str, protocol_version: str | None) -> None:
-        self.inner.on_handshake(era, protocol_version)
-
-    def on_ready(self) -> None:
-        self.inner.on_ready()
-
-    async def cancel_request(self, msg_id: Any) -> bool:
-        return await self.inner.cancel_request(msg_id)
-
-    def waiting_detail(self, msg_id: Any) -> str | None:
-        return self.inner.waiting_detail(msg_id)
-
-    def diagnosis(self, waiting_for: str | None = None) -> str | None:
-        return self.inner.diagnosis(waiting_for)
-
-    def ending(self) -> str:
-        return self.inner.ending()
+            if event.dir != Direction.C2S or event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR):
+                continue
+            for i, (test, seq, future) in enumerate(self._expected):
+                if test(event):
+                    event.put(replay_of=seq)
+                    del self._expected[i]
+                    if not future.done():
+                        future.set_result(event)
+                    break
 
 
 async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions) -> ReplayResult:
@@ -562,9 +514,10 @@ async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions)
         return ReplayResult(EXIT_CANNOT_REPLAY, [], None,
                             f"cannot write the replay to {options.out}: {exc.strerror or exc}")
     answers = RecordedAnswers(plan.answers)
-    marked = ReplayTransport(transport)
-    session = Session(marked, capture=writer, roots=plan.roots, server_request_handler=answers)
-    engine = _Engine(plan, session, marked, answers, options)
+    marker = ReplayMarker()
+    session = Session(transport, capture=writer, roots=plan.roots, server_request_handler=answers)
+    session.annotators.append(marker)
+    engine = _Engine(plan, session, marker, transport.name, answers, options)
     try:
         await engine.run()
     finally:
@@ -584,11 +537,11 @@ async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions)
 
 
 class _Engine:
-    def __init__(self, plan: ReplayPlan, session: Session, marked: ReplayTransport, answers: RecordedAnswers,
-                 options: ReplayOptions) -> None:
+    def __init__(self, plan: ReplayPlan, session: Session, marker: ReplayMarker, transport_name: str,
+                 answers: RecordedAnswers, options: ReplayOptions) -> None:
         self.plan = plan
         self.session = session
-        self.marked = marked  #: the session's transport as the engine made it: only to mark what replays what
+        self.marker = marker  #: marks what replays what (the session's annotate hook)
         self.answers = answers
         self.options = options
         self.outcomes = [StepOutcome(step) for step in plan.steps]
@@ -601,7 +554,7 @@ class _Engine:
         self.unreachable = False  # ... because the server could not be started or connected to
         self.stopped: str | None = None  # why the remaining steps are not sent
         self.stdio_source = plan.stdio_source
-        self.stdio_live = marked.name == STDIO
+        self.stdio_live = transport_name == STDIO
 
     # -- running ---------------------------------------------------------------------------------------
 
@@ -661,7 +614,7 @@ class _Engine:
         return None
 
     async def _play(self, step: Step, outcome: StepOutcome) -> None:
-        self.marked.forget_expected()
+        self.marker.forget_expected()
         if self.ready_pending and step.method != "notifications/initialized":
             self._ready()
         if step.action == REQUEST:
@@ -672,7 +625,7 @@ class _Engine:
             if target is not None and target.sent:
                 obj["params"] = {**obj["params"], "requestId": target.live_id}
             method = step.method
-            self.marked.expect(lambda e: e.rpc is not None and e.rpc.method == method, step.event.seq)
+            self.marker.expect(lambda e: e.rpc is not None and e.rpc.method == method, step.event.seq)
             await self.session.send_object(obj)
             outcome.sent = True
         else:
@@ -681,7 +634,7 @@ class _Engine:
                 payload = raw + (step.event.eol if self.stdio_source else b"\n")
             else:
                 payload = raw
-            self.marked.expect(lambda e: e.raw == raw, step.event.seq)
+            self.marker.expect(lambda e: e.raw == raw, step.event.seq)
             await self.session.send_raw(payload)
             outcome.sent = True
         if step.method == "notifications/initialized" and self.ready_pending:
@@ -697,7 +650,7 @@ class _Engine:
             obj["params"] = {**params, "requestState": self.live_state[step.method]}
         outcome.live_id = obj.get("id")
         key = id_key(obj.get("id"))
-        sent = self.marked.expect(
+        sent = self.marker.expect(
             lambda e: e.rpc is not None and e.rpc.kind == jsonrpc.REQUEST and id_key(e.rpc.id) == key, step.event.seq)
         # one request, one answer: request_object would fulfil input_required itself, but in a replay the
         # recorded retry is the next step of the script

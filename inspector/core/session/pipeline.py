@@ -63,6 +63,9 @@ class EventPipeline:
         self.capture = capture
         self.kept = keep  #: every event, in order, when given a list (or a live index)
         self.listeners: list[Listener] = []
+        #: called with each batch before anything else, while its events may still change (after this they are
+        #: numbered and saved, and never change again): what the owner adds to them (replay: ``replay_of``)
+        self.annotators: list[Listener] = []
         self.correlator = Correlator()
         self.counts = {"c2s": 0, "s2c": 0, "framing_errors": 0, "cut_by_stop": 0, "stderr": 0, "findings": 0}
         self.seq = 0  #: the seq of the last event
@@ -77,6 +80,8 @@ class EventPipeline:
         framing error and every lifecycle event. Notifications, stderr and notes are left out: during a flood of
         notifications the list stays empty.
         """
+        for annotate in self.annotators:
+            annotate(events)
         seq = self.seq
         observe = self.correlator.observe
         counts = self.counts

@@ -157,6 +157,9 @@ class Session:
         self.events: list[Event] = []
         self.pipeline = EventPipeline(capture, keeper if keeper is not None else self.events if keep_events else None)
         self.listeners: list[Listener] = self.pipeline.listeners
+        #: called with each batch before it is numbered and saved: what a caller adds to the events (an annotate
+        #: hook; replay marks which recorded message each sent one replays)
+        self.annotators: list[Listener] = self.pipeline.annotators
         self._correlator = self.pipeline.correlator
         self.counts = self.pipeline.counts
         self.server: ServerInfo | None = None
