@@ -43,7 +43,8 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             target=Target.from_args(args, command), out=args.out,
             roots=[{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in args.root],
             messages=load_messages(args.send) if args.send else [],
-            answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time, stream=stream,
+            answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time, idle=args.idle,
+            stream=stream,
         )
     except InputError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
