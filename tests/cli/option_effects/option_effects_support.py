@@ -272,3 +272,42 @@ def stop(process: subprocess.Popen[Any]) -> None:
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
+
+
+def on_terminal(*args: str, timeout: float = RUN_TIMEOUT) -> tuple[int, str, str]:
+    """``mcp-inspector ARGS`` with a terminal (a pseudo-terminal) as its stdout, as when a person runs it:
+    its exit status, what it printed on the terminal (line ends as written) and its stderr."""
+    import select
+
+    import warm_cli
+    from helpers import ROOT
+
+    master, slave = os.openpty()
+    try:
+        process = warm_cli.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
+                                 stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ))
+    finally:
+        os.close(slave)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                process.kill()
+                raise AssertionError(f"mcp-inspector {' '.join(args)} printed nothing more within {timeout:g} s")
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the command closed its end of the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        assert process.stderr is not None
+        stderr = process.stderr.read().decode("utf-8", "replace")
+        code = process.wait(timeout=max(0.1, deadline - time.monotonic()))
+    finally:
+        os.close(master)
+        if process.stderr is not None:
+            process.stderr.close()
+    return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n"), stderr

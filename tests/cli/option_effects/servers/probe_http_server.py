@@ -58,6 +58,8 @@ def answer_to(message: Any) -> dict[str, Any] | None:
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 60  # no handler thread outlives a vanished client for long
+    #: headers and body are two writes: without TCP_NODELAY the body waits for the client's delayed ACK (40 ms)
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         pass

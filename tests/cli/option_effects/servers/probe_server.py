@@ -23,7 +23,8 @@ Tools (each answers with one text item):
   ``mutate``     not read-only: appends ``{"mutated": true}`` to LOG_FILE
 One prompt ``greet``, one resource ``probe://static``, one template ``probe://item/{id}``; completion/complete
 answers with one value naming the reference, argument and value it was asked about. ``PROBE_SLOW_FIRST_PING=S`` makes
-the first ``ping`` answer after S seconds; ``PROBE_LATE_DELAY=S`` overrides the delay of ``late``.
+the first ``ping`` answer after S seconds; ``PROBE_LATE_DELAY=S`` overrides the delay of ``late``;
+``PROBE_PAD=N`` makes the answer to tools/list N bytes longer; ``PROBE_TOOLS=a,b`` lists only those tools.
 """
 
 import json
@@ -60,6 +61,8 @@ ASKS = {
 SUPPORTED = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 SLOW_PING = float(os.environ.get("PROBE_SLOW_FIRST_PING", "0"))  # the first ping's answer waits this long
 LATE_DELAY = os.environ.get("PROBE_LATE_DELAY")  # overrides the delay of ``late``
+ONLY = os.environ.get("PROBE_TOOLS")  # tools/list lists only these tools (names, comma-separated)
+PAD = int(os.environ.get("PROBE_PAD", "0"))  # tools/list's answer is this much longer (a tool's description)
 START = {"cwd": os.getcwd(), "argv": sys.argv[2:],
          "env": {k: v for k, v in os.environ.items() if k.startswith("PROBE_")}}
 
@@ -157,7 +160,8 @@ def handle(message):
     elif method == "ping":
         threading.Thread(target=ping, args=(msg_id,), daemon=True).start()
     elif method == "tools/list":
-        answer(msg_id, {"tools": TOOLS})
+        tools = [tool for tool in TOOLS if ONLY is None or tool["name"] in ONLY.split(",")]
+        answer(msg_id, {"tools": [{**tools[0], "description": "x" * PAD}, *tools[1:]] if PAD else tools})
     elif method == "tools/call":
         arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
@@ -184,7 +188,7 @@ def handle(message):
 
 def main():
     log({"start": START})
-    sys.stderr.write(f"probe: started in {START['cwd']} with {json.dumps(START['env'])}\n")
+    sys.stderr.write(f"probe: started in {START['cwd']}\n")
     sys.stderr.flush()
     for line in sys.stdin:
         try:
