@@ -110,20 +110,18 @@ class Target:
                 raise InputError("--config names the server: leave out --url and the command after --")
             chosen = cls.from_config_file(config, getattr(args, "server", None))
             chosen = replace(chosen, env={**chosen.env, **env}, cwd=args.cwd or chosen.cwd,
-                             headers={**chosen.headers, **_parse_headers(getattr(args, "header", []) or [])},
-                             oauth=oauth_from_args(args) if chosen.url else None)
+                             headers={**chosen.headers, **_parse_headers(getattr(args, "header", []) or [])})
+            if chosen.url:  # the options that reach a URL apply to the config's URL as to --url's
+                chosen = replace(chosen, bearer=_bearer_of(args) or chosen.bearer, origin=args.origin or chosen.origin,
+                                 connect_timeout=args.connect_timeout, oauth=oauth_from_args(args) or chosen.oauth,
+                                 transport=chosen.transport if args.transport == "auto" else args.transport)
             return replace(chosen, **common)
         if not args.url:
             return cls(name=Path(command[0]).name if command else "", argv=list(command), cwd=args.cwd, env=env,
                        **common)
         headers = _parse_headers(args.header)
-        bearer = args.bearer
-        if args.bearer_env:
-            bearer = os.environ.get(args.bearer_env)
-            if not bearer:
-                raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
         _check_url(args.url)
-        return cls(name=args.url, url=args.url, transport=args.transport, headers=headers, bearer=bearer,
+        return cls(name=args.url, url=args.url, transport=args.transport, headers=headers, bearer=_bearer_of(args),
                    origin=args.origin, connect_timeout=args.connect_timeout, oauth=oauth_from_args(args), **common)
 
     @classmethod
@@ -268,6 +266,17 @@ class Target:
     def sent_headers(self) -> dict[str, str]:
         """The headers sent on every request to the URL, besides the inspector's User-Agent."""
         return {k: v for k, v in self.http_options().base_headers().items() if k.lower() != "user-agent"}
+
+
+def _bearer_of(args: argparse.Namespace) -> str | None:
+    """``--bearer TOKEN``, or the value of ``--bearer-env VAR`` (which must be set); raises InputError."""
+    if args.bearer_env:
+        bearer = os.environ.get(args.bearer_env)
+        if not bearer:
+            raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
+        return bearer
+    token: str | None = args.bearer
+    return token
 
 
 def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:

@@ -18,6 +18,7 @@ from option_effects_support import (
     capture_text,
     events_of,
     http_requests,
+    inspector,
     log_length,
     oauth_requests,
     probe,
@@ -199,3 +200,24 @@ def test_client_metadata_url_is_the_client_id_where_the_server_supports_it(comma
     assert authorizes, run.explain()
     assert authorizes[0]["query"]["client_id"] == CIMD_URL
     assert not [r for r in requests if r["path"] == "/register"]
+
+
+def test_the_http_options_reach_a_url_server_named_by_a_client_config(tmp_path, http_probe: HttpServer):
+    """--config naming a URL server: --transport, --bearer, --origin and -H apply to it as to --url (they were
+    dropped: only -H reached it)."""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "web": {"url": http_probe.url("/from-config/sse"), "headers": {"X-From-Config": "kept"}},
+        "other": {"command": "never-run"}}}), encoding="utf-8")
+    done, _ = inspector("call", "echo", "--config", str(config), "--server", "web", "--transport", "sse",
+                        "--bearer-env", "PROBE_BEARER", "--origin", "http://origin.example", "-H", "X-Probe-One: one",
+                        env={"PROBE_BEARER": "tok-from-env"})
+    requests = http_requests(http_probe, "from-config")
+    assert requests, done.stderr
+    assert (requests[0]["method"], requests[0]["path"]) == ("GET", "/from-config/sse")  # --transport sse
+    for request in requests:
+        headers = request["headers"]
+        assert (headers.get("x-from-config"), headers.get("x-probe-one")) == ("kept", "one")
+        assert headers.get("origin") == "http://origin.example"
+        assert headers.get("authorization") == "Bearer tok-from-env"
+    assert done.returncode == 0, done.stderr
