@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from option_effects_support import ProbeLog, inspector, messages, probe, write_messages
+from option_effects_support import HttpServer, ProbeLog, http_requests, inspector, messages, probe, write_messages
 
 from inspector.core.capture import read_capture
 from inspector.core.wire.events import Direction
@@ -71,3 +71,25 @@ def test_idle_0_2_ends_the_replay_before_the_late_notification(source, tmp_path)
                         "--", *probe(tmp_path / "server.log"))
     assert out.exists(), done.stdout + done.stderr
     assert late_notes(out) == []
+
+
+def test_yes_with_a_capture_of_a_url_sends_the_headers_origin_and_bearer_given(tmp_path, http_probe: HttpServer):
+    """replay --yes of a capture recorded over HTTP: -H, --origin and --bearer reach the server it names (they
+    were dropped: the recorded target was used as it was)."""
+    tag = "yes-url"
+    capture = tmp_path / "source.jsonl"
+    send = write_messages(tmp_path / "send.jsonl", [{"method": "tools/list"}])
+    done, _ = inspector("record", "--out", str(capture), "--send", str(send), "--handshake", "legacy",
+                        "--url", http_probe.url(f"/{tag}/mcp"))
+    assert done.returncode == 0, done.stderr
+    recorded = len(http_requests(http_probe, tag))
+    done, _ = inspector("replay", str(capture), "--yes", "--out", str(tmp_path / "replay.jsonl"),
+                        "-H", "X-Probe-One: one", "--origin", "http://origin.example", "--bearer", "tok-yes")
+    replayed = http_requests(http_probe, tag)[recorded:]
+    assert replayed, done.stdout + done.stderr
+    for request in replayed:
+        headers = request["headers"]
+        assert headers.get("x-probe-one") == "one"
+        assert headers.get("origin") == "http://origin.example"
+        assert headers.get("authorization") == "Bearer tok-yes"
+    assert done.returncode == 0, done.stdout + done.stderr
