@@ -117,10 +117,8 @@ class Target:
         if not args.url:
             return cls(name=Path(command[0]).name if command else "", argv=list(command), cwd=args.cwd, env=env,
                        **common)
-        headers = _parse_headers(args.header)
         _check_url(args.url)
-        return cls(name=args.url, url=args.url, transport=args.transport, headers=headers, bearer=_bearer_of(args),
-                   origin=args.origin, connect_timeout=args.connect_timeout, oauth=oauth_from_args(args), **common)
+        return cls(name=args.url, url=args.url, **common).with_url_args(args)
 
     def with_url_args(self, args: argparse.Namespace) -> Target:
         """This URL target (a client config's, a capture's) with what the command line says of a URL on top:
