@@ -38,10 +38,34 @@ class Effect:
     test: str  #: the pytest node id of the test that proves it
 
 
+_CONFIG = "tests/cli/test_config_server_option.py::"
+_OAUTH_RECORD = "tests/auth/test_oauth_record_cli.py::"
+_PRE_CLIENT = f"{_OAUTH_RECORD}test_a_pre_registered_client_secret_never_reaches_the_capture_or_the_output"
+#: Where an existing test proves a target option through a command, it is registered instead of a new run:
+#: (command, option) -> (effect, test).
+_ELSEWHERE = {
+    ("record", "--config"): ("the entry of the client config runs: the capture's spawned command is the entry's",
+                             f"{_CONFIG}test_record_runs_the_config_entry_named_by_server"),
+    ("record", "--server"): ("of the two entries, the one named runs (its server's answers are in the capture)",
+                             f"{_CONFIG}test_record_runs_the_config_entry_named_by_server"),
+    ("call", "--config"): ("the entry of the client config runs: its server's tool answers",
+                           f"{_CONFIG}test_call_takes_the_server_from_the_config_too"),
+    ("call", "--server"): ("of the two entries, the one named runs (only it has the tool called)",
+                           f"{_CONFIG}test_call_takes_the_server_from_the_config_too"),
+    ("record", "--client-id"): ("the pre-registered client signs in: the capture names it, and the run succeeds "
+                                "against a server that knows only that client", _PRE_CLIENT),
+    ("record", "--client-secret"): ("the token endpoint, which requires client_secret_basic with that secret, "
+                                    "issues the token (the run succeeds); the secret is never in the capture",
+                                    _PRE_CLIENT),
+}
+
+
 def _target_rows(command: str) -> list[Effect]:
     """The options that reach a server, proven through ``command`` by the parametrized tests of
-    test_target_options.py."""
+    test_target_options.py (or by an existing test, :data:`_ELSEWHERE`)."""
     def row(option: str, effect: str, test: str) -> Effect:
+        if (command, option) in _ELSEWHERE:
+            return Effect(command, option, *_ELSEWHERE[command, option])
         return Effect(command, option, effect, f"{_TARGET}{test}[{command}]")
 
     stdio = "test_cwd_env_no_redact_and_max_message_reach_the_server_and_the_capture"

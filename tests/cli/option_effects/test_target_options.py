@@ -59,7 +59,7 @@ def test_cwd_env_no_redact_and_max_message_reach_the_server_and_the_capture(comm
     assert "over the size limit (10 KiB per message)" in (oversize[0].reason or "")
 
 
-@pytest.mark.parametrize("command", TARGET_COMMANDS)
+@pytest.mark.parametrize("command", ["replay", "check"])  # record's and call's: test_config_server_option.py
 def test_config_and_server_run_the_named_entry_of_a_client_config(command, tmp_path, replay_source):
     """--config FILE --server NAME: the entry named runs (with the env its entry gives), not the other one; its
     secret variable is redacted in the capture (no --no-redact)."""
@@ -176,7 +176,7 @@ def test_oauth_with_scope_and_follow_signs_in_after_the_stale_bearer_of_bearer_e
     assert all(r["query"]["scope"] == "mcp:read probe:extra" for r in authorizes)
 
 
-@pytest.mark.parametrize("command", TARGET_COMMANDS)
+@pytest.mark.parametrize("command", ["call", "replay", "check"])  # record's: tests/auth/test_oauth_record_cli.py
 def test_client_id_and_client_secret_are_the_pre_registered_client_that_signs_in(
         command, tmp_path, replay_source, oauth_servers):
     """--client-id: the client id of the authorization request; --client-secret: its secret, sent to the token
