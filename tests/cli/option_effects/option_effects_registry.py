@@ -28,6 +28,14 @@ _CHECK = "tests/cli/option_effects/test_check_options.py::"
 _TAP = "tests/cli/option_effects/test_tap_options.py::"
 _PROGRESS = "tests/cli/test_record_progress_and_cancel.py::"
 _MAX_MESSAGE = "tests/cli/test_max_message.py::"
+_RECORD_ONE_RUN = f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"
+_CALL_ONE_RUN = f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_reach_the_terminal_and_" \
+                "the_server"
+_REPLAY_YES = f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides_what_changed_and_idle_3_keeps_a_" \
+              "late_notification"
+_CHECK_MARKDOWN = f"{_CHECK}test_report_call_tools_and_handshake_reach_the_report_and_the_server"
+_CHECK_JSON = f"{_CHECK}test_format_call_all_tools_and_revision_reach_the_report_and_the_server"
+_TAP_TWO_RUNS = f"{_TAP}test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window"
 
 
 @dataclass(frozen=True)
@@ -114,19 +122,13 @@ def _timeout_row(command: str, effect: str) -> Effect:
 EFFECTS: list[Effect] = [
     # -- record ----------------------------------------------------------------------------------------------
     *_target_rows("record"),
-    Effect("record", "--out", "the capture holds the session, the server's answer included",
-           f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"),
-    Effect("record", "--send", "the file's request reaches the server",
-           f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"),
-    Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover",
-           f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"),
-    Effect("record", "--protocol-version", "initialize asks the server for that revision",
-           f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"),
-    Effect("record", "--root", "the server's roots/list is answered with that root",
-           f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"),
+    Effect("record", "--out", "the capture holds the session, the server's answer included", _RECORD_ONE_RUN),
+    Effect("record", "--send", "the file's request reaches the server", _RECORD_ONE_RUN),
+    Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover", _RECORD_ONE_RUN),
+    Effect("record", "--protocol-version", "initialize asks the server for that revision", _RECORD_ONE_RUN),
+    Effect("record", "--root", "the server's roots/list is answered with that root", _RECORD_ONE_RUN),
     Effect("record", "--answer", "the server's elicitation is declined and its sampling request answered with "
-                                 "the text given",
-           f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"),
+                                 "the text given", _RECORD_ONE_RUN),
     Effect("record", "--idle", "with 3, a notification 1.5 s after the last answer is in the capture (with 0.2 "
                                "it is not: test_idle_0_2_ends_the_session_before_that_notification)",
            f"{_RECORD}test_idle_3_keeps_a_notification_sent_1_5_s_after_the_last_answer"),
@@ -144,20 +146,15 @@ EFFECTS: list[Effect] = [
                          "tools/call within 0.5 s'"),
     Effect("call", "--json", "one line of JSON on a terminal (indented without it: "
                              "test_args_go_under_the_words_and_a_terminal_gets_indented_json_without_json)",
-           f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal"),
+           _CALL_ONE_RUN),
     Effect("call", "--text", "only the result's text is printed",
            f"{_ONESHOT}test_text_prints_only_the_text_of_the_result"),
-    Effect("call", "--out", "the capture holds the session, the tools/call included",
-           f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal"),
-    Effect("call", "--handshake", "legacy: the server gets initialize first, never server/discover",
-           f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal"),
-    Effect("call", "--protocol-version", "initialize asks the server for that revision",
-           f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal"),
-    Effect("call", "--root", "the server's roots/list is answered with the folder's file:// URI",
-           f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal"),
+    Effect("call", "--out", "the capture holds the session, the tools/call included", _CALL_ONE_RUN),
+    Effect("call", "--handshake", "legacy: the server gets initialize first, never server/discover", _CALL_ONE_RUN),
+    Effect("call", "--protocol-version", "initialize asks the server for that revision", _CALL_ONE_RUN),
+    Effect("call", "--root", "the server's roots/list is answered with the folder's file:// URI", _CALL_ONE_RUN),
     Effect("call", "--answer", "the server's elicitation is accepted with the schema's defaults and its sampling "
-                               "request answered with the text given",
-           f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal"),
+                               "request answered with the text given", _CALL_ONE_RUN),
     Effect("call", "--args", "the tool gets the JSON object's arguments, KEY=VALUE words over them",
            f"{_ONESHOT}test_args_go_under_the_words_and_a_terminal_gets_indented_json_without_json"),
     Effect("complete", "--prompt", "completion/complete names that prompt (ref/prompt)",
@@ -167,45 +164,28 @@ EFFECTS: list[Effect] = [
     # -- replay ----------------------------------------------------------------------------------------------
     *_target_rows("replay"),
     _timeout_row("replay", "with 0.5, an answer 5 s late is 'no response to ping within 0.5 s'"),
-    Effect("replay", "--out", "the replay's capture is written there",
-           f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides_what_changed_and_idle_3_keeps_a_late_"
-           "notification"),
+    Effect("replay", "--out", "the replay's capture is written there", _REPLAY_YES),
     Effect("replay", "--yes", "without a target, the command the capture names runs again (the server's log)",
-           f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides_what_changed_and_idle_3_keeps_a_late_"
-           "notification"),
-    Effect("replay", "--ignore", "an answer whose text now differs still matches (exit 0)",
-           f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides_what_changed_and_idle_3_keeps_a_late_"
-           "notification"),
+           _REPLAY_YES),
+    Effect("replay", "--ignore", "an answer whose text now differs still matches (exit 0)", _REPLAY_YES),
     Effect("replay", "--idle", "with 3, a notification 1.5 s after the last answer is in the replay (with 0.2 it is "
-                               "not: test_idle_0_2_ends_the_replay_before_the_late_notification)",
-           f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides_what_changed_and_idle_3_keeps_a_late_"
-           "notification"),
+                               "not: test_idle_0_2_ends_the_replay_before_the_late_notification)", _REPLAY_YES),
     # -- check -----------------------------------------------------------------------------------------------
     *_target_rows("check"),
     _timeout_row("check", "with 0.5, the ping check fails: no answer within 0.5 s"),
-    Effect("check", "--report", "the report is written to that file, the captures beside it",
-           f"{_CHECK}test_report_in_markdown_with_read_only_tools_called_and_the_legacy_handshake"),
-    Effect("check", "--format", "json: a JSON report, whatever the file's ending",
-           f"{_CHECK}test_format_json_call_all_tools_and_revision"),
-    Effect("check", "--call-tools", "the read-only tools are called, the others not",
-           f"{_CHECK}test_report_in_markdown_with_read_only_tools_called_and_the_legacy_handshake"),
-    Effect("check", "--call-all-tools", "a tool that is not read-only is called too",
-           f"{_CHECK}test_format_json_call_all_tools_and_revision"),
-    Effect("check", "--handshake", "legacy: the server gets initialize first, never server/discover",
-           f"{_CHECK}test_report_in_markdown_with_read_only_tools_called_and_the_legacy_handshake"),
-    Effect("check", "--revision", "initialize asks for that revision, never the default one",
-           f"{_CHECK}test_format_json_call_all_tools_and_revision"),
+    Effect("check", "--report", "the report is written to that file, the captures beside it", _CHECK_MARKDOWN),
+    Effect("check", "--format", "json: a JSON report, whatever the file's ending", _CHECK_JSON),
+    Effect("check", "--call-tools", "the read-only tools are called, the others not", _CHECK_MARKDOWN),
+    Effect("check", "--call-all-tools", "a tool that is not read-only is called too", _CHECK_JSON),
+    Effect("check", "--handshake", "legacy: the server gets initialize first, never server/discover", _CHECK_MARKDOWN),
+    Effect("check", "--revision", "initialize asks for that revision, never the default one", _CHECK_JSON),
     # -- tap -------------------------------------------------------------------------------------------------
-    Effect("tap", "--capture", "the capture is written to that file",
-           f"{_TAP}test_capture_name_socket_no_live_and_no_redact"),
-    Effect("tap", "--name", "the window's hello and the capture's header carry that name",
-           f"{_TAP}test_capture_name_socket_no_live_and_no_redact"),
-    Effect("tap", "--socket", "a window listening on that socket gets the tap's hello",
-           f"{_TAP}test_capture_name_socket_no_live_and_no_redact"),
-    Effect("tap", "--no-live", "the window listening on --socket never gets a connection",
-           f"{_TAP}test_capture_name_socket_no_live_and_no_redact"),
+    Effect("tap", "--capture", "the capture is written to that file", _TAP_TWO_RUNS),
+    Effect("tap", "--name", "the window's hello and the capture's header carry that name", _TAP_TWO_RUNS),
+    Effect("tap", "--socket", "a window listening on that socket gets the tap's hello", _TAP_TWO_RUNS),
+    Effect("tap", "--no-live", "the window listening on --socket never gets a connection", _TAP_TWO_RUNS),
     Effect("tap", "--no-redact", "a secret of the server's command line stays in the capture (redacted without "
-                                 "it)", f"{_TAP}test_capture_name_socket_no_live_and_no_redact"),
+                                 "it)", _TAP_TWO_RUNS),
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),

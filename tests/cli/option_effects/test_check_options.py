@@ -11,7 +11,7 @@ from option_effects_support import ProbeLog, inspector, probe
 QUICK_TOOLS = "where,echo,mutate"
 
 
-def test_report_in_markdown_with_read_only_tools_called_and_the_legacy_handshake(tmp_path):
+def test_report_call_tools_and_handshake_reach_the_report_and_the_server(tmp_path):
     """--report r.md: a Markdown report there, the captures beside it; --call-tools: the read-only tools are
     called, not the others; --handshake legacy: initialize without the server/discover probe."""
     log = ProbeLog(tmp_path / "server.log")
@@ -29,7 +29,7 @@ def test_report_in_markdown_with_read_only_tools_called_and_the_legacy_handshake
     assert log.methods()[0] == "initialize" and "server/discover" not in log.methods()
 
 
-def test_format_json_call_all_tools_and_revision(tmp_path):
+def test_format_call_all_tools_and_revision_reach_the_report_and_the_server(tmp_path):
     """--format json: a JSON report whatever the file's ending; --call-all-tools: the tools that are not
     read-only are called too; --revision 2025-06-18: the handshake is at that revision."""
     log = ProbeLog(tmp_path / "server.log")

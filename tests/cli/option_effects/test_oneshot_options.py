@@ -11,7 +11,7 @@ from inspector.core.capture import read_capture
 from inspector.core.wire.events import Direction
 
 
-def test_json_handshake_protocol_version_root_answer_and_out_of_call_on_a_terminal(tmp_path):
+def test_json_handshake_protocol_version_root_answer_and_out_of_call_reach_the_terminal_and_the_server(tmp_path):
     """One run on a terminal: --json prints one line (a terminal gets indented JSON otherwise: see the next
     test); --handshake legacy and --protocol-version reach the server; --root answers roots/list with the
     folder's URI; --answer answers the elicitation and the sampling request; --out saves the session."""

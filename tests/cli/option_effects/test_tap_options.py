@@ -50,7 +50,7 @@ def tap(*options: str, server_log: Path) -> subprocess.CompletedProcess[bytes]:
                         input=CLIENT, capture_output=True, timeout=RUN_TIMEOUT, cwd=ROOT, env=env)
 
 
-def test_capture_name_socket_no_live_and_no_redact(short_dir, tmp_path):
+def test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window(short_dir, tmp_path):
     """Two taps while a window listens on --socket: the first with --no-live (it never connects) and
     --no-redact (the secret of its command line stays in its capture), the second live: the window gets its
     hello under --name, and its capture, at --capture, has the secret redacted."""
