@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
+import select
 import socket
 import subprocess
 import sys
@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from helpers import cli, kill_group, wait_until
+import warm_cli
+from helpers import ROOT, cli, kill_group, wait_until
 
 from inspector.core.capture import Capture, read_capture
 from inspector.core.wire.events import Event, Kind
@@ -268,20 +269,9 @@ def unaccepting_port() -> Iterator[int]:
             sock.close()
 
 
-def stop(process: subprocess.Popen[Any]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-
-
 def on_terminal(*args: str, timeout: float = RUN_TIMEOUT) -> tuple[int, str, str]:
     """``mcp-inspector ARGS`` with a terminal (a pseudo-terminal) as its stdout, as when a person runs it:
     its exit status, what it printed on the terminal (line ends as written) and its stderr."""
-    import select
-
-    import warm_cli
-    from helpers import ROOT
-
     master, slave = os.openpty()
     try:
         process = warm_cli.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
