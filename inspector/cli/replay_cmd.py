@@ -124,8 +124,9 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
                 return fail("a capture's own command is never run without confirmation: pass --yes to run it, or "
                             "give a target: -- COMMAND ARGS, or --url URL")
             target = with_changes(recorded, cwd=args.cwd or recorded.cwd, env={**recorded.env, **env},
-                                  timeout=args.timeout, connect_timeout=args.connect_timeout,
-                                  max_message=args.max_message, redact=not args.no_redact)
+                                  timeout=args.timeout, max_message=args.max_message, redact=not args.no_redact)
+            if target.is_http:  # -H, --bearer, --origin, --oauth...: on top of what the capture recorded
+                target = target.with_url_args(args)
     except InputError as exc:
         return fail(str(exc))
     try:

@@ -94,8 +94,9 @@ class Target:
     def from_args(cls, args: argparse.Namespace, command: list[str]) -> Target:
         """The target of ``record`` or ``replay``: ``--url`` (with ``-H``, ``--bearer``, ``--bearer-env``,
         ``--origin``, ``--transport``, ``--connect-timeout``) or the ``command`` after ``--`` (with ``--cwd``,
-        ``--env``); ``--timeout``, ``--max-message``, ``--no-redact`` and, where the command has them,
-        ``--handshake`` and ``--protocol-version``. Raises InputError with a sentence."""
+        ``--env``), or the entry ``--config`` and ``--server`` name (with the same options on top);
+        ``--timeout``, ``--max-message``, ``--no-redact`` and, where the command has them, ``--handshake`` and
+        ``--protocol-version``. Raises InputError with a sentence."""
         env = parse_env(args.env)
         common: dict[str, Any] = {
             "handshake": getattr(args, "handshake", "auto"),
@@ -109,22 +110,24 @@ class Target:
             if args.url or command:
                 raise InputError("--config names the server: leave out --url and the command after --")
             chosen = cls.from_config_file(config, getattr(args, "server", None))
-            chosen = replace(chosen, env={**chosen.env, **env}, cwd=args.cwd or chosen.cwd,
-                             headers={**chosen.headers, **_parse_headers(getattr(args, "header", []) or [])},
-                             oauth=oauth_from_args(args) if chosen.url else None)
+            chosen = replace(chosen, env={**chosen.env, **env}, cwd=args.cwd or chosen.cwd)
+            if chosen.url:  # the options that reach a URL apply to the config's URL as to --url's
+                chosen = chosen.with_url_args(args)
             return replace(chosen, **common)
         if not args.url:
             return cls(name=Path(command[0]).name if command else "", argv=list(command), cwd=args.cwd, env=env,
                        **common)
-        headers = _parse_headers(args.header)
-        bearer = args.bearer
-        if args.bearer_env:
-            bearer = os.environ.get(args.bearer_env)
-            if not bearer:
-                raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
         _check_url(args.url)
-        return cls(name=args.url, url=args.url, transport=args.transport, headers=headers, bearer=bearer,
-                   origin=args.origin, connect_timeout=args.connect_timeout, oauth=oauth_from_args(args), **common)
+        return cls(name=args.url, url=args.url, **common).with_url_args(args)
+
+    def with_url_args(self, args: argparse.Namespace) -> Target:
+        """This URL target (a client config's, a capture's) with what the command line says of a URL on top:
+        ``-H`` headers over its own, ``--bearer`` or ``--bearer-env``, ``--origin``, ``--connect-timeout``,
+        ``--oauth`` and its options, and ``--transport`` unless it is ``auto``. Raises InputError."""
+        return replace(self, headers={**self.headers, **_parse_headers(args.header)},
+                       bearer=_bearer_of(args) or self.bearer, origin=args.origin or self.origin,
+                       connect_timeout=args.connect_timeout, oauth=oauth_from_args(args) or self.oauth,
+                       transport=self.transport if args.transport == "auto" else args.transport)
 
     @classmethod
     def from_window_args(cls, args: argparse.Namespace, command: list[str]) -> Target | None:
@@ -268,6 +271,17 @@ class Target:
     def sent_headers(self) -> dict[str, str]:
         """The headers sent on every request to the URL, besides the inspector's User-Agent."""
         return {k: v for k, v in self.http_options().base_headers().items() if k.lower() != "user-agent"}
+
+
+def _bearer_of(args: argparse.Namespace) -> str | None:
+    """``--bearer TOKEN``, or the value of ``--bearer-env VAR`` (which must be set); raises InputError."""
+    if args.bearer_env:
+        bearer = os.environ.get(args.bearer_env)
+        if not bearer:
+            raise InputError(f"--bearer-env {args.bearer_env}: that environment variable is not set or empty")
+        return bearer
+    token: str | None = args.bearer
+    return token
 
 
 def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:

@@ -120,6 +120,8 @@ def challenge(error: str = "", scope: str = "") -> str:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    #: headers and body are two writes: without TCP_NODELAY the body waits for the client's delayed ACK (40 ms)
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         pass

@@ -1,0 +1,216 @@
+"""Which test proves that each documented option of record, call (and the other one-shot commands), replay,
+check and tap reaches its effect: one row per (command, option string), with the effect the test observes.
+
+tests/cli/option_effects/test_option_registry.py walks the real parsers (``inspector.cli.main.build_parser``)
+and fails for an option that has no row here, and for a row whose option or test no longer exists: a new option
+makes the suite fail until a test proves what it does. docs/option-effects.md is this table, written by
+scripts/option_effects.py (and checked by the same test).
+
+The one-shot commands (tools, resources, templates, prompts, call, read, prompt, complete, request) share their
+options (``add_connection_options``): those rows are under ``call``; an option a one-shot command has of its own
+is under that command (complete's --prompt and --template).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+#: The commands whose options must each have a row (one-shot commands other than call: their own options only).
+COMMANDS = ("record", "call", "replay", "check", "tap")
+ONESHOT_SHARED_WITH = "call"
+
+_TARGET = "tests/cli/option_effects/test_target_options.py::"
+_RECORD = "tests/cli/option_effects/test_record_options.py::"
+_ONESHOT = "tests/cli/option_effects/test_oneshot_options.py::"
+_REPLAY = "tests/cli/option_effects/test_replay_options.py::"
+_CHECK = "tests/cli/option_effects/test_check_options.py::"
+_TAP = "tests/cli/option_effects/test_tap_options.py::"
+_PROGRESS = "tests/cli/test_record_progress_and_cancel.py::"
+_MAX_MESSAGE = "tests/cli/test_max_message.py::"
+_RECORD_ONE_RUN = f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"
+_CALL_ONE_RUN = f"{_ONESHOT}test_json_handshake_protocol_version_root_answer_and_out_of_call_reach_the_terminal_and_" \
+                "the_server"
+_REPLAY_YES = f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides_what_changed_and_idle_3_keeps_a_" \
+              "late_notification"
+_CHECK_MARKDOWN = f"{_CHECK}test_report_call_tools_and_handshake_reach_the_report_and_the_server"
+_CHECK_JSON = f"{_CHECK}test_format_call_all_tools_and_revision_reach_the_report_and_the_server"
+_TAP_TWO_RUNS = f"{_TAP}test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window"
+
+
+@dataclass(frozen=True)
+class Effect:
+    command: str
+    option: str
+    effect: str  #: what the test observes, in a sentence
+    test: str  #: the pytest node id of the test that proves it
+
+
+_CONFIG = "tests/cli/test_config_server_option.py::"
+_OAUTH_RECORD = "tests/auth/test_oauth_record_cli.py::"
+_PRE_CLIENT = f"{_OAUTH_RECORD}test_a_pre_registered_client_secret_never_reaches_the_capture_or_the_output"
+#: Where an existing test proves a target option through a command, it is registered instead of a new run:
+#: (command, option) -> (effect, test).
+_ELSEWHERE = {
+    ("record", "--config"): ("the entry of the client config runs: the capture's spawned command is the entry's",
+                             f"{_CONFIG}test_record_runs_the_config_entry_named_by_server"),
+    ("record", "--server"): ("of the two entries, the one named runs (its server's answers are in the capture)",
+                             f"{_CONFIG}test_record_runs_the_config_entry_named_by_server"),
+    ("call", "--config"): ("the entry of the client config runs: its server's tool answers",
+                           f"{_CONFIG}test_call_takes_the_server_from_the_config_too"),
+    ("call", "--server"): ("of the two entries, the one named runs (only it has the tool called)",
+                           f"{_CONFIG}test_call_takes_the_server_from_the_config_too"),
+    ("record", "--client-id"): ("the pre-registered client signs in: the capture names it, and the run succeeds "
+                                "against a server that knows only that client", _PRE_CLIENT),
+    ("record", "--client-secret"): ("the token endpoint, which requires client_secret_basic with that secret, "
+                                    "issues the token (the run succeeds); the secret is never in the capture",
+                                    _PRE_CLIENT),
+}
+
+
+def _target_rows(command: str) -> list[Effect]:
+    """The options that reach a server, proven through ``command`` by the parametrized tests of
+    test_target_options.py (or by an existing test, :data:`_ELSEWHERE`)."""
+    def row(option: str, effect: str, test: str) -> Effect:
+        if (command, option) in _ELSEWHERE:
+            return Effect(command, option, *_ELSEWHERE[command, option])
+        return Effect(command, option, effect, f"{_TARGET}{test}[{command}]")
+
+    stdio = "test_cwd_env_no_redact_and_max_message_reach_the_server_and_the_capture"
+    http = "test_url_transport_headers_origin_and_bearer_reach_an_http_server"
+    oauth = "test_oauth_with_scope_and_follow_signs_in_after_the_stale_bearer_of_bearer_env"
+    client = "test_client_id_and_client_secret_are_the_pre_registered_client_that_signs_in"
+    config = "test_config_and_server_run_the_named_entry_of_a_client_config"
+    return [
+        row("--cwd", "the server starts in that folder (its log)", stdio),
+        row("--env", "the server sees the variable (its log)", stdio),
+        row("--no-redact", "a secret variable of --env stays in the capture as given", stdio),
+        row("--max-message", "with 10K, the server's 30 KB tools/list answer is a framing error naming the 10 KiB "
+                             "limit", stdio),
+        row("--url", "the HTTP server at that URL gets the session's requests", http),
+        row("--transport", "with sse, the first request is the GET of the HTTP+SSE stream, then POSTs to its "
+                           "endpoint", http),
+        row("-H", "every request carries the header", http),
+        row("--header", "every request carries the header", http),
+        row("--origin", "every request carries that Origin", http),
+        row("--bearer", "every request carries Authorization: Bearer TOKEN", http),
+        row("--bearer-env", "the first request carries Authorization: Bearer with the variable's value", oauth),
+        row("--oauth", "a 401 starts the OAuth flow: registration, authorization, token, and the request again "
+                       "with the new token", oauth),
+        row("--oauth-authorize", "with follow, the inspector fetches the authorization URL itself", oauth),
+        row("--scope", "the authorization request asks for those scopes", oauth),
+        row("--client-id", "the authorization request's client_id", client),
+        row("--client-secret", "the token request authenticates with it (HTTP Basic, which the server requires)",
+            client),
+        row("--client-metadata-url", "the URL is the client_id (no registration) with a server that supports "
+                                     "Client ID Metadata Documents",
+            "test_client_metadata_url_is_the_client_id_where_the_server_supports_it"),
+        row("--connect-timeout", "with 0.3, a connection that never completes is given up within seconds (not "
+                                 "the default 10 s): 'no connection ... within the connect timeout'",
+            "test_connect_timeout_bounds_a_connection_that_never_completes"),
+        row("--config", "the entry of the client config runs (with its env), its secret redacted in the "
+                        "capture", config),
+        row("--server", "the entry named runs, not the other one of the file", config),
+    ]
+
+
+def _timeout_row(command: str, effect: str) -> Effect:
+    return Effect(command, "--timeout", effect,
+                  f"{_TARGET}test_timeout_turns_a_slow_answer_into_a_timeout_naming_it[{command}]")
+
+
+EFFECTS: list[Effect] = [
+    # -- record ----------------------------------------------------------------------------------------------
+    *_target_rows("record"),
+    Effect("record", "--out", "the capture holds the session, the server's answer included", _RECORD_ONE_RUN),
+    Effect("record", "--send", "the file's request reaches the server", _RECORD_ONE_RUN),
+    Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover", _RECORD_ONE_RUN),
+    Effect("record", "--protocol-version", "initialize asks the server for that revision", _RECORD_ONE_RUN),
+    Effect("record", "--root", "the server's roots/list is answered with that root", _RECORD_ONE_RUN),
+    Effect("record", "--answer", "the server's elicitation is declined and its sampling request answered with "
+                                 "the text given", _RECORD_ONE_RUN),
+    Effect("record", "--idle", "with 3, a notification 1.5 s after the last answer is in the capture (with 0.2 "
+                               "it is not: test_idle_0_2_ends_the_session_before_that_notification)",
+           f"{_RECORD}test_idle_3_keeps_a_notification_sent_1_5_s_after_the_last_answer"),
+    Effect("record", "--timeout", "with 1, a 2 s call ends in exit 4 and 'no response to tools/call within 1 s'",
+           f"{_PROGRESS}test_without_progress_the_same_call_times_out_and_is_cancelled"),
+    Effect("record", "--progress", "the call carries a progressToken, and its progress keeps it alive past "
+                                   "--timeout",
+           f"{_PROGRESS}test_progress_every_400_ms_keeps_a_2_s_call_alive_under_a_1_s_timeout"),
+    Effect("record", "--max-time", "with 1.5, a call that keeps reporting progress ends in exit 4 and 'within "
+                                   "1.5 s in all'",
+           f"{_PROGRESS}test_max_time_ends_a_request_that_keeps_reporting_progress"),
+    # -- call (and the other one-shot commands) --------------------------------------------------------------
+    *_target_rows("call"),
+    _timeout_row("call", "with 0.5, a tool that answers after 5 s ends in exit 4 and 'no response to "
+                         "tools/call within 0.5 s'"),
+    Effect("call", "--json", "one line of JSON on a terminal (indented without it: "
+                             "test_args_go_under_the_words_and_a_terminal_gets_indented_json_without_json)",
+           _CALL_ONE_RUN),
+    Effect("call", "--text", "only the result's text is printed",
+           f"{_ONESHOT}test_text_prints_only_the_text_of_the_result"),
+    Effect("call", "--out", "the capture holds the session, the tools/call included", _CALL_ONE_RUN),
+    Effect("call", "--handshake", "legacy: the server gets initialize first, never server/discover", _CALL_ONE_RUN),
+    Effect("call", "--protocol-version", "initialize asks the server for that revision", _CALL_ONE_RUN),
+    Effect("call", "--root", "the server's roots/list is answered with the folder's file:// URI", _CALL_ONE_RUN),
+    Effect("call", "--answer", "the server's elicitation is accepted with the schema's defaults and its sampling "
+                               "request answered with the text given", _CALL_ONE_RUN),
+    Effect("call", "--args", "the tool gets the JSON object's arguments, KEY=VALUE words over them",
+           f"{_ONESHOT}test_args_go_under_the_words_and_a_terminal_gets_indented_json_without_json"),
+    Effect("complete", "--prompt", "completion/complete names that prompt (ref/prompt)",
+           f"{_ONESHOT}test_complete_prompt_asks_about_an_argument_of_that_prompt"),
+    Effect("complete", "--template", "completion/complete names that resource template (ref/resource)",
+           f"{_ONESHOT}test_complete_template_asks_about_a_variable_of_that_resource_template"),
+    # -- replay ----------------------------------------------------------------------------------------------
+    *_target_rows("replay"),
+    _timeout_row("replay", "with 0.5, an answer 5 s late is 'no response to ping within 0.5 s'"),
+    Effect("replay", "--out", "the replay's capture is written there", _REPLAY_YES),
+    Effect("replay", "--yes", "without a target, the command the capture names runs again (the server's log)",
+           _REPLAY_YES),
+    Effect("replay", "--ignore", "an answer whose text now differs still matches (exit 0)", _REPLAY_YES),
+    Effect("replay", "--idle", "with 3, a notification 1.5 s after the last answer is in the replay (with 0.2 it is "
+                               "not: test_idle_0_2_ends_the_replay_before_the_late_notification)", _REPLAY_YES),
+    # -- check -----------------------------------------------------------------------------------------------
+    *_target_rows("check"),
+    _timeout_row("check", "with 0.5, the ping check fails: no answer within 0.5 s"),
+    Effect("check", "--report", "the report is written to that file, the captures beside it", _CHECK_MARKDOWN),
+    Effect("check", "--format", "json: a JSON report, whatever the file's ending", _CHECK_JSON),
+    Effect("check", "--call-tools", "the read-only tools are called, the others not", _CHECK_MARKDOWN),
+    Effect("check", "--call-all-tools", "a tool that is not read-only is called too", _CHECK_JSON),
+    Effect("check", "--handshake", "legacy: the server gets initialize first, never server/discover", _CHECK_MARKDOWN),
+    Effect("check", "--revision", "initialize asks for that revision, never the default one", _CHECK_JSON),
+    # -- tap -------------------------------------------------------------------------------------------------
+    Effect("tap", "--capture", "the capture is written to that file", _TAP_TWO_RUNS),
+    Effect("tap", "--name", "the window's hello and the capture's header carry that name", _TAP_TWO_RUNS),
+    Effect("tap", "--socket", "a window listening on that socket gets the tap's hello", _TAP_TWO_RUNS),
+    Effect("tap", "--no-live", "the window listening on --socket never gets a connection", _TAP_TWO_RUNS),
+    Effect("tap", "--no-redact", "a secret of the server's command line stays in the capture (redacted without "
+                                 "it)", _TAP_TWO_RUNS),
+    Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
+                                   "keeping its head and tail",
+           f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
+]
+
+
+def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every option string of ``parser`` (-H and --header both), in the order of --help, without -h/--help."""
+    return [s for action in parser._actions for s in action.option_strings if s not in ("-h", "--help")]
+
+
+def documented_options(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
+    """(command, option) for every option that must have a row: all of record, call, replay, check and tap;
+    of the other one-shot commands, those call does not have."""
+    commands = subparsers(parser)
+    wanted = [(name, option) for name in COMMANDS for option in option_strings(commands[name])]
+    shared = set(option_strings(commands[ONESHOT_SHARED_WITH]))
+    for name, sub in commands.items():
+        if name != ONESHOT_SHARED_WITH and sub.get_default("oneshot"):
+            wanted += [(name, option) for option in option_strings(sub) if option not in shared]
+    return wanted
