@@ -145,7 +145,7 @@ async def run(size: int) -> dict[str, object]:
         "name": "big_message", "arguments": {"size_bytes": size}}}))
     assert tab.composer.send()
     await until(lambda: any(e.data.get("request_method") == "tools/call" for e in tab.events[-5:]), 300)
-    tab.bridge.flush_now()
+    tab.feed.flush_now()
     receive = time.perf_counter() - started
     await asyncio.sleep(1.0)  # the capture writer's flush of the 50 MB line comes 100 ms later: part of receiving
     receive_stall = beat.stop()

@@ -84,7 +84,7 @@ async def run(rate: int, seconds: float) -> dict[str, float]:
         deadline = started + seconds * 3 + 30
         while tab.live.session.counts["s2c"] < expected and time.perf_counter() < deadline:
             await asyncio.sleep(0.05)
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         elapsed = time.perf_counter() - started
         timer.stop()
         rows = tab.model.rowCount()

@@ -150,7 +150,7 @@ def measure(path: Path) -> dict[str, float]:
     heartbeat.start()
 
     def check() -> None:
-        if tab._loading_steps is None:
+        if tab.feed.loaded:
             app.quit()
 
     checker = QTimer()

@@ -72,7 +72,7 @@ async def call_tool(tab: Any, name: str, arguments: dict[str, Any] | None = None
                                       "params": {"name": name, "arguments": arguments or {}}}))
     assert tab.composer.send()
     await until(lambda: len(sent_calls(tab)) > before, 10, f"the {name} call in the timeline")
-    tab.bridge.flush_now()  # its row is in the model now
+    tab.feed.flush_now()  # its row is in the model now
     return sent_calls(tab)[-1]
 
 
@@ -95,5 +95,5 @@ async def accept_elicitation(tab: Any, request: Any, content: dict[str, Any]) ->
     tab.requests.answer_editor.setPlainText(json.dumps({"content": content}))
     assert tab.requests.elicitation_action("accept")
     await until(lambda: any(e.data.get("reply_to") == request.seq for e in tab.events), 15, "the tool's result")
-    tab.bridge.flush_now()
+    tab.feed.flush_now()
     return next(e for e in tab.events if e.data.get("reply_to") == request.seq)

@@ -217,11 +217,16 @@ class MainWindow(QMainWindow):
         item.setData(Qt.ItemDataRole.UserRole, tab)
         self.taps.addItem(item)
         dropped = 0
-        async for message in connection.messages():
+        async for message in connection.messages():  # read to the end even after the tab closed: the tap waits
+            if tab.closed:
+                continue
             if isinstance(message, Event):
-                tab.add_tap_events([message])  # the tab's timer repaints in batches
+                tab.add_tap_events([message])  # the tab's feed announces them in batches
             elif message.get("type") == "dropped":
                 dropped = int(message.get("total", dropped))
+        if tab.closed:  # its tab was closed during the tap: the list's entry goes too
+            self.taps.takeItem(self.taps.row(item))
+            return
         item.setText(f"{connection.name} (ended)")
         tab.tap_ended(connection.end, dropped)
 

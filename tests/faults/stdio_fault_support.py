@@ -279,8 +279,8 @@ def gui_case(window: Any, qloop: asyncio.AbstractEventLoop, target: Any,
         seen: list[str] = []
 
         def arrived() -> bool:
-            if tab.bridge is not None:
-                tab.bridge.flush_now()  # what the 30-a-second timer would show a moment later
+            if tab.feed is not None:
+                tab.feed.flush_now()  # what the 30-a-second timer would show a moment later
             text = sentence(tab)
             if text:
                 seen.append(text)

@@ -71,7 +71,7 @@ def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_sto
             await until(lambda: tab.requests.count() == 1, 15, "the elicitation in the Server requests panel")
             # the user answers after the timeout, and after the HTTP layer's bound on a quiet stream would have
             await until(lambda: loop.time() > started + TIMEOUT + HTTP_BACKSTOP + 1.0, 30, "the bounds to pass")
-            tab.bridge.flush_now()
+            tab.feed.flush_now()
             waiting = latency(tab, asking)
             response = await accept_elicitation(tab, asking, {"name": "Ada Lovelace"})
             return tab, slow, asking, waiting, response

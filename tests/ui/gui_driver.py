@@ -72,7 +72,7 @@ async def drive(window: Any, tab: Any, call: str | None, quit_when_answered: boo
                 answered.set_result(event.seq)
         seen = len(tab.events)
 
-    tab.bridge.events_arrived.connect(arrived)
+    tab.feed.rows_arrived.connect(arrived)
     say(answered=await answered)
     window.close()
 

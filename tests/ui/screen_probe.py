@@ -80,7 +80,7 @@ def main() -> None:
             tools = tab.explorer.tool_list
             tools.setCurrentRow(next(row for row in range(tools.count())
                                      if tools.item(row).text().startswith(os.environ["PROBE_TOOL"])))
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         for _ in range(20):
             app.processEvents()
     elif len(sys.argv) > 2:

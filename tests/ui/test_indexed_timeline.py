@@ -19,7 +19,7 @@ from inspector.core.present.describe import compact_seconds
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
 from inspector.ui.main_window import MainWindow
-from inspector.ui.session import tab as session_tab
+from inspector.ui.session import feed as feed_module
 from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import COL_LATENCY, COLUMNS, EVENT_ROLE, TimelineModel
 
@@ -137,7 +137,7 @@ def test_every_filter_shows_the_same_rows_over_the_index_as_over_the_events(qapp
 def test_a_filter_set_while_a_capture_loads_ends_with_the_rows_of_the_whole_file(qtbot, tmp_path, settings,
                                                                                   monkeypatch):
     monkeypatch.setattr(index_module, "CHUNK_BYTES", 4096)  # one chunk a step: loading takes many steps
-    monkeypatch.setattr(session_tab, "LOAD_SLICE_SECONDS", 0)
+    monkeypatch.setattr(feed_module, "LOAD_SLICE_SECONDS", 0)
     events = []
     for n in range(3000):
         event = decode_line(json.dumps({"jsonrpc": "2.0", "method": f"notifications/m{n % 7}",

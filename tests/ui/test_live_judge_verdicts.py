@@ -33,7 +33,7 @@ def test_a_live_stdio_sessions_notifications_are_checked_as_decoded_and_all_judg
         await until(lambda: tab.live.state == READY, 60, "the demo's handshake")
         await call_tool(tab, "flood", {"count": FLOOD})
         await until(lambda: tab.live.session.counts["s2c"] > FLOOD + 1, 60, "the flood and its answer")
-        await until(lambda: tab.pacer.backlog == 0, 30, "every message judged")
+        await until(lambda: tab.feed.pacer.backlog == 0, 30, "every message judged")
         return tab
 
     with open_test_window(qloop, tmp_path) as window:

@@ -50,7 +50,7 @@ def test_a_live_session_past_its_memory_window_still_shows_filters_selects_and_p
         last = await call_tool(tab, "echo", {"text": "newest"})
         await until(lambda: tab.model.pair_row(tab.model.row_of_seq(last.seq)) is not None, 30,
                     "the last answer")
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         model = tab.model
         index = tab.live.index
         assert index.held > 0 and model.row_of_seq(first.seq) < index.held  # the first call is read back
@@ -90,7 +90,7 @@ def test_a_live_session_past_its_memory_window_still_shows_filters_selects_and_p
 
         # the session keeps no list of its events, and the Event objects alive stay bounded
         del saved  # (the test's own copy of the capture)
-        tab.bridge.flush_now()  # a line the server wrote since (its stderr) reaches the rows at once, no await between
+        tab.feed.flush_now()  # a line the server wrote since (its stderr) reaches the rows at once, no await between
         assert tab.live.session.events == [] and len(index) == model.rowCount()
         alive = alive_events() - before
         assert alive < RING + CACHE + 400 < FLOOD, alive
@@ -135,7 +135,7 @@ def test_a_tap_past_its_memory_window_reads_its_old_rows_back_from_the_taps_capt
         window.tap_socket = socket_path
         window.tasks.spawn(window.listen_for_taps(), "listening for taps")
         tab = qloop.run_until_complete(scenario(window))
-        model, index = tab.model, tab.tap_index
+        model, index = tab.model, tab.feed.index
         saved = {e.seq: e for e in read_capture(capture).events}
         assert model.rowCount() > 500 and index.held > 0
         echo = next(row for row in range(index.held) if model.event(row).method == "tools/call")

@@ -66,3 +66,91 @@ def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, s
     assert "ended: the server exited with 0" in tab.status.text()
     assert not tab.composer.can_send()
     window.close()
+
+
+BROKEN = ROOT / "tests" / "integration" / "servers" / "broken_protocol_server.py"
+SCHEMA_TEXT = 'result.tools[0] is missing the required field "inputSchema"'
+
+
+def start_tap(window, socket_path, capture, name, server):
+    return asyncio.create_subprocess_exec(
+        sys.executable, "-m", "inspector", "tap", "--name", name, "--socket", str(socket_path),
+        "--capture", str(capture), "--", *server, cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+
+
+def tap_window(settings, tmp_path):
+    socket_path = tmp_path / "run" / "tap.sock"
+    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+                        tap_socket=socket_path, listen_for_taps=True)
+    window.show()
+    return window, socket_path
+
+
+def test_a_tap_on_a_server_whose_tools_list_breaks_the_schema_shows_the_finding_in_problems(
+        qapp, qloop, settings, tmp_path):
+    """A tap's events take the live session's path (issue 27): judged, so the schema finding reaches the Problems
+    panel and colours the row, as it does for a session the window runs itself."""
+    window, socket_path = tap_window(settings, tmp_path)
+
+    async def scenario():
+        await until(lambda: window.tap_listener is not None, 10, "the listener")
+        client = await start_tap(window, socket_path, tmp_path / "tap.jsonl", "fake-client/broken",
+                                 [sys.executable, str(BROKEN)])
+        await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
+        tab = window.tabs.currentWidget()
+        for message in CLIENT_SCRIPT:
+            client.stdin.write(json.dumps(message).encode() + b"\n")
+        await client.stdin.drain()
+        await until(lambda: "schema" in tab.problems.counts, 20, "the schema finding in the tap's Problems panel")
+        client.stdin.close()
+        await asyncio.wait_for(client.wait(), 20)
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    texts = [tab.problems.tree.topLevelItem(i).child(j).text(0)
+             for i in range(tab.problems.tree.topLevelItemCount())
+             for j in range(tab.problems.tree.topLevelItem(i).childCount())]
+    assert any(SCHEMA_TEXT in text for text in texts), texts
+    window.close()
+
+
+def test_closing_a_live_taps_tab_raises_nothing_and_stops_its_feed_while_the_tap_records_on(
+        qapp, qloop, settings, tmp_path):
+    window, socket_path = tap_window(settings, tmp_path)
+    capture = tmp_path / "tap.jsonl"
+    raised = []
+    loop = asyncio.get_event_loop()
+    loop.set_exception_handler(lambda _loop, context: raised.append(context))
+
+    async def scenario():
+        await until(lambda: window.tap_listener is not None, 10, "the listener")
+        client = await start_tap(window, socket_path, capture, "fake-client/demo", DEMO)
+        await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
+        tab = window.tabs.currentWidget()
+        client.stdin.write(json.dumps(CLIENT_SCRIPT[0]).encode() + b"\n")
+        await client.stdin.drain()
+        await asyncio.wait_for(client.stdout.readline(), 20)
+        await until(lambda: tab.model.rowCount() > 0, 10, "the first rows")
+        window.close_tab(window.tabs.indexOf(tab))
+        await until(lambda: tab.feed.detached, 10, "the feed detached")
+        rows = tab.model.rowCount()
+        for message in CLIENT_SCRIPT[1:]:  # the client goes on; the tap records on
+            client.stdin.write(json.dumps(message).encode() + b"\n")
+        await client.stdin.drain()
+        await asyncio.wait_for(client.stdout.readline(), 20)
+        client.stdin.close()
+        code = await asyncio.wait_for(client.wait(), 20)
+        await until(lambda: window.taps.count() == 0, 10, "the ended tap's entry gone with its tab")
+        return tab, rows, code
+
+    try:
+        tab, rows, code = qloop.run_until_complete(scenario())
+    finally:
+        loop.set_exception_handler(None)
+    assert code == 0
+    assert raised == []
+    assert tab.feed.index is not None and len(tab.feed.index) == rows, "events reached the closed tab"
+    recorded = [json.loads(line) for line in capture.read_text().splitlines()[1:]]
+    assert any(e.get("kind") == "message" and '"tools/list"' in e.get("raw", "") for e in recorded)
+    window.close()

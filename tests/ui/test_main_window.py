@@ -183,7 +183,7 @@ def test_a_failure_is_red_in_the_status_line_and_the_timeline_and_a_plain_note_i
     async def scenario():
         tab = window.open_live(Target(name="nope", argv=["mcp-inspector-no-such-server"]))
         await until(lambda: tab.live.state == FAILED and tab.live.finished, 10, "the failure, shut down")
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         return tab
 
     tab = qloop.run_until_complete(scenario())

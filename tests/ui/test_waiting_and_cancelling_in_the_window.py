@@ -69,7 +69,7 @@ def test_an_elicitation_answered_after_the_timeout_still_completes_its_tool_call
         await until(lambda: tab.requests.count() == 1, 15, "the elicitation in the Server requests panel")
         asked = tab.requests.current()
         await past(TIMEOUT + 1.0, started)  # the user answers well after the timeout
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         waiting = latency(tab, request)
         response = await accept_elicitation(tab, request, {"name": "Ada Lovelace"})
         return tab, request, asked, waiting, response
@@ -93,13 +93,13 @@ def test_cancel_sends_one_notification_and_the_row_says_cancelled_even_after_the
         assert tab.select_seq(request.seq)
         assert tab.cancel_selected()
         await until(lambda: sent(tab, "notifications/cancelled"), 10, "the cancellation")
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         cancelled = latency(tab, request)
         await past(TIMEOUT + 1.0, started)  # the timeout would have fired by now
         assert not tab.cancel_selected(), "asked twice: nothing more is sent, and the tab says so"
         assert "already cancelled" in tab.status.text()
         await asyncio.sleep(0)
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         return tab, request, cancelled
 
     tab, request, cancelled = qloop.run_until_complete(scenario())
@@ -117,7 +117,7 @@ def test_the_late_answer_to_a_cancelled_request_is_paired_and_marked_after_cance
         assert tab.select_seq(request.seq)
         assert tab.cancel_selected()
         await until(lambda: any(e.data.get("reply_to") == request.seq for e in tab.events), 10, "the late answer")
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         return tab, request, next(e for e in tab.events if e.data.get("reply_to") == request.seq)
 
     tab, request, late = qloop.run_until_complete(scenario())
@@ -132,7 +132,7 @@ def test_a_timed_out_request_names_the_setting_that_raises_it_once_and_says_time
         request = await call(tab, "stall")
         await until(lambda: any("no response" in n for n in notes(tab)), TIMEOUT + 10, "the timeout")
         await until(lambda: sent(tab, "notifications/cancelled"), 10, "the cancellation")
-        tab.bridge.flush_now()
+        tab.feed.flush_now()
         return tab, request
 
     tab, request = qloop.run_until_complete(scenario())

@@ -3,11 +3,8 @@ requests and stderr beside it, and a status line that explains the connection's 
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import gc
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +29,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core import offload
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
 from inspector.core.explore.catalog import Catalog
@@ -40,13 +36,11 @@ from inspector.core.explore.history import History
 from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
-from inspector.core.protocol.pacer import JudgePacer
 from inspector.core.session.session import ServerInfo
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.core.wire.framing import Batch, server_broke_framing
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -55,7 +49,7 @@ from inspector.ui.panels.problems import ProblemsPanel
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
-from inspector.ui.session.bridge import SessionBridge
+from inspector.ui.session.feed import TimelineFeed
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.session.wrap_row import WrapRow
 from inspector.ui.timeline.filter import TimelineFilter
@@ -74,12 +68,6 @@ from inspector.ui.timeline.model import (
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: At close, how long the tab's sends under way may take to fail once the session is closed (at once, normally).
 CLOSE_GRACE = 2.0
-#: Loading a capture scans the file for at most this long at a time, then lets the window repaint.
-LOAD_SLICE_SECONDS = 0.01
-#: While loading, new rows are announced to the view (which then lays out and repaints) at most this often.
-LOAD_ANNOUNCE_SECONDS = 0.3
-#: stderr lines of a capture decoded for the pane per slice (the pane keeps the last MAX_LINES).
-STDERR_STEP = 200
 #: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
 EXCHANGE_SEARCH_ROWS = 20_000
 #: The method filter is never narrower than this many digits ("tools/call" fits).
@@ -132,16 +120,17 @@ class SessionTab(QWidget):
         #: the tab's background sends and cancellations; a failure is said in the status line
         self.tasks = Tasks(report=lambda sentence: self.say(sentence, failure=True))
         self.live: LiveSession | None = None
-        self.bridge: SessionBridge | None = None
         self.capture_path: Path | None = None
         self.capture_header: dict[str, Any] | None = None  #: an opened capture's header
         self.read_only = False
+        self.closed = False  #: closing or closed: nothing more is shown in it
         self.events: list[Event] = []
         self.model: TimelineModel | None = None
         self.index: CaptureIndex | None = None
         self.loading = False  #: an opened capture is still being scanned
         self.catalog: dict[str, list[dict[str, Any]]] = {}
-        self._tap_stderr: list[Event] = []
+        #: the one way events reach this tab (live session, tap, opened capture): kept, judged, announced
+        self.feed: TimelineFeed | None = None
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
         self._build()
@@ -220,15 +209,6 @@ class SessionTab(QWidget):
         self.problems.muted_changed.connect(self._muted_changed)
         self.detail.extra_findings = lambda event: [f.as_finding() for f in self.judge.of(event.seq)
                                                     if f.rule not in self.problems.muted]
-        self.pacer = JudgePacer(self.judge, self._judged)
-        self._said_skipped = False
-        self._pace_timer = QTimer(self)
-        self._pace_timer.setSingleShot(True)
-        self._pace_timer.timeout.connect(self._pace)
-        self._judge_timer = QTimer(self)  # big messages' schemas, judged one per idle turn, off the hot path
-        self._judge_timer.setInterval(0)
-        self._judge_timer.timeout.connect(self._judge_deferred)
-        self._judging: Iterator[None] | None = None
 
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(self.detail)
@@ -279,10 +259,6 @@ class SessionTab(QWidget):
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)
-        self._loader = QTimer(self)
-        self._loader.setInterval(0)
-        self._loader.timeout.connect(self._load_slice)
-        self._loading_steps: Iterator[str] | None = None
 
     # -- sources ---------------------------------------------------------------------------------------
 
@@ -306,10 +282,7 @@ class SessionTab(QWidget):
         self.events = model.events
         self.detail.raw_pieces = functools.partial(_raw_pieces, live.index)
         self._set_model(model)
-        self.bridge = SessionBridge(session, self)
-        self.bridge.events_arrived.connect(self._events_arrived)
-        self.bridge.stderr_lines.connect(self.stderr.append_events)
-        session.listeners.append(self._judge_batch)
+        self._attach_feed(live.index).follow_session(session)
         live.state_changed.connect(self._state_changed)
         live.server_known.connect(self._server_known)
         self.composer.in_flight = session.pending_requests
@@ -329,33 +302,25 @@ class SessionTab(QWidget):
         self.tap_hello = hello
         capture = hello.get("capture")
         self.capture_path = Path(capture) if capture else None
-        self.tap_index = TapIndex(capture)  # bounded: older rows are read back from the tap's capture
-        model = TimelineModel(index=self.tap_index, live=True)
+        index = TapIndex(capture)  # bounded: older rows are read back from the tap's capture
+        model = TimelineModel(index=index, live=True)
         self.events = model.events
-        self.detail.raw_pieces = functools.partial(_raw_pieces, self.tap_index)
+        self.detail.raw_pieces = functools.partial(_raw_pieces, index)
         self._set_model(model)
+        self._attach_feed(index)
         self.composer.set_enabled_for_session(False)
         self.side.setCurrentWidget(self.stderr)
-        self._tap_timer = QTimer(self)
-        self._tap_timer.setInterval(33)  # the bridge's rate: at most ~30 updates a second
-        self._tap_timer.timeout.connect(self._tap_catch_up)
-        self._tap_timer.start()
         self._tap_status("live")
 
     def add_tap_events(self, events: list[Event]) -> None:
-        self.tap_index.extend(events)
-        self._tap_stderr.extend(e for e in events if e.kind == Kind.STDERR)
-
-    def _tap_catch_up(self) -> None:
-        if self.model is not None and self.model.rowCount() < len(self.events):
-            self._events_arrived()
-            self.stderr.append_events(self._tap_stderr)
-            self._tap_stderr = []
-            self._tap_status("live")
+        """Events of the live tap: they take the same path as a live session's (kept, judged, announced)."""
+        if self.feed is not None and not self.closed:
+            self.feed.push(events)
 
     def tap_ended(self, end: dict[str, Any] | None, dropped: int = 0) -> None:
-        self._tap_catch_up()
-        self._tap_timer.stop()
+        if self.feed is None or self.closed:
+            return  # the tab was closed meanwhile
+        self.feed.flush_now()
         if end is None:
             self._tap_status("the tap went away without saying how the server ended")
         else:
@@ -373,7 +338,7 @@ class SessionTab(QWidget):
 
     def attach_index(self, index: CaptureIndex, path: Path) -> None:
         """An opened capture, indexed rather than read: the first rows show at once, the rest of the file is
-        scanned in slices of LOAD_SLICE_SECONDS with a progress bar, and the window stays responsive."""
+        scanned in short slices (the feed's) with a progress bar, and the window stays responsive."""
         self.read_only = True
         self.capture_path = path
         self.index = index
@@ -386,60 +351,29 @@ class SessionTab(QWidget):
         self.loading = True
         self.progress.show()
         self._capture_status("loading 0%")
-        gc.freeze()  # as the live bridge does: a full collection need not walk the window's objects (a stall)
-        self._loading_steps = self._load_steps()
-        index.scan(LOAD_SLICE_SECONDS)  # the first rows, shown at once
-        model.catch_up()
-        self._load_slice()
-        if self._loading_steps is not None:
-            self._loader.start()
+        feed = self._attach_feed(index)
+        feed.progress.connect(self._loading)
+        feed.judging.connect(self._judging_capture)
+        feed.load()  # the first rows at once; the rest of the file in the background
 
-    def _load_slice(self) -> None:
-        """One step of loading (each step takes about LOAD_SLICE_SECONDS)."""
-        if self._loading_steps is None:
+    def _loading(self, progress: float) -> None:
+        """An opened capture's loading moved on (1.0: its rows and stderr are read)."""
+        if progress < 1.0:
+            self.progress.setValue(int(progress * 1000))  # QProgressBar repaints at once
+            self._capture_status(f"loading {progress:.0%}")
             return
-        try:
-            next(self._loading_steps)
-        except StopIteration:
-            self._loading_steps = None
-            self._loader.stop()
-
-    def _load_steps(self) -> Iterator[str]:
-        """Loading an opened capture, as short steps; each yields its name (for benchmarks/scale.py)."""
-        index, model = self.index, self.model
-        assert index is not None and model is not None
-        # One short piece of work per step, so the event loop (a repaint, input) runs between any two; after
-        # new rows are announced, a step that does nothing lets the table repaint on its own.
-        announced = time.perf_counter()
-        while not index.done:
-            index.scan(LOAD_SLICE_SECONDS)
-            yield "scan"
-            if time.perf_counter() - announced >= LOAD_ANNOUNCE_SECONDS:
-                model.catch_up()
-                self._refit_if_wider()
-                yield "announce"
-                yield "repaint"
-                self.progress.setValue(int(index.progress * 1000))  # QProgressBar repaints at once
-                self._capture_status(f"loading {index.progress:.0%}")
-                announced = time.perf_counter()
-                yield "progress"
-        model.catch_up()
-        self._refit_if_wider()
         self.loading = False
+        self._capture_status()
+        self._learn_catalog(self._catalog_candidates())
+
+    def _judging_capture(self, progress: float) -> None:
+        """The opened capture is judged in the background after loading, with progress."""
+        if progress < 1.0:
+            self.progress.setValue(int(progress * 1000))
+            self._capture_status(f"judging {progress:.0%}")
+            return
         self.progress.hide()
         self._capture_status()
-        yield "announce"
-        yield "repaint"
-        # the stderr pane keeps the last lines only: decode just those
-        only_stderr = bytes(value & KIND_MASK == KIND_CODES[Kind.STDERR] for value in range(256))
-        stderr = model.columns.select(0, len(index), only_stderr)[-STDERR_PANE_LINES:]
-        for start in range(0, len(stderr), STDERR_STEP):
-            self.stderr.append_events([index.event(row) for row in stderr[start:start + STDERR_STEP]])
-            yield "stderr"
-        self._learn_catalog(self._catalog_candidates())
-        yield "catalog"
-        self._judging = self._judge_capture()  # judged in the background, after loading
-        self._judge_timer.start()
 
     def _catalog_candidates(self) -> list[Event]:
         """The last few answers to tools/list, resources/list and prompts/list of an opened capture."""
@@ -590,116 +524,38 @@ class SessionTab(QWidget):
 
     # -- live updates ----------------------------------------------------------------------------------
 
-    def _events_arrived(self) -> None:
+    def _attach_feed(self, index: CaptureIndex) -> TimelineFeed:
+        """The tab's one ingest path (:class:`TimelineFeed`): the timeline, the stderr pane, the Problems panel
+        and the status line subscribe to it."""
+        feed = TimelineFeed(index, self.judge, self.tasks, self, stderr_keep=STDERR_PANE_LINES)
+        feed.rows_arrived.connect(self._rows_arrived)
+        feed.stderr_lines.connect(self.stderr.append_events)
+        feed.found.connect(self._found)
+        feed.said.connect(self.say)
+        self.feed = feed
+        return feed
+
+    def _rows_arrived(self) -> None:
         assert self.model is not None
         first = self.model.rowCount()
-        if self.index is None and self.live is None and self._judge_rows(first):
-            self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
         if self.model.catch_up() and self.follow.isChecked():
             self.table.scrollToBottom()
         self._refit_if_wider()
-        self._learn_catalog(self.events[first:])
-        self._update_counts()
-        self.composer.refresh()  # an id the composer warned about may have been answered
+        if self.live is not None:
+            self._learn_catalog(self.events[first:])
+            self._update_counts()
+            self.composer.refresh()  # an id the composer warned about may have been answered
+        elif self.index is None:
+            self._tap_status("live" if self.feed is not None and not self.feed.detached else "ended")
 
-    # -- protocol findings -----------------------------------------------------------------------------
-
-    def _judge_rows(self, first: int) -> bool:
-        """Queue the new rows for the judge: a live index's by row (fetched when judged, nothing held), a
-        list's as events. True when the pacer should step now."""
-        assert self.model is not None
-        if self.model.index_of_file is not None:
-            return self.pacer.push_rows(first, self.model.rowCount(), self.model.event)
-        return self.pacer.push(self.events[first:])
-
-    def _judge_batch(self, events: list[Event]) -> None:
-        """A live session's batch, queued for the judge as it arrives (a session listener): its rows with the
-        decoder's parse of each (:class:`~inspector.core.wire.framing.Batch`), so the judge does not parse them
-        again (issue 15's ingest cost)."""
-        assert self.live is not None and self.live.index is not None
-        stop = len(self.live.index)
-        parsed = events.values() if type(events) is Batch else None
-        if self.pacer.push_rows(stop - len(events), stop, self.live.index.event, parsed):
-            self._pace_timer.start(0)  # judged off the ingest path (JudgePacer), at once when there is no backlog
-
-    def _pace(self) -> None:
-        delay = self.pacer.step()
-        if delay is not None:
-            self._pace_timer.start(int(delay * 1000))
-        if self.pacer.skipped and not self._said_skipped:
-            self._said_skipped = True
-            self.say(self.pacer.sentence() or "")
-
-    def _judge_new(self, events: list[Event]) -> None:
-        """Judge new events now (an opened capture's slices; a live session's go through the pacer)."""
-        self._judged(events, self.judge.feed(events))
-
-    def _judged(self, events: list[Event], judged: list[ProtocolFinding]) -> None:
+    def _found(self, found: list[ProtocolFinding]) -> None:
         """Judged events: their findings (the judge's and those already on the events) go to the Problems
         panel, and their rows are repainted in their severity's colour."""
-        found = [*_wire_findings(events), *judged]
-        if found:
-            self.problems.add(found)
-        if judged and self.model is not None:
-            self.model.judged_changed({f.seq for f in judged})
-            if self.detail.current is not None and any(f.seq == self.detail.current.seq for f in judged):
+        self.problems.add(found)
+        if self.model is not None:
+            self.model.judged_changed({f.seq for f in found})
+            if self.detail.current is not None and any(f.seq == self.detail.current.seq for f in found):
                 self.detail.show_event(self.detail.current)
-        if self.judge.deferred and not self._judge_timer.isActive():
-            self._judge_timer.start()
-
-    def _judge_deferred(self) -> None:
-        if self._judging is not None:
-            try:
-                next(self._judging)
-            except StopIteration:
-                self._judging = None
-            return
-        if offload.workers_enabled() and _loop_running():  # parsed and checked in the worker: no stall (issue 17)
-            self._judge_timer.stop()
-            self.tasks.spawn(self._judge_deferred_off_loop(), "judging a big message")
-            return
-        found = self.judge.judge_deferred(limit=1)
-        self._judged_late(found)
-        if not self.judge.deferred:
-            self._judge_timer.stop()
-
-    async def _judge_deferred_off_loop(self) -> None:
-        self._judged_late(await self.judge.judge_deferred_off_loop())
-
-    def _judged_late(self, found: list[ProtocolFinding]) -> None:
-        if found:
-            self.problems.add(found)
-            if self.model is not None:
-                self.model.judged_changed({f.seq for f in found})
-
-    def _judge_capture(self) -> Iterator[None]:
-        """An opened capture judged in the background, in slices of LOAD_SLICE_SECONDS, with progress."""
-        index = self.index
-        assert index is not None
-        total = len(index)
-        self.progress.show()
-        row = 0
-        while row < total:
-            deadline = time.perf_counter() + LOAD_SLICE_SECONDS
-            batch = []
-            while row < total and time.perf_counter() < deadline:
-                batch.append(index.event(row))
-                row += 1
-                if len(batch) >= 256:
-                    self._judge_new(batch)
-                    batch = []
-            self._judge_new(batch)
-            self.progress.setValue(int(row / max(total, 1) * 1000))
-            self._capture_status(f"judging {row / max(total, 1):.0%}")
-            yield
-        self.progress.hide()
-        self._capture_status()
-        while self.judge.deferred:
-            found = self.judge.judge_deferred(limit=1)
-            self.problems.add(found)
-            if self.model is not None:
-                self.model.judged_changed({f.seq for f in found})
-            yield
 
     def _muted_changed(self, muted: set[str]) -> None:
         if self.model is None:
@@ -733,8 +589,8 @@ class SessionTab(QWidget):
         self._update_counts(state, sentence)
         if state in (CLOSED, FAILED):
             self._ticker.stop()
-            if self.bridge is not None:
-                self.bridge.flush_now()
+            if self.feed is not None:
+                self.feed.flush_now()
             if self.model is not None:
                 self.model.connection_ended()  # what is still pending will get no answer now
             self.composer.set_enabled_for_session(False)
@@ -1023,48 +879,22 @@ class SessionTab(QWidget):
             self.tasks.spawn(self.live.send_raw(data), "sending the text")
 
     async def close(self) -> None:  # type: ignore[override]  # not QWidget.close: ends the session first
+        """End the tab's session (a live one is stopped, its last events shown) and detach the tab from its
+        feed: nothing reaches it afterwards (a tap still running keeps recording to its capture)."""
+        self.closed = True
         self._ticker.stop()
-        self._loader.stop()
-        self._loading_steps = None
         if self.live is not None:
             await self.live.stop()
             await self.explorer.close()
             await self.tasks.wait(CLOSE_GRACE)  # sends under way fail at once now: none is left half-sent
+        if self.feed is not None:
+            self.feed.flush_now()  # the session's end is in the rows
+            self.feed.detach()
         index = self.model.index_of_file if self.model is not None else None  # an opened capture's, or a live one's
         if index is not None:
             index.close()
-        if self.bridge is not None:
-            self.bridge.flush_now()
-            self.bridge.detach()
-        session = self.live.session if self.live is not None else None
-        if session is not None and self._judge_batch in session.listeners:
-            session.listeners.remove(self._judge_batch)
-
-
-def _loop_running() -> bool:
-    """Whether the asyncio loop runs now (in the app always; a test that pumps Qt events alone has none, and
-    then the work is done in place rather than left as a task nobody runs)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-__all__ = ["SessionTab"]
 
 
 def _raw_pieces(index: CaptureIndex, event: Event) -> Iterator[bytes] | None:
     """All the raw bytes of a long line read back from a capture (None for an event held whole)."""
     return index.raw_pieces(event) if isinstance(event, PartialEvent) else None
-
-
-def _wire_findings(events: list[Event]) -> list[ProtocolFinding]:
-    """The findings the wire layer put on events (and framing errors), for the Problems panel."""
-    out = []
-    for event in events:
-        if server_broke_framing(event):
-            out.append(ProtocolFinding(event.seq, "framing", "error", str(event.reason or "")))
-        for finding in event.findings:
-            out.append(ProtocolFinding(event.seq, finding.code, finding.severity, finding.text))
-    return out
