@@ -90,7 +90,7 @@ async def select_and_show_all(tab: SessionTab, seq: int, beat: Heartbeat) -> dic
     beat.start()
     await asyncio.sleep(0.05)
     started = time.perf_counter()
-    tab.select_seq(seq)
+    tab.timeline.select_seq(seq)
     detail.pretty.viewport().repaint()
     preview = time.perf_counter() - started
     await until(lambda: bool(browsable), 60)

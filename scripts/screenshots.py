@@ -79,7 +79,7 @@ async def select(tab, seq: int) -> None:
     """Select event ``seq`` once its row is in the timeline (rows arrive in batches, up to 30 times a second)."""
     from PySide6.QtWidgets import QAbstractItemView
 
-    await until(lambda: tab.select_seq(seq), 10, f"row {seq} in the timeline")
+    await until(lambda: tab.timeline.select_seq(seq), 10, f"row {seq} in the timeline")
     tab.table.scrollTo(tab.table.currentIndex(), QAbstractItemView.ScrollHint.PositionAtCenter)
 
 
@@ -276,9 +276,9 @@ class Shooter:
         for _ in range(5):
             await asyncio.wait_for(client.stdout.readline(), 20)
         tab = window.tabs.currentWidget()
-        await until(lambda: sum(1 for e in tab.visible_events() if e.data.get("request_method")) >= 5, 10,
+        await until(lambda: sum(1 for e in tab.timeline.visible_events() if e.data.get("request_method")) >= 5, 10,
                     "the live answers")
-        answer = next(e for e in tab.visible_events() if e.data.get("request_method") == "tools/call")
+        answer = next(e for e in tab.timeline.visible_events() if e.data.get("request_method") == "tools/call")
         await select(tab, answer.seq)
         await settle()
         self.save(window, "live-tap.png")

@@ -245,7 +245,7 @@ def status_sentence(tab: Any) -> str:
 
 
 def last_note(tab: Any, containing: str) -> str | None:
-    found = [text for text in notes(tab.visible_events()) if containing in text]
+    found = [text for text in notes(tab.timeline.visible_events()) if containing in text]
     return found[-1] if found else None
 
 

@@ -427,7 +427,7 @@ def test_binary_bytes_instead_of_an_answer_are_named_with_the_timeout_in_the_tim
                     lambda tab: last_note(tab, "no response to tools/list"), "the timeout note",
                     after_ready=compose(COMPOSE_TOOLS_LIST))
     check_binary_sentence(case.sentence, "", WINDOW_HINT)
-    assert any(e.kind == Kind.FRAMING_ERROR for e in case.tab.visible_events()), "red rows in the timeline"
+    assert any(e.kind == Kind.FRAMING_ERROR for e in case.tab.timeline.visible_events()), "red rows in the timeline"
     check_binary_capture(case.capture)
     report.saw(case.sentence, seconds=case.seconds)
 
@@ -517,7 +517,7 @@ def test_a_server_that_dies_leaving_a_helper_on_its_pipes_is_named_at_once_and_t
                                     f"last stderr lines:\n  {GRANDCHILD_STDERR}"), case.sentence
     check_grandchild_capture(case.capture, pid_file)
     helper = int(pid_file.read_text())
-    rows = [summary(e) for e in case.tab.visible_events() if e.kind == Kind.LIFECYCLE]
+    rows = [summary(e) for e in case.tab.timeline.visible_events() if e.kind == Kind.LIFECYCLE]
     assert f"processes left in the group after exit: [{helper}]; sent SIGKILL" in rows, rows
     report.saw(case.sentence, seconds=case.seconds)
 

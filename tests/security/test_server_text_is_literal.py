@@ -240,7 +240,7 @@ def audit_each_event(tab: SessionTab) -> Audit:
     """Select every event in turn (the detail view shows it) and read the whole application each time."""
     total = Audit()
     for event in list(tab.events):
-        if tab.select_seq(event.seq):
+        if tab.timeline.select_seq(event.seq):
             total.merge(Audit().everything())
     return total
 

@@ -40,8 +40,8 @@ def main() -> None:
     app = QApplication([])
     from inspector.core.clients.profiles import ProfileStore
     from inspector.ui.main_window import MainWindow
-    from inspector.ui.session.tab import NUMBER_COLUMNS, SUMMARY_MIN_CHARS
     from inspector.ui.timeline.model import COL_SUMMARY
+    from inspector.ui.timeline.view import NUMBER_COLUMNS, SUMMARY_MIN_CHARS
 
     folder = Path(tempfile.mkdtemp())
     settings = QSettings(sys.argv[1], QSettings.Format.IniFormat)
@@ -102,9 +102,9 @@ def main() -> None:
             filter_method=tab.filter_method.width(),
             method_wants=tab.fontMetrics().horizontalAdvance("tools/call"),
             boxes_inside=all(box.isVisible() and tab.rect().contains(box.geometry())
-                             for box in (tab.show_c2s, tab.show_s2c, tab.show_stderr, tab.show_transport,
-                                         tab.problems_only, tab.follow)),
-            boxes_clear=not tab.show_c2s.geometry().intersects(tab.filter_method.geometry()),
+                             for box in (tab.timeline.show_c2s, tab.timeline.show_s2c, tab.timeline.show_stderr,
+                                         tab.timeline.show_transport, tab.problems_only, tab.follow)),
+            boxes_clear=not tab.timeline.show_c2s.geometry().intersects(tab.filter_method.geometry()),
             summary_left=header.sectionViewportPosition(COL_SUMMARY),
             summary_width=header.sectionSize(COL_SUMMARY),
             summary_wants=unit * SUMMARY_MIN_CHARS,

@@ -124,19 +124,19 @@ def test_the_tab_shortcuts_do_their_job_on_the_real_window_and_nothing_is_ambigu
                    and model.event(row).dir == Direction.C2S)
     response = model.pair_row(request)
     tab.table.setFocus()
-    tab.select_row(request)
+    tab.timeline.select_row(request)
 
     press(window, "Ctrl+J")
-    assert tab.current_row() == response
+    assert tab.timeline.current_row() == response
     press(window, "Ctrl+J")
-    assert tab.current_row() == request
+    assert tab.timeline.current_row() == request
 
     # F8's answer, read from the capture file itself (not from the columns F8 itself uses)
     expected_seq = first_problem_after(SAMPLE, model.event(request).seq)
     press(window, "F8")
-    assert model.event(tab.current_row()).seq == expected_seq
+    assert model.event(tab.timeline.current_row()).seq == expected_seq
 
-    tab.select_row(request)
+    tab.timeline.select_row(request)
     QGuiApplication.clipboard().clear()
     press(window, "Ctrl+Shift+C")
     assert QGuiApplication.clipboard().text() == pretty(model.event(request).raw)
@@ -172,16 +172,16 @@ def test_the_session_shortcuts_cancel_resend_and_restart_a_live_session(window, 
         tab.composer.set_text('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"slow_count",'
                               '"arguments":{"count":50,"delay_ms":200}}}')
         assert tab.composer.send()
-        await until(lambda: any(e.method == "tools/call" for e in tab.visible_events()), 10, "the slow call")
-        call = next(e for e in tab.visible_events() if e.method == "tools/call")
+        await until(lambda: any(e.method == "tools/call" for e in tab.timeline.visible_events()), 10, "the slow call")
+        call = next(e for e in tab.timeline.visible_events() if e.method == "tools/call")
         tab.table.setFocus()
-        tab.select_seq(call.seq)
+        tab.timeline.select_seq(call.seq)
         press(window, "Ctrl+Shift+X")
-        await until(lambda: any(e.method == "notifications/cancelled" for e in tab.visible_events()), 10,
+        await until(lambda: any(e.method == "notifications/cancelled" for e in tab.timeline.visible_events()), 10,
                     "the cancellation sent by Ctrl+Shift+X")
         tab.composer.set_text("")
         tab.table.setFocus()
-        tab.select_seq(call.seq)
+        tab.timeline.select_seq(call.seq)
         press(window, "Ctrl+Shift+E")
         assert '"slow_count"' in tab.composer.text()
         tab.table.setFocus()

@@ -30,7 +30,7 @@ def select_call(tab, name: str) -> None:
     for row in range(tab.model.rowCount()):
         event = tab.model.event(row)
         if event.kind == Kind.MESSAGE and event.dir == Direction.C2S and b'"%s"' % name.encode() in event.raw:
-            assert tab.select_row(row)
+            assert tab.timeline.select_row(row)
             return
     raise AssertionError(f"no call of {name}")
 

@@ -171,13 +171,13 @@ def test_next_problem_walks_the_problem_rows_in_order_with_and_without_a_filter(
     tab = window.open_capture(SAMPLE)
     qtbot.waitUntil(lambda: not tab.loading, timeout=30_000)
     if filtered:
-        tab.show_stderr.setChecked(False)
+        tab.timeline.show_stderr.setChecked(False)
     want = [e.seq for e in events if (e.kind == Kind.FRAMING_ERROR or any(f.severity == "error" for f in e.findings))
             and not (filtered and e.kind == Kind.STDERR)]
     seen = []
     for _ in range(len(want) + 1):
-        tab.next_problem()
-        event = tab.current_event()
+        tab.timeline.next_problem()
+        event = tab.timeline.current_event()
         if event is None or (seen and event.seq == seen[-1]):
             break
         seen.append(event.seq)

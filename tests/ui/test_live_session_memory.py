@@ -64,14 +64,14 @@ def test_a_live_session_past_its_memory_window_still_shows_filters_selects_and_p
         assert model.event(old) == saved[old]
 
         # select the old request: the detail pane shows it, its answer is paired and highlighted
-        assert tab.select_row(old)
+        assert tab.timeline.select_row(old)
         assert tab.detail.current is not None and tab.detail.current.seq == first.seq
-        answer = tab.pair_row()
+        answer = tab.timeline.pair_row()
         assert answer is not None and answer > old and model.highlight_row == answer
         assert "oldmarker" in model.event(answer).raw.decode()
         assert latency_cell(tab, first).endswith("ms")
-        tab.jump_to_pair()
-        assert tab.current_row() == answer
+        tab.timeline.jump_to_pair()
+        assert tab.timeline.current_row() == answer
 
         # a method filter over the columns, then a text search that reads the file
         tab.filter_method.setText("tools/call")
@@ -140,8 +140,8 @@ def test_a_tap_past_its_memory_window_reads_its_old_rows_back_from_the_taps_capt
         assert model.rowCount() > 500 and index.held > 0
         echo = next(row for row in range(index.held) if model.event(row).method == "tools/call")
         assert model.event(echo) == saved[model.event(echo).seq]  # read back from the tap's capture
-        assert tab.select_row(echo) and tab.detail.current.seq == model.event(echo).seq
-        answer = tab.pair_row()
+        assert tab.timeline.select_row(echo) and tab.detail.current.seq == model.event(echo).seq
+        answer = tab.timeline.pair_row()
         assert answer is not None and b'"old"' in model.event(answer).raw
         assert all(model.event(row).seq in saved for row in range(0, model.rowCount(), 17))
         window.close()  # stops listening for taps

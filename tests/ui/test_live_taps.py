@@ -51,8 +51,8 @@ def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, s
             client.stdin.write(json.dumps(message).encode() + b"\n")
         await client.stdin.drain()
         replies = [json.loads(await asyncio.wait_for(client.stdout.readline(), 20)) for _ in range(2)]
-        await until(lambda: any(e.data.get("request_method") == "tools/list" for e in tab.visible_events()), 10,
-                    "the live tools/list answer in the window")
+        await until(lambda: any(e.data.get("request_method") == "tools/list"
+                                for e in tab.timeline.visible_events()), 10, "the live tools/list answer in the window")
         client.stdin.close()
         code = await asyncio.wait_for(client.wait(), 20)
         await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
@@ -61,7 +61,7 @@ def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, s
     tab, replies, code = qloop.run_until_complete(scenario())
     assert code == 0
     assert [r["id"] for r in replies] == [1, 2]
-    events = tab.visible_events()
+    events = tab.timeline.visible_events()
     assert {e.dir for e in events if e.kind == Kind.MESSAGE} == {Direction.C2S, Direction.S2C}
     assert "ended: the server exited with 0" in tab.status.text()
     assert not tab.composer.can_send()

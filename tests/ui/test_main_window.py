@@ -29,7 +29,7 @@ def window(qapp, qloop, tmp_path):
 
 
 def shown_events(tab: SessionTab) -> list:
-    return tab.visible_events()
+    return tab.timeline.visible_events()
 
 
 def test_the_demo_session_shows_the_handshake_and_a_composed_request_paired_with_its_answer(window, qloop):
@@ -49,10 +49,10 @@ def test_the_demo_session_shows_the_handshake_and_a_composed_request_paired_with
     request = next(e for e in events if e.method == "tools/list" and e.dir == Direction.C2S)
     response = next(e for e in events if e.data.get("reply_to") == request.seq)
     assert response.data["latency"] > 0
-    assert tab.select_seq(response.seq)
+    assert tab.timeline.select_seq(response.seq)
     assert tab.model.highlight_row == tab.model.row_of_seq(request.seq)
-    tab.jump_to_pair()
-    assert tab.current_event() is request
+    tab.timeline.jump_to_pair()
+    assert tab.timeline.current_event() is request
     assert "mcp-inspector-demo" in tab.status.text() and "ready" in tab.status.text()
     assert window.tabs.tabText(0) == "mcp-inspector-demo"
 
@@ -129,12 +129,12 @@ def test_a_saved_capture_reopens_read_only_with_the_same_events_and_the_same_pai
         latency = reopened_pairing[row][2]
         assert latency.endswith((" ms", " s")), f"row {row} shows its latency, not {latency!r}"
     assert [pair for _, pair, _ in reopened_pairing] == [pair for _, pair, _ in live_pairing]
-    reopened.select_row(requests[-1])
+    reopened.timeline.select_row(requests[-1])
     assert reopened.model.highlight_row == live_pairing[requests[-1]][1]
-    reopened.jump_to_pair()
-    assert reopened.current_row() == live_pairing[requests[-1]][1]
-    reopened.jump_to_pair()
-    assert reopened.current_row() == requests[-1], "Ctrl+J jumps back from the response to its request"
+    reopened.timeline.jump_to_pair()
+    assert reopened.timeline.current_row() == live_pairing[requests[-1]][1]
+    reopened.timeline.jump_to_pair()
+    assert reopened.timeline.current_row() == requests[-1], "Ctrl+J jumps back from the response to its request"
     assert not reopened.composer.isEnabled() or not reopened.composer.can_send()
     assert str(tab.capture_path) in window.recent_files()
 
@@ -154,7 +154,7 @@ def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
 
     tab = qloop.run_until_complete(scenario())
     answer = next(e for e in shown_events(tab) if e.data.get("request_method") == "tools/call")
-    assert tab.select_seq(answer.seq)
+    assert tab.timeline.select_seq(answer.seq)
     # the answer's text, as typed (not escaped, not rendered) in the detail view and in its timeline row
     assert payload in tab.detail.pretty.toPlainText()
     row = tab.model.row_of_seq(answer.seq)
@@ -302,7 +302,7 @@ def test_a_pending_request_can_be_cancelled_and_the_session_restarted(window, ql
         assert tab.composer.send()
         await until(lambda: any(e.method == "tools/call" for e in shown_events(tab)), 10, "the slow call")
         call = next(e for e in shown_events(tab) if e.method == "tools/call")
-        tab.select_seq(call.seq)
+        tab.timeline.select_seq(call.seq)
         assert tab.cancel_selected()
         await until(lambda: any(e.method == "notifications/cancelled" for e in shown_events(tab)), 10,
                     "the cancellation")
@@ -416,7 +416,7 @@ def test_the_number_columns_are_wide_enough_for_their_widest_numbers(window, qlo
     widest = {COL_DELTA: "+59.9 min", COL_KIND: "notification", COL_LATENCY: "pending 59.9 min",
               COL_SIZE: "1023.9 KB"}
     small = window.open_capture(Path(__file__).resolve().parents[1] / "data" / "sample-v1.jsonl")
-    small.fit_columns()
+    small.timeline.fit_columns()
     assert _number_columns_fit(small, {**widest, COL_SEQ: "9999", COL_TIME: "999.999"}) == []
     # a long session: the ten-millionth event, 28 hours in
     capture = tmp_path / "long.jsonl"
@@ -444,12 +444,12 @@ def test_resend_takes_a_fresh_id_and_keeping_the_id_of_a_request_in_flight_is_wa
         assert tab.composer.send()
         await until(lambda: len(calls(tab)) == 1, 10, "the slow call")
         first = calls(tab)[0]
-        tab.select_seq(first.seq)
+        tab.timeline.select_seq(first.seq)
         assert tab.resend_selected()
         fresh_status = tab.composer.status.text()
         assert tab.composer.send()
         await until(lambda: len(calls(tab)) == 2, 10, "the resent call")
-        tab.select_seq(first.seq)
+        tab.timeline.select_seq(first.seq)
         assert tab.resend_selected()
         tab.composer.keep_id.setChecked(True)
         kept_status = tab.composer.status.text()
@@ -476,7 +476,7 @@ def test_the_explorer_folds_away_in_a_narrow_window_comes_back_when_it_widens_an
     window.resize(1800, 900)
     qloop.run_until_complete(until(lambda: tab.explorer.isVisible(), 5, "the explorer beside the timeline"))
     assert tab.explorer_toggle.isChecked()
-    assert tab.beside.sizes()[0] >= tab.timeline_min_width(), "the timeline keeps its columns"
+    assert tab.beside.sizes()[0] >= tab.timeline.min_width(), "the timeline keeps its columns"
 
     window.menu_actions["explorer"].trigger()  # View > Explorer: the user folds it
     assert not tab.explorer.isVisible() and not tab.explorer_toggle.isChecked()

@@ -61,12 +61,12 @@ def check_pairing(tab: SessionTab, path: Path, at_least: int) -> None:
         latency = model.index(request, COL_LATENCY).data()
         assert latency.endswith((" ms", " s")), f"row {request} ({model.event(request).method}) shows {latency!r}"
         assert model.pair_row(request) == response and model.pair_row(response) == request
-        tab.select_row(request)
+        tab.timeline.select_row(request)
         assert model.highlight_row == response, "selecting a request tints its response"
-        tab.jump_to_pair()
-        assert tab.current_row() == response
-        tab.jump_to_pair()
-        assert tab.current_row() == request
+        tab.timeline.jump_to_pair()
+        assert tab.timeline.current_row() == response
+        tab.timeline.jump_to_pair()
+        assert tab.timeline.current_row() == request
 
 
 def cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:

@@ -51,7 +51,7 @@ def test_an_opened_capture_shows_the_schema_finding_on_its_row_in_findings_and_i
                      if tab.problems.tree.topLevelItem(i).text(0).startswith("schema "))
         assert group.text(1) == "1"
         tab.problems.tree.itemClicked.emit(group.child(0), 0)
-        assert tab.current_row() == row
+        assert tab.timeline.current_row() == row
         assert SCHEMA_TEXT in tab.detail.info.toPlainText()
         tab.side.setCurrentWidget(tab.problems)
         tab.problems.tree.expandAll()

@@ -19,7 +19,7 @@ from helpers import ROOT
 from PySide6.QtCore import QRect, QSettings
 
 from inspector.ui.main_window import DEFAULT_SIZE, clamp_to
-from inspector.ui.session.tab import (
+from inspector.ui.timeline.view import (
     COLUMN_CHARS,
     COLUMN_MIN_CHARS,
     NUMBER_COLUMNS,

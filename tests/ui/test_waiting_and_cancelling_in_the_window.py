@@ -90,7 +90,7 @@ def test_cancel_sends_one_notification_and_the_row_says_cancelled_even_after_the
         loop = asyncio.get_running_loop()
         started = loop.time()
         request = await call(tab, "stall")
-        assert tab.select_seq(request.seq)
+        assert tab.timeline.select_seq(request.seq)
         assert tab.cancel_selected()
         await until(lambda: sent(tab, "notifications/cancelled"), 10, "the cancellation")
         tab.feed.flush_now()
@@ -114,7 +114,7 @@ def test_the_late_answer_to_a_cancelled_request_is_paired_and_marked_after_cance
     async def scenario():
         tab = await ready_session(window, WAITS_ON_CLIENT, "waits")
         request = await call(tab, "stall", {"answer_on_cancel": True})
-        assert tab.select_seq(request.seq)
+        assert tab.timeline.select_seq(request.seq)
         assert tab.cancel_selected()
         await until(lambda: any(e.data.get("reply_to") == request.seq for e in tab.events), 10, "the late answer")
         tab.feed.flush_now()

@@ -9,20 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QMenu,
     QProgressBar,
     QSplitter,
-    QStyle,
-    QTableView,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -51,68 +45,19 @@ from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.feed import TimelineFeed
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
-from inspector.ui.session.wrap_row import WrapRow
-from inspector.ui.timeline.filter import TimelineFilter
-from inspector.ui.timeline.model import (
-    COL_DELTA,
-    COL_LATENCY,
-    COL_SEQ,
-    COL_SIZE,
-    COL_SUMMARY,
-    COL_TIME,
-    COLUMN_SAMPLES,
-    EVENT_ROLE,
-    TimelineModel,
-)
+from inspector.ui.timeline.model import TimelineModel
+from inspector.ui.timeline.view import TimelineView
 
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: At close, how long the tab's sends under way may take to fail once the session is closed (at once, normally).
 CLOSE_GRACE = 2.0
 #: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
 EXCHANGE_SEARCH_ROWS = 20_000
-#: The method filter is never narrower than this many digits ("tools/call" fits).
-METHOD_FILTER_CHARS = 12
-#: The timeline's columns before Summary, in digits (the width of "0"): as wide as they like to be ...
-COLUMN_CHARS = (6, 8, 9, 2, 11, 22, 5, 10, 8)
-#: ... and as narrow as they get in a narrow table (a long method is then elided, its tooltip whole).
-COLUMN_MIN_CHARS = (4, 5, 6, 2, 7, 8, 3, 6, 5)
-#: Pixels around each column's text (the cell's margins), and the least of it in a narrow table.
-COLUMN_PADDING = 12
-COLUMN_MIN_PADDING = 6
-#: The Summary column keeps at least this share of the table's width, and at least SUMMARY_MIN_CHARS digits.
-SUMMARY_SHARE = 0.3
-SUMMARY_MIN_CHARS = 24
-#: The columns that show numbers: a narrow table never shrinks them (a cut number is a lie).
-NUMBER_COLUMNS = frozenset({COL_SEQ, COL_TIME, COL_DELTA, COL_LATENCY, COL_SIZE})
-#: ``#`` and Time are as wide as their largest value so far, and at least this wide (a fresh session's
-#: columns do not jump at its tenth event).
-SEQ_MIN_DIGITS = 4
-TIME_MIN_SAMPLE = "000.000"
-
-
-def column_widths(space: int, unit: int, wanted: list[int] | None = None,
-                  least: list[int] | None = None) -> list[int]:
-    """The widths of the columns before Summary in a table ``space`` pixels wide (``unit``: the width of a
-    digit): their preferred widths (``wanted``, else :data:`COLUMN_CHARS` digits each) while Summary keeps its
-    share beside them, else each shrunk towards its minimum (``least``, else :data:`COLUMN_MIN_CHARS` digits)
-    in proportion to what it can give, never below it."""
-    if wanted is None:
-        wanted = [unit * chars + COLUMN_PADDING for chars in COLUMN_CHARS]
-    if least is None:
-        least = [unit * chars + COLUMN_MIN_PADDING for chars in COLUMN_MIN_CHARS]
-    least = [min(low, high) for low, high in zip(least, wanted, strict=True)]
-    room = space - max(unit * SUMMARY_MIN_CHARS, int(space * SUMMARY_SHARE))
-    need = sum(wanted) - room
-    if need <= 0:
-        return wanted
-    can_give = sum(wanted) - sum(least)
-    if need >= can_give:
-        return least
-    return [w - -(-(w - m) * need // can_give) for w, m in zip(wanted, least, strict=True)]
 
 
 class SessionTab(QWidget):
     title_changed = Signal(str)
+    timeline: TimelineView  #: the filter bar and the table (made in _build)
 
     def __init__(self, title: str, parent: Any = None) -> None:
         super().__init__(parent)
@@ -138,30 +83,12 @@ class SessionTab(QWidget):
     # -- construction ----------------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.filter_text = QLineEdit(self)
-        self.filter_text.setPlaceholderText("Filter: text in messages (Ctrl+F)")
-        self.filter_method = QLineEdit(self)
-        self.filter_method.setPlaceholderText("method")
-        # legible at any scale: never narrower than the placeholder (the filter bar wraps instead)
-        unit = self.fontMetrics().horizontalAdvance("0")
-        self.filter_text.setMinimumWidth(self.fontMetrics().horizontalAdvance(self.filter_text.placeholderText())
-                                         + 2 * unit)
-        self.filter_method.setMinimumWidth(unit * METHOD_FILTER_CHARS)
-        self.filter_method.setMaximumWidth(unit * 26)
-        self.show_c2s = QCheckBox("→ sent", self)
-        self.show_s2c = QCheckBox("← received", self)
-        self.show_stderr = QCheckBox("stderr", self)
-        self.show_transport = QCheckBox("transport", self)
-        self.problems_only = QCheckBox("problems only", self)
-        self.follow = QCheckBox("follow", self)
-        for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.follow):
-            box.setChecked(True)
-        self.filter_bar = WrapRow()
-        self.filter_bar.add_leading(self.filter_text, 2)
-        self.filter_bar.add_leading(self.filter_method, 1)
-        for box in (self.show_c2s, self.show_s2c, self.show_stderr, self.show_transport, self.problems_only,
-                    self.follow):
-            self.filter_bar.add_trailing(box)
+        self.timeline = TimelineView(self)
+        self.timeline.selected.connect(self._selected)
+        # the timeline's parts, as the tab's (the actions, the tests and the benchmarks reach them so)
+        self.table, self.proxy, self.follow = self.timeline.table, self.timeline.proxy, self.timeline.follow
+        self.filter_text, self.filter_method = self.timeline.filter_text, self.timeline.filter_method
+        self.problems_only, self.filter_bar = self.timeline.problems_only, self.timeline.filter_bar
         # the Explorer's place: beside the timeline while both fit, folded away when they do not (live only)
         self.explorer_toggle = QToolButton(self)
         self.explorer_toggle.setText("Explorer")
@@ -172,25 +99,6 @@ class SessionTab(QWidget):
         #: the user's own choice (shown or folded), which the tab's width no longer overrules; None: by width
         self.explorer_choice: bool | None = None
 
-        self.proxy = TimelineFilter(self)
-        self.table = QTableView(self)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        rows = self.table.verticalHeader()
-        rows.hide()
-        # fixed row heights: Qt then never measures rows, which matters with hundreds of thousands of them
-        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setWordWrap(False)
-        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setAlternatingRowColors(True)
-        self.columns_sized_by_user = False  #: a column was resized by hand: the widths are no longer fitted
-        self._fitting = False
-        self._fitted_extent = (0, 0)  #: the (seq digits, time characters) the columns were last fitted to
-        self.table.horizontalHeader().sectionResized.connect(self._section_resized)
-        self.table.viewport().installEventFilter(self)
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._timeline_menu)
 
         self.detail = DetailView(self)
@@ -205,7 +113,7 @@ class SessionTab(QWidget):
         self.side.addTab(self.stderr, "stderr")
         self.problems = ProblemsPanel(self)
         self.side.addTab(self.problems, "Problems")
-        self.problems.jump_requested.connect(self.select_seq)
+        self.problems.jump_requested.connect(self.timeline.select_seq)
         self.problems.muted_changed.connect(self._muted_changed)
         self.detail.extra_findings = lambda event: [f.as_finding() for f in self.judge.of(event.seq)
                                                     if f.rule not in self.problems.muted]
@@ -245,13 +153,6 @@ class SessionTab(QWidget):
         layout.addWidget(self.beside, 1)
         layout.addLayout(bottom)
 
-        self.filter_text.textChanged.connect(lambda text: self.set_filter(text=text))
-        self.filter_method.textChanged.connect(lambda text: self.set_filter(method=text))
-        self.show_c2s.toggled.connect(self._directions_changed)
-        self.show_s2c.toggled.connect(self._directions_changed)
-        self.show_stderr.toggled.connect(lambda on: self.set_filter(show_stderr=on))
-        self.show_transport.toggled.connect(lambda on: self.set_filter(show_transport=on))
-        self.problems_only.toggled.connect(lambda on: self.set_filter(problems_only=on))
         self.composer.send_requested.connect(self._send)
         self.composer.send_raw_requested.connect(self._send_raw)
         self.requests.pending_changed.connect(self._pending_requests)
@@ -404,87 +305,16 @@ class SessionTab(QWidget):
         self.model = model
         model.judged = self.judge.of
         model.muted = self.problems.muted
-        self._show(filtered=False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
-        self.fit_columns()
-
-    def fit_columns(self) -> None:
-        """Size the columns to the table's width (:func:`column_widths`) so that Summary stays on screen, until
-        the user sizes a column themselves."""
-        if self.columns_sized_by_user or self.model is None:
-            return
-        header = self.table.horizontalHeader()
-        self._fitting = True
-        try:
-            # while the table has room every column fits its widest text; a narrow table shrinks the text
-            # columns (their tooltip and the detail pane show all), never the number columns: a number cut to
-            # "+0.35…" is a lie (Summary gives way instead, down to its minimum)
-            wanted = self._wanted_widths()
-            unit = self.fontMetrics().horizontalAdvance("0")
-            least = [wanted[column] if column in NUMBER_COLUMNS else unit * chars + COLUMN_MIN_PADDING
-                     for column, chars in enumerate(COLUMN_MIN_CHARS)]
-            for column, width in enumerate(column_widths(self.table.viewport().width(), unit, wanted, least)):
-                header.resizeSection(column, width)
-        finally:
-            self._fitting = False
-
-    def _number_extent(self) -> tuple[int, int]:
-        """How many characters the largest sequence number and session time shown so far take (``#`` and
-        Time are sized to the data, not to the largest a capture could hold)."""
-        assert self.model is not None
-        rows = self.model.rowCount()
-        if not rows:
-            return SEQ_MIN_DIGITS, len(TIME_MIN_SAMPLE)
-        last = self.model.event(rows - 1)
-        return max(SEQ_MIN_DIGITS, len(str(last.seq))), max(len(TIME_MIN_SAMPLE), len(f"{last.t:.3f}"))
-
-    def _refit_if_wider(self) -> None:
-        if self._number_extent() != self._fitted_extent:  # a sequence number or time got a digit longer
-            self.fit_columns()
-
-    def _wanted_widths(self) -> list[int]:
-        """Each column before Summary as wide as the widest text it shows (:data:`COLUMN_SAMPLES`; ``#`` and
-        Time as wide as their largest value so far, :meth:`_number_extent`) or its title."""
-        assert self.model is not None
-        metrics, titles = self.table.fontMetrics(), self.table.horizontalHeader().fontMetrics()
-        samples = list(COLUMN_SAMPLES)
-        self._fitted_extent = seq_digits, time_chars = self._number_extent()
-        samples[COL_SEQ] = "0" * seq_digits
-        samples[COL_TIME] = "0" * (time_chars - 4) + ".000"
-        return [max(metrics.horizontalAdvance(sample),
-                    titles.horizontalAdvance(str(self.model.headerData(column, Qt.Orientation.Horizontal))))
-                + COLUMN_PADDING for column, sample in enumerate(samples)]
-
-    def _section_resized(self, column: int, _old: int, _new: int) -> None:
-        if not self._fitting and column != COL_SUMMARY:  # Summary stretches by itself
-            self.columns_sized_by_user = True
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
-            self.fit_columns()
-        return False
+        self.timeline.set_model(model)
 
     # -- the explorer's place --------------------------------------------------------------------------
 
-    def timeline_min_width(self) -> int:
-        """The least width the timeline shows every column in without scrolling sideways: the number columns
-        whole, the text columns at their minimums, Summary at :data:`SUMMARY_MIN_CHARS` digits."""
-        unit = self.fontMetrics().horizontalAdvance("0")
-        wanted = self._wanted_widths() if self.model is not None else \
-            [unit * chars + COLUMN_PADDING for chars in COLUMN_CHARS]
-        least = sum(wanted[column] if column in NUMBER_COLUMNS else unit * chars + COLUMN_MIN_PADDING
-                    for column, chars in enumerate(COLUMN_MIN_CHARS))
-        scrollbar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self.table)
-        return least + unit * SUMMARY_MIN_CHARS + scrollbar + 2 * self.table.frameWidth()
-
     def explorer_fits(self) -> bool:
         """Whether the Explorer fits beside the timeline at the tab's width, the timeline keeping every column
-        (:meth:`timeline_min_width`)."""
+        (:meth:`TimelineView.min_width`)."""
         room = self.beside.width() if self.beside.width() else self.width()
         room -= self.beside.handleWidth()
-        return room >= self.timeline_min_width() + self.explorer.minimumSizeHint().width()
+        return room >= self.timeline.min_width() + self.explorer.minimumSizeHint().width()
 
     def place_explorer(self) -> None:
         """Show the Explorer beside the timeline when both fit (or the user asked for it), else fold it away;
@@ -496,7 +326,7 @@ class SessionTab(QWidget):
             self.explorer.setVisible(shown)
         if shown:  # the timeline first: the Explorer gets what its columns leave, at least its own minimum
             total = sum(self.beside.sizes())
-            timeline = max(self.timeline_min_width(), self.beside.sizes()[0])
+            timeline = max(self.timeline.min_width(), self.beside.sizes()[0])
             explorer = max(self.explorer.minimumSizeHint().width(), total - timeline)
             if total and self.beside.sizes()[1] != explorer:
                 self.beside.setSizes([total - explorer, explorer])
@@ -536,11 +366,7 @@ class SessionTab(QWidget):
         return feed
 
     def _rows_arrived(self) -> None:
-        assert self.model is not None
-        first = self.model.rowCount()
-        if self.model.catch_up() and self.follow.isChecked():
-            self.table.scrollToBottom()
-        self._refit_if_wider()
+        first = self.timeline.catch_up()
         if self.live is not None:
             self._learn_catalog(self.events[first:])
             self._update_counts()
@@ -650,81 +476,22 @@ class SessionTab(QWidget):
         if count:
             self.side.setCurrentWidget(self.requests)
 
-    # -- selection -------------------------------------------------------------------------------------
+    # -- what the selected row offers --------------------------------------------------------------------
 
-    def current_event(self) -> Event | None:
-        index = self.table.currentIndex()
-        return index.data(EVENT_ROLE) if index.isValid() else None
-
-    def current_row(self) -> int | None:
-        """The selected row of the model (not of the filter's view)."""
-        index = self.table.currentIndex()
-        if not index.isValid():
-            return None
-        if self.table.model() is self.proxy:
-            index = self.proxy.mapToSource(index)
-        return index.row() if index.isValid() else None
-
-    def _row_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
-        event = current.data(EVENT_ROLE) if current.isValid() else None
+    def _selected(self, event: Event | None) -> None:
         if event is None:
             self.detail.clear()
-            return
-        self.detail.show_event(event)
-        if self.model is not None:
-            self.model.set_highlight(self.pair_row())
-
-    def pair_row(self) -> int | None:
-        """The row paired with the selected one: the request a response answers, or the response a request
-        got (from the timeline's columns: the same for a live session, a capture, a tap and a replay)."""
-        row = self.current_row()
-        return self.model.pair_row(row) if row is not None and self.model is not None else None
-
-    def select_seq(self, seq: int) -> bool:
-        assert self.model is not None
-        row = self.model.row_of_seq(seq)
-        return row is not None and self.select_row(row)
-
-    def select_row(self, row: int) -> bool:
-        """Select a row of the model (scrolled to; in the filtered view when it passes the filter)."""
-        assert self.model is not None
-        index = self.model.index(row, 0)
-        if self.table.model() is self.proxy:
-            index = self.proxy.mapFromSource(index)
-        if not index.isValid():
-            return False
-        self.table.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
-        self.table.scrollTo(index)
-        return True
-
-    def jump_to_pair(self) -> None:
-        pair = self.pair_row()
-        if pair is not None:
-            self.follow.setChecked(False)
-            self.select_row(pair)
-
-    def next_problem(self) -> None:
-        """Select the next problem row (from the columns: no event is decoded to find it)."""
-        if self.model is None:
-            return
-        start = self.table.currentIndex().row() + 1
-        shown = self.table.model()
-        if shown is self.model:
-            row = self.model.columns.next_problem(start, self.model.rowCount())
         else:
-            row = self.proxy.next_problem(start)
-        if row is not None:
-            self.follow.setChecked(False)
-            self.table.setCurrentIndex(shown.index(row, 0))
+            self.detail.show_event(event)
 
     def cancel_selected(self) -> bool:
         """Cancel the selected request if it is still waiting: notifications/cancelled (or, on 2026-07-28
         HTTP, closing its stream), once however often it is asked. The request keeps its row, which says
         "cancelled"; the server's reaction (a late answer, paired) follows in the timeline."""
-        event = self.current_event()
+        event = self.timeline.current_event()
         if (self.live is None or self.live.session is None or event is None or event.rpc is None
-                or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST or self.pair_row() is not None):
+                or event.dir != Direction.C2S or event.rpc.kind != jsonrpc.REQUEST
+                or self.timeline.pair_row() is not None):
             return False
         if self.live.session.was_cancelled(event.rpc.id):
             self.say(f"request {json.dumps(event.rpc.id)} was already cancelled; nothing more is sent")
@@ -737,7 +504,7 @@ class SessionTab(QWidget):
         """Put the selected sent message in the composer, to send again as it is or edited (Ctrl+Enter): with a
         fresh id unless the user ticks "keep the id"; a line that was not a message goes back in raw mode, its
         newline included, to be sent byte for byte again."""
-        event = self.current_event()
+        event = self.timeline.current_event()
         if event is None or event.dir != Direction.C2S or event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR) \
                 or self.read_only:
             return False
@@ -749,7 +516,7 @@ class SessionTab(QWidget):
         return True
 
     def copy_message(self) -> None:
-        event = self.current_event()
+        event = self.timeline.current_event()
         if event is not None:
             QGuiApplication.clipboard().setText(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
 
@@ -771,7 +538,7 @@ class SessionTab(QWidget):
         """Copy the selected sent message as ``jsonrpc``, ``command`` (the mcp-inspector line that sends it
         again) or ``curl`` (HTTP sessions: with the headers the session sent). False, with a sentence in the
         status line, when the selection is not a message this can be done for."""
-        event = self.current_event()
+        event = self.timeline.current_event()
         if event is None or event.kind != Kind.MESSAGE or event.dir != Direction.C2S:
             self.say("select a message the inspector sent to copy it as a command")
             return False
@@ -810,57 +577,13 @@ class SessionTab(QWidget):
             menu.addAction(text, functools.partial(self.copy_as, kind))
         menu.popup(self.table.viewport().mapToGlobal(point))
 
-    def focus_filter(self) -> None:
-        self.filter_text.setFocus()
-        self.filter_text.selectAll()
-
-    def _directions_changed(self) -> None:
-        directions = set()
-        if self.show_c2s.isChecked():
-            directions.add(Direction.C2S)
-        if self.show_s2c.isChecked():
-            directions.add(Direction.S2C)
-        self.set_filter(directions=directions)
-
-    def set_filter(self, **changes: Any) -> None:
-        """Change the filter; the view reads the model directly while nothing is filtered out (a flood then
-        costs no filtering at all) and goes through the filter otherwise."""
-        selected = self.current_event()
-        self.proxy.configure(**changes)
-        filtered = not self.proxy.is_default()
-        if filtered and self.proxy.sourceModel() is not None:
-            self.proxy.refilter()
-        self._show(filtered=filtered)  # a new source filters once; back to unfiltered filters nothing
-        if selected is not None and self.current_event() is None:
-            self.select_seq(selected.seq)
-
-    def _show(self, filtered: bool) -> None:
-        if self.model is None:
-            return
-        wanted = self.proxy if filtered else self.model
-        if self.table.model() is wanted:
-            return
-        selected = self.current_event()
-        if filtered:
-            self.proxy.setSourceModel(self.model)
-        self.table.setModel(wanted)
-        if not filtered:
-            self.proxy.setSourceModel(None)  # an idle filter would still check every new row
-        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
-        if selected is not None:
-            self.select_seq(selected.seq)
-
-    def visible_events(self) -> list[Event]:
-        shown = self.table.model()
-        return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
-
     def _exchange_events(self, exchange: int) -> list[Event]:
         index = self.model.index_of_file if self.model is not None else None
         if self.model is None or index is None:
             return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
         # a capture (opened, or a live session's): only HTTP rows near the selection are decoded (an exchange's
         # events are close)
-        current = self.current_event()
+        current = self.timeline.current_event()
         row = self.model.row_of_seq(current.seq) if current is not None else 0
         row = row or 0
         http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
