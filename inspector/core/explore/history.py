@@ -110,10 +110,8 @@ def _line(text: str) -> str:
     return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS - 1] + "…"
 
 
-def command_line(tool: str, arguments: dict[str, Any], *, argv: list[str] | None = None, url: str | None = None,
-                 transport: str | None = None) -> str:
+def command_line(tool: str, arguments: dict[str, Any], server: list[str]) -> str:
     """The ``mcp-inspector call`` line that makes the same call (:func:`inspector.core.interop.copy_as.as_command`:
-    ``KEY=VALUE`` where each value reads back as itself, ``--args JSON`` for the rest; headers and credentials
-    are left out: they are secrets)."""
-    return as_command({"method": "tools/call", "params": {"name": tool, "arguments": arguments}},
-                      argv=argv, url=url, transport=transport or "auto")
+    ``KEY=VALUE`` where each value reads back as itself, ``--args JSON`` for the rest). ``server``: the options
+    that reach the server (``Target.command_options()``: ``--oauth`` and the like kept, secrets left out)."""
+    return as_command({"method": "tools/call", "params": {"name": tool, "arguments": arguments}}, server)

@@ -22,12 +22,6 @@ def as_jsonrpc(message: Mapping[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, indent=2)
 
 
-def _server_part(argv: list[str] | None, url: str | None, transport: str = "auto") -> list[str]:
-    if url:
-        return ["--url", url] + (["--transport", transport] if transport not in ("", "auto") else [])
-    return ["--", *(argv or [])]
-
-
 def _reads_as_json(text: str) -> bool:
     """Whether ``KEY=text`` could be read back as a JSON literal (``2``, ``true``, ``[1]``) rather than the
     string, where a schema does not say: such a string goes in ``--args``, which says it unambiguously."""
@@ -57,10 +51,11 @@ def _key_values(arguments: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]
     return words, rest
 
 
-def as_command(message: Mapping[str, Any], *, argv: list[str] | None = None, url: str | None = None,
-               transport: str = "auto") -> str:
+def as_command(message: Mapping[str, Any], server: list[str]) -> str:
     """The ``mcp-inspector`` command that sends this request again to the same server: ``call`` for
-    tools/call, ``read`` for resources/read, ``prompt`` for prompts/get, ``request`` for anything else."""
+    tools/call, ``read`` for resources/read, ``prompt`` for prompts/get, ``request`` for anything else.
+    ``server``: the options that reach the server (:meth:`~inspector.core.session.target.Target.command_options`:
+    ``--url ...`` or ``-- COMMAND``)."""
     method = str(message.get("method", ""))
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     assert isinstance(params, dict)
@@ -83,7 +78,7 @@ def as_command(message: Mapping[str, Any], *, argv: list[str] | None = None, url
         words = ["request", method]
         if params:
             words.append(json.dumps(params, ensure_ascii=False, separators=(",", ":")))
-    return shlex.join(["mcp-inspector", *words, *_server_part(argv, url, transport)])
+    return shlex.join(["mcp-inspector", *words, *server])
 
 
 def as_curl(body: bytes | str, url: str, headers: Mapping[str, str]) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.capture.redact import REDACTED
+from inspector.core.capture.redact import REDACTED, SECRET_HEADERS, is_secret_name
 from inspector.core.present.describe import safe
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.transports.base import Transport, TransportError
@@ -267,6 +267,44 @@ class Target:
         return HttpOptions(url=self.url, headers=dict(self.headers), bearer=self.bearer, origin=self.origin,
                            connect_timeout=self.connect_timeout, response_timeout=response,
                            max_message=self.max_message, redact=self.redact)
+
+    def command_options(self, *, secrets: bool = False) -> list[str]:
+        """The options of an ``mcp-inspector`` command (``call``, ``read``, ``record``...) that reach this server
+        as this target does: ``--url`` with its transport, headers, origin and ``--oauth`` options, or the command
+        after ``--`` with its folder and environment; the handshake and revision when they are not the default.
+        ``secrets``: also the bearer token, secret headers, environment values and the client secret (the window's
+        own live session, copied by its user); otherwise those are left out (a history line, a saved note)."""
+        words: list[str] = []
+        if self.handshake != "auto":
+            words += ["--handshake", self.handshake]
+        if self.protocol_version:
+            words += ["--protocol-version", self.protocol_version]
+        if not self.url:
+            if self.cwd:
+                words += ["--cwd", self.cwd]
+            for name, value in self.env.items():
+                if secrets or not is_secret_name(name):
+                    words += ["--env", f"{name}={value}"]
+            return [*words, "--", *self.argv]
+        words += ["--url", self.url]
+        if self.transport not in ("", "auto"):
+            words += ["--transport", self.transport]
+        for name, value in self.headers.items():
+            if secrets or (name.lower() not in SECRET_HEADERS and not is_secret_name(name)):
+                words += ["-H", f"{name}: {value}"]
+        if self.origin:
+            words += ["--origin", self.origin]
+        if self.bearer and secrets:
+            words += ["--bearer", self.bearer]
+        oauth = self.oauth
+        if oauth is not None:
+            words.append("--oauth")
+            for option, value in (("--client-id", oauth.client_id),
+                                  ("--client-metadata-url", oauth.client_metadata_url), ("--scope", oauth.scope),
+                                  ("--client-secret", oauth.client_secret if secrets else None)):
+                if value:
+                    words += [option, value]
+        return words
 
     def sent_headers(self) -> dict[str, str]:
         """The headers sent on every request to the URL, besides the inspector's User-Agent."""

@@ -539,7 +539,7 @@ class ExplorerPanel(QWidget):
 
     def _command(self, tool: str, arguments: dict[str, Any]) -> str:
         target = self.target or Target()
-        return command_line(tool, arguments, argv=target.argv, url=target.url or None, transport=target.transport)
+        return command_line(tool, arguments, target.command_options())
 
     def _copy(self, text: str) -> None:
         if text:

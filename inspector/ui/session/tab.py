@@ -550,7 +550,7 @@ class SessionTab(QWidget):
         if kind == "jsonrpc" and isinstance(message, (dict, list)):
             text = json.dumps(message, ensure_ascii=False, indent=2)
         elif kind == "command" and isinstance(message, dict) and target is not None:
-            text = as_command(message, argv=target.argv, url=target.url, transport=target.transport)
+            text = as_command(message, target.command_options(secrets=self.live is not None))
         elif kind == "curl" and target is not None and target.is_http:
             exchange = event.data.get("exchange")
             http = next((e for e in self._exchange_events(exchange) if e.data.get("phase") != "end"), None) \
