@@ -299,9 +299,10 @@ class Target:
         oauth = self.oauth
         if oauth is not None:
             words.append("--oauth")
-            for option, value in (("--client-id", oauth.client_id),
-                                  ("--client-metadata-url", oauth.client_metadata_url), ("--scope", oauth.scope),
-                                  ("--client-secret", oauth.client_secret if secrets else None)):
+            given: tuple[tuple[str, str | None], ...] = (("--client-id", oauth.client_id),
+                ("--client-metadata-url", oauth.client_metadata_url), ("--scope", oauth.scope),
+                ("--client-secret", oauth.client_secret if secrets else None))
+            for option, value in given:
                 if value:
                     words += [option, value]
         return words
