@@ -302,9 +302,9 @@ class Target:
             given: tuple[tuple[str, str | None], ...] = (("--client-id", oauth.client_id),
                 ("--client-metadata-url", oauth.client_metadata_url), ("--scope", oauth.scope),
                 ("--client-secret", oauth.client_secret if secrets else None))
-            for option, value in given:
-                if value:
-                    words += [option, value]
+            for option, chosen in given:
+                if chosen:
+                    words += [option, chosen]
         return words
 
     def sent_headers(self) -> dict[str, str]:
