@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ import httpx
 import pytest
 from auth_support import AuthServer
 from helpers import until
+from PySide6.QtGui import QGuiApplication
 from qt_loop import call_tool, open_test_window
 from qt_loop import qloop as qloop  # the shared fixture (re-exported so pytest finds it here)
 from test_oauth_loopback import own_listening_ports
@@ -129,6 +131,10 @@ def test_the_window_signs_in_through_the_system_browser_and_the_auth_panel_shows
                     "the call's result")
         answer = next(e for e in tab.events if e.data.get("reply_to") == call.seq)
         assert b"scopes: mcp:read" in answer.raw
+        # copied as a command, the call keeps --oauth: without it the command met a 401 (issue 27)
+        assert tab.timeline.select_seq(call.seq) and tab.copy_as("command")
+        copied = shlex.split(QGuiApplication.clipboard().text())
+        assert copied[copied.index("--url"):] == ["--url", server.url, "--oauth"], copied
         shown = steps_shown(tab)
         assert [name for name, _ in shown] == ["discovery", "metadata", "registration", "authorize", "authorize",
                                                "token"]
