@@ -132,7 +132,7 @@ def test_the_window_signs_in_through_the_system_browser_and_the_auth_panel_shows
         answer = next(e for e in tab.events if e.data.get("reply_to") == call.seq)
         assert b"scopes: mcp:read" in answer.raw
         # copied as a command, the call keeps --oauth: without it the command met a 401 (issue 27)
-        assert tab.timeline.select_seq(call.seq) and tab.copy_as("command")
+        assert tab.timeline.select_seq(call.seq) and tab.copier.copy("command")
         copied = shlex.split(QGuiApplication.clipboard().text())
         assert copied[copied.index("--url"):] == ["--url", server.url, "--oauth"], copied
         shown = steps_shown(tab)

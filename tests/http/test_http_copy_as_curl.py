@@ -34,7 +34,7 @@ def test_the_copied_curl_command_gets_the_same_answer_from_the_server(qapp, qloo
         row = next(r for r in range(tab.model.rowCount()) if tab.model.event(r).kind == Kind.MESSAGE
                    and tab.model.event(r).dir == Direction.C2S and b'"add"' in tab.model.event(r).raw)
         assert tab.timeline.select_row(row)
-        assert tab.copy_as("curl")
+        assert tab.copier.copy("curl")
         line = QGuiApplication.clipboard().text()
     assert line.startswith("curl -sS -N -X POST http://127.0.0.1:")
     assert "mcp-protocol-version: 2026-07-28" in line.lower()

@@ -38,12 +38,12 @@ def select_call(tab, name: str) -> None:
 def test_copy_as_command_gives_the_call_line_for_the_captures_server(sample_tab):
     _window, tab = sample_tab
     select_call(tab, "echo")
-    assert tab.copy_as("command")
+    assert tab.copier.copy("command")
     words = shlex.split(QGuiApplication.clipboard().text())
     assert words[:3] == ["mcp-inspector", "call", "echo"]
     assert "text=<b>x</b><img src=q>" in words
     assert words[words.index("--"):] == ["--", "python", "-m", "inspector.demo", "--banner", "demo server starting"]
-    assert tab.copy_as("jsonrpc")
+    assert tab.copier.copy("jsonrpc")
     assert json.loads(QGuiApplication.clipboard().text())["params"]["name"] == "echo"
 
 
@@ -51,8 +51,24 @@ def test_copy_as_curl_on_a_stdio_session_says_why_not(sample_tab):
     _window, tab = sample_tab
     select_call(tab, "echo")
     QGuiApplication.clipboard().setText("unchanged")
-    assert not tab.copy_as("curl")
+    assert not tab.copier.copy("curl")
     assert "stdio" in tab.status.text() and QGuiApplication.clipboard().text() == "unchanged"
+
+
+def test_the_timelines_copy_menu_disables_what_cannot_apply_and_says_why_in_its_tooltip(sample_tab):
+    """Copy as curl was offered on a stdio session and then refused (issue 27): it is disabled, with the reason."""
+    _window, tab = sample_tab
+    select_call(tab, "echo")
+    menu = tab.copier.menu(tab.table.rect().center())
+    entries = {action.text(): (action.isEnabled(), action.toolTip()) for action in menu.actions()}
+    menu.close()
+    assert entries["Copy as curl"] == (False, "curl is for HTTP sessions; this one runs its server over stdio")
+    assert entries["Copy as JSON-RPC"][0] and entries["Copy as mcp-inspector command"][0]
+    tab.timeline.select_row(0)  # a lifecycle row: nothing to copy
+    menu = tab.copier.menu(tab.table.rect().center())
+    assert all(not action.isEnabled() and action.toolTip() == "select a message the inspector sent to copy it"
+               for action in menu.actions())
+    menu.close()
 
 
 def test_export_writes_the_report_and_har_says_why_not_for_stdio(sample_tab, tmp_path):

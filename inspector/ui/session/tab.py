@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QPalette, QResizeEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QMenu,
     QProgressBar,
     QSplitter,
     QTabWidget,
@@ -27,8 +26,7 @@ from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import History
-from inspector.core.interop.copy_as import as_command, as_curl
-from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
+from inspector.core.present.columns import category_table
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.session.session import ServerInfo
 from inspector.core.session.target import Target
@@ -43,6 +41,7 @@ from inspector.ui.panels.problems import ProblemsPanel
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
+from inspector.ui.session.copying import MessageCopier
 from inspector.ui.session.feed import TimelineFeed
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.timeline.model import TimelineModel
@@ -51,13 +50,12 @@ from inspector.ui.timeline.view import TimelineView
 CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
 #: At close, how long the tab's sends under way may take to fail once the session is closed (at once, normally).
 CLOSE_GRACE = 2.0
-#: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
-EXCHANGE_SEARCH_ROWS = 20_000
 
 
 class SessionTab(QWidget):
     title_changed = Signal(str)
     timeline: TimelineView  #: the filter bar and the table (made in _build)
+    copier: MessageCopier  #: copy the selected message as JSON-RPC, a command or curl (made in _build)
 
     def __init__(self, title: str, parent: Any = None) -> None:
         super().__init__(parent)
@@ -99,10 +97,9 @@ class SessionTab(QWidget):
         #: the user's own choice (shown or folded), which the tab's width no longer overrules; None: by width
         self.explorer_choice: bool | None = None
 
-        self.table.customContextMenuRequested.connect(self._timeline_menu)
-
         self.detail = DetailView(self)
-        self.detail.lookup_exchange = self._exchange_events
+        self.detail.lookup_exchange = self.timeline.exchange_events
+        self.copier = MessageCopier(self.timeline, self.target, lambda: self.live is not None, self.say, self)
         self.composer = Composer(self)
         self.requests = ServerRequestsPanel(self)
         self.stderr = StderrPane(self)
@@ -515,11 +512,6 @@ class SessionTab(QWidget):
         self.side.setCurrentWidget(self.composer)
         return True
 
-    def copy_message(self) -> None:
-        event = self.timeline.current_event()
-        if event is not None:
-            QGuiApplication.clipboard().setText(pretty(event.raw) if event.kind == Kind.MESSAGE else event.text())
-
     def _explorer_said(self, text: str, failure: bool) -> None:
         """The explorer's failures go to the status line, unless the session has ended: then the line keeps the
         session's own sentence (why it ended), which the explorer's failed listing only follows from."""
@@ -533,63 +525,6 @@ class SessionTab(QWidget):
         if self.capture_header is not None:
             return Target.from_capture_header(self.capture_header, self.title)
         return None
-
-    def copy_as(self, kind: str) -> bool:
-        """Copy the selected sent message as ``jsonrpc``, ``command`` (the mcp-inspector line that sends it
-        again) or ``curl`` (HTTP sessions: with the headers the session sent). False, with a sentence in the
-        status line, when the selection is not a message this can be done for."""
-        event = self.timeline.current_event()
-        if event is None or event.kind != Kind.MESSAGE or event.dir != Direction.C2S:
-            self.say("select a message the inspector sent to copy it as a command")
-            return False
-        try:
-            message = event.json()
-        except ValueError:
-            message = None
-        target = self.target()
-        if kind == "jsonrpc" and isinstance(message, (dict, list)):
-            text = json.dumps(message, ensure_ascii=False, indent=2)
-        elif kind == "command" and isinstance(message, dict) and target is not None:
-            text = as_command(message, target.command_options(secrets=self.live is not None))
-        elif kind == "curl" and target is not None and target.is_http:
-            exchange = event.data.get("exchange")
-            http = next((e for e in self._exchange_events(exchange) if e.data.get("phase") != "end"), None) \
-                if isinstance(exchange, int) else None
-            recorded = http.data.get("request_headers") if http is not None else None
-            headers = dict(recorded) if isinstance(recorded, dict) else {}
-            if self.live is not None:  # this session's own secrets, in place of the capture's [redacted]
-                real = {k.lower(): v for k, v in target.sent_headers().items()}
-                headers = {k: real.get(k.lower(), v) if v == "[redacted]" else v for k, v in headers.items()}
-            text = as_curl(event.raw, str(http.data.get("url")) if http is not None else target.url, headers)
-        else:
-            self.say("curl is for HTTP sessions; this one runs its server over stdio" if kind == "curl"
-                     else "this message cannot be copied that way")
-            return False
-        QGuiApplication.clipboard().setText(text)
-        self.say({"jsonrpc": "copied the message as JSON-RPC", "command": "copied the mcp-inspector command",
-                  "curl": "copied the curl command"}[kind])
-        return True
-
-    def _timeline_menu(self, point: QPoint) -> None:
-        menu = QMenu(self)
-        for text, kind in (("Copy as JSON-RPC", "jsonrpc"), ("Copy as mcp-inspector command", "command"),
-                           ("Copy as curl", "curl")):
-            menu.addAction(text, functools.partial(self.copy_as, kind))
-        menu.popup(self.table.viewport().mapToGlobal(point))
-
-    def _exchange_events(self, exchange: int) -> list[Event]:
-        index = self.model.index_of_file if self.model is not None else None
-        if self.model is None or index is None:
-            return [e for e in self.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
-        # a capture (opened, or a live session's): only HTTP rows near the selection are decoded (an exchange's
-        # events are close)
-        current = self.timeline.current_event()
-        row = self.model.row_of_seq(current.seq) if current is not None else 0
-        row = row or 0
-        http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
-                                         bytes(value & KIND_MASK == KIND_CODES[Kind.HTTP] for value in range(256)))
-        found = (index.event(r) for r in http)
-        return [e for e in found if e.data.get("exchange") == exchange][:4]
 
     # -- sending ---------------------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from typing import Any
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QHeaderView, QLineEdit, QStyle, QTableView, QWidget
 
-from inspector.core.wire.events import Direction, Event
+from inspector.core.present.columns import KIND_CODES, KIND_MASK
+from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.session.wrap_row import WrapRow
 from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import (
@@ -29,6 +30,8 @@ from inspector.ui.timeline.model import (
     TimelineModel,
 )
 
+#: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
+EXCHANGE_SEARCH_ROWS = 20_000
 #: The method filter is never narrower than this many digits ("tools/call" fits).
 METHOD_FILTER_CHARS = 12
 #: The timeline's columns before Summary, in digits (the width of "0"): as wide as they like to be ...
@@ -293,6 +296,23 @@ class TimelineView(QObject):
     def visible_events(self) -> list[Event]:
         shown = self.table.model()
         return [shown.index(row, 0).data(EVENT_ROLE) for row in range(shown.rowCount())]
+
+    def exchange_events(self, exchange: int) -> list[Event]:
+        """The HTTP events of exchange ``exchange`` (at most its request and answer phases)."""
+        if self.model is None:
+            return []
+        index = self.model.index_of_file
+        if index is None:
+            return [e for e in self.model.events if e.kind == Kind.HTTP and e.data.get("exchange") == exchange][:4]
+        # a capture (opened, or a live session's): only HTTP rows near the selection are decoded (an exchange's
+        # events are close)
+        current = self.current_event()
+        row = self.model.row_of_seq(current.seq) if current is not None else 0
+        row = row or 0
+        http = self.model.columns.select(max(0, row - EXCHANGE_SEARCH_ROWS), row + EXCHANGE_SEARCH_ROWS,
+                                         bytes(value & KIND_MASK == KIND_CODES[Kind.HTTP] for value in range(256)))
+        found = (index.event(r) for r in http)
+        return [e for e in found if e.data.get("exchange") == exchange][:4]
 
     # -- filtering -------------------------------------------------------------------------------------
 
