@@ -19,6 +19,10 @@ resource), 2026-07-28 (RFC 9207 ``iss``, issuer match, ``offline_access``, scope
 5. token: authorization code grant, client authentication none, client_secret_basic or client_secret_post;
    refresh with the refresh token when the access token expires or is refused.
 
+The grants without a person (client credentials, JWT bearer, ID-JAG: ``OAuthOptions.grant``) share steps 1 and
+2 and then take their token in :mod:`grants`; DPoP (:mod:`dpop`) adds a proof to every token and resource
+request once either server asks for it (or ``--dpop``).
+
 Each step is a :class:`Step` given to ``AuthIO.note`` (the transport makes it a ``note`` event) and kept in
 ``steps``; a refusal raises :class:`AuthError` with one sentence that names the rule.
 """
@@ -26,16 +30,17 @@ Each step is a :class:`Step` given to ``AuthIO.note`` (the transport makes it a 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-from inspector.core.auth import discovery
+from inspector.core.auth import discovery, grants
+from inspector.core.auth.assertions import ClientKey
 from inspector.core.auth.authorize import Authorizer, default_authorizer
 from inspector.core.auth.challenge import Challenge
+from inspector.core.auth.dpop import RS, DPoP, start_dpop, wants_nonce_at_resource
 from inspector.core.auth.model import RULES, AuthError, ClientInfo, OAuthOptions, Step, TokenSet
 from inspector.core.auth.pkce import challenge_of, make_state, make_verifier
 from inspector.core.auth.tokens import TokenStore, default_store
@@ -104,16 +109,41 @@ class OAuthClient:
         self.requested_scope: str | None = None
         self.generation = 0  #: bumped whenever the access token changes
         self.secrets: set[str] = set()  #: values that must never reach a capture (tokens, codes, ...)
+        self.dpop: DPoP | None = None  #: the session's DPoP key, once a server asked for proofs
+        self.client_key: ClientKey | None = None  #: the private_key_jwt key, read at login
         self._lock: asyncio.Lock | None = None
         self._load_stored()
-        if options.client_secret:
-            self.secrets.add(options.client_secret)
+        self.secrets.update(s for s in (options.client_secret, options.assertion, options.id_token) if s)
 
     # -- what the transport asks -----------------------------------------------------------------------
 
     def header(self) -> str | None:
         """The ``Authorization`` value to send, or None before a token is held."""
-        return f"Bearer {self.tokens.access_token}" if self.tokens else None
+        if self.tokens is None:
+            return None
+        return f"{'DPoP' if self._bound() else 'Bearer'} {self.tokens.access_token}"
+
+    def request_headers(self, method: str, url: str) -> dict[str, str]:
+        """The headers a request to the MCP server carries: ``Authorization`` and, with a DPoP-bound token, a
+        fresh ``DPoP`` proof for this method and URL (RFC 9449 section 7)."""
+        header = self.header()
+        if header is None or self.tokens is None:
+            return {}
+        if self.dpop is not None and self._bound():
+            return {"Authorization": header, "DPoP": self.dpop.proof(method, url, RS, self.tokens.access_token)}
+        return {"Authorization": header}
+
+    def resource_nonce(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+        """Keep a DPoP nonce the MCP server sent; True when it answered ``use_dpop_nonce`` (RFC 9449 section 9):
+        the request is to be sent again, once, with the nonce (:meth:`note_nonce_retry` says so)."""
+        if self.dpop is None:
+            return False
+        self.dpop.observe(RS, url, headers)
+        return wants_nonce_at_resource(status, headers)
+
+    def note_nonce_retry(self, url: str, io: AuthIO) -> None:
+        self._record(Step("dpop", url, "ok", "the MCP server wants a DPoP nonce (use_dpop_nonce): the request is "
+                          "sent again, once, with it", RULES["dpop-nonce"]), io)
 
     def handles(self, status: int, challenge: Challenge) -> bool:
         """Whether a response calls for the flow: 401, or 403 with ``insufficient_scope``."""
@@ -125,6 +155,10 @@ class OAuthClient:
             async with self._guard():
                 if self.tokens is not None and self.tokens.expired():
                     await self.refresh(io)
+        elif self.tokens is not None and self.tokens.expired() and not self.options.by_person:
+            async with self._guard():  # a grant without a person is simply asked again before its token lapses
+                if self.tokens is not None and self.tokens.expired():
+                    await self.login(io)
 
     async def on_challenge(self, status: int, challenge: Challenge, sent_generation: int, io: AuthIO) -> None:
         """A 401 or 403 ``insufficient_scope``: get a token that should pass, then the caller retries once.
@@ -170,7 +204,12 @@ class OAuthClient:
         if prm is None and isinstance(metadata.get("issuer"), str):
             issuer = metadata["issuer"]  # the issuer an RFC 9207 iss is compared with
         self.metadata, self.issuer = metadata, issuer
+        start_dpop(self, io, challenge, metadata)
         scope = self._choose_scope(challenge, prm, metadata, step_up)
+        if not self.options.by_person:
+            tokens = await grants.obtain(self, io, metadata, issuer, scope)
+            self.requested_scope = scope
+            return tokens
         authorizer = self.make_authorizer(self.options)
         redirect_uri = await authorizer.open()
         try:
@@ -272,15 +311,16 @@ class OAuthClient:
                 raise self._fail("metadata", url, f"the metadata at {url} says its issuer is "
                                  f"{document.get('issuer')!r}, not {issuer!r}, so it must not be used", "issuer", io)
             methods = document.get("code_challenge_methods_supported")
-            if not isinstance(methods, list) or "S256" not in methods:
+            if self.options.by_person and (not isinstance(methods, list) or "S256" not in methods):
                 listed = "lists no S256 in" if isinstance(methods, list) else "has no"
                 raise self._fail("metadata", url, f"the authorization server metadata {listed} "
                                  "code_challenge_methods_supported: the client must refuse to continue", "pkce", io)
-            for name in ("authorization_endpoint", "token_endpoint"):
+            for name in ("authorization_endpoint", "token_endpoint") if self.options.by_person else ("token_endpoint",):
                 if not isinstance(document.get(name), str):
                     raise self._fail("metadata", url, f"the authorization server metadata has no {name}",
                                      "as-metadata", io)
-            self._record(Step("metadata", url, "ok", f"{_kind(kind)} metadata of {issuer}: PKCE S256 supported",
+            said = "PKCE S256 supported" if self.options.by_person else f"token endpoint {document['token_endpoint']}"
+            self._record(Step("metadata", url, "ok", f"{_kind(kind)} metadata of {issuer}: {said}",
                               RULES["as-metadata"]), io)
             return document
         if legacy:
@@ -436,18 +476,7 @@ class OAuthClient:
 
     async def _token_request(self, io: AuthIO, client: ClientInfo, endpoint: str, form: dict[str, str],
                              step: str) -> Reply:
-        headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
-        if client.auth_method == "client_secret_basic" and client.client_secret:
-            # RFC 6749 section 2.3.1: each part form-encoded before Base64
-            pair = f"{quote(client.client_id, safe='')}:{quote(client.client_secret, safe='')}"
-            basic = base64.b64encode(pair.encode()).decode()
-            self.secrets.add(basic)
-            headers["Authorization"] = f"Basic {basic}"
-        else:
-            form["client_id"] = client.client_id
-            if client.auth_method == "client_secret_post" and client.client_secret:
-                form["client_secret"] = client.client_secret
-        return await io.fetch("POST", endpoint, step, headers, urlencode(form).encode())
+        return await grants.token_request(self, io, client, endpoint, form, step)
 
     def _keep(self, tokens: TokenSet) -> None:
         self.tokens = tokens
@@ -455,8 +484,13 @@ class OAuthClient:
         self.secrets.add(tokens.access_token)
         if tokens.refresh_token:
             self.secrets.add(tokens.refresh_token)
-        if self.client is not None:
+        # a DPoP-bound token is worth nothing without this session's key, which is never stored
+        if self.client is not None and not self._bound():
             self.store.save(self.server_url, self.client.client_id, tokens)
+
+    def _bound(self) -> bool:
+        """Whether the held token is DPoP-bound (RFC 9449 section 5: ``token_type`` DPoP)."""
+        return self.tokens is not None and self.tokens.token_type.lower() == "dpop"
 
     def _load_stored(self) -> None:
         client_id = self.options.client_metadata_url or self.options.client_id
@@ -488,6 +522,12 @@ class OAuthClient:
         if self._lock is None:
             self._lock = asyncio.Lock()
         return self._lock
+
+    # what grants.py and dpop.py use of the flow: report a step, fail with a rule, keep a token, adopt a client
+    note_step = _record
+    fail = _fail
+    keep = _keep
+    adopt = _adopt
 
 
 def _union(first: str | None, second: str | None) -> str | None:
