@@ -28,13 +28,16 @@ and draft). The six extension scenarios of suite 0.2.0-alpha.12 (``conformance l
 The suite passes the server URL as the last argument, the scenario's name in ``MCP_CONFORMANCE_SCENARIO`` and,
 for some scenarios, a context in ``MCP_CONFORMANCE_CONTEXT`` (JSON: a pre-registered ``client_id`` and
 ``client_secret``, keys, assertions, the IdP's endpoints). The Client ID Metadata Document URL is the one the
-suite's scenarios expect. Tokens stay in memory.
+suite's scenarios expect. Tokens stay in memory. With ``MCP_INSPECTOR_CONFORMANCE_KEEP=FOLDER`` each scenario's
+capture and context are kept in FOLDER/SCENARIO (tests/auth/conformance/no_secrets.py looks for the context's
+secrets, and for any JWT, in them).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +45,8 @@ from pathlib import Path
 
 #: The client_id URL the suite's CIMD scenarios look for.
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
+#: Set to a folder: each scenario's capture and context are kept there, to look for the context's secrets in it.
+KEEP = "MCP_INSPECTOR_CONFORMANCE_KEEP"
 CALLS = [{"method": "tools/list"}, {"method": "tools/call", "params": {"name": "test-tool", "arguments": {}}}]
 
 
@@ -56,7 +61,14 @@ def main() -> int:
                 "--handshake", "legacy", "--send", str(calls), "--out", str(Path(folder) / "s.jsonl"),
                 *grant_options(scenario, context, Path(folder))]
         env = {**os.environ, "MCP_INSPECTOR_TOKEN_STORE": "memory"}
-        return subprocess.run(argv, env=env, cwd=Path(__file__).resolve().parents[2], check=False).returncode
+        code = subprocess.run(argv, env=env, cwd=Path(__file__).resolve().parents[2], check=False).returncode
+        keep = os.environ.get(KEEP)
+        if keep and (Path(folder) / "s.jsonl").exists():
+            kept = Path(keep) / (scenario.replace("/", "_") or "capture")
+            kept.mkdir(parents=True, exist_ok=True)
+            shutil.copy(Path(folder) / "s.jsonl", kept / "s.jsonl")
+            (kept / "context.json").write_text(json.dumps(context), encoding="utf-8")
+        return code
 
 
 def grant_options(scenario: str, context: dict[str, str], folder: Path) -> list[str]:

@@ -161,6 +161,6 @@ def start_dpop(oauth: OAuthClient, io: AuthIO, challenge: Challenge, metadata: d
                          f"{', '.join(map(str, listed)) if isinstance(listed, list) else listed} only, and the "
                          f"inspector signs with {', '.join(PROOF_ALGORITHMS)}", "dpop", io)
     oauth.dpop = DPoP(alg)
-    oauth.note_step(Step("dpop", endpoint, "ok", f"DPoP ({why}): a {alg} key for this session only, thumbprint "
-                         f"{oauth.dpop.thumbprint}; each token and MCP request carries a fresh proof",
+    oauth.note_step(Step("dpop", endpoint, "ok", f"DPoP ({why}): a key for this session only ({alg}, thumbprint "
+                         f"{oauth.dpop.thumbprint}); each token and MCP request carries a fresh proof",
                          RULES["dpop"]), io)

@@ -471,7 +471,7 @@ class OAuthClient:
         self._keep(tokens)
         refresh = " and a refresh token" if tokens.refresh_token else ""
         self._record(Step("token", endpoint, "ok", f"access token issued{refresh} (client authentication "
-                          f"{client.auth_method})", RULES["token"]), io)
+                          f"{client.auth_method}{grants.binding(self, tokens)})", RULES["token"]), io)
         return tokens
 
     async def _token_request(self, io: AuthIO, client: ClientInfo, endpoint: str, form: dict[str, str],

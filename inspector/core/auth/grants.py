@@ -125,7 +125,7 @@ async def obtain(oauth: OAuthClient, io: AuthIO, metadata: dict[str, Any], issue
                          rule, io)
     tokens = TokenSet.from_response(body)
     oauth.keep(tokens)
-    bound = _binding(oauth, tokens)
+    bound = binding(oauth, tokens)
     oauth.note_step(Step("token", endpoint, "ok", f"access token issued by the {grant_type} grant (client "
                          f"authentication {client.auth_method}{bound})", RULES[rule]), io)
     return tokens
@@ -260,7 +260,9 @@ def _refusal(oauth: OAuthClient, metadata: dict[str, Any], reply: Reply, body: d
     return sentence + ("; " + "; ".join(clues) if clues else "")
 
 
-def _binding(oauth: OAuthClient, tokens: TokenSet) -> str:
+def binding(oauth: OAuthClient, tokens: TokenSet) -> str:
+    """What a token step says of DPoP: ``, bound to the DPoP key T``, a token the server did not bind, or ``""``
+    without DPoP."""
     if oauth.dpop is None:
         return ""
     if tokens.token_type.lower() == "dpop":
