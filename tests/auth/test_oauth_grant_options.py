@@ -19,6 +19,7 @@ from inspector.core.exits import EXIT_OK
 from inspector.core.session.target import InputError, oauth_from_args
 
 MEMORY = {"MCP_INSPECTOR_TOKEN_STORE": "memory"}
+RECORD = ["record", "--out", "s.jsonl", "--url", "http://127.0.0.1:9/mcp"]
 
 
 @pytest.fixture
@@ -182,7 +183,7 @@ def test_dpop_sends_a_proof_to_a_server_that_did_not_ask_for_one(auth_server: Ca
 ])
 def test_a_grant_given_what_it_cannot_use_or_without_what_it_needs_is_one_sentence(
         options: list[str], sentence: str) -> None:
-    args = build_parser().parse_args(["record", "--out", "s.jsonl", "--url", "http://127.0.0.1:9/mcp", *options])
+    args = build_parser().parse_args([*RECORD, *options])
     with pytest.raises(InputError) as refused:
         oauth_from_args(args)
     assert str(refused.value).startswith(sentence), str(refused.value)
@@ -191,12 +192,12 @@ def test_a_grant_given_what_it_cannot_use_or_without_what_it_needs_is_one_senten
 def test_a_grant_without_a_person_implies_oauth_and_file_options_become_absolute_paths(tmp_path: Path,
                                                                                      monkeypatch: Any) -> None:
     monkeypatch.chdir(tmp_path)
-    args = build_parser().parse_args(["record", "--out", "s.jsonl", "--url", "http://127.0.0.1:9/mcp", "--oauth-grant", "jwt-bearer",
-                                      "--client-id", "a", "--assertion-file", "token.jwt"])
+    args = build_parser().parse_args([*RECORD, "--oauth-grant", "jwt-bearer", "--client-id", "a", "--assertion-file",
+                                      "token.jwt"])
     options = oauth_from_args(args)
     assert options is not None and options.grant == "jwt-bearer"
     assert options.assertion_file == str(tmp_path / "token.jwt")
-    assert oauth_from_args(build_parser().parse_args(["record", "--out", "s.jsonl", "--url", "http://127.0.0.1:9/mcp"])) is None
+    assert oauth_from_args(build_parser().parse_args(RECORD)) is None
 
 
 def test_a_missing_key_file_is_one_sentence_on_stderr_and_nothing_reaches_the_token_endpoint(

@@ -138,6 +138,11 @@ def _client(oauth: OAuthClient, io: AuthIO, metadata: dict[str, Any], issuer: st
     if not options.client_id:
         raise oauth.fail("registration", issuer, f"the {options.grant} grant needs the client's id at the "
                          "authorization server: give --client-id", "registration", io)
+    if options.grant in ("client-credentials", "id-jag") and not (options.client_secret or options.client_key):
+        raise oauth.fail("registration", issuer, f"the {options.grant} grant needs the client's secret or key, and "
+                         f"none is given for {options.client_id} (a profile keeps its secret in the keyring: enter "
+                         "it again in the profile)", "client-credentials" if options.grant == "client-credentials"
+                         else "id-jag", io)
     if options.client_key:
         try:
             oauth.client_key = assertions.load_client_key(options.client_key, options.client_key_alg)

@@ -156,9 +156,7 @@ class Target:
         if profile.kind == "http":
             oauth = None
             if profile.oauth:
-                from inspector.core.auth.model import OAuthOptions
-
-                oauth = OAuthOptions(client_id=profile.oauth_client_id or None, scope=profile.oauth_scope or None)
+                oauth = oauth_of_profile(profile)
             return cls(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
                        timeout=profile.timeout, named_by_user=True, roots=list(profile.roots), oauth=oauth)
         return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
@@ -304,6 +302,27 @@ def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:
     if problem:
         raise InputError(problem)
     return options
+
+
+def oauth_of_profile(profile: ServerProfile) -> OAuthOptions:
+    """A profile's OAuth settings as OAuthOptions: the client secret of a grant without a person from the keyring
+    (or this process's memory), where the profile dialog put it; the files are read when they are used."""
+    from inspector.core.auth.model import OAuthOptions
+
+    client_id = profile.oauth_client_id or None
+    if profile.oauth_grant == "authorization-code":
+        return OAuthOptions(client_id=client_id, scope=profile.oauth_scope or None, dpop=profile.oauth_dpop)
+    from inspector.core.auth.tokens import TokenStore
+
+    secret = TokenStore().load_client_secret(profile.url, client_id) if client_id else None
+    return OAuthOptions(client_id=client_id, client_secret=secret, scope=profile.oauth_scope or None,
+                        grant=profile.oauth_grant, client_key=profile.oauth_client_key or None,
+                        client_key_alg=profile.oauth_client_key_alg or None,
+                        assertion_file=profile.oauth_assertion_file or None,
+                        id_token_file=profile.oauth_id_token_file or None,
+                        idp_token_endpoint=profile.oauth_idp_token_endpoint or None,
+                        idp_issuer=profile.oauth_idp_issuer or None,
+                        idp_client_id=profile.oauth_idp_client_id or None, dpop=profile.oauth_dpop)
 
 
 def _path_of(path: str | None) -> str | None:
