@@ -231,3 +231,28 @@ def test_an_expired_id_token_is_named_as_the_likely_cause_of_the_refusal(
                             idp_token_endpoint=f"http://127.0.0.1:{server.port}/idp/token", idp_client_id="idp-client")
     assert run.result.exit_code != EXIT_OK
     assert re.search(r"the ID token expired 1[23]\d s ago", run.result.error or ""), run.result.error
+
+
+def test_a_grant_without_a_person_does_not_ask_the_metadata_for_pkce_which_it_never_uses(
+        auth_server: Callable[..., AuthServer], trusted: KeyPair, tmp_path: Path) -> None:
+    server = machine(auth_server, trusted, "--no-s256", "--token-auth", "client_secret_basic")
+    run = record_with_oauth(server, tmp_path / "s.jsonl", grant="client-credentials", client_id="pre-client",
+                            client_secret="pre-secret-Zq81x")
+    assert run.result.exit_code == EXIT_OK, run.result.error
+    assert f"metadata of http://127.0.0.1:{server.port}: token endpoint http://127.0.0.1:{server.port}/token" \
+        in run.texts()
+
+
+def test_a_client_credentials_token_about_to_lapse_is_replaced_before_the_request_without_a_401(
+        auth_server: Callable[..., AuthServer], trusted: KeyPair, tmp_path: Path) -> None:
+    # tokens for 20 s: inside TokenSet.EARLY (30 s), so each is due for renewal before the next request leaves
+    server = machine(auth_server, trusted, "--token-auth", "client_secret_basic", "--expires-in", "20")
+    run = record_with_oauth(server, tmp_path / "s.jsonl", grant="client-credentials", client_id="pre-client",
+                            client_secret="pre-secret-Zq81x")
+    assert run.result.exit_code == EXIT_OK, run.result.error
+    mcp = [r for r in server.requests() if r["path"] == "/mcp" and r["method"] == "POST"]
+    assert len(token_requests(server)) == len(mcp)  # the first after the 401, then one before each request
+    assert [e.data.get("status") for e in run.events if e.data.get("exchange") and e.data.get("status") == 401
+            and "auth_step" not in e.data] == [401]  # only the first request, before any token, was refused
+    renewals = [s for s in run.steps() if s[0] == "token"]
+    assert len(renewals) == len(mcp) and run.steps().count(("registration", "ok")) == 1  # a renewal is the token step

@@ -155,10 +155,10 @@ class OAuthClient:
             async with self._guard():
                 if self.tokens is not None and self.tokens.expired():
                     await self.refresh(io)
-        elif self.tokens is not None and self.tokens.expired() and not self.options.by_person:
-            async with self._guard():  # a grant without a person is simply asked again before its token lapses
+        elif self.tokens is not None and self.tokens.expired() and not self.options.by_person and self.metadata:
+            async with self._guard():  # a grant without a person is asked again, as before, when its token lapses
                 if self.tokens is not None and self.tokens.expired():
-                    await self.login(io)
+                    await grants.obtain(self, io, self.metadata, self.issuer, self.requested_scope)
 
     async def on_challenge(self, status: int, challenge: Challenge, sent_generation: int, io: AuthIO) -> None:
         """A 401 or 403 ``insufficient_scope``: get a token that should pass, then the caller retries once.

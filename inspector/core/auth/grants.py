@@ -135,6 +135,9 @@ def _client(oauth: OAuthClient, io: AuthIO, metadata: dict[str, Any], issuer: st
     """The pre-registered client of a grant without a person (no registration: a machine client is known to
     its authorization server beforehand), and how it authenticates."""
     options = oauth.options
+    known = oauth.client
+    if known is not None and known.client_id == options.client_id and known.issuer == issuer:
+        return known  # a renewal: the client (and its key) as the first time
     if not options.client_id:
         raise oauth.fail("registration", issuer, f"the {options.grant} grant needs the client's id at the "
                          "authorization server: give --client-id", "registration", io)
