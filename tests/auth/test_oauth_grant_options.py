@@ -208,3 +208,13 @@ def test_a_missing_key_file_is_one_sentence_on_stderr_and_nothing_reaches_the_to
     assert run.returncode != EXIT_OK
     assert f"the client key file {tmp_path / 'nowhere.pem'} does not exist" in run.stderr
     assert "Traceback" not in run.stderr and forms(server, "/token") == []
+
+
+def test_every_command_that_connects_takes_the_grant_options_the_one_shot_tools_listing_too(
+        auth_server: Callable[..., AuthServer], trusted: KeyPair, tmp_path: Path) -> None:
+    server = machine(auth_server, trusted, "--token-auth", "private_key_jwt")
+    run = cli("tools", "--url", server.url, "--oauth-grant", "client-credentials", "--client-id", "pre-client",
+              "--client-key", str(trusted.private), env=MEMORY)
+    assert run.returncode == EXIT_OK, run.stderr
+    assert "whoami" in run.stdout
+    assert [f["grant_type"] for f in forms(server, "/token")] == ["client_credentials"]
