@@ -139,7 +139,7 @@ class OAuthClient:
         if self.dpop is None:
             return False
         self.dpop.observe(RS, url, headers)
-        return wants_nonce_at_resource(status, headers)
+        return self._bound() and wants_nonce_at_resource(status, headers)  # only a proof can carry the nonce
 
     def note_nonce_retry(self, url: str, io: AuthIO) -> None:
         self._record(Step("dpop", url, "ok", "the MCP server wants a DPoP nonce (use_dpop_nonce): the request is "

@@ -50,22 +50,23 @@ async def token_request(oauth: OAuthClient, io: AuthIO, client: ClientInfo, endp
     """POST ``form`` to the token endpoint with the client's authentication (none, client_secret_basic,
     client_secret_post, private_key_jwt) and, when the session uses DPoP, a fresh proof; an authorization server
     that answers ``use_dpop_nonce`` gets the request once more with its nonce (RFC 9449 section 8)."""
-    for attempt in (1, 2):
-        headers = dict(FORM_HEADERS)
-        sent = dict(form)
-        _authenticate(oauth, client, sent, headers)
+
+    async def send() -> Reply:
+        headers, sent = dict(FORM_HEADERS), dict(form)
+        _authenticate(oauth, client, sent, headers)  # a new client assertion each time: its jti is used once
         if oauth.dpop is not None:
             headers["DPoP"] = oauth.dpop.proof("POST", endpoint, AS)
         reply = await io.fetch("POST", endpoint, step, headers, urlencode(sent).encode())
-        if oauth.dpop is None:
-            return reply
-        oauth.dpop.observe(AS, endpoint, reply.headers)
-        if attempt == 2 or not wants_nonce_at_token_endpoint(reply.status, reply.headers, reply.body):
-            return reply
-        oauth.note_step(Step("dpop", endpoint, "ok", "the authorization server wants a DPoP nonce "
-                             "(use_dpop_nonce): the token request is sent again, once, with it", RULES["dpop-nonce"]),
-                        io)
-    raise AssertionError("unreachable: the second attempt returns")
+        if oauth.dpop is not None:
+            oauth.dpop.observe(AS, endpoint, reply.headers)
+        return reply
+
+    reply = await send()
+    if oauth.dpop is None or not wants_nonce_at_token_endpoint(reply.status, reply.headers, reply.body):
+        return reply
+    oauth.note_step(Step("dpop", endpoint, "ok", "the authorization server wants a DPoP nonce (use_dpop_nonce): "
+                         "the token request is sent again, once, with it", RULES["dpop-nonce"]), io)
+    return await send()
 
 
 def _authenticate(oauth: OAuthClient, client: ClientInfo, form: dict[str, str], headers: dict[str, str]) -> None:
