@@ -187,6 +187,35 @@ def add_oauth_options(parser: argparse.ArgumentParser) -> None:
                        help="our Client ID Metadata Document (https), used as client_id when the server supports it")
     oauth.add_argument("--scope", metavar="'A B'", help="the scopes to ask for (default: the server's challenge, "
                                                         "else its scopes_supported, else none)")
+    oauth.add_argument("--oauth-grant", choices=("authorization-code", "client-credentials", "jwt-bearer", "id-jag"),
+                       default="authorization-code",
+                       help="how the token is got: authorization-code (a person signs in; default); without a "
+                            "person: client-credentials (--client-id with --client-secret or --client-key), "
+                            "jwt-bearer (--client-id and --assertion or --assertion-file: workload identity), id-jag "
+                            "(enterprise-managed: --id-token and the --idp-* options, then --client-id and "
+                            "--client-secret)")
+    oauth.add_argument("--client-key", metavar="PEMFILE",
+                       help="a PEM private key for private_key_jwt client authentication (RFC 7523): read, never "
+                            "copied into a capture")
+    oauth.add_argument("--client-key-alg", metavar="ALG",
+                       help="the key's JWS algorithm: ES256, ES384, ES512, RS256, PS256, Ed25519... (default: from "
+                            "the key)")
+    oauth.add_argument("--assertion", metavar="JWT", help="jwt-bearer: the JWT authorization grant (redacted)")
+    oauth.add_argument("--assertion-file", metavar="FILE",
+                       help="jwt-bearer: a file holding it, read at each token request (a rotated workload token)")
+    oauth.add_argument("--id-token", metavar="JWT", help="id-jag: the user's ID token from the enterprise IdP "
+                                                         "(redacted)")
+    oauth.add_argument("--id-token-file", metavar="FILE", help="id-jag: a file holding it")
+    oauth.add_argument("--idp-token-endpoint", metavar="URL",
+                       help="id-jag: the IdP's token endpoint, where the ID token is exchanged for an ID-JAG")
+    oauth.add_argument("--idp-client-id", metavar="ID", help="id-jag: the client's id at the IdP")
+    oauth.add_argument("--idp-issuer", metavar="URL",
+                       help="id-jag: the IdP's issuer (its metadata names the token endpoint when "
+                            "--idp-token-endpoint is not given)")
+    oauth.add_argument("--dpop", action="store_true",
+                       help="send DPoP proofs (RFC 9449) even when neither server asks for them (they are sent "
+                            "anyway when the server challenges with DPoP or its metadata lists "
+                            "dpop_signing_alg_values_supported)")
 
 
 def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,

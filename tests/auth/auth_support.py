@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,17 +54,19 @@ class AuthServer:
 
     def secrets(self) -> set[str]:
         """Every secret of the session, from both ends: codes, verifiers, states, tokens, client secrets,
-        Authorization header values."""
+        Authorization header values, assertions, ID tokens and ID-JAGs, DPoP proofs."""
         found: set[str] = set()
         for entry in self._log():
             found.update(v for v in entry.get("issued", {}).values() if v)
-            for name in ("code", "code_verifier", "refresh_token", "client_secret"):
+            for name in ("code", "code_verifier", "refresh_token", "client_secret", "assertion", "client_assertion",
+                         "subject_token"):
                 found.update([entry["form"][name]] if name in entry.get("form", {}) else [])
             if "state" in entry.get("query", {}):
                 found.add(entry["query"]["state"])
             header = entry.get("headers", {}).get("authorization")
             if header:
                 found.update({header, header.split(" ", 1)[-1]})
+            found.update([entry["headers"]["dpop"]] if "dpop" in entry.get("headers", {}) else [])
         return {s for s in found if s}
 
     def paths(self) -> list[str]:
@@ -130,3 +133,32 @@ def record_with_oauth(server: AuthServer, out: Path, *, messages: list[dict[str,
     result = asyncio.run(record(RecordOptions(target=target, out=out, messages=list(CALLS if messages is None
                                                                                       else messages))))
     return Run(result, read_capture(out).events)
+
+
+# -- keys and JWTs for the grants without a person --------------------------------------------------------------
+
+@dataclass
+class KeyPair:
+    """An EC P-256 key of the test: ``private`` and ``public`` PEM files, and the joserfc key to sign with."""
+
+    private: Path
+    public: Path
+    key: Any
+
+    def mint(self, **claims: Any) -> str:
+        """A JWT of ``claims`` signed with this key (``exp`` in 5 minutes, ``iat`` now, unless given)."""
+        from joserfc import jwt
+
+        now = int(time.time())
+        return jwt.encode({"alg": "ES256", "typ": "JWT"}, {"iat": now, "exp": now + 300, **claims}, self.key)
+
+
+def make_key(folder: Path, name: str = "key") -> KeyPair:
+    from joserfc.jwk import ECKey
+
+    key = ECKey.generate_key("P-256")
+    folder.mkdir(parents=True, exist_ok=True)
+    private, public = folder / f"{name}.pem", folder / f"{name}.pub.pem"
+    private.write_bytes(key.as_pem(private=True))
+    public.write_bytes(key.as_pem(private=False))
+    return KeyPair(private, public, key)

@@ -43,3 +43,28 @@ def test_codes_states_and_verifiers_are_redacted_in_urls_locations_and_text() ->
     assert "abc" not in redact_headers({"Location": "http://127.0.0.1/cb?code=abc"})["Location"]
     assert redact_text("Redirecting to http://h/cb?code=abc&state=def") == \
         "Redirecting to http://h/cb?code=[redacted]&state=[redacted]"
+
+
+def test_the_credentials_of_the_grants_without_a_person_are_redacted_in_headers_urls_text_and_arguments() -> None:
+    from inspector.core.capture.redact import is_secret_name, redact_argv
+
+    assert redact_headers({"DPoP": "eyJ.proof.sig", "DPoP-Nonce": "n-1"}) == {"DPoP": "[redacted]",
+                                                                            "DPoP-Nonce": "n-1"}
+    assert redact_text("client_assertion=eyJ.a.b&assertion=eyJ.c.d&subject_token=eyJ.e.f&actor_token=eyJ.g.h") == \
+        "client_assertion=[redacted]&assertion=[redacted]&subject_token=[redacted]&actor_token=[redacted]"
+    assert "eyJ" not in redact_url("https://as.example/token?assertion=eyJ.a.b&client_assertion=eyJ.c.d")
+    argv = redact_argv(["mcp-inspector", "record", "--assertion", "eyJ.a.b", "--id-token", "eyJ.c.d",
+                        "--client-secret=s3cret", "--assertion-file", "/run/token.jwt"])
+    assert "eyJ" not in " ".join(argv) and "s3cret" not in " ".join(argv)
+    assert "/run/token.jwt" in argv  # a path is not a secret
+    assert all(is_secret_name(n) for n in ("assertion", "client_assertion", "subject_token", "id_token", "ID-TOKEN"))
+    assert not is_secret_name("assertion_file")
+
+
+def test_every_challenge_of_a_www_authenticate_value_is_read_in_order() -> None:
+    from inspector.core.auth.challenge import parse_challenges
+
+    both = parse_challenges('Bearer resource_metadata="https://h/m", DPoP error="use_dpop_nonce", algs="ES256 PS256"')
+    assert [(c.scheme, c.params) for c in both] == [("Bearer", {"resource_metadata": "https://h/m"}),
+                                                    ("DPoP", {"error": "use_dpop_nonce", "algs": "ES256 PS256"})]
+    assert parse_challenge('DPoP algs="ES256", Bearer scope="a"').scope == "a"  # Bearer is still the one read

@@ -29,9 +29,9 @@ class Challenge:
         return self.params.get("error") or None
 
 
-def parse_challenge(header: str) -> Challenge:
-    """The ``Bearer`` challenge of a ``WWW-Authenticate`` value (the first challenge of any scheme when none
-    is Bearer; an empty one when the header says nothing). Quoted values are unescaped."""
+def parse_challenges(header: str) -> list[Challenge]:
+    """Every challenge of a ``WWW-Authenticate`` value, in order (``Bearer ..., DPoP ...``). Quoted values are
+    unescaped."""
     challenges: list[Challenge] = []
     position = 0
     while position < len(header):
@@ -48,6 +48,13 @@ def parse_challenge(header: str) -> Challenge:
             break
         challenges.append(Challenge(scheme=scheme.group(1)))
         position = scheme.end()
+    return challenges
+
+
+def parse_challenge(header: str) -> Challenge:
+    """The ``Bearer`` challenge of a ``WWW-Authenticate`` value (the first challenge of any scheme when none
+    is Bearer; an empty one when the header says nothing). Quoted values are unescaped."""
+    challenges = parse_challenges(header)
     for challenge in challenges:
         if challenge.scheme.lower() == "bearer":
             return challenge

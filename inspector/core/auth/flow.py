@@ -19,6 +19,10 @@ resource), 2026-07-28 (RFC 9207 ``iss``, issuer match, ``offline_access``, scope
 5. token: authorization code grant, client authentication none, client_secret_basic or client_secret_post;
    refresh with the refresh token when the access token expires or is refused.
 
+The grants without a person (client credentials, JWT bearer, ID-JAG: ``OAuthOptions.grant``) share steps 1 and
+2 and then take their token in :mod:`grants`; DPoP (:mod:`dpop`) adds a proof to every token and resource
+request once either server asks for it (or ``--dpop``).
+
 Each step is a :class:`Step` given to ``AuthIO.note`` (the transport makes it a ``note`` event) and kept in
 ``steps``; a refusal raises :class:`AuthError` with one sentence that names the rule.
 """
@@ -26,17 +30,27 @@ Each step is a :class:`Step` given to ``AuthIO.note`` (the transport makes it a 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-from inspector.core.auth import discovery
+from inspector.core.auth import discovery, grants
+from inspector.core.auth.assertions import ClientKey
 from inspector.core.auth.authorize import Authorizer, default_authorizer
 from inspector.core.auth.challenge import Challenge
-from inspector.core.auth.model import RULES, AuthError, ClientInfo, OAuthOptions, Step, TokenSet
+from inspector.core.auth.dpop import RS, DPoP, start_dpop, wants_nonce_at_resource
+from inspector.core.auth.model import (
+    RULES,
+    UNSENDABLE_TOKEN,
+    AuthError,
+    ClientInfo,
+    OAuthOptions,
+    Step,
+    TokenSet,
+    sendable,
+)
 from inspector.core.auth.pkce import challenge_of, make_state, make_verifier
 from inspector.core.auth.tokens import TokenStore, default_store
 from inspector.core.urls import shown_url, url_refusal
@@ -45,9 +59,6 @@ from inspector.core.urls import shown_url, url_refusal
 MAX_STEP_UPS = 2
 #: Why an access token is refused that cannot go into an ``Authorization`` header as it came (the token
 #: itself is never repeated: sentences reach the terminal and the capture).
-UNSENDABLE_TOKEN = "the token endpoint issued an access token that cannot be sent in an Authorization header " \
-                   "(it holds a line break, a space or another character outside printable ASCII), so it is not used"
-
 
 @dataclass
 class Reply:
@@ -109,16 +120,41 @@ class OAuthClient:
         self.requested_scope: str | None = None
         self.generation = 0  #: bumped whenever the access token changes
         self.secrets: set[str] = set()  #: values that must never reach a capture (tokens, codes, ...)
+        self.dpop: DPoP | None = None  #: the session's DPoP key, once a server asked for proofs
+        self.client_key: ClientKey | None = None  #: the private_key_jwt key, read at login
         self._lock: asyncio.Lock | None = None
         self._load_stored()
-        if options.client_secret:
-            self.secrets.add(options.client_secret)
+        self.secrets.update(s for s in (options.client_secret, options.assertion, options.id_token) if s)
 
     # -- what the transport asks -----------------------------------------------------------------------
 
     def header(self) -> str | None:
         """The ``Authorization`` value to send, or None before a token is held."""
-        return f"Bearer {self.tokens.access_token}" if self.tokens else None
+        if self.tokens is None:
+            return None
+        return f"{'DPoP' if self._bound() else 'Bearer'} {self.tokens.access_token}"
+
+    def request_headers(self, method: str, url: str) -> dict[str, str]:
+        """The headers a request to the MCP server carries: ``Authorization`` and, with a DPoP-bound token, a
+        fresh ``DPoP`` proof for this method and URL (RFC 9449 section 7)."""
+        header = self.header()
+        if header is None or self.tokens is None:
+            return {}
+        if self.dpop is not None and self._bound():
+            return {"Authorization": header, "DPoP": self.dpop.proof(method, url, RS, self.tokens.access_token)}
+        return {"Authorization": header}
+
+    def resource_nonce(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+        """Keep a DPoP nonce the MCP server sent; True when it answered ``use_dpop_nonce`` (RFC 9449 section 9):
+        the request is to be sent again, once, with the nonce (:meth:`note_nonce_retry` says so)."""
+        if self.dpop is None:
+            return False
+        self.dpop.observe(RS, url, headers)
+        return self._bound() and wants_nonce_at_resource(status, headers)  # only a proof can carry the nonce
+
+    def note_nonce_retry(self, url: str, io: AuthIO) -> None:
+        self._record(Step("dpop", url, "ok", "the MCP server wants a DPoP nonce (use_dpop_nonce): the request is "
+                          "sent again, once, with it", RULES["dpop-nonce"]), io)
 
     def handles(self, status: int, challenge: Challenge) -> bool:
         """Whether a response calls for the flow: 401, or 403 with ``insufficient_scope``."""
@@ -130,6 +166,10 @@ class OAuthClient:
             async with self._guard():
                 if self.tokens is not None and self.tokens.expired():
                     await self.refresh(io)
+        elif self.tokens is not None and self.tokens.expired() and not self.options.by_person and self.metadata:
+            async with self._guard():  # a grant without a person is asked again, as before, when its token lapses
+                if self.tokens is not None and self.tokens.expired():
+                    await grants.obtain(self, io, self.metadata, self.issuer, self.requested_scope)
 
     async def on_challenge(self, status: int, challenge: Challenge, sent_generation: int, io: AuthIO) -> None:
         """A 401 or 403 ``insufficient_scope``: get a token that should pass, then the caller retries once.
@@ -175,7 +215,12 @@ class OAuthClient:
         if prm is None and isinstance(metadata.get("issuer"), str):
             issuer = metadata["issuer"]  # the issuer an RFC 9207 iss is compared with
         self.metadata, self.issuer = metadata, issuer
+        start_dpop(self, io, challenge, metadata)
         scope = self._choose_scope(challenge, prm, metadata, step_up)
+        if not self.options.by_person:
+            tokens = await grants.obtain(self, io, metadata, issuer, scope)
+            self.requested_scope = scope
+            return tokens
         authorizer = self.make_authorizer(self.options)
         redirect_uri = await authorizer.open()
         try:
@@ -216,7 +261,7 @@ class OAuthClient:
         reply = await self._token_request(io, self.client, endpoint, form, "refresh")
         body = reply.json()
         if reply.status == 200 and body is not None and isinstance(body.get("access_token"), str) \
-                and not _sendable(body["access_token"]):
+                and not sendable(body["access_token"]):
             self.secrets.add(body["access_token"])
             raise self._fail("refresh", endpoint, UNSENDABLE_TOKEN, "bearer", io)
         if reply.status != 200 or body is None or not isinstance(body.get("access_token"), str):
@@ -287,15 +332,16 @@ class OAuthClient:
                 raise self._fail("metadata", url, f"the metadata at {url} says its issuer is "
                                  f"{document.get('issuer')!r}, not {issuer!r}, so it must not be used", "issuer", io)
             methods = document.get("code_challenge_methods_supported")
-            if not isinstance(methods, list) or "S256" not in methods:
+            if self.options.by_person and (not isinstance(methods, list) or "S256" not in methods):
                 listed = "lists no S256 in" if isinstance(methods, list) else "has no"
                 raise self._fail("metadata", url, f"the authorization server metadata {listed} "
                                  "code_challenge_methods_supported: the client must refuse to continue", "pkce", io)
-            for name in ("authorization_endpoint", "token_endpoint"):
+            for name in ("authorization_endpoint", "token_endpoint") if self.options.by_person else ("token_endpoint",):
                 if not isinstance(document.get(name), str):
                     raise self._fail("metadata", url, f"the authorization server metadata has no {name}",
                                      "as-metadata", io)
-            self._record(Step("metadata", url, "ok", f"{_kind(kind)} metadata of {issuer}: PKCE S256 supported",
+            said = "PKCE S256 supported" if self.options.by_person else f"token endpoint {document['token_endpoint']}"
+            self._record(Step("metadata", url, "ok", f"{_kind(kind)} metadata of {issuer}: {said}",
                               RULES["as-metadata"]), io)
             return document
         if legacy:
@@ -453,30 +499,19 @@ class OAuthClient:
         if reply.status != 200 or body is None or not isinstance(body.get("access_token"), str):
             raise self._fail("token", endpoint, f"the token endpoint did not issue a token (HTTP {reply.status}"
                              f"{_oauth_error(body)})", "token", io)
-        if not _sendable(body["access_token"]):
+        if not sendable(body["access_token"]):
             self.secrets.add(body["access_token"])
             raise self._fail("token", endpoint, UNSENDABLE_TOKEN, "bearer", io)
         tokens = TokenSet.from_response(body)
         self._keep(tokens)
         refresh = " and a refresh token" if tokens.refresh_token else ""
         self._record(Step("token", endpoint, "ok", f"access token issued{refresh} (client authentication "
-                          f"{client.auth_method})", RULES["token"]), io)
+                          f"{client.auth_method}{grants.binding(self, tokens)})", RULES["token"]), io)
         return tokens
 
     async def _token_request(self, io: AuthIO, client: ClientInfo, endpoint: str, form: dict[str, str],
                              step: str) -> Reply:
-        headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
-        if client.auth_method == "client_secret_basic" and client.client_secret:
-            # RFC 6749 section 2.3.1: each part form-encoded before Base64
-            pair = f"{quote(client.client_id, safe='')}:{quote(client.client_secret, safe='')}"
-            basic = base64.b64encode(pair.encode()).decode()
-            self.secrets.add(basic)
-            headers["Authorization"] = f"Basic {basic}"
-        else:
-            form["client_id"] = client.client_id
-            if client.auth_method == "client_secret_post" and client.client_secret:
-                form["client_secret"] = client.client_secret
-        return await self._fetch(io, "POST", endpoint, step, headers, urlencode(form).encode(), "token_endpoint")
+        return await grants.token_request(self, io, client, endpoint, form, step)
 
     def _keep(self, tokens: TokenSet) -> None:
         self.tokens = tokens
@@ -484,8 +519,13 @@ class OAuthClient:
         self.secrets.add(tokens.access_token)
         if tokens.refresh_token:
             self.secrets.add(tokens.refresh_token)
-        if self.client is not None:
+        # a DPoP-bound token is worth nothing without this session's key, which is never stored
+        if self.client is not None and not self._bound():
             self.store.save(self.server_url, self.client.client_id, tokens)
+
+    def _bound(self) -> bool:
+        """Whether the held token is DPoP-bound (RFC 9449 section 5: ``token_type`` DPoP)."""
+        return self.tokens is not None and self.tokens.token_type.lower() == "dpop"
 
     def _load_stored(self) -> None:
         client_id = self.options.client_metadata_url or self.options.client_id
@@ -518,12 +558,13 @@ class OAuthClient:
             self._lock = asyncio.Lock()
         return self._lock
 
-
-def _sendable(token: str) -> bool:
-    """Whether ``token`` can be the credentials of ``Authorization: Bearer``: non-empty, printable ASCII without
-    spaces (RFC 6750 section 2.1's b64token is narrower still; servers stray from it, but never into a line
-    break that would end the header, nor into what an HTTP library refuses to send)."""
-    return bool(token) and all("!" <= char <= "~" for char in token)
+    # what grants.py and dpop.py use of the flow: report a step, fail with a rule, keep a token, adopt a client,
+    # and request (every request of the flow keeps the URL rule)
+    fetch = _fetch
+    note_step = _record
+    fail = _fail
+    keep = _keep
+    adopt = _adopt
 
 
 def _union(first: str | None, second: str | None) -> str | None:

@@ -20,6 +20,12 @@ AUTHORIZE_MODES = ("browser", "paste", "follow")
 #: ``Location`` header (follow) carries the answer; no port is opened for it.
 NO_LISTENER_REDIRECT = "http://127.0.0.1/callback"
 
+#: How a token is obtained: the authorization code flow (a person signs in), or one of the grants of the
+#: official authorization extensions, with no person (:mod:`grants`): client credentials (RFC 6749 section 4.4),
+#: a JWT authorization grant (RFC 7523 section 2.1, as workload identity federation uses it), and enterprise-
+#: managed authorization (an ID-JAG from the enterprise IdP by RFC 8693 token exchange, then RFC 7523).
+GRANTS = ("authorization-code", "client-credentials", "jwt-bearer", "id-jag")
+
 #: What each refusal cites, by key.
 RULES = {
     "prm": "MCP authorization (2025-06-18 on): clients must use OAuth 2.0 Protected Resource Metadata "
@@ -47,6 +53,20 @@ RULES = {
     "url": URL_RULE,
     "bearer": "RFC 6750 section 2.1: the access token is sent as the credentials of Authorization: Bearer, "
               "printable characters without spaces",
+    "client-credentials": "RFC 6749 section 4.4 (the OAuth Client Credentials extension of MCP): the client "
+                          "authenticates at the token endpoint and gets a token for itself, with no person",
+    "private-key-jwt": "RFC 7523 section 2.2 and 3: a client assertion signed with the client's registered key, "
+                       "iss and sub the client_id, aud the authorization server's issuer, not expired",
+    "jwt-bearer": "RFC 7523 section 2.1 and 3: the assertion must be a JWT whose aud names the authorization "
+                  "server, which is not expired and whose signature the server trusts",
+    "token-exchange": "RFC 8693 section 2 (MCP Enterprise-Managed Authorization): the IdP exchanges the user's "
+                      "ID token for an ID-JAG (issued_token_type urn:ietf:params:oauth:token-type:id-jag)",
+    "id-jag": "MCP Enterprise-Managed Authorization: the ID-JAG is presented to the MCP server's authorization "
+              "server with the RFC 7523 JWT bearer grant and the client's own credentials",
+    "dpop": "RFC 9449 sections 4, 5 and 7: a fresh DPoP proof (typ dpop+jwt, htm, htu, iat, jti, ath) signed by "
+            "the session's key on every token and resource request; a DPoP-bound token is sent with the DPoP scheme",
+    "dpop-nonce": "RFC 9449 sections 8 and 9: a use_dpop_nonce error carries the nonce to put in the proof; the "
+                  "request is sent again once with it",
 }
 
 
@@ -60,13 +80,31 @@ class OAuthOptions:
     client_metadata_url: str | None = None  #: an https URL of our Client ID Metadata Document
     scope: str | None = None  #: scopes to ask for instead of the challenge's or the metadata's
     client_name: str = "mcp-inspector"
+    grant: str = "authorization-code"  #: one of GRANTS
+    client_key: str | None = None  #: path of a PEM private key: private_key_jwt client authentication (read, kept)
+    client_key_alg: str | None = None  #: its JWS algorithm (default: from the key)
+    assertion: str | None = None  #: jwt-bearer: the JWT authorization grant itself
+    assertion_file: str | None = None  #: jwt-bearer: a file holding it, read at each token request (rotated tokens)
+    id_token: str | None = None  #: id-jag: the user's ID token from the enterprise IdP
+    id_token_file: str | None = None  #: id-jag: a file holding it, read at each exchange
+    idp_token_endpoint: str | None = None  #: id-jag: where the IdP exchanges tokens (else from --idp-issuer)
+    idp_client_id: str | None = None  #: id-jag: the client's id at the IdP
+    idp_issuer: str | None = None  #: id-jag: the IdP's issuer (its metadata names the token endpoint)
+    dpop: bool = False  #: send DPoP proofs even when neither server asks for them (RFC 9449)
+
+    @property
+    def by_person(self) -> bool:
+        """Whether a person signs in (the authorization code flow) rather than the client alone."""
+        return self.grant == "authorization-code"
 
 
 @dataclass
 class Step:
     """One step of the flow as a window lists it."""
 
-    name: str  #: discovery, metadata, registration, authorize, token, refresh, retry, step-up
+    #: discovery, metadata, registration, authorize, token, refresh, retry, step-up, logout; for the grants
+    #: without a person: assertion, exchange (at the enterprise IdP), dpop
+    name: str
     url: str
     outcome: str  #: ok, failed, tried (a candidate URL that had nothing), skipped
     sentence: str  #: what happened, for a person
@@ -134,7 +172,7 @@ class ClientInfo:
 
     client_id: str
     client_secret: str | None = None
-    auth_method: str = "none"  #: none, client_secret_basic, client_secret_post
+    auth_method: str = "none"  #: none, client_secret_basic, client_secret_post, private_key_jwt
     how: str = "pre-registered"  #: pre-registered, client-id-metadata-document, dynamic-registration
     issuer: str = ""  #: the authorization server it belongs to (credentials never cross servers)
     redirect_uris: list[str] = field(default_factory=list)
@@ -149,3 +187,14 @@ class ClientInfo:
         return cls(client_id=data["client_id"], client_secret=data.get("client_secret"),
                    auth_method=str(data.get("auth_method") or "none"), how=str(data.get("how") or ""),
                    issuer=str(data.get("issuer") or ""), redirect_uris=list(data.get("redirect_uris") or []))
+
+
+UNSENDABLE_TOKEN = "the token endpoint issued an access token that cannot be sent in an Authorization header " \
+                   "(it holds a line break, a space or another character outside printable ASCII), so it is not used"
+
+
+def sendable(token: str) -> bool:
+    """Whether ``token`` can be the credentials of ``Authorization: Bearer``: non-empty, printable ASCII without
+    spaces (RFC 6750 section 2.1's b64token is narrower still; servers stray from it, but never into a line
+    break that would end the header, nor into what an HTTP library refuses to send)."""
+    return bool(token) and all("!" <= char <= "~" for char in token)

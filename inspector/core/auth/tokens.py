@@ -97,6 +97,21 @@ class TokenStore:
         self._set(key, client.to_json())
         self._remember(server_url, key)
 
+    # -- the secret of a profile's client (a grant without a person): configuration, not a login --------------
+
+    def load_client_secret(self, server_url: str, client_id: str) -> str | None:
+        entry = self._get(f"secret {server_url} {client_id}")
+        secret = entry.get("client_secret") if entry else None
+        return secret if isinstance(secret, str) and secret else None
+
+    def save_client_secret(self, server_url: str, client_id: str, secret: str | None) -> None:
+        """Keep (or, with None or "", forget) the client secret a profile names; log out leaves it alone."""
+        key = f"secret {server_url} {client_id}"
+        if secret:
+            self._set(key, {"client_secret": secret})
+        else:
+            self._delete(key)
+
     def holds(self, server_url: str) -> TokenSet | None:
         """A token held for this server (any client), for a window to say so and when it expires."""
         for key in self._index(server_url):

@@ -49,7 +49,11 @@ SECRET_URL_PATHS = (("hooks.slack.com", "/services/"), ("hooks.slack.com", "/wor
                     ("outlook.office.com", "/webhook/"), ("chat.googleapis.com", "/v1/spaces/"))
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
 _HEADER_ARG = re.compile(r"^([A-Za-z0-9-]+)\s*:\s*(.*)$", re.S)
-SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"})
+SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
+                            "dpop"})  # RFC 9449: a DPoP proof, which a thief could replay within its lifetime
+#: OAuth credentials whose names the pattern does not catch: RFC 7523 assertions (a JWT grant, a client
+#: assertion), RFC 8693 subject and actor tokens (an ID token exchanged for an ID-JAG).
+OAUTH_CREDENTIAL_NAMES = frozenset({"assertion", "client_assertion", "subject_token", "actor_token", "id_token"})
 #: Query parameters of OAuth that carry secrets under names that do not say so (RFC 6749, RFC 7636): an
 #: authorization code, a PKCE verifier, the state that binds a response to its request.
 OAUTH_SECRET_PARAMS = frozenset({"code", "code_verifier", "state", "session_state"})
@@ -58,6 +62,8 @@ URL_HEADERS = frozenset({"location", "content-location", "refresh"})
 
 
 def is_secret_name(name: str) -> bool:
+    if name.lower().replace("-", "_") in OAUTH_CREDENTIAL_NAMES:
+        return True
     return name.upper() not in NOT_SECRET and bool(SECRET_NAME.search(name))
 
 
@@ -94,7 +100,7 @@ def redact_headers(headers: dict[str, str]) -> dict[str, str]:
 
 #: ``name=value`` of an OAuth secret in free text (an error page, a redirect's "Redirecting to URL" body).
 _SECRET_ASSIGNMENT = re.compile(r"(?i)\b(code|code_verifier|state|access_token|refresh_token|id_token|client_secret"
-                                r"|assertion)=([^&\s\"'<>]+)")
+                                r"|assertion|client_assertion|subject_token|actor_token)=([^&\s\"'<>]+)")
 
 
 def redact_text(text: str) -> str:

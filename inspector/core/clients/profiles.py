@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from inspector.core.auth.model import GRANTS as OAUTH_GRANTS
 from inspector.core.capture.redact import (
     redact_argv,
     redact_env,
@@ -70,6 +71,10 @@ def _keep_placeholder(original: dict[str, str], redacted: dict[str, str]) -> dic
     return {k: (original[k] if PLACEHOLDER.fullmatch(original[k]) else v) for k, v in redacted.items()}
 
 
+#: The text fields of a profile's grant without a person (paths, ids and URLs: no secret).
+OAUTH_GRANT_FIELDS = ("oauth_grant", "oauth_client_key", "oauth_client_key_alg", "oauth_assertion_file",
+                      "oauth_id_token_file", "oauth_idp_token_endpoint", "oauth_idp_issuer", "oauth_idp_client_id")
+
 #: The default response timeout of a profile (the session's own default) and the largest one accepted.
 DEFAULT_TIMEOUT = 30.0
 MAX_TIMEOUT = 24 * 3600.0
@@ -95,6 +100,17 @@ class ServerProfile:
     oauth: bool = False
     oauth_client_id: str = ""  #: a pre-registered OAuth client id ("": register or use a metadata document)
     oauth_scope: str = ""  #: the scopes to ask for ("": the server's challenge, else what it supports)
+    #: how the token is got (inspector.core.auth.model.GRANTS); the client secret of a grant without a person is
+    #: kept in the keyring (inspector.core.auth.tokens.TokenStore.save_client_secret), never in this file
+    oauth_grant: str = "authorization-code"
+    oauth_client_key: str = ""  #: the path of a PEM private key (private_key_jwt): the key itself is never copied
+    oauth_client_key_alg: str = ""  #: its JWS algorithm ("": from the key)
+    oauth_assertion_file: str = ""  #: jwt-bearer: the file holding the JWT grant, read at each token request
+    oauth_id_token_file: str = ""  #: id-jag: the file holding the user's ID token
+    oauth_idp_token_endpoint: str = ""  #: id-jag: the IdP's token endpoint
+    oauth_idp_issuer: str = ""  #: id-jag: the IdP's issuer (its metadata names the token endpoint)
+    oauth_idp_client_id: str = ""  #: id-jag: the client's id at the IdP
+    oauth_dpop: bool = False  #: send DPoP proofs even when no server asks for them
 
     def argv(self) -> list[str]:
         """The command line of a stdio profile."""
@@ -131,6 +147,9 @@ class ServerProfile:
             return f"The profile {self.name!r} connects to a URL, but the URL is empty."
         if self.kind == "http" and not self.transport.strip():
             return f"The profile {self.name!r} has no transport name."
+        if self.oauth_grant not in OAUTH_GRANTS:
+            return f"The profile {self.name!r} has the OAuth grant {self.oauth_grant!r}; it must be one of " \
+                   f"{', '.join(OAUTH_GRANTS)}."
         if not 0 < self.timeout <= MAX_TIMEOUT:
             return f"The profile {self.name!r} has a timeout of {self.timeout:g} s; it must be above 0 and at " \
                    f"most {MAX_TIMEOUT:g} s."
@@ -153,6 +172,8 @@ class ServerProfile:
             "oauth": self.oauth,
             "oauth_client_id": self.oauth_client_id,
             "oauth_scope": self.oauth_scope,
+            **{name: getattr(self, name) for name in OAUTH_GRANT_FIELDS},
+            "oauth_dpop": self.oauth_dpop,
         }
 
     @classmethod
@@ -195,6 +216,9 @@ class ServerProfile:
         oauth = data.get("oauth", False)  # absent from files written before OAuth existed
         if not isinstance(oauth, bool):
             raise ProfileError(f"{where}: 'oauth' must be true or false, not {_json_type(oauth)}.")
+        dpop = data.get("oauth_dpop", False)
+        if not isinstance(dpop, bool):
+            raise ProfileError(f"{where}: 'oauth_dpop' must be true or false, not {_json_type(dpop)}.")
         profile = cls(
             name=name,
             kind=text("kind", ""),
@@ -211,6 +235,8 @@ class ServerProfile:
             oauth=oauth,
             oauth_client_id=text("oauth_client_id", ""),
             oauth_scope=text("oauth_scope", ""),
+            **{name: text(name, getattr(cls, name)) for name in OAUTH_GRANT_FIELDS},  # absent from older files
+            oauth_dpop=dpop,
         )
         problem = profile.problem()
         if problem:

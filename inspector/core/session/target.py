@@ -159,9 +159,7 @@ class Target:
         if profile.kind == "http":
             oauth = None
             if profile.oauth:
-                from inspector.core.auth.model import OAuthOptions
-
-                oauth = OAuthOptions(client_id=profile.oauth_client_id or None, scope=profile.oauth_scope or None)
+                oauth = oauth_of_profile(profile)
             return cls(name=profile.name, url=profile.url, transport=profile.transport, headers=dict(profile.headers),
                        timeout=profile.timeout, named_by_user=True, roots=list(profile.roots), oauth=oauth)
         return cls(name=profile.name, argv=profile.argv(), cwd=profile.cwd, env=dict(profile.env),
@@ -330,7 +328,8 @@ def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:
 
     client_id = getattr(args, "client_id", None)
     metadata_url = getattr(args, "client_metadata_url", None)
-    if not (getattr(args, "oauth", False) or client_id or metadata_url):
+    grant = getattr(args, "oauth_grant", None) or "authorization-code"
+    if not (getattr(args, "oauth", False) or client_id or metadata_url or grant != "authorization-code"):
         return None
     mode = getattr(args, "oauth_authorize", None) or "browser"
     if mode not in AUTHORIZE_MODES:
@@ -341,8 +340,91 @@ def oauth_from_args(args: argparse.Namespace) -> OAuthOptions | None:
     if metadata_url and not metadata_url.startswith("https://"):
         raise InputError(f"--client-metadata-url {metadata_url!r} must be an https URL (a Client ID Metadata "
                          "Document is fetched by the authorization server)")
-    return OAuthOptions(authorize=mode, client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
-                        scope=getattr(args, "scope", None))
+    options = OAuthOptions(authorize=mode, client_id=client_id, client_secret=secret, client_metadata_url=metadata_url,
+                           scope=getattr(args, "scope", None), grant=grant,
+                           client_key=_path_of(getattr(args, "client_key", None)),
+                           client_key_alg=getattr(args, "client_key_alg", None),
+                           assertion=getattr(args, "assertion", None),
+                           assertion_file=_path_of(getattr(args, "assertion_file", None)),
+                           id_token=getattr(args, "id_token", None),
+                           id_token_file=_path_of(getattr(args, "id_token_file", None)),
+                           idp_token_endpoint=getattr(args, "idp_token_endpoint", None),
+                           idp_client_id=getattr(args, "idp_client_id", None),
+                           idp_issuer=getattr(args, "idp_issuer", None), dpop=bool(getattr(args, "dpop", False)))
+    problem = grant_problem(options)
+    if problem:
+        raise InputError(problem)
+    return options
+
+
+def oauth_of_profile(profile: ServerProfile) -> OAuthOptions:
+    """A profile's OAuth settings as OAuthOptions: the client secret of a grant without a person from the keyring
+    (or this process's memory), where the profile dialog put it; the files are read when they are used."""
+    from inspector.core.auth.model import OAuthOptions
+
+    client_id = profile.oauth_client_id or None
+    if profile.oauth_grant == "authorization-code":
+        return OAuthOptions(client_id=client_id, scope=profile.oauth_scope or None, dpop=profile.oauth_dpop)
+    from inspector.core.auth.tokens import TokenStore
+
+    secret = TokenStore().load_client_secret(profile.url, client_id) if client_id else None
+    return OAuthOptions(client_id=client_id, client_secret=secret, scope=profile.oauth_scope or None,
+                        grant=profile.oauth_grant, client_key=profile.oauth_client_key or None,
+                        client_key_alg=profile.oauth_client_key_alg or None,
+                        assertion_file=profile.oauth_assertion_file or None,
+                        id_token_file=profile.oauth_id_token_file or None,
+                        idp_token_endpoint=profile.oauth_idp_token_endpoint or None,
+                        idp_issuer=profile.oauth_idp_issuer or None,
+                        idp_client_id=profile.oauth_idp_client_id or None, dpop=profile.oauth_dpop)
+
+
+def _path_of(path: str | None) -> str | None:
+    """A file option as an absolute path: it is read later, maybe from another folder."""
+    return str(Path(path).expanduser().absolute()) if path else None
+
+
+def grant_problem(options: OAuthOptions) -> str | None:
+    """What the grant of ``options`` still needs, or gets that it cannot use, as one sentence; None when
+    nothing (the command line's and a profile's rule alike)."""
+    grant = options.grant
+    given = {"--client-key": options.client_key, "--client-key-alg": options.client_key_alg,
+             "--assertion": options.assertion, "--assertion-file": options.assertion_file,
+             "--id-token": options.id_token, "--id-token-file": options.id_token_file,
+             "--idp-token-endpoint": options.idp_token_endpoint, "--idp-client-id": options.idp_client_id,
+             "--idp-issuer": options.idp_issuer}
+    allowed = {"authorization-code": set(), "client-credentials": {"--client-key", "--client-key-alg"},
+               "jwt-bearer": {"--client-key", "--client-key-alg", "--assertion", "--assertion-file"},
+               "id-jag": {"--client-key", "--client-key-alg", "--id-token", "--id-token-file", "--idp-token-endpoint",
+                          "--idp-client-id", "--idp-issuer"}}[grant]
+    stray = [name for name, value in given.items() if value and name not in allowed]
+    if stray:
+        return f"{stray[0]} is not used by --oauth-grant {grant}"
+    if options.client_key_alg and not options.client_key:
+        return "--client-key-alg needs --client-key (the key it signs with)"
+    if grant == "authorization-code":
+        return None
+    if options.client_metadata_url:
+        return f"--client-metadata-url is for a person's sign-in, not for --oauth-grant {grant}"
+    if not options.client_id:
+        return f"--oauth-grant {grant} needs --client-id: the client's id at the authorization server"
+    if options.client_secret and options.client_key:
+        return "give --client-secret or --client-key, not both: the client authenticates one way"
+    if grant == "client-credentials" and not (options.client_secret or options.client_key):
+        return "--oauth-grant client-credentials needs --client-secret or --client-key: how the client proves " \
+               "who it is"
+    if grant == "jwt-bearer" and bool(options.assertion) == bool(options.assertion_file):
+        return "--oauth-grant jwt-bearer needs the JWT grant: --assertion JWT or --assertion-file FILE (one of them)"
+    if grant == "id-jag":
+        if bool(options.id_token) == bool(options.id_token_file):
+            return "--oauth-grant id-jag needs the user's ID token: --id-token JWT or --id-token-file FILE (one " \
+                   "of them)"
+        if not (options.idp_token_endpoint or options.idp_issuer):
+            return "--oauth-grant id-jag needs the IdP: --idp-token-endpoint URL (or --idp-issuer URL, whose " \
+                   "metadata names it)"
+        if not (options.client_secret or options.client_key):
+            return "--oauth-grant id-jag needs --client-secret (or --client-key): the client authenticates " \
+                   "when it presents the ID-JAG"
+    return None
 
 
 def make_transport(target: Target, *, authorizer: Callable[[OAuthOptions], Authorizer] | None = None) -> Transport:

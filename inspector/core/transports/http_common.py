@@ -408,14 +408,26 @@ class HttpTransportBase(Transport):
 
         logged_in = False
         step_ups = 0
+        nonce_sent = False  # a DPoP nonce retry (RFC 9449 section 9) is one more try, not a login
         while True:
             sent = oauth.generation
-            header = oauth.header()
-            if header:
-                request.headers["Authorization"] = header
+            fresh = oauth.request_headers(request.method, str(request.url))  # a new DPoP proof each time
+            if "DPoP" not in fresh:
+                request.headers.pop("DPoP", None)
+            request.headers.update(fresh)
             number, response, body, event = await self._exchange_once(request, purpose=purpose, read_body=read_body,
                                                                        number=number)
             status = response.status_code
+            if oauth.resource_nonce(status, response.headers, str(request.url)) and not nonce_sent:
+                nonce_sent = True
+                if body is None:
+                    await response.aclose()
+                event.add_finding("oauth", f"HTTP {status} use_dpop_nonce: sending again with the server's DPoP "
+                                  "nonce", "info")
+                self.emit(event)
+                oauth.note_nonce_retry(self.shown(request.url), io)
+                request, number = self._again(request), self.next_exchange()
+                continue
             challenge = parse_challenge(response.headers.get("www-authenticate", ""))
             if not oauth.handles(status, challenge) or (status == 401 and logged_in):
                 return number, response, body, event  # a second 401 after a login: the caller's error says it
@@ -436,10 +448,13 @@ class HttpTransportBase(Transport):
             except AuthError as exc:
                 raise TransportError(str(exc)) from None
             logged_in = logged_in or status == 401
-            request = self.client().build_request(request.method, request.url, headers=request.headers,
-                                                  content=request.content, extensions={
-                                                      k: v for k, v in request.extensions.items() if k != "trace"})
-            number = self.next_exchange()
+            request, number = self._again(request), self.next_exchange()
+
+    def _again(self, request: httpx.Request) -> httpx.Request:
+        """``request`` built anew, to be sent once more (its headers are renewed by the caller)."""
+        return self.client().build_request(request.method, request.url, headers=request.headers,
+                                           content=request.content,
+                                           extensions={k: v for k, v in request.extensions.items() if k != "trace"})
 
     def _auth_io(self) -> Any:
         """How the OAuth flow reaches the network: each request an exchange of this transport (an ``http``

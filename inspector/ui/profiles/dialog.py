@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.clients.profiles import MAX_TIMEOUT, ProfileError, ServerProfile
+from inspector.ui.profiles.oauth_fields import OAuthGrantFields
 
 # inspector.core.transports.http_common imports httpx: it is imported when a dialog needs it, not when the
 # window starts (benchmarks/startup.py)
@@ -151,9 +152,11 @@ class ProfileDialog(QDialog):
         for name in url_transports():
             self.transport_combo.addItem(name, name)
         self.headers_edit = _text_box("Authorization: Bearer …")
-        self.oauth_check = QCheckBox("Sign in on 401, in the system browser")
-        self.oauth_check.setToolTip(plain_tooltip("OAuth 2.1: discovery, registration, PKCE; the Auth tab of the "
-                                                  "session shows each step."))
+        self.oauth_check = QCheckBox("Sign in with OAuth on 401")
+        self.oauth_check.setToolTip(plain_tooltip("OAuth 2.1: discovery, registration, PKCE and the browser, or a "
+                                                  "grant without a person; the Auth tab of the session shows each "
+                                                  "step."))
+        self.grant_fields = OAuthGrantFields(self)
         self.oauth_client_edit = QLineEdit()
         self.oauth_client_edit.setPlaceholderText("(none: registered automatically)")
         self.oauth_scope_edit = QLineEdit()
@@ -191,9 +194,16 @@ class ProfileDialog(QDialog):
             self._row(plain_label("Headers:"), self.headers_edit),
             self._row(plain_label("OAuth:"), self.oauth_check),
             self._row(plain_label("OAuth client id:"), self.oauth_client_edit),
-            self._row(plain_label("OAuth scope:"), self.oauth_scope_edit),
-            self._row(plain_label("OAuth token:"), token_row),
         ]
+        #: rows shown only for some grants (the others are shown for every grant)
+        self._grant_rows: dict[int, frozenset[str]] = {}
+        for label, field, grants in self.grant_fields.rows():
+            row = self._row(plain_label(label), field)
+            self._http_rows.append(row)
+            if grants is not None:
+                self._grant_rows[row] = grants
+        self._http_rows += [self._row(plain_label("OAuth scope:"), self.oauth_scope_edit),
+                            self._row(plain_label("OAuth token:"), token_row)]
         form.addRow(plain_label("Response timeout:"), self.timeout_spin)
 
         self._problem_icon = plain_label()
@@ -220,8 +230,9 @@ class ProfileDialog(QDialog):
 
         self._fill(profile or ServerProfile(name="", kind="stdio"))
         for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit,
-                     self.oauth_client_edit, self.oauth_scope_edit):
+                     self.oauth_client_edit, self.oauth_scope_edit, *self.grant_fields.editors()):
             edit.textChanged.connect(self._revalidate)
+        self.grant_fields.grant_combo.currentIndexChanged.connect(self._kind_changed)
         self.url_edit.textChanged.connect(self._show_token)
         self.oauth_check.toggled.connect(self._revalidate)
         self.oauth_check.toggled.connect(self._oauth_toggled)
@@ -252,6 +263,7 @@ class ProfileDialog(QDialog):
         self.oauth_check.setChecked(profile.oauth)
         self.oauth_client_edit.setText(profile.oauth_client_id)
         self.oauth_scope_edit.setText(profile.oauth_scope)
+        self.grant_fields.fill(profile)
         self._show_token()
         self.timeout_spin.setValue(profile.timeout)
         for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
@@ -271,8 +283,9 @@ class ProfileDialog(QDialog):
         http = self.kind() == "http"
         for row in self._stdio_rows:
             self._form.setRowVisible(row, not http)
+        grant = self.grant_fields.grant()
         for row in self._http_rows:
-            self._form.setRowVisible(row, http)
+            self._form.setRowVisible(row, http and grant in self._grant_rows.get(row, (grant,)))
         self._revalidate()
 
     def problem(self) -> str | None:
@@ -317,10 +330,12 @@ class ProfileDialog(QDialog):
                 " (install it with: pip install 'mcp-inspector-desktop[websocket]')"
             raise ValueError(f"A ws:// or wss:// URL needs the websocket transport{hint}.")
         headers = parse_header_lines(self.headers_edit.toPlainText())
+        client_id = self.oauth_client_edit.text().strip()
+        grant = self.grant_fields.values(self.oauth_check.isChecked(), client_id)
         return ServerProfile(name=name, kind="http", url=url, transport=transport, headers=headers, source=source,
                              timeout=self.timeout_spin.value(), oauth=self.oauth_check.isChecked(),
-                             oauth_client_id=self.oauth_client_edit.text().strip(),
-                             oauth_scope=" ".join(self.oauth_scope_edit.text().split()))
+                             oauth_client_id=client_id, oauth_scope=" ".join(self.oauth_scope_edit.text().split()),
+                             **grant)
 
     def profile(self) -> ServerProfile:
         """The profile the form describes; ProfileError if the form is not valid (OK is disabled then)."""
@@ -337,6 +352,9 @@ class ProfileDialog(QDialog):
 
     def accept(self) -> None:
         if self.problem() is None:
+            profile = self._build()
+            if profile.kind == "http":
+                self.grant_fields.save_secret(profile)  # the keyring's, never the profile file's
             super().accept()
 
     # -- OAuth tokens -------------------------------------------------------------------------------------
@@ -344,6 +362,7 @@ class ProfileDialog(QDialog):
     def _oauth_toggled(self, on: bool) -> None:
         self.oauth_client_edit.setEnabled(on)
         self.oauth_scope_edit.setEnabled(on)
+        self.grant_fields.set_enabled(on)
 
     def _show_token(self, *_: object) -> None:
         """Whether a token is held for the URL as typed, and when it expires (the OS keyring, else this

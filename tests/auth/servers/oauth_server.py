@@ -1,4 +1,5 @@
-"""A protected MCP server and its authorization server, in one process, for the OAuth tests. Standard library.
+"""A protected MCP server and its authorization server (and an enterprise IdP), in one process, for the OAuth
+tests. Standard library, and joserfc for the JWTs of the grants without a person and for DPoP.
 
     python oauth_server.py PORT_FILE LOG_FILE [switches]
 
@@ -20,6 +21,16 @@ Switches (each a discovery path, registration mode or misbehaviour):
   --step-up                     tools/call needs mcp:write: 403 insufficient_scope until the token has it
   --always-403                  tools/call is always refused with 403 insufficient_scope
   --offline-access              the authorization server lists offline_access in scopes_supported
+  --machine                     the metadata lists client_credentials and the JWT bearer grant (RFC 7523)
+  --trust-key PEMFILE           the public key the servers trust: pre-client's client assertions
+                                (private_key_jwt), workload assertions (jwt-bearer), ID tokens (at the IdP)
+  --dpop                        DPoP (RFC 9449): the metadata lists ES256, the 401 challenge is DPoP, a token
+                                request with a valid proof gets a bound token that /mcp takes only with a proof
+  --dpop-nonce                  with --dpop: the token endpoint and /mcp want a nonce (use_dpop_nonce)
+
+The enterprise IdP is at /idp (issuer BASE/idp, OpenID metadata, /idp/token): it exchanges an ID token signed
+by the trusted key (aud idp-client) for an ID-JAG signed by its own key (RFC 8693), which the authorization
+server takes with the JWT bearer grant from pre-client authenticated by its secret.
 """
 
 from __future__ import annotations
@@ -37,9 +48,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, unquote, urlencode, urlsplit
 
+from joserfc import jws, jwt
+from joserfc.errors import JoseError
+from joserfc.jwk import ECKey, RSAKey, import_key
+
 PRE_CLIENT_ID = "pre-client"
 PRE_CLIENT_SECRET = "pre-secret-Zq81x"
 CIMD_URL = "https://client.example/mcp-inspector.json"
+IDP_CLIENT_ID = "idp-client"
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
+ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
+CLIENT_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+AS_NONCE, RS_NONCE = "as-nonce-7", "rs-nonce-9"
 
 parser = argparse.ArgumentParser()
 parser.add_argument("port_file")
@@ -48,7 +70,8 @@ parser.add_argument("--prm", default="header", choices=("header", "path", "root"
 parser.add_argument("--as-path", default="")
 parser.add_argument("--as-metadata", default="oauth", choices=("oauth", "oidc", "oidc-append", "none"))
 parser.add_argument("--registration", default="dcr", choices=("dcr", "cimd", "pre"))
-parser.add_argument("--token-auth", default="none", choices=("none", "client_secret_basic", "client_secret_post"))
+parser.add_argument("--token-auth", default="none",
+                    choices=("none", "client_secret_basic", "client_secret_post", "private_key_jwt"))
 parser.add_argument("--no-s256", action="store_true")
 parser.add_argument("--wrong-issuer", action="store_true")
 parser.add_argument("--iss", choices=("good", "bad", "missing"))
@@ -57,7 +80,29 @@ parser.add_argument("--challenge-scope", default="mcp:read")
 parser.add_argument("--step-up", action="store_true")
 parser.add_argument("--always-403", action="store_true")
 parser.add_argument("--offline-access", action="store_true")
+parser.add_argument("--machine", action="store_true")
+parser.add_argument("--trust-key")
+parser.add_argument("--dpop", action="store_true")
+parser.add_argument("--dpop-nonce", action="store_true")
 OPTS = parser.parse_args()
+
+
+def trusted_key(path: str | None) -> Any:
+    """The public key in a PEM file: EC or RSA."""
+    if not path:
+        return None
+    data = Path(path).read_bytes()
+    for kind in (ECKey, RSAKey):
+        try:
+            return kind.import_key(data)
+        except (JoseError, ValueError, TypeError):
+            continue
+    raise SystemExit(f"{path}: no EC or RSA public key")
+
+
+TRUSTED = trusted_key(OPTS.trust_key)
+IDP_KEY = ECKey.generate_key("P-256")  # signs the ID-JAGs
+JTIS: set[str] = set()  # DPoP proofs seen (RFC 9449 section 11.1: a jti is used once)
 
 LOCK = threading.Lock()
 CLIENTS: dict[str, dict[str, Any]] = {}  # client_id -> {secret, redirect_uris}
@@ -97,6 +142,12 @@ def metadata() -> dict[str, Any]:
         "code_challenge_methods_supported": ["plain"] if OPTS.no_s256 else ["S256"],
         "token_endpoint_auth_methods_supported": [OPTS.token_auth],
     }
+    if OPTS.machine:
+        data["grant_types_supported"] = ["client_credentials", JWT_BEARER]
+    if OPTS.token_auth == "private_key_jwt":
+        data["token_endpoint_auth_signing_alg_values_supported"] = ["ES256"]
+    if OPTS.dpop:
+        data["dpop_signing_alg_values_supported"] = ["ES256"]
     if OPTS.registration == "dcr":
         data["registration_endpoint"] = issuer() + "/register"
     if OPTS.registration == "cimd":
@@ -115,7 +166,52 @@ def challenge(error: str = "", scope: str = "") -> str:
     parts.append(f'scope="{scope or OPTS.challenge_scope}"')
     if OPTS.prm == "header":
         parts.append(f'resource_metadata="{prm_url()}"')
-    return "Bearer " + ", ".join(parts)
+    return ("DPoP " if OPTS.dpop else "Bearer ") + ", ".join(parts)
+
+
+# -- JWTs -------------------------------------------------------------------------------------------------------
+
+def verified(token: str, key: Any, audiences: list[str]) -> tuple[dict[str, Any] | None, str]:
+    """The claims of a JWT signed by ``key``, with an aud among ``audiences`` and not expired; else the error."""
+    try:
+        alg = str(jws.extract_compact(token.encode()).headers().get("alg"))
+        claims = jwt.decode(token, key, algorithms=[alg]).claims
+    except (JoseError, ValueError) as exc:
+        return None, f"the signature does not verify ({exc.__class__.__name__})"
+    aud = claims.get("aud")
+    named = [aud] if isinstance(aud, str) else aud if isinstance(aud, list) else []
+    if not any(isinstance(a, str) and a.rstrip("/") in [x.rstrip("/") for x in audiences] for a in named):
+        return None, f"aud {aud} is not this server"
+    if not isinstance(claims.get("exp"), (int, float)) or claims["exp"] < time.time():
+        return None, "the JWT is expired"
+    return claims, ""
+
+
+def dpop_proof(value: str, method: str, url: str, nonce: str, token: str | None = None) -> tuple[str, str]:
+    """(RFC 7638 thumbprint of the proof's key, "") for a valid DPoP proof, else ("", what is wrong)."""
+    try:
+        header = dict(jws.extract_compact(value.encode()).headers())
+        jwk = header.get("jwk")
+        if header.get("typ") != "dpop+jwt" or not isinstance(jwk, dict) or "d" in jwk:
+            return "", "typ must be dpop+jwt with a public jwk"
+        key = import_key(jwk, jwk.get("kty"))
+        claims = jwt.decode(value, key, algorithms=[str(header.get("alg"))]).claims
+    except (JoseError, ValueError, TypeError) as exc:
+        return "", f"the proof does not verify ({exc.__class__.__name__})"
+    if claims.get("htm") != method or claims.get("htu") != url:
+        return "", f"htm/htu {claims.get('htm')} {claims.get('htu')} are not {method} {url}"
+    if not isinstance(claims.get("iat"), int) or abs(claims["iat"] - time.time()) > 300:
+        return "", "iat is not now"
+    if claims.get("jti") in JTIS or not isinstance(claims.get("jti"), str):
+        return "", "the jti was used before"
+    if token is not None:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(token.encode()).digest()).rstrip(b"=").decode()
+        if claims.get("ath") != digest:
+            return "", "ath is not the token's hash"
+    if OPTS.dpop_nonce and claims.get("nonce") != nonce:
+        return "", "use_dpop_nonce"
+    JTIS.add(claims["jti"])
+    return key.thumbprint(), ""
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -164,6 +260,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, metadata())
         elif path == OPTS.as_path + "/authorize":
             self._authorize()
+        elif path == "/idp/.well-known/openid-configuration":
+            self._send(200, {"issuer": BASE + "/idp", "token_endpoint": BASE + "/idp/token",
+                             "grant_types_supported": [TOKEN_EXCHANGE]})
         elif path == "/mcp":
             self._send(405, b"", {"Allow": "POST"})
         else:
@@ -177,6 +276,8 @@ class Handler(BaseHTTPRequestHandler):
             self._mcp(body)
         elif path == OPTS.as_path + "/token":
             self._token(dict(parse_qsl(body.decode())))
+        elif path == "/idp/token":
+            self._exchange(dict(parse_qsl(body.decode())))
         elif path == OPTS.as_path + "/register" and OPTS.registration == "dcr":
             self._register(json.loads(body or b"{}"))
         else:
@@ -233,6 +334,12 @@ class Handler(BaseHTTPRequestHandler):
     def _client_auth(self, form: dict[str, str]) -> str | None:
         """The authenticated client id, or None."""
         header = self.headers.get("Authorization") or ""
+        if OPTS.token_auth == "private_key_jwt":
+            if form.get("client_assertion_type") != CLIENT_ASSERTION or form.get("client_id") != PRE_CLIENT_ID:
+                return None
+            claims, _ = verified(form.get("client_assertion", ""), TRUSTED, [issuer(), issuer() + "/token"])
+            ok = claims is not None and claims.get("iss") == claims.get("sub") == PRE_CLIENT_ID
+            return PRE_CLIENT_ID if ok else None
         if OPTS.token_auth == "client_secret_basic" or header.startswith("Basic "):
             if not header.startswith("Basic "):
                 return None
@@ -250,11 +357,29 @@ class Handler(BaseHTTPRequestHandler):
         return client_id
 
     def _token(self, form: dict[str, str]) -> None:
+        jkt = ""
+        if OPTS.dpop and self.headers.get("DPoP"):
+            jkt, wrong = dpop_proof(self.headers["DPoP"], "POST", issuer() + "/token", AS_NONCE)
+            if wrong == "use_dpop_nonce":
+                self._send(400, {"error": "use_dpop_nonce"}, {"DPoP-Nonce": AS_NONCE})
+                return
+            if wrong:
+                self._send(400, {"error": "invalid_dpop_proof", "error_description": wrong})
+                return
         client_id = self._client_auth(form)
         if client_id is None:
             self._send(401, {"error": "invalid_client"})
             return
-        if form.get("grant_type") == "authorization_code":
+        refresh: str | None = "rt-" + secrets.token_hex(16)
+        if form.get("grant_type") == "client_credentials" and OPTS.machine:
+            scope, target, refresh = form.get("scope", ""), form.get("resource"), None
+        elif form.get("grant_type") == JWT_BEARER and OPTS.machine:
+            claims, wrong = self._grant_assertion(form.get("assertion", ""), client_id)
+            if claims is None:
+                self._send(400, {"error": "invalid_grant", "error_description": wrong})
+                return
+            scope, target, refresh = form.get("scope", ""), form.get("resource"), None
+        elif form.get("grant_type") == "authorization_code":
             request = CODES.pop(form.get("code", ""), None)
             if request is None or request.get("client_id") != client_id:
                 self._send(400, {"error": "invalid_grant", "error_description": "unknown or used code"})
@@ -278,19 +403,68 @@ class Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": "unsupported_grant_type"})
             return
         access = "at-" + secrets.token_hex(16)
-        refresh = "rt-" + secrets.token_hex(16)
-        TOKENS[access] = {"scope": scope, "resource": target, "expires": time.time() + OPTS.expires_in}
-        REFRESH[refresh] = {"client_id": client_id, "scope": scope, "resource": target}
+        TOKENS[access] = {"scope": scope, "resource": target, "expires": time.time() + OPTS.expires_in, "jkt": jkt}
+        answer = {"access_token": access, "token_type": "DPoP" if jkt else "Bearer", "expires_in": OPTS.expires_in,
+                  "scope": scope}
+        if refresh:
+            REFRESH[refresh] = {"client_id": client_id, "scope": scope, "resource": target}
+            answer["refresh_token"] = refresh
         with LOCK, open(OPTS.log_file, "a", encoding="utf-8") as log:
             log.write(json.dumps({"issued": {"access_token": access, "refresh_token": refresh}}) + "\n")
-        self._send(200, {"access_token": access, "token_type": "Bearer", "expires_in": OPTS.expires_in,
-                         "refresh_token": refresh, "scope": scope}, {"Cache-Control": "no-store"})
+        self._send(200, answer, {"Cache-Control": "no-store"})
+
+    def _grant_assertion(self, assertion: str, client_id: str) -> tuple[dict[str, Any] | None, str]:
+        """The claims of a JWT bearer grant: an ID-JAG of the IdP for this client, else a workload assertion
+        signed by the trusted key."""
+        try:
+            typ = jws.extract_compact(assertion.encode()).headers().get("typ")
+        except (JoseError, ValueError):
+            return None, "the assertion is not a JWT"
+        if typ == "oauth-id-jag+jwt":
+            claims, wrong = verified(assertion, IDP_KEY, [issuer()])
+            if claims is not None and (claims.get("client_id") != client_id or claims.get("resource") != resource()):
+                return None, "the ID-JAG is for another client or resource"
+            return claims, wrong
+        return verified(assertion, TRUSTED, [issuer()])
+
+    # -- the enterprise IdP -----------------------------------------------------------------------------------
+
+    def _exchange(self, form: dict[str, str]) -> None:
+        """RFC 8693: an ID token of the trusted key (aud idp-client) for an ID-JAG."""
+        wanted = {"grant_type": TOKEN_EXCHANGE, "requested_token_type": ID_JAG, "subject_token_type": ID_TOKEN,
+                  "client_id": IDP_CLIENT_ID, "audience": issuer(), "resource": resource()}
+        wrong = [name for name, value in wanted.items() if form.get(name) != value]
+        if wrong:
+            self._send(400, {"error": "invalid_request", "error_description": f"wrong {', '.join(wrong)}"})
+            return
+        claims, why = verified(form.get("subject_token", ""), TRUSTED, [IDP_CLIENT_ID])
+        if claims is None:
+            self._send(400, {"error": "invalid_grant", "error_description": f"the ID token: {why}"})
+            return
+        now = int(time.time())
+        jag = jwt.encode({"alg": "ES256", "typ": "oauth-id-jag+jwt"},
+                         {"iss": BASE + "/idp", "sub": claims.get("sub"), "aud": issuer(), "client_id": PRE_CLIENT_ID,
+                          "resource": resource(), "iat": now, "exp": now + 300, "jti": secrets.token_hex(8)}, IDP_KEY)
+        with LOCK, open(OPTS.log_file, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"issued": {"id_jag": jag}}) + "\n")
+        self._send(200, {"access_token": jag, "issued_token_type": ID_JAG, "token_type": "N_A"})
 
     # -- the MCP server -----------------------------------------------------------------------------------------
 
     def _mcp(self, body: bytes) -> None:
         header = self.headers.get("Authorization") or ""
-        token = TOKENS.get(header[7:]) if header.startswith("Bearer ") else None
+        scheme, _, value = header.partition(" ")
+        token = TOKENS.get(value) if scheme in ("Bearer", "DPoP") else None
+        if token is not None and (token["jkt"] or scheme == "DPoP"):  # a bound token goes with its proof only
+            jkt, wrong = dpop_proof(self.headers.get("DPoP") or "", "POST", resource(), RS_NONCE, value)
+            if wrong == "use_dpop_nonce":
+                self._send(401, {"error": "use_dpop_nonce"}, {"DPoP-Nonce": RS_NONCE, "WWW-Authenticate":
+                                                             'DPoP error="use_dpop_nonce", algs="ES256"'})
+                return
+            if wrong or scheme != "DPoP" or jkt != token["jkt"]:
+                self._send(401, {"error": "invalid_dpop_proof", "error_description": wrong or "not bound"},
+                           {"WWW-Authenticate": 'DPoP error="invalid_dpop_proof"'})
+                return
         legacy = OPTS.prm == "none"
         if token is None or token["expires"] < time.time() or (not legacy and token["resource"] != resource()):
             self._send(401, {"error": "unauthorized"}, {"WWW-Authenticate": challenge()})

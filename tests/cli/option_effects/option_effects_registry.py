@@ -114,6 +114,39 @@ def _target_rows(command: str) -> list[Effect]:
     ]
 
 
+_GRANTS = "tests/auth/test_oauth_grant_options.py::"
+#: The grants without a person (issue 29): option -> (effect, test), proven through record.
+_GRANT_OPTIONS = {
+    "--oauth-grant": ("client-credentials: the token comes from the client credentials grant, no person asked",
+                      "test_oauth_grant_client_credentials_gets_the_token_with_the_client_credentials_grant_and_no_"
+                      "person"),
+    "--client-key": ("the token request carries a private_key_jwt client assertion signed with the file's key",
+                     "test_client_key_signs_a_private_key_jwt_client_assertion_with_the_key_in_the_file"),
+    "--client-key-alg": ("the client assertion is signed with that algorithm",
+                         "test_client_key_alg_picks_the_algorithm_the_client_assertion_is_signed_with"),
+    "--assertion": ("the JWT is the jwt-bearer grant sent to the token endpoint",
+                    "test_assertion_is_the_jwt_bearer_grant_sent_to_the_token_endpoint"),
+    "--assertion-file": ("the file's JWT is sent as the grant",
+                         "test_assertion_file_is_read_and_its_jwt_sent_as_the_grant"),
+    "--id-token": ("the ID token is exchanged at the IdP for an ID-JAG",
+                   "test_id_token_idp_token_endpoint_and_idp_client_id_make_the_token_exchange_at_the_idp"),
+    "--idp-token-endpoint": ("the token exchange goes to that endpoint",
+                             "test_id_token_idp_token_endpoint_and_idp_client_id_make_the_token_exchange_at_the_idp"),
+    "--idp-client-id": ("the token exchange names that client (without it this IdP refuses it)",
+                        "test_id_token_idp_token_endpoint_and_idp_client_id_make_the_token_exchange_at_the_idp"),
+    "--id-token-file": ("the file's ID token is exchanged",
+                        "test_id_token_file_and_idp_issuer_find_the_idp_token_endpoint_in_its_metadata"),
+    "--idp-issuer": ("the IdP's token endpoint is found in that issuer's metadata",
+                     "test_id_token_file_and_idp_issuer_find_the_idp_token_endpoint_in_its_metadata"),
+    "--dpop": ("token and MCP requests carry DPoP proofs though the server did not ask for them",
+               "test_dpop_sends_a_proof_to_a_server_that_did_not_ask_for_one"),
+}
+
+
+def _grant_rows(command: str) -> list[Effect]:
+    return [Effect(command, option, effect, f"{_GRANTS}{test}") for option, (effect, test) in _GRANT_OPTIONS.items()]
+
+
 def _timeout_row(command: str, effect: str) -> Effect:
     return Effect(command, "--timeout", effect,
                   f"{_TARGET}test_timeout_turns_a_slow_answer_into_a_timeout_naming_it[{command}]")
@@ -122,6 +155,7 @@ def _timeout_row(command: str, effect: str) -> Effect:
 EFFECTS: list[Effect] = [
     # -- record ----------------------------------------------------------------------------------------------
     *_target_rows("record"),
+    *_grant_rows("record"),
     Effect("record", "--out", "the capture holds the session, the server's answer included", _RECORD_ONE_RUN),
     Effect("record", "--send", "the file's request reaches the server", _RECORD_ONE_RUN),
     Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover", _RECORD_ONE_RUN),
