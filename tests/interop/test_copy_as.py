@@ -70,6 +70,12 @@ def test_a_copied_command_keeps_every_option_the_session_needs_and_its_secrets_o
     assert not {"tok-123", "s3cret", "Authorization: Bearer abc"} & set(shared)
     own = shlex.split(as_command(CALL, target.command_options(secrets=True)))
     assert {"tok-123", "s3cret", "Authorization: Bearer abc"} <= set(own)
+    machine = Target(url="https://mcp.example/mcp", oauth=OAuthOptions(
+        grant="jwt-bearer", client_id="wif", assertion="eyJhbGciOiJ.x.y", client_key="/keys/k.pem", dpop=True))
+    words = machine.command_options()
+    assert words[words.index("--oauth"):] == ["--oauth", "--oauth-grant", "jwt-bearer", "--client-id", "wif",
+                                              "--client-key", "/keys/k.pem", "--dpop"]
+    assert "eyJhbGciOiJ.x.y" in machine.command_options(secrets=True)
     stdio = Target(argv=["python", "server.py"], cwd="/srv", env={"MODE": "dev", "API_TOKEN": "t0ken"})
     assert stdio.command_options() == ["--cwd", "/srv", "--env", "MODE=dev", "--", "python", "server.py"]
 
@@ -77,7 +83,9 @@ def test_a_copied_command_keeps_every_option_the_session_needs_and_its_secrets_o
 def test_a_copied_command_parses_as_the_command_it_names():
     """Every option command_options gives is one the command takes (its parser accepts the line)."""
     target = Target(url="http://127.0.0.1:9/mcp", transport="sse", headers={"X-Team": "blue"}, origin="http://a",
-                    handshake="legacy", protocol_version="2025-06-18", oauth=OAuthOptions(client_id="c", scope="s"))
+                    handshake="legacy", protocol_version="2025-06-18",
+                    oauth=OAuthOptions(client_id="c", scope="s", grant="client-credentials", client_key="/k.pem",
+                                       client_key_alg="ES256", dpop=True))
     words = shlex.split(as_command(CALL, target.command_options()))[1:]
     done = warm_cli.run([sys.executable, "-c", "import sys; from inspector.cli.main import build_parser; "
                          "from inspector.cli.main import split_command; own, command = split_command(sys.argv[1:]); "

@@ -297,12 +297,21 @@ class Target:
         oauth = self.oauth
         if oauth is not None:
             words.append("--oauth")
-            given: tuple[tuple[str, str | None], ...] = (("--client-id", oauth.client_id),
-                ("--client-metadata-url", oauth.client_metadata_url), ("--scope", oauth.scope),
-                ("--client-secret", oauth.client_secret if secrets else None))
+            if oauth.grant != "authorization-code":
+                words += ["--oauth-grant", oauth.grant]
+            given: tuple[tuple[str, str | None], ...] = (
+                ("--client-id", oauth.client_id), ("--client-metadata-url", oauth.client_metadata_url),
+                ("--scope", oauth.scope), ("--client-secret", oauth.client_secret if secrets else None),
+                ("--client-key", oauth.client_key), ("--client-key-alg", oauth.client_key_alg),  # a key's path
+                ("--assertion", oauth.assertion if secrets else None), ("--assertion-file", oauth.assertion_file),
+                ("--id-token", oauth.id_token if secrets else None), ("--id-token-file", oauth.id_token_file),
+                ("--idp-token-endpoint", oauth.idp_token_endpoint), ("--idp-client-id", oauth.idp_client_id),
+                ("--idp-issuer", oauth.idp_issuer))
             for option, chosen in given:
                 if chosen:
                     words += [option, chosen]
+            if oauth.dpop:
+                words.append("--dpop")
         return words
 
     def sent_headers(self) -> dict[str, str]:
