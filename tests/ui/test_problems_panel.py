@@ -61,3 +61,72 @@ def test_an_opened_capture_shows_the_schema_finding_on_its_row_in_findings_and_i
         assert model.index(row, COL_SUMMARY).data(Qt.ItemDataRole.BackgroundRole) is None
         assert SCHEMA_TEXT not in tab.detail.info.toPlainText()
         assert "muted" in tab.problems.summary.text()
+
+
+def f8_rows(tab):
+    """The rows F8 (View > Next problem) stops at, from the top."""
+    tab.timeline.select_row(0)
+    rows = [0] if tab.model.columns.is_problem(0) else []
+    while True:
+        tab.timeline.next_problem()
+        current = tab.timeline.current_row()
+        if current is None or (rows and current <= rows[-1]):
+            return rows
+        rows.append(current)
+
+
+def test_a_schema_finding_is_one_problem_for_f8_problems_only_the_panel_and_the_export(qapp, qloop, qtbot,
+                                                                                     tmp_path):
+    """Three notions of problem disagreed (issue 27): a schema finding coloured its row and was in the Problems
+    panel, but F8 and "problems only" never reached it. Now one rule (core/present/problems.py) decides for all;
+    muting the rule takes the row out of them all, unmuting brings it back."""
+    from inspector.core.interop.convert import export_capture
+    from inspector.core.present.problems import event_is_problem
+
+    out = record_broken(tmp_path)
+    with open_test_window(qloop, tmp_path) as window:
+        tab = window.open_capture(out)
+        qtbot.waitUntil(lambda: "schema" in tab.problems.counts, timeout=10_000)
+        model = tab.model
+        row = next(r for r in range(model.rowCount())
+                   if model.event(r).data.get("request_method") == "tools/list")
+        assert not event_is_problem(model.event(row)), "the wire alone says nothing wrong with this row"
+        assert row in f8_rows(tab)
+        tab.problems_only.setChecked(True)
+        assert row in [tab.proxy.mapToSource(tab.proxy.index(r, 0)).row() for r in range(tab.proxy.rowCount())]
+        tab.problems.set_muted("schema", True)
+        assert row not in [tab.proxy.mapToSource(tab.proxy.index(r, 0)).row() for r in range(tab.proxy.rowCount())]
+        tab.problems_only.setChecked(False)
+        assert row not in f8_rows(tab)
+        tab.problems.set_muted("schema", False)
+        assert row in f8_rows(tab)
+    report = b"".join(export_capture(out, "markdown")).decode()
+    assert 'is missing the required field \\"inputSchema\\"' in report or "inputSchema" in report.split(
+        "## Timeline")[0], "the export's Problems section names the schema finding"
+
+
+def test_the_problems_panel_is_readable_at_once_and_links_to_the_rules_spec_page(qapp, qloop, qtbot, tmp_path,
+                                                                               monkeypatch):
+    from inspector.ui.panels import problems as problems_panel
+
+    opened = []
+    monkeypatch.setattr(problems_panel.QDesktopServices, "openUrl", lambda url: opened.append(url.toString()))
+    out = record_broken(tmp_path)
+    with open_test_window(qloop, tmp_path) as window:
+        tab = window.open_capture(out)
+        qtbot.waitUntil(lambda: "schema" in tab.problems.counts, timeout=10_000)
+        tab.side.setCurrentWidget(tab.problems)
+        panel = tab.problems
+        group = next(panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())
+                     if panel.tree.topLevelItem(i).text(0).startswith("schema "))
+        panel.tree.setCurrentItem(group)
+        title_width = panel.tree.fontMetrics().horizontalAdvance("schema · MUST")
+        assert panel.tree.columnWidth(0) >= title_width, "the rule column is readable without dragging"
+        assert panel.tree.columnWidth(0) > panel.tree.columnWidth(1)
+        assert panel.rule_text.isVisible() and "href=" in panel.rule_text.text()
+        link = problems_panel.BY_ID["schema"].link
+        panel.rule_text.linkActivated.emit(link)
+        assert opened == [link]
+        assert not problems_panel.open_spec_link("https://attacker.example/x")  # only the rules' own pages
+        assert opened == [link]
+        tab.grab().save(str(tmp_path / "problems-panel.png"))

@@ -44,7 +44,6 @@ from inspector.core.capture.reader import (
 )
 from inspector.core.present.columns import (
     BINARY,
-    PROBLEM,
     Columns,
     category,
     category_of,
@@ -453,7 +452,7 @@ class CaptureIndex:
         return rows, stop
 
     def is_problem(self, row: int) -> bool:
-        return bool(self.columns.categories[row] & PROBLEM)
+        return self.columns.is_problem(row)
 
 
 class PartialEvent(Event):

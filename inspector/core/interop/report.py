@@ -23,6 +23,7 @@ from inspector import __version__
 from inspector.core.present.describe import ARROWS, compact_seconds, hexdump, label, method_and_id, safe, summary
 from inspector.core.present.markdown import literal
 from inspector.core.present.pretty import pretty_text
+from inspector.core.present.problems import event_is_problem, is_problem_finding
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import server_broke_framing
@@ -93,11 +94,14 @@ class _Session:
         return self._judged
 
     def findings_of(self, event: Event) -> list[Finding]:
-        return [*event.findings, *self.judged().get(event.seq, [])]
+        """The problems among the event's findings and the judge's about it (one notion of problem, as the
+        window's: :mod:`inspector.core.present.problems`)."""
+        found = (*event.findings, *self.judged().get(event.seq, []))
+        return [f for f in found if is_problem_finding(f.code, f.severity)]
 
     def problems(self) -> list[Event]:
         judged = self.judged()
-        return [e for e in self.events if server_broke_framing(e) or e.findings or e.seq in judged]
+        return [e for e in self.events if event_is_problem(e, judged.get(e.seq, ()))]
 
 
 def _body(event: Event) -> str:

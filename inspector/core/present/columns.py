@@ -24,8 +24,8 @@ from array import array
 from collections.abc import Iterable
 from itertools import compress
 
+from inspector.core.present.problems import event_severity
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.core.wire.framing import server_broke_framing
 
 #: Kind codes (the low 3 bits of a category byte); any other kind is OTHER_KIND.
 KIND_CODES = {Kind.MESSAGE: 0, Kind.FRAMING_ERROR: 1, Kind.STDERR: 2, Kind.LIFECYCLE: 3, Kind.NOTE: 4,
@@ -36,17 +36,24 @@ KIND_MASK = 0x07
 DIR_CODES = {None: 0, Direction.C2S: 1, Direction.S2C: 2}
 OTHER_DIR = 3
 DIR_SHIFT = 3
-#: The event is a problem: a framing error of the server's, or a finding of severity "error" (:func:`is_problem`).
+#: The event breaks a MUST by what it carries: a framing error of the server's, or a finding of severity error
+#: (:func:`inspector.core.present.problems.event_severity`): the red band.
 PROBLEM = 0x20
 #: The raw bytes were not valid UTF-8 (``raw_b64`` in the capture): a text search cannot see them in the file.
 BINARY = 0x40
+#: The event is a problem of any severity: it breaks a SHOULD by what it carries, or the protocol judge found it
+#: breaks a rule not muted (set and cleared by the window, from its
+#: :class:`~inspector.core.present.problems.ProblemBook`).
+FLAGGED = 0x80
+#: Either way, a problem: what "problems only" and F8 look for.
+PROBLEM_BITS = PROBLEM | FLAGGED
 TRANSPORT_KINDS = frozenset({KIND_CODES[Kind.HTTP], KIND_CODES[Kind.SSE], KIND_CODES[Kind.LIFECYCLE],
                              KIND_CODES[Kind.NOTE]})
 
 
 def is_problem(event: Event) -> bool:
-    """A framing error of the server's (not a line our own stop cut short), or a finding of severity error."""
-    return server_broke_framing(event) or any(f.severity == "error" for f in event.findings)
+    """A broken MUST by what the event carries (the PROBLEM bit)."""
+    return event_severity(event) == "error"
 
 
 def method_of(event: Event) -> str:
@@ -68,7 +75,8 @@ def reply_to_of(event: Event) -> int | None:
 
 
 def category_of(event: Event) -> int:
-    return category(event.kind, event.dir, is_problem(event))
+    severity = event_severity(event)
+    return category(event.kind, event.dir, severity == "error") | (FLAGGED if severity == "warning" else 0)
 
 
 def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C), show_stderr: bool = True,
@@ -89,7 +97,7 @@ def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C)
             ok = show_transport
         else:
             ok = direction == 0 or direction in wanted
-        if problems_only and not value & PROBLEM:
+        if problems_only and not value & PROBLEM_BITS:
             ok = False
         table[value] = ok
     return bytes(table)
@@ -228,6 +236,18 @@ class Columns:
         needle = needle.lower()
         return bytes(needle in name.lower() for name in self.method_names)
 
+    def set_flagged(self, row: int, problem: bool) -> bool:
+        """Mark row ``row`` as a problem (the judge found one, or its event warns) or no longer (its rule was
+        muted); True when the mark changed. The columns are derived from the events, never saved: marking
+        changes no event."""
+        old = self.categories[row]
+        new = old | FLAGGED if problem else old & ~FLAGGED
+        self.categories[row] = new
+        return new != old
+
+    def is_problem(self, row: int) -> bool:
+        return bool(self.categories[row] & PROBLEM_BITS)
+
     def next_problem(self, start: int, stop: int | None = None) -> int | None:
         """The first row at or after ``start`` (before ``stop``) that is a problem."""
         stop = len(self.categories) if stop is None else min(stop, len(self.categories))
@@ -237,8 +257,8 @@ class Columns:
         return None if found < 0 else start + found
 
 
-#: 1 for the category bytes of problems (for bytes.translate)
-PROBLEM_TABLE = bytes(1 if value & PROBLEM else 0 for value in range(256))
+#: 1 for the category bytes of problems, whichever way they are problems (for bytes.translate)
+PROBLEM_TABLE = bytes(1 if value & PROBLEM_BITS else 0 for value in range(256))
 
 
 class RowSet:

@@ -1,23 +1,47 @@
-"""The Problems panel: every finding of a session, grouped by rule with counts; a click jumps to the message,
-and a rule can be muted for the session (its rows lose their colour, its group is greyed).
+"""The Problems panel: every problem of a session, grouped by rule with counts; a click jumps to the message,
+and a rule can be muted for the session (its rows lose their colour, its group is greyed). Under the list, the
+selected rule says what it asks and links to the spec.
 
-It shows both kinds of findings: the protocol judge's (kept beside the events) and those the wire layer put on
-the events themselves. Findings are plain text (server content is untrusted). A group lists at most
+It shows both kinds of problems: the protocol judge's (kept beside the events) and those the wire layer put on
+the events themselves; what counts as a problem is :mod:`inspector.core.present.problems`' (the same for F8,
+"problems only" and the exports). Findings are plain text (server content is untrusted). A group lists at most
 :data:`MAX_ITEMS_PER_RULE` findings (a flood of one mistake must not make the panel the slow part); the count
 says how many there are.
 """
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QBrush, QColor, QDesktopServices
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.core.protocol.judge import ProtocolFinding
 from inspector.core.protocol.rules import BY_ID
+from inspector.core.urls import url_refusal
 from inspector.ui.timeline.model import plain_tooltip
+
+#: The spec pages the rules link to: the only links this panel opens (they are ours, never a server's).
+SPEC_LINKS = frozenset(rule.link for rule in BY_ID.values())
+
+
+def open_spec_link(url: str) -> bool:
+    """Open a rule's spec page in the browser: one of :data:`SPEC_LINKS`, an https URL (the URL rule); anything
+    else is not opened (False)."""
+    if url_refusal(url) is not None or url not in SPEC_LINKS:
+        return False
+    return QDesktopServices.openUrl(QUrl(url))
 
 MAX_ITEMS_PER_RULE = 500
 _SEQ_ROLE = Qt.ItemDataRole.UserRole
@@ -37,6 +61,11 @@ class ProblemsPanel(QWidget):
         self.tree.setHeaderLabels(["Rule", "Count"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        # readable without dragging: the rule takes the width, the count only what its digits need
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemActivated.connect(self._activated)
         self.tree.itemClicked.connect(self._activated)
         self.mute = QPushButton("Mute rule", self)
@@ -45,13 +74,22 @@ class ProblemsPanel(QWidget):
         self.tree.currentItemChanged.connect(self._current_changed)
         self.summary = QLabel("No problems.", self)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        #: the selected rule: what it asks, and a link to its spec page (our rules' text, never a server's)
+        self.rule_text = QLabel(self)
+        self.rule_text.setTextFormat(Qt.TextFormat.RichText)
+        self.rule_text.setWordWrap(True)
+        self.rule_text.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                               | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.rule_text.linkActivated.connect(open_spec_link)
+        self.rule_text.hide()
         bar = QHBoxLayout()
         bar.addWidget(self.summary, 1)
         bar.addWidget(self.mute)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
-        layout.addWidget(self.tree)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.rule_text)
         self.muted: set[str] = set()
         self.counts: dict[str, int] = {}
         self._groups: dict[str, QTreeWidgetItem] = {}
@@ -128,6 +166,14 @@ class ProblemsPanel(QWidget):
         rule = self._rule_of(current)
         self.mute.setEnabled(rule is not None)
         self.mute.setText("Unmute rule" if rule in self.muted else "Mute rule")
+        known = BY_ID.get(rule) if rule is not None else None
+        if known is None:
+            self.rule_text.hide()
+            return
+        self.rule_text.setText(f"<b>{html.escape(known.level)}</b> · {html.escape(known.rationale)} "
+                               f'<a href="{html.escape(known.link)}">{html.escape(known.link)}</a>')
+        self.rule_text.setToolTip(known.link)
+        self.rule_text.show()
 
     def _toggle_mute(self) -> None:
         rule = self._rule_of(self.tree.currentItem())

@@ -27,6 +27,7 @@ from inspector.core.capture.live import TapIndex
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import History
 from inspector.core.present.columns import category_table
+from inspector.core.present.problems import ProblemBook, event_severity
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.session.session import ServerInfo
 from inspector.core.session.target import Target
@@ -76,6 +77,8 @@ class SessionTab(QWidget):
         self.feed: TimelineFeed | None = None
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
+        #: the session's problems (what F8, "problems only", the Problems panel and the rows' colours show)
+        self.book = ProblemBook()
         self._build()
 
     # -- construction ----------------------------------------------------------------------------------
@@ -113,7 +116,7 @@ class SessionTab(QWidget):
         self.problems.jump_requested.connect(self.timeline.select_seq)
         self.problems.muted_changed.connect(self._muted_changed)
         self.detail.extra_findings = lambda event: [f.as_finding() for f in self.judge.of(event.seq)
-                                                    if f.rule not in self.problems.muted]
+                                                    if f.rule not in self.book.muted]
 
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(self.detail)
@@ -300,8 +303,7 @@ class SessionTab(QWidget):
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
-        model.judged = self.judge.of
-        model.muted = self.problems.muted
+        model.problems = self.book
         self.timeline.set_model(model)
 
     # -- the explorer's place --------------------------------------------------------------------------
@@ -372,20 +374,32 @@ class SessionTab(QWidget):
             self._tap_status("live" if self.feed is not None and not self.feed.detached else "ended")
 
     def _found(self, found: list[ProtocolFinding]) -> None:
-        """Judged events: their findings (the judge's and those already on the events) go to the Problems
-        panel, and their rows are repainted in their severity's colour."""
-        self.problems.add(found)
-        if self.model is not None:
-            self.model.judged_changed({f.seq for f in found})
-            if self.detail.current is not None and any(f.seq == self.detail.current.seq for f in found):
-                self.detail.show_event(self.detail.current)
+        """Judged events: the problems among their findings (the judge's and those already on the events) go to
+        the Problems panel and mark their rows (colour, "problems only", F8); the detail shows every finding."""
+        problems = self.book.add(found)
+        self.problems.add(problems)
+        self._problems_changed({f.seq for f in found})
 
     def _muted_changed(self, muted: set[str]) -> None:
-        if self.model is None:
+        changed: set[int] = set()
+        for rule in muted ^ self.book.muted:
+            changed.update(self.book.set_muted(rule, rule in muted))
+        self._problems_changed(changed)
+
+    def _problems_changed(self, seqs: set[int]) -> None:
+        """The problems of these events changed: their rows are marked again and repainted, the filter sees it."""
+        if self.model is None or not seqs:
             return
-        seqs = list(self.judge.findings)
+        columns, marked = self.model.columns, False
+        for seq in seqs:
+            row = columns.row_of_seq(seq)  # (rows the model has yet to announce are marked too)
+            if row is not None and row < len(columns):
+                problem = self.book.is_problem(seq) or event_severity(self.model.events[row]) is not None
+                marked |= columns.set_flagged(row, problem)
         self.model.judged_changed(seqs)
-        if self.detail.current is not None:
+        if marked and self.problems_only.isChecked():
+            self.timeline.set_filter()  # rows that became (or stopped being) problems show (or hide) at once
+        if self.detail.current is not None and self.detail.current.seq in seqs:
             self.detail.show_event(self.detail.current)
 
     def _learn_catalog(self, events: list[Event]) -> None:

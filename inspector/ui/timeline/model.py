@@ -38,6 +38,7 @@ from inspector.core.present.describe import (
     label,
     summary,
 )
+from inspector.core.present.problems import ProblemBook
 from inspector.core.present.request_states import RequestStates, is_sent_request
 from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Direction, Event, Kind
@@ -99,9 +100,9 @@ class TimelineModel(QAbstractTableModel):
         self.highlight_row: int | None = None  # the request (or response) paired with the selected row
         self._dark = False
         self._palette_checked = -1e9
-        #: findings kept beside the events (the protocol judge's), by seq: they colour the row by severity
-        self.judged: Any = None  # callable(seq) -> list of findings with .rule and .severity, set by the tab
-        self.muted: set[str] = set()  #: rules muted for the session (their findings colour nothing)
+        #: the session's problems kept beside the events (the judge's and the wire's), by seq, muted rules left
+        #: out: they colour the rows by severity (set by the tab)
+        self.problems: ProblemBook | None = None
         self._index_rows(0, self._count)
 
     # -- growth ----------------------------------------------------------------------------------------
@@ -233,13 +234,11 @@ class TimelineModel(QAbstractTableModel):
         return self._tooltip(event)
 
     def _judged_severity(self, seq: int) -> str | None:
-        """The worst severity of the findings kept beside event ``seq`` (muted rules left out)."""
-        if self.judged is None:
+        """The worst severity of the problems kept beside event ``seq`` (muted rules left out)."""
+        if self.problems is None:
             return None
         worst = None
-        for finding in self.judged(seq):
-            if finding.rule in self.muted:
-                continue
+        for finding in self.problems.of(seq):
             if finding.severity == "error":
                 return "error"
             if finding.severity == "warning":
@@ -354,9 +353,9 @@ class TimelineModel(QAbstractTableModel):
         if event.reason:
             lines.append(event.reason)
         lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)
-        if self.judged is not None:
-            lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in self.judged(event.seq)
-                         if f.rule not in self.muted)
+        if self.problems is not None:
+            lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in self.problems.of(event.seq)
+                         if not any(f.text == own.text for own in event.findings))
         if event.kind == Kind.HTTP:
             lines.append(describe_http(event.data))
         if not lines:
