@@ -15,7 +15,8 @@ from helpers import until
 from npm_servers import install_everything
 
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice, roots_of
-from inspector.core.session.session import Session, result_of
+from inspector.core.session.outcomes import result_of
+from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 
 pytestmark = [pytest.mark.integration]

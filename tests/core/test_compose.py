@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from inspector.core.session import compose
-from inspector.core.session.session import client_info
+from inspector.core.session.outcomes import client_info
 
 #: The spec extract lives in shared/ beside the checkout (reference data, never needed at run time).
 SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "mcp-spec"

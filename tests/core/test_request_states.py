@@ -16,7 +16,8 @@ from test_waiting_and_cancelling import TIMEOUT, Person, ask, open_session, run,
 
 from inspector.core.present.columns import Columns
 from inspector.core.present.request_states import CANCELLED, CONNECTION_CLOSED, TIMED_OUT, RequestStates
-from inspector.core.session.session import RequestCancelled, RequestTimeout, Session
+from inspector.core.session.outcomes import RequestCancelled, RequestTimeout
+from inspector.core.session.session import Session
 from inspector.core.wire.events import Event
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.core.session.session import RequestTimeout, Session, result_of
+from inspector.core.session.outcomes import RequestTimeout, result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from helpers import until
 
-from inspector.core.session.session import RequestCancelled, RequestTimeout, Session, result_of
+from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Event, Kind
 

@@ -8,7 +8,8 @@ import sys
 import pytest
 from integration_support import SERVERS, is_gone, live_group_members
 
-from inspector.core.session.session import RequestTimeout, Session, result_of
+from inspector.core.session.outcomes import RequestTimeout, result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Event, Kind
 

@@ -19,7 +19,8 @@ from helpers import ROOT, cli, wait_until
 
 from inspector.core.capture import read_capture
 from inspector.core.exits import EXIT_CANNOT_CONNECT
-from inspector.core.session.session import Session, result_of
+from inspector.core.session.outcomes import result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.registry import ENTRY_POINT_GROUP, create_url_transport

@@ -20,7 +20,7 @@ from inspector.core.replay.engine import (
     RecordedAnswers,
     ReplayPlan,
 )
-from inspector.core.session.session import RpcError
+from inspector.core.session.outcomes import RpcError
 from inspector.core.session.target import Target
 from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind

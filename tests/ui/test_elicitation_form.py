@@ -17,7 +17,8 @@ from npm_servers import install_everything
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
-from inspector.core.session.session import Session, result_of
+from inspector.core.session.outcomes import result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
 from inspector.ui.panels.server_requests import ServerRequestsPanel

@@ -17,7 +17,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 from PySide6.QtCore import Qt
 
-from inspector.core.session.session import RpcError, Session, result_of
+from inspector.core.session.outcomes import RpcError, result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
 from inspector.ui.panels.server_requests import (

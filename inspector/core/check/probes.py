@@ -28,7 +28,8 @@ from inspector.core.check.checks import (
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.schemas.validate import first_violation, schema_problem
-from inspector.core.session.session import RequestTimeout, ServerInfo, Session, result_of
+from inspector.core.session.outcomes import RequestTimeout, ServerInfo, result_of
+from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind

@@ -50,7 +50,8 @@ from inspector.core.check.judging import judge_server_messages
 from inspector.core.check.probes import PROBES, UNSUPPORTED_REVISION, CheckOptions, Context
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.present.describe import clip, describe_http, label, method_and_id, safe
-from inspector.core.session.session import HandshakeError, RequestTimeout, ServerInfo, Session, client_info, result_of
+from inspector.core.session.outcomes import HandshakeError, RequestTimeout, ServerInfo, client_info, result_of
+from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportClosed, TransportError
 from inspector.core.wire.events import Event, Kind

@@ -27,7 +27,8 @@ from typing import Any
 
 from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
 from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
-from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session, result_of
+from inspector.core.session.outcomes import result_of
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Direction, Event, Kind
 

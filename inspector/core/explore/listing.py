@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session, result_of
+from inspector.core.session.outcomes import result_of
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 
 #: What can be listed: the kind's name, its method, the result field that holds the items, and the server
 #: capability that announces it (a server that does not declare it is not asked).

@@ -35,8 +35,9 @@ from inspector.core.explore.arguments import (
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.session.answers import AnswerPolicy
+from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, result_of
 from inspector.core.session.record import failure_exit
-from inspector.core.session.session import HandshakeError, Session, UnreadableResponse, result_of
+from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import TransportError
 from inspector.core.wire import jsonrpc

@@ -53,17 +53,10 @@ from inspector.core.replay.diff import (
     compare_windows,
     diff_messages,
 )
+from inspector.core.session.handshake import MODERN_REVISION
+from inspector.core.session.outcomes import METHOD_NOT_FOUND, RequestTimeout, RpcError, ServerInfo, result_of
 from inspector.core.session.record import DEFAULT_IDLE
-from inspector.core.session.session import (
-    DEFAULT_REQUEST_TIMEOUT,
-    METHOD_NOT_FOUND,
-    MODERN_REVISION,
-    RequestTimeout,
-    RpcError,
-    ServerInfo,
-    Session,
-    result_of,
-)
+from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.session.target import STDIO
 from inspector.core.transports.base import CannotConnect, Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.session.session import METHOD_NOT_FOUND, RpcError
+from inspector.core.session.outcomes import METHOD_NOT_FOUND, RpcError
 
 ELICITATION_CHOICES = ("accept-defaults", "decline", "cancel")
 #: The code the sampling spec gives for a request the user rejected.

@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from inspector.core.session.session import MODERN_REVISION, client_info
+from inspector.core.session.handshake import MODERN_REVISION
+from inspector.core.session.outcomes import client_info
 from inspector.core.wire import jsonrpc
 
 REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")

@@ -28,13 +28,8 @@ from inspector.core.exits import (
 )
 from inspector.core.present.describe import safe
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.session import (
-    HandshakeError,
-    RequestTimeout,
-    Session,
-    UnreadableResponse,
-    result_of,
-)
+from inspector.core.session.outcomes import HandshakeError, RequestTimeout, UnreadableResponse, result_of
+from inspector.core.session.session import Session
 from inspector.core.session.target import InputError, Target, make_transport
 from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportError
 from inspector.core.wire import jsonrpc

@@ -6,25 +6,9 @@ list, listeners) -> the session's reactions (waiting requests, server requests, 
 are plain callables, called with each batch of events after all state changed (the GUI bridges them to Qt
 signals; the core never sees Qt).
 
-It also implements the client side of the lifecycle:
-
-* ``legacy``: ``initialize`` with a chosen protocolVersion, then ``notifications/initialized``
-  (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle);
-* ``modern``: 2026-07-28, no handshake: ``server/discover``, and ``_meta`` with the protocol version and client
-  capabilities on every request (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning);
-* ``auto``: probe ``server/discover`` and fall back to ``initialize`` on any error that is not a recognized
-  modern one, or on no answer within :data:`DISCOVER_PROBE_TIMEOUT` (stdio backward compatibility rules);
-* ``none``: no handshake at all.
-
-Versions are negotiated as each revision says: an ``UnsupportedProtocolVersionError`` (-32022) to
-``server/discover`` names the revisions the server supports, and the session retries once with the newest one
-both sides speak (the same one when the server lists it: a transient rejection), or, when the server shares only
-pre-2026 revisions with us, falls back to ``initialize`` with the newest of those; an ``initialize`` rejected with
-``data.supported`` (the legacy lifecycle's "Unsupported protocol version") is retried once the same way. When
-nothing is shared, the error is one sentence naming both lists. Every step is a note.
-
-The handshake's ``timeout`` bounds all of it (probe, retries and ``initialize``); each "no response" sentence
-ends with :attr:`Session.timeout_hint`, which names what raises the bound (``--timeout`` on the command line).
+Its handshake (legacy ``initialize``, modern ``server/discover``, the ``auto`` probe, version negotiation) is
+:mod:`inspector.core.session.handshake`'s; what requests and the handshake raise and return is
+:mod:`inspector.core.session.outcomes`'.
 
 Server requests are answered: ``ping`` with ``{}``, ``roots/list`` with the configured roots, anything else
 by ``server_request_handler`` (the GUI asks the user) or, headless, with an error saying it is not handled.
@@ -47,40 +31,35 @@ import math
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.session.handshake import MODERN_REVISION, Handshake
+from inspector.core.session.outcomes import (
+    INTERNAL_ERROR,
+    METHOD_NOT_FOUND,
+    RequestCancelled,
+    RequestTimeout,
+    RpcError,
+    ServerInfo,
+    UnreadableResponse,
+    client_info,
+    result_of,
+)
 from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.ids import id_key
 
-MODERN_REVISION = "2026-07-28"
-#: The revisions without an initialize handshake that mcp-inspector speaks, newest first.
-MODERN_REVISIONS = (MODERN_REVISION,)
-LEGACY_REVISIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-#: Every revision mcp-inspector speaks, newest first.
-REVISIONS = MODERN_REVISIONS + LEGACY_REVISIONS
-DEFAULT_LEGACY_REVISION = "2025-11-25"
-HANDSHAKE_MODES = ("auto", "legacy", "modern", "none")
-#: The spec leaves the probe timeout to clients; a legacy server that ignores unknown methods costs this (or
-#: half the handshake's bound, when that is shorter: initialize gets the rest).
-DISCOVER_PROBE_TIMEOUT = 5.0
 #: Default bound on waiting for any one response (restarted by progress notifications).
 DEFAULT_REQUEST_TIMEOUT = 30.0
 #: However much progress a request reports, we stop waiting for it after this long.
 DEFAULT_MAX_REQUEST_TIME = 600.0
-#: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
-UNSUPPORTED_PROTOCOL_VERSION = -32022
-MISSING_CLIENT_CAPABILITY = -32021
 #: What a "no response within N s" sentence ends with: what the user changes to wait longer.
 DEFAULT_TIMEOUT_HINT = "raise --timeout to wait longer"
 DEFAULT_MAX_TIME_HINT = "raise --max-time to wait longer"
-MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
-METHOD_NOT_FOUND = -32601
-INTERNAL_ERROR = -32603
 #: At close, how long answers and cancellations already on their way may take to go out.
 PENDING_SENDS_GRACE = 0.5
 #: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
@@ -89,53 +68,8 @@ MAX_INPUT_ROUNDS = 5
 ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
 
 
-class RequestTimeout(TransportError):
-    """No response within the bound."""
-
-
 class _OutOfTime(TimeoutError):
     """A request that kept reporting progress reached ``max_request_time``."""
-
-
-class HandshakeError(TransportError):
-    """The handshake failed; the message says how."""
-
-
-class RequestCancelled(TransportError):
-    """The request was cancelled (by the user) before its answer came; a late answer is still recorded."""
-
-
-class UnreadableResponse(TransportError):
-    """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
-
-
-class RpcError(Exception):
-    """Raised by a server request handler to answer with a JSON-RPC error."""
-
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
-
-
-@dataclass
-class ServerInfo:
-    """What the handshake learned about the server."""
-
-    era: str  #: ``legacy``, ``modern`` or ``unknown`` (no handshake)
-    protocol_version: str | None = None
-    name: str | None = None
-    version: str | None = None
-    capabilities: dict[str, Any] = field(default_factory=dict)
-    instructions: str | None = None
-    supported_versions: list[str] = field(default_factory=list)
-
-
-def client_info() -> dict[str, str]:
-    from inspector import __version__
-
-    return {"name": "mcp-inspector", "version": __version__}
 
 
 class Session:
@@ -180,10 +114,8 @@ class Session:
         #: the end of every "no response within N s" sentence: what raises the timeout, in the user's terms
         self.timeout_hint = timeout_hint
         self.max_time_hint = DEFAULT_MAX_TIME_HINT  #: the same for ``max_request_time``
-        #: while the handshake runs: its loop-time deadline and its whole bound (its requests' sentences name it)
-        self._handshake_bound: tuple[float, float] | None = None
-        #: the auto probe's server/discover, still awaited after the probe gave up on it (until the handshake ends)
-        self._late_probe: asyncio.Future[Event] | None = None
+        #: the handshake while it runs (its requests' "no response" sentences name its whole bound)
+        self._handshake: Handshake | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: one per request being waited for: the framing errors from the server since it was sent
         self._junk_watchers: list[_Junk] = []
@@ -326,6 +258,11 @@ class Session:
     def pending_requests(self) -> list[Event]:
         """The requests sent to the server that have no answer yet, oldest first."""
         return self._correlator.pending(Direction.C2S)
+
+    def negotiated(self, era: str, protocol_version: str | None) -> None:
+        """The handshake chose ``protocol_version`` of ``era``: the transport learns it at once (the headers of
+        notifications/initialized carry it, before the handshake is over)."""
+        self._transport.on_handshake(era, protocol_version)
 
     def settle(self, info: ServerInfo) -> None:
         """Take ``info`` as what the handshake settled: the protocol revision pairing and the transport's
@@ -493,9 +430,9 @@ class Session:
                     self.max_time_hint)
         if self._progress_seen.get(_progress_token(obj)):
             return f"no response to {method} within {timeout:g} s of its last progress notification", self.timeout_hint
-        bound = self._handshake_bound
-        if bound is not None and timeout < bound[1]:  # a later step of the handshake: its bound is the whole one
-            return f"no response to {method} within the handshake's {bound[1]:g} s", self.timeout_hint
+        running = self._handshake
+        if running is not None and timeout < running.whole:  # a later step of the handshake: the whole bound counts
+            return f"no response to {method} within the handshake's {running.whole:g} s", self.timeout_hint
         return f"no response to {method} within {timeout:g} s", self.timeout_hint
 
     def _why_no_answer(self, msg_id: Any, junk: _Junk) -> str:
@@ -681,259 +618,18 @@ class Session:
 
     async def handshake(self, mode: str = "auto", protocol_version: str | None = None,
                         timeout: float = DEFAULT_REQUEST_TIMEOUT) -> ServerInfo:
-        """The handshake of ``mode`` (see the module docstring) at ``protocol_version`` (None: the default of
-        the mode; in ``auto`` mode, the revision initialize asks for), negotiated as the server's rejections
-        say. ``timeout`` bounds all of it, probe and retries included. Raises HandshakeError, RequestTimeout or
-        TransportClosed, each with one sentence."""
-        if mode not in HANDSHAKE_MODES:
-            raise ValueError(f"handshake mode must be one of {', '.join(HANDSHAKE_MODES)}")
-        self._handshake_bound = (asyncio.get_running_loop().time() + timeout, timeout)
+        """The handshake of ``mode`` at ``protocol_version``, bounded by ``timeout`` in all
+        (:class:`~inspector.core.session.handshake.Handshake` negotiates it); the session is ready after it.
+        Raises HandshakeError, RequestTimeout or TransportClosed, each with one sentence."""
+        self._handshake = Handshake(self, mode, timeout)
         try:
-            if mode == "none":
-                self.server = ServerInfo("unknown")
-            elif mode == "legacy":
-                self.server = await self._initialize(protocol_version or DEFAULT_LEGACY_REVISION, timeout)
-            elif mode == "modern":
-                found = await self._discover(protocol_version or MODERN_REVISION, timeout, auto=False)
-                assert isinstance(found, ServerInfo)
-                self.server = found
-            else:
-                self.note(f"probing with server/discover ({MODERN_REVISION}); a legacy server gets initialize instead")
-                # the probe takes at most half the bound: a legacy server that ignores it still gets initialize
-                found = await self._discover(MODERN_REVISION, min(timeout / 2, DISCOVER_PROBE_TIMEOUT), auto=True)
-                if not isinstance(found, ServerInfo):
-                    shared = found or []
-                    version = protocol_version if protocol_version in shared else \
-                        shared[0] if shared else protocol_version or DEFAULT_LEGACY_REVISION
-                    try:
-                        found = await self._initialize(version, self._handshake_left())
-                    except HandshakeError:
-                        late = await self._late_discovery()
-                        if late is None:
-                            raise
-                        found = late
-                self.server = found
+            self.server = await self._handshake.run(protocol_version)
         finally:
-            self._handshake_bound = None
-            if self._late_probe is not None:
-                self._late_probe.cancel()  # silently: no note, no notifications/cancelled
-                self._late_probe = None
+            self._handshake.end()
+            self._handshake = None
         self.settle(self.server)
         self.ready()
         return self.server
-
-    def _handshake_left(self) -> float:
-        """What is left of the handshake's bound for its next step; RequestTimeout (noted) once nothing is."""
-        assert self._handshake_bound is not None
-        deadline, whole = self._handshake_bound
-        left = deadline - asyncio.get_running_loop().time()
-        if left <= 0:
-            text = f"no answer to the handshake within {whole:g} s; {self.timeout_hint}"
-            self.note(text)
-            raise RequestTimeout(text)
-        return left
-
-    async def _discover(self, version: str, timeout: float, auto: bool) -> ServerInfo | list[str] | None:
-        """server/discover at ``version``, retried once at the revision a -32022 rejection leads to. Returns the
-        modern server's info; in ``auto`` mode, for a server that is legacy, the revisions it named that we
-        speak too (newest first), or None when another sign (an error, no answer) says it is legacy."""
-        probing = auto  # until the server shows it is modern: then its failures are failures
-        rejected = False
-        while True:
-            response = await self._discover_once(version, timeout, probing)
-            if response is None:
-                return None
-            result, error = result_of(response)
-            if error is None:
-                return self._discovered(result, version, auto)
-            code = error.get("code") if isinstance(error, dict) else None
-            if code == MISSING_CLIENT_CAPABILITY:
-                self.modern = False
-                raise HandshakeError("the server requires client capabilities that mcp-inspector does not declare: "
-                                     f"{_required_capabilities(error)}")
-            if code != UNSUPPORTED_PROTOCOL_VERSION:
-                self.modern = False
-                if probing:
-                    self.note(f"server/discover answered with error {code}: the server is legacy, using initialize")
-                    return None
-                raise HandshakeError(f"the server answered server/discover with an error: {_error_text(error)}")
-            theirs = _supported_from_error(error)
-            if rejected:
-                self.modern = False
-                raise HandshakeError(f"the server rejected protocol revision {version} again (error -32022), though "
-                                     f"it lists it among those it supports: {', '.join(theirs) or 'none'}")
-            chosen = self._modern_choice(version, theirs, f"rejected protocol revision {version} (error -32022)", auto)
-            if isinstance(chosen, list):
-                return chosen
-            self.note(f"the server rejected protocol revision {version} (error -32022) and supports "
-                      f"{', '.join(theirs)}: retrying server/discover with "
-                      + ("the same revision, as it lists it" if chosen == version else chosen))
-            version, probing, rejected = chosen, False, True
-            timeout = self._handshake_left()
-
-    async def _discover_once(self, version: str, timeout: float, probing: bool) -> Event | None:
-        """One server/discover at ``version``. While probing, None when the server does not answer within
-        ``timeout`` or fails as only a legacy server does; the probe's failures are said as the handshake's
-        (the user asked for a handshake, not for server/discover)."""
-        self.modern = True
-        meta = {
-            "io.modelcontextprotocol/protocolVersion": version,
-            "io.modelcontextprotocol/clientCapabilities": self.client_capabilities(),
-            "io.modelcontextprotocol/clientInfo": client_info(),
-        }
-        # no notifications/cancelled for an unanswered probe: a legacy server must see initialize first
-        bound = self._handshake_bound
-        rest = bound[0] - asyncio.get_running_loop().time() if bound is not None else 0.0
-        request = self.request("server/discover", {"_meta": meta}, timeout=max(2 * timeout, timeout + 1, rest + 1)
-                               if probing else timeout, inject_meta=False, cancel_on_timeout=False)
-        try:
-            if not probing:
-                return await request
-            # the probe's bound is ours, not the user's: it ends the probe (the request's own, longer bound would
-            # say "raise --timeout"), and its end is no failure. The request itself goes on waiting until the
-            # handshake ends: a server slower to start than the probe still shows it is modern (_late_discovery)
-            probe = asyncio.ensure_future(request)
-            try:
-                done, _ = await asyncio.wait((probe,), timeout=timeout)
-            except BaseException:  # the handshake itself cancelled (the user interrupted): the probe with it
-                probe.cancel()
-                raise
-            if not done:
-                self._late_probe = probe
-                # it may still fail (the server exits, the session closes) when nobody awaits it any more
-                probe.add_done_callback(lambda task: task.cancelled() or task.exception())
-                raise TimeoutError
-            return probe.result()
-        except TimeoutError:
-            self.modern = False
-            self.note(f"no answer to server/discover within {timeout:g} s: treating the server as legacy")
-            return None
-        except TransportClosed as exc:
-            self.modern = False
-            if probing:
-                raise TransportClosed(self.diagnosis("the handshake") or str(exc)) from None
-            raise
-        except TransportError as exc:
-            self.modern = False
-            if probing and not isinstance(exc, RequestTimeout):  # on HTTP, a 4xx without a modern JSON-RPC error
-                self.note(f"server/discover failed ({exc}): treating the server as legacy")
-                return None
-            raise
-
-    async def _late_discovery(self) -> ServerInfo | None:
-        """After initialize failed: the modern server that answered the auto probe's server/discover later than
-        the probe waited (a server slow to start: the SDK's imports alone take a second on a busy machine), else
-        None. Its error to initialize, sent meanwhile, is then no failure of the handshake."""
-        probe, bound = self._late_probe, self._handshake_bound
-        if probe is None or bound is None:
-            return None
-        # what is left of the handshake, without _handshake_left's timeout sentence: with nothing left, the
-        # refusal of initialize is what the user hears
-        left = bound[0] - asyncio.get_running_loop().time()
-        done, _ = await asyncio.wait((probe,), timeout=max(0.0, left))
-        if not done or probe.cancelled() or probe.exception() is not None:
-            return None
-        result, error = result_of(probe.result())
-        if error is not None:
-            return None
-        self.note(f"server/discover was answered after the probe stopped waiting: the server is modern "
-                  f"({MODERN_REVISION}), and its error to initialize came from that")
-        self.modern = True
-        found = self._discovered(result, MODERN_REVISION, auto=True)
-        return found if isinstance(found, ServerInfo) else None
-
-    def _discovered(self, result: Any, version: str, auto: bool) -> ServerInfo | list[str]:
-        """The modern server that answered server/discover at ``version``; in ``auto`` mode, the revisions to
-        initialize with when it lists only legacy ones we speak."""
-        if not isinstance(result, dict):
-            self.modern = False
-            raise HandshakeError("the server answered server/discover with a result that is not an object")
-        listed = result.get("supportedVersions")
-        theirs = [v for v in listed if isinstance(v, str)] if isinstance(listed, list) else []
-        if version not in theirs:
-            chosen = self._modern_choice(version, theirs, f"answered server/discover without listing {version}", auto)
-            if isinstance(chosen, list):
-                return chosen
-            self.note(f"server/discover lists {', '.join(theirs)} but not {version}: speaking {chosen}")
-            version = chosen
-        meta_out = m if isinstance(m := result.get("_meta"), dict) else {}
-        server_info = meta_out.get("io.modelcontextprotocol/serverInfo") or result.get("serverInfo") or {}
-        self.note(f"the server answered server/discover: speaking {version} (no initialize handshake)")
-        return ServerInfo(
-            "modern", version, _str(server_info, "name"), _str(server_info, "version"),
-            c if isinstance(c := result.get("capabilities"), dict) else {},
-            result.get("instructions") if isinstance(result.get("instructions"), str) else None,
-            theirs,
-        )
-
-    def _modern_choice(self, version: str, theirs: list[str], what: str, auto: bool) -> str | list[str]:
-        """After the server turned ``version`` down (``what`` it did) naming ``theirs``: the modern revision to
-        speak, or, in ``auto`` mode, the legacy ones to initialize with; one sentence when there is neither."""
-        chosen = _choose(version, theirs, REVISIONS, LEGACY_REVISIONS)
-        if chosen is None:
-            self.modern = False
-            raise HandshakeError(_nothing_shared(version, theirs))
-        if chosen not in MODERN_REVISIONS:
-            return self._legacy_only(what, theirs, auto)
-        return chosen
-
-    def _legacy_only(self, what: str, theirs: list[str], auto: bool) -> list[str]:
-        """A modern server that shares only legacy revisions with us: in ``auto`` mode, those revisions, newest
-        first, to initialize with (noted); else one sentence."""
-        self.modern = False
-        shared = [v for v in LEGACY_REVISIONS if v in theirs]
-        if not auto:
-            raise HandshakeError(f"the server {what} and supports {', '.join(theirs)}; the ones mcp-inspector also "
-                                 f"speaks ({', '.join(shared)}) need initialize, which the modern handshake does not "
-                                 "send (try --handshake auto)")
-        self.note(f"the server {what} and supports {', '.join(theirs)}: falling back to initialize, at a revision "
-                  "both speak")
-        return shared
-
-    async def _initialize(self, version: str, timeout: float) -> ServerInfo:
-        """initialize at ``version``, retried once when the server rejects it naming the revisions it supports
-        (``data.supported``: the lifecycle's "Unsupported protocol version"), then notifications/initialized."""
-        self.modern = False
-        for attempt in (1, 2):
-            params = {"protocolVersion": version, "capabilities": self.client_capabilities(),
-                      "clientInfo": client_info()}
-            # "The initialize request MUST NOT be cancelled by clients" (2025-11-25 cancellation)
-            response = await self.request("initialize", params, timeout=timeout, cancel_on_timeout=False)
-            result, error = result_of(response)
-            if error is None:
-                break
-            theirs = _supported_from_error(error) if isinstance(error, dict) else []
-            if not theirs or attempt == 2:
-                again = " again" if attempt == 2 else ""
-                raise HandshakeError(f"the server answered initialize{again} with an error: {_error_text(error)}")
-            chosen = _choose(version, theirs, LEGACY_REVISIONS, MODERN_REVISIONS)
-            if chosen is None:
-                modern = _choose(version, theirs, MODERN_REVISIONS, LEGACY_REVISIONS)
-                raise HandshakeError(_nothing_shared(version, theirs) if modern is None else
-                                     f"the server rejected initialize at {version} and supports {', '.join(theirs)}; "
-                                     f"the one mcp-inspector also speaks ({modern}) has no initialize handshake (try "
-                                     "--handshake modern)")
-            self.note(f"the server rejected initialize at {version} ({_error_text(error)}) and supports "
-                      f"{', '.join(theirs)}: retrying initialize with "
-                      + ("the same revision, as it lists it" if chosen == version else chosen))
-            version = chosen
-            timeout = self._handshake_left()
-        if not isinstance(result, dict):
-            raise HandshakeError("the server answered initialize with a result that is not an object")
-        negotiated = result.get("protocolVersion")
-        if not isinstance(negotiated, str):
-            raise HandshakeError("the server's initialize result has no protocolVersion")
-        if negotiated != version:
-            unknown = "" if negotiated in REVISIONS else ", a revision mcp-inspector does not know (carrying on)"
-            self.note(f"asked for protocol {version}, the server chose {negotiated}{unknown}")
-        self._transport.on_handshake("legacy", negotiated)  # headers of notifications/initialized need it
-        await self.notify("notifications/initialized")
-        info = i if isinstance(i := result.get("serverInfo"), dict) else {}
-        return ServerInfo(
-            "legacy", negotiated, _str(info, "name"), _str(info, "version"),
-            c if isinstance(c := result.get("capabilities"), dict) else {},
-            result.get("instructions") if isinstance(result.get("instructions"), str) else None,
-        )
 
 
 class _Waiter:
@@ -1030,57 +726,3 @@ def _may_need_input(response: Event) -> bool:
     return response.size <= INPUT_SCAN_BYTES or b"input_required" in response.raw
 
 
-def result_of(response: Event) -> tuple[Any, Any]:
-    """``(result, error)`` of a response event; one of them is None."""
-    try:
-        obj = response.json()
-    except ValueError:
-        return None, {"code": None, "message": "the response is not JSON"}
-    if not isinstance(obj, dict):
-        return None, {"code": None, "message": "the response is not an object"}
-    if "error" in obj:
-        return None, obj["error"]
-    return obj.get("result"), None
-
-
-def _supported_from_error(error: dict[str, Any]) -> list[str]:
-    data = error.get("data")
-    if isinstance(data, dict) and isinstance(data.get("supported"), list):
-        return [v for v in data["supported"] if isinstance(v, str)]
-    return []
-
-
-def _required_capabilities(error: dict[str, Any]) -> str:
-    data = error.get("data")
-    required = data.get("requiredCapabilities") if isinstance(data, dict) else None
-    return json.dumps(required, separators=(",", ":")) if required is not None else "it does not say which"
-
-
-def _choose(requested: str, theirs: list[str], ours: tuple[str, ...], other_era: tuple[str, ...]) -> str | None:
-    """The revision to retry with after the server rejected ``requested`` naming ``theirs``: the same one when
-    it lists it (a transient rejection) and it is not of the ``other_era`` (which this request cannot carry),
-    else the newest of ``ours`` that it lists; None when there is none."""
-    if requested in theirs and requested not in other_era:
-        return requested
-    return next((v for v in ours if v in theirs), None)
-
-
-def _nothing_shared(requested: str, theirs: list[str]) -> str:
-    """The sentence for a server that speaks no revision we speak (both lists named)."""
-    ours = ", ".join(REVISIONS)
-    if not theirs:
-        return (f"the server rejected protocol revision {requested} without naming the revisions it supports; "
-                f"mcp-inspector speaks {ours}")
-    return (f"the server and mcp-inspector share no protocol revision: the server supports {', '.join(theirs)}; "
-            f"mcp-inspector speaks {ours}")
-
-
-def _error_text(error: Any) -> str:
-    if isinstance(error, dict):
-        return f"{error.get('message', '(no message)')} (code {error.get('code')})"
-    return repr(error)
-
-
-def _str(obj: dict[str, Any], key: str) -> str | None:
-    value = obj.get(key)
-    return value if isinstance(value, str) else None

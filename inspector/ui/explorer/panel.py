@@ -40,7 +40,7 @@ from uritemplate import URITemplate
 
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice, request_message
 from inspector.core.explore.history import Call, History, command_line, summarize
-from inspector.core.session.session import result_of
+from inspector.core.session.outcomes import result_of
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError

@@ -54,7 +54,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.session import compose
-from inspector.core.session.session import RpcError
+from inspector.core.session.outcomes import RpcError
 from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark

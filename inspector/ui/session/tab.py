@@ -29,7 +29,7 @@ from inspector.core.explore.history import History
 from inspector.core.present.columns import category_table
 from inspector.core.present.problems import ProblemBook, event_severity
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
-from inspector.core.session.session import ServerInfo
+from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc

@@ -1,0 +1,85 @@
+"""What a session's requests and handshake come to, for their callers: the errors they raise (each carries one
+sentence for a person), what the handshake learned about the server, and a response's result or error.
+
+A leaf of :mod:`inspector.core.session`: the session, its handshake and everything that calls them share these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.core.transports.base import TransportError
+from inspector.core.wire.events import Event
+
+#: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+MISSING_CLIENT_CAPABILITY = -32021
+MODERN_ERROR_CODES = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_CLIENT_CAPABILITY})
+#: JSON-RPC's own codes for what the client answers a server request with.
+METHOD_NOT_FOUND = -32601
+INTERNAL_ERROR = -32603
+
+
+class RequestTimeout(TransportError):
+    """No response within the bound."""
+
+
+class HandshakeError(TransportError):
+    """The handshake failed; the message says how."""
+
+
+class RequestCancelled(TransportError):
+    """The request was cancelled (by the user) before its answer came; a late answer is still recorded."""
+
+
+class UnreadableResponse(TransportError):
+    """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
+
+
+class RpcError(Exception):
+    """Raised by a server request handler to answer with a JSON-RPC error."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+@dataclass
+class ServerInfo:
+    """What the handshake learned about the server."""
+
+    era: str  #: ``legacy``, ``modern`` or ``unknown`` (no handshake)
+    protocol_version: str | None = None
+    name: str | None = None
+    version: str | None = None
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+    supported_versions: list[str] = field(default_factory=list)
+
+
+def client_info() -> dict[str, str]:
+    from inspector import __version__
+
+    return {"name": "mcp-inspector", "version": __version__}
+
+
+def result_of(response: Event) -> tuple[Any, Any]:
+    """``(result, error)`` of a response event; one of them is None."""
+    try:
+        obj = response.json()
+    except ValueError:
+        return None, {"code": None, "message": "the response is not JSON"}
+    if not isinstance(obj, dict):
+        return None, {"code": None, "message": "the response is not an object"}
+    if "error" in obj:
+        return None, obj["error"]
+    return obj.get("result"), None
+
+
+def error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return f"{error.get('message', '(no message)')} (code {error.get('code')})"
+    return repr(error)
