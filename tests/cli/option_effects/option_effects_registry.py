@@ -138,7 +138,8 @@ _GRANT_OPTIONS = {
                         "test_id_token_file_and_idp_issuer_find_the_idp_token_endpoint_in_its_metadata"),
     "--idp-issuer": ("the IdP's token endpoint is found in that issuer's metadata",
                      "test_id_token_file_and_idp_issuer_find_the_idp_token_endpoint_in_its_metadata"),
-    "--dpop": ("token and MCP requests carry DPoP proofs though the server did not ask for them",
+    "--dpop": ("the token request carries a DPoP proof though the server did not ask for one (none without "
+               "--dpop)",
                "test_dpop_sends_a_proof_to_a_server_that_did_not_ask_for_one"),
 }
 
