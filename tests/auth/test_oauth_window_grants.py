@@ -95,7 +95,7 @@ def test_a_client_credentials_profile_keeps_its_secret_in_the_keyring_and_signs_
         assert "A token is held" in tab.auth.token_label.text()
         assert tab.auth.waiting_box.isHidden() and own_listening_ports() == {}
         tab.side.setCurrentWidget(tab.auth)
-        tab.side.grab().save("/tmp/auth-client-credentials.png")
+        tab.side.grab().save(str(tmp_path / "auth-client-credentials.png"))
         text = "\n".join(json.dumps(e.data) for e in tab.events)
         assert "pre-secret-Zq81x" not in text
 

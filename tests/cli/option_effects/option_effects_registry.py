@@ -138,13 +138,53 @@ _GRANT_OPTIONS = {
                         "test_id_token_file_and_idp_issuer_find_the_idp_token_endpoint_in_its_metadata"),
     "--idp-issuer": ("the IdP's token endpoint is found in that issuer's metadata",
                      "test_id_token_file_and_idp_issuer_find_the_idp_token_endpoint_in_its_metadata"),
-    "--dpop": ("token and MCP requests carry DPoP proofs though the server did not ask for them",
+    "--dpop": ("the token request carries a DPoP proof though the server did not ask for one (none without "
+               "--dpop)",
                "test_dpop_sends_a_proof_to_a_server_that_did_not_ask_for_one"),
 }
 
 
+_GRANT_COMMANDS = "tests/cli/option_effects/test_grant_options.py::"
+_JWT_BEARER = "test_jwt_bearer_with_assertion_client_key_alg_and_dpop_reaches_the_token_endpoint"
+_JWT_BEARER_FILE = "test_jwt_bearer_with_assertion_file_sends_the_jwt_in_the_file"
+_ID_JAG = "test_id_jag_with_id_token_idp_token_endpoint_and_idp_client_id_exchanges_at_that_endpoint"
+_ID_JAG_FILE = "test_id_jag_with_id_token_file_and_idp_issuer_finds_the_token_endpoint_in_the_idp_metadata"
+#: The same options proven through call, replay and check (test_grant_options.py, one run per command and test;
+#: the tests of the file forms replay with --yes a capture naming the server): option -> (effect, test).
+_COMMAND_GRANT_OPTIONS = {
+    "--oauth-grant": ("jwt-bearer: the token request's grant is the JWT bearer grant (id-jag, a token exchange at "
+                      "the IdP whose ID-JAG is that grant: the test of --id-token)", _JWT_BEARER),
+    "--client-key": ("the token request carries a private_key_jwt client assertion of the client that verifies with "
+                     "the key's public half (the server, which trusts only that key, issues the token)", _JWT_BEARER),
+    "--client-key-alg": ("with PS256, the client assertion is signed PS256 (RS256 without the option)", _JWT_BEARER),
+    "--assertion": ("the JWT is the assertion of the JWT bearer grant", _JWT_BEARER),
+    "--dpop": ("the token request carries a DPoP proof for it (POST to the token endpoint) though the server did "
+               "not ask for one; no proof without --dpop", _JWT_BEARER),
+    "--assertion-file": ("the file's JWT, without the blank around it, is the grant", _JWT_BEARER_FILE),
+    "--id-token": ("the ID token is the subject_token of the token exchange at the IdP", _ID_JAG),
+    "--idp-token-endpoint": ("the token exchange goes to that endpoint; the IdP's metadata is never fetched", _ID_JAG),
+    "--idp-client-id": ("the token exchange names that client (this IdP refuses an exchange without it)", _ID_JAG),
+    "--id-token-file": ("the file's ID token is the subject_token of the exchange", _ID_JAG_FILE),
+    "--idp-issuer": ("the IdP's token endpoint is read from that issuer's OpenID metadata, before the exchange",
+                     _ID_JAG_FILE),
+}
+#: The tests whose replay run is ``replay --yes`` of a capture naming the server (no --url).
+_REPLAY_YES_TESTS = {_JWT_BEARER_FILE, _ID_JAG_FILE}
+
+
 def _grant_rows(command: str) -> list[Effect]:
-    return [Effect(command, option, effect, f"{_GRANTS}{test}") for option, (effect, test) in _GRANT_OPTIONS.items()]
+    if command == "record":
+        return [Effect(command, option, effect, f"{_GRANTS}{test}")
+                for option, (effect, test) in _GRANT_OPTIONS.items()]
+    rows = []
+    for option, (effect, test) in _COMMAND_GRANT_OPTIONS.items():
+        param = command
+        if command == "replay":
+            yes = test in _REPLAY_YES_TESTS
+            param, effect = ("replay-yes" if yes else "replay"), effect + (
+                " (replay --yes of a capture naming the server)" if yes else " (replay --url)")
+        rows.append(Effect(command, option, effect, f"{_GRANT_COMMANDS}{test}[{param}]"))
+    return rows
 
 
 def _timeout_row(command: str, effect: str) -> Effect:
@@ -176,6 +216,7 @@ EFFECTS: list[Effect] = [
            f"{_PROGRESS}test_max_time_ends_a_request_that_keeps_reporting_progress"),
     # -- call (and the other one-shot commands) --------------------------------------------------------------
     *_target_rows("call"),
+    *_grant_rows("call"),
     _timeout_row("call", "with 0.5, a tool that answers after 5 s ends in exit 4 and 'no response to "
                          "tools/call within 0.5 s'"),
     Effect("call", "--json", "one line of JSON on a terminal (indented without it: "
@@ -197,6 +238,7 @@ EFFECTS: list[Effect] = [
            f"{_ONESHOT}test_complete_template_asks_about_a_variable_of_that_resource_template"),
     # -- replay ----------------------------------------------------------------------------------------------
     *_target_rows("replay"),
+    *_grant_rows("replay"),
     _timeout_row("replay", "with 0.5, an answer 5 s late is 'no response to ping within 0.5 s'"),
     Effect("replay", "--out", "the replay's capture is written there", _REPLAY_YES),
     Effect("replay", "--yes", "without a target, the command the capture names runs again (the server's log)",
@@ -206,6 +248,7 @@ EFFECTS: list[Effect] = [
                                "not: test_idle_0_2_ends_the_replay_before_the_late_notification)", _REPLAY_YES),
     # -- check -----------------------------------------------------------------------------------------------
     *_target_rows("check"),
+    *_grant_rows("check"),
     _timeout_row("check", "with 0.5, the ping check fails: no answer within 0.5 s"),
     Effect("check", "--report", "the report is written to that file, the captures beside it", _CHECK_MARKDOWN),
     Effect("check", "--format", "json: a JSON report, whatever the file's ending", _CHECK_JSON),
