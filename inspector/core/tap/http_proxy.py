@@ -33,6 +33,7 @@ import signal
 import socket
 import time
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -135,7 +136,7 @@ class _Client:
         """A short text answer of the tap's own, after which the connection closes."""
         body = text.encode("utf-8")
         try:
-            self.send(h11.Response(status_code=status, headers=[
+            self.send(h11.Response(status_code=status, reason=HTTPStatus(status).phrase, headers=[
                 ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
                 ("Connection", "close")]))
             self.send(h11.Data(data=body))
@@ -245,6 +246,11 @@ class HttpProxy:
                 await client.plain(exc.error_status_hint, f"mcp-inspector tap: a malformed request: {exc}\n")
         except (h11.LocalProtocolError, _ClientGone, ConnectionError, OSError):
             pass
+        except asyncio.CancelledError:
+            if self.stopping is None:
+                raise
+            # the tap stops: this connection is done (each exchange recorded its end); ending normally keeps
+            # asyncio's stream machinery from reporting a cancelled handler as a failure
         finally:
             if task is not None:
                 self._connections.discard(task)
@@ -406,12 +412,15 @@ class HttpProxy:
         leftover, _ = client.conn.trailing_data
 
         async def client_to_server() -> None:
-            data = bytes(leftover)
-            while data:
-                self.send(WS_C2S, number, data)
-                await network.write(data)
+            data = bytes(leftover)  # what the client sent right after its upgrade request
+            while True:
+                if data:
+                    self.send(WS_C2S, number, data)
+                    await network.write(data)
                 await self.recorder_ready.wait()
                 data = await client.reader.read(READ_SIZE)
+                if not data:
+                    break
             with contextlib.suppress(Exception):  # the server's side may be gone already
                 await network.aclose()
 
@@ -425,9 +434,18 @@ class HttpProxy:
                 client.writer.write_eof()
 
         tasks = [asyncio.ensure_future(client_to_server()), asyncio.ensure_future(server_to_client())]
+        finished: list[asyncio.Future[Any]] = []  # in the order they ended
+        for task in tasks:
+            task.add_done_callback(finished.append)
         error = None
         try:
-            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            # how the first side ended says how the connection ended; the tap then closes the other side
+            first = finished[0] if finished else tasks[0]
+            failure = first.exception() if not first.cancelled() else None
+            if failure is not None:
+                side = "client" if first is tasks[0] else "server"
+                error = f"the {side}'s side of the WebSocket connection broke ({failure.__class__.__name__}: {failure})"
             if pending:
                 await asyncio.wait(pending, timeout=WEBSOCKET_CLOSE_GRACE)
         finally:
@@ -436,8 +454,6 @@ class HttpProxy:
                     task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-                if not task.cancelled() and task.exception() is not None and error is None:
-                    error = f"the WebSocket connection broke ({task.exception().__class__.__name__})"
         self.send_json(HTTP_RESPONSE_END, number, {"error": error} if error else {})
 
     # -- stopping ----------------------------------------------------------------------------------------
@@ -560,9 +576,10 @@ async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: t
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, on_signal, sig)
     server = await asyncio.start_server(proxy.connection, sock=sock, limit=MAX_HEAD)
-    proxy.note(f"the tap listens on {local_url(options.url or '', options.listen[0], port, options.transport)} "
-               f"and relays to {redact_url(proxy.upstream) if options.redact else proxy.upstream}",
-               listen=local_url(options.url or "", options.listen[0], port, options.transport))
+    local = local_url(options.url or "", options.listen[0], port, options.transport)
+    upstream = options.url or ""
+    proxy.note(f"the tap listens on {local} and relays to {redact_url(upstream) if options.redact else upstream}",
+               listen=local)
     try:
         await stop.wait()
     finally:
