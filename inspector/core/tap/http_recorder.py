@@ -68,14 +68,16 @@ class _Body:
         self.size = 0
 
     def add(self, chunk: bytes) -> None:
+        was_whole = self.whole
         self.size += len(chunk)
-        if self.size <= self.limit:
+        if self.whole:
             self.data += chunk
-            return
-        if len(self.data) > OVERSIZE_KEEP_BYTES:
-            self.tail = bytes(self.data[-OVERSIZE_KEEP_BYTES:])
-            del self.data[OVERSIZE_KEEP_BYTES:]
-        self.tail = (self.tail + chunk[-OVERSIZE_KEEP_BYTES:])[-OVERSIZE_KEEP_BYTES:]
+        elif was_whole:  # over the limit now: from here on, only the ends
+            everything = bytes(self.data) + chunk
+            self.data = bytearray(everything[:OVERSIZE_KEEP_BYTES])
+            self.tail = everything[-OVERSIZE_KEEP_BYTES:]
+        else:
+            self.tail = (self.tail + chunk[-OVERSIZE_KEEP_BYTES:])[-OVERSIZE_KEEP_BYTES:]
 
     @property
     def whole(self) -> bool:
