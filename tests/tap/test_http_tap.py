@@ -353,3 +353,102 @@ def test_sigint_ends_the_tap_with_the_capture_complete_and_an_open_stream_record
     assert end.data["error"] == "the tap was stopped (SIGINT) while this exchange was under way"
     assert events[-1].data == {"what": "closed", "by": "SIGINT", "exchanges": 1, "refused": 0}
     assert "the capture is complete" in tap.stderr
+
+
+# -- what each option does ------------------------------------------------------------------------------------
+
+
+def test_listen_on_ipv6_loopback_serves_the_client_there_and_nowhere_else(http_server, tmp_path):
+    server = http_server([*MISBEHAVING, "good"], "misbehaving server (good)")
+    with running_tap(server.url("/mcp"), tmp_path / "tap.jsonl", listen="[::1]:0") as tap:
+        assert tap.url.startswith("http://[::1]:")
+        assert listening_ports_of(tap.process.pid) == [("00000000000000000000000001000000", tap.port)]  # ::1
+        with httpx.Client(trust_env=False) as client:
+            answer = client.post(tap.url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert answer.status_code == 200 and answer.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", tap.port)) != 0  # not on the IPv4 loopback
+
+
+def test_transport_websocket_gives_a_ws_url_for_an_http_url_and_the_upgrade_goes_through(ws_url, tmp_path):
+    http_form = "http://" + ws_url.removeprefix("ws://")
+    with running_tap(http_form, tmp_path / "tap.jsonl", "--transport", "websocket") as tap:
+        assert tap.url.startswith("ws://127.0.0.1:")
+        recorded = cli("record", "--url", tap.url, "--transport", "websocket", "--out", str(tmp_path / "c.jsonl"),
+                       "--handshake", "legacy", timeout=CLIENT_TIMEOUT)
+        assert recorded.returncode == 0, recorded.stderr
+    assert tap.capture.header["target"]["transport"] == "websocket"
+    assert http_events(tap.capture, status=101)
+
+
+def test_a_ws_url_with_another_transport_is_refused_with_one_sentence(tmp_path):
+    result = cli("tap", "--url", "ws://127.0.0.1:9/ws", "--transport", "sse", "--no-live")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert result.stderr == ("mcp-inspector tap: --url 'ws://127.0.0.1:9/ws' is a WebSocket URL; --transport sse "
+                             "cannot reach it\n")
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--url", "ftp://example.com/x"], "--url 'ftp://example.com/x' is not an http://, https://"),
+    (["--url", "http://127.0.0.1:9/mcp", "--", "python", "server.py"], "give either --url"),
+    (["--listen", "127.0.0.1:0", "--", "python", "server.py"], "--listen and --transport go with --url"),
+    (["--transport", "sse", "--", "python", "server.py"], "--listen and --transport go with --url"),
+])
+def test_options_that_do_not_fit_together_are_one_sentence(args, says):
+    result = cli("tap", "--no-live", *args)
+    assert result.returncode == EXIT_BAD_INPUT
+    assert result.stderr.startswith("mcp-inspector tap: ") and says in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_max_message_bounds_what_the_capture_keeps_whole_but_the_client_gets_every_byte(http_server, tmp_path):
+    server = http_server([*MISBEHAVING, "good"], "misbehaving server (good)")
+    text = "x" * 5000
+    with running_tap(server.url("/mcp"), tmp_path / "tap.jsonl", "--max-message", "1K") as tap:
+        with httpx.Client(trust_env=False) as client:
+            answer = client.post(tap.url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                                "params": {"name": "echo", "arguments": {"message": text}}})
+    assert answer.json()["result"]["content"][0]["text"] == text  # relayed whole
+    cut = [e for e in tap.capture.events if e.kind == Kind.FRAMING_ERROR]
+    assert [e.dir for e in cut] == [Direction.C2S, Direction.S2C]
+    assert all(e.data["oversize"]["total_bytes"] > 5000 and "over the size limit (1 KiB" in e.reason for e in cut)
+
+
+def test_no_live_keeps_an_http_tap_from_the_window_and_without_it_the_window_gets_the_session(http_server, tmp_path,
+                                                                                              short_dir):
+    import asyncio
+
+    from inspector.core.tap.channel import listen
+
+    server = http_server([*MISBEHAVING, "good"], "misbehaving server (good)")
+    sock = short_dir / "run" / "tap.sock"
+    hellos: list[dict] = []
+    seen: list[list] = []
+    ended = asyncio.Event()
+
+    async def window(connection) -> None:
+        hellos.append(connection.hello)
+        events: list = []
+        seen.append(events)
+        async for message in connection.messages():
+            events.append(message)
+        ended.set()
+
+    def session(tap_url: str) -> None:
+        with httpx.Client(trust_env=False) as client:
+            client.post(tap_url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+
+    async def scenario() -> None:
+        async with await listen(sock, window):
+            for name, options in (("quiet", ("--no-live",)), ("live", ())):
+                with running_tap(server.url("/mcp"), tmp_path / f"{name}.jsonl", "--socket", str(sock), "--name",
+                                 name, *options) as tap:
+                    await asyncio.to_thread(session, tap.url)
+                    assert await asyncio.to_thread(tap.stop) == 0
+            await asyncio.wait_for(ended.wait(), 30)
+
+    asyncio.run(scenario())
+    assert [hello["name"] for hello in hellos] == ["live"]
+    assert hellos[0]["target"]["url"] == server.url("/mcp")
+    assert any(getattr(e, "method", None) == "ping" for e in seen[0])
+    assert seen[0][-1] == {"type": "end", "exit": 0, "dropped": 0}

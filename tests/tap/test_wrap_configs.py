@@ -300,6 +300,7 @@ def test_a_wrapped_url_entry_reaches_its_server_through_the_tap_that_wrap_says_t
         client = cli("record", "--config", str(path), "--server", "remote", "--out", str(tmp_path / "client.jsonl"),
                      "--handshake", "legacy")
         assert client.returncode == 0, client.stderr
+    assert tap.capture.header["tap"]["name"] == "remote"
     sent = [e for e in tap.capture.events if e.kind == Kind.HTTP and e.data.get("method") == "POST"]
     assert sent and all(e.data["request_headers"]["x-team"] == "core" for e in sent)  # the entry's headers came
     assert [e.data["purpose"] for e in sent][:2] == ["initialize", "notifications/initialized"]
