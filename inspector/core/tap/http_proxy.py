@@ -232,6 +232,10 @@ class HttpProxy:
         task = asyncio.current_task()
         if task is not None:
             self._connections.add(task)
+        raw = writer.get_extra_info("socket")
+        if raw is not None:  # asyncio leaves Nagle on for a server of a given socket: a response's head and body
+            with contextlib.suppress(OSError):  # would wait for the client's delayed ACK (40 ms a request)
+                raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         client = _Client(reader, writer)
         try:
             while self.stopping is None:
@@ -592,19 +596,23 @@ async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: t
         for sig in STOP_SIGNALS:
             with contextlib.suppress(ValueError, RuntimeError):
                 loop.remove_signal_handler(sig)
-        if recorder is not None:
-            await _recorder_finished(recorder[2])
-    say(f"stopped ({stopped_by[0] if stopped_by else 'end'}) after {proxy.exchanges} exchange"
-        f"{'' if proxy.exchanges == 1 else 's'}; the capture is complete")
+        complete = await _recorder_finished(recorder[2]) if recorder is not None else True
+    exchanges = f"{proxy.exchanges} exchange{'' if proxy.exchanges == 1 else 's'}"
+    say(f"stopped ({stopped_by[0] if stopped_by else 'end'}) after {exchanges}; " + (
+        "the capture is complete" if complete else
+        f"the recorder is still writing the capture after {RECORDER_FINISH_TIMEOUT:g} s (it was behind); it "
+        "finishes on its own"))
     return 0
 
 
-async def _recorder_finished(done_fd: int) -> None:
+async def _recorder_finished(done_fd: int) -> bool:
+    """Wait (bounded) until the recorder has completed the capture; returns whether it has."""
     loop = asyncio.get_running_loop()
     finished: asyncio.Future[None] = loop.create_future()
     loop.add_reader(done_fd, waker(finished))
     try:
         await asyncio.wait([finished], timeout=RECORDER_FINISH_TIMEOUT)
+        return finished.done()
     finally:
         loop.remove_reader(done_fd)
         with contextlib.suppress(OSError):
