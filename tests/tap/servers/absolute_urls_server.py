@@ -47,6 +47,7 @@ def answer(message: dict[str, Any]) -> dict[str, Any] | None:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # an answer's head and body go at once, as from real servers
     streams: dict[str, queue.Queue[bytes]] = {}
 
     def log_message(self, format: str, *args: Any) -> None:
