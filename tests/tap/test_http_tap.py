@@ -107,6 +107,10 @@ def test_the_sdk_client_works_unchanged_through_the_tap_against_an_sdk_server_ov
     shown = cli("show", str(tap.capture_path))
     assert shown.returncode == 0, shown.stderr
     assert "tools/call" in shown.stdout and "→" in shown.stdout and "←" in shown.stdout
+    har = cli("export", "--to", "har", str(tap.capture_path))
+    assert har.returncode == 0, har.stderr
+    entries = json.loads(har.stdout)["log"]["entries"]
+    assert entries[0]["request"]["postData"]["text"] == messages(capture, Direction.C2S)[0].raw.decode()
     linted = cli("lint", str(tap.capture_path))
     assert f"{len(capture.events)} events, revision 2025-11-25" in linted.stdout, linted.stdout
     # lint judges the session as for any capture: the SDK server logs without declaring the logging capability
