@@ -29,6 +29,7 @@ examples:
   mcp-inspector show session.jsonl
   mcp-inspector call get-sum a=2 b=3 -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector tap --name files -- npx -y @modelcontextprotocol/server-filesystem ~/Documents
+  mcp-inspector tap --url https://mcp.example.com/mcp --listen 127.0.0.1:8765
   mcp-inspector wrap ~/.config/Claude/claude_desktop_config.json --all
 """
 

@@ -1,5 +1,11 @@
-"""``mcp-inspector tap [--capture FILE] [--name NAME] -- COMMAND ARGS``: the transparent relay a client runs in
-place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever."""
+"""``mcp-inspector tap``: record a real client's session with its server.
+
+* stdio: ``tap [--capture FILE] [--name NAME] -- COMMAND ARGS``, the transparent relay a client runs in place of a
+  server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever.
+* HTTP: ``tap --url UPSTREAM [--listen 127.0.0.1:PORT] [--transport ...]``, a loopback reverse proxy the client
+  is given as the server's URL (see :mod:`inspector.core.tap.http_proxy`). It prints its URL on stdout and runs
+  until Ctrl-C.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +13,42 @@ import argparse
 import os
 import sys
 
+TAP_TRANSPORTS = ("auto", "streamable-http", "sse", "websocket")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from inspector.cli.main import add_max_message_option
 
     tap = sub.add_parser(
-        "tap", help="relay a stdio server for a real client, recording the session (put it in the client's config)",
-        description="Start the server (the command after --) and relay its stdin, stdout and stderr unchanged, "
-                    "recording both directions and stderr to a capture and streaming them live to a running "
-                    "mcp-inspector window. Exits with the server's exit status (128+N for a death by signal N).")
+        "tap", help="record a real client's session: relay a stdio server (put it in the client's config), or an "
+                    "HTTP server through a local URL (--url)",
+        description="stdio: start the server (the command after --) and relay its stdin, stdout and stderr "
+                    "unchanged, recording both directions and stderr to a capture and streaming them live to a "
+                    "running mcp-inspector window; exits with the server's exit status (128+N for a death by signal "
+                    "N). HTTP (--url): listen on 127.0.0.1 (or [::1]) and relay every request of the client that "
+                    "is given the printed local URL to the server, and every response back, recording them the "
+                    "same way; runs until Ctrl-C, then exits 0 with the capture complete.")
+    tap.add_argument("--url", metavar="URL",
+                     help="HTTP tap: the server's URL (http, https, ws or wss); the client is given the local URL "
+                          "the tap prints instead")
+    tap.add_argument("--listen", metavar="ADDRESS:PORT",
+                     help="with --url: where the tap listens, 127.0.0.1:PORT or [::1]:PORT only (port 0 picks a "
+                          "free one; default 127.0.0.1:0)")
+    tap.add_argument("--transport", choices=TAP_TRANSPORTS, default=None,
+                     help="with --url: what the server speaks; sse and auto rewrite an HTTP+SSE endpoint event "
+                          "naming the server's address to the tap's, websocket prints a ws:// URL (default auto, "
+                          "websocket for a ws:// URL)")
     tap.add_argument("--capture", type=_path, metavar="FILE",
                      help="capture file to write (default: a timestamped file in the captures folder)")
     tap.add_argument("--name", metavar="NAME", help="the server's name in captures and in the window "
-                                                    "(default: the command's name)")
+                                                    "(default: the command's name, or the URL's host)")
     tap.add_argument("--socket", type=_path, metavar="PATH",
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
                                      "every message on, whatever its size; default 64M)")
     tap.add_argument("--no-live", action="store_true", help="do not stream to a window; only record")
-    tap.add_argument("--no-redact", action="store_true", help="keep secrets of the command line in the capture")
+    tap.add_argument("--no-redact", action="store_true",
+                     help="keep secrets of the command line (stdio) or of headers and URLs (HTTP) in the capture")
 
 
 def _path(text: str) -> object:
@@ -34,25 +57,68 @@ def _path(text: str) -> object:
     return Path(text).expanduser()
 
 
+def _usage(sentence: str) -> int:
+    from inspector.core.exits import EXIT_BAD_INPUT
+
+    print(f"mcp-inspector tap: {sentence}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
 def run_tap_command(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     from inspector.core.tap.options import EXIT_TAP_ERROR, TapOptions
-    from inspector.core.tap.relay import run_tap
 
     if not hasattr(os, "fork"):
         print("mcp-inspector tap: tap runs on Linux and macOS for now (it needs fork and Unix sockets)",
               file=sys.stderr)
         return EXIT_TAP_ERROR
     if args.capture is not None and str(args.capture) == "-":
-        parser.error("--capture -: tap's stdout carries the server's messages to the client; give a file")
+        parser.error("--capture -: tap's stdout carries the server's messages (or the tap's URL); give a file")
+    if args.url is not None:
+        return _run_http(args, command)
+    if args.listen is not None or args.transport is not None:
+        return _usage("--listen and --transport go with --url (an HTTP tap); a stdio tap takes the server command "
+                      "after --")
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
-                     "@modelcontextprotocol/server-filesystem ~/Documents")
+                     "@modelcontextprotocol/server-filesystem ~/Documents (or --url URL for an HTTP server)")
+    from inspector.core.tap.relay import run_tap
+
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
                          live=not args.no_live, redact=not args.no_redact, max_message=args.max_message)
     try:
         return run_tap(options)
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        print(f"mcp-inspector tap: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_TAP_ERROR
+
+
+def _run_http(args: argparse.Namespace, command: list[str]) -> int:
+    from inspector.core.tap.http_guard import ListenError, parse_listen
+    from inspector.core.tap.options import EXIT_TAP_ERROR, TapOptions
+    from inspector.core.transports.http_common import UrlError, check_url
+
+    if command:
+        return _usage("give either --url (an HTTP tap) or a server command after -- (a stdio tap), not both")
+    try:
+        check_url(args.url)
+    except UrlError as exc:
+        return _usage(f"--url {exc.url!r} {exc.detail}")
+    try:
+        listen = parse_listen(args.listen if args.listen is not None else "127.0.0.1:0")
+    except ListenError as exc:
+        return _usage(str(exc))
+    transport = args.transport or ("websocket" if args.url.startswith(("ws://", "wss://")) else "auto")
+    if args.url.startswith(("ws://", "wss://")) and transport != "websocket":
+        return _usage(f"--url {args.url!r} is a WebSocket URL; --transport {transport} cannot reach it")
+    from inspector.core.tap.http_proxy import run_http_tap
+
+    options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
+                         socket=args.socket, live=not args.no_live, redact=not args.no_redact,
+                         max_message=args.max_message)
+    try:
+        return run_http_tap(options)
     except OSError as exc:
         print(f"mcp-inspector tap: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_TAP_ERROR

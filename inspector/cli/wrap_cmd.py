@@ -1,5 +1,6 @@
-"""``mcp-inspector wrap CONFIG [--server NAME | --all]`` and ``unwrap CONFIG``: route a client's stdio servers
-through ``mcp-inspector tap`` and back (see :mod:`inspector.core.clients.wrap`). Prints what changed."""
+"""``mcp-inspector wrap CONFIG [--server NAME | --all]`` and ``unwrap CONFIG``: route a client's servers through
+``mcp-inspector tap`` (stdio servers: the client starts the tap; URL servers: an HTTP tap the user runs) and back
+(see :mod:`inspector.core.clients.wrap`). Prints what changed, and the command of each HTTP tap to run."""
 
 from __future__ import annotations
 
@@ -13,25 +14,28 @@ EXIT_USAGE = 2
 ACTION_WORDS = {
     "wrapped": "now runs through tap",
     "already": "already runs through tap",
-    "not-tappable": "not tappable yet (a URL server; tap relays stdio servers)",
+    "wrapped-url": "now goes through an HTTP tap; run it while the client runs",
+    "already-url": "already goes through an HTTP tap; run it while the client runs",
     "skipped": "skipped",
     "unwrapped": "restored as it was",
     "restored-from-args": "restored from its tap command line",
+    "restored-url": "got its URL back",
     "not-wrapped": "does not run through tap; left as it is",
 }
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     wrap = sub.add_parser(
-        "wrap", help="make a client's stdio servers run through mcp-inspector tap",
-        description="Rewrite the stdio server entries of a Claude Desktop, Cursor, VS Code or Claude Code config "
-                    "file so the client starts them through `mcp-inspector tap` (recorded, and live in the window). "
-                    "Only the command and args of those entries change; a backup is written next to the file "
-                    "and `unwrap` puts the entries back exactly.")
+        "wrap", help="make a client's servers go through mcp-inspector tap",
+        description="Rewrite the server entries of a Claude Desktop, Cursor, VS Code or Claude Code config file so "
+                    "that they go through `mcp-inspector tap` (recorded, and live in the window). A stdio entry's "
+                    "command and args change: the client starts the tap. A URL entry's URL becomes an HTTP tap's "
+                    "on 127.0.0.1: wrap prints the `mcp-inspector tap --url ...` command to run while the client "
+                    "runs. A backup is written next to the file and `unwrap` puts the entries back exactly.")
     wrap.add_argument("config", type=Path, metavar="CONFIG", help="the client's config file")
     which = wrap.add_mutually_exclusive_group()
     which.add_argument("--server", action="append", metavar="NAME", help="wrap this server (repeatable)")
-    which.add_argument("--all", action="store_true", help="wrap every stdio server of the file")
+    which.add_argument("--all", action="store_true", help="wrap every server of the file (stdio and URL)")
     wrap.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
 
     unwrap = sub.add_parser("unwrap", help="undo wrap: the servers run directly again",
@@ -45,6 +49,7 @@ def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     from inspector.core.clients.wrap import (
         WrapError,
         load,
+        tap_command_text,
         tap_runs_anywhere,
         unwrap_config,
         wrap_config,
@@ -56,8 +61,13 @@ def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
             config = load(args.config)
             print(f"{config.client} config {config.path}:")
             for entry in config.entries:
-                state = ("runs through tap" if entry.wrapped else "stdio, can be wrapped") if entry.kind == "stdio" \
-                    else ("not tappable yet (a URL server)" if entry.kind == "url" else f"skipped: {entry.reason}")
+                if entry.kind == "stdio":
+                    state = "runs through tap" if entry.wrapped else "stdio, can be wrapped"
+                elif entry.kind == "url":
+                    state = (f"goes through an HTTP tap: {tap_command_text(entry.tap)}" if entry.tap is not None
+                             else "URL, can be wrapped (through an HTTP tap you run while the client runs)")
+                else:
+                    state = f"skipped: {entry.reason}"
                 print(f"  {entry.display}: {state}")
             print("Nothing was changed: name the servers with --server NAME (repeatable), or pass --all.",
                   file=sys.stderr)
@@ -77,7 +87,7 @@ def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     for change in report.changes:
         detail = f": {change.detail}" if change.detail else ""
         print(f"  {change.entry} {ACTION_WORDS.get(change.action, change.action)}{detail}")
-    changed = report.count("wrapped", "unwrapped", "restored-from-args")
+    changed = report.count("wrapped", "wrapped-url", "unwrapped", "restored-from-args", "restored-url")
     if not report.changes:
         print("  no entry runs through tap; nothing to do" if args.command == "unwrap" else "  no servers")
     if args.dry_run:
@@ -87,6 +97,9 @@ def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         if args.command == "wrap":
             print(f"The original entries are kept in {report.sidecar} (for unwrap).")
             print(f"Restart {report.client} so it starts them through tap; captures go to {captures_dir()}.")
+            if report.count("wrapped-url"):
+                print(f"Run the tap command of each URL server above while {report.client} runs: until it runs, "
+                      f"{report.client} cannot reach that server.")
             if not tap_runs_anywhere():
                 print(f"Note: `{sys.executable} -m inspector` does not import this mcp-inspector from another "
                       "folder; install it for that python (pip install .) or the client cannot start the servers.",
@@ -95,5 +108,5 @@ def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
             print(f"Restart {report.client} so it starts them directly again.")
     else:
         print("Nothing changed.")
-    wanted_failed = args.server and report.count("not-tappable", "skipped")
+    wanted_failed = args.server and report.count("skipped")
     return EXIT_PROBLEM if wanted_failed else 0

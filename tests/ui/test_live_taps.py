@@ -68,6 +68,83 @@ def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, s
     window.close()
 
 
+def _http_support():
+    """tests/http/http_support.py by path (``http`` is the standard library's name), as tests/faults loads it."""
+    import importlib.util
+
+    module = sys.modules.get("http_support")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("http_support", ROOT / "tests" / "http" / "http_support.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["http_support"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def http_server(tmp_path):
+    """tests/http's minimal well-behaved Streamable HTTP server, on 127.0.0.1; killed at teardown."""
+    http_support = _http_support()
+    server = http_support.start_misbehaving("good", tmp_path / "server")
+    try:
+        yield server
+    finally:
+        http_support.stop(server)
+
+
+def test_an_http_tap_appears_in_the_window_and_its_exchanges_stream_live(qapp, qloop, settings, tmp_path,
+                                                                         http_server):
+    import signal
+
+    import httpx
+
+    socket_path = tmp_path / "run" / "tap.sock"
+    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+                        tap_socket=socket_path, listen_for_taps=True)
+    window.show()
+    capture = tmp_path / "tap.jsonl"
+    accept = {"Accept": "application/json, text/event-stream"}
+
+    async def scenario():
+        await until(lambda: window.tap_listener is not None or window.tap_problem is not None, 10, "the listener")
+        assert window.tap_problem is None
+        tap = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--url", http_server.url("/mcp"), "--name", "remote",
+            "--socket", str(socket_path), "--capture", str(capture), cwd=ROOT,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert tap.stdout is not None
+        url = (await asyncio.wait_for(tap.stdout.readline(), 20)).decode().strip()
+        await until(lambda: window.taps.count() == 1, 20, "the HTTP tap in the sidebar")
+        tab = window.tabs.currentWidget()
+        assert isinstance(tab, SessionTab) and tab.read_only
+        async with httpx.AsyncClient(trust_env=False, timeout=20) as client:  # the client, given the tap's URL
+            init = await client.post(url, json=CLIENT_SCRIPT[0], headers=accept)
+            session = {"Mcp-Session-Id": init.headers["mcp-session-id"], **accept}
+            await client.post(url, json=CLIENT_SCRIPT[1], headers=session)
+            listed = await client.post(url, json=CLIENT_SCRIPT[2], headers=session)
+        await until(lambda: any(e.data.get("request_method") == "tools/list"
+                                for e in tab.timeline.visible_events()), 10, "the live tools/list answer in the window")
+        live_status = tab.status.text()
+        tap.send_signal(signal.SIGINT)
+        code = await asyncio.wait_for(tap.wait(), 20)
+        await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
+        return tab, listed.json(), code, live_status
+
+    tab, listed, code, live_status = qloop.run_until_complete(scenario())
+    assert code == 0
+    assert [tool["name"] for tool in listed["result"]["tools"]] == ["echo"]
+    assert window.taps.item(0).text() == "remote (ended)"
+    assert f"tap remote (live) · read-only: the client drives · {http_server.url('/mcp')}" in live_status
+    events = tab.timeline.visible_events()
+    assert {e.dir for e in events if e.kind == Kind.MESSAGE} == {Direction.C2S, Direction.S2C}
+    posts = [e for e in events if e.kind == Kind.HTTP and e.data.get("method") == "POST"]
+    assert [e.data["purpose"] for e in posts] == ["initialize", "notifications/initialized", "tools/list"]
+    assert [e.data["status"] for e in posts] == [200, 202, 200]
+    assert "ended: the tap was stopped" in tab.status.text()
+    assert not tab.composer.can_send()
+    window.close()
+
+
 BROKEN = ROOT / "tests" / "integration" / "servers" / "broken_protocol_server.py"
 SCHEMA_TEXT = 'result.tools[0] is missing the required field "inputSchema"'
 

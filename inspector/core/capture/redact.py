@@ -120,7 +120,15 @@ def secret_forms(secret: str) -> set[str]:
     return {form for form in forms if form}
 
 
+#: Query parameters that carry a transport's session id (HTTP+SSE's endpoint: ``/messages?session=...`` or
+#: ``sessionId``): kept, as the ``Mcp-Session-Id`` header is (a session id is no credential in MCP: "session IDs
+#: must not be used for authentication"), so the endpoint a capture shows is the one the server sent.
+SESSION_ID_PARAMS = frozenset({"session", "sessionid", "session_id"})
+
+
 def _secret_param(name: str) -> bool:
+    if name.lower() in SESSION_ID_PARAMS:
+        return False
     return is_secret_name(name) or name.lower() in OAUTH_SECRET_PARAMS
 
 

@@ -9,7 +9,14 @@ entry. A wrapped stdio entry keeps every field but two::
     "args": ["-m", "inspector", "tap", "--name", NAME, "--", ORIGINAL_COMMAND, *ORIGINAL_ARGS]
 
 so ``env``, ``cwd``, ``type`` and anything else the client reads still apply (the client passes them to the
-tap, the tap to the server). URL entries are listed as not tappable yet.
+tap, the tap to the server).
+
+A wrapped URL entry keeps every field but its URL (``url``, ``serverUrl`` or ``httpUrl``), which becomes the
+address of an HTTP tap (:mod:`inspector.core.tap.http_proxy`) on 127.0.0.1 and a port free when it was wrapped,
+with the same path and query. The client does not start that tap: the user runs it while the client runs
+(``mcp-inspector tap --url ORIGINAL --listen 127.0.0.1:PORT --name NAME``, said by ``wrap`` and kept in the
+sidecar), as the tap must listen only while the user wants it to. ``headers`` stay in the entry: the client sends
+them to the tap, which relays them. A URL with placeholders the client fills in (``${input:...}``) is skipped.
 
 How the file is changed: the file is never re-serialized. It is parsed with positions (JSON with comments
 and trailing commas, as VS Code writes it) and only the text of ``command`` and ``args`` is replaced (an
@@ -24,6 +31,8 @@ marker key inside the entry because the clients do not all tolerate unknown keys
 own schema and rewrites ``~/.claude.json`` itself, so a marker could be rejected or silently dropped. Without
 the sidecar (deleted, or an entry edited since it was wrapped) ``unwrap`` still works: the wrapped ``args``
 hold the original command line after ``--``; then only those two fields are restored, and the report says so.
+A URL entry's original URL is only in the sidecar: without it, ``unwrap`` cannot tell a wrapped URL entry from any
+other, and leaves it (an entry edited since it was wrapped gets back its URL alone, if it still names the tap).
 
 Before writing, a backup of the file goes next to it (``CONFIG.mcp-inspector-backup-YYYYmmdd-HHMMSS``). The
 new content replaces the file atomically, with its mode kept, and only if nobody changed the file meanwhile.
@@ -37,7 +46,9 @@ import json
 import json.decoder
 import os
 import re
+import shlex
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -49,6 +60,8 @@ from typing import Any
 
 from inspector.core.capture.redact import redact_argv, redact_url
 from inspector.core.clients.configs import ConfigError, read_config
+from inspector.core.clients.profiles import PLACEHOLDER
+from inspector.core.tap.http_guard import local_url
 
 TAP_PREFIX = ["-m", "inspector", "tap"]
 SIDECAR_SUFFIX = ".mcp-inspector.json"
@@ -226,6 +239,11 @@ class Entry:
     kind: str  #: ``stdio``, ``url`` or ``skip``
     reason: str = ""  #: why it is skipped, or what URL it has
     argv: list[str] = field(default_factory=list)  #: the command line, for a stdio entry
+    url: str = ""  #: the URL, for a URL entry
+    transport: str = "auto"  #: what a URL entry's server speaks, as the client reads the entry
+    #: a wrapped URL entry: its tap as the sidecar keeps it ({"url", "listen", "transport", "name", "local",
+    #: "command"}); None otherwise
+    tap: dict[str, Any] | None = None
 
     @property
     def path(self) -> list[str]:
@@ -233,7 +251,18 @@ class Entry:
 
     @property
     def wrapped(self) -> bool:
+        if self.kind == "url":
+            return self.tap is not None
         return self.kind == "stdio" and is_wrapped(self.node.value)
+
+    @property
+    def url_key(self) -> str | None:
+        """Which field holds a URL entry's URL (the one the client reads: ``url``, then ``serverUrl``,
+        ``httpUrl``)."""
+        for key in ("url", "serverUrl", "httpUrl"):
+            if self.node.member(key) is not None:
+                return key
+        return None
 
 
 def is_wrapped(entry: Any) -> bool:
@@ -323,7 +352,14 @@ def load(path: str | os.PathLike[str]) -> ConfigFile:
             elif profile.kind == "stdio":
                 entries.append(Entry(section, name, display, node, "stdio", argv=[profile.command, *profile.args]))
             else:
-                entries.append(Entry(section, name, display, node, "url", redact_url(profile.url)))
+                entries.append(Entry(section, name, display, node, "url", redact_url(profile.url), url=profile.url,
+                                     transport=profile.transport))
+    records = {json.dumps(r.get("path")): r for r in _read_sidecar(real)["entries"] if isinstance(r, dict)}
+    for entry in entries:
+        record = records.get(json.dumps(entry.path))
+        if entry.kind == "url" and record is not None and isinstance(record.get("tap"), dict) \
+                and record.get("wrapped") == entry.node.value:
+            entry.tap = record["tap"]
     return ConfigFile(real, raw, text, root, preview.client, entries)
 
 
@@ -333,7 +369,9 @@ def load(path: str | os.PathLike[str]) -> ConfigFile:
 @dataclass
 class Change:
     entry: str  #: the entry's display name
-    action: str  #: wrapped, already, not-tappable, skipped, unwrapped, restored-from-args, not-wrapped
+    #: wrapped, already, wrapped-url, already-url, skipped, unwrapped, restored-from-args, restored-url,
+    #: not-wrapped
+    action: str
     detail: str = ""
 
 
@@ -377,7 +415,7 @@ def wrap_config(path: str | os.PathLike[str], servers: list[str] | None = None, 
     records: list[dict[str, Any]] = []
     for entry in _select(config.entries, servers):
         if entry.kind == "url":
-            report.changes.append(Change(entry.display, "not-tappable", entry.reason))
+            _wrap_url(config, entry, python, edits, records, report)
         elif entry.kind == "skip":
             report.changes.append(Change(entry.display, "skipped", entry.reason))
         elif entry.wrapped:
@@ -403,6 +441,53 @@ def wrap_config(path: str | os.PathLike[str], servers: list[str] | None = None, 
     return report
 
 
+def _wrap_url(config: ConfigFile, entry: Entry, python: str, edits: list[tuple[int, int, str]],
+              records: list[dict[str, Any]], report: Report) -> None:
+    """A URL entry: its URL becomes an HTTP tap's, on a port free now; the tap's command goes to the report."""
+    if entry.tap is not None:
+        report.changes.append(Change(entry.display, "already-url", tap_command_text(entry.tap)))
+        return
+    key = entry.url_key
+    if key is None or PLACEHOLDER.search(entry.url):
+        report.changes.append(Change(entry.display, "skipped", "its url has placeholders the client fills in, so "
+                                                               "the tap could not be given it"))
+        return
+    port = free_loopback_port()
+    local = local_url(entry.url, "127.0.0.1", port, entry.transport)
+    value = entry.node.member(key)
+    assert value is not None  # url_key found it
+    entry_edits = [(value[1].start, value[1].end, _dumps(local))]
+    wrapped_text = _apply(config.text[entry.node.start:entry.node.end],
+                          [(s - entry.node.start, e - entry.node.start, r) for s, e, r in entry_edits])
+    command = [python, *TAP_PREFIX, "--url", entry.url, "--listen", f"127.0.0.1:{port}", "--name", entry.name]
+    if entry.transport != "auto":
+        command += ["--transport", entry.transport]
+    tap = {"url": entry.url, "listen": f"127.0.0.1:{port}", "transport": entry.transport, "name": entry.name,
+           "local": local, "command": command}
+    records.append({"path": entry.path, "original": config.text[entry.node.start:entry.node.end],
+                    "wrapped": parse_with_positions(wrapped_text).value, "tap": tap,
+                    "when": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+    edits.extend(entry_edits)
+    report.changes.append(Change(entry.display, "wrapped-url", tap_command_text(tap)))
+
+
+def tap_command_text(tap: dict[str, Any]) -> str:
+    """The command that runs a wrapped URL entry's tap, as a person may see it (a secret in the URL left out)."""
+    command = [str(arg) for arg in tap.get("command", [])]
+    shown = [redact_url(arg) if arg == tap.get("url") else arg for arg in command]
+    text = shlex.join(shown)
+    if shown != command:
+        text += " (the URL's secret is left out here; the sidecar keeps the whole command)"
+    return text
+
+
+def free_loopback_port() -> int:
+    """A port free on 127.0.0.1 now (the kernel's choice; bound and released, never listened on)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def unwrap_config(path: str | os.PathLike[str], servers: list[str] | None = None, *, dry_run: bool = False) -> Report:
     """Put the selected wrapped entries (all when ``servers`` is None) back as they were."""
     config = load(path)
@@ -412,12 +497,28 @@ def unwrap_config(path: str | os.PathLike[str], servers: list[str] | None = None
     edits: list[tuple[int, int, str]] = []
     restored: list[str] = []
     for entry in _select(config.entries, servers):
+        key = json.dumps(entry.path)
+        record = records.get(key)
+        if entry.kind == "url" and not entry.wrapped and record is not None and isinstance(record.get("tap"), dict):
+            url_edits = _unwrap_url_edits(entry, record["tap"])
+            if url_edits:  # edited since it was wrapped, but still naming the tap: its URL alone goes back
+                edits.extend(url_edits)
+                report.changes.append(Change(entry.display, "restored-url", f"{redact_url(record['tap']['url'])}; it "
+                                                                            "changed since it was wrapped, so only its "
+                                                                            "URL was restored"))
+                restored.append(key)
+                continue
         if not entry.wrapped:
             if servers is not None:
                 report.changes.append(Change(entry.display, "not-wrapped"))
             continue
-        key = json.dumps(entry.path)
-        record = records.get(key)
+        if entry.kind == "url":
+            assert record is not None  # a wrapped URL entry is one the sidecar knows
+            edits.append((entry.node.start, entry.node.end, record["original"]))
+            report.changes.append(Change(entry.display, "unwrapped", redact_url(entry.url if entry.tap is None
+                                                                                 else entry.tap["url"])))
+            restored.append(key)
+            continue
         argv = original_argv(entry.node.value["args"])
         if record is not None and record.get("wrapped") == entry.node.value and isinstance(record.get("original"), str):
             edits.append((entry.node.start, entry.node.end, record["original"]))
@@ -461,6 +562,14 @@ def _wrap_edits(text: str, entry: Entry, python: str) -> list[tuple[int, int, st
         else:
             edits.append((command[1].end, command[1].end, f', "args": {new_args}'))
     return edits
+
+
+def _unwrap_url_edits(entry: Entry, tap: dict[str, Any]) -> list[tuple[int, int, str]]:
+    key = entry.url_key
+    value = entry.node.member(key) if key is not None else None
+    if value is None or value[1].value != tap.get("local") or not isinstance(tap.get("url"), str):
+        return []  # its URL is no longer the tap's: the user pointed it elsewhere
+    return [(value[1].start, value[1].end, _dumps(tap["url"]))]
 
 
 def _unwrap_edits(entry: Entry, argv: list[str]) -> list[tuple[int, int, str]]:

@@ -1,12 +1,14 @@
 """What a tap is asked to do (``mcp-inspector tap`` options), the server's short name, exit statuses, and the
-frames the relay hands the recorder through the spool."""
+frames the relay (stdio) or the proxy (HTTP) hands the recorder through the spool."""
 
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
@@ -20,12 +22,22 @@ C2S, S2C, STDERR = 1, 2, 3  #: bytes as read
 C2S_EOF, S2C_EOF, STDERR_EOF = 4, 5, 6  #: end of that stream
 LIFECYCLE, NOTE, END = 7, 8, 9  #: a JSON object: lifecycle data, {"text", ...}, {"exit": status}
 
-
+# -- HTTP tap frames (inspector.core.tap.http_proxy -> http_recorder): the payload starts with the exchange
+# number (EXCHANGE), then JSON objects or bytes as said --------------------------------------------------------
+EXCHANGE = struct.Struct("<I")
+HTTP_REQUEST = 10  #: JSON: {"method", "url", "headers": [[name, value], ...]}: the head as sent upstream
+HTTP_REQUEST_BODY = 11  #: bytes of the request body, as the client sent them
+HTTP_REQUEST_END = 12  #: the request body is complete (nothing, or JSON {"error": sentence})
+HTTP_RESPONSE = 13  #: JSON: {"status", "reason", "http_version", "headers", "connect", "relayed": {...}}
+HTTP_RESPONSE_BODY = 14  #: bytes of the response body as the server sent them (content coding kept)
+HTTP_RESPONSE_END = 15  #: JSON: {} or {"error": sentence}: the exchange is over
+HTTP_REWRITE = 16  #: JSON: {"endpoint": FROM, "relayed_as": TO}: the next endpoint event was relayed rewritten
+WS_C2S, WS_S2C = 17, 18  #: bytes of a WebSocket connection after its upgrade (frames, as on the wire)
 
 
 @dataclass
 class TapOptions:
-    argv: list[str]
+    argv: list[str] = field(default_factory=list)  #: the stdio server's command line (empty for an HTTP tap)
     name: str | None = None
     capture: Path | None = None  #: None: a timestamped file in the captures folder
     socket: Path | None = None  #: None: the default per-user socket
@@ -33,10 +45,18 @@ class TapOptions:
     redact: bool = True
     max_message: int = DEFAULT_MAX_MESSAGE  #: the largest message the capture holds whole
     extra_header: dict[str, Any] = field(default_factory=dict)
+    #: the HTTP tap: the server's URL (None for a stdio tap), where to listen, and what the server speaks
+    url: str | None = None
+    listen: tuple[str, int] = ("127.0.0.1", 0)
+    transport: str = "auto"
 
     @property
     def display_name(self) -> str:
-        return self.name or guess_name(self.argv)
+        if self.name:
+            return self.name
+        if self.url is not None:
+            return urlsplit(self.url).hostname or "server"
+        return guess_name(self.argv)
 
 
 #: Commands that launch the real server: the name is in their arguments.

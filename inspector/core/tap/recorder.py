@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,19 +45,52 @@ def _open_private(path: Path, exclusive: bool) -> Path:
 
 
 
-class Recorder:
-    """Turns the relay's frames into events and hands them to the same pipeline a session uses (numbered,
-    paired, counted, saved to the capture), and from it to the live feed."""
+class RecorderBase:
+    """What every tap's recorder does with the events it makes: hand them to the same pipeline a session uses
+    (numbered, paired, counted, saved to the capture), and from it to the live feed. A subclass turns the
+    frames of its relay into events (:meth:`frame`) and reports what is left half-read at the end
+    (:meth:`finish`)."""
 
-    def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
-                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+    def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None) -> None:
         self.feed = feed
-        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes),
-                         S2C: LineDecoder(Direction.S2C, max_line_bytes)}
-        self.splitter: TextLineSplitter | None = TextLineSplitter()
         self.pipeline = EventPipeline(capture)
         if feed is not None:
             self.pipeline.listeners.append(self._to_feed)
+
+    def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
+        raise NotImplementedError
+
+    def finish(self, t: float, wall: float) -> None:
+        """End of input."""
+
+    def note(self, text: str, t: float, wall: float, **data: Any) -> None:
+        self._emit([Event(Kind.NOTE, data={"text": text, **data})], t, wall)
+
+    def _emit(self, events: list[Event], t: float, wall: float) -> None:
+        if events:
+            self.pipeline.push(events, t, wall)  # nothing to react to: the recorder only records
+
+    def _to_feed(self, events: list[Event]) -> None:
+        feed = self.feed
+        assert feed is not None
+        feed.next_seq = events[-1].seq + 1
+        if feed.connected:
+            feed.send([event_to_line(event) for event in events])
+
+
+#: Makes the recorder of one tap: (capture, feed, max_message) -> a recorder.
+RecorderFactory = Callable[[CaptureWriter | None, TapFeed | None, int], RecorderBase]
+
+
+class Recorder(RecorderBase):
+    """The stdio tap's recorder: turns the relay's frames (bytes of each stream) into events."""
+
+    def __init__(self, capture: CaptureWriter | None, feed: TapFeed | None = None,
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+        super().__init__(capture, feed)
+        self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes),
+                         S2C: LineDecoder(Direction.S2C, max_line_bytes)}
+        self.splitter: TextLineSplitter | None = TextLineSplitter()
 
     def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
         if tag in (C2S, S2C):
@@ -83,9 +117,6 @@ class Recorder:
             self.frame(tag, t, wall, b"")
         self._close_stderr(t, wall)
 
-    def note(self, text: str, t: float, wall: float, **data: Any) -> None:
-        self._emit([Event(Kind.NOTE, data={"text": text, **data})], t, wall)
-
     def _close_stderr(self, t: float, wall: float) -> None:
         if self.splitter is not None:
             splitter, self.splitter = self.splitter, None
@@ -95,21 +126,9 @@ class Recorder:
         if lines:
             self._emit([Event(Kind.STDERR, raw=line, dir=Direction.S2C, eol=eol) for line, eol in lines], t, wall)
 
-    def _emit(self, events: list[Event], t: float, wall: float) -> None:
-        if events:
-            self.pipeline.push(events, t, wall)  # nothing to react to: the recorder only records
-
-    def _to_feed(self, events: list[Event]) -> None:
-        feed = self.feed
-        assert feed is not None
-        feed.next_seq = events[-1].seq + 1
-        if feed.connected:
-            feed.send([event_to_line(event) for event in events])
-
-
 async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
                          hello: dict[str, Any], socket_path: Path | None,
-                         max_message: int = DEFAULT_MAX_LINE_BYTES) -> None:
+                         max_message: int = DEFAULT_MAX_LINE_BYTES, make: RecorderFactory = Recorder) -> None:
     """The recorder process's work: frames from the spool until the relay's end, into the capture and the feed."""
     capture = None
     if capture_path is not None:
@@ -123,7 +142,7 @@ async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: boo
         feed = TapFeed(socket_path, {**hello, "capture": str(capture_path) if capture else None},
                        warn=say)
         await feed.start()
-    recorder = Recorder(capture, feed, max_message)
+    recorder = make(capture, feed, max_message)
     reader = SpoolReader(spool)
     ended: dict[str, Any] | None = None
     t = wall = 0.0
@@ -176,9 +195,13 @@ def say(text: str) -> None:
 
 
 def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, Any], hello: dict[str, Any],
-                   socket_path: Path | None,
-                   max_message: int = DEFAULT_MAX_LINE_BYTES) -> tuple[int, Spool, int] | None:
-    """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started."""
+                   socket_path: Path | None, max_message: int = DEFAULT_MAX_LINE_BYTES, *,
+                   make: RecorderFactory = Recorder,
+                   close_in_child: tuple[int, ...] = ()) -> tuple[int, Spool, int] | None:
+    """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started.
+
+    ``make`` builds the recorder in the child (the stdio tap's by default); ``close_in_child`` are descriptors
+    the recorder must not hold (the HTTP tap's listening socket: the port must close when the tap ends)."""
     try:
         spool = Spool(capture_path.parent if capture_path is not None else None)
     except OSError as exc:
@@ -195,6 +218,8 @@ def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, 
     if pid == 0:  # the recorder
         code = 0
         try:
+            for fd in close_in_child:
+                os.close(fd)
             spool.for_recorder()
             os.close(done_r)
             os.setsid()  # a Ctrl-C or a signal to the tap's group must not cut the capture short
@@ -204,7 +229,8 @@ def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, 
             os.close(devnull)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             _lower_priority()
-            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path, max_message))
+            asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path, max_message,
+                                       make))
         except BaseException as exc:  # the recorder must end with _exit, whatever happened
             say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
             code = 1

@@ -224,6 +224,8 @@ class SessionTab(QWidget):
         self.feed.flush_now()
         if end is None:
             self._tap_status("the tap went away without saying how the server ended")
+        elif (self.tap_hello.get("target") or {}).get("url"):
+            self._tap_status("ended: the tap was stopped")  # an HTTP tap: no server process of its own
         else:
             self._tap_status(f"ended: the server exited with {end.get('exit')}")
         if dropped:
@@ -233,7 +235,7 @@ class SessionTab(QWidget):
     def _tap_status(self, state: str) -> None:
         hello = getattr(self, "tap_hello", {})
         target = hello.get("target") or {}
-        what = " ".join(map(str, target.get("argv", []))) or "?"
+        what = target.get("url") or " ".join(map(str, target.get("argv", []))) or "?"
         self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
                             f"{len(self.events):,} events · capture {hello.get('capture')}")
 

@@ -26,6 +26,7 @@ _ONESHOT = "tests/cli/option_effects/test_oneshot_options.py::"
 _REPLAY = "tests/cli/option_effects/test_replay_options.py::"
 _CHECK = "tests/cli/option_effects/test_check_options.py::"
 _TAP = "tests/cli/option_effects/test_tap_options.py::"
+_HTTP_TAP = "tests/tap/test_http_tap.py::"
 _PROGRESS = "tests/cli/test_record_progress_and_cancel.py::"
 _MAX_MESSAGE = "tests/cli/test_max_message.py::"
 _RECORD_ONE_RUN = f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"
@@ -263,6 +264,17 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--no-live", "the window listening on --socket never gets a connection", _TAP_TWO_RUNS),
     Effect("tap", "--no-redact", "a secret of the server's command line stays in the capture (redacted without "
                                  "it)", _TAP_TWO_RUNS),
+    Effect("tap", "--url", "a real client (the SDK's) works unchanged through the tap's local URL against the server "
+                           "at that URL, and the capture holds both directions",
+           f"{_HTTP_TAP}test_the_sdk_client_works_unchanged_through_the_tap_against_an_sdk_server_over_streamable_"
+           "http"),
+    Effect("tap", "--listen", "the tap listens there (127.0.0.1 or ::1 only) while it runs, and nowhere before or "
+                              "after", f"{_HTTP_TAP}test_the_tap_listens_only_on_127_0_0_1_while_it_runs_and_nothing_"
+                                       "listens_before_or_after"),
+    Effect("tap", "--transport", "sse: the endpoint event reaches the client rewritten to the tap's own address, so "
+                                 "its POSTs come through the tap",
+           f"{_HTTP_TAP}test_an_sse_tap_gives_the_client_an_absolute_endpoint_on_the_tap_so_its_messages_come_"
+           "through"),
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),

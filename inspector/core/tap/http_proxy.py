@@ -1,0 +1,620 @@
+"""``mcp-inspector tap --url UPSTREAM --listen 127.0.0.1:PORT``: a loopback reverse proxy that records a real
+client's traffic with a remote (or local) HTTP MCP server.
+
+The client is given the tap's URL (the server's path and query on ``http://127.0.0.1:PORT``) instead of the
+server's. Every request it sends is relayed to the server's origin as it comes, and every response back as it
+comes: Streamable HTTP's POSTs, its GET stream, DELETE and resumption (``Last-Event-ID``), HTTP+SSE's event
+stream and POSTed messages, WebSocket upgrades and then their frames (the connection is spliced, byte for
+byte, after the server's 101). Headers cross as they came (credentials included: they are redacted in the
+capture only), but for ``Host``, which names the server, and the hop-by-hop headers, which each side of the tap
+has of its own (:mod:`inspector.core.tap.http_guard`). Two rewrites keep the client on the tap: an absolute
+``Location`` on the server's origin, and (``--transport sse`` or ``auto``) an absolute ``endpoint`` event on
+it, become the same URL on the tap's origin.
+
+Two processes, as for the stdio tap (:mod:`inspector.core.tap.relay`): this one relays (asyncio: h11 for the
+client side, httpx for the server side) and hands a copy of every head and body, stamped with the time it
+was read, to a forked recorder through the spool (frames of :mod:`inspector.core.tap.options`); the recorder
+(:mod:`inspector.core.tap.http_recorder`) turns them into the events the HTTP transports record, runs them
+through the session's pipeline into the capture, and streams them to a listening window.
+
+The listening socket is the inspector's second deliberate one (docs/architecture.md): 127.0.0.1 or ::1 only,
+open only while the command runs, and every request's Host and Origin are checked before anything is
+forwarded (a foreign one gets 403 and is neither relayed nor recorded). SIGINT or SIGTERM ends the tap: the
+port closes, exchanges under way end (each recorded as ended by the stop), and the capture is completed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import time
+from collections.abc import AsyncIterator
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import h11
+import httpx
+
+from inspector.core.capture.redact import redact_url
+from inspector.core.capture.writer import make_header
+from inspector.core.paths import default_capture_path
+from inspector.core.tap.channel import default_socket_path
+from inspector.core.tap.http_guard import (
+    EndpointRewriter,
+    client_headers,
+    host_problem,
+    http_url,
+    local_url,
+    origin_problem,
+    origin_text,
+    upstream_headers,
+)
+from inspector.core.tap.http_recorder import HttpRecorder
+from inspector.core.tap.options import (
+    END,
+    EXCHANGE,
+    EXIT_TAP_ERROR,
+    HTTP_REQUEST,
+    HTTP_REQUEST_BODY,
+    HTTP_REQUEST_END,
+    HTTP_RESPONSE,
+    HTTP_RESPONSE_BODY,
+    HTTP_RESPONSE_END,
+    HTTP_REWRITE,
+    LIFECYCLE,
+    NOTE,
+    WS_C2S,
+    WS_S2C,
+    TapOptions,
+)
+from inspector.core.tap.recorder import fork_recorder, say
+from inspector.core.tap.relay import RECORDER_FINISH_TIMEOUT
+from inspector.core.tap.spool import Spool, SpoolWriter, waker
+from inspector.core.transports.http_common import explain
+from inspector.core.wire.events import Lifecycle
+
+#: Bound on making the TCP (and TLS) connection to the server; the client's own timeouts bound the rest.
+CONNECT_TIMEOUT = 10.0
+#: Bytes read at a time from either side.
+READ_SIZE = 64 * 1024
+#: The largest request head (request line and headers) a client may send.
+MAX_HEAD = 64 * 1024
+#: After one side of a WebSocket closed, how long the other has to close too.
+WEBSOCKET_CLOSE_GRACE = 2.0
+#: At the stop, how long exchanges under way have to record their end once cancelled.
+STOP_GRACE = 2.0
+#: Signals that end the tap (with the capture complete).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: Request headers httpx adds by default; the tap sends only what the client sent.
+_HTTPX_DEFAULTS = ("user-agent", "accept", "accept-encoding", "connection")
+
+
+class _ClientGone(Exception):
+    """The client closed its connection."""
+
+
+class _Client:
+    """One client connection: the h11 state machine over an asyncio stream."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
+        self.closed = False  #: the client's side reached EOF
+
+    async def next_event(self) -> Any:
+        while True:
+            event = self.conn.next_event()
+            if event is not h11.NEED_DATA:
+                return event
+            if self.conn.they_are_waiting_for_100_continue:
+                self.send(h11.InformationalResponse(status_code=100, headers=[]))
+            data = await self.reader.read(READ_SIZE)
+            if not data:
+                self.closed = True
+            self.conn.receive_data(data)
+
+    def send(self, event: Any) -> None:
+        data = self.conn.send(event)
+        if data:
+            self.writer.write(data)
+
+    async def wait_closed(self) -> None:
+        """Until the client closes its side (bytes it sends meanwhile, a pipelined request, wait in h11)."""
+        while not self.closed:
+            data = await self.reader.read(READ_SIZE)
+            if not data:
+                self.closed = True
+            self.conn.receive_data(data)
+
+    async def plain(self, status: int, text: str) -> None:
+        """A short text answer of the tap's own, after which the connection closes."""
+        body = text.encode("utf-8")
+        try:
+            self.send(h11.Response(status_code=status, reason=HTTPStatus(status).phrase, headers=[
+                ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
+                ("Connection", "close")]))
+            self.send(h11.Data(data=body))
+            self.send(h11.EndOfMessage())
+            await self.writer.drain()
+        except (h11.LocalProtocolError, ConnectionError, OSError):
+            pass
+
+
+class _RequestBody:
+    """The client's request body as httpx reads it: each piece is handed to the recorder as it is relayed.
+    :meth:`drain` reads what httpx did not (the server could not be reached), so the capture still has the
+    client's message."""
+
+    def __init__(self, proxy: HttpProxy, client: _Client, number: int) -> None:
+        self.proxy = proxy
+        self.client = client
+        self.number = number
+        self.done = False
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if self.done:
+            raise StopAsyncIteration
+        await self.proxy.recorder_ready.wait()
+        event = await self.client.next_event()
+        if isinstance(event, h11.Data):
+            data = bytes(event.data)
+            self.proxy.send(HTTP_REQUEST_BODY, self.number, data)
+            return data
+        self.done = True
+        if isinstance(event, h11.EndOfMessage):
+            self.proxy.send(HTTP_REQUEST_END, self.number)
+            raise StopAsyncIteration
+        raise _ClientGone()
+
+    async def drain(self) -> None:
+        with contextlib.suppress(_ClientGone, h11.RemoteProtocolError, ConnectionError, OSError):
+            async for _ in self:
+                pass
+
+
+class HttpProxy:
+    """The relay: accepts client connections on the listening socket and relays each exchange to the server
+    (see the module docstring). ``link`` is the recorder's end of the spool (or nothing to record to)."""
+
+    def __init__(self, options: TapOptions, link: Any, port: int) -> None:
+        assert options.url is not None
+        self.options = options
+        self.link = link
+        self.port = port
+        self.upstream = http_url(options.url)
+        parts = urlsplit(self.upstream)
+        self.upstream_origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+        self.local_origin = origin_text(options.listen[0], port)
+        self.exchanges = 0
+        self.recorder_ready = asyncio.Event()
+        self.recorder_ready.set()
+        self.stopping: str | None = None
+        self.refused = 0  #: requests answered 403 (foreign Host or Origin)
+        self._connections: set[asyncio.Task[Any]] = set()
+        timeout = httpx.Timeout(None, connect=CONNECT_TIMEOUT)
+        # trust_env=False: no proxy from the environment may carry the traffic somewhere the user did not name
+        self.http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
+                                      limits=httpx.Limits(max_connections=None, max_keepalive_connections=20))
+        self.http.headers.clear()
+
+    # -- the recorder's frames ---------------------------------------------------------------------------
+
+    def send(self, tag: int, number: int, data: bytes = b"") -> None:
+        self.link.send(tag, EXCHANGE.pack(number) + data)
+
+    def send_json(self, tag: int, number: int, obj: dict[str, Any]) -> None:
+        self.send(tag, number, json.dumps(obj, ensure_ascii=True).encode("ascii"))
+
+    def note(self, text: str, **data: Any) -> None:
+        self.link.send(NOTE, json.dumps({"text": text, **data}, ensure_ascii=True).encode("ascii"))
+
+    def lifecycle(self, what: str, **data: Any) -> None:
+        self.link.send(LIFECYCLE, json.dumps({"what": what, **data}, ensure_ascii=True).encode("ascii"))
+
+    def pause_reading(self) -> None:
+        self.recorder_ready.clear()
+
+    def resume_reading(self) -> None:
+        self.recorder_ready.set()
+
+    # -- connections -------------------------------------------------------------------------------------
+
+    async def connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
+        raw = writer.get_extra_info("socket")
+        if raw is not None:  # asyncio leaves Nagle on for a server of a given socket: a response's head and body
+            with contextlib.suppress(OSError):  # would wait for the client's delayed ACK (40 ms a request)
+                raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        client = _Client(reader, writer)
+        try:
+            while self.stopping is None:
+                event = await client.next_event()
+                if not isinstance(event, h11.Request) or not await self._exchange(client, event):
+                    break
+                if client.conn.our_state is not h11.DONE or client.conn.their_state is not h11.DONE:
+                    break
+                client.conn.start_next_cycle()
+        except h11.RemoteProtocolError as exc:
+            if client.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                await client.plain(exc.error_status_hint, f"mcp-inspector tap: a malformed request: {exc}\n")
+        except (h11.LocalProtocolError, _ClientGone, ConnectionError, OSError):
+            pass
+        except asyncio.CancelledError:
+            if self.stopping is None:
+                raise
+            # the tap stops: this connection is done (each exchange recorded its end); ending normally keeps
+            # asyncio's stream machinery from reporting a cancelled handler as a failure
+        finally:
+            if task is not None:
+                self._connections.discard(task)
+            writer.close()
+
+    async def _exchange(self, client: _Client, request: h11.Request) -> bool:
+        """Relay one request and its response; returns whether the connection may carry another."""
+        headers = list(request.headers.raw_items())
+        host = _header(headers, b"host")
+        problem = host_problem(host, self.port) or origin_problem(_header(headers, b"origin"))
+        if problem is not None:
+            self.refused += 1
+            say(f"refused a request ({request.method.decode('latin-1')} {request.target.decode('latin-1')[:200]}): "
+                f"{problem}; answered 403, not relayed")
+            await client.plain(403, f"mcp-inspector tap: refused: {problem}.\n")
+            return False
+        self.exchanges += 1
+        number = self.exchanges
+        method = request.method.decode("ascii")
+        target = request.target.decode("latin-1")
+        if "://" in target.split("?", 1)[0]:  # absolute-form: only its path and query name what to reach
+            path = urlsplit(target)
+            target = urlunsplit(("", "", path.path or "/", path.query, ""))
+        url = self.upstream_origin + target
+        upgrade = _is_websocket_upgrade(headers)
+        sent = upstream_headers(headers, self.upstream, upgrade)
+        self.send_json(HTTP_REQUEST, number, {"method": method, "url": url, "headers": [
+            [name.decode("latin-1"), value.decode("latin-1")] for name, value in sent]})
+        body: _RequestBody | None = None
+        if _header(headers, b"transfer-encoding") is not None or (_header(headers, b"content-length") or "0") != "0":
+            body = _RequestBody(self, client, number)
+        else:
+            event = await client.next_event()  # the end of a request without a body
+            if not isinstance(event, h11.EndOfMessage):
+                raise _ClientGone()
+            self.send(HTTP_REQUEST_END, number)
+        ended = False
+        try:
+            keep, ended = await self._relay(client, number, method, url, sent, body, upgrade)
+            return keep
+        finally:
+            if not ended:  # cancelled (the tap stops) or failed unexpectedly: the capture says so
+                self.send_json(HTTP_RESPONSE_END, number, {
+                    "error": self.stopping or "the tap lost this exchange (an internal error)"})
+
+    async def _relay(self, client: _Client, number: int, method: str, url: str, sent: list[tuple[bytes, bytes]],
+                     body: _RequestBody | None, upgrade: bool) -> tuple[bool, bool]:
+        """(whether the connection may carry another exchange, whether the exchange's end was recorded)"""
+        marks: dict[str, float] = {}
+
+        async def trace(name: str, info: dict[str, Any]) -> None:
+            if name == "connection.connect_tcp.started":
+                marks["start"] = time.monotonic()
+            elif name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+                marks["end"] = time.monotonic()
+
+        request = self.http.build_request(method, url, headers=sent, content=body, extensions={"trace": trace})
+        given = {name.lower() for name, _ in sent}
+        for name in _HTTPX_DEFAULTS:
+            if name.encode() not in given and name in request.headers:
+                del request.headers[name]
+        try:
+            response = await self.http.send(request, stream=True)
+        except (httpx.HTTPError, _ClientGone, h11.RemoteProtocolError) as exc:
+            if body is not None and not body.done:
+                await body.drain()  # what the client sent still reaches the capture
+            if isinstance(exc, httpx.HTTPError):
+                sentence = explain(exc, method, redact_url(url) if self.options.redact else url)
+                self.send_json(HTTP_RESPONSE_END, number, {"error": sentence})
+                await client.plain(502, f"mcp-inspector tap: {sentence}\n")
+            else:
+                self.send_json(HTTP_RESPONSE_END, number, {"error": "the client closed the connection before "
+                                                                    "its request was complete"})
+            return False, True
+        try:
+            return await self._respond(client, number, method, response, upgrade, marks,
+                                       body_done=body is None or body.done)
+        finally:
+            await response.aclose()
+
+    async def _respond(self, client: _Client, number: int, method: str, response: httpx.Response, upgrade: bool,
+                       marks: dict[str, float], body_done: bool) -> tuple[bool, bool]:
+        status = response.status_code
+        raw_reason = response.extensions.get("reason_phrase", b"")
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        rewrite = self.options.transport in ("sse", "auto") and method == "GET" and 200 <= status < 300 and \
+            content_type == "text/event-stream"
+        switching = status == 101 and upgrade
+        headers, location = client_headers(response.headers.raw, self.upstream, self.local_origin,
+                                           keep_length=not rewrite, upgrade=switching)
+        self.send_json(HTTP_RESPONSE, number, {
+            "status": status, "reason": response.reason_phrase, "http_version": response.http_version,
+            "headers": [[name.decode("latin-1"), value.decode("latin-1")] for name, value in response.headers.raw],
+            "connect": marks["end"] - marks["start"] if "end" in marks and "start" in marks else None,
+            "relayed": {"location": location} if location else {}})
+        if switching:
+            client.send(h11.InformationalResponse(status_code=101, headers=headers, reason=raw_reason))
+            await self._splice(client, number, response)
+            return False, True
+        client.send(h11.Response(status_code=status, headers=headers, reason=raw_reason))
+        rewriter = EndpointRewriter(self.upstream, self.local_origin) if rewrite else None
+        pump = asyncio.ensure_future(self._pump(client, number, response, rewriter))
+        # while the response streams, a client that leaves is seen at once (not at the next write); only once
+        # its request is complete, so that nothing else reads its connection meanwhile
+        waiters: list[asyncio.Future[Any]] = [pump]
+        if body_done:
+            waiters.append(asyncio.ensure_future(client.wait_closed()))
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in waiters:
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        gone = "the client closed the connection before the response ended"
+        if pump.cancelled() or isinstance(pump.exception(), (ConnectionError, OSError)):
+            self.send_json(HTTP_RESPONSE_END, number, {"error": gone})
+            return False, True
+        if pump.exception() is not None:
+            raise pump.exception()  # type: ignore[misc]  # checked just above: not None
+        error = pump.result()
+        if error:
+            self.send_json(HTTP_RESPONSE_END, number, {"error": error})
+            client.writer.transport.abort()  # the client sees the response cut short, as the server cut it
+            return False, True
+        self.send_json(HTTP_RESPONSE_END, number, {})
+        return True, True
+
+    async def _pump(self, client: _Client, number: int, response: httpx.Response,
+                    rewriter: EndpointRewriter | None) -> str | None:
+        """Relay the response body as it comes; returns the sentence when the server's side failed."""
+        try:
+            async for chunk in response.aiter_raw():
+                await self.recorder_ready.wait()
+                out = chunk
+                if rewriter is not None:
+                    was_done = rewriter.done
+                    out = rewriter.feed(chunk)
+                    if rewriter.rewritten is not None and not was_done:
+                        self.send_json(HTTP_REWRITE, number, {"relayed_as": rewriter.rewritten[1]})
+                self.send(HTTP_RESPONSE_BODY, number, chunk)
+                if out:
+                    client.send(h11.Data(data=out))
+                    await client.writer.drain()
+        except httpx.HTTPError as exc:
+            return explain(exc, response.request.method, redact_url(str(response.request.url))
+                           if self.options.redact else str(response.request.url))
+        if rewriter is not None and (rest := rewriter.close()):
+            client.send(h11.Data(data=rest))
+        client.send(h11.EndOfMessage())
+        await client.writer.drain()
+        return None
+
+    async def _splice(self, client: _Client, number: int, response: httpx.Response) -> None:
+        """After a 101: the two connections joined byte for byte, each direction copied to the recorder."""
+        network = response.extensions["network_stream"]
+        await client.writer.drain()
+        leftover, _ = client.conn.trailing_data
+
+        async def client_to_server() -> None:
+            data = bytes(leftover)  # what the client sent right after its upgrade request
+            while True:
+                if data:
+                    self.send(WS_C2S, number, data)
+                    await network.write(data)
+                await self.recorder_ready.wait()
+                data = await client.reader.read(READ_SIZE)
+                if not data:
+                    break
+            with contextlib.suppress(Exception):  # the server's side may be gone already
+                await network.aclose()
+
+        async def server_to_client() -> None:
+            while data := await network.read(READ_SIZE):
+                self.send(WS_S2C, number, data)
+                client.writer.write(data)
+                await client.writer.drain()
+                await self.recorder_ready.wait()
+            if client.writer.can_write_eof():
+                client.writer.write_eof()
+
+        tasks = [asyncio.ensure_future(client_to_server()), asyncio.ensure_future(server_to_client())]
+        finished: list[asyncio.Future[Any]] = []  # in the order they ended
+        for task in tasks:
+            task.add_done_callback(finished.append)
+        error = None
+        try:
+            _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            # how the first side ended says how the connection ended; the tap then closes the other side
+            first = finished[0] if finished else tasks[0]
+            failure = first.exception() if not first.cancelled() else None
+            if failure is not None:
+                side = "client" if first is tasks[0] else "server"
+                error = f"the {side}'s side of the WebSocket connection broke ({failure.__class__.__name__}: {failure})"
+            if pending:
+                await asyncio.wait(pending, timeout=WEBSOCKET_CLOSE_GRACE)
+        finally:
+            for task in tasks:
+                if not task.done():
+                    task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self.send_json(HTTP_RESPONSE_END, number, {"error": error} if error else {})
+
+    # -- stopping ----------------------------------------------------------------------------------------
+
+    async def stop(self, reason: str) -> None:
+        """End every exchange under way (each records that the tap stopped) and the upstream connections."""
+        self.stopping = reason
+        for task in list(self._connections):
+            task.cancel()
+        if self._connections:
+            await asyncio.wait(list(self._connections), timeout=STOP_GRACE)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.http.aclose(), STOP_GRACE)
+
+
+class _NoRecorder:
+    """The link when the recorder could not be started: the tap relays the same, recording nothing."""
+
+    def send(self, tag: int, data: bytes = b"") -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> str | None:
+    for key, value in headers:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _is_websocket_upgrade(headers: list[tuple[bytes, bytes]]) -> bool:
+    upgrade = (_header(headers, b"upgrade") or "").lower()
+    connection = {t.strip().lower() for t in (_header(headers, b"connection") or "").split(",")}
+    return "websocket" in upgrade and "upgrade" in connection
+
+
+# -- the command -------------------------------------------------------------------------------------------
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket on ``host`` (a loopback address :func:`~http_guard.parse_listen` accepted)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def run_http_tap(options: TapOptions) -> int:
+    """Run an HTTP tap until SIGINT or SIGTERM; returns the exit status (0 once the capture is complete)."""
+    assert options.url is not None
+    t0 = time.monotonic()
+    host, port = options.listen
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        say(f"cannot listen on {origin_text(host, port)[7:]}: {exc.strerror or exc}")
+        return EXIT_TAP_ERROR
+    port = sock.getsockname()[1]
+    local = local_url(options.url, host, port, options.transport)
+    shown = redact_url(options.url) if options.redact else options.url
+    name = options.display_name
+    target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact}
+    header = make_header(target, tap={"name": name, "pid": os.getpid(), "listen": local}, **options.extra_header)
+    if options.capture is not None:
+        capture_path, exclusive = options.capture, False
+    else:
+        try:
+            capture_path, exclusive = default_capture_path(name), True
+        except OSError as exc:
+            say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
+            capture_path, exclusive = None, True
+    socket_path = (options.socket or default_socket_path()) if options.live else None
+    hello = {"name": name, "pid": os.getpid(), "target": target}
+    upstream, redact = options.url, options.redact
+
+    def make(capture: Any, feed: Any, max_message: int) -> HttpRecorder:
+        return HttpRecorder(capture, feed, max_message, upstream=upstream, redact=redact)
+
+    recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path, options.max_message, make=make,
+                             close_in_child=(sock.fileno(),))
+    with contextlib.suppress(OSError, ValueError):
+        print(local, flush=True)
+    say(f"relaying {local} -> {shown}; give the client {local} as the server's URL. Ctrl-C ends the tap"
+        + (f"; capture: {capture_path}" if recorder is not None and capture_path is not None else ""))
+    try:
+        return asyncio.run(_main(options, sock, port, recorder, t0))
+    finally:
+        sock.close()
+        if recorder is not None:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(recorder[0], os.WNOHANG)
+
+
+async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: tuple[int, Spool, int] | None,
+                t0: float) -> int:
+    loop = asyncio.get_running_loop()
+    proxy: HttpProxy
+    link: Any = _NoRecorder()
+    if recorder is not None:
+        link = SpoolWriter(recorder[1], t0, lambda: proxy.pause_reading(), lambda: proxy.resume_reading(), say)
+    proxy = HttpProxy(options, link, port)
+    stop = asyncio.Event()
+    stopped_by: list[str] = []
+
+    def on_signal(sig: int) -> None:
+        stopped_by.append(signal.Signals(sig).name)
+        stop.set()
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, on_signal, sig)
+    server = await asyncio.start_server(proxy.connection, sock=sock, limit=MAX_HEAD)
+    local = local_url(options.url or "", options.listen[0], port, options.transport)
+    upstream = options.url or ""
+    proxy.note(f"the tap listens on {local} and relays to {redact_url(upstream) if options.redact else upstream}",
+               listen=local)
+    try:
+        await stop.wait()
+    finally:
+        server.close()  # the port closes now: nothing new is accepted
+        why = stopped_by[0] if stopped_by else "the end"
+        await proxy.stop(f"the tap was stopped ({why}) while this exchange was under way")
+        proxy.lifecycle(Lifecycle.CLOSED, by=why, exchanges=proxy.exchanges, refused=proxy.refused)
+        link.send(END, json.dumps({"exit": 0}).encode("ascii"))
+        link.close()
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(ValueError, RuntimeError):
+                loop.remove_signal_handler(sig)
+        complete = await _recorder_finished(recorder[2]) if recorder is not None else True
+    exchanges = f"{proxy.exchanges} exchange{'' if proxy.exchanges == 1 else 's'}"
+    say(f"stopped ({stopped_by[0] if stopped_by else 'end'}) after {exchanges}; " + (
+        "the capture is complete" if complete else
+        f"the recorder is still writing the capture after {RECORDER_FINISH_TIMEOUT:g} s (it was behind); it "
+        "finishes on its own"))
+    return 0
+
+
+async def _recorder_finished(done_fd: int) -> bool:
+    """Wait (bounded) until the recorder has completed the capture; returns whether it has."""
+    loop = asyncio.get_running_loop()
+    finished: asyncio.Future[None] = loop.create_future()
+    loop.add_reader(done_fd, waker(finished))
+    try:
+        await asyncio.wait([finished], timeout=RECORDER_FINISH_TIMEOUT)
+        return finished.done()
+    finally:
+        loop.remove_reader(done_fd)
+        with contextlib.suppress(OSError):
+            os.close(done_fd)
+
