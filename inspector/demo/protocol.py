@@ -59,16 +59,15 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 
 
 def server_version() -> str:
-    """Return ``inspector.__version__``, or ``"0"`` when it cannot be imported.
+    """The installed distribution's version (the inspector's, which ships the demo), or ``"0"`` when it is not
+    installed (the module copied out on its own, a checkout on the path). Read from the package metadata, so
+    the demo imports nothing of the inspector it is inspected by."""
+    from importlib import metadata
 
-    The demo is normally run from inside the inspector package, but keeping the
-    fallback means the module also works when copied out on its own.
-    """
     try:
-        from inspector import __version__
-    except ImportError:
+        return metadata.version("mcp-inspector-desktop")
+    except metadata.PackageNotFoundError:
         return "0"
-    return str(__version__)
 
 
 def server_info() -> dict[str, str]:

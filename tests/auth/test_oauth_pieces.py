@@ -8,7 +8,7 @@ import hashlib
 from inspector.core.auth import discovery
 from inspector.core.auth.challenge import parse_challenge
 from inspector.core.auth.pkce import challenge_of, make_verifier
-from inspector.core.capture.redact import redact_headers, redact_text, redact_url
+from inspector.core.redaction import redact_headers, redact_text, redact_url
 
 
 def test_the_bearer_challenge_is_read_among_others_with_quoted_values() -> None:
@@ -46,7 +46,7 @@ def test_codes_states_and_verifiers_are_redacted_in_urls_locations_and_text() ->
 
 
 def test_the_credentials_of_the_grants_without_a_person_are_redacted_in_headers_urls_text_and_arguments() -> None:
-    from inspector.core.capture.redact import is_secret_name, redact_argv
+    from inspector.core.redaction import is_secret_name, redact_argv
 
     assert redact_headers({"DPoP": "eyJ.proof.sig", "DPoP-Nonce": "n-1"}) == {"DPoP": "[redacted]",
                                                                             "DPoP-Nonce": "n-1"}

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core.capture.redact import REDACTED
 from inspector.core.clients.configs import (
     ConfigError,
     ImportCandidate,
@@ -21,6 +20,7 @@ from inspector.core.clients.configs import (
     strip_json_comments,
 )
 from inspector.core.clients.profiles import ServerProfile
+from inspector.core.redaction import REDACTED
 
 CONFIGS = Path(__file__).resolve().parent.parent / "data" / "configs"
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.core.capture.redact import REDACTED
 from inspector.core.clients import profiles as profiles_module
 from inspector.core.clients.profiles import (
     ProfileError,
@@ -21,6 +20,7 @@ from inspector.core.clients.profiles import (
     config_dir,
     unique_name,
 )
+from inspector.core.redaction import REDACTED
 
 text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=20)
 names = text.filter(lambda s: s.strip() != "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.core.capture.redact import (
+from inspector.core.redaction import (
     REDACTED,
     is_secret_name,
     redact_argv,

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from helpers import cli, kill_group, wait_until
 
-from inspector.core.capture.redact import REDACTED, redact_argv, redact_env
 from inspector.core.exits import EXIT_OK
+from inspector.core.redaction import REDACTED, redact_argv, redact_env
 
 DATA = Path(__file__).resolve().parent / "data"
 HOSTILE_SERVER = Path(__file__).resolve().parent / "servers" / "hostile_oauth_server.py"

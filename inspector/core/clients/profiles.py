@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.auth.model import GRANTS as OAUTH_GRANTS
-from inspector.core.capture.redact import (
+from inspector.core.paths import APP_DIR
+from inspector.core.redaction import (
     redact_argv,
     redact_env,
     redact_headers,
     redact_url,
 )
-from inspector.core.paths import APP_DIR
 
 FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1

@@ -58,9 +58,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.core.capture.redact import redact_argv, redact_url
 from inspector.core.clients.configs import ConfigError, read_config
 from inspector.core.clients.profiles import PLACEHOLDER
+from inspector.core.redaction import redact_argv, redact_url
 from inspector.core.tap.http_guard import local_url
 
 TAP_PREFIX = ["-m", "inspector", "tap"]

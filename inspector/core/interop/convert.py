@@ -11,13 +11,13 @@ from typing import Any
 
 from inspector.core.capture import CaptureError, read_capture
 from inspector.core.capture.format import event_to_line
-from inspector.core.capture.redact import redact_headers, redact_url
 from inspector.core.capture.writer import make_header
 from inspector.core.interop import FORMATS
 from inspector.core.interop.har import ExportError, events_from_har, to_har
 from inspector.core.interop.inspector_history import HistoryError, events_from_history, looks_like_history
 from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
 from inspector.core.interop.report import to_html, to_markdown
+from inspector.core.redaction import redact_headers, redact_url
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Event, Kind
 
@@ -81,7 +81,7 @@ def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str], redac
 
 def _redact_exchanges(target: dict[str, Any], batches: list[tuple[list[Event], float]]) -> None:
     """Hide the secrets of imported HTTP exchanges (in place, before the events are saved), with the rules a
-    recording keeps (:mod:`inspector.core.capture.redact`), and say so in the target."""
+    recording keeps (:mod:`inspector.core.redaction`), and say so in the target."""
     for batch, _ in batches:
         for event in batch:
             if event.kind != Kind.HTTP:

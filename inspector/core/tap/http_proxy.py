@@ -40,9 +40,9 @@ from urllib.parse import urlsplit, urlunsplit
 import h11
 import httpx
 
-from inspector.core.capture.redact import redact_url
 from inspector.core.capture.writer import make_header
 from inspector.core.paths import default_capture_path
+from inspector.core.redaction import redact_url
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
     EndpointRewriter,

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
-from inspector.core.capture.redact import redact_headers, redact_text, redact_url
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.redaction import redact_headers, redact_text, redact_url
 from inspector.core.sizes import format_size
 from inspector.core.tap.channel import TapFeed
 from inspector.core.tap.http_guard import http_url, same_origin

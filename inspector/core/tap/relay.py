@@ -55,9 +55,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from inspector.core.capture.redact import redact_argv
 from inspector.core.capture.writer import make_header
 from inspector.core.paths import default_capture_path
+from inspector.core.redaction import redact_argv
 from inspector.core.tap import splice
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.options import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.core.capture.redact import redact_url
+from inspector.core.redaction import redact_url
 from inspector.core.transports.base import CannotConnect, HttpStatusError, Transport, TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.http_sse import HttpSseTransport

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.core.capture.redact import REDACTED, redact_headers, redact_text, redact_url, secret_forms
+from inspector.core.redaction import REDACTED, redact_headers, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES

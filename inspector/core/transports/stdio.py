@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core import offload
-from inspector.core.capture.redact import redact_argv, redact_env
+from inspector.core.redaction import redact_argv, redact_env
 from inspector.core.transports.base import (
     CannotRun,
     CommandNotFound,

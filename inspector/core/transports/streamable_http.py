@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 
-from inspector.core.capture.redact import redact_text
+from inspector.core.redaction import redact_text
 from inspector.core.transports import mcp_headers
 from inspector.core.transports.base import (
     HttpStatusError,

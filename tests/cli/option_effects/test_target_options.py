@@ -26,8 +26,8 @@ from option_effects_support import (
     unaccepting_port,
 )
 
-from inspector.core.capture.redact import REDACTED
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
+from inspector.core.redaction import REDACTED
 from inspector.core.wire.events import Direction, Event, Kind
 
 CIMD_URL = "https://client.example/mcp-inspector.json"  #: the document tests/auth/servers/oauth_server.py knows
