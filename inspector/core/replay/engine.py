@@ -56,6 +56,7 @@ from inspector.core.replay.diff import (
 from inspector.core.session.handshake import MODERN_REVISION
 from inspector.core.session.outcomes import METHOD_NOT_FOUND, RequestTimeout, RpcError, ServerInfo, result_of
 from inspector.core.session.record import DEFAULT_IDLE
+from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.session.target import STDIO
 from inspector.core.transports.base import CannotConnect, Transport, TransportClosed, TransportError
@@ -430,7 +431,7 @@ class ReplayResult:
         return text
 
 
-class RecordedAnswers:
+class RecordedAnswers(ServerRequestHandler):
     """The server request handler of a replay: answers each server request the way the capture answered the
     request of the same method in the same place of the order. A request the recording never answered stays
     unanswered (until the replay ends); one the recording never saw gets an error that says so."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.session.outcomes import METHOD_NOT_FOUND, RpcError
+from inspector.core.session.server_requests import ServerRequestHandler
 
 ELICITATION_CHOICES = ("accept-defaults", "decline", "cancel")
 #: The code the sampling spec gives for a request the user rejected.
@@ -18,7 +19,7 @@ USER_REJECTED = -1
 
 
 @dataclass
-class AnswerPolicy:
+class AnswerPolicy(ServerRequestHandler):
     elicitation: str | None = None  #: accept-defaults, decline or cancel
     sampling: str | None = None  #: "error" or "text:TEXT"
 

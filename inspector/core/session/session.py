@@ -10,14 +10,8 @@ Its handshake (legacy ``initialize``, modern ``server/discover``, the ``auto`` p
 :mod:`inspector.core.session.handshake`'s; what requests and the handshake raise and return is
 :mod:`inspector.core.session.outcomes`'.
 
-Server requests are answered: ``ping`` with ``{}``, ``roots/list`` with the configured roots, anything else
-by ``server_request_handler`` (the GUI asks the user) or, headless, with an error saying it is not handled.
-
-Waiting on the user is not a timeout: while a handler that asks a person (``waits_for_user``) has a server
-request open, the timers of the client requests it may belong to are stopped, and start again in full when it
-is answered. Which requests it belongs to: over HTTP, the request whose POST stream carried it (the spec's
-related request); otherwise (stdio, a standalone stream) every request pending when it arrived, since stdio
-cannot say. A note records each pause (``paused``: the ids, ``waiting_on``/``waiting_method``: the server's).
+The server's own requests are :mod:`inspector.core.session.server_requests`' (answered, and while the user is
+asked, the clocks of the requests they may belong to stopped).
 
 Cancelling is done once per request: :meth:`Session.cancel` sends one ``notifications/cancelled`` however often
 it is asked (the user, then the timeout), and stops waiting for the request; a late answer is still paired.
@@ -30,15 +24,12 @@ import json
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.session.handshake import MODERN_REVISION, Handshake
 from inspector.core.session.outcomes import (
-    INTERNAL_ERROR,
-    METHOD_NOT_FOUND,
     RequestCancelled,
     RequestTimeout,
     RpcError,
@@ -48,6 +39,7 @@ from inspector.core.session.outcomes import (
     result_of,
 )
 from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
+from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
@@ -64,9 +56,6 @@ DEFAULT_MAX_TIME_HINT = "raise --max-time to wait longer"
 PENDING_SENDS_GRACE = 0.5
 #: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
 MAX_INPUT_ROUNDS = 5
-
-ServerRequestHandler = Callable[[str, Any], Awaitable[Any]]
-
 
 class _OutOfTime(TimeoutError):
     """A request that kept reporting progress reached ``max_request_time``."""
@@ -86,7 +75,6 @@ class Session:
         #: declare ``roots`` with ``listChanged`` even while there are none: the window lets the user edit them
         #: and sends notifications/roots/list_changed (https://modelcontextprotocol.io/specification/2025-11-25/client/roots)
         self.roots_list_changed = False
-        self.server_request_handler = server_request_handler
         self.keep_events = keep_events
         self.events: list[Event] = []
         self.pipeline = EventPipeline(capture, keeper if keeper is not None else self.events if keep_events else None)
@@ -100,14 +88,12 @@ class Session:
         self.modern = False  #: when true, every request gets the 2026-07-28 ``_meta``
         self._t0 = time.monotonic()
         self._next_id = 1
-        self._waiters: dict[tuple[str, Any], _Waiter] = {}
+        #: the requests being waited for (by id), each with the server requests that hold its clock
+        self.waiters: dict[tuple[str, Any], Waiter] = {}
         #: requests we told the server we gave up on (by id): each is cancelled once
         self._cancelled: set[tuple[str, Any]] = set()
-        #: server requests open with a handler that asks the user (by id), and the requests they hold
-        self._asking: dict[tuple[str, Any], _Asking] = {}
-        #: server requests (by id) being answered, and those of them the server cancelled before we asked
-        self._answering: set[tuple[str, Any]] = set()
-        self._withdrawn: set[tuple[str, Any]] = set()
+        #: the server's own requests to this session, answered (ping, roots/list, the handler's)
+        self.server_requests = ServerRequests(self, server_request_handler)
         #: progress token (as JSON text) -> loop time of the last progress notification for it
         self._progress_seen: dict[str | None, float] = {}  # looked up by token or None; None is never put
         self.max_request_time = DEFAULT_MAX_REQUEST_TIME
@@ -138,40 +124,39 @@ class Session:
                     self._saw_progress(event)
         for event, request in reactions:
             self._react(event, request)
-        if self._answering:  # after the reactions: a request and its cancel may come in one read
+        if self.server_requests.answering:  # after the reactions: a request and its cancel may come in one read
             for event in events:
                 rpc = event.rpc
                 if rpc is not None and rpc.method == "notifications/cancelled" and event.dir == Direction.S2C:
-                    self._server_cancelled(event)
+                    self.server_requests.cancelled(event)
 
     def _react(self, event: Event, request: Event | None) -> None:
         """What the session does about one event the pipeline handed back (``request``: what it answers)."""
         if request is not None and request.dir == Direction.C2S and request.rpc is not None:
-            waiter = self._waiters.pop(id_key(request.rpc.id), None)
+            waiter = self.waiters.pop(id_key(request.rpc.id), None)
             if waiter is not None and not waiter.future.done():
                 waiter.future.set_result(event)
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
-            self._answering.add(id_key(event.rpc.id))
-            self._spawn(self._answer(event))
+            self._spawn(self.server_requests.receive(event))
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
-            for waiter in self._waiters.values():
+            for waiter in self.waiters.values():
                 if not waiter.future.done():
                     waiter.future.set_exception(
                         TransportClosed(self._transport.diagnosis(waiter.method) or "the server exited"))
-            self._waiters.clear()
+            self.waiters.clear()
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") == Lifecycle.STREAM_LOST:
-            waiter = self._waiters.pop(id_key(event.data.get("request_id")), None)
+            waiter = self.waiters.pop(id_key(event.data.get("request_id")), None)
             if waiter is not None and not waiter.future.done():
                 waiter.future.set_exception(TransportClosed(str(event.data.get("reason"))))
         elif event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
             for junk in self._junk_watchers:
                 junk.saw(event)
-            if not (self._waiters and "oversize" in event.data):
+            if not (self.waiters and "oversize" in event.data):
                 return
             # maybe the answer we wait for, too big to read
             found, msg_id = _oversize_message_id(event)
-            waiter = self._waiters.pop(id_key(msg_id), None) if found else None
+            waiter = self.waiters.pop(id_key(msg_id), None) if found else None
             if waiter is not None and not waiter.future.done():
                 self._correlator.forget(Direction.C2S, msg_id)
                 waiter.future.set_exception(UnreadableResponse(
@@ -184,19 +169,6 @@ class Session:
             return
         if token in self._progress_seen:
             self._progress_seen[token] = asyncio.get_running_loop().time()
-
-    def _server_cancelled(self, event: Event) -> None:
-        """The server cancelled a request of its own that we are answering: stop asking the user (the panel
-        drops it) and answer nothing, as the spec wants; the requests it held wait on their clocks again."""
-        try:
-            key = id_key(event.json()["params"]["requestId"])
-        except (ValueError, KeyError, TypeError):
-            return
-        asking = self._asking.get(key)
-        if asking is not None:
-            asking.task.cancel()
-        elif key in self._answering:  # not asked yet: it will not be
-            self._withdrawn.add(key)
 
     def note(self, text: str, **data: Any) -> Event:
         """Record something the inspector itself has to say (why a revision was chosen, a timeout, ...)."""
@@ -301,9 +273,7 @@ class Session:
             caps["roots"] = {"listChanged": True}
         elif self.roots:
             caps["roots"] = {}
-        extra = getattr(self.server_request_handler, "capabilities", None)
-        if callable(extra):
-            caps.update(extra())
+        caps.update(self.server_requests.capabilities())
         return caps
 
     async def send_object(self, obj: Any) -> None:
@@ -365,7 +335,7 @@ class Session:
                 return response
             asked = a if isinstance(a := result.get("inputRequests"), dict) else {}
             names = ", ".join(f"{v.get('method')} ({k})" for k, v in asked.items() if isinstance(v, dict))
-            if self.server_request_handler is None and any(
+            if self.server_requests.handler is None and any(
                     isinstance(v, dict) and v.get("method") not in ("roots/list", "ping") for v in asked.values()):
                 self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; no answer policy, so it "
                           "stays unanswered", request_id=obj.get("id"))
@@ -376,7 +346,7 @@ class Session:
             for key, ask in asked.items():
                 if isinstance(ask, dict):
                     try:
-                        responses[key] = await self._handle_server_request(str(ask.get("method")), ask.get("params"))
+                        responses[key] = await self.server_requests.handle(str(ask.get("method")), ask.get("params"))
                     except RpcError as exc:
                         responses[key] = {"error": {"code": exc.code, "message": exc.message}}
             params = dict(obj.get("params") or {})
@@ -394,7 +364,7 @@ class Session:
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
-        waiter = self._waiters[key] = _Waiter(obj.get("id"), method, future)
+        waiter = self.waiters[key] = Waiter(obj.get("id"), method, future)
         self._cancelled.discard(key)  # a new request with this id can be cancelled in its turn
         junk = _Junk()
         self._junk_watchers.append(junk)
@@ -418,7 +388,7 @@ class Session:
             raise RequestTimeout(text) from None
         finally:
             self._junk_watchers.remove(junk)
-            self._waiters.pop(key, None)
+            self.waiters.pop(key, None)
             self._progress_seen.pop(_progress_token(obj), None)
             if future.done() and not future.cancelled():
                 future.exception()  # retrieved: the send failure above already says the same thing
@@ -446,7 +416,7 @@ class Session:
             text += f"; meanwhile {junk.count:,} framing errors came from the server, the first: {junk.first}"
         return text
 
-    async def _wait(self, waiter: _Waiter, obj: dict[str, Any], timeout: float, first: float | None = None) -> Event:
+    async def _wait(self, waiter: Waiter, obj: dict[str, Any], timeout: float, first: float | None = None) -> Event:
         """Wait ``timeout`` for the answer (``first``, if given, until the first progress notification: the bound
         counts from the send), restarted by each progress notification for the request's progressToken, but
         never longer than ``max_request_time`` in all (the clock users asked for: a 108 s tools/call that
@@ -501,7 +471,7 @@ class Session:
         if key in self._cancelled:
             return
         self._cancelled.add(key)
-        waiter = self._waiters.pop(key, None)
+        waiter = self.waiters.pop(key, None)
         if waiter is not None and not waiter.future.done():
             waiter.future.set_exception(RequestCancelled(f"{waiter.method} was cancelled: {reason}"))
         try:
@@ -523,97 +493,6 @@ class Session:
 
     # -- server requests -------------------------------------------------------------------------------
 
-    async def _answer(self, event: Event) -> None:
-        assert event.rpc is not None
-        key = id_key(event.rpc.id)
-        try:
-            if key not in self._withdrawn:
-                await self._answer_one(event)
-        finally:
-            self._answering.discard(key)
-            self._withdrawn.discard(key)
-
-    async def _answer_one(self, event: Event) -> None:
-        assert event.rpc is not None
-        method = event.rpc.method or ""
-        try:
-            params = event.json().get("params")
-        except (ValueError, AttributeError):
-            params = None
-        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": event.rpc.id}
-        asking = self._pause_for(event, method)
-        try:
-            reply["result"] = await self._handle_server_request(method, params)
-        except RpcError as exc:
-            reply["error"] = {"code": exc.code, "message": exc.message}
-            if exc.data is not None:
-                reply["error"]["data"] = exc.data
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a handler bug must still answer the server, and say what happened
-            reply["error"] = {"code": INTERNAL_ERROR, "message": f"mcp-inspector could not answer {method}: "
-                                                                 f"{exc.__class__.__name__}: {exc}"}
-        finally:
-            if asking is not None:
-                self._resume(asking)
-        try:
-            await self.send_object(reply)
-        except TransportError:
-            pass  # the server is gone; its exit is already an event
-
-    def _pause_for(self, event: Event, method: str) -> _Asking | None:
-        """A server request the user is asked about stops the clocks of the requests it may belong to (see the
-        module's docstring for which), with a note; returns what :meth:`_resume` needs, None when nothing waits."""
-        assert event.rpc is not None
-        if method in ("ping", "roots/list") or not event.rpc.has_id \
-                or not getattr(self.server_request_handler, "waits_for_user", False):
-            return None
-        held = self._related_waiters(event)
-        task = asyncio.current_task()
-        if not held or task is None:
-            return None
-        key = id_key(event.rpc.id)
-        what = f"{method} #{json.dumps(event.rpc.id)}"
-        for waiter in held:
-            waiter.holds[key] = what
-            waiter.poke()
-        asking = _Asking(key, task, held)
-        self._asking[key] = asking
-        names = " and ".join(f"{w.method} #{json.dumps(w.msg_id)}" for w in held)
-        verb, its = ("waits", "its timeout is") if len(held) == 1 else ("wait", "their timeouts are")
-        self.note(f"{names} {verb} for your answer to {what}: {its} paused until you answer",
-                  paused=[w.msg_id for w in held], waiting_on=event.rpc.id, waiting_method=method)
-        return asking
-
-    def _related_waiters(self, event: Event) -> list[_Waiter]:
-        """The requests being waited for that a server request may belong to: over HTTP the one whose POST
-        stream carried it (the same exchange); when nothing says (stdio, a standalone stream), every one."""
-        exchange = event.data.get("exchange")
-        if exchange is not None:
-            related = [self._waiters[k] for r in self._correlator.pending(Direction.C2S)
-                       if r.data.get("exchange") == exchange and r.rpc is not None
-                       and (k := id_key(r.rpc.id)) in self._waiters]
-            if related:
-                return related
-        return list(self._waiters.values())
-
-    def _resume(self, asking: _Asking) -> None:
-        """The user answered (or the question went away): the held requests' clocks start again."""
-        self._asking.pop(asking.key, None)
-        for waiter in asking.held:
-            waiter.holds.pop(asking.key, None)
-            waiter.poke()
-
-    async def _handle_server_request(self, method: str, params: Any) -> Any:
-        if method == "ping":
-            return {}
-        if method == "roots/list":
-            return {"roots": self.roots}
-        if self.server_request_handler is not None:
-            return await self.server_request_handler(method, params)
-        raise RpcError(METHOD_NOT_FOUND, f"mcp-inspector does not answer {method} here (running headless); "
-                                         "the request was recorded")
-
     # -- handshake -------------------------------------------------------------------------------------
 
     async def handshake(self, mode: str = "auto", protocol_version: str | None = None,
@@ -630,34 +509,6 @@ class Session:
         self.settle(self.server)
         self.ready()
         return self.server
-
-
-class _Waiter:
-    """One request being waited for: its future, and the server requests it waits behind (the user's turn)."""
-
-    __slots__ = ("msg_id", "method", "future", "holds", "wake")
-
-    def __init__(self, msg_id: Any, method: str, future: asyncio.Future[Event]) -> None:
-        self.msg_id = msg_id
-        self.method = method
-        self.future = future
-        #: server requests (by id key) that wait for the user's answer and may belong to this request
-        self.holds: dict[tuple[str, Any], str] = {}
-        #: set when ``holds`` changes, to wake the wait
-        self.wake: asyncio.Future[None] | None = None
-
-    def poke(self) -> None:
-        if self.wake is not None and not self.wake.done():
-            self.wake.set_result(None)
-
-
-@dataclass
-class _Asking:
-    """A server request open with a handler that asks the user, and the requests whose clocks it stopped."""
-
-    key: tuple[str, Any]
-    task: asyncio.Task[Any]  #: the task answering it (cancelled when the server cancels the request)
-    held: list[_Waiter]
 
 
 class _Junk:

@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.session import compose
 from inspector.core.session.outcomes import RpcError
+from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
@@ -153,7 +154,7 @@ def waited(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
-class _PanelHandler:
+class _PanelHandler(ServerRequestHandler):
     """``Session(server_request_handler=...)``: each request waits in the panel until the user answers."""
 
     #: the session stops the clocks of the requests a server request belongs to while the user is asked
