@@ -121,7 +121,7 @@ class Shooter:
             tab = window.tabs.widget(index)
             if isinstance(tab, SessionTab):
                 await tab.close()
-        window._stop_listening()
+        window.tap_watcher.stop()
         window.settings.clear()
         window.hide()
         window.deleteLater()
@@ -234,7 +234,7 @@ class Shooter:
         await send(tab, '{"jsonrpc":"2.0","method":"tools/list"}', "tools/list")
         await send(tab, call("echo", {"text": "unchanged"}), "tools/call")
         await send(tab, call("greet", {"text": "Ada"}), "tools/call", 2)
-        view = await window.run_replay(tab.capture_path,
+        view = await window.runs.run_replay(tab.capture_path,
                                        Target(name="greeter v2", argv=[*VERSIONED, "--version", "2"],
                                               cwd=str(ROOT), handshake="legacy"))
         if view is None:
@@ -249,9 +249,10 @@ class Shooter:
     async def live_tap(self) -> None:
         socket_path = Path(tempfile.mkdtemp(prefix="mcpi-shots-")) / "run" / "tap.sock"
         window = self.window(tap_socket=socket_path, listen_for_taps=True)
-        await until(lambda: window.tap_listener is not None or window.tap_problem is not None, 10, "the listener")
-        if window.tap_problem:
-            raise RuntimeError(window.tap_problem)
+        await until(lambda: window.tap_watcher.listener is not None or window.tap_watcher.problem is not None, 10,
+                    "the listener")
+        if window.tap_watcher.problem:
+            raise RuntimeError(window.tap_watcher.problem)
         client = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "inspector", "tap", "--name", "my-editor/demo", "--socket", str(socket_path),
             "--capture", str(self.tmp / "tap.jsonl"), "--", *DEMO, cwd=ROOT,

@@ -60,7 +60,7 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     if demo:
         window.open_demo()
     if target is not None:
-        window.open_live(window.with_request_timeout(target))
+        window.open_live(window.session_settings.with_request_timeout(target))
     if open_file is not None:
         window.open_capture(open_file)
     with loop:

@@ -6,21 +6,16 @@ No listening port anywhere: sessions are subprocesses or outgoing connections, c
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QScreen, QShowEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QScreen, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QLabel,
     QListWidget,
-    QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -38,23 +33,19 @@ from inspector.core.clients.profiles import ProfileError, ProfileStore
 from inspector.core.explore.history import FILE_NAME as HISTORY_FILE
 from inspector.core.explore.history import History
 from inspector.core.paths import captures_dir
-from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
-from inspector.core.session.target import Target, make_transport
-from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size, parse_size
+from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
+from inspector.ui.controllers.files import CaptureFiles
+from inspector.ui.controllers.runs import ServerRuns
+from inspector.ui.controllers.settings import SessionSettings
+from inspector.ui.controllers.taps import TapWatcher
 from inspector.ui.profiles.sidebar import ProfilesSidebar
 from inspector.ui.session.live import LiveSession
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
-from inspector.ui.timeout_dialog import TimeoutDialog, setting_of, timeout_of
 
-MAX_RECENT = 10
-#: The settings key of the window's request timeout (seconds; 0 for none).
-TIMEOUT_KEY = "session/timeout"
-#: The setting of the message size limit (bytes; see MainWindow.max_message).
-MAX_MESSAGE_KEY = "session/max_message"
 #: The window's size on a first start, where the screen has room for it (else the screen's free area).
 DEFAULT_SIZE = QSize(1320, 820)
 #: The server list's width on a first start; a saved one wider than this share of the window is not restored.
@@ -83,6 +74,12 @@ def screen_key(screen: QScreen) -> str:
 
 
 class MainWindow(QMainWindow):
+    # the controllers (made in __init__), declared for the actions that reach them
+    session_settings: SessionSettings
+    files: CaptureFiles
+    runs: ServerRuns
+    tap_watcher: TapWatcher
+
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
                  captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False,
                  tasks: Tasks | None = None, timeout: float | None = None, max_message: int | None = None) -> None:
@@ -92,8 +89,6 @@ class MainWindow(QMainWindow):
         --max-message, which outranks the saved setting until the user sets another."""
         super().__init__()
         offload.use_workers()  # big messages are decoded, judged and formatted in a worker process (issue 17)
-        self.timeout_override = timeout
-        self._max_message_override = max_message
         #: every background task the window starts; a failure shows in the status bar
         self.tasks = tasks or Tasks()
         self.tasks.report = self.report_failure
@@ -107,8 +102,6 @@ class MainWindow(QMainWindow):
         self.sidebar = ProfilesSidebar(store or ProfileStore(), self)
         self.sidebar.connect_requested.connect(lambda profile: self.open_live(Target.from_profile(profile)))
         self.taps = QListWidget(self)
-        self.taps.itemActivated.connect(self._tap_selected)
-        self.taps.itemClicked.connect(self._tap_selected)
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -117,9 +110,6 @@ class MainWindow(QMainWindow):
         taps_label.setTextFormat(Qt.TextFormat.PlainText)
         left_layout.addWidget(taps_label)
         left_layout.addWidget(self.taps, 1)
-        self.tap_socket = tap_socket
-        self.tap_listener: Any = None
-        self.tap_problem: str | None = None
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.tabs)
@@ -127,6 +117,11 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([SIDEBAR_WIDTH, DEFAULT_SIZE.width() - SIDEBAR_WIDTH])
         self.setCentralWidget(self.splitter)
+        # the window's controllers: what its menus and signals do, each with one owner
+        self.session_settings = SessionSettings(self, timeout, max_message)
+        self.files = CaptureFiles(self)
+        self.runs = ServerRuns(self)
+        self.tap_watcher = TapWatcher(self, tap_socket)
         self._build_menus()
         self.statusBar().showMessage(NO_PORT)
         self._closing = False
@@ -138,7 +133,7 @@ class MainWindow(QMainWindow):
             if self.splitter.sizes()[0] > self.width() * MAX_SIDEBAR_SHARE:  # saved in a wider window
                 self.splitter.setSizes([SIDEBAR_WIDTH, max(0, self.width() - SIDEBAR_WIDTH)])
         if listen_for_taps:
-            self.tasks.spawn(self.listen_for_taps(), "listening for taps")
+            self.tasks.spawn(self.tap_watcher.listen(), "listening for taps")
 
     def _restore_geometry(self) -> None:
         """Reopen where and as large as the window was closed, on a screen of the same logical size only: a
@@ -197,70 +192,13 @@ class MainWindow(QMainWindow):
 
     # -- live taps -------------------------------------------------------------------------------------
 
-    async def listen_for_taps(self) -> None:
-        """Taps (mcp-inspector tap) find the window on a private per-user Unix socket; no TCP port."""
-        from inspector.core.tap.channel import ChannelError, listen
-
-        try:
-            self.tap_listener = await listen(self.tap_socket, self._on_tap)
-        except ChannelError as exc:
-            self.tap_problem = str(exc)
-            self.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
-
-    async def _on_tap(self, connection: Any) -> None:
-        from inspector.core.wire.events import Event
-
-        tab = SessionTab(f"tap: {connection.name}", self)
-        tab.attach_tap(connection.hello)
-        self._add_tab(tab)
-        item = QListWidgetItem(f"{connection.name} (live)")
-        item.setData(Qt.ItemDataRole.UserRole, tab)
-        self.taps.addItem(item)
-        dropped = 0
-        async for message in connection.messages():  # read to the end even after the tab closed: the tap waits
-            if tab.closed:
-                continue
-            if isinstance(message, Event):
-                tab.add_tap_events([message])  # the tab's feed announces them in batches
-            elif message.get("type") == "dropped":
-                dropped = int(message.get("total", dropped))
-        if tab.closed:  # its tab was closed during the tap: the list's entry goes too
-            self.taps.takeItem(self.taps.row(item))
-            return
-        item.setText(f"{connection.name} (ended)")
-        tab.tap_ended(connection.end, dropped)
-
-    def _tap_selected(self, item: QListWidgetItem) -> None:
-        tab = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(tab, SessionTab) and self.tabs.indexOf(tab) >= 0:
-            self.tabs.setCurrentWidget(tab)
-
     # -- menus -----------------------------------------------------------------------------------------
 
     def _build_menus(self) -> None:
         self.menu_actions, self.recent_menu = install_actions(self)
         self.tabs.currentChanged.connect(
             lambda _: enable_tab_actions(self.menu_actions, self.current_tab() is not None))
-        self._refresh_recent()
-
-    def _refresh_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self.recent_files():
-            action = QAction(path, self)
-            action.triggered.connect(lambda _=False, p=path: self.open_capture(Path(p)))
-            self.recent_menu.addAction(action)
-        self.recent_menu.setEnabled(bool(self.recent_files()))
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value] if isinstance(value, list) else []
-
-    def _remember(self, path: Path) -> None:
-        recent = [str(path)] + [p for p in self.recent_files() if p != str(path)]
-        self.settings.setValue("recent", recent[:MAX_RECENT])
-        self._refresh_recent()
+        self.files.refresh_recent()
 
     def report_failure(self, sentence: str) -> None:
         """A background task failed: say so in the status bar (plain text), never a traceback."""
@@ -280,7 +218,7 @@ class MainWindow(QMainWindow):
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, SessionTab) else None
 
-    def _add_tab(self, tab: SessionTab) -> None:
+    def add_tab(self, tab: SessionTab) -> None:
         index = self.tabs.addTab(tab, tab.title)
         self.tabs.setTabToolTip(index, plain_tooltip(tab.title))  # a capture's file name is not markup
         tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
@@ -288,55 +226,11 @@ class MainWindow(QMainWindow):
 
     # -- settings --------------------------------------------------------------------------------------
 
-    def max_message(self) -> int:
-        """The largest message a session of this window reads whole: --max-message, else the saved setting,
-        else the default (64 MiB)."""
-        if self._max_message_override is not None:
-            return self._max_message_override
-        value = self.settings.value(MAX_MESSAGE_KEY)
-        try:
-            return int(value) if value is not None and int(value) > 0 else DEFAULT_MAX_MESSAGE
-        except (TypeError, ValueError):  # a settings file edited by hand
-            return DEFAULT_MAX_MESSAGE
-
-    def set_max_message(self, text: str) -> str | None:
-        """Save the message size limit ``text`` (``64M``, ``200MB``) for sessions started from now on; returns
-        None, or the sentence that says why ``text`` is no size."""
-        try:
-            size = parse_size(text)
-        except ValueError as exc:
-            return str(exc)
-        self.settings.setValue(MAX_MESSAGE_KEY, size)
-        self._max_message_override = None
-        self.statusBar().showMessage(f"messages up to {format_size(size)} are read whole in sessions started "
-                                     "from now on")
-        return None
-
-    def ask_max_message(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
-
-        problem: str | None = None
-        text = format_size(self.max_message())
-        while True:
-            label = ("The largest message a session reads whole, for example 64M or 200MB. A longer line is "
-                     "recorded as a framing error keeping its first and last 64 KiB. Applies to sessions "
-                     "started from now on.") + (f"\n\n{problem}" if problem else "")
-            text, ok = QInputDialog.getText(self, "Message size limit", label, text=text)
-            if not ok:
-                return
-            problem = self.set_max_message(text)
-            if problem is None:
-                return
-
-    def _with_settings(self, target: Target) -> Target:
-        """``target`` with what the window's settings say about every session."""
-        return replace(target, max_message=self.max_message())
-
     def open_live(self, target: Target) -> SessionTab:
         """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
         can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
         line saying why, and nothing is started."""
-        target = self._with_settings(target)
+        target = self.session_settings.apply(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
         tab.explorer.roots_edited.connect(lambda roots: self._keep_roots(target, roots))
@@ -350,7 +244,7 @@ class MainWindow(QMainWindow):
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
         except (TransportError, ValueError) as exc:  # a URL, header or transport no one can use: nothing was started
             tab.cannot_start(str(exc))
-        self._add_tab(tab)
+        self.add_tab(tab)
         return tab
 
     def _keep_roots(self, target: Target, roots: list[str]) -> None:
@@ -367,7 +261,7 @@ class MainWindow(QMainWindow):
     def open_demo(self) -> SessionTab:
         import sys
 
-        return self.open_live(self.with_request_timeout(Target(name="demo", argv=[sys.executable, "-m",
+        return self.open_live(self.session_settings.with_request_timeout(Target(name="demo", argv=[sys.executable, "-m",
                                                                                     "inspector.demo"])))
 
     def open_capture(self, path: Path) -> SessionTab | None:
@@ -381,88 +275,9 @@ class MainWindow(QMainWindow):
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_index(index, path)
         tab.capture_header = index.header
-        self._add_tab(tab)
-        self._remember(path)
+        self.add_tab(tab)
+        self.files.remember(path)
         return tab
-
-    def open_capture_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open capture", str(self.captures),
-                                              "Captures (*.jsonl *.json);;All files (*)")
-        if name:
-            self.open_capture(Path(name))
-
-    def save_as(self) -> None:
-        tab = self.current_tab()
-        if tab is None or tab.capture_path is None:
-            return
-        name, _ = QFileDialog.getSaveFileName(self, "Save capture as", str(Path.home() / tab.capture_path.name),
-                                              "Captures (*.jsonl)")
-        if name:
-            problem = self.save_current(Path(name))
-            self.statusBar().showMessage(problem or f"saved {name}")
-
-    def save_current(self, path: Path) -> str | None:
-        """Copy the current tab's capture to ``path``; a sentence when it cannot be done (a folder that is not
-        there or not writable, a full disk), which File > Save capture as… puts in the status line."""
-        tab = self.current_tab()
-        if tab is None or tab.capture_path is None:
-            return "no capture to save"
-        if tab.live is not None and tab.live.writer is not None:
-            tab.live.writer.flush()
-        try:
-            shutil.copyfile(tab.capture_path, path)
-        except shutil.SameFileError:
-            return f"{path} is the capture itself: it is already saved there"
-        except OSError as exc:
-            return f"cannot save the capture as {path}: {exc.strerror or exc}"
-        self._remember(path)
-        return None
-
-    def export_dialog(self) -> None:
-        """File > Export…: the current tab's capture as HAR, a Markdown or HTML report, or JSON-RPC lines."""
-        tab = self.current_tab()
-        if tab is None or tab.capture_path is None:
-            return
-        filters = {"HTML report (*.html)": "html", "Markdown report (*.md)": "markdown",
-                   "HAR, for a browser's network panel (*.har)": "har", "JSON-RPC lines (*.jsonl)": "jsonrpc"}
-        name, chosen = QFileDialog.getSaveFileName(self, "Export", str(Path.home() / tab.capture_path.stem),
-                                                   ";;".join(filters))
-        if name:
-            problem = self.export_current(Path(name), filters.get(chosen, "html"))
-            self.statusBar().showMessage(problem or f"exported {name}")
-
-    def export_current(self, path: Path, to: str) -> str | None:
-        """Write the current tab's capture to ``path`` in format ``to``; a sentence when it cannot be done."""
-        from inspector.core.interop import FORMATS
-        from inspector.core.interop.convert import export_capture
-        from inspector.core.interop.har import ExportError
-
-        tab = self.current_tab()
-        if tab is None or tab.capture_path is None:
-            return "no capture to export"
-        if tab.live is not None and tab.live.writer is not None:
-            tab.live.writer.flush()
-        if not path.suffix:
-            path = path.with_suffix(FORMATS[to])
-        try:
-            data = b"".join(export_capture(tab.capture_path, to))
-            path.write_bytes(data)
-        except ExportError as exc:
-            return str(exc)
-        except OSError as exc:
-            return f"cannot write {path}: {exc.strerror}"
-        return None
-
-    def copy_server_config(self) -> None:
-        """Session > Copy server as config…: the current tab's server as a client config entry."""
-        from inspector.ui.config_dialog import ConfigDialog
-
-        tab = self.current_tab()
-        target = tab.target() if tab is not None else None
-        if target is None:
-            return
-        self.config_dialog = ConfigDialog(target, self)
-        self.config_dialog.open()
 
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
@@ -494,163 +309,11 @@ class MainWindow(QMainWindow):
         if tab is not None and tab.live is not None:
             self.tasks.spawn(tab.live.stop(), "stopping the session")
 
-    def reconnect_current(self) -> None:
-        """Start the server a capture names, after showing exactly what would run and asking; refused, as replay
-        and check refuse it, when the capture does not name one or kept its secrets out (``[redacted]``)."""
-        tab = self.current_tab()
-        header = getattr(tab, "capture_header", None)
-        if tab is None or header is None:
-            return
-        target = self._confirmed_capture_target(header, tab.title, "Reconnect")
-        if target is not None:
-            self.open_live(self.with_request_timeout(target))
-
     # -- the request timeout ---------------------------------------------------------------------------
-
-    def request_timeout(self) -> float:
-        """How long sessions without a profile wait for the handshake and each response: ``--timeout`` of this
-        run, else Session > Request timeout… (saved), else the session's default; ``inf`` for none."""
-        if self.timeout_override is not None:
-            return self.timeout_override
-        return timeout_of(self.settings.value(TIMEOUT_KEY, DEFAULT_REQUEST_TIMEOUT), DEFAULT_REQUEST_TIMEOUT)
-
-    def with_request_timeout(self, target: Target) -> Target:
-        """``target`` waiting :meth:`request_timeout`: for the sessions the window starts without a profile (its
-        command line, the demo, a capture's server)."""
-        return dataclasses.replace(target, timeout=self.request_timeout())
-
-    def set_request_timeout(self, seconds: float) -> None:
-        """Save the request timeout (``inf``: none); it replaces ``--timeout`` for the rest of the run and applies
-        to the next requests of the open sessions without a profile."""
-        self.timeout_override = None
-        self.settings.setValue(TIMEOUT_KEY, setting_of(seconds))
-        for tab in map(self.tabs.widget, range(self.tabs.count())):
-            if isinstance(tab, SessionTab) and tab.live is not None and not tab.live.target.named_by_user:
-                tab.live.target.timeout = seconds
-        self.statusBar().showMessage("sessions without a profile now wait "
-                                     + ("as long as the server takes" if seconds == float("inf") else
-                                        f"{seconds:g} s for each response"))
-
-    def ask_request_timeout(self) -> None:
-        dialog = TimeoutDialog(self.request_timeout(), self)
-        if dialog.exec() == TimeoutDialog.DialogCode.Accepted:
-            self.set_request_timeout(dialog.seconds())
 
     # -- replay ----------------------------------------------------------------------------------------
 
-    def replay_current(self) -> None:
-        """Replay the current session or capture against a server the user picks: the same one (a capture's
-        command or URL only after showing it and asking) or a saved profile. The result opens in a new tab."""
-        from PySide6.QtWidgets import QInputDialog
-
-        tab = self.current_tab()
-        if tab is None or tab.capture_path is None:
-            return
-        header = getattr(tab, "capture_header", None)
-        same = tab.live.target if tab.live is not None else None
-        choices = (["the same server"] if (same is not None or header is not None) else []) + \
-                  [f"profile: {p.name}" for p in self.sidebar.profiles()]
-        if not choices:
-            QMessageBox.information(self, "Replay", "There is no server to replay against: add a profile first.")
-            return
-        choice, ok = QInputDialog.getItem(self, "Replay session", "Replay against:", choices, 0, False)
-        if not ok:
-            return
-        if choice.startswith("profile: "):
-            profile = next(p for p in self.sidebar.profiles() if p.name == choice[len("profile: "):])
-            target = Target.from_profile(profile)
-        elif same is not None:
-            target = same
-        else:
-            confirmed = self._confirmed_capture_target(header or {}, tab.title, "Replay")
-            if confirmed is None:
-                return
-            target = confirmed
-        self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
-
-    def _confirmed_capture_target(self, header: dict[str, Any], name: str, action: str) -> Target | None:
-        """The server a capture names, once the person saw exactly what would run and agreed; None when they did
-        not, or when it cannot run as recorded (no server named, secrets redacted: said in a warning titled
-        ``action``). The one gate of Reconnect, Replay and Check in front of a capture's server."""
-        recorded = Target.from_capture_header(header, name)
-        problem = recorded.rerun_problem()
-        if problem is not None:
-            self.warn(action, f"{problem}: use a saved server (a profile) instead.")
-            return None
-        box = QMessageBox(self)
-        box.setWindowTitle("Start this server?")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"{action} will start (or contact) the server this capture names, exactly as shown:\n\n"
-                    + "\n".join(recorded.describe_lines())
-                    + "\n\nOnly continue if you trust where this capture came from.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        if box.exec() != QMessageBox.StandardButton.Yes:
-            return None
-        return recorded
-
-    async def run_replay(self, source: Path, target: Target) -> Any:
-        """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
-        from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
-        from inspector.ui.panels.replay import ReplayView
-        from inspector.ui.session.live import capture_name
-
-        tab = self.current_tab()
-        if tab is not None and tab.live is not None and tab.live.writer is not None:
-            tab.live.writer.flush()
-        try:
-            transport = make_transport(self._with_settings(target))  # only built: nothing starts before the replay
-            plan, _ = ReplayPlan.load(source)  # what the reader skipped shows when the capture is opened
-        except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
-            self.warn("Replay", str(exc))
-            return None
-        out = self.captures / ("replay-" + capture_name(target))
-        self.statusBar().showMessage(f"replaying {source.name} against {target.describe()}…")
-        result = await replay(plan, transport, ReplayOptions(out=out))
-        view = ReplayView(result, source.name, self)
-        view.open_capture_requested.connect(lambda path: self.open_capture(Path(path)))
-        index = self.tabs.addTab(view, f"replay: {source.stem}")
-        self.tabs.setCurrentIndex(index)
-        self.statusBar().showMessage(result.summary)
-        return view
-
     # -- check ---------------------------------------------------------------------------------------
-
-    def check_current(self) -> None:
-        """Session > Check server: the checks of ``mcp-inspector check`` against the current tab's server (a
-        capture's only after showing it and asking), in new sessions saved as captures; the report opens in a
-        new tab."""
-        tab = self.current_tab()
-        if tab is None:
-            return
-        if tab.live is not None:
-            target: Target | None = tab.live.target
-        else:
-            header = getattr(tab, "capture_header", None)
-            target = self._confirmed_capture_target(header, tab.title, "Check") if header is not None else None
-        if target is None:
-            return
-        self.tasks.spawn(self.run_check(target), "the server check")
-
-    async def run_check(self, target: Target) -> Any:
-        """Check ``target``'s server; returns the report view it opened."""
-        from inspector.core.check.checks import DEFAULT_CHECK_TIMEOUT
-        from inspector.core.check.runner import CheckRun, run_checks
-        from inspector.ui.panels.check_report import CheckReportView
-        from inspector.ui.session.live import capture_name
-
-        base = self.captures / ("check-" + capture_name(target)).removesuffix(".jsonl")
-        self.statusBar().showMessage(f"checking {target.describe()}…")
-        # each answer is waited for as the command line's check does, or the session's timeout when shorter
-        timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)
-        report = await run_checks(CheckRun(self._with_settings(target), base, timeout=timeout))
-        view = CheckReportView(report, self)
-        view.open_capture_requested.connect(lambda path: self.open_capture(Path(path)))
-        index = self.tabs.addTab(view, f"check: {target.name or target.describe()}")
-        self.tabs.setTabToolTip(index, plain_tooltip(target.describe()))
-        self.tabs.setCurrentIndex(index)
-        self.statusBar().showMessage(f"check of {target.describe()}: {report.summary()}")
-        return view
 
     def about(self) -> None:
         box = QMessageBox(self)
@@ -663,7 +326,7 @@ class MainWindow(QMainWindow):
     # -- closing ---------------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self._stop_listening()
+        self.tap_watcher.stop()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/screen", screen_key(self.screen()))
         self.settings.setValue("window/splitter", self.splitter.saveState())
@@ -677,11 +340,6 @@ class MainWindow(QMainWindow):
         event.accept()
         offload.shutdown()  # the worker process for big messages ends with the window
         QApplication.quit()
-
-    def _stop_listening(self) -> None:
-        if self.tap_listener is not None:
-            self.tap_listener.close()
-            self.tap_listener = None
 
     async def _shutdown(self, tabs: list[QWidget]) -> None:
         await asyncio.gather(*(tab.close() for tab in tabs if isinstance(tab, SessionTab)),

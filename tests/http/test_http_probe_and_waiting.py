@@ -60,8 +60,8 @@ def test_in_the_window_the_probe_row_says_its_http_answer_and_an_elicitation_sto
 
     with open_test_window(qloop, tmp_path) as window:
         async def scenario():
-            window.set_request_timeout(TIMEOUT)
-            tab = window.open_live(window.with_request_timeout(Target(name="everything",
+            window.session_settings.set_request_timeout(TIMEOUT)
+            tab = window.open_live(window.session_settings.with_request_timeout(Target(name="everything",
                                                                       url=everything_streamable.url("/mcp"))))
             await until(lambda: tab.live.state == READY, 60, "the handshake")
             loop = asyncio.get_running_loop()

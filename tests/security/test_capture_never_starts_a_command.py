@@ -67,8 +67,8 @@ def test_opening_a_capture_starts_nothing_and_reconnect_or_replay_start_its_comm
 
     tab = window.open_capture(capture)
     assert tab is not None and tab.read_only and live_sessions(window) == []
-    window.reconnect_current()  # answered Cancel
-    window.replay_current()  # answered Cancel
+    window.runs.reconnect_current()  # answered Cancel
+    window.runs.replay_current()  # answered Cancel
     assert live_sessions(window) == [] and not marker.exists()
     assert len(asked) == 2
     for text, text_format in asked:
@@ -78,7 +78,7 @@ def test_opening_a_capture_starts_nothing_and_reconnect_or_replay_start_its_comm
 
     answer["button"] = QMessageBox.StandardButton.Yes  # the control: with Yes it does start
     window.tabs.setCurrentWidget(tab)
-    window.reconnect_current()
+    window.runs.reconnect_current()
     [live] = live_sessions(window)
 
     async def ran() -> None:  # and its session is over (the "server" exits at once), all within the loop

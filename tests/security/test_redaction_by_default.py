@@ -169,7 +169,7 @@ def test_secrets_are_redacted_by_default_in_the_windows_captures_and_their_expor
 
         tab = qloop.run_until_complete(live())
         exported["path"] = tmp_path / f"exported-{target.name}.jsonl"
-        window.save_as()  # while the session runs
+        window.files.save_as()  # while the session runs
         qloop.run_until_complete(tab.close())
         assert read_capture(tab.capture_path).header["target"]["redacted"] is True
         assert secrets.leaks(tab.capture_path) == []

@@ -275,7 +275,7 @@ def test_server_text_that_looks_like_html_is_shown_literally_in_every_widget(win
         return tab, audit
 
     tab, audit = qloop.run_until_complete(live())
-    replay = qloop.run_until_complete(window.run_replay(tab.capture_path, target))
+    replay = qloop.run_until_complete(window.runs.run_replay(tab.capture_path, target))
     assert isinstance(replay, ReplayView)
     for row in range(replay.steps.count()):
         replay.steps.setCurrentRow(row)
@@ -301,7 +301,7 @@ def replay_refused(window: MainWindow, qloop: Any, capture: Path, says: str) -> 
     """Open ``capture`` and ask to replay it against "the same server"; wait for the box that says ``says``."""
     audit: Audit = window.boxes
     assert window.open_capture(capture) is not None
-    window.replay_current()
+    window.runs.replay_current()
     qloop.run_until_complete(until(lambda: any(says in text for text, _ in audit.boxes), 10,
                                    f"a message box saying {says!r}"))
 
@@ -340,7 +340,7 @@ def test_replaying_or_reconnecting_to_a_capture_that_names_an_unknown_transport_
     capture = hostile_capture(tmp_path / "transport.jsonl", {"transport": PAYLOAD, "url": "http://127.0.0.1:9/mcp"})
     replay_refused(window, qloop, capture, "unknown transport")
     boxes = len(audit.boxes)
-    window.reconnect_current()  # the confirmation is answered Yes
+    window.runs.reconnect_current()  # the confirmation is answered Yes
     assert audit.problems == [], "\n".join(audit.problems)
     said = next(text for text, _ in audit.boxes if "unknown transport" in text)
     assert PAYLOAD in said

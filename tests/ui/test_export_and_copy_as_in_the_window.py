@@ -73,17 +73,17 @@ def test_the_timelines_copy_menu_disables_what_cannot_apply_and_says_why_in_its_
 
 def test_export_writes_the_report_and_har_says_why_not_for_stdio(sample_tab, tmp_path):
     window, _tab = sample_tab
-    assert window.export_current(tmp_path / "report", "html") is None
+    assert window.files.export_current(tmp_path / "report", "html") is None
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "&lt;img src=q&gt;" in page and "<img" not in page
-    problem = window.export_current(tmp_path / "x.har", "har")
+    problem = window.files.export_current(tmp_path / "x.har", "har")
     assert problem is not None and "stdio" in problem and not (tmp_path / "x.har").exists()
 
 
 def test_copy_server_as_config_offers_each_client(sample_tab):
     window, _tab = sample_tab
-    window.copy_server_config()
-    dialog = window.config_dialog
+    window.files.copy_server_config()
+    dialog = window.files.config_dialog
     dialog.client.setCurrentText("VS Code")
     entry = json.loads(dialog.text.toPlainText())["servers"]
     [(_name, server)] = entry.items()

@@ -114,7 +114,7 @@ def test_a_tap_past_its_memory_window_reads_its_old_rows_back_from_the_taps_capt
     ]
 
     async def scenario(window):
-        await until(lambda: window.tap_listener is not None, 10, "the listener")
+        await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")
         client = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "inspector", "tap", "--name", "scripted/demo", "--socket", str(socket_path),
             "--capture", str(capture), "--", *DEMO, cwd=ROOT,
@@ -132,8 +132,8 @@ def test_a_tap_past_its_memory_window_reads_its_old_rows_back_from_the_taps_capt
         return tab
 
     with open_test_window(qloop, tmp_path) as window:
-        window.tap_socket = socket_path
-        window.tasks.spawn(window.listen_for_taps(), "listening for taps")
+        window.tap_watcher.socket = socket_path
+        window.tasks.spawn(window.tap_watcher.listen(), "listening for taps")
         tab = qloop.run_until_complete(scenario(window))
         model, index = tab.model, tab.feed.index
         saved = {e.seq: e for e in read_capture(capture).events}

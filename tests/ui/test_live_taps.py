@@ -35,8 +35,9 @@ def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, s
     capture = tmp_path / "tap.jsonl"
 
     async def scenario():
-        await until(lambda: window.tap_listener is not None or window.tap_problem is not None, 10, "the listener")
-        assert window.tap_problem is None
+        await until(lambda: window.tap_watcher.listener is not None or window.tap_watcher.problem is not None, 10,
+                    "the listener")
+        assert window.tap_watcher.problem is None
         assert stat.S_IMODE(os.stat(socket_path).st_mode) == 0o600
         assert stat.S_IMODE(os.stat(socket_path.parent).st_mode) == 0o700
         client = await asyncio.create_subprocess_exec(
@@ -106,8 +107,9 @@ def test_an_http_tap_appears_in_the_window_and_its_exchanges_stream_live(qapp, q
     accept = {"Accept": "application/json, text/event-stream"}
 
     async def scenario():
-        await until(lambda: window.tap_listener is not None or window.tap_problem is not None, 10, "the listener")
-        assert window.tap_problem is None
+        await until(lambda: window.tap_watcher.listener is not None or window.tap_watcher.problem is not None, 10,
+                    "the listener")
+        assert window.tap_watcher.problem is None
         tap = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "inspector", "tap", "--url", http_server.url("/mcp"), "--name", "remote",
             "--socket", str(socket_path), "--capture", str(capture), cwd=ROOT,
@@ -171,7 +173,7 @@ def test_a_tap_on_a_server_whose_tools_list_breaks_the_schema_shows_the_finding_
     window, socket_path = tap_window(settings, tmp_path)
 
     async def scenario():
-        await until(lambda: window.tap_listener is not None, 10, "the listener")
+        await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")
         client = await start_tap(window, socket_path, tmp_path / "tap.jsonl", "fake-client/broken",
                                  [sys.executable, str(BROKEN)])
         await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
@@ -201,7 +203,7 @@ def test_closing_a_live_taps_tab_raises_nothing_and_stops_its_feed_while_the_tap
     loop.set_exception_handler(lambda _loop, context: raised.append(context))
 
     async def scenario():
-        await until(lambda: window.tap_listener is not None, 10, "the listener")
+        await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")
         client = await start_tap(window, socket_path, capture, "fake-client/demo", DEMO)
         await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
         tab = window.tabs.currentWidget()

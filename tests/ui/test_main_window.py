@@ -136,7 +136,7 @@ def test_a_saved_capture_reopens_read_only_with_the_same_events_and_the_same_pai
     reopened.timeline.jump_to_pair()
     assert reopened.timeline.current_row() == requests[-1], "Ctrl+J jumps back from the response to its request"
     assert not reopened.composer.isEnabled() or not reopened.composer.can_send()
-    assert str(tab.capture_path) in window.recent_files()
+    assert str(tab.capture_path) in window.files.recent_files()
 
 
 def test_server_text_that_looks_like_html_is_shown_literally(window, qloop):
@@ -267,7 +267,7 @@ def test_reconnecting_to_a_capture_that_kept_its_secrets_out_is_refused_and_star
 
     monkeypatch.setattr(QMessageBox, "exec", exec_box)
     assert window.open_capture(capture) is not None
-    window.reconnect_current()
+    window.runs.reconnect_current()
     assert window.findChildren(LiveSession) == [] and not marker.exists()
     [(title, text)] = said
     assert title == "Reconnect", said
@@ -337,8 +337,8 @@ def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(windo
                          "import inspector.demo.tools as t; "
                          "orig = t.text_result; t.text_result = lambda text, **k: orig(text.upper(), **k); "
                          "runpy.run_module('inspector.demo', run_name='__main__')"])
-        same = await window.run_replay(source, Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
-        different = await window.run_replay(source, changed)
+        same = await window.runs.run_replay(source, Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
+        different = await window.runs.run_replay(source, changed)
         return same, different
 
     same, different = qloop.run_until_complete(scenario())
@@ -371,7 +371,7 @@ def test_replaying_a_capture_with_nothing_sent_says_so_as_the_command_line_does(
                                  "target": {"transport": "stdio", "argv": ["x"]}}) + "\n")
     warned: list[str] = []
     monkeypatch.setattr(window, "warn", lambda title, text: warned.append(text))
-    view = qloop.run_until_complete(window.run_replay(empty, Target(name="demo", argv=[sys.executable, "-m",
+    view = qloop.run_until_complete(window.runs.run_replay(empty, Target(name="demo", argv=[sys.executable, "-m",
                                                                                        "inspector.demo"])))
     assert view is None
     assert warned == [f"cannot replay {empty}: the capture has no message sent to the server, so there is "

@@ -15,7 +15,8 @@ from qt_loop import open_test_window
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.session.target import Target
 from inspector.core.wire.events import Kind
-from inspector.ui.main_window import MAX_MESSAGE_KEY, MainWindow
+from inspector.ui.controllers.settings import MAX_MESSAGE_KEY
+from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import FAILED, READY
 
 pytestmark = pytest.mark.integration
@@ -35,8 +36,8 @@ def big_call(tab) -> None:
 
 
 def test_a_limit_set_in_the_window_reads_a_longer_answer_as_a_framing_error_and_says_how_to_raise_it(window, qloop):
-    assert window.set_max_message("100K") is None
-    assert window.max_message() == 100 * 1024
+    assert window.session_settings.set_max_message("100K") is None
+    assert window.session_settings.max_message() == 100 * 1024
 
     async def scenario():
         tab = window.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"],
@@ -67,10 +68,10 @@ def test_the_default_limit_reads_the_same_answer_whole(window, qloop):
 
 
 def test_a_size_that_is_no_size_is_refused_with_a_sentence_and_nothing_is_saved(window):
-    assert window.set_max_message("lots") == "'lots' is not a size: give bytes or a number with K, M or G, " \
-                                             "for example 64M or 200MB"
+    assert window.session_settings.set_max_message("lots") == \
+        "'lots' is not a size: give bytes or a number with K, M or G, for example 64M or 200MB"
     assert window.settings.value(MAX_MESSAGE_KEY) is None
-    assert window.max_message() == 64 * 1024 * 1024
+    assert window.session_settings.max_message() == 64 * 1024 * 1024
 
 
 def test_the_command_lines_max_message_outranks_the_setting_until_the_user_sets_another(qapp, qloop,
@@ -80,12 +81,12 @@ def test_the_command_lines_max_message_outranks_the_setting_until_the_user_sets_
     window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
                         max_message=1000)
     try:
-        assert window.max_message() == 1000
+        assert window.session_settings.max_message() == 1000
         tab = window.open_live(Target(name="x", argv=["mcp-inspector-no-such-server"]))
         assert tab.live.target.max_message == 1000
         qloop.run_until_complete(tab.close())
-        assert window.set_max_message("2K") is None
-        assert window.max_message() == 2048
+        assert window.session_settings.set_max_message("2K") is None
+        assert window.session_settings.max_message() == 2048
         assert QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat).value(MAX_MESSAGE_KEY) \
             in (2048, "2048")
     finally:

@@ -104,7 +104,7 @@ def test_a_replays_capture_opens_with_every_answer_paired(qapp, qloop, tmp_path)
     done = cli("record", "--out", str(source), "--send", str(calls), "--", *DEMO)
     assert done.returncode == 0, done.stderr.decode()
     with open_test_window(qloop, tmp_path) as window:
-        view = qloop.run_until_complete(window.run_replay(source, Target(name="demo", argv=list(DEMO))))
+        view = qloop.run_until_complete(window.runs.run_replay(source, Target(name="demo", argv=list(DEMO))))
         assert view is not None and view.result.out is not None
         view.open_button.click()  # "Open capture": the replay's own timeline
         tab = window.current_tab()

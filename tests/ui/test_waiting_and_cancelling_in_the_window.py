@@ -46,9 +46,9 @@ def notes(tab: SessionTab) -> list[str]:
 
 
 async def ready_session(window, argv: list[str], name: str) -> SessionTab:
-    tab = window.open_live(window.with_request_timeout(Target(name=name, argv=argv)))
+    tab = window.open_live(window.session_settings.with_request_timeout(Target(name=name, argv=argv)))
     await until(lambda: tab.live.state == READY, 60, f"the {name} handshake")
-    window.set_request_timeout(TIMEOUT)  # from now on: the open session's next requests wait TIMEOUT
+    window.session_settings.set_request_timeout(TIMEOUT)  # from now on: the open session's next requests wait TIMEOUT
     return tab
 
 
@@ -146,7 +146,7 @@ def test_a_timed_out_request_names_the_setting_that_raises_it_once_and_says_time
 def test_requests_pending_when_the_session_ends_say_they_got_no_answer(window, qloop):
     async def scenario():
         tab = await ready_session(window, WAITS_ON_CLIENT, "waits")
-        window.set_request_timeout(math.inf)
+        window.session_settings.set_request_timeout(math.inf)
         request = await call(tab, "stall")
         window.stop_current()
         await until(lambda: tab.live.state == "closed", 15, "the session to close")
@@ -161,14 +161,14 @@ def test_the_window_timeout_comes_from_the_command_line_or_the_setting_and_none_
     assert args.gui_timeout == math.inf and Target.from_window_args(args, []).timeout == math.inf
     assert build_parser().parse_args(["--timeout", "7.5"]).gui_timeout == 7.5
     with open_test_window(qloop, tmp_path) as win:
-        assert win.request_timeout() == 30.0
-        win.set_request_timeout(math.inf)
+        assert win.session_settings.request_timeout() == 30.0
+        win.session_settings.set_request_timeout(math.inf)
         assert win.settings.value("session/timeout") in (0, 0.0, "0", "0.0")
-        assert win.request_timeout() == math.inf
-        assert win.with_request_timeout(Target(name="x", argv=["x"])).timeout == math.inf
-        dialog = TimeoutDialog(win.request_timeout(), win)
+        assert win.session_settings.request_timeout() == math.inf
+        assert win.session_settings.with_request_timeout(Target(name="x", argv=["x"])).timeout == math.inf
+        dialog = TimeoutDialog(win.session_settings.request_timeout(), win)
         assert dialog.spin.text() == NO_TIMEOUT_TEXT and dialog.seconds() == math.inf
         dialog.spin.setValue(12)
         assert dialog.seconds() == 12
-        win.timeout_override = 5.0  # what --timeout 5 gives the window
-        assert win.request_timeout() == 5.0
+        win.session_settings.timeout_override = 5.0  # what --timeout 5 gives the window
+        assert win.session_settings.request_timeout() == 5.0

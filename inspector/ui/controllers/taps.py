@@ -1,0 +1,69 @@
+"""Live taps in the window: ``mcp-inspector tap`` finds the window on a private per-user Unix socket (no TCP
+port); each tap gets a read-only tab fed with its events as they come, and an entry in the LIVE TAPS list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QListWidgetItem
+
+from inspector.ui.session.tab import SessionTab
+
+if TYPE_CHECKING:
+    from inspector.ui.main_window import MainWindow
+
+
+class TapWatcher(QObject):
+    def __init__(self, window: MainWindow, socket: Path | None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.socket = socket
+        self.listener: Any = None
+        self.problem: str | None = None  #: why the window does not listen for taps, in one sentence
+        window.taps.itemActivated.connect(self._selected)
+        window.taps.itemClicked.connect(self._selected)
+
+    async def listen(self) -> None:
+        """Taps (mcp-inspector tap) find the window on a private per-user Unix socket; no TCP port."""
+        from inspector.core.tap.channel import ChannelError, listen
+
+        try:
+            self.listener = await listen(self.socket, self._on_tap)
+        except ChannelError as exc:
+            self.problem = str(exc)
+            self.window.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
+
+    async def _on_tap(self, connection: Any) -> None:
+        from inspector.core.wire.events import Event
+
+        tab = SessionTab(f"tap: {connection.name}", self.window)
+        tab.attach_tap(connection.hello)
+        self.window.add_tab(tab)
+        item = QListWidgetItem(f"{connection.name} (live)")
+        item.setData(Qt.ItemDataRole.UserRole, tab)
+        self.window.taps.addItem(item)
+        dropped = 0
+        async for message in connection.messages():  # read to the end even after the tab closed: the tap waits
+            if tab.closed:
+                continue
+            if isinstance(message, Event):
+                tab.add_tap_events([message])  # the tab's feed announces them in batches
+            elif message.get("type") == "dropped":
+                dropped = int(message.get("total", dropped))
+        if tab.closed:  # its tab was closed during the tap: the list's entry goes too
+            self.window.taps.takeItem(self.window.taps.row(item))
+            return
+        item.setText(f"{connection.name} (ended)")
+        tab.tap_ended(connection.end, dropped)
+
+    def _selected(self, item: QListWidgetItem) -> None:
+        tab = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(tab, SessionTab) and self.window.tabs.indexOf(tab) >= 0:
+            self.window.tabs.setCurrentWidget(tab)
+
+    def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
