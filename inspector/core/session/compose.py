@@ -481,3 +481,31 @@ def _reply_problems(method: str, obj: Any) -> list[str]:
         elif any(not isinstance(r, dict) or not isinstance(r.get("uri"), str) for r in roots):
             problems.append('every root needs a "uri" string')
     return problems
+
+
+#: A history label never shows more than this many characters of the message's name or URI.
+LABEL_CHARS = 60
+
+
+def history_label(validation: Validation) -> str:
+    """How the composer's history names a message: its method and tool or resource (``tools/call echo``), a
+    response by its id, a batch by its size; cut to :data:`LABEL_CHARS`."""
+    obj = validation.obj
+    if validation.kind == "batch" and isinstance(obj, list):
+        return f"batch of {len(obj)}"
+    if isinstance(obj, dict):
+        method = obj.get("method")
+        params = obj.get("params")
+        name = ""
+        if isinstance(params, dict):
+            name = next((params[k] for k in ("name", "uri") if isinstance(params.get(k), str)), "")
+        if isinstance(method, str):
+            text = f"{method} {name}".strip()
+        elif "id" in obj:
+            text = f"response to {json.dumps(obj['id'], ensure_ascii=False)}"
+        else:
+            text = "message"
+    else:
+        text = "not JSON"
+    text = " ".join(text.split())
+    return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS - 1] + "…"

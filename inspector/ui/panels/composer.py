@@ -58,8 +58,6 @@ from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 HISTORY_LIMIT = 100
 #: Editor texts above this many characters are shown without colours (typing stays responsive).
 HIGHLIGHT_LIMIT = 512 * 1024
-#: A history label never shows more than this many characters of the message's name or URI.
-LABEL_CHARS = 60
 #: The method picker's first choice when nothing else was chosen yet.
 DEFAULT_METHOD = "tools/list"
 
@@ -335,7 +333,7 @@ class Composer(QWidget):
         fresh_id = self._replaces_id()
         if fresh_id:
             del obj["id"]  # the session gives it the next id of its own
-        self._remember(HistoryEntry(text, self._label(validation), keep_id=not fresh_id))
+        self._remember(HistoryEntry(text, compose.history_label(validation), keep_id=not fresh_id))
         self._open_line = 0  # a parsed message is sent as one line, newline included
         if isinstance(obj, list):
             self.send_raw_requested.emit(json.dumps(obj, ensure_ascii=False,
@@ -400,29 +398,8 @@ class Composer(QWidget):
         if not text.strip() or text == self._template_text or any(e.text == text for e in self._history):
             return
         validation = compose.validate(text)
-        self._remember(HistoryEntry(text, "draft " + self._label(validation), raw=self.raw.isChecked(),
+        self._remember(HistoryEntry(text, "draft " + compose.history_label(validation), raw=self.raw.isChecked(),
                                     sent=False))
-
-    def _label(self, validation: compose.Validation) -> str:
-        obj = validation.obj
-        if validation.kind == "batch" and isinstance(obj, list):
-            return f"batch of {len(obj)}"
-        if isinstance(obj, dict):
-            method = obj.get("method")
-            params = obj.get("params")
-            name = ""
-            if isinstance(params, dict):
-                name = next((params[k] for k in ("name", "uri") if isinstance(params.get(k), str)), "")
-            if isinstance(method, str):
-                text = f"{method} {name}".strip()
-            elif "id" in obj:
-                text = f"response to {json.dumps(obj['id'], ensure_ascii=False)}"
-            else:
-                text = "message"
-        else:
-            text = "not JSON"
-        text = " ".join(text.split())
-        return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS - 1] + "…"
 
     def _remember(self, entry: HistoryEntry) -> None:
         self._history.append(entry)
