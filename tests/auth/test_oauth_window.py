@@ -155,6 +155,14 @@ def test_the_window_signs_in_through_the_system_browser_and_the_auth_panel_shows
         assert tab.auth.token_label.text() == "No token held." and steps_shown(tab)[-1] == ("logout", "ok")
         assert not tab.auth.logout_button.isEnabled()
         assert TokenStore().holds(server.url) is None
+        # the next call signs in again; once it has, the status line no longer says it waits for the login
+        # (it kept "waiting for you to log in" after the second sign-in, issue 27)
+        again = await call_tool(tab, "whoami")
+        await until(lambda: any(e.data.get("reply_to") == again.seq for e in tab.events), CONNECT_TIMEOUT,
+                    "the call's result after the second sign-in")
+        assert len(played.opened) == 2 and tab.live.state == READY
+        assert oauth.WAITING not in tab.status.text() and "waiting for you" not in tab.status.text(), \
+            tab.status.text()
 
     with open_test_window(qloop, tmp_path) as win:
         qloop.run_until_complete(scenario(win))

@@ -73,6 +73,8 @@ def test_the_timelines_copy_menu_disables_what_cannot_apply_and_says_why_in_its_
 
 def test_export_writes_the_report_and_har_says_why_not_for_stdio(sample_tab, tmp_path):
     window, _tab = sample_tab
+    assert "har" not in window.files.export_formats().values(), "HAR is not offered for a stdio session"
+    assert {"html", "markdown", "jsonrpc"} <= set(window.files.export_formats().values())
     assert window.files.export_current(tmp_path / "report", "html") is None
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "&lt;img src=q&gt;" in page and "<img" not in page

@@ -60,13 +60,25 @@ class CaptureFiles(QObject):
         tab = self.window.current_tab()
         if tab is None or tab.capture_path is None:
             return
-        filters = {"HTML report (*.html)": "html", "Markdown report (*.md)": "markdown",
-                   "HAR, for a browser's network panel (*.har)": "har", "JSON-RPC lines (*.jsonl)": "jsonrpc"}
-        name, chosen = QFileDialog.getSaveFileName(self.window, "Export", str(Path.home() / tab.capture_path.stem),
+        filters = self.export_formats()
+        title = "Export" if any(to == "har" for to in filters.values()) else \
+            "Export (HAR is for HTTP sessions; this one ran its server over stdio)"
+        name, chosen = QFileDialog.getSaveFileName(self.window, title, str(Path.home() / tab.capture_path.stem),
                                                    ";;".join(filters))
         if name:
             problem = self.export_current(Path(name), filters.get(chosen, "html"))
             self.window.statusBar().showMessage(problem or f"exported {name}")
+
+    def export_formats(self) -> dict[str, str]:
+        """The formats File > Export… offers for the current tab (file filter -> format): HAR only for a session
+        over HTTP (a stdio session has no HTTP exchange to export, so it is not offered, rather than refused)."""
+        tab = self.window.current_tab()
+        target = tab.target() if tab is not None else None
+        formats = {"HTML report (*.html)": "html", "Markdown report (*.md)": "markdown"}
+        if target is not None and target.is_http:
+            formats["HAR, for a browser's network panel (*.har)"] = "har"
+        formats["JSON-RPC lines (*.jsonl)"] = "jsonrpc"
+        return formats
 
     def export_current(self, path: Path, to: str) -> str | None:
         """Write the current tab's capture to ``path`` in format ``to``; a sentence when it cannot be done."""

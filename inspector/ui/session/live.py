@@ -27,7 +27,7 @@ from inspector.core.transports.base import (
     TransportError,
 )
 from inspector.core.wire.events import Event, Kind, Lifecycle
-from inspector.ui.session.oauth import WAITING, WindowLogin
+from inspector.ui.session.oauth import NO_BROWSER, WAITING, WindowLogin
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
 
@@ -64,6 +64,7 @@ class LiveSession(QObject):
         if self.login is not None:
             self.login.waiting.connect(lambda _url, _redirect: self._set(self.state, WAITING))
             self.login.said.connect(lambda text: self._set(self.state, text))
+            self.login.waiting_ended.connect(self._login_ended)
 
     def make_session(self) -> Session:
         """Build transport, capture and session (not started yet), so views can attach first. The session
@@ -121,6 +122,12 @@ class LiveSession(QObject):
     def _sending(self) -> None:
         if self.state == READY and self.sentence:
             self._set(READY, "")  # the last request's failure is old news once the user sends again
+
+    def _login_ended(self) -> None:
+        """The login stopped waiting for the person (signed in, pasted, given up): its "waiting" sentence goes,
+        in whatever state the session is (a second sign-in after Log out happens in a ready session)."""
+        if self.sentence in (WAITING, NO_BROWSER):
+            self._set(self.state, "")
 
     def _set(self, state: str, sentence: str = "", *, failure: bool = False) -> None:
         """Enter ``state`` and say ``sentence``; a FAILED state is always a failure."""

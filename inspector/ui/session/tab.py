@@ -102,6 +102,7 @@ class SessionTab(QWidget):
 
         self.detail = DetailView(self)
         self.detail.lookup_exchange = self.timeline.exchange_events
+        self.timeline.said.connect(self.say)
         self.copier = MessageCopier(self.timeline, self.target, lambda: self.live is not None, self.say, self)
         self.composer = Composer(self)
         self.requests = ServerRequestsPanel(self)

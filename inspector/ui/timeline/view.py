@@ -77,6 +77,7 @@ class TimelineView(QObject):
     """The filter bar and the table of one tab (widgets parented to ``host``, placed by it)."""
 
     selected = Signal(object)  #: the selected row's event (None when the selection went away)
+    said = Signal(str)  #: a sentence for the status line (a jump that the filter keeps from its row)
 
     def __init__(self, host: QWidget) -> None:
         super().__init__(host)
@@ -137,6 +138,8 @@ class TimelineView(QObject):
         self.table.horizontalHeader().sectionResized.connect(self._section_resized)
         self.table.viewport().installEventFilter(self)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        # a row the person clicks stays under the pointer: new rows no longer scroll the table (follow stops)
+        self.table.pressed.connect(lambda _index: self.follow.setChecked(False))
 
     # -- the model -------------------------------------------------------------------------------------
 
@@ -274,10 +277,22 @@ class TimelineView(QObject):
         return True
 
     def jump_to_pair(self) -> None:
+        """Ctrl+J: select the response of the selected request, or the request of the selected response; a
+        partner the filter hides is said, not silently skipped."""
+        current = self.current_event()
         pair = self.pair_row()
-        if pair is not None:
-            self.follow.setChecked(False)
-            self.select_row(pair)
+        if pair is None:
+            if current is not None and current.rpc is not None and current.rpc.kind in ("request", "response",
+                                                                                         "error"):
+                self.said.emit("this message has no partner in the timeline (no answer yet, or it answers "
+                               "nothing)")
+            return
+        self.follow.setChecked(False)
+        if not self.select_row(pair):
+            partner = "response" if current is not None and current.rpc is not None \
+                and current.rpc.kind == "request" else "request"
+            seq = self.model.event(pair).seq if self.model is not None else "?"
+            self.said.emit(f"its {partner} (#{seq}) is hidden by the filter: clear the filter to jump to it")
 
     def next_problem(self) -> None:
         """Select the next problem row (from the columns: no event is decoded to find it)."""
