@@ -41,7 +41,6 @@ import h11
 import httpx
 
 from inspector.core.capture.writer import make_header
-from inspector.core.paths import default_capture_path
 from inspector.core.redaction import redact_url
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
@@ -72,7 +71,7 @@ from inspector.core.tap.options import (
     WS_S2C,
     TapOptions,
 )
-from inspector.core.tap.recorder import fork_recorder, say
+from inspector.core.tap.recorder import capture_destination, fork_recorder, say
 from inspector.core.tap.relay import RECORDER_FINISH_TIMEOUT
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.transports.http_common import explain
@@ -532,14 +531,7 @@ def run_http_tap(options: TapOptions) -> int:
     name = options.display_name
     target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact}
     header = make_header(target, tap={"name": name, "pid": os.getpid(), "listen": local}, **options.extra_header)
-    if options.capture is not None:
-        capture_path, exclusive = options.capture, False
-    else:
-        try:
-            capture_path, exclusive = default_capture_path(name), True
-        except OSError as exc:
-            say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
-            capture_path, exclusive = None, True
+    capture_path, exclusive = capture_destination(options.capture, name)
     socket_path = (options.socket or default_socket_path()) if options.live else None
     hello = {"name": name, "pid": os.getpid(), "target": target}
     upstream, redact = options.url, options.redact

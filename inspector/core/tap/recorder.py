@@ -16,6 +16,7 @@ from typing import Any
 
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.paths import default_capture_path
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed
 from inspector.core.tap.options import C2S, C2S_EOF, END, LIFECYCLE, NOTE, S2C, S2C_EOF, STDERR, STDERR_EOF
@@ -185,6 +186,19 @@ def _lower_priority() -> None:
     with contextlib.suppress(OSError):
         with open("/proc/self/autogroup", "w", encoding="ascii") as autogroup:
             autogroup.write(str(RECORDER_NICENESS))
+
+
+def capture_destination(asked: Path | None, name: str) -> tuple[Path | None, bool]:
+    """Where a tap records: ``--capture`` (overwritten), else a new file in the captures folder (created
+    exclusively: two taps never share one); ``(None, True)``, said on stderr, when that folder cannot be made
+    (the tap still relays)."""
+    if asked is not None:
+        return asked, False
+    try:
+        return default_capture_path(name), True
+    except OSError as exc:
+        say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
+        return None, True
 
 
 def say(text: str) -> None:

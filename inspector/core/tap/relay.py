@@ -56,7 +56,6 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.core.capture.writer import make_header
-from inspector.core.paths import default_capture_path
 from inspector.core.redaction import redact_argv
 from inspector.core.tap import splice
 from inspector.core.tap.channel import default_socket_path
@@ -75,7 +74,7 @@ from inspector.core.tap.options import (
     TapOptions,
     exit_status,
 )
-from inspector.core.tap.recorder import fork_recorder, say
+from inspector.core.tap.recorder import capture_destination, fork_recorder, say
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.transports.base import CannotRun, TransportError
 from inspector.core.transports.process_group import (
@@ -721,14 +720,7 @@ def run_tap(options: TapOptions) -> int:
               "cwd": os.getcwd(), "env": {}, "redacted": options.redact}
     header = make_header(target, tap={"name": name, "pid": os.getpid(), "client_pid": os.getppid()},
                          **options.extra_header)
-    if options.capture is not None:
-        capture_path, exclusive = options.capture, False
-    else:
-        try:
-            capture_path, exclusive = default_capture_path(name), True
-        except OSError as exc:
-            say(f"the captures folder cannot be created ({exc.strerror or exc}); relaying without recording")
-            capture_path, exclusive = None, True
+    capture_path, exclusive = capture_destination(options.capture, name)
     socket_path = (options.socket or default_socket_path()) if options.live else None
     hello = {"name": name, "pid": os.getpid(), "target": target}
     recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path, options.max_message)
