@@ -1,11 +1,12 @@
 """The probes of ``mcp-inspector check``: each sends what shows one or more checks, then judges the answer.
 
 A probe is ``async def probe(ctx) -> None``; it adds a :class:`~inspector.core.check.checks.Result` for each
-check it judges through :class:`Context` (``ctx.passed``, ``ctx.failed``, ``ctx.not_applicable``), naming the
+check it judges through :class:`Context` (``ctx.passed``, ``ctx.failed``, ``ctx.not_applicable``,
+``ctx.incomplete``), naming the
 seq numbers of the events that show it. Everything goes through the session (``request``, ``send_object``,
 ``send_raw``, ``http_probe``), so every byte is in the session's capture. Each wait is bounded by the
 context's ``timeout``; the runner (:mod:`inspector.core.check.runner`) bounds each probe as a whole too, and
-turns a server that went away into "not run" for what is left.
+turns a server that went away into "incomplete" for what is left.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from urllib.parse import urlsplit
 from inspector.core.check.checks import (
     BY_ID,
     FAILED,
+    INCOMPLETE,
     MODERN,
     NOT_APPLICABLE,
     PASSED,
@@ -74,6 +76,7 @@ class Context:
         self.options = options or CheckOptions()
         self.results: list[Result] = []
         self._listings: dict[str, Any] = {}
+        self._undeclared: set[str] = set()  #: kinds whose capability the server does not declare
 
     @property
     def modern(self) -> bool:
@@ -96,6 +99,18 @@ class Context:
 
     def not_applicable(self, check_id: str, sentence: str) -> None:
         self.add(check_id, NOT_APPLICABLE, sentence)
+
+    def incomplete(self, check_id: str, sentence: str, seqs: list[int] | tuple[int, ...] = ()) -> None:
+        """The rule applies but could not be tested (``sentence``: why)."""
+        self.add(check_id, INCOMPLETE, sentence, seqs)
+
+    def unlisted(self, check_id: str, kind: str, sentence: str, seqs: list[int] | tuple[int, ...] = ()) -> None:
+        """``check_id`` needs the list of ``kind``, which :meth:`listing` could not have: not applicable when the
+        server does not declare it, incomplete when it does and the list failed (an error, no answer)."""
+        if kind in self._undeclared:
+            self.not_applicable(check_id, sentence)
+        else:
+            self.incomplete(check_id, f"{sentence}, so this could not be tested", seqs)
 
     def judged(self, check_id: str) -> bool:
         return any(r.check.id == check_id for r in self.results)
@@ -152,6 +167,7 @@ class Context:
             return cached
         method, _field, capability = LISTS[kind]
         if capability not in self.info.capabilities:
+            self._undeclared.add(kind)
             found: tuple[list[dict[str, Any]] | None, str, list[int]] = (
                 None, f"the server does not declare the {capability} capability", [])
         else:
@@ -161,6 +177,8 @@ class Context:
                 found = listing.items, f"{method} listed {len(listing.items)}", _message_seqs(self.since(mark))
             except ListingError as exc:
                 found = None, str(exc), _message_seqs(self.since(mark))
+            except RequestTimeout as exc:
+                found = None, f"{method} got no answer: {exc}", _message_seqs(self.since(mark))
         self._listings[kind] = found
         return found
 
@@ -405,8 +423,13 @@ async def probe_batch(ctx: Context) -> None:
 
 
 async def probe_pagination(ctx: Context) -> None:
+    """The first page of every list the server declares; the second one of each that has a nextCursor. Not
+    applicable only when a list was answered and none had a second page: lists that were never answered
+    leave the rule untested (incomplete), they do not show it holds."""
     paged: list[str] = []
     seqs: list[int] = []
+    answered = 0
+    unanswered: list[str] = []  # why each declared list gave no first page
     for kind, (method, field, capability) in LISTS.items():
         if capability not in ctx.info.capabilities:
             continue
@@ -414,10 +437,21 @@ async def probe_pagination(ctx: Context) -> None:
         try:
             first = await ctx.ask(method)
         except RequestTimeout:
-            continue  # the listing checks say so
+            unanswered.append(f"{method} got no answer within {ctx.timeout:g} s")
+            seqs += _seqs(ctx.since(mark))
+            continue
         result, error = result_of(first)
-        cursor = result.get("nextCursor") if isinstance(result, dict) else None
-        if error is not None or not isinstance(cursor, str):
+        if error is not None:
+            unanswered.append(f"{method} answered {_code_text(_error(first) or {})}")
+            seqs += _exchange(first)
+            continue
+        if not isinstance(result, dict) or not isinstance(result.get(field), list):
+            unanswered.append(f"{method}'s result has no {field} list")
+            seqs += _exchange(first)
+            continue
+        answered += 1
+        cursor = result.get("nextCursor")
+        if not isinstance(cursor, str):
             continue
         try:
             second = await ctx.ask(method, {"cursor": cursor})
@@ -437,14 +471,19 @@ async def probe_pagination(ctx: Context) -> None:
         paged.append(f"{kind} ({len(result2[field])} on the second page)")
     if paged:
         ctx.passed("pagination", "the nextCursor round-tripped for " + ", ".join(paged), seqs)
-    else:
+    elif answered:
         ctx.not_applicable("pagination", "no list the server offers had a second page")
+    elif unanswered:
+        ctx.incomplete("pagination", "no list the server declares was answered, so no page could be followed: "
+                       + "; ".join(unanswered), seqs)
+    else:
+        ctx.not_applicable("pagination", "the server declares no tools, resources or prompts to list")
 
 
 async def probe_tool_schemas(ctx: Context) -> None:
     tools, sentence, seqs = await ctx.listing("tools")
     if tools is None:
-        ctx.not_applicable("tool-schemas", sentence)
+        ctx.unlisted("tool-schemas", "tools", sentence, seqs)
         return
     problems = []
     for tool in tools:
@@ -478,7 +517,7 @@ def _schema_object_problem(schema: Any, need_object: bool = True) -> str | None:
 async def probe_resources(ctx: Context) -> None:
     resources, sentence, seqs = await ctx.listing("resources")
     if resources is None:
-        ctx.not_applicable("resources-readable", sentence)
+        ctx.unlisted("resources-readable", "resources", sentence, seqs)
         return
     if not resources:
         ctx.not_applicable("resources-readable", "the server lists no resources")
@@ -510,9 +549,9 @@ async def probe_resources(ctx: Context) -> None:
 
 
 async def probe_prompts(ctx: Context) -> None:
-    prompts, sentence, _seqs_ = await ctx.listing("prompts")
+    prompts, sentence, list_seqs = await ctx.listing("prompts")
     if prompts is None:
-        ctx.not_applicable("prompts-gettable", sentence)
+        ctx.unlisted("prompts-gettable", "prompts", sentence, list_seqs)
         return
     if not prompts:
         ctx.not_applicable("prompts-gettable", "the server lists no prompts")
@@ -582,10 +621,10 @@ async def probe_tools(ctx: Context) -> None:
         ctx.not_applicable("tools-callable", reason)
         ctx.not_applicable("tool-output-conforms", reason)
         return
-    tools, sentence, _ = await ctx.listing("tools")
+    tools, sentence, list_seqs = await ctx.listing("tools")
     if tools is None:
-        ctx.not_applicable("tools-callable", sentence)
-        ctx.not_applicable("tool-output-conforms", sentence)
+        ctx.unlisted("tools-callable", "tools", sentence, list_seqs)
+        ctx.unlisted("tool-output-conforms", "tools", sentence, list_seqs)
         return
     allowed = [t for t in tools if ctx.options.call_all_tools
                or (isinstance(t.get("annotations"), dict) and t["annotations"].get("readOnlyHint") is True)]

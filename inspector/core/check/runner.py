@@ -15,8 +15,9 @@ Up to 2025-11-25 an unsupported revision needs a connection of its own (initiali
 session ``unsupported`` asks for 1999-01-01. In 2026-07-28 it is asked on the checked session.
 
 Every wait is bounded (the ``timeout`` per answer; :data:`PROBE_WAITS` of them per probe as a whole); a server
-that goes away makes the checks not yet done "not run" with the reason, never a hang. Exit status:
-:data:`CHECK_EXITS`.
+that goes away makes the checks not yet done "incomplete" with the reason, never a hang (and never missing: a
+session whose handshake failed lists every other check as incomplete). Exit status: :data:`CHECK_EXITS`: a
+run with an incomplete check never exits 0.
 """
 
 from __future__ import annotations
@@ -37,18 +38,19 @@ from inspector.core.check.checks import (  # noqa: F401 - re-exported
     CHECKS,
     DEFAULT_CHECK_TIMEOUT,
     FAILED,
+    INCOMPLETE,
     LEGACY,
     MODERN,
     MUST,
     NOT_APPLICABLE,
-    NOT_RUN,
+    OUTCOMES,
     PASSED,
     ExtraFinding,
     Result,
 )
 from inspector.core.check.judging import judge_server_messages
 from inspector.core.check.probes import PROBES, UNSUPPORTED_REVISION, CheckOptions, Context
-from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.present.describe import clip, describe_http, label, method_and_id, safe
 from inspector.core.session.session import HandshakeError, RequestTimeout, ServerInfo, Session, client_info, result_of
 from inspector.core.session.target import Target, make_transport
@@ -92,7 +94,7 @@ class Report:
     exit_code: int = EXIT_OK
 
     def counts(self) -> dict[str, int]:
-        out = {status: 0 for status in (PASSED, FAILED, NOT_APPLICABLE, NOT_RUN)}
+        out = {status: 0 for status in OUTCOMES}
         for result in self.results:
             out[result.status] += 1
         return out
@@ -100,10 +102,14 @@ class Report:
     def must_failures(self) -> list[Result]:
         return [r for r in self.results if r.status == FAILED and r.check.level == MUST]
 
+    def incomplete(self) -> list[Result]:
+        """The checks that apply but could not be tested."""
+        return [r for r in self.results if r.status == INCOMPLETE]
+
     def summary(self) -> str:
         c = self.counts()
         text = (f"{c[PASSED]} passed, {c[FAILED]} failed ({len(self.must_failures())} MUST), "
-                f"{c[NOT_APPLICABLE]} not applicable, {c[NOT_RUN]} not run")
+                f"{c[NOT_APPLICABLE]} not applicable, {c[INCOMPLETE]} incomplete")
         if self.extra_findings:
             text += f"; {len(self.extra_findings)} per-message findings"
         return text
@@ -150,7 +156,7 @@ async def run_checks(run: CheckRun) -> Report:
         await _unsupported_session(run, report)
     if report.exit_code == EXIT_OK:
         musts = bool(report.must_failures()) or any(f.level == MUST for f in report.extra_findings)
-        report.exit_code = EXIT_SERVER_FAILED if musts else EXIT_OK
+        report.exit_code = EXIT_SERVER_FAILED if musts else EXIT_INCOMPLETE if report.incomplete() else EXIT_OK
     return report
 
 
@@ -203,6 +209,8 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                 session.note(str(exc), failure=True)
                 results.append(Result(BY_ID["handshake"], FAILED, _handshake_failure(exc, mode, version),
                                       _message_seqs(session.events), version))
+                results += _untested(target.is_http, version, f"the handshake failed ({exc}), so this could not "
+                                                              "be tested")
             return outcome
         outcome.info = info
         asked = version or ""
@@ -234,6 +242,22 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                 found = [ExtraFinding("judge", "SHOULD", f"the per-message checks failed: {exc.__class__.__name__}: "
                                                          f"{exc}")]
             report.extra_findings.extend(dataclasses.replace(f, capture=f.capture or str(path)) for f in found)
+
+
+def _untested(http: bool, version: str | None, why: str) -> list[Result]:
+    """Every check but the handshake, for a session that never got past it: not applicable where the transport
+    or the revision asked for leaves the rule out, else incomplete, with ``why``."""
+    out = []
+    for check in CHECKS:
+        if check.id == "handshake":
+            continue
+        if check.http_only and not http:
+            out.append(Result(check, NOT_APPLICABLE, "stdio has no HTTP", (), version))
+        elif version is not None and version not in check.revisions:
+            out.append(Result(check, NOT_APPLICABLE, f"the rule is not part of {version}", (), version))
+        else:
+            out.append(Result(check, INCOMPLETE, why, (), version))
+    return out
 
 
 def _handshake_failure(exc: TransportError, mode: str, version: str | None) -> str:
@@ -287,7 +311,7 @@ async def _run_probes(ctx: Context) -> None:
                 reason = f"mcp-inspector failed in this probe ({exc.__class__.__name__}: {exc})"
         for check_id in ids:
             if not ctx.judged(check_id):
-                ctx.add(check_id, NOT_RUN, reason or "the probe said nothing about it")
+                ctx.add(check_id, INCOMPLETE, reason or "the probe said nothing about it")
 
 
 def _gone(ctx: Context) -> str | None:

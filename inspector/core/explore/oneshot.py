@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR, EXIT_SERVER_FAILED, EXIT_TOOL_ERROR
+from inspector.core.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_RPC_ERROR,
+    EXIT_SERVER_FAILED,
+    EXIT_TOOL_ERROR,
+)
 from inspector.core.explore.arguments import (
     ArgumentError,
     argument_problems,
@@ -34,6 +41,7 @@ from inspector.core.explore.arguments import (
     tool_arguments,
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.schemas.output import output_problem
 from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.record import failure_exit
 from inspector.core.session.session import HandshakeError, Session, UnreadableResponse, result_of
@@ -218,7 +226,14 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
             count = "1 way" if len(problems) == 1 else f"{len(problems)} ways"
             raise _BadInput(f"the arguments do not fit the inputSchema of {job.name} ({count}); nothing was sent",
                             problems)
-        return await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout, tool=job.name)
+        outcome = await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout,
+                             tool=job.name)
+        problem = output_problem(job.name, tool.get("outputSchema"), outcome.result) if tool is not None \
+            and outcome.exit_code == EXIT_OK else None
+        if problem is not None:  # the result is still printed: the user sees what broke the promise
+            return OneShotResult(EXIT_PROTOCOL, outcome.result, f"{problem} (a client that validates it rejects "
+                                                                "the result)")
+        return outcome
     if job.action == "prompt":
         prompt = await _find(session, "prompts", job.name, timeout)
         arguments = prompt_arguments(prompt or {}, job.words)

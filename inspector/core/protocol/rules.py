@@ -82,6 +82,11 @@ RULES: tuple[Rule, ...] = (
     Rule("cancel-initialize", MUST, "judge", "the initialize request cancelled",
          f"{_SPEC}/2025-11-25/basic/utilities/cancellation#behavior-requirements",
          "The initialize request MUST NOT be cancelled by clients."),
+    # -- tools --------------------------------------------------------------------------------------------
+    Rule("tool-output-schema", SHOULD, "judge", "a tool result whose structuredContent breaks its outputSchema",
+         f"{_SPEC}/2025-11-25/server/tools#output-schema",
+         "A tool that declares an outputSchema promises structuredContent that conforms to it (the schema says "
+         "SHOULD); clients validate the result and reject one that breaks it, or has none."),
     # -- 2026-07-28 ---------------------------------------------------------------------------------------
     Rule("meta-revision-mismatch", MUST, "judge", "a request's _meta names another revision than the session's",
          f"{_SPEC}/2026-07-28/basic#meta",
