@@ -415,7 +415,7 @@ class MainWindow(QMainWindow):
     def export_current(self, path: Path, to: str) -> str | None:
         """Write the current tab's capture to ``path`` in format ``to``; a sentence when it cannot be done."""
         from inspector.core.interop import FORMATS
-        from inspector.core.interop.convert import export_capture
+        from inspector.core.interop.convert import export_to_file
         from inspector.core.interop.har import ExportError
 
         tab = self.current_tab()
@@ -426,8 +426,7 @@ class MainWindow(QMainWindow):
         if not path.suffix:
             path = path.with_suffix(FORMATS[to])
         try:
-            data = b"".join(export_capture(tab.capture_path, to))
-            path.write_bytes(data)
+            export_to_file(tab.capture_path, to, path)
         except ExportError as exc:
             return str(exc)
         except OSError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import math
 from collections.abc import Iterator, Mapping
@@ -84,6 +85,8 @@ def event_to_line(event: Event) -> str:
         head += "," + raw_field
         if event.eol != b"\n":
             head += ',"eol":' + _dumps(event.eol.decode("ascii"))
+        if event.reason is not None and not event.findings and not event.data:  # a framing error: its reason
+            return head + ',"reason":' + _reason_json(event.reason) + "}\n"  # repeats (a flood of junk lines)
         extra = _extras(event)
         return head + ("," + _dumps(extra)[1:-1] if extra else "") + "}\n"
     obj: dict[str, Any] = {"seq": event.seq, "t": round(finite_time(event.t), 6),
@@ -92,6 +95,12 @@ def event_to_line(event: Event) -> str:
         obj["dir"] = event.dir
     obj.update(_extras(event))
     return _dumps(obj) + "\n"
+
+
+@functools.lru_cache(maxsize=64)
+def _reason_json(reason: str) -> str:
+    """A framing error's reason as JSON text (what :func:`_extras` would write for it alone)."""
+    return _dumps(reason)
 
 
 #: :func:`event_line_pieces` cuts a raw text longer than this into pieces of about this size.

@@ -18,35 +18,70 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 
 #: Findings of one rule listed per session; the rest are counted in one more finding.
-PER_RULE = 20
+PER_RULE = 5
+
+
+class ServerMessageJudge:
+    """The per-message rules over one check session, fed batch by batch as the events come (a session
+    listener), so that nothing but the findings is kept: a session that floods a gigabyte is judged in
+    passing. :meth:`findings` gives them, each rule at most :data:`PER_RULE` times and then counted."""
+
+    def __init__(self, revision: str | None = None) -> None:
+        self.revision = revision
+        self._judge = ProtocolJudge(revision)
+        self._listed: list[ExtraFinding] = []
+        self._counts: dict[str, tuple[int, str]] = {}  # rule -> (findings, level)
+        self._failed: str | None = None
+
+    def feed(self, events: list[Event]) -> None:
+        if self._failed is not None:
+            return
+        try:
+            self._judge.feed(events)
+            if self._judge.deferred:  # judged now: the big events are not to be kept for the end
+                self._judge.judge_deferred()
+            self._collect(events)
+        except Exception as exc:  # another module's bug must not cost the session or the report
+            self._failed = f"the per-message checks failed: {exc.__class__.__name__}: {exc}"
+
+    def _collect(self, events: list[Event]) -> None:
+        judged = self._judge.findings
+        revision = self._judge.revision or self.revision
+        for event in events:
+            if event.dir != Direction.S2C or _answers_broken_input(event):
+                continue
+            for f in judged.get(event.seq, ()):
+                self._add(f.rule, MUST if f.severity == "error" else SHOULD, f.text, f.revision or revision, f.seq)
+            if event.kind == Kind.FRAMING_ERROR:  # the wire's own MUSTs: framing, pairing, batches
+                self._add("framing", MUST, f"not an MCP message on the server's output: {event.reason}", revision,
+                          event.seq)
+            for wire in event.findings:
+                if wire.severity == "error":
+                    self._add(wire.code, MUST, wire.text, revision, event.seq)
+        judged.clear()
+
+    def _add(self, rule: str, level: str, text: str, revision: str | None, seq: int) -> None:
+        count, first_level = self._counts.get(rule, (0, level))
+        self._counts[rule] = (count + 1, first_level)
+        if count < PER_RULE:
+            self._listed.append(ExtraFinding(rule, level, text, revision, seq))
+
+    def findings(self) -> list[ExtraFinding]:
+        out = sorted(self._listed, key=lambda f: f.seq or 0)
+        for rule, (count, level) in self._counts.items():
+            if count > PER_RULE:
+                out.append(ExtraFinding(rule, level, f"and {count - PER_RULE:,} more of {rule} in this session",
+                                        self._judge.revision or self.revision))
+        if self._failed is not None:
+            out.append(ExtraFinding("judge", SHOULD, self._failed))
+        return out
 
 
 def judge_server_messages(events: list[Event], revision: str | None) -> list[ExtraFinding]:
     """Findings on the server's messages of one check session (``revision``: the one it negotiated)."""
-    judge = ProtocolJudge(revision)
+    judge = ServerMessageJudge(revision)
     judge.feed(events)
-    judge.judge_deferred()
-    server = {event.seq: event for event in events if event.dir == Direction.S2C and not _answers_broken_input(event)}
-    found = [(f.seq, f.rule, MUST if f.severity == "error" else SHOULD, f.text, f.revision or revision)
-             for seq in judge.findings if seq in server for f in judge.findings[seq]]
-    for event in server.values():  # the wire's own MUSTs: pairing, batches, framing
-        if event.kind == Kind.FRAMING_ERROR:
-            found.append((event.seq, "framing", MUST, f"not an MCP message on the server's output: {event.reason}",
-                          revision))
-        found += [(event.seq, w.code, MUST, w.text, revision) for w in event.findings if w.severity == "error"]
-    found.sort(key=lambda f: f[0])
-    out: list[ExtraFinding] = []
-    listed: dict[str, int] = {}
-    for seq, rule, level, text, at in found:
-        listed[rule] = listed.get(rule, 0) + 1
-        if listed[rule] <= PER_RULE:
-            out.append(ExtraFinding(rule, level, text, at, seq))
-    for rule, count in listed.items():
-        if count > PER_RULE:
-            level = next(f.level for f in out if f.rule == rule)
-            out.append(ExtraFinding(rule, level, f"and {count - PER_RULE:,} more of {rule} in this session",
-                                    revision))
-    return out
+    return judge.findings()
 
 
 #: JSON-RPC errors for input that is not a valid request: the answers to the check's deliberately broken lines

@@ -28,6 +28,7 @@ from inspector.core.check.checks import (
     PASSED,
     Result,
 )
+from inspector.core.check.kept import KeptEvents
 from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.schemas.validate import first_violation, schema_problem
 from inspector.core.session.session import RequestTimeout, ServerInfo, Session, result_of
@@ -66,8 +67,10 @@ class Context:
     """One session under check: its server, revision, transport kind, and the results so far."""
 
     def __init__(self, session: Session, info: ServerInfo, *, timeout: float, http: bool, url: str = "",
-                 options: CheckOptions | None = None) -> None:
+                 options: CheckOptions | None = None, kept: KeptEvents | None = None) -> None:
         self.session = session
+        #: the session's events that are kept in memory (a list of them all when the session keeps them all)
+        self.kept = kept
         self.info = info
         self.revision = info.protocol_version or ""
         self.timeout = timeout
@@ -122,7 +125,13 @@ class Context:
         return self.session.last_seq
 
     def since(self, mark: int) -> list[Event]:
+        if self.kept is not None:
+            return self.kept.since(mark)
         return self.session.events[mark:]
+
+    @property
+    def events(self) -> list[Event]:
+        return self.kept.events if self.kept is not None else self.session.events
 
     async def ask(self, method: str, params: Any = None, *, msg_id: Any = None, meta: bool = True) -> Event:
         """A request, answered within the timeout (RequestTimeout, TransportClosed otherwise)."""
@@ -853,7 +862,7 @@ class _NoProbes(TransportError):
 
 async def _get_stream(ctx: Context) -> None:
     # the session's own standalone stream, opened after the handshake, is the probe when it is there
-    own = next((e for e in ctx.session.events if e.kind == Kind.HTTP and e.data.get("method") == "GET"
+    own = next((e for e in ctx.events if e.kind == Kind.HTTP and e.data.get("method") == "GET"
                 and "status" in e.data), None)
     event = own if own is not None else (await _http(ctx, "GET", {"Accept": "text/event-stream"}, None,
                                                      "check: GET stream"))[0]
@@ -870,7 +879,7 @@ async def _get_stream(ctx: Context) -> None:
 
 
 async def _delete(ctx: Context) -> None:
-    issued = any(k.lower() == "mcp-session-id" for e in ctx.session.events if e.kind == Kind.HTTP
+    issued = any(k.lower() == "mcp-session-id" for e in ctx.events if e.kind == Kind.HTTP
                  for k in (e.data.get("response_headers") or {}))
     if not issued:
         ctx.not_applicable("http-delete", "the server gave no session id (a stateless server)")

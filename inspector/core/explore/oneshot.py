@@ -43,7 +43,7 @@ from inspector.core.explore.arguments import (
 from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.schemas.output import output_problem
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.record import failure_exit
+from inspector.core.session.record import failure_exit, suggested_limit
 from inspector.core.session.session import HandshakeError, Session, UnreadableResponse, result_of
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import TransportError
@@ -109,11 +109,16 @@ class _Watch:
         self.last_answer_was_error = False
         self.roots_asked: asyncio.Event = asyncio.Event()
         self.framing_errors = 0  #: lines from the server that were no JSON-RPC message
+        self.largest_unread = 0  #: the size of the longest message over --max-message
         self.first_framing_error = ""
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
             if event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
+                oversize = event.data.get("oversize")
+                if isinstance(oversize, dict):  # over --max-message: our limit, said once by its own sentence
+                    self.largest_unread = max(self.largest_unread, int(oversize.get("total_bytes") or 0))
+                    continue
                 self.framing_errors += 1
                 self.first_framing_error = self.first_framing_error or event.reason or \
                     "a line that is not a JSON-RPC message"
@@ -187,8 +192,9 @@ async def _run_oneshot(job: OneShot, watch: _Watch) -> OneShotResult:
         return OneShotResult(EXIT_RPC_ERROR if exc.error is not None else EXIT_SERVER_FAILED, error=str(exc),
                              rpc_error=exc.error)
     except UnreadableResponse as exc:
+        limit = suggested_limit(max(watch.largest_unread, job.target.max_message + 1))
         return OneShotResult(EXIT_SERVER_FAILED, error=f"{exc}; to read it whole, raise the limit with "
-                                                       "--max-message (for example --max-message 256M)")
+                                                       f"--max-message (for example --max-message {limit})")
     except TransportError as exc:
         if isinstance(exc, HandshakeError):  # the capture says why the session ended
             session.note(str(exc), failure=True)

@@ -34,6 +34,9 @@ DEFAULT_RESPONSE_TIMEOUT = 60.0
 SNIPPET_CHARS = 2000
 #: How much of an error body is read at most before giving up on it.
 MAX_ERROR_BODY = 256 * 1024
+#: The largest answer read during an OAuth login (metadata, registration, token): those are small JSON
+#: documents, and a server that sends more is not read further.
+MAX_AUTH_BODY = 1 << 20
 ACCEPT_BOTH = "application/json, text/event-stream"
 USER_AGENT = "mcp-inspector"
 
@@ -258,6 +261,21 @@ class SseEnd:
     left: bool = False  #: the reader stopped reading before the stream ended
 
 
+class BodyTooLarge(TransportError):
+    """A body over the limit, not read further: one sentence, with what was seen of it (``head``: its first
+    :data:`~inspector.core.wire.framing.OVERSIZE_KEEP_BYTES`; ``read``: the bytes read before stopping;
+    ``declared``: its Content-Length, if it gave one)."""
+
+    def __init__(self, sentence: str, head: bytes, read: int, declared: int | None, limit: int,
+                 reason: str) -> None:
+        super().__init__(sentence)
+        self.reason = reason  #: the sentence without the request it answers
+        self.head = head
+        self.read = read
+        self.declared = declared
+        self.limit = limit
+
+
 class HttpTransportBase(Transport):
     """Shared machinery: one httpx client, exchange numbering, ``http`` events, timing via httpx trace."""
 
@@ -422,8 +440,10 @@ class HttpTransportBase(Transport):
                     self.emit(event)
                     raise TransportError(str(oauth.give_up_step_up(io)))
             if body is None:
-                body = await self._read_limited(response)
-                await response.aclose()
+                try:
+                    body = await self._read_limited(response, limit=MAX_ERROR_BODY, truncate=True)
+                finally:
+                    await response.aclose()
                 event.put(body_bytes=len(body))
             event.add_finding("oauth", f"HTTP {status}: authorization needed, running the OAuth flow", "info")
             self.emit(event)
@@ -499,7 +519,13 @@ class HttpTransportBase(Transport):
         body: bytes | None = None
         if read_body:
             try:
-                body = await self._read_limited(response)
+                body = await self._read_limited(response, limit=MAX_AUTH_BODY if auth_step else None,
+                                                auth=bool(auth_step))
+            except BodyTooLarge as exc:
+                self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
+                                          total=time.monotonic(), connect=connect, error=str(exc), purpose=purpose,
+                                          auth_step=auth_step))
+                raise
             except httpx.HTTPError as exc:
                 error = failure(exc, request.method, self.shown(request.url))
                 self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
@@ -535,7 +561,7 @@ class HttpTransportBase(Transport):
         body = b""
         try:
             if "text/event-stream" not in content_type:
-                body = await self._read_limited(response)
+                body = await self._read_limited(response, limit=MAX_ERROR_BODY, truncate=True)
         except httpx.HTTPError as exc:
             event.put(error=explain(exc, method, self.shown(self.url)))
         finally:
@@ -548,19 +574,46 @@ class HttpTransportBase(Transport):
         self.emit(event)
         return event, body
 
-    @staticmethod
-    async def _read_limited(response: httpx.Response) -> bytes:
+    async def _read_limited(self, response: httpx.Response, *, limit: int | None = None,
+                            truncate: bool = False, auth: bool = False) -> bytes:
+        """The body, read a chunk at a time and never past a limit: a message body (a success, or JSON) up to
+        ``limit`` (default: ``--max-message``), an error page up to :data:`MAX_ERROR_BODY` (cut there). A
+        message body over its limit raises :class:`BodyTooLarge` after reading at most ``limit`` bytes and a
+        chunk (the connection is then closed by the caller, unread); with ``truncate`` it is cut instead."""
         content_type = response.headers.get("content-type", "")
-        if response.is_success or "json" in content_type:
-            return await response.aread()
+        if not (response.is_success or "json" in content_type):
+            limit, truncate = MAX_ERROR_BODY, True
+        elif limit is None:
+            limit = self.options.max_message
         parts: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
             parts.append(chunk)
             size += len(chunk)
-            if size >= MAX_ERROR_BODY:
-                break
+            if size > limit:
+                if truncate:
+                    return b"".join(parts)[:limit]
+                raise self._too_large(response, parts, size, limit, auth)
         return b"".join(parts)
+
+    def _too_large(self, response: httpx.Response, parts: list[bytes], size: int, limit: int,
+                   auth: bool) -> BodyTooLarge:
+        from inspector.core.sizes import format_size
+        from inspector.core.wire.framing import OVERSIZE_KEEP_BYTES
+
+        head = b"".join(parts)[:OVERSIZE_KEEP_BYTES]
+        parts.clear()
+        try:
+            declared: int | None = int(response.headers.get("content-length", ""))
+        except ValueError:
+            declared = None
+        total = f"a body of {declared:,} bytes (its Content-Length)" if declared is not None \
+            else f"a body of more than {size:,} bytes"
+        where = f"{response.request.method} {self.shown(response.request.url)}"
+        reason = (f"{total} is over the size limit ({format_size(limit)} per message); only its first "
+                  f"{OVERSIZE_KEEP_BYTES // 1024} KiB are kept and the rest was not read") if not auth else \
+            f"{total}, over the {format_size(limit)} an OAuth answer may have: it was not read further"
+        return BodyTooLarge(f"{where}: {reason}", head, size, declared, limit, reason)
 
     async def read_sse(self, response: httpx.Response, number: int, started: float,
                        on_event: Callable[[RawSSE, int], bool | None],

@@ -49,6 +49,9 @@ BIG_LINE_BYTES = 1 << 20
 
 BOM = b"\xef\xbb\xbf"
 _JSON_STARTS = set('{["-0123456789tfn')
+#: ... and the first characters of NaN and Infinity, which the decoder reads to name them: a line that starts
+#: with none of these is plain text without parsing it
+_TEXT_MAY_PARSE = frozenset(_JSON_STARTS | {"N", "I"})
 
 
 #: What :meth:`Batch.values` holds for an event the decoder did not parse on its fast path.
@@ -400,6 +403,8 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
     if not text.strip():
         return _error(event, "a blank line: stdout should carry only JSON-RPC messages" if text == "" else
                              "a line of only whitespace: stdout should carry only JSON-RPC messages")
+    if text.lstrip()[:1] not in _TEXT_MAY_PARSE:  # what _not_json says of it, without the parse that fails first
+        return _error(event, _PLAIN_TEXT)  # (a flood of log lines: a third of the time each line cost)
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
@@ -439,9 +444,12 @@ def _not_json(event: Event, text: str, exc: json.JSONDecodeError) -> Event:
         return _error(event, f"incomplete JSON: the line ends before the value does ({exc.msg}); "
                              "a message split over several lines?")
     if stripped[:1] not in _JSON_STARTS:
-        return _error(event, "plain text, not JSON (a banner, a print() or a log line?): stdout is reserved "
-                             "for JSON-RPC messages, log to stderr instead")
+        return _error(event, _PLAIN_TEXT)
     return _error(event, f"not JSON: {exc.msg} at column {exc.colno}")
+
+
+_PLAIN_TEXT = ("plain text, not JSON (a banner, a print() or a log line?): stdout is reserved for JSON-RPC messages, "
+               "log to stderr instead")
 
 
 def _error(event: Event, reason: str) -> Event:
