@@ -100,6 +100,11 @@ def _src(revision: str, page: str, quote: str | None) -> Source:
     return Source(revision, page, quote)
 
 
+#: Up to 2025-11-25 the codes come from JSON-RPC 2.0 itself, which every message must follow: a session at a
+#: legacy revision links its own revision's text, not 2026-07-28's
+_JSONRPC_2025 = _src("2025-11-25", "basic/index",
+                     "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.")
+
 CHECKS: tuple[Check, ...] = (
     Check("handshake", "The handshake at the revision asked for", MUST,
           "A client can only talk to a server once initialize (up to 2025-11-25) or server/discover (2026-07-28) "
@@ -137,18 +142,21 @@ CHECKS: tuple[Check, ...] = (
           "method from a failure.",
           (_src(MODERN, "basic/index",
                 "MCP uses the standard JSON-RPC 2.0 error codes (-32700, -32600 to -32603) for general protocol "
-                "failures."),)),
+                "failures."),
+           _JSONRPC_2025)),
     Check("malformed-params", "Malformed params get -32602 (Invalid params)", SHOULD,
           "A request whose params break the schema (tools/call with a number for a name) should be refused as "
           "such, not fail deep inside the server.",
           (_src(MODERN, "basic/index",
                 "MCP uses the standard JSON-RPC 2.0 error codes (-32700, -32600 to -32603) for general protocol "
-                "failures."),)),
+                "failures."),
+           _JSONRPC_2025)),
     Check("invalid-json", "Invalid JSON gets a -32700 (Parse error) answer or an HTTP 400", SHOULD,
           "JSON-RPC answers a message it cannot parse with -32700 and a null id; over HTTP a 4xx says the same.",
           (_src(MODERN, "basic/index",
                 "MCP uses the standard JSON-RPC 2.0 error codes (-32700, -32600 to -32603) for general protocol "
-                "failures."),)),
+                "failures."),
+           _JSONRPC_2025)),
     Check("invalid-json-survives", "The server keeps working after invalid JSON", SHOULD,
           "No sentence requires it, but a server that one stray line kills ends every client's session.",
           (_src("2025-11-25", "basic/index",
@@ -177,6 +185,13 @@ CHECKS: tuple[Check, ...] = (
           "\"object\" at the root of both, in 2026-07-28 of inputSchema only.",
           (_src("2025-11-25", "basic/index", "Schemas MUST be valid according to their declared or default dialect"),
            _src(MODERN, "basic/index", "Schemas MUST be valid according to their declared or default dialect"))),
+    Check("tool-names", "Tool names are unique, plain and short", SHOULD,
+          "A client calls a tool by its name: two tools of one name cannot both be called, and a name with an "
+          "invisible or direction-changing character shows a person another name than the one called. The "
+          "guidance (unique; 1 to 128 of A-Z, a-z, 0-9, _, - and .) is on the tools page, not in the local "
+          "extract.",
+          (_src("2025-11-25", "server/tools", None),),
+          revisions=(MODERN, "2025-11-25")),
     Check("resources-readable", "Listed resources can be read", SHOULD,
           "A resource the server lists and cannot read is a dead link for every client.",
           (_src("2025-11-25", "server/resources", None),)),

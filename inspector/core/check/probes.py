@@ -30,6 +30,7 @@ from inspector.core.check.checks import (
 )
 from inspector.core.check.kept import KeptEvents
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.protocol.names import name_problems, shown_name
 from inspector.core.schemas.validate import first_violation, schema_problem
 from inspector.core.session.session import RequestTimeout, ServerInfo, Session, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
@@ -211,8 +212,20 @@ def _error(response: Event) -> dict[str, Any] | None:
 
 
 def _code_text(error: dict[str, Any]) -> str:
-    message = " ".join(str(error.get("message", "")).split())
-    return f"error {error.get('code')} ({message[:117] + '...' if len(message) > 120 else message})"
+    """``error -32601 (Method not found)``; an error without a code or a message says so."""
+    message = " ".join(str(error.get("message") or "").split())
+    code = error.get("code")
+    what = f"error {code}" if code is not None else "an error without a code"
+    return f"{what} ({message[:117] + '...' if len(message) > 120 else message})" if message else what
+
+
+def _got(event: Event | None) -> str:
+    """What an HTTP probe got: ``HTTP 200``, or no answer and why (a status is never printed as None)."""
+    status = event.data.get("status") if event is not None else None
+    if isinstance(status, int):
+        return f"HTTP {status}"
+    error = event.data.get("error") if event is not None else None
+    return f"no HTTP answer ({error})" if error else "no HTTP answer"
 
 
 def _exchange(response: Event) -> list[int]:
@@ -375,7 +388,7 @@ async def probe_notification(ctx: Context) -> None:
     if status == 202 and not body:
         ctx.passed("http-notification-202", "202 Accepted with no body", [post.seq])
     else:
-        ctx.failed("http-notification-202", f"the notification's POST got HTTP {status}"
+        ctx.failed("http-notification-202", f"the notification's POST got {_got(post)}"
                                             + (f" with {body} bytes of body" if body else ""), [post.seq])
 
 
@@ -493,10 +506,17 @@ async def probe_tool_schemas(ctx: Context) -> None:
     tools, sentence, seqs = await ctx.listing("tools")
     if tools is None:
         ctx.unlisted("tool-schemas", "tools", sentence, seqs)
+        ctx.unlisted("tool-names", "tools", sentence, seqs)
         return
+    named = name_problems(tool.get("name") for tool in tools)
+    if named:
+        more = f" (and {len(named) - 3} more)" if len(named) > 3 else ""
+        ctx.failed("tool-names", "; ".join(named[:3]) + more, seqs)
+    else:
+        ctx.passed("tool-names", f"{len(tools)} tools, each a unique plain name", seqs)
     problems = []
     for tool in tools:
-        name = str(tool.get("name"))
+        name = shown_name(tool.get("name"))
         for key in ("inputSchema", "outputSchema"):
             if key not in tool:
                 if key == "inputSchema":
@@ -539,15 +559,15 @@ async def probe_resources(ctx: Context) -> None:
         try:
             response = await ctx.ask("resources/read", {"uri": uri})
         except RequestTimeout:
-            problems.append(f"{uri}: no answer within {ctx.timeout:g} s")
+            problems.append(f"{shown_name(uri)}: no answer within {ctx.timeout:g} s")
             continue
         result, _ = result_of(response)
         error = _error(response)
         if error is not None:
-            problems.append(f"{uri}: {_code_text(error)}")
+            problems.append(f"{shown_name(uri)}: {_code_text(error)}")
             read_seqs += _exchange(response)
         elif not isinstance(result, dict) or not isinstance(result.get("contents"), list):
-            problems.append(f"{uri}: the result has no contents list")
+            problems.append(f"{shown_name(uri)}: the result has no contents list")
             read_seqs += _exchange(response)
     of = f" (the first {len(chosen)} of {len(resources)})" if len(resources) > len(chosen) else ""
     if problems:
@@ -578,15 +598,15 @@ async def probe_prompts(ctx: Context) -> None:
         try:
             response = await ctx.ask("prompts/get", params)
         except RequestTimeout:
-            problems.append(f"{name}: no answer within {ctx.timeout:g} s")
+            problems.append(f"{shown_name(name)}: no answer within {ctx.timeout:g} s")
             continue
         result, _ = result_of(response)
         error = _error(response)
         if error is not None:
-            problems.append(f"{name}: {_code_text(error)}")
+            problems.append(f"{shown_name(name)}: {_code_text(error)}")
             seqs += _exchange(response)
         elif not isinstance(result, dict) or not isinstance(result.get("messages"), list):
-            problems.append(f"{name}: the result has no messages list")
+            problems.append(f"{shown_name(name)}: the result has no messages list")
             seqs += _exchange(response)
     if problems:
         ctx.failed("prompts-gettable", f"{len(problems)} of {len(chosen)} prompts could not be got with \"test\" "
@@ -657,16 +677,16 @@ async def probe_tools(ctx: Context) -> None:
             response = await ctx.ask("tools/call", {"name": name, "arguments": arguments,
                                                     "_meta": {"progressToken": f"check-{name}"}})
         except RequestTimeout:
-            problems.append(f"{name}: no answer within {ctx.timeout:g} s")
+            problems.append(f"{shown_name(name)}: no answer within {ctx.timeout:g} s")
             continue
         result, _ = result_of(response)
         error = _error(response)
         if error is not None:
-            problems.append(f"{name}: {_code_text(error)}")
+            problems.append(f"{shown_name(name)}: {_code_text(error)}")
             seqs += _exchange(response)
             continue
         if not isinstance(result, dict) or not isinstance(result.get("content"), list):
-            problems.append(f"{name}: the result has no content list")
+            problems.append(f"{shown_name(name)}: the result has no content list")
             seqs += _exchange(response)
             continue
         output = tool.get("outputSchema")
@@ -674,12 +694,13 @@ async def probe_tools(ctx: Context) -> None:
                 _schema_object_problem(output, need_object=not ctx.modern) is None:
             checked_output += 1
             if "structuredContent" not in result:
-                schema_problems.append(f"{name} declares an outputSchema but its result has no structuredContent")
+                schema_problems.append(f"{shown_name(name)} declares an outputSchema but its result has no "
+                                       "structuredContent")
                 schema_seqs += _exchange(response)
                 continue
             violation = first_violation(output, result["structuredContent"], root="structuredContent")
             if violation is not None:
-                schema_problems.append(f"{name}: {violation.sentence}")
+                schema_problems.append(f"{shown_name(name)}: {violation.sentence}")
                 schema_seqs += _exchange(response)
     if problems:
         ctx.failed("tools-callable", f"{len(problems)} of {len(chosen)} tools failed: " + "; ".join(problems[:3]), seqs)
@@ -763,15 +784,20 @@ async def probe_invalid_json(ctx: Context) -> None:
         elif parsed is not None:
             ctx.passed("invalid-json", "error -32700", sent + shown)
         else:
-            ctx.failed("invalid-json", f"the invalid JSON got HTTP {status} and no error -32700", sent + shown)
+            ctx.failed("invalid-json", f"the invalid JSON got {_got(answer)} and no error -32700", sent + shown)
     else:
         found = await ctx.wait_for(mark, parse_error, ctx.timeout)
         if found is not None:
             ctx.passed("invalid-json", "error -32700 with a null id", sent + [found.seq])
     ok, sentence, seqs = await ctx.alive()
     if not ctx.http and not ctx.judged("invalid-json"):
-        others = [e for e in ctx.since(mark) if _is_response(e) and e.seq not in seqs]
-        what = (f"it answered {_code_text(_error(others[0]) or {})}" if others else "no error -32700 came")
+        # what answered the line: a response with a null id (the only id an answer to unparseable input has);
+        # a second answer to an earlier request is no answer to it
+        others = [e for e in ctx.since(mark) if _is_response(e) and e.seq not in seqs and e.rpc is not None
+                  and e.rpc.id is None]
+        error = _error(others[0]) if others else None
+        what = (f"it answered {_code_text(error)}" if error is not None else
+                "it answered with a result" if others else "no error -32700 came")
         ctx.failed("invalid-json", f"after a line of invalid JSON, {what}",
                    sent + [e.seq for e in others[:1]] + (seqs if ok else []))
     if ok:
@@ -822,7 +848,7 @@ async def probe_http(ctx: Context) -> None:
     if status == 406:
         ctx.passed("http-accept", "HTTP 406 Not Acceptable", [event.seq])
     else:
-        ctx.failed("http-accept", f"a POST with Accept: application/json only got HTTP {status}, not 406",
+        ctx.failed("http-accept", f"a POST with Accept: application/json only got {_got(event)}, not 406",
                    [event.seq])
     # a foreign Origin
     if not _loopback(ctx.url):
@@ -837,7 +863,7 @@ async def probe_http(ctx: Context) -> None:
             ctx.passed("http-origin", f"Origin {FOREIGN_ORIGIN} was refused with HTTP {status}", [event.seq])
         else:
             ctx.failed("http-origin", f"a POST with Origin {FOREIGN_ORIGIN} to a server on a loopback address got "
-                                      f"HTTP {status}" + (", not 403" if strict else ", not refused"), [event.seq])
+                                      f"{_got(event)}" + (", not 403" if strict else ", not refused"), [event.seq])
     if ctx.modern:
         await _modern_405(ctx)
         return
@@ -874,7 +900,7 @@ async def _get_stream(ctx: Context) -> None:
     elif isinstance(status, int) and 200 <= status < 300 and "text/event-stream" in content_type:
         ctx.passed("http-get-stream", f"HTTP {status} with an event stream", [event.seq])
     else:
-        ctx.failed("http-get-stream", f"GET got HTTP {status} ({content_type or 'no Content-Type'}), neither an "
+        ctx.failed("http-get-stream", f"GET got {_got(event)} ({content_type or 'no Content-Type'}), neither an "
                                       "event stream nor 405", [event.seq])
 
 
@@ -890,7 +916,7 @@ async def _delete(ctx: Context) -> None:
         ctx.not_applicable("http-delete", "the server does not let clients end sessions (405), which the spec allows")
         return
     if not (isinstance(status, int) and 200 <= status < 300):
-        ctx.failed("http-delete", f"DELETE got HTTP {status}", [event.seq])
+        ctx.failed("http-delete", f"DELETE got {_got(event)}", [event.seq])
         return
     after, _ = await _http(ctx, "POST", {"Content-Type": "application/json",
                                          "Accept": "application/json, text/event-stream"}, _ping_body(ctx),
@@ -899,8 +925,8 @@ async def _delete(ctx: Context) -> None:
     if status2 == 404:
         ctx.passed("http-delete", f"DELETE got HTTP {status}; the next request got 404", [event.seq, after.seq])
     else:
-        ctx.failed("http-delete", f"DELETE got HTTP {status}, yet the next request in that session got HTTP "
-                                  f"{status2}, not 404", [event.seq, after.seq])
+        ctx.failed("http-delete", f"DELETE got HTTP {status}, yet the next request in that session got "
+                                  f"{_got(after)}, not 404", [event.seq, after.seq])
 
 
 async def _modern_405(ctx: Context) -> None:
@@ -918,7 +944,7 @@ async def _modern_405(ctx: Context) -> None:
                                f"check: {method} in 2026-07-28")
         seqs.append(event.seq)
         if event.data.get("status") != 405:
-            wrong.append(f"{method} got HTTP {event.data.get('status')}")
+            wrong.append(f"{method} got {_got(event)}")
     if wrong:
         ctx.failed("http-modern-405", "; ".join(wrong) + ", not 405", seqs)
     else:
@@ -935,7 +961,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("cancellation",), probe_cancellation),
     (("batch",), probe_batch),
     (("pagination",), probe_pagination),
-    (("tool-schemas",), probe_tool_schemas),
+    (("tool-schemas", "tool-names"), probe_tool_schemas),
     (("resources-readable",), probe_resources),
     (("prompts-gettable",), probe_prompts),
     (("tools-callable", "tool-output-conforms"), probe_tools),

@@ -38,7 +38,7 @@ def as_text(report: Report) -> str:
         if result.revision != revision:
             revision = result.revision
             lines += ["", f"at {_where(result)}:"]
-        lines.append(f"  {MARKS[result.status]} {result.check.level:<6} {result.check.id:<26} {safe(result.sentence)}")
+        lines.append(f"  {MARKS[result.status]} {result.check.level:<6} {result.check.id:<26} {_line(result.sentence)}")
         if result.status == FAILED:
             lines.append(f"{'':14}spec: {result.check.source_for(result.revision).url}")
             lines += [f"{'':14}{safe(line)}" for line in result.exchange]
@@ -48,6 +48,11 @@ def as_text(report: Report) -> str:
                   for f in report.extra_findings]
     lines += ["", "captures: " + ", ".join(report.captures), report.summary()]
     return "\n".join(lines) + "\n"
+
+
+def _line(text: str) -> str:
+    """Server text on one line of the text report (a server's stderr quoted in a sentence has line breaks)."""
+    return " ⏎ ".join(part.strip() for part in safe(text).splitlines() if part.strip())
 
 
 def _code(text: str) -> str:

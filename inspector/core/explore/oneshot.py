@@ -41,6 +41,7 @@ from inspector.core.explore.arguments import (
     tool_arguments,
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.protocol.names import name_problems
 from inspector.core.schemas.output import output_problem
 from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.record import failure_exit, suggested_limit
@@ -91,6 +92,7 @@ class OneShotResult:
     error: str | None = None
     rpc_error: Any = None
     problems: list[str] = field(default_factory=list)  #: each way the arguments break the tool's schema
+    warnings: list[str] = field(default_factory=list)  #: what is wrong with a good answer (tool names)
 
 
 class _BadInput(Exception):
@@ -139,7 +141,9 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
     watch = _Watch()
     outcome = await _run_oneshot(job, watch)
     if outcome.error and watch.framing_errors and "framing error" not in outcome.error:
-        if watch.framing_errors == 1:
+        if watch.framing_errors == 1 and watch.first_framing_error in outcome.error:
+            pass  # the one framing error was the answer: its sentence is said already
+        elif watch.framing_errors == 1:
             outcome.error += f"; meanwhile 1 framing error came from the server: {watch.first_framing_error}"
         else:
             outcome.error += (f"; meanwhile {watch.framing_errors:,} framing errors came from the server, the "
@@ -192,6 +196,8 @@ async def _run_oneshot(job: OneShot, watch: _Watch) -> OneShotResult:
         return OneShotResult(EXIT_RPC_ERROR if exc.error is not None else EXIT_SERVER_FAILED, error=str(exc),
                              rpc_error=exc.error)
     except UnreadableResponse as exc:
+        if not exc.too_large:
+            return OneShotResult(EXIT_SERVER_FAILED, error=str(exc))
         limit = suggested_limit(max(watch.largest_unread, job.target.max_message + 1))
         return OneShotResult(EXIT_SERVER_FAILED, error=f"{exc}; to read it whole, raise the limit with "
                                                        f"--max-message (for example --max-message {limit})")
@@ -222,7 +228,10 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
     timeout = job.target.timeout
     if job.action == "list":
         listing = await list_all(session, job.kind, timeout=timeout)
-        return OneShotResult(EXIT_OK, {LISTS[job.kind][1]: listing.items})
+        what = {"tools": "tool", "prompts": "prompt"}.get(job.kind)  # called by name: a name must say which
+        warnings = name_problems((item.get("name") for item in listing.items), what, guidance=what == "tool") \
+            if what else []
+        return OneShotResult(EXIT_OK, {LISTS[job.kind][1]: listing.items}, warnings=warnings)
     if job.action == "call":
         tool = await _find(session, "tools", job.name, timeout)
         schema = tool.get("inputSchema") if tool is not None else None

@@ -29,6 +29,7 @@ from typing import Any
 from inspector.core import offload
 from inspector.core.protocol import revisions
 from inspector.core.protocol.messages import for_revision
+from inspector.core.protocol.names import name_problems
 from inspector.core.protocol.rules import BY_ID
 from inspector.core.schemas.output import output_problem
 from inspector.core.wire import jsonrpc
@@ -415,6 +416,7 @@ class ProtocolJudge:
         result = result if isinstance(result, dict) else {}
         if answering == "tools/list":
             self._tools_listed(result)
+            self._tool_names(event, result)
         elif answering == "tools/call" and called is not None and called in self._output_schemas:
             problem = output_problem(called, self._output_schemas[called], result)
             if problem is not None:
@@ -442,6 +444,18 @@ class ProtocolJudge:
                     self._output_schemas[tool["name"]] = tool["outputSchema"]
                 else:
                     self._output_schemas.pop(tool["name"], None)
+
+    def _tool_names(self, event: Event, result: dict[str, Any]) -> None:
+        """Duplicate and hidden-character names in one tools/list page (and, from 2025-11-25, the length and
+        characters its guidance asks for)."""
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return
+        revision = self.revision or self.assumed or ""
+        guidance = revision >= "2025-11-25"  # the revisions are dates: later sorts after
+        names = (tool.get("name") for tool in tools if isinstance(tool, dict))
+        for problem in name_problems(names, guidance=guidance):
+            self._add(event, "tool-name", problem)
 
     def _chosen(self, event: Event, chosen: str) -> None:
         if chosen not in revisions.REVISIONS:

@@ -273,7 +273,8 @@ async def _drive(session: Session, options: RecordOptions, outcome: _Outcome) ->
         return
     except UnreadableResponse as exc:
         outcome.failed(exc, f"{exc}; to read it whole, raise the limit with --max-message (for example "
-                            f"--max-message {suggested_limit(max(outcome.largest_unread, target.max_message + 1))})")
+                            f"--max-message {suggested_limit(max(outcome.largest_unread, target.max_message + 1))})"
+                       if exc.too_large else None)
         return
     except TransportError as exc:
         outcome.failed(exc)

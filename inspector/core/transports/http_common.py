@@ -289,6 +289,8 @@ class HttpTransportBase(Transport):
         self._exchanges = 0
         self._closed_event = asyncio.Event()
         self._gone: str | None = None  # why the connection is gone, once it is
+        #: what the OAuth sign-ins under way wait for, and since when (a request waiting on them says so)
+        self._auth_waits: dict[object, tuple[str, float]] = {}
         #: the last exchange got no response headers in time (a frozen server): do not wait on it again at close
         self.unresponsive = False
 
@@ -414,10 +416,13 @@ class HttpTransportBase(Transport):
         from inspector.core.auth.model import AuthError
 
         io = self._auth_io()
+        mark = self._auth_waiting_for("the OAuth sign-in under way")  # a sign-in another request started
         try:
             await oauth.before_request(io)
         except AuthError as exc:
             raise TransportError(str(exc)) from None
+        finally:
+            self._auth_waits.pop(mark, None)
         from inspector.core.auth.flow import MAX_STEP_UPS
 
         logged_in = False
@@ -447,10 +452,13 @@ class HttpTransportBase(Transport):
                 event.put(body_bytes=len(body))
             event.add_finding("oauth", f"HTTP {status}: authorization needed, running the OAuth flow", "info")
             self.emit(event)
+            mark = self._auth_waiting_for("the OAuth sign-in (a browser, a pasted URL or the authorization server)")
             try:
                 await oauth.on_challenge(status, challenge, sent, io)
             except AuthError as exc:
                 raise TransportError(str(exc)) from None
+            finally:
+                self._auth_waits.pop(mark, None)
             logged_in = logged_in or status == 401
             request = self.client().build_request(request.method, request.url, headers=request.headers,
                                                   content=request.content, extensions={
@@ -464,13 +472,19 @@ class HttpTransportBase(Transport):
         from inspector.core.auth.model import AuthError, Step
 
         async def fetch(method: str, url: str, step: str, headers: dict[str, str], body: bytes | None) -> Reply:
+            if urlsplit(url).scheme.lower() not in ("http", "https"):  # httpx would drop the scheme from its sentence
+                raise AuthError(f"OAuth {step}: {self.shown(url.split('?', 1)[0])} is not an http:// or https:// "
+                                "URL, so mcp-inspector does not fetch it")
             request = self.client().build_request(method, url, headers={"User-Agent": USER_AGENT, **headers},
                                                   content=body)
+            mark = self._auth_waiting_for(f"OAuth {step}: {method} {self.shown(url.split('?', 1)[0])}")
             try:
                 _, response, data, event = await self._exchange_once(request, purpose=f"OAuth {step}",
                                                                      auth_step=step)
             except TransportError as exc:
                 raise AuthError(f"OAuth {step}: {exc}") from None
+            finally:
+                self._auth_waits.pop(mark, None)
             self.emit(event)
             return Reply(response.status_code, response.headers, data or b"", str(response.url))
 
@@ -538,6 +552,23 @@ class HttpTransportBase(Transport):
                                 total=time.monotonic() if read_body else None, connect=connect, body=body,
                                 purpose=purpose, auth_step=auth_step)
         return number, response, body, event
+
+    def _auth_waiting_for(self, what: str) -> object:
+        mark = object()
+        self._auth_waits[mark] = (what, time.monotonic())
+        return mark
+
+    def auth_waiting(self) -> str | None:
+        """Why a request has no answer while an OAuth sign-in runs: what the sign-in waits for (the exchange of
+        the flow under way, else the flow itself), and how long."""
+        if not self._auth_waits:
+            return None
+        fetches = [w for w in self._auth_waits.values() if w[0].startswith("OAuth ")]
+        what, since = min(fetches or self._auth_waits.values(), key=lambda w: w[1])
+        return f"it waits for {what}, which has not answered for {time.monotonic() - since:.1f} s"
+
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        return self.auth_waiting()
 
     def probe_headers(self) -> dict[str, str]:
         """The headers a request of this connection carries now (a transport with a session adds its id)."""

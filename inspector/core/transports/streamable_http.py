@@ -527,7 +527,7 @@ class StreamableHttpTransport(HttpTransportBase):
 
     def waiting_detail(self, msg_id: Any) -> str | None:
         progress = self._progress.get(json.dumps(msg_id))
-        return progress.describe() if progress is not None else None
+        return progress.describe() if progress is not None else self.auth_waiting()
 
     async def cancel_request(self, msg_id: Any) -> bool:
         """2026-07-28: closing a request's response stream cancels it. Legacy revisions use the

@@ -412,7 +412,7 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
     except NonStandardConstant as exc:
         return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
-        return _error(event, "JSON nested too deeply to parse")
+        return _error(event, TOO_DEEP)
     except ValueError:  # the only other one: an integer over Python's digit limit (sys.get_int_max_str_digits)
         return _error(event, "a JSON number too long to read (an integer of more than "
                              f"{sys.get_int_max_str_digits():,} digits)")
@@ -448,6 +448,9 @@ def _not_json(event: Event, text: str, exc: json.JSONDecodeError) -> Event:
     return _error(event, f"not JSON: {exc.msg} at column {exc.colno}")
 
 
+#: The reason of a line that is JSON nested deeper than the parser goes: a message no one can read (the session
+#: fails the request it answers at once, rather than waiting for its timeout)
+TOO_DEEP = "JSON nested too deeply to parse"
 _PLAIN_TEXT = ("plain text, not JSON (a banner, a print() or a log line?): stdout is reserved for JSON-RPC messages, "
                "log to stderr instead")
 
@@ -490,7 +493,7 @@ def decode_document(body: bytes, direction: str = Direction.S2C) -> Event:
     except NonStandardConstant as exc:
         return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
-        return _error(event, "JSON nested too deeply to parse")
+        return _error(event, TOO_DEEP)
     if not isinstance(value, (dict, list)):
         return _error(event, f"valid JSON, but a {jsonrpc.json_type(value)} rather than a JSON-RPC object or batch")
     event.rpc, found = jsonrpc.classify(value)
