@@ -196,3 +196,31 @@ def test_export_streams_a_big_capture(tmp_path, to, report):
         assert text.count("notifications/message") >= events  # a timeline row each
     report.saw(f"export --to {to} of a {capture.stat().st_size >> 20} MB capture: {out.stat().st_size >> 20} MB "
                f"written, peak {run.peak_mib:.0f} MiB", seconds=run.seconds)
+
+
+@pytest.mark.report("faults", "record: a 256 MB SSE event with --max-message 1M", surface="CLI", group="hostile",
+                    advice="Raise --max-message if the message is meant to be that big.")
+def test_an_sse_event_far_over_max_message_is_counted_not_kept(tmp_path, report):
+    import subprocess
+
+    port_file = tmp_path / "port"
+    server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "cli" / "oneshot_servers" / "big_sse_server.py"),
+                               "256", str(port_file)], start_new_session=True)
+    try:
+        wait_until(lambda: port_file.exists() and port_file.read_text().strip() != "", 10, "the server's port")
+        send = tmp_path / "send.jsonl"
+        send.write_text('{"method": "tools/list"}\n')
+        run = run_measured([*INSPECTOR, "record", "--url", f"http://127.0.0.1:{port_file.read_text().strip()}/mcp",
+                            "--out", str(tmp_path / "out.jsonl"), "--send", str(send), "--max-message",
+                            f"{MAX_MESSAGE_MIB}M", "--timeout", "60"], timeout=120, env=env(tmp_path), cwd=ROOT)
+    finally:
+        os.killpg(server.pid, 9)
+        server.wait()
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.peak_mib < BOUND_MIB, f"{run.peak_mib:.0f} MiB"
+    sentence = first_line(run.stderr)
+    assert run.returncode == 1
+    assert "the server's answer to tools/list could not be read: an event of 268,435," in sentence, sentence
+    assert "is over the size limit (1 MiB per message)" in sentence and sentence.count("over the size limit") == 1
+    report.saw(f"{sentence} (peak {run.peak_mib:.0f} MiB, bound {BOUND_MIB} MiB)", seconds=run.seconds)
+

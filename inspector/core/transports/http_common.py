@@ -657,7 +657,7 @@ class HttpTransportBase(Transport):
         event is emitted: total time since ``started``, keep-alive comments, the bytes of an event the
         stream cut short, the failure's sentence.
         """
-        decoder = SSEDecoder()
+        decoder = SSEDecoder(max_event_bytes=self.options.max_message)  # an event past it is counted, not kept
         end = SseEnd()
         try:
             async for chunk in response.aiter_bytes():
@@ -666,6 +666,9 @@ class HttpTransportBase(Transport):
                 for raw in decoder.feed(chunk):
                     if raw.sse.retry is not None:
                         end.retry = raw.sse.retry / 1000
+                    if raw.oversize:
+                        self._oversized_event(raw, number)
+                        continue
                     if on_event(raw, number):
                         end.left = True
                         break
@@ -686,6 +689,18 @@ class HttpTransportBase(Transport):
             self.emit(Event(Kind.HTTP, data=data))
         end.last_event_id = decoder.last_event_id
         return end
+
+    def _oversized_event(self, raw: RawSSE, number: int) -> None:
+        """An SSE event over ``--max-message``: a framing error with the head of its data (the session fails
+        the request it answers with the sentence, as for a stdio line or an HTTP body over the limit)."""
+        from inspector.core.sizes import format_size
+        from inspector.core.wire.framing import OVERSIZE_KEEP_BYTES
+
+        reason = (f"an event of {raw.oversize:,} bytes is over the size limit ({format_size(self.options.max_message)}"
+                  f" per message); only the first {OVERSIZE_KEEP_BYTES // 1024} KiB of its data are kept")
+        self.emit(Event(Kind.FRAMING_ERROR, raw=raw.data_head[:OVERSIZE_KEEP_BYTES], dir="s2c", reason=reason,
+                        data={"exchange": number, "sse": raw.fields(),
+                              "oversize": {"total_bytes": raw.oversize, "tail": b""}}))
 
     def request_failed(self, msg_id: Any, reason: str) -> None:
         """The exchange carrying request ``msg_id`` ended without an answer and cannot get one."""
