@@ -29,8 +29,11 @@ HEAD = """\
 `mcp-inspector check` probes a server and judges each answer by one of the rules below (the window's
 Session > Check server runs the same). Each result is **passed**, **failed** (with the exchange that shows
 it: the seq numbers of its events in the session's capture), **not applicable** (with why: the rule is not
-part of the revision, the transport has no such thing, the server offers nothing to try it on) or **not run**
-(the server went away first, with why). The exit status is 1 when a MUST check failed.
+part of the revision, the transport has no such thing, the server does not declare the capability) or
+**incomplete** (the rule applies but could not be tested, with why: the server went away first, the handshake
+failed, a list the server declares answered an error or nothing). Incomplete is never a pass. The exit status
+is 1 when a MUST check failed (or a server message broke a MUST rule), else 8 when a check is incomplete, else
+0; 3 and 4 when the run could not start (`mcp-inspector check --help`).
 
 ```
 mcp-inspector check -- node server-everything/dist/index.js stdio

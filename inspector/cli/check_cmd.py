@@ -16,7 +16,7 @@ FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json",
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from inspector.cli.main import EpilogFormatter, _positive, add_http_options, add_max_message_option
-    from inspector.core.check.checks import ALL_REVISIONS, CHECK_EXITS, DEFAULT_CHECK_TIMEOUT
+    from inspector.core.check.checks import ALL_REVISIONS, CHECK_EXITS, CHECK_EXITS_ORDER, DEFAULT_CHECK_TIMEOUT
 
     check = sub.add_parser(
         "check", help="probe a server with the spec's rules and report what passes and fails",
@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "pagination, tool schemas, resources, prompts, cancellation and, over Streamable HTTP, "
                     "sessions, Origin, Accept and the GET stream. Each check names its spec rule "
                     "(docs/server-checks.md). Every session is saved as a capture.",
-        epilog=exits_help(CHECK_EXITS), formatter_class=EpilogFormatter)
+        epilog=exits_help(CHECK_EXITS, CHECK_EXITS_ORDER), formatter_class=EpilogFormatter)
     check.add_argument("--revision", metavar="R|all", choices=(*ALL_REVISIONS, "all"),
                        help="check at this protocol revision, or at every revision the server claims (all); "
                             "default: the one the handshake settles on")

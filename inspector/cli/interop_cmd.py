@@ -38,22 +38,24 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from inspector.core.interop.convert import export_capture
+    from inspector.core.interop.convert import export_capture, first_and_rest
     from inspector.core.interop.har import ExportError
 
-    try:
-        chunks = list(export_capture(args.capture, args.to, args.direction))
+    try:  # the export streams (a capture of any size): a refusal comes with its first chunk, before any output
+        first, rest = first_and_rest(export_capture(args.capture, args.to, args.direction))
     except ExportError as exc:
         print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if args.out == "-":
-            for chunk in chunks:
+            sys.stdout.buffer.write(first)
+            for chunk in rest:
                 sys.stdout.buffer.write(chunk)
             sys.stdout.flush()
         else:
             with open(args.out, "wb") as handle:
-                handle.writelines(chunks)
+                handle.write(first)
+                handle.writelines(rest)
     except BrokenPipeError:
         sys.stderr.close()
     except OSError as exc:

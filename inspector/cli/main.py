@@ -221,7 +221,8 @@ def add_oauth_options(parser: argparse.ArgumentParser) -> None:
 
 def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,
                            help: str = "the largest message read whole, e.g. 200M; a longer line is recorded as "
-                                       "a framing error keeping its first and last 64 KiB (default 64M)") -> None:
+                                       "a framing error keeping its first and last 64 KiB, a longer HTTP body is "
+                                       "not read past it (default 64M)") -> None:
     """``--max-message SIZE``: the largest message read whole (record, replay, tap and the window)."""
     parser.add_argument("--max-message", type=_size, default=default, metavar="SIZE", help=help)
 

@@ -198,6 +198,8 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
             sys.stdout.flush()
         except BrokenPipeError:  # the reader went away (| head): the rest goes nowhere, quietly
             _stdout_to_devnull()
+    for warning in outcome.warnings:
+        print(f"mcp-inspector: warning: {warning}", file=sys.stderr)
     if outcome.error:
         print(f"mcp-inspector: {safe(outcome.error)}", file=sys.stderr)
     for problem in outcome.problems:

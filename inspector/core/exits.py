@@ -21,6 +21,8 @@ EXIT_RPC_ERROR = 5
 EXIT_PROTOCOL = 6
 #: one-shot ``call``: the tool answered with a result that says ``isError: true``
 EXIT_TOOL_ERROR = 7
+#: ``check``: no MUST check failed, but some checks could not be made (their outcome is "incomplete")
+EXIT_INCOMPLETE = 8
 EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
 
 #: ``record``'s statuses and what each means, in the order they are decided: a run that stopped early gets
@@ -61,6 +63,8 @@ ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
     (EXIT_TIMEOUT, "no response within --timeout"),
     (EXIT_RPC_ERROR, "the server answered with a JSON-RPC error (a sentence and the error object on stderr)"),
+    (EXIT_PROTOCOL, "call: the result's structuredContent breaks the tool's outputSchema, or is missing (the "
+                    "result is still on stdout)"),
     (EXIT_TOOL_ERROR, "call: the tool's result says isError: true (the result is still on stdout)"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )

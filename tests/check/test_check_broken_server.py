@@ -14,7 +14,7 @@ from xml.etree import ElementTree as ET
 import pytest
 from helpers import DEMO, cli
 
-from inspector.core.check.checks import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED
+from inspector.core.check.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED
 from inspector.core.check.probes import CheckOptions
 from inspector.core.check.report import render
 from inspector.core.check.runner import CheckRun, Report, run_checks
@@ -100,7 +100,7 @@ def test_a_server_that_dies_mid_check_leaves_the_rest_not_run_with_the_reason(tm
     assert time.monotonic() - started < RUN_BOUND
     results = by_id(report, "2025-11-25")
     assert results["ping"].status == FAILED  # before it died
-    not_run = [r for r in results.values() if r.status == NOT_RUN]
+    not_run = [r for r in results.values() if r.status == INCOMPLETE]
     assert {"unknown-method", "tool-schemas", "invalid-json"} <= {r.check.id for r in not_run}
     assert all("exited with code 3" in r.sentence for r in not_run), [r.sentence for r in not_run]
     for fmt in ("text", "markdown", "json", "junit"):

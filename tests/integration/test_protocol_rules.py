@@ -93,7 +93,7 @@ def test_show_prints_the_schema_finding_under_the_tools_list_row(captures):
     shown = inspector("show", "--json", str(captures["legacy"]))
     records = [json.loads(line) for line in shown.stdout.splitlines()]
     answer = next(r for r in records if r.get("rpc", {}).get("method") == "tools/list" and r["label"] == "response")
-    assert [f["code"] for f in answer["findings"]] == ["schema"]
+    assert [f["code"] for f in answer["findings"]] == ["schema", "tool-name"]
 
 
 def test_lint_says_in_one_sentence_that_a_file_is_no_capture_and_exits_2(tmp_path):

@@ -60,8 +60,8 @@ def test_markdown_reports_render_a_servers_images_links_and_html_as_plain_text(q
             f"{name} renders links of the server: {links}"
         assert PAYLOAD in text, f"{name}: the server's text does not read as sent"
         seen.append(f"{name}: {text.count(PAYLOAD)} times as plain text")
-    # every timeline row is still one table row of 7 cells, the server's pipe escaped
+    # every timeline row is still one table row of 8 cells, the server's pipe escaped
     table = [line for line in exported.stdout.splitlines() if line.startswith("| ") and not line.startswith("| #")]
-    assert table and all(len(re.findall(r"(?<!\\)\|", line)) == 8 for line in table)
+    assert table and all(len(re.findall(r"(?<!\\)\|", line)) == 9 for line in table)
     report.saw(f"the server's images, links, autolinks and HTML read as the text it sent, nothing rendered "
                f"({'; '.join(seen)})")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import functools
 import json
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -14,8 +16,39 @@ from inspector.core.wire.framing import decode_line
 FORMAT_NAME = "mcp-inspector-capture"
 FORMAT_VERSION = 1
 
-# ASCII escapes off the hot path: data may hold lone surrogates (PEP 383 arguments), which UTF-8 cannot encode
-_dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+# ASCII escapes off the hot path: data may hold lone surrogates (PEP 383 arguments), which UTF-8 cannot encode.
+# allow_nan=False: Python's json would write NaN and Infinity as tokens that are not JSON (RFC 8259 section 6),
+# and a line holding one is skipped by every strict reader, ours included
+_strict_dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode
+
+
+def dumps_json(value: Any) -> str:
+    """``value`` as compact ASCII JSON that any JSON reader accepts: a float JSON cannot hold (NaN, Infinity,
+    whatever the source: a HAR's timings, a server's numbers copied into ``data``) is written as ``null``.
+    Everything the capture writer writes goes through here or writes only finite numbers itself."""
+    try:
+        return _strict_dumps(value)
+    except ValueError:
+        return _strict_dumps(_finite_only(value))
+
+
+def _finite_only(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite_only(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_only(item) for item in value]
+    return value
+
+
+def finite_time(seconds: float) -> float:
+    """A time as the capture writes it: ``t`` and ``wall`` are always numbers (docs/capture-format.md), so a
+    time that is not a finite number (an imported file's Infinity) is written as 0, the unknown time."""
+    return seconds if math.isfinite(seconds) else 0.0
+
+
+_dumps = dumps_json
 _encode_str = json.encoder.encode_basestring  # C-accelerated; used on the hot path for "raw"
 
 
@@ -30,7 +63,7 @@ _times: tuple[float | None, float | None, str] = (None, None, "")
 def _times_field(t: float, wall: float) -> str:
     global _times
     if _times[0] is not t or _times[1] is not wall:
-        _times = (t, wall, f'"t":{t:.6f},"wall":{wall:.6f}')
+        _times = (t, wall, f'"t":{finite_time(t):.6f},"wall":{finite_time(wall):.6f}')
     return _times[2]
 
 
@@ -52,13 +85,22 @@ def event_to_line(event: Event) -> str:
         head += "," + raw_field
         if event.eol != b"\n":
             head += ',"eol":' + _dumps(event.eol.decode("ascii"))
+        if event.reason is not None and not event.findings and not event.data:  # a framing error: its reason
+            return head + ',"reason":' + _reason_json(event.reason) + "}\n"  # repeats (a flood of junk lines)
         extra = _extras(event)
         return head + ("," + _dumps(extra)[1:-1] if extra else "") + "}\n"
-    obj: dict[str, Any] = {"seq": event.seq, "t": round(event.t, 6), "wall": round(event.wall, 6), "kind": event.kind}
+    obj: dict[str, Any] = {"seq": event.seq, "t": round(finite_time(event.t), 6),
+                          "wall": round(finite_time(event.wall), 6), "kind": event.kind}
     if event.dir:
         obj["dir"] = event.dir
     obj.update(_extras(event))
     return _dumps(obj) + "\n"
+
+
+@functools.lru_cache(maxsize=64)
+def _reason_json(reason: str) -> str:
+    """A framing error's reason as JSON text (what :func:`_extras` would write for it alone)."""
+    return _dumps(reason)
 
 
 #: :func:`event_line_pieces` cuts a raw text longer than this into pieces of about this size.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
-import json
 import operator
 import os
 import time
@@ -22,6 +21,7 @@ from typing import IO, Any
 from inspector.core.capture.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    dumps_json,
     event_line_pieces,
     event_line_size,
     event_to_line,
@@ -81,8 +81,8 @@ class CaptureWriter:
         self.offsets: array[int] | None = array("q") if track_offsets else None
         self.position = 0  #: bytes of lines given to the writer, header included (tracked with ``offsets``)
         self.flushed = 0  #: how many of them reached the file
-        # ensure_ascii: an undecodable argument (a lone surrogate) is escaped instead of breaking the file
-        first = json.dumps(header, ensure_ascii=True, separators=(",", ":")) + "\n"
+        # ASCII: an undecodable argument (a lone surrogate) is escaped instead of breaking the file
+        first = dumps_json(header) + "\n"
         self._write(first)
         self.position = self.flushed = len(first)
 

@@ -4,8 +4,11 @@ Each :class:`Check` has an id, a title, the level the spec gives the rule (MUST 
 spec it rests on (:class:`Source`: the revision, the page, and the quote as the spec extract in
 ``mcp-spec/<revision>/`` has it, so a test can find it there), the revisions it applies to, and a one-line
 rationale. A probe (:mod:`inspector.core.check.probes`) judges one or more checks and returns a
-:class:`Result` for each: passed, failed (with the seq numbers of the exchange that shows it and a sentence),
-not applicable (with why), or not run (the server went away first, and why).
+:class:`Result` for each, with one of four outcomes (:data:`OUTCOMES`): passed, failed (with the seq numbers of
+the exchange that shows it and a sentence), not applicable (the rule does not exist here: the revision, the
+transport or the server's capabilities leave it out, and why), or incomplete (the rule applies but could not be
+tested: the server went away, the handshake failed, a list it declares answered an error or nothing, and
+why). Incomplete is never a pass: a run with an incomplete check does not exit 0 (:data:`CHECK_EXITS`).
 
 Where the spec states no status code or error code and the SDKs converge on one (406 for a missing Accept
 type, -32601 for an unknown method), the check is a SHOULD and its rationale says so.
@@ -16,26 +19,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 
 #: 10 s forgives a slow machine without stalling a run on a server that ignores one of them.
 DEFAULT_CHECK_TIMEOUT = 10.0
 
 CHECK_EXITS: tuple[tuple[int, str], ...] = (
-    (EXIT_OK, "every MUST check passed (or did not apply)"),
-    (EXIT_SERVER_FAILED, "a MUST check failed"),
+    (EXIT_OK, "every check was made and no MUST check failed (each passed, failed a SHOULD, or did not apply)"),
+    (EXIT_SERVER_FAILED, "a MUST check failed (or the server broke a MUST rule in a message)"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
     (EXIT_TIMEOUT, "the server did not answer the first handshake within --timeout"),
+    (EXIT_INCOMPLETE, "incomplete: no MUST check failed, but some checks could not be made (the server went "
+                      "away, or a list it declares could not be had); the report says why for each"),
 )
+CHECK_EXITS_ORDER = "when several apply: 3 or 4 for a run that could not start, else 1 before 8"
 
 MUST = "MUST"
 SHOULD = "SHOULD"
 
 PASSED = "passed"
 FAILED = "failed"
+#: the rule does not exist for this server: not its revision, not its transport, nothing to try it on
 NOT_APPLICABLE = "not applicable"
-NOT_RUN = "not run"
-STATUSES = (PASSED, FAILED, NOT_APPLICABLE, NOT_RUN)
+#: the rule applies but could not be tested (the server went away, a list it declares could not be had): never
+#: counted as passed, and a run with one does not exit 0
+INCOMPLETE = "incomplete"
+OUTCOMES = (PASSED, FAILED, NOT_APPLICABLE, INCOMPLETE)
+STATUSES = OUTCOMES
 
 MODERN = "2026-07-28"
 LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -90,6 +100,11 @@ def _src(revision: str, page: str, quote: str | None) -> Source:
     return Source(revision, page, quote)
 
 
+#: Up to 2025-11-25 the codes come from JSON-RPC 2.0 itself, which every message must follow: a session at a
+#: legacy revision links its own revision's text, not 2026-07-28's
+_JSONRPC_2025 = _src("2025-11-25", "basic/index",
+                     "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.")
+
 CHECKS: tuple[Check, ...] = (
     Check("handshake", "The handshake at the revision asked for", MUST,
           "A client can only talk to a server once initialize (up to 2025-11-25) or server/discover (2026-07-28) "
@@ -127,18 +142,21 @@ CHECKS: tuple[Check, ...] = (
           "method from a failure.",
           (_src(MODERN, "basic/index",
                 "MCP uses the standard JSON-RPC 2.0 error codes (-32700, -32600 to -32603) for general protocol "
-                "failures."),)),
+                "failures."),
+           _JSONRPC_2025)),
     Check("malformed-params", "Malformed params get -32602 (Invalid params)", SHOULD,
           "A request whose params break the schema (tools/call with a number for a name) should be refused as "
           "such, not fail deep inside the server.",
           (_src(MODERN, "basic/index",
                 "MCP uses the standard JSON-RPC 2.0 error codes (-32700, -32600 to -32603) for general protocol "
-                "failures."),)),
+                "failures."),
+           _JSONRPC_2025)),
     Check("invalid-json", "Invalid JSON gets a -32700 (Parse error) answer or an HTTP 400", SHOULD,
           "JSON-RPC answers a message it cannot parse with -32700 and a null id; over HTTP a 4xx says the same.",
           (_src(MODERN, "basic/index",
                 "MCP uses the standard JSON-RPC 2.0 error codes (-32700, -32600 to -32603) for general protocol "
-                "failures."),)),
+                "failures."),
+           _JSONRPC_2025)),
     Check("invalid-json-survives", "The server keeps working after invalid JSON", SHOULD,
           "No sentence requires it, but a server that one stray line kills ends every client's session.",
           (_src("2025-11-25", "basic/index",
@@ -167,6 +185,13 @@ CHECKS: tuple[Check, ...] = (
           "\"object\" at the root of both, in 2026-07-28 of inputSchema only.",
           (_src("2025-11-25", "basic/index", "Schemas MUST be valid according to their declared or default dialect"),
            _src(MODERN, "basic/index", "Schemas MUST be valid according to their declared or default dialect"))),
+    Check("tool-names", "Tool names are unique, plain and short", SHOULD,
+          "A client calls a tool by its name: two tools of one name cannot both be called, and a name with an "
+          "invisible or direction-changing character shows a person another name than the one called. The "
+          "guidance (unique; 1 to 128 of A-Z, a-z, 0-9, _, - and .) is on the tools page, not in the local "
+          "extract.",
+          (_src("2025-11-25", "server/tools", None),),
+          revisions=(MODERN, "2025-11-25")),
     Check("resources-readable", "Listed resources can be read", SHOULD,
           "A resource the server lists and cannot read is a dead link for every client.",
           (_src("2025-11-25", "server/resources", None),)),
@@ -245,7 +270,8 @@ class Result:
 
     check: Check
     status: str
-    sentence: str  #: why: what was seen (passed), what was wrong (failed), why it does not apply or did not run
+    #: why: what was seen (passed), what was wrong (failed), why it does not apply, why it could not be tested
+    sentence: str
     seqs: tuple[int, ...] = ()  #: the events of the exchange that shows it, in the session's capture
     revision: str | None = None  #: the revision the session spoke (None: no handshake got through)
     capture: str | None = None  #: the capture file of that session

@@ -1,11 +1,12 @@
 """The probes of ``mcp-inspector check``: each sends what shows one or more checks, then judges the answer.
 
 A probe is ``async def probe(ctx) -> None``; it adds a :class:`~inspector.core.check.checks.Result` for each
-check it judges through :class:`Context` (``ctx.passed``, ``ctx.failed``, ``ctx.not_applicable``), naming the
+check it judges through :class:`Context` (``ctx.passed``, ``ctx.failed``, ``ctx.not_applicable``,
+``ctx.incomplete``), naming the
 seq numbers of the events that show it. Everything goes through the session (``request``, ``send_object``,
 ``send_raw``, ``http_probe``), so every byte is in the session's capture. Each wait is bounded by the
 context's ``timeout``; the runner (:mod:`inspector.core.check.runner`) bounds each probe as a whole too, and
-turns a server that went away into "not run" for what is left.
+turns a server that went away into "incomplete" for what is left.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from urllib.parse import urlsplit
 from inspector.core.check.checks import (
     BY_ID,
     FAILED,
+    INCOMPLETE,
     MODERN,
     NOT_APPLICABLE,
     PASSED,
     Result,
 )
+from inspector.core.check.kept import KeptEvents
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.protocol.names import name_problems, shown_name
 from inspector.core.schemas.validate import first_violation, schema_problem
 from inspector.core.session.outcomes import RequestTimeout, ServerInfo, result_of
 from inspector.core.session.session import Session
@@ -66,8 +70,10 @@ class Context:
     """One session under check: its server, revision, transport kind, and the results so far."""
 
     def __init__(self, session: Session, info: ServerInfo, *, timeout: float, http: bool, url: str = "",
-                 options: CheckOptions | None = None) -> None:
+                 options: CheckOptions | None = None, kept: KeptEvents | None = None) -> None:
         self.session = session
+        #: the session's events that are kept in memory (a list of them all when the session keeps them all)
+        self.kept = kept
         self.info = info
         self.revision = info.protocol_version or ""
         self.timeout = timeout
@@ -76,6 +82,7 @@ class Context:
         self.options = options or CheckOptions()
         self.results: list[Result] = []
         self._listings: dict[str, Any] = {}
+        self._undeclared: set[str] = set()  #: kinds whose capability the server does not declare
 
     @property
     def modern(self) -> bool:
@@ -99,6 +106,18 @@ class Context:
     def not_applicable(self, check_id: str, sentence: str) -> None:
         self.add(check_id, NOT_APPLICABLE, sentence)
 
+    def incomplete(self, check_id: str, sentence: str, seqs: list[int] | tuple[int, ...] = ()) -> None:
+        """The rule applies but could not be tested (``sentence``: why)."""
+        self.add(check_id, INCOMPLETE, sentence, seqs)
+
+    def unlisted(self, check_id: str, kind: str, sentence: str, seqs: list[int] | tuple[int, ...] = ()) -> None:
+        """``check_id`` needs the list of ``kind``, which :meth:`listing` could not have: not applicable when the
+        server does not declare it, incomplete when it does and the list failed (an error, no answer)."""
+        if kind in self._undeclared:
+            self.not_applicable(check_id, sentence)
+        else:
+            self.incomplete(check_id, f"{sentence}, so this could not be tested", seqs)
+
     def judged(self, check_id: str) -> bool:
         return any(r.check.id == check_id for r in self.results)
 
@@ -109,7 +128,13 @@ class Context:
         return self.session.last_seq
 
     def since(self, mark: int) -> list[Event]:
+        if self.kept is not None:
+            return self.kept.since(mark)
         return self.session.events[mark:]
+
+    @property
+    def events(self) -> list[Event]:
+        return self.kept.events if self.kept is not None else self.session.events
 
     async def ask(self, method: str, params: Any = None, *, msg_id: Any = None, meta: bool = True) -> Event:
         """A request, answered within the timeout (RequestTimeout, TransportClosed otherwise)."""
@@ -154,6 +179,7 @@ class Context:
             return cached
         method, _field, capability = LISTS[kind]
         if capability not in self.info.capabilities:
+            self._undeclared.add(kind)
             found: tuple[list[dict[str, Any]] | None, str, list[int]] = (
                 None, f"the server does not declare the {capability} capability", [])
         else:
@@ -163,6 +189,8 @@ class Context:
                 found = listing.items, f"{method} listed {len(listing.items)}", _message_seqs(self.since(mark))
             except ListingError as exc:
                 found = None, str(exc), _message_seqs(self.since(mark))
+            except RequestTimeout as exc:
+                found = None, f"{method} got no answer: {exc}", _message_seqs(self.since(mark))
         self._listings[kind] = found
         return found
 
@@ -186,8 +214,20 @@ def _error(response: Event) -> dict[str, Any] | None:
 
 
 def _code_text(error: dict[str, Any]) -> str:
-    message = " ".join(str(error.get("message", "")).split())
-    return f"error {error.get('code')} ({message[:117] + '...' if len(message) > 120 else message})"
+    """``error -32601 (Method not found)``; an error without a code or a message says so."""
+    message = " ".join(str(error.get("message") or "").split())
+    code = error.get("code")
+    what = f"error {code}" if code is not None else "an error without a code"
+    return f"{what} ({message[:117] + '...' if len(message) > 120 else message})" if message else what
+
+
+def _got(event: Event | None) -> str:
+    """What an HTTP probe got: ``HTTP 200``, or no answer and why (a status is never printed as None)."""
+    status = event.data.get("status") if event is not None else None
+    if isinstance(status, int):
+        return f"HTTP {status}"
+    error = event.data.get("error") if event is not None else None
+    return f"no HTTP answer ({error})" if error else "no HTTP answer"
 
 
 def _exchange(response: Event) -> list[int]:
@@ -350,7 +390,7 @@ async def probe_notification(ctx: Context) -> None:
     if status == 202 and not body:
         ctx.passed("http-notification-202", "202 Accepted with no body", [post.seq])
     else:
-        ctx.failed("http-notification-202", f"the notification's POST got HTTP {status}"
+        ctx.failed("http-notification-202", f"the notification's POST got {_got(post)}"
                                             + (f" with {body} bytes of body" if body else ""), [post.seq])
 
 
@@ -407,8 +447,13 @@ async def probe_batch(ctx: Context) -> None:
 
 
 async def probe_pagination(ctx: Context) -> None:
+    """The first page of every list the server declares; the second one of each that has a nextCursor. Not
+    applicable only when a list was answered and none had a second page: lists that were never answered
+    leave the rule untested (incomplete), they do not show it holds."""
     paged: list[str] = []
     seqs: list[int] = []
+    answered = 0
+    unanswered: list[str] = []  # why each declared list gave no first page
     for kind, (method, field, capability) in LISTS.items():
         if capability not in ctx.info.capabilities:
             continue
@@ -416,10 +461,21 @@ async def probe_pagination(ctx: Context) -> None:
         try:
             first = await ctx.ask(method)
         except RequestTimeout:
-            continue  # the listing checks say so
+            unanswered.append(f"{method} got no answer within {ctx.timeout:g} s")
+            seqs += _seqs(ctx.since(mark))
+            continue
         result, error = result_of(first)
-        cursor = result.get("nextCursor") if isinstance(result, dict) else None
-        if error is not None or not isinstance(cursor, str):
+        if error is not None:
+            unanswered.append(f"{method} answered {_code_text(_error(first) or {})}")
+            seqs += _exchange(first)
+            continue
+        if not isinstance(result, dict) or not isinstance(result.get(field), list):
+            unanswered.append(f"{method}'s result has no {field} list")
+            seqs += _exchange(first)
+            continue
+        answered += 1
+        cursor = result.get("nextCursor")
+        if not isinstance(cursor, str):
             continue
         try:
             second = await ctx.ask(method, {"cursor": cursor})
@@ -439,18 +495,30 @@ async def probe_pagination(ctx: Context) -> None:
         paged.append(f"{kind} ({len(result2[field])} on the second page)")
     if paged:
         ctx.passed("pagination", "the nextCursor round-tripped for " + ", ".join(paged), seqs)
-    else:
+    elif answered:
         ctx.not_applicable("pagination", "no list the server offers had a second page")
+    elif unanswered:
+        ctx.incomplete("pagination", "no list the server declares was answered, so no page could be followed: "
+                       + "; ".join(unanswered), seqs)
+    else:
+        ctx.not_applicable("pagination", "the server declares no tools, resources or prompts to list")
 
 
 async def probe_tool_schemas(ctx: Context) -> None:
     tools, sentence, seqs = await ctx.listing("tools")
     if tools is None:
-        ctx.not_applicable("tool-schemas", sentence)
+        ctx.unlisted("tool-schemas", "tools", sentence, seqs)
+        ctx.unlisted("tool-names", "tools", sentence, seqs)
         return
+    named = name_problems(tool.get("name") for tool in tools)
+    if named:
+        more = f" (and {len(named) - 3} more)" if len(named) > 3 else ""
+        ctx.failed("tool-names", "; ".join(named[:3]) + more, seqs)
+    else:
+        ctx.passed("tool-names", f"{len(tools)} tools, each a unique plain name", seqs)
     problems = []
     for tool in tools:
-        name = str(tool.get("name"))
+        name = shown_name(tool.get("name"))
         for key in ("inputSchema", "outputSchema"):
             if key not in tool:
                 if key == "inputSchema":
@@ -480,7 +548,7 @@ def _schema_object_problem(schema: Any, need_object: bool = True) -> str | None:
 async def probe_resources(ctx: Context) -> None:
     resources, sentence, seqs = await ctx.listing("resources")
     if resources is None:
-        ctx.not_applicable("resources-readable", sentence)
+        ctx.unlisted("resources-readable", "resources", sentence, seqs)
         return
     if not resources:
         ctx.not_applicable("resources-readable", "the server lists no resources")
@@ -493,15 +561,15 @@ async def probe_resources(ctx: Context) -> None:
         try:
             response = await ctx.ask("resources/read", {"uri": uri})
         except RequestTimeout:
-            problems.append(f"{uri}: no answer within {ctx.timeout:g} s")
+            problems.append(f"{shown_name(uri)}: no answer within {ctx.timeout:g} s")
             continue
         result, _ = result_of(response)
         error = _error(response)
         if error is not None:
-            problems.append(f"{uri}: {_code_text(error)}")
+            problems.append(f"{shown_name(uri)}: {_code_text(error)}")
             read_seqs += _exchange(response)
         elif not isinstance(result, dict) or not isinstance(result.get("contents"), list):
-            problems.append(f"{uri}: the result has no contents list")
+            problems.append(f"{shown_name(uri)}: the result has no contents list")
             read_seqs += _exchange(response)
     of = f" (the first {len(chosen)} of {len(resources)})" if len(resources) > len(chosen) else ""
     if problems:
@@ -512,9 +580,9 @@ async def probe_resources(ctx: Context) -> None:
 
 
 async def probe_prompts(ctx: Context) -> None:
-    prompts, sentence, _seqs_ = await ctx.listing("prompts")
+    prompts, sentence, list_seqs = await ctx.listing("prompts")
     if prompts is None:
-        ctx.not_applicable("prompts-gettable", sentence)
+        ctx.unlisted("prompts-gettable", "prompts", sentence, list_seqs)
         return
     if not prompts:
         ctx.not_applicable("prompts-gettable", "the server lists no prompts")
@@ -532,15 +600,15 @@ async def probe_prompts(ctx: Context) -> None:
         try:
             response = await ctx.ask("prompts/get", params)
         except RequestTimeout:
-            problems.append(f"{name}: no answer within {ctx.timeout:g} s")
+            problems.append(f"{shown_name(name)}: no answer within {ctx.timeout:g} s")
             continue
         result, _ = result_of(response)
         error = _error(response)
         if error is not None:
-            problems.append(f"{name}: {_code_text(error)}")
+            problems.append(f"{shown_name(name)}: {_code_text(error)}")
             seqs += _exchange(response)
         elif not isinstance(result, dict) or not isinstance(result.get("messages"), list):
-            problems.append(f"{name}: the result has no messages list")
+            problems.append(f"{shown_name(name)}: the result has no messages list")
             seqs += _exchange(response)
     if problems:
         ctx.failed("prompts-gettable", f"{len(problems)} of {len(chosen)} prompts could not be got with \"test\" "
@@ -584,10 +652,10 @@ async def probe_tools(ctx: Context) -> None:
         ctx.not_applicable("tools-callable", reason)
         ctx.not_applicable("tool-output-conforms", reason)
         return
-    tools, sentence, _ = await ctx.listing("tools")
+    tools, sentence, list_seqs = await ctx.listing("tools")
     if tools is None:
-        ctx.not_applicable("tools-callable", sentence)
-        ctx.not_applicable("tool-output-conforms", sentence)
+        ctx.unlisted("tools-callable", "tools", sentence, list_seqs)
+        ctx.unlisted("tool-output-conforms", "tools", sentence, list_seqs)
         return
     allowed = [t for t in tools if ctx.options.call_all_tools
                or (isinstance(t.get("annotations"), dict) and t["annotations"].get("readOnlyHint") is True)]
@@ -611,16 +679,16 @@ async def probe_tools(ctx: Context) -> None:
             response = await ctx.ask("tools/call", {"name": name, "arguments": arguments,
                                                     "_meta": {"progressToken": f"check-{name}"}})
         except RequestTimeout:
-            problems.append(f"{name}: no answer within {ctx.timeout:g} s")
+            problems.append(f"{shown_name(name)}: no answer within {ctx.timeout:g} s")
             continue
         result, _ = result_of(response)
         error = _error(response)
         if error is not None:
-            problems.append(f"{name}: {_code_text(error)}")
+            problems.append(f"{shown_name(name)}: {_code_text(error)}")
             seqs += _exchange(response)
             continue
         if not isinstance(result, dict) or not isinstance(result.get("content"), list):
-            problems.append(f"{name}: the result has no content list")
+            problems.append(f"{shown_name(name)}: the result has no content list")
             seqs += _exchange(response)
             continue
         output = tool.get("outputSchema")
@@ -628,12 +696,13 @@ async def probe_tools(ctx: Context) -> None:
                 _schema_object_problem(output, need_object=not ctx.modern) is None:
             checked_output += 1
             if "structuredContent" not in result:
-                schema_problems.append(f"{name} declares an outputSchema but its result has no structuredContent")
+                schema_problems.append(f"{shown_name(name)} declares an outputSchema but its result has no "
+                                       "structuredContent")
                 schema_seqs += _exchange(response)
                 continue
             violation = first_violation(output, result["structuredContent"], root="structuredContent")
             if violation is not None:
-                schema_problems.append(f"{name}: {violation.sentence}")
+                schema_problems.append(f"{shown_name(name)}: {violation.sentence}")
                 schema_seqs += _exchange(response)
     if problems:
         ctx.failed("tools-callable", f"{len(problems)} of {len(chosen)} tools failed: " + "; ".join(problems[:3]), seqs)
@@ -717,15 +786,20 @@ async def probe_invalid_json(ctx: Context) -> None:
         elif parsed is not None:
             ctx.passed("invalid-json", "error -32700", sent + shown)
         else:
-            ctx.failed("invalid-json", f"the invalid JSON got HTTP {status} and no error -32700", sent + shown)
+            ctx.failed("invalid-json", f"the invalid JSON got {_got(answer)} and no error -32700", sent + shown)
     else:
         found = await ctx.wait_for(mark, parse_error, ctx.timeout)
         if found is not None:
             ctx.passed("invalid-json", "error -32700 with a null id", sent + [found.seq])
     ok, sentence, seqs = await ctx.alive()
     if not ctx.http and not ctx.judged("invalid-json"):
-        others = [e for e in ctx.since(mark) if _is_response(e) and e.seq not in seqs]
-        what = (f"it answered {_code_text(_error(others[0]) or {})}" if others else "no error -32700 came")
+        # what answered the line: a response with a null id (the only id an answer to unparseable input has);
+        # a second answer to an earlier request is no answer to it
+        others = [e for e in ctx.since(mark) if _is_response(e) and e.seq not in seqs and e.rpc is not None
+                  and e.rpc.id is None]
+        error = _error(others[0]) if others else None
+        what = (f"it answered {_code_text(error)}" if error is not None else
+                "it answered with a result" if others else "no error -32700 came")
         ctx.failed("invalid-json", f"after a line of invalid JSON, {what}",
                    sent + [e.seq for e in others[:1]] + (seqs if ok else []))
     if ok:
@@ -776,7 +850,7 @@ async def probe_http(ctx: Context) -> None:
     if status == 406:
         ctx.passed("http-accept", "HTTP 406 Not Acceptable", [event.seq])
     else:
-        ctx.failed("http-accept", f"a POST with Accept: application/json only got HTTP {status}, not 406",
+        ctx.failed("http-accept", f"a POST with Accept: application/json only got {_got(event)}, not 406",
                    [event.seq])
     # a foreign Origin
     if not _loopback(ctx.url):
@@ -791,7 +865,7 @@ async def probe_http(ctx: Context) -> None:
             ctx.passed("http-origin", f"Origin {FOREIGN_ORIGIN} was refused with HTTP {status}", [event.seq])
         else:
             ctx.failed("http-origin", f"a POST with Origin {FOREIGN_ORIGIN} to a server on a loopback address got "
-                                      f"HTTP {status}" + (", not 403" if strict else ", not refused"), [event.seq])
+                                      f"{_got(event)}" + (", not 403" if strict else ", not refused"), [event.seq])
     if ctx.modern:
         await _modern_405(ctx)
         return
@@ -816,7 +890,7 @@ class _NoProbes(TransportError):
 
 async def _get_stream(ctx: Context) -> None:
     # the session's own standalone stream, opened after the handshake, is the probe when it is there
-    own = next((e for e in ctx.session.events if e.kind == Kind.HTTP and e.data.get("method") == "GET"
+    own = next((e for e in ctx.events if e.kind == Kind.HTTP and e.data.get("method") == "GET"
                 and "status" in e.data), None)
     event = own if own is not None else (await _http(ctx, "GET", {"Accept": "text/event-stream"}, None,
                                                      "check: GET stream"))[0]
@@ -828,12 +902,12 @@ async def _get_stream(ctx: Context) -> None:
     elif isinstance(status, int) and 200 <= status < 300 and "text/event-stream" in content_type:
         ctx.passed("http-get-stream", f"HTTP {status} with an event stream", [event.seq])
     else:
-        ctx.failed("http-get-stream", f"GET got HTTP {status} ({content_type or 'no Content-Type'}), neither an "
+        ctx.failed("http-get-stream", f"GET got {_got(event)} ({content_type or 'no Content-Type'}), neither an "
                                       "event stream nor 405", [event.seq])
 
 
 async def _delete(ctx: Context) -> None:
-    issued = any(k.lower() == "mcp-session-id" for e in ctx.session.events if e.kind == Kind.HTTP
+    issued = any(k.lower() == "mcp-session-id" for e in ctx.events if e.kind == Kind.HTTP
                  for k in (e.data.get("response_headers") or {}))
     if not issued:
         ctx.not_applicable("http-delete", "the server gave no session id (a stateless server)")
@@ -844,7 +918,7 @@ async def _delete(ctx: Context) -> None:
         ctx.not_applicable("http-delete", "the server does not let clients end sessions (405), which the spec allows")
         return
     if not (isinstance(status, int) and 200 <= status < 300):
-        ctx.failed("http-delete", f"DELETE got HTTP {status}", [event.seq])
+        ctx.failed("http-delete", f"DELETE got {_got(event)}", [event.seq])
         return
     after, _ = await _http(ctx, "POST", {"Content-Type": "application/json",
                                          "Accept": "application/json, text/event-stream"}, _ping_body(ctx),
@@ -853,8 +927,8 @@ async def _delete(ctx: Context) -> None:
     if status2 == 404:
         ctx.passed("http-delete", f"DELETE got HTTP {status}; the next request got 404", [event.seq, after.seq])
     else:
-        ctx.failed("http-delete", f"DELETE got HTTP {status}, yet the next request in that session got HTTP "
-                                  f"{status2}, not 404", [event.seq, after.seq])
+        ctx.failed("http-delete", f"DELETE got HTTP {status}, yet the next request in that session got "
+                                  f"{_got(after)}, not 404", [event.seq, after.seq])
 
 
 async def _modern_405(ctx: Context) -> None:
@@ -872,7 +946,7 @@ async def _modern_405(ctx: Context) -> None:
                                f"check: {method} in 2026-07-28")
         seqs.append(event.seq)
         if event.data.get("status") != 405:
-            wrong.append(f"{method} got HTTP {event.data.get('status')}")
+            wrong.append(f"{method} got {_got(event)}")
     if wrong:
         ctx.failed("http-modern-405", "; ".join(wrong) + ", not 405", seqs)
     else:
@@ -889,7 +963,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("cancellation",), probe_cancellation),
     (("batch",), probe_batch),
     (("pagination",), probe_pagination),
-    (("tool-schemas",), probe_tool_schemas),
+    (("tool-schemas", "tool-names"), probe_tool_schemas),
     (("resources-readable",), probe_resources),
     (("prompts-gettable",), probe_prompts),
     (("tools-callable", "tool-output-conforms"), probe_tools),

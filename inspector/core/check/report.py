@@ -12,13 +12,14 @@ import json
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from inspector.core.check.checks import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, Result
+from inspector.core.check.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, Result
 from inspector.core.check.runner import Report
 from inspector.core.present.describe import safe
 from inspector.core.present.markdown import literal
 
 FORMATS = ("text", "markdown", "json", "junit")
-MARKS = {PASSED: "PASS", FAILED: "FAIL", NOT_APPLICABLE: "n/a ", NOT_RUN: "skip"}
+#: the text report's mark of each outcome; an incomplete check is never shown as a pass nor as a skip
+MARKS = {PASSED: "PASS", FAILED: "FAIL", NOT_APPLICABLE: "n/a ", INCOMPLETE: "INC "}
 
 
 def render(report: Report, fmt: str) -> str:
@@ -38,7 +39,7 @@ def as_text(report: Report) -> str:
         if result.revision != revision:
             revision = result.revision
             lines += ["", f"at {_where(result)}:"]
-        lines.append(f"  {MARKS[result.status]} {result.check.level:<6} {result.check.id:<26} {safe(result.sentence)}")
+        lines.append(f"  {MARKS[result.status]} {result.check.level:<6} {result.check.id:<26} {_line(result.sentence)}")
         if result.status == FAILED:
             lines.append(f"{'':14}spec: {result.check.source_for(result.revision).url}")
             lines += [f"{'':14}{safe(line)}" for line in result.exchange]
@@ -50,6 +51,11 @@ def as_text(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _line(text: str) -> str:
+    """Server text on one line of the text report (a server's stderr quoted in a sentence has line breaks)."""
+    return " ⏎ ".join(part.strip() for part in safe(text).splitlines() if part.strip())
+
+
 def _code(text: str) -> str:
     """Text inside a Markdown code span, whatever backticks it holds."""
     text = safe(text).replace("\n", " ")
@@ -58,10 +64,7 @@ def _code(text: str) -> str:
 
 
 def as_markdown(report: Report) -> str:
-    c = report.counts()
-    lines = [f"# mcp-inspector check: {_code(report.target)}", "",
-             f"{c[PASSED]} passed, {c[FAILED]} failed ({len(report.must_failures())} MUST), "
-             f"{c[NOT_APPLICABLE]} not applicable, {c[NOT_RUN]} not run.", ""]
+    lines = [f"# mcp-inspector check: {_code(report.target)}", "", f"{report.summary()}.", ""]
     if report.error:
         lines += [f"**Could not run:** {_code(report.error)}", ""]
     lines += ["| revision | check | level | status | why |", "|---|---|---|---|---|"]
@@ -109,7 +112,8 @@ def as_json(report: Report) -> str:
 
 def as_junit(report: Report) -> str:
     """One testsuite per revision, one testcase per check; a failed MUST is a failure, a failed SHOULD a failure
-    too (its message says SHOULD), not applicable and not run are skipped."""
+    too (its message says SHOULD), not applicable is skipped, and incomplete is an error (it could not be
+    tested: a CI must not take it for a pass)."""
     root = ET.Element("testsuites", name="mcp-inspector check")
     suites: dict[str, ET.Element] = {}
     for result in report.results:
@@ -121,13 +125,16 @@ def as_junit(report: Report) -> str:
         if result.status == FAILED:
             failure = ET.SubElement(case, "failure", message=f"{result.check.level}: {safe(result.sentence)}")
             failure.text = "\n".join(safe(line) for line in result.exchange)
-        elif result.status in (NOT_APPLICABLE, NOT_RUN):
+        elif result.status == NOT_APPLICABLE:
             ET.SubElement(case, "skipped", message=f"{result.status}: {safe(result.sentence)}")
+        elif result.status == INCOMPLETE:
+            ET.SubElement(case, "error", message=f"incomplete: {safe(result.sentence)}")
     for suite in suites.values():
         cases = list(suite)
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
         suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
+        suite.set("errors", str(sum(1 for c in cases if c.find("error") is not None)))
     if report.error:
         suite = ET.SubElement(root, "testsuite", name="check run", tests="1", failures="1")
         case = ET.SubElement(suite, "testcase", classname="check", name="connect")

@@ -15,8 +15,9 @@ Up to 2025-11-25 an unsupported revision needs a connection of its own (initiali
 session ``unsupported`` asks for 1999-01-01. In 2026-07-28 it is asked on the checked session.
 
 Every wait is bounded (the ``timeout`` per answer; :data:`PROBE_WAITS` of them per probe as a whole); a server
-that goes away makes the checks not yet done "not run" with the reason, never a hang. Exit status:
-:data:`CHECK_EXITS`.
+that goes away makes the checks not yet done "incomplete" with the reason, never a hang (and never missing: a
+session whose handshake failed lists every other check as incomplete). Exit status: :data:`CHECK_EXITS`: a
+run with an incomplete check never exits 0.
 """
 
 from __future__ import annotations
@@ -37,18 +38,20 @@ from inspector.core.check.checks import (  # noqa: F401 - re-exported
     CHECKS,
     DEFAULT_CHECK_TIMEOUT,
     FAILED,
+    INCOMPLETE,
     LEGACY,
     MODERN,
     MUST,
     NOT_APPLICABLE,
-    NOT_RUN,
+    OUTCOMES,
     PASSED,
     ExtraFinding,
     Result,
 )
-from inspector.core.check.judging import judge_server_messages
+from inspector.core.check.judging import ServerMessageJudge
+from inspector.core.check.kept import KeptEvents
 from inspector.core.check.probes import PROBES, UNSUPPORTED_REVISION, CheckOptions, Context
-from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.present.describe import clip, describe_http, label, method_and_id, safe
 from inspector.core.session.outcomes import HandshakeError, RequestTimeout, ServerInfo, client_info, result_of
 from inspector.core.session.session import Session
@@ -62,11 +65,14 @@ PROBE_WAITS = 25
 #: Default wait for each answer: the probes are small requests a working server answers in milliseconds;
 #: Characters of one event shown in a failed check's exchange.
 EXCHANGE_CHARS = 600
+#: Events of one exchange shown in the report.
+EXCHANGE_EVENTS = 12
 
 
-#: What judges a whole session's events besides the probes (per-message schema and lifecycle rules): called
-#: with the session's events and revision, returns findings that join the report.
-Judge = Callable[[list[Event], "str | None"], list[ExtraFinding]]
+#: What judges a session's events besides the probes (per-message schema and lifecycle rules): made for each
+#: session (with the revision asked for, if any), fed each batch of events as they come, asked for its findings
+#: at the end (:class:`~inspector.core.check.judging.ServerMessageJudge`).
+Judge = Callable[["str | None"], ServerMessageJudge]
 
 
 @dataclass
@@ -79,7 +85,7 @@ class CheckRun:
     options: CheckOptions = field(default_factory=CheckOptions)
     timeout: float = DEFAULT_CHECK_TIMEOUT
     #: per-message findings on the server's messages (the protocol judge's schema and lifecycle rules)
-    judge: Judge | None = judge_server_messages
+    judge: Judge | None = ServerMessageJudge
     extra_findings: list[ExtraFinding] = field(default_factory=list)  #: findings passed in, reported as they are
 
 
@@ -93,7 +99,7 @@ class Report:
     exit_code: int = EXIT_OK
 
     def counts(self) -> dict[str, int]:
-        out = {status: 0 for status in (PASSED, FAILED, NOT_APPLICABLE, NOT_RUN)}
+        out = {status: 0 for status in OUTCOMES}
         for result in self.results:
             out[result.status] += 1
         return out
@@ -101,10 +107,14 @@ class Report:
     def must_failures(self) -> list[Result]:
         return [r for r in self.results if r.status == FAILED and r.check.level == MUST]
 
+    def incomplete(self) -> list[Result]:
+        """The checks that apply but could not be tested."""
+        return [r for r in self.results if r.status == INCOMPLETE]
+
     def summary(self) -> str:
         c = self.counts()
         text = (f"{c[PASSED]} passed, {c[FAILED]} failed ({len(self.must_failures())} MUST), "
-                f"{c[NOT_APPLICABLE]} not applicable, {c[NOT_RUN]} not run")
+                f"{c[NOT_APPLICABLE]} not applicable, {c[INCOMPLETE]} incomplete")
         if self.extra_findings:
             text += f"; {len(self.extra_findings)} per-message findings"
         return text
@@ -151,7 +161,7 @@ async def run_checks(run: CheckRun) -> Report:
         await _unsupported_session(run, report)
     if report.exit_code == EXIT_OK:
         musts = bool(report.must_failures()) or any(f.level == MUST for f in report.extra_findings)
-        report.exit_code = EXIT_SERVER_FAILED if musts else EXIT_OK
+        report.exit_code = EXIT_SERVER_FAILED if musts else EXIT_INCOMPLETE if report.incomplete() else EXIT_OK
     return report
 
 
@@ -188,10 +198,14 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
     session if the server claims it)."""
     outcome = _Session()
     target = dataclasses.replace(run.target, handshake=mode, protocol_version=version)
-    session, path = _open(run, report, target, label_)
+    kept = KeptEvents()
+    session, path = _open(run, report, target, label_, kept)
     if session is None:
         outcome.failure = CannotConnect(path)
         return outcome
+    judge = run.judge(version) if run.judge is not None else None
+    if judge is not None:
+        session.listeners.append(judge.feed)
     results: list[Result] = []
     try:
         try:
@@ -203,7 +217,9 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
             if outcome.started:
                 session.note(str(exc), failure=True)
                 results.append(Result(BY_ID["handshake"], FAILED, _handshake_failure(exc, mode, version),
-                                      _message_seqs(session.events), version))
+                                      _message_seqs(kept.events), version))
+                results += _untested(target.is_http, version, f"the handshake failed ({exc}), so this could not "
+                                                              "be tested")
             return outcome
         outcome.info = info
         asked = version or ""
@@ -211,15 +227,16 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
         if version and spoke != version:
             results.append(Result(BY_ID["handshake"], NOT_APPLICABLE,
                                   f"the server does not speak {version}: asked for it, it answered with {spoke}",
-                                  _message_seqs(session.events), version))
+                                  _message_seqs(kept.events), version))
             if strict:
                 return outcome
         else:
             results.append(Result(BY_ID["handshake"], PASSED,
                                   f"{'server/discover' if info.era == 'modern' else 'initialize'} settled on {spoke}"
                                   + (f" (asked for {asked})" if asked and asked != spoke else ""),
-                                  _message_seqs(session.events), spoke))
-        ctx = Context(session, info, timeout=run.timeout, http=target.is_http, url=target.url, options=run.options)
+                                  _message_seqs(kept.events), spoke))
+        ctx = Context(session, info, timeout=run.timeout, http=target.is_http, url=target.url, options=run.options,
+                      kept=kept)
         await _run_probes(ctx)
         results.extend(ctx.results)
         return outcome
@@ -227,14 +244,26 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
         await session.close()
         if session.capture is not None:
             session.capture.close()
-        _finish(report, session, results, str(path))
-        if run.judge is not None:
-            try:
-                found = run.judge(session.events, outcome.info.protocol_version if outcome.info else None)
-            except Exception as exc:  # another module's bug must not cost the report
-                found = [ExtraFinding("judge", "SHOULD", f"the per-message checks failed: {exc.__class__.__name__}: "
-                                                         f"{exc}")]
-            report.extra_findings.extend(dataclasses.replace(f, capture=f.capture or str(path)) for f in found)
+        _finish(report, kept, results, str(path))
+        if judge is not None:
+            report.extra_findings.extend(dataclasses.replace(f, capture=f.capture or str(path))
+                                         for f in judge.findings())
+
+
+def _untested(http: bool, version: str | None, why: str) -> list[Result]:
+    """Every check but the handshake, for a session that never got past it: not applicable where the transport
+    or the revision asked for leaves the rule out, else incomplete, with ``why``."""
+    out = []
+    for check in CHECKS:
+        if check.id == "handshake":
+            continue
+        if check.http_only and not http:
+            out.append(Result(check, NOT_APPLICABLE, "stdio has no HTTP", (), version))
+        elif version is not None and version not in check.revisions:
+            out.append(Result(check, NOT_APPLICABLE, f"the rule is not part of {version}", (), version))
+        else:
+            out.append(Result(check, INCOMPLETE, why, (), version))
+    return out
 
 
 def _handshake_failure(exc: TransportError, mode: str, version: str | None) -> str:
@@ -245,7 +274,8 @@ def _handshake_failure(exc: TransportError, mode: str, version: str | None) -> s
     return f"{what}{at} got no answer: {exc}" if isinstance(exc, RequestTimeout) else f"{what}{at}: {exc}"
 
 
-def _open(run: CheckRun, report: Report, target: Target, label_: str) -> tuple[Session | None, str | Path]:
+def _open(run: CheckRun, report: Report, target: Target, label_: str, kept: KeptEvents
+          ) -> tuple[Session | None, str | Path]:
     """A session for ``target`` saving to its capture; (None, the sentence) when it cannot be set up."""
     try:
         transport = make_transport(target)
@@ -258,7 +288,7 @@ def _open(run: CheckRun, report: Report, target: Target, label_: str) -> tuple[S
     except OSError as exc:
         return None, f"cannot write the capture {path}: {exc.strerror or exc}"
     report.captures.append(str(path))
-    return Session(transport, capture=writer, timeout_hint="raise --timeout to wait longer"), path
+    return Session(transport, capture=writer, timeout_hint="raise --timeout to wait longer", keeper=kept), path
 
 
 async def _run_probes(ctx: Context) -> None:
@@ -288,7 +318,7 @@ async def _run_probes(ctx: Context) -> None:
                 reason = f"mcp-inspector failed in this probe ({exc.__class__.__name__}: {exc})"
         for check_id in ids:
             if not ctx.judged(check_id):
-                ctx.add(check_id, NOT_RUN, reason or "the probe said nothing about it")
+                ctx.add(check_id, INCOMPLETE, reason or "the probe said nothing about it")
 
 
 def _gone(ctx: Context) -> str | None:
@@ -300,7 +330,8 @@ def _gone(ctx: Context) -> str | None:
 async def _unsupported_session(run: CheckRun, report: Report) -> None:
     """initialize at 1999-01-01 on a connection of its own (up to 2025-11-25: once per connection)."""
     target = dataclasses.replace(run.target, handshake="none")
-    session, path = _open(run, report, target, "unsupported-revision")
+    kept = KeptEvents()
+    session, path = _open(run, report, target, "unsupported-revision", kept)
     results: list[Result] = []
     if session is None:
         return
@@ -312,9 +343,9 @@ async def _unsupported_session(run: CheckRun, report: Report) -> None:
             response = await session.request("initialize", params, timeout=run.timeout, cancel_on_timeout=False)
         except TransportError as exc:
             results.append(Result(check, FAILED, f"initialize at {UNSUPPORTED_REVISION}: {exc}",
-                                  _message_seqs(session.events), UNSUPPORTED_REVISION))
+                                  _message_seqs(kept.events), UNSUPPORTED_REVISION))
             return
-        seqs = tuple(e.seq for e in session.events if e.kind == Kind.MESSAGE)
+        seqs = tuple(e.seq for e in kept.events if e.kind == Kind.MESSAGE)
         result, error = result_of(response)
         if error is not None:
             data = error.get("data") if isinstance(error, dict) else None
@@ -345,19 +376,25 @@ async def _unsupported_session(run: CheckRun, report: Report) -> None:
         await session.close()
         if session.capture is not None:
             session.capture.close()
-        _finish(report, session, results, str(path))
+        _finish(report, kept, results, str(path))
 
 
 def _message_seqs(events: list[Event]) -> tuple[int, ...]:
     return tuple(e.seq for e in events if e.kind in (Kind.MESSAGE, Kind.HTTP) and e.data.get("phase") != "end")
 
 
-def _finish(report: Report, session: Session, results: list[Result], capture: str) -> None:
-    """The session's results, with their capture and the text of their exchange, join the report."""
-    by_seq = {e.seq: e for e in session.events}
+def _finish(report: Report, kept: KeptEvents, results: list[Result], capture: str) -> None:
+    """The session's results, with their capture and the text of their exchange, join the report (at most
+    :data:`EXCHANGE_EVENTS` events of an exchange are shown, and the rest counted: a probe that waited through
+    a flood names the flood's events in its seqs, and the capture has them all)."""
+    by_seq = {e.seq: e for e in kept.events}
     for result in results:
         result.capture = capture
-        result.exchange = [exchange_line(by_seq[s]) for s in result.seqs if s in by_seq]
+        shown = [s for s in result.seqs if s in by_seq]
+        result.exchange = [exchange_line(by_seq[s]) for s in shown[:EXCHANGE_EVENTS]]
+        if len(result.seqs) > EXCHANGE_EVENTS:
+            result.exchange.append(f"... and {len(result.seqs) - EXCHANGE_EVENTS:,} more events (in the capture)")
+            result.seqs = result.seqs[:EXCHANGE_EVENTS]
         report.results.append(result)
 
 

@@ -289,13 +289,15 @@ def closest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``did you mean get-sum?`` for the closest names, else the names there are (a few)."""
+    from inspector.core.protocol.names import shown_name  # names cut and escaped: a server's may be a megabyte
+
     names = list(known)
     near = closest(name, names)
     if near:
-        return "did you mean " + " or ".join(near) + "?"
+        return "did you mean " + " or ".join(map(shown_name, near)) + "?"
     if not names:
         return "there are none"
-    shown = ", ".join(sorted(names)[:12]) + (", ..." if len(names) > 12 else "")
+    shown = ", ".join(map(shown_name, sorted(names)[:12])) + (", ..." if len(names) > 12 else "")
     return f"there are {shown}"
 
 

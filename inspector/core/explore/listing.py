@@ -8,6 +8,7 @@ request of the session, so every page is a row of the timeline.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,12 @@ LIST_CHANGED: dict[str, str] = {
     "notifications/resources/list_changed": "resources",
     "notifications/prompts/list_changed": "prompts",
 }
-#: pages followed before giving up on a server that never stops paging (10,000 tools at 100 a page)
-MAX_PAGES = 100
+#: pages followed before giving up on a server that never stops paging: 1,000,000 tools at 100 a page (a
+#: repeated cursor stops a loop at once; this only ends a server that makes up new cursors forever)
+MAX_PAGES = 10_000
+#: the longest nextCursor sent back: a cursor is an opaque token (a few hundred bytes in the SDKs); one of
+#: megabytes, new on every page, would make us send and receive gigabytes before MAX_PAGES ends it
+MAX_CURSOR_BYTES = 1 << 20
 
 
 class ListingError(Exception):
@@ -52,12 +57,13 @@ class Listing:
 async def list_all(session: Session, kind: str, *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Listing:
     """Every item of ``kind`` (``tools``, ``resources``, ``templates``, ``prompts``), all pages.
 
-    Raises :class:`ListingError` (a JSON-RPC error answer, a result without the list, a repeated cursor, more
-    than :data:`MAX_PAGES` pages) and the session's own errors (RequestTimeout, TransportClosed).
+    Raises :class:`ListingError` (a JSON-RPC error answer, a result without the list, a repeated cursor, a
+    cursor over :data:`MAX_CURSOR_BYTES`, more than :data:`MAX_PAGES` pages) and the session's own errors
+    (RequestTimeout, TransportClosed).
     """
     method, field, _capability = LISTS[kind]
     items: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    seen: set[bytes] = set()  # digests: a server may send megabytes of cursor a page
     cursor: str | None = None
     for page in range(1, MAX_PAGES + 1):
         response = await session.request(method, {"cursor": cursor} if cursor is not None else None, timeout=timeout)
@@ -75,13 +81,22 @@ async def list_all(session: Session, kind: str, *, timeout: float = DEFAULT_REQU
             return Listing(kind, items, page)
         if not isinstance(next_cursor, str):
             raise ListingError(f"the server's {method} gave a nextCursor that is not a string "
-                               f"({type(next_cursor).__name__}); stopped after {page} pages")
-        if next_cursor in seen:
+                               f"({type(next_cursor).__name__}); stopped after {_pages(page)}")
+        if len(next_cursor) > MAX_CURSOR_BYTES // 4 and len(next_cursor.encode("utf-8", "surrogatepass")) \
+                > MAX_CURSOR_BYTES:
+            raise ListingError(f"the server's {method} gave a nextCursor of {len(next_cursor):,} characters, over "
+                               f"the {MAX_CURSOR_BYTES >> 20} MiB a cursor may have here; stopped after {_pages(page)}")
+        digest = hashlib.blake2b(next_cursor.encode("utf-8", errors="surrogatepass"), digest_size=16).digest()
+        if digest in seen:
             raise ListingError(f"the server's {method} gave the same nextCursor twice ({next_cursor[:40]!r}); "
-                               f"stopped after {page} pages so as not to loop")
-        seen.add(next_cursor)
+                               f"stopped after {_pages(page)} so as not to loop")
+        seen.add(digest)
         cursor = next_cursor
     raise ListingError(f"the server's {method} still had more after {MAX_PAGES} pages; stopped there")
+
+
+def _pages(count: int) -> str:
+    return "1 page" if count == 1 else f"{count:,} pages"
 
 
 def declared(capabilities: Any, kind: str) -> bool:

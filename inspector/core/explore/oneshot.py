@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR, EXIT_SERVER_FAILED, EXIT_TOOL_ERROR
+from inspector.core.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_RPC_ERROR,
+    EXIT_SERVER_FAILED,
+    EXIT_TOOL_ERROR,
+)
 from inspector.core.explore.arguments import (
     ArgumentError,
     argument_problems,
@@ -34,9 +41,11 @@ from inspector.core.explore.arguments import (
     tool_arguments,
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.protocol.names import name_problems
+from inspector.core.schemas.output import output_problem
 from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, result_of
-from inspector.core.session.record import failure_exit
+from inspector.core.session.record import failure_exit, suggested_limit
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import TransportError
@@ -85,6 +94,7 @@ class OneShotResult:
     error: str | None = None
     rpc_error: Any = None
     problems: list[str] = field(default_factory=list)  #: each way the arguments break the tool's schema
+    warnings: list[str] = field(default_factory=list)  #: what is wrong with a good answer (tool names)
 
 
 class _BadInput(Exception):
@@ -103,11 +113,18 @@ class _Watch:
         self.last_answer_was_error = False
         self.roots_asked: asyncio.Event = asyncio.Event()
         self.framing_errors = 0  #: lines from the server that were no JSON-RPC message
+        self.largest_unread = 0  #: the size of the longest message over --max-message
         self.first_framing_error = ""
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
-            if server_broke_framing(event) and event.dir == Direction.S2C:
+            if event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
+                oversize = event.data.get("oversize")
+                if isinstance(oversize, dict):  # over --max-message: our limit, said once by its own sentence
+                    self.largest_unread = max(self.largest_unread, int(oversize.get("total_bytes") or 0))
+                    continue
+                if not server_broke_framing(event):  # a line our own stop cut short: not the server's fault
+                    continue
                 self.framing_errors += 1
                 self.first_framing_error = self.first_framing_error or event.reason or \
                     "a line that is not a JSON-RPC message"
@@ -128,7 +145,9 @@ async def run_oneshot(job: OneShot) -> OneShotResult:
     watch = _Watch()
     outcome = await _run_oneshot(job, watch)
     if outcome.error and watch.framing_errors and "framing error" not in outcome.error:
-        if watch.framing_errors == 1:
+        if watch.framing_errors == 1 and watch.first_framing_error in outcome.error:
+            pass  # the one framing error was the answer: its sentence is said already
+        elif watch.framing_errors == 1:
             outcome.error += f"; meanwhile 1 framing error came from the server: {watch.first_framing_error}"
         else:
             outcome.error += (f"; meanwhile {watch.framing_errors:,} framing errors came from the server, the "
@@ -181,8 +200,11 @@ async def _run_oneshot(job: OneShot, watch: _Watch) -> OneShotResult:
         return OneShotResult(EXIT_RPC_ERROR if exc.error is not None else EXIT_SERVER_FAILED, error=str(exc),
                              rpc_error=exc.error)
     except UnreadableResponse as exc:
+        if not exc.too_large:
+            return OneShotResult(EXIT_SERVER_FAILED, error=str(exc))
+        limit = suggested_limit(max(watch.largest_unread, job.target.max_message + 1))
         return OneShotResult(EXIT_SERVER_FAILED, error=f"{exc}; to read it whole, raise the limit with "
-                                                       "--max-message (for example --max-message 256M)")
+                                                       f"--max-message (for example --max-message {limit})")
     except TransportError as exc:
         if isinstance(exc, HandshakeError):  # the capture says why the session ended
             session.note(str(exc), failure=True)
@@ -210,7 +232,10 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
     timeout = job.target.timeout
     if job.action == "list":
         listing = await list_all(session, job.kind, timeout=timeout)
-        return OneShotResult(EXIT_OK, {LISTS[job.kind][1]: listing.items})
+        what = {"tools": "tool", "prompts": "prompt"}.get(job.kind)  # called by name: a name must say which
+        warnings = name_problems((item.get("name") for item in listing.items), what, guidance=what == "tool") \
+            if what else []
+        return OneShotResult(EXIT_OK, {LISTS[job.kind][1]: listing.items}, warnings=warnings)
     if job.action == "call":
         tool = await _find(session, "tools", job.name, timeout)
         schema = tool.get("inputSchema") if tool is not None else None
@@ -220,7 +245,14 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
             count = "1 way" if len(problems) == 1 else f"{len(problems)} ways"
             raise _BadInput(f"the arguments do not fit the inputSchema of {job.name} ({count}); nothing was sent",
                             problems)
-        return await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout, tool=job.name)
+        outcome = await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout,
+                             tool=job.name)
+        problem = output_problem(job.name, tool.get("outputSchema"), outcome.result) if tool is not None \
+            and outcome.exit_code == EXIT_OK else None
+        if problem is not None:  # the result is still printed: the user sees what broke the promise
+            return OneShotResult(EXIT_PROTOCOL, outcome.result, f"{problem} (a client that validates it rejects "
+                                                                "the result)")
+        return outcome
     if job.action == "prompt":
         prompt = await _find(session, "prompts", job.name, timeout)
         arguments = prompt_arguments(prompt or {}, job.words)

@@ -9,36 +9,74 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from inspector.core.capture import CaptureError, read_capture
+from inspector.core.capture import CaptureError, iter_capture
 from inspector.core.capture.format import event_to_line
 from inspector.core.capture.writer import make_header
 from inspector.core.interop import FORMATS
 from inspector.core.interop.har import ExportError, events_from_har, to_har
 from inspector.core.interop.inspector_history import HistoryError, events_from_history, looks_like_history
 from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
-from inspector.core.interop.report import to_html, to_markdown
+from inspector.core.interop.report import html_chunks, markdown_chunks
 from inspector.core.redaction import redact_headers, redact_url
 from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Event, Kind
 
 
 def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both") -> Iterator[bytes]:
-    """The capture at ``path`` in format ``to`` (:data:`FORMATS`), as chunks of bytes to write.
-    Raises ExportError (with a sentence) for an unreadable capture or one the format cannot hold."""
+    """The capture at ``path`` in format ``to`` (:data:`FORMATS`), as chunks of bytes to write, read from the
+    file as they are made: the reports and JSON-RPC lines hold a batch of events at a time, whatever the
+    capture's size (HAR holds the HTTP exchanges it writes). Raises ExportError (with a sentence) for an
+    unreadable capture or one the format cannot hold, before the first chunk."""
+    if to not in FORMATS:
+        raise ExportError(f"cannot export to {to!r}: use one of {', '.join(FORMATS)}")
+    header = _header(path)
+    return _chunks(path, header, to, direction)
+
+
+def first_and_rest(chunks: Iterator[bytes]) -> tuple[bytes, Iterator[bytes]]:
+    """The first chunk of an export (where a format's refusal, ExportError, comes), and the rest: an output
+    file is opened only once the export is known to go ahead."""
+    return next(chunks, b""), chunks
+
+
+def export_to_file(path: str | os.PathLike[str], to: str, out: str | os.PathLike[str], direction: str = "both") -> None:
+    """:func:`export_capture` written to ``out`` as it is made (ExportError, OSError)."""
+    first, rest = first_and_rest(export_capture(path, to, direction))
+    with open(out, "wb") as handle:
+        handle.write(first)
+        handle.writelines(rest)
+
+
+def _header(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
-        capture = read_capture(path)
+        items = iter_capture(path, [])
+        header = next(items)
+        items.close()  # type: ignore[attr-defined]  # a generator: closing it closes the file
     except CaptureError as exc:
         raise ExportError(str(exc)) from None
+    assert isinstance(header, dict)
+    return header
+
+
+def _events(path: str | os.PathLike[str]) -> Iterator[Event]:
+    items = iter_capture(path, [])
+    next(items)
+    for item in items:
+        if isinstance(item, Event):
+            yield item
+
+
+def _chunks(path: str | os.PathLike[str], header: dict[str, Any], to: str, direction: str) -> Iterator[bytes]:
     if to == "har":
-        yield (json.dumps(to_har(capture.header, capture.events), ensure_ascii=False, indent=2) + "\n").encode()
+        yield (json.dumps(to_har(header, _events(path)), ensure_ascii=False, indent=2) + "\n").encode()
     elif to == "markdown":
-        yield to_markdown(capture.header, capture.events).encode("utf-8")
+        for piece in markdown_chunks(header, lambda: _events(path)):
+            yield piece.encode("utf-8")
     elif to == "html":
-        yield to_html(capture.header, capture.events).encode("utf-8")
-    elif to == "jsonrpc":
-        yield from jsonrpc_lines(capture.events, direction)
+        for piece in html_chunks(header, lambda: _events(path)):
+            yield piece.encode("utf-8")
     else:
-        raise ExportError(f"cannot export to {to!r}: use one of {', '.join(FORMATS)}")
+        yield from jsonrpc_lines(_events(path), direction)
 
 
 def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str], redact: bool = True) -> int:

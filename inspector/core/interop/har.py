@@ -15,9 +15,10 @@ Custom fields start with ``_`` as HAR allows: ``_exchange``, ``_purpose``, ``_er
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import parse_qsl, urlsplit
 
 from inspector import __version__
@@ -219,6 +220,12 @@ def _started(entry: dict[str, Any]) -> float:
         return 0.0
 
 
+def _duration(value: Any) -> TypeGuard[float]:
+    """A HAR timing that says how long something took: a finite number of milliseconds, not -1 (HAR's "does
+    not apply"), and not the NaN or Infinity that some tools write (and Python's json reads)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+
+
 def _dict_headers(value: Any) -> dict[str, str]:
     if not isinstance(value, list):
         return {}
@@ -258,7 +265,7 @@ def events_from_har(har: Any) -> tuple[dict[str, Any], list[tuple[list[Event], f
             "http_version": str(response.get("httpVersion", "")),
             "response_headers": _dict_headers(response.get("headers")),
             "timing": {k: round(v / 1000, 6) for k, v in (("first_byte", wait), ("total", entry.get("time")))
-                       if isinstance(v, (int, float)) and v >= 0},
+                       if _duration(v)},
             "purpose": "imported from HAR",
         }
         batch.append(Event(Kind.HTTP, data=data))
@@ -286,7 +293,7 @@ def events_from_har(har: Any) -> tuple[dict[str, Any], list[tuple[list[Event], f
                 received = decode_document(text.encode("utf-8"), Direction.S2C)
                 received.put(exchange=number)
                 batch.append(received)
-        answered = started + (wait / 1000 if isinstance(wait, (int, float)) and wait > 0 else 0.0)
+        answered = started + (wait / 1000 if _duration(wait) else 0.0)
         batches.append((batch, answered))
     batches.sort(key=lambda pair: pair[1])  # stable: a request stays before the answer that began with it
     target = {"transport": "streamable-http", "url": url, "imported_from": "har"}

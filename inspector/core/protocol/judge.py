@@ -29,7 +29,9 @@ from typing import Any
 from inspector.core import offload
 from inspector.core.protocol import revisions
 from inspector.core.protocol.messages import for_revision
+from inspector.core.protocol.names import name_problems
 from inspector.core.protocol.rules import BY_ID
+from inspector.core.schemas.output import output_problem
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -124,6 +126,9 @@ class ProtocolJudge:
         self._verdict_checks: dict[str | None, tuple[str | None, Any, Verdict, Verdict]] = {}
         #: (revision, method, direction) -> this judge's verdict "its schema check passed"
         self._valid: dict[tuple[str | None, str | None, str], Verdict] = {}
+        #: tool name -> the outputSchema the server's last tools/list gave it (rule tool-output-schema)
+        self._output_schemas: dict[str, Any] = {}
+        self._calls: dict[tuple[str, Any], str] = {}  # a client's tools/call in flight -> the tool's name
 
     # -- feeding ------------------------------------------------------------------------------------------
 
@@ -381,6 +386,8 @@ class ProtocolJudge:
                 self._add(event, "request-before-handshake",
                           f"{method} sent before the server answered initialize; only ping may come first")
             self._uses_server_capability(event, method)
+            if method == "tools/call" and isinstance(_get(body, "params", "name"), str):
+                self._calls[id_key(msg_id)] = _get(body, "params", "name")
         else:
             if self._handshake_era and not self._initialized and method != "ping":
                 self._add(event, "request-before-handshake",
@@ -402,10 +409,18 @@ class ProtocolJudge:
         pending = self._pending[origin].pop(id_key(msg_id), None)
         if pending is not None and pending.progress_token is not None:
             self._progress.pop(pending.progress_token, None)
+        called = self._calls.pop(id_key(msg_id), None) if event.dir == Direction.S2C else None
         if kind != jsonrpc.RESPONSE or event.dir != Direction.S2C:
             return
         result = body.get("result")
         result = result if isinstance(result, dict) else {}
+        if answering == "tools/list":
+            self._tools_listed(result)
+            self._tool_names(event, result)
+        elif answering == "tools/call" and called is not None and called in self._output_schemas:
+            problem = output_problem(called, self._output_schemas[called], result)
+            if problem is not None:
+                self._add(event, "tool-output-schema", problem)
         if answering == "initialize":
             self._init_answered = True
             chosen = result.get("protocolVersion")
@@ -418,6 +433,29 @@ class ProtocolJudge:
             self._server_caps = caps if isinstance(caps, dict) else {}
             self.revision = revisions.STATELESS_FROM
             self._init_answered = self._initialized = True
+
+    def _tools_listed(self, result: dict[str, Any]) -> None:
+        """The outputSchema of each tool of a tools/list page, for the calls that follow (a tool listed again
+        without one has none any more)."""
+        tools = result.get("tools")
+        for tool in tools if isinstance(tools, list) else ():
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                if isinstance(tool.get("outputSchema"), dict):
+                    self._output_schemas[tool["name"]] = tool["outputSchema"]
+                else:
+                    self._output_schemas.pop(tool["name"], None)
+
+    def _tool_names(self, event: Event, result: dict[str, Any]) -> None:
+        """Duplicate and hidden-character names in one tools/list page (and, from 2025-11-25, the length and
+        characters its guidance asks for)."""
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return
+        revision = self.revision or self.assumed or ""
+        guidance = revision >= "2025-11-25"  # the revisions are dates: later sorts after
+        names = (tool.get("name") for tool in tools if isinstance(tool, dict))
+        for problem in name_problems(names, guidance=guidance):
+            self._add(event, "tool-name", problem)
 
     def _chosen(self, event: Event, chosen: str) -> None:
         if chosen not in revisions.REVISIONS:

@@ -82,6 +82,16 @@ RULES: tuple[Rule, ...] = (
     Rule("cancel-initialize", MUST, "judge", "the initialize request cancelled",
          f"{_SPEC}/2025-11-25/basic/utilities/cancellation#behavior-requirements",
          "The initialize request MUST NOT be cancelled by clients."),
+    # -- tools --------------------------------------------------------------------------------------------
+    Rule("tool-output-schema", SHOULD, "judge", "a tool result whose structuredContent breaks its outputSchema",
+         f"{_SPEC}/2025-11-25/server/tools#output-schema",
+         "A tool that declares an outputSchema promises structuredContent that conforms to it (the schema says "
+         "SHOULD); clients validate the result and reject one that breaks it, or has none."),
+    Rule("tool-name", SHOULD, "judge", "tool names that repeat, hide characters, or break the naming guidance",
+         f"{_SPEC}/2025-11-25/server/tools#tool-names",
+         "A client calls a tool by its name: two tools of one name cannot both be called, an invisible or "
+         "direction-changing character shows a person another name than the one called, and from 2025-11-25 "
+         "names SHOULD be 1 to 128 of A-Z, a-z, 0-9, _, - and ."),
     # -- 2026-07-28 ---------------------------------------------------------------------------------------
     Rule("meta-revision-mismatch", MUST, "judge", "a request's _meta names another revision than the session's",
          f"{_SPEC}/2026-07-28/basic#meta",

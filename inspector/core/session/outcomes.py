@@ -34,7 +34,12 @@ class RequestCancelled(TransportError):
 
 
 class UnreadableResponse(TransportError):
-    """The answer to a request arrived but cannot be read as a message (a line over the size limit)."""
+    """The answer to a request arrived but cannot be read as a message: a line or body over the size limit
+    (``too_large``: raising ``--max-message`` would read it), or JSON nested deeper than any parser goes."""
+
+    def __init__(self, sentence: str, *, too_large: bool = True) -> None:
+        super().__init__(sentence)
+        self.too_large = too_large
 
 
 class RpcError(Exception):

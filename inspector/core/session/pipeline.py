@@ -23,8 +23,9 @@ sets ``correlator.protocol_version`` itself.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.wire import jsonrpc
@@ -103,6 +104,9 @@ class EventPipeline:
                     request = observe(event)
                     if request is not None and request.rpc is not None and request.rpc.method == "initialize":
                         self._learn_revision(event)
+                    if rpc.kind == jsonrpc.BATCH and self.correlator.batch_answers:
+                        reactions += [(batch_answer(event, item, answered), answered)
+                                      for item, answered in self.correlator.batch_answers]
                     reactions.append((event, request))
             elif kind == Kind.FRAMING_ERROR:
                 counts["framing_errors" if server_broke_framing(event) else "cut_by_stop"] += 1
@@ -158,3 +162,16 @@ class EventPipeline:
             return
         if isinstance(version, str):
             self.correlator.protocol_version = version
+
+
+def batch_answer(batch: Event, item: dict[str, Any], request: Event) -> Event:
+    """One answer inside a JSON-RPC batch the server sent, as the response its request waits for (2025-03-26:
+    "MUST support receiving JSON-RPC batches", https://modelcontextprotocol.io/specification/2025-03-26/basic).
+    It is a view for whoever waits, never saved: the capture keeps the batch, one event, as it came; its
+    ``seq`` is the batch's, so an exchange shown from it points at the saved line."""
+    raw = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
+    info, _ = jsonrpc.classify(item)
+    answer = Event(Kind.MESSAGE, raw=raw, dir=batch.dir, seq=batch.seq, t=batch.t, wall=batch.wall,
+                   data={"reply_to": request.seq, "in_batch": batch.seq})
+    answer.rpc = info
+    return answer

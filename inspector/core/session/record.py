@@ -273,7 +273,8 @@ async def _drive(session: Session, options: RecordOptions, outcome: _Outcome) ->
         return
     except UnreadableResponse as exc:
         outcome.failed(exc, f"{exc}; to read it whole, raise the limit with --max-message (for example "
-                            f"--max-message {_limit_for(max(outcome.largest_unread, target.max_message + 1))})")
+                            f"--max-message {suggested_limit(max(outcome.largest_unread, target.max_message + 1))})"
+                       if exc.too_large else None)
         return
     except TransportError as exc:
         outcome.failed(exc)
@@ -285,7 +286,7 @@ async def _drive(session: Session, options: RecordOptions, outcome: _Outcome) ->
             pass
 
 
-def _limit_for(size: int) -> str:
+def suggested_limit(size: int) -> str:
     """The ``--max-message`` value to suggest for a message of ``size`` bytes: the next power of two in MiB."""
     mib = 1
     while mib * 1024 * 1024 < size:

@@ -43,6 +43,7 @@ from inspector.core.session.server_requests import ServerRequestHandler, ServerR
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
+from inspector.core.wire.framing import TOO_DEEP
 from inspector.core.wire.ids import id_key
 
 #: Default bound on waiting for any one response (restarted by progress notifications).
@@ -152,15 +153,16 @@ class Session:
         elif event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
             for junk in self._junk_watchers:
                 junk.saw(event)
-            if not (self.waiters and "oversize" in event.data):
+            too_large = "oversize" in event.data
+            if not (self.waiters and (too_large or event.reason == TOO_DEEP)):
                 return
-            # maybe the answer we wait for, too big to read
+            # maybe the answer we wait for, too big or too deep to read: it fails now, not at its timeout
             found, msg_id = _oversize_message_id(event)
             waiter = self.waiters.pop(id_key(msg_id), None) if found else None
             if waiter is not None and not waiter.future.done():
                 self._correlator.forget(Direction.C2S, msg_id)
                 waiter.future.set_exception(UnreadableResponse(
-                    f"the server's answer to {waiter.method} could not be read: {event.reason}"))
+                    f"the server's answer to {waiter.method} could not be read: {event.reason}", too_large=too_large))
 
     def _saw_progress(self, event: Event) -> None:
         try:
@@ -535,11 +537,13 @@ _RESPONSE_HEAD = re.compile(rb'\A\s*\{[^{}\[\]]*?"(?:result|error)"\s*:')
 
 
 def _oversize_message_id(event: Event) -> tuple[bool, Any]:
-    """``(True, id)`` if an over-long line shows the top-level id of a JSON-RPC message, else ``(False, None)``."""
+    """``(True, id)`` if an unreadable line (over the limit, or too deep) shows the top-level id of a JSON-RPC
+    response in its head (or, kept for an over-long one, its tail), else ``(False, None)``."""
     oversize = event.data.get("oversize")
-    if not isinstance(oversize, dict) or not _RESPONSE_HEAD.match(event.raw):
+    if not _RESPONSE_HEAD.match(event.raw):
         return False, None
-    match = _HEAD_ID.match(event.raw) or _TAIL_ID.search(bytes(oversize.get("tail") or b""))
+    tail = bytes(oversize.get("tail") or b"") if isinstance(oversize, dict) else event.raw[-256:]
+    match = _HEAD_ID.match(event.raw) or _TAIL_ID.search(tail)
     if match is None:
         return False, None
     try:

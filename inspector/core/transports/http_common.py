@@ -34,6 +34,9 @@ DEFAULT_RESPONSE_TIMEOUT = 60.0
 SNIPPET_CHARS = 2000
 #: How much of an error body is read at most before giving up on it.
 MAX_ERROR_BODY = 256 * 1024
+#: The largest answer read during an OAuth login (metadata, registration, token): those are small JSON
+#: documents, and a server that sends more is not read further.
+MAX_AUTH_BODY = 1 << 20
 ACCEPT_BOTH = "application/json, text/event-stream"
 USER_AGENT = "mcp-inspector"
 
@@ -261,6 +264,21 @@ class SseEnd:
     left: bool = False  #: the reader stopped reading before the stream ended
 
 
+class BodyTooLarge(TransportError):
+    """A body over the limit, not read further: one sentence, with what was seen of it (``head``: its first
+    :data:`~inspector.core.wire.framing.OVERSIZE_KEEP_BYTES`; ``read``: the bytes read before stopping;
+    ``declared``: its Content-Length, if it gave one)."""
+
+    def __init__(self, sentence: str, head: bytes, read: int, declared: int | None, limit: int,
+                 reason: str) -> None:
+        super().__init__(sentence)
+        self.reason = reason  #: the sentence without the request it answers
+        self.head = head
+        self.read = read
+        self.declared = declared
+        self.limit = limit
+
+
 class HttpTransportBase(Transport):
     """Shared machinery: one httpx client, exchange numbering, ``http`` events, timing via httpx trace."""
 
@@ -274,6 +292,8 @@ class HttpTransportBase(Transport):
         self._exchanges = 0
         self._closed_event = asyncio.Event()
         self._gone: str | None = None  # why the connection is gone, once it is
+        #: what the OAuth sign-ins under way wait for, and since when (a request waiting on them says so)
+        self._auth_waits: dict[object, tuple[str, float]] = {}
         #: the last exchange got no response headers in time (a frozen server): do not wait on it again at close
         self.unresponsive = False
 
@@ -400,10 +420,13 @@ class HttpTransportBase(Transport):
         from inspector.core.auth.model import AuthError
 
         io = self._auth_io()
+        mark = self._auth_waiting_for("the OAuth sign-in under way")  # a sign-in another request started
         try:
             await oauth.before_request(io)
         except AuthError as exc:
             raise TransportError(str(exc)) from None
+        finally:
+            self._auth_waits.pop(mark, None)
         from inspector.core.auth.flow import MAX_STEP_UPS
 
         logged_in = False
@@ -438,15 +461,20 @@ class HttpTransportBase(Transport):
                     self.emit(event)
                     raise TransportError(str(oauth.give_up_step_up(io)))
             if body is None:
-                body = await self._read_limited(response)
-                await response.aclose()
+                try:
+                    body = await self._read_limited(response, limit=MAX_ERROR_BODY, truncate=True)
+                finally:
+                    await response.aclose()
                 event.put(body_bytes=len(body))
             event.add_finding("oauth", f"HTTP {status}: authorization needed, running the OAuth flow", "info")
             self.emit(event)
+            mark = self._auth_waiting_for("the OAuth sign-in (a browser, a pasted URL or the authorization server)")
             try:
                 await oauth.on_challenge(status, challenge, sent, io)
             except AuthError as exc:
                 raise TransportError(str(exc)) from None
+            finally:
+                self._auth_waits.pop(mark, None)
             logged_in = logged_in or status == 401
             request, number = self._again(request), self.next_exchange()
 
@@ -463,13 +491,19 @@ class HttpTransportBase(Transport):
         from inspector.core.auth.model import AuthError, Step
 
         async def fetch(method: str, url: str, step: str, headers: dict[str, str], body: bytes | None) -> Reply:
+            if urlsplit(url).scheme.lower() not in ("http", "https"):  # httpx would drop the scheme from its sentence
+                raise AuthError(f"OAuth {step}: {self.shown(url.split('?', 1)[0])} is not an http:// or https:// "
+                                "URL, so mcp-inspector does not fetch it")
             request = self.client().build_request(method, url, headers={"User-Agent": USER_AGENT, **headers},
                                                   content=body)
+            mark = self._auth_waiting_for(f"OAuth {step}: {method} {self.shown(url.split('?', 1)[0])}")
             try:
                 _, response, data, event = await self._exchange_once(request, purpose=f"OAuth {step}",
                                                                      auth_step=step)
             except TransportError as exc:
                 raise AuthError(f"OAuth {step}: {exc}") from None
+            finally:
+                self._auth_waits.pop(mark, None)
             self.emit(event)
             return Reply(response.status_code, response.headers, data or b"", str(response.url))
 
@@ -518,7 +552,13 @@ class HttpTransportBase(Transport):
         body: bytes | None = None
         if read_body:
             try:
-                body = await self._read_limited(response)
+                body = await self._read_limited(response, limit=MAX_AUTH_BODY if auth_step else None,
+                                                auth=bool(auth_step))
+            except BodyTooLarge as exc:
+                self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
+                                          total=time.monotonic(), connect=connect, error=str(exc), purpose=purpose,
+                                          auth_step=auth_step))
+                raise
             except httpx.HTTPError as exc:
                 error = failure(exc, request.method, self.shown(request.url))
                 self.emit(self.http_event(number, request, response, started, first_byte=first_byte,
@@ -531,6 +571,23 @@ class HttpTransportBase(Transport):
                                 total=time.monotonic() if read_body else None, connect=connect, body=body,
                                 purpose=purpose, auth_step=auth_step)
         return number, response, body, event
+
+    def _auth_waiting_for(self, what: str) -> object:
+        mark = object()
+        self._auth_waits[mark] = (what, time.monotonic())
+        return mark
+
+    def auth_waiting(self) -> str | None:
+        """Why a request has no answer while an OAuth sign-in runs: what the sign-in waits for (the exchange of
+        the flow under way, else the flow itself), and how long."""
+        if not self._auth_waits:
+            return None
+        fetches = [w for w in self._auth_waits.values() if w[0].startswith("OAuth ")]
+        what, since = min(fetches or self._auth_waits.values(), key=lambda w: w[1])
+        return f"it waits for {what}, which has not answered for {time.monotonic() - since:.1f} s"
+
+    def waiting_detail(self, msg_id: Any) -> str | None:
+        return self.auth_waiting()
 
     def probe_headers(self) -> dict[str, str]:
         """The headers a request of this connection carries now (a transport with a session adds its id)."""
@@ -554,7 +611,7 @@ class HttpTransportBase(Transport):
         body = b""
         try:
             if "text/event-stream" not in content_type:
-                body = await self._read_limited(response)
+                body = await self._read_limited(response, limit=MAX_ERROR_BODY, truncate=True)
         except httpx.HTTPError as exc:
             event.put(error=explain(exc, method, self.shown(self.url)))
         finally:
@@ -567,19 +624,46 @@ class HttpTransportBase(Transport):
         self.emit(event)
         return event, body
 
-    @staticmethod
-    async def _read_limited(response: httpx.Response) -> bytes:
+    async def _read_limited(self, response: httpx.Response, *, limit: int | None = None,
+                            truncate: bool = False, auth: bool = False) -> bytes:
+        """The body, read a chunk at a time and never past a limit: a message body (a success, or JSON) up to
+        ``limit`` (default: ``--max-message``), an error page up to :data:`MAX_ERROR_BODY` (cut there). A
+        message body over its limit raises :class:`BodyTooLarge` after reading at most ``limit`` bytes and a
+        chunk (the connection is then closed by the caller, unread); with ``truncate`` it is cut instead."""
         content_type = response.headers.get("content-type", "")
-        if response.is_success or "json" in content_type:
-            return await response.aread()
+        if not (response.is_success or "json" in content_type):
+            limit, truncate = MAX_ERROR_BODY, True
+        elif limit is None:
+            limit = self.options.max_message
         parts: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
             parts.append(chunk)
             size += len(chunk)
-            if size >= MAX_ERROR_BODY:
-                break
+            if size > limit:
+                if truncate:
+                    return b"".join(parts)[:limit]
+                raise self._too_large(response, parts, size, limit, auth)
         return b"".join(parts)
+
+    def _too_large(self, response: httpx.Response, parts: list[bytes], size: int, limit: int,
+                   auth: bool) -> BodyTooLarge:
+        from inspector.core.sizes import format_size
+        from inspector.core.wire.framing import OVERSIZE_KEEP_BYTES
+
+        head = b"".join(parts)[:OVERSIZE_KEEP_BYTES]
+        parts.clear()
+        try:
+            declared: int | None = int(response.headers.get("content-length", ""))
+        except ValueError:
+            declared = None
+        total = f"a body of {declared:,} bytes (its Content-Length)" if declared is not None \
+            else f"a body of more than {size:,} bytes"
+        where = f"{response.request.method} {self.shown(response.request.url)}"
+        reason = (f"{total} is over the size limit ({format_size(limit)} per message); only its first "
+                  f"{OVERSIZE_KEEP_BYTES // 1024} KiB are kept and the rest was not read") if not auth else \
+            f"{total}, over the {format_size(limit)} an OAuth answer may have: it was not read further"
+        return BodyTooLarge(f"{where}: {reason}", head, size, declared, limit, reason)
 
     async def read_sse(self, response: httpx.Response, number: int, started: float,
                        on_event: Callable[[RawSSE, int], bool | None],
@@ -592,7 +676,7 @@ class HttpTransportBase(Transport):
         event is emitted: total time since ``started``, keep-alive comments, the bytes of an event the
         stream cut short, the failure's sentence.
         """
-        decoder = SSEDecoder()
+        decoder = SSEDecoder(max_event_bytes=self.options.max_message)  # an event past it is counted, not kept
         end = SseEnd()
         try:
             async for chunk in response.aiter_bytes():
@@ -601,6 +685,9 @@ class HttpTransportBase(Transport):
                 for raw in decoder.feed(chunk):
                     if raw.sse.retry is not None:
                         end.retry = raw.sse.retry / 1000
+                    if raw.oversize:
+                        self._oversized_event(raw, number)
+                        continue
                     if on_event(raw, number):
                         end.left = True
                         break
@@ -621,6 +708,18 @@ class HttpTransportBase(Transport):
             self.emit(Event(Kind.HTTP, data=data))
         end.last_event_id = decoder.last_event_id
         return end
+
+    def _oversized_event(self, raw: RawSSE, number: int) -> None:
+        """An SSE event over ``--max-message``: a framing error with the head of its data (the session fails
+        the request it answers with the sentence, as for a stdio line or an HTTP body over the limit)."""
+        from inspector.core.sizes import format_size
+        from inspector.core.wire.framing import OVERSIZE_KEEP_BYTES
+
+        reason = (f"an event of {raw.oversize:,} bytes is over the size limit ({format_size(self.options.max_message)}"
+                  f" per message); only the first {OVERSIZE_KEEP_BYTES // 1024} KiB of its data are kept")
+        self.emit(Event(Kind.FRAMING_ERROR, raw=raw.data_head[:OVERSIZE_KEEP_BYTES], dir="s2c", reason=reason,
+                        data={"exchange": number, "sse": raw.fields(),
+                              "oversize": {"total_bytes": raw.oversize, "tail": b""}}))
 
     def request_failed(self, msg_id: Any, reason: str) -> None:
         """The exchange carrying request ``msg_id`` ended without an answer and cannot get one."""

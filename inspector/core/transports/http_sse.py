@@ -20,6 +20,7 @@ from inspector.core.transports.base import (
     TransportError,
 )
 from inspector.core.transports.http_common import (
+    MAX_ERROR_BODY,
     HttpOptions,
     HttpTransportBase,
     explain_reason,
@@ -53,7 +54,7 @@ class HttpSseTransport(HttpTransportBase):
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if response.status_code != 200 or content_type != "text/event-stream":
             try:
-                body = await self._read_limited(response)
+                body = await self._read_limited(response, limit=MAX_ERROR_BODY, truncate=True)
             except httpx.HTTPError as exc:
                 sentence = (f"GET {self.shown(self.url)}: HTTP {response.status_code} {response.reason_phrase}, and "
                             f"{explain_reason(exc, self.shown(self.url))}")

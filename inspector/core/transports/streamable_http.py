@@ -39,6 +39,7 @@ from inspector.core.transports.base import (
 )
 from inspector.core.transports.http_common import (
     ACCEPT_BOTH,
+    BodyTooLarge,
     HttpOptions,
     HttpTransportBase,
     failure,
@@ -273,7 +274,13 @@ class StreamableHttpTransport(HttpTransportBase):
             if msg_id is not None:
                 self._streams[id_key(msg_id)] = task
             return
-        body = await self._read_body(response)
+        try:
+            body = await self._read_body(response)
+        except BodyTooLarge as exc:  # recorded as stdio records an over-long line: a framing error, head kept
+            self.emit(self._finished(event, started, b""))
+            event.put(body_bytes=exc.read)
+            self._emit_oversize(exc, number)
+            return
         finished = self._finished(event, started, body)
         if 200 <= status < 300:
             if content_type != "application/json":
@@ -362,6 +369,13 @@ class StreamableHttpTransport(HttpTransportBase):
                     text = snippet(body, content_type)
                     event.put(snippet=redact_text(text) if self.options.redact else text)
         return event
+
+    def _emit_oversize(self, exc: BodyTooLarge, number: int) -> None:
+        """A message body over ``--max-message``: a framing error keeping its head (the session fails the
+        request it answers with the sentence, as for a stdio line over the limit)."""
+        self.emit(Event(Kind.FRAMING_ERROR, raw=exc.head, dir=Direction.S2C, reason=exc.reason,
+                        data={"exchange": number, "oversize": {"total_bytes": exc.declared or exc.read, "tail": b"",
+                                                               "read_bytes": exc.read}}))
 
     def _emit_body(self, body: bytes, number: int, sse: dict[str, Any] | None = None) -> Any:
         """Emit one received message; returns its id if it is a response with one (to match a waiting
@@ -532,7 +546,7 @@ class StreamableHttpTransport(HttpTransportBase):
 
     def waiting_detail(self, msg_id: Any) -> str | None:
         progress = self._progress.get(id_key(msg_id))
-        return progress.describe() if progress is not None else None
+        return progress.describe() if progress is not None else self.auth_waiting()
 
     async def cancel_request(self, msg_id: Any) -> bool:
         """2026-07-28: closing a request's response stream cancels it. Legacy revisions use the

@@ -47,6 +47,9 @@ class Correlator:
         # by direction; a message always has one, so None (no direction) is never a key
         self._pending: dict[str | None, dict[IdKey, Event]] = {Direction.C2S: {}, Direction.S2C: {}}
         self._answered: dict[str, dict[IdKey, int]] = {Direction.C2S: {}, Direction.S2C: {}}
+        #: the answers the last batch observed carried: each element with the request it answers (the batch's
+        #: owner completes those requests: 2025-03-26 clients must accept batches)
+        self.batch_answers: list[tuple[dict[str, Any], Event]] = []
 
     def pending(self, direction: str = Direction.C2S) -> list[Event]:
         """Requests sent in ``direction`` that have no answer yet, oldest first."""
@@ -123,6 +126,7 @@ class Correlator:
         return None
 
     def _observe_batch(self, event: Event) -> Event | None:
+        self.batch_answers = []
         if self.protocol_version is not None and self.protocol_version not in BATCH_REVISIONS:
             event.add_finding(
                 "batch-not-allowed",
@@ -141,7 +145,9 @@ class Correlator:
             if info.kind == jsonrpc.REQUEST:
                 self._request(event, info.id, where)
             elif info.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and info.has_id:
-                self._response(event, info.id, where)
+                request = self._response(event, info.id, where)
+                if request is not None:
+                    self.batch_answers.append((item, request))
         return None
 
 

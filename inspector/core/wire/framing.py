@@ -57,6 +57,9 @@ READING_STOPPED = "reading stopped"
 
 BOM = b"\xef\xbb\xbf"
 _JSON_STARTS = set('{["-0123456789tfn')
+#: ... and the first characters of NaN and Infinity, which the decoder reads to name them: a line that starts
+#: with none of these is plain text without parsing it
+_TEXT_MAY_PARSE = frozenset(_JSON_STARTS | {"N", "I"})
 
 
 #: What :meth:`Batch.values` holds for an event the decoder did not parse on its fast path.
@@ -439,6 +442,8 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
     if not text.strip():
         return _error(event, "a blank line: stdout should carry only JSON-RPC messages" if text == "" else
                              "a line of only whitespace: stdout should carry only JSON-RPC messages")
+    if text.lstrip()[:1] not in _TEXT_MAY_PARSE:  # what _not_json says of it, without the parse that fails first
+        return _error(event, _PLAIN_TEXT)  # (a flood of log lines: a third of the time each line cost)
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
@@ -446,7 +451,7 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
     except NonStandardConstant as exc:
         return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
-        return _error(event, "JSON nested too deeply to parse")
+        return _error(event, TOO_DEEP)
     except ValueError:  # the only other one: an integer over Python's digit limit (sys.get_int_max_str_digits)
         return _error(event, "a JSON number too long to read (an integer of more than "
                              f"{sys.get_int_max_str_digits():,} digits)")
@@ -478,9 +483,15 @@ def _not_json(event: Event, text: str, exc: json.JSONDecodeError) -> Event:
         return _error(event, f"incomplete JSON: the line ends before the value does ({exc.msg}); "
                              "a message split over several lines?")
     if stripped[:1] not in _JSON_STARTS:
-        return _error(event, "plain text, not JSON (a banner, a print() or a log line?): stdout is reserved "
-                             "for JSON-RPC messages, log to stderr instead")
+        return _error(event, _PLAIN_TEXT)
     return _error(event, f"not JSON: {exc.msg} at column {exc.colno}")
+
+
+#: The reason of a line that is JSON nested deeper than the parser goes: a message no one can read (the session
+#: fails the request it answers at once, rather than waiting for its timeout)
+TOO_DEEP = "JSON nested too deeply to parse"
+_PLAIN_TEXT = ("plain text, not JSON (a banner, a print() or a log line?): stdout is reserved for JSON-RPC messages, "
+               "log to stderr instead")
 
 
 def _error(event: Event, reason: str) -> Event:
@@ -521,7 +532,7 @@ def decode_document(body: bytes, direction: str = Direction.S2C) -> Event:
     except NonStandardConstant as exc:
         return _error(event, f"{exc} is not valid JSON (Python's json writes it; JavaScript clients reject it)")
     except RecursionError:
-        return _error(event, "JSON nested too deeply to parse")
+        return _error(event, TOO_DEEP)
     if not isinstance(value, (dict, list)):
         return _error(event, f"valid JSON, but a {jsonrpc.json_type(value)} rather than a JSON-RPC object or batch")
     event.rpc, found = jsonrpc.classify(value)

@@ -83,7 +83,7 @@ class CaptureFiles(QObject):
     def export_current(self, path: Path, to: str) -> str | None:
         """Write the current tab's capture to ``path`` in format ``to``; a sentence when it cannot be done."""
         from inspector.core.interop import FORMATS
-        from inspector.core.interop.convert import export_capture
+        from inspector.core.interop.convert import export_to_file
         from inspector.core.interop.har import ExportError
 
         tab = self.window.current_tab()
@@ -94,8 +94,7 @@ class CaptureFiles(QObject):
         if not path.suffix:
             path = path.with_suffix(FORMATS[to])
         try:
-            data = b"".join(export_capture(tab.capture_path, to))
-            path.write_bytes(data)
+            export_to_file(tab.capture_path, to, path)  # streamed: a 200 MB capture is never whole in memory
         except ExportError as exc:
             return str(exc)
         except OSError as exc:

@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.check.checks import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, Result
+from inspector.core.check.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, Result
 from inspector.core.check.runner import Report
 
 #: Status colours that read on light and dark palettes alike (a tint behind the status cell).
 STATUS_COLOURS = {PASSED: QColor(46, 160, 67, 90), FAILED: QColor(218, 54, 51, 110),
-                  NOT_APPLICABLE: QColor(128, 128, 128, 50), NOT_RUN: QColor(210, 153, 34, 90)}
+                  NOT_APPLICABLE: QColor(128, 128, 128, 50), INCOMPLETE: QColor(210, 153, 34, 90)}
 COLUMNS = ("revision", "check", "level", "status", "why")
 
 

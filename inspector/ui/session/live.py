@@ -111,7 +111,7 @@ class LiveSession(QObject):
         if isinstance(exc, RequestCancelled):
             return
         sentence = str(exc)
-        if isinstance(exc, UnreadableResponse):
+        if isinstance(exc, UnreadableResponse) and exc.too_large:
             sentence += "; Session > Message size limit… raises the limit for the next session"
         if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
             self.session.note(sentence, failure=True)

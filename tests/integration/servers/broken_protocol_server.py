@@ -4,7 +4,9 @@ Scenarios (the first argument):
 
 - ``legacy`` (default): asked for 2025-11-25 it chooses 2025-06-18 (revision-other); asks for roots before
   notifications/initialized (request-before-handshake); its tools/list result has a tool without inputSchema
-  (schema); on tools/call it sends progress for an unknown token, progress that goes back, a list_changed it
+  (schema), lists echo twice (tool-name), the second time with an outputSchema its call's result then ignores
+  (tool-output-schema); on
+  tools/call it sends progress for an unknown token, progress that goes back, a list_changed it
   never declared, a sampling request the client never declared, a cancel for a request it never sent, a
   tasks/list request (not in 2025-06-18), a notification with an id, the same ping id twice while the first
   is in flight, a batch, and the call's answer with its id as a string before the right answer.
@@ -48,7 +50,8 @@ def legacy(request: dict[str, Any], chosen: str) -> None:
         else:
             answer(request, result)
     elif method == "tools/list":
-        tools = [{"name": "no-schema"}] if chosen == "2025-06-18" else [TOOL]
+        tools = [{"name": "no-schema"}, TOOL, {**TOOL, "outputSchema": {"type": "object", "required": ["n"]}}] \
+            if chosen == "2025-06-18" else [TOOL]
         answer(request, {"tools": tools})
     elif method == "tools/call" and chosen == "2025-06-18":
         misbehave(request)
