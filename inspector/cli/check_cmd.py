@@ -61,7 +61,7 @@ def capture_base(report: Path | None, name: str) -> Path:
 
 def run_check(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     from inspector.cli.main import run_async
-    from inspector.core.check.probes import CheckOptions
+    from inspector.core.check.context import CheckOptions
     from inspector.core.check.report import render
     from inspector.core.check.runner import CheckRun, run_checks
     from inspector.core.session.target import InputError, Target

@@ -15,7 +15,7 @@ import pytest
 from helpers import DEMO, cli
 
 from inspector.core.check.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED
-from inspector.core.check.probes import CheckOptions
+from inspector.core.check.context import CheckOptions
 from inspector.core.check.report import render
 from inspector.core.check.runner import CheckRun, Report, run_checks
 from inspector.core.session.target import Target

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, cli, wait_until
 
-from inspector.core.check.probes import _code_text, _got
+from inspector.core.check.context import code_text as _code_text
+from inspector.core.check.context import got as _got
 from inspector.core.protocol.lint import lint_capture
 from inspector.core.wire.events import Event, Kind
 

@@ -48,9 +48,10 @@ from inspector.core.check.checks import (  # noqa: F401 - re-exported
     ExtraFinding,
     Result,
 )
+from inspector.core.check.context import UNSUPPORTED_REVISION, CheckOptions, Context
 from inspector.core.check.judging import ServerMessageJudge
 from inspector.core.check.kept import KeptEvents
-from inspector.core.check.probes import PROBES, UNSUPPORTED_REVISION, CheckOptions, Context
+from inspector.core.check.probes import PROBES
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.present.describe import clip, describe_http, label, method_and_id, safe
 from inspector.core.session.outcomes import HandshakeError, RequestTimeout, ServerInfo, client_info, result_of

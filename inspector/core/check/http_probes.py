@@ -1,0 +1,157 @@
+"""The probes of ``mcp-inspector check`` for the HTTP transport's own rules (Streamable HTTP): a foreign
+Origin refused, the Accept header required, the GET stream, DELETE of a session, and 405 for what a 2026-07-28
+server does not take; sent with the session's ``http_probe`` so every exchange is in the capture."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import urlsplit
+
+from inspector.core.check.checks import MODERN
+from inspector.core.check.context import (
+    FOREIGN_ORIGIN,
+    Context,
+    got,
+)
+from inspector.core.transports.base import TransportError
+from inspector.core.urls import is_loopback_host
+from inspector.core.wire.events import Event, Kind
+
+
+def _ping_body(ctx: Context) -> bytes:
+    obj = ctx.session.prepare_request({"jsonrpc": "2.0", "method": "server/discover" if ctx.modern else "ping"})
+    return json.dumps(obj).encode()
+
+
+def _modern_headers(ctx: Context) -> dict[str, str]:
+    if not ctx.modern:
+        return {}
+    return {"MCP-Protocol-Version": MODERN, "Mcp-Method": "server/discover"}
+
+
+async def probe_http(ctx: Context) -> None:
+    """The Streamable HTTP checks; the DELETE last, since it ends the session."""
+    ids = ("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405")
+    if not ctx.http:
+        for check_id in ids + ("http-notification-202",):
+            if not ctx.judged(check_id):
+                ctx.not_applicable(check_id, "stdio has no HTTP")
+        return
+    json_headers = {"Content-Type": "application/json", **_modern_headers(ctx)}
+    # Accept without text/event-stream (first: it also tells whether the transport can probe at all)
+    try:
+        event, _ = await _http(ctx, "POST", {**json_headers, "Accept": "application/json"}, _ping_body(ctx),
+                               "check: Accept without text/event-stream")
+    except _NoProbes:
+        for check_id in ids:
+            ctx.not_applicable(check_id, "the server speaks HTTP+SSE (2024-11-05), not Streamable HTTP")
+        return
+    status = event.data.get("status")
+    if status == 406:
+        ctx.passed("http-accept", "HTTP 406 Not Acceptable", [event.seq])
+    else:
+        ctx.failed("http-accept", f"a POST with Accept: application/json only got {got(event)}, not 406",
+                   [event.seq])
+    # a foreign Origin
+    if not is_loopback_host(urlsplit(ctx.url).hostname or ""):
+        ctx.not_applicable("http-origin", "the server is not on a loopback address: which origins it trusts is its "
+                                          "own choice")
+    else:
+        event, _ = await _http(ctx, "POST", {**json_headers, "Accept": "application/json, text/event-stream",
+                                             "Origin": FOREIGN_ORIGIN}, _ping_body(ctx), "check: foreign Origin")
+        status = event.data.get("status")
+        strict = ctx.revision in ("2025-11-25", MODERN)
+        if status == 403 or (not strict and isinstance(status, int) and 400 <= status < 500):
+            ctx.passed("http-origin", f"Origin {FOREIGN_ORIGIN} was refused with HTTP {status}", [event.seq])
+        else:
+            ctx.failed("http-origin", f"a POST with Origin {FOREIGN_ORIGIN} to a server on a loopback address got "
+                                      f"{got(event)}" + (", not 403" if strict else ", not refused"), [event.seq])
+    if ctx.modern:
+        await _modern_405(ctx)
+        return
+    for check_id in ("http-modern-405",):
+        ctx.not_applicable(check_id, f"{ctx.revision} has a GET stream and sessions")
+    await _get_stream(ctx)
+    await _delete(ctx)
+
+
+async def _http(ctx: Context, method: str, headers: dict[str, str], content: bytes | None, purpose: str
+                ) -> tuple[Event, bytes]:
+    found = await asyncio.wait_for(ctx.session.http_probe(method, headers=headers, content=content, purpose=purpose),
+                                   ctx.timeout)
+    if found is None:
+        raise _NoProbes("the transport cannot make HTTP probes")
+    return found
+
+
+class _NoProbes(TransportError):
+    """The session's transport is not Streamable HTTP."""
+
+
+async def _get_stream(ctx: Context) -> None:
+    # the session's own standalone stream, opened after the handshake, is the probe when it is there
+    own = next((e for e in ctx.events if e.kind == Kind.HTTP and e.data.get("method") == "GET"
+                and "status" in e.data), None)
+    event = own if own is not None else (await _http(ctx, "GET", {"Accept": "text/event-stream"}, None,
+                                                     "check: GET stream"))[0]
+    status = event.data.get("status")
+    headers = event.data.get("response_headers") or {}
+    content_type = next((str(v) for k, v in headers.items() if k.lower() == "content-type"), "")
+    if status == 405:
+        ctx.passed("http-get-stream", "HTTP 405: the server offers no GET stream", [event.seq])
+    elif isinstance(status, int) and 200 <= status < 300 and "text/event-stream" in content_type:
+        ctx.passed("http-get-stream", f"HTTP {status} with an event stream", [event.seq])
+    else:
+        ctx.failed("http-get-stream", f"GET got {got(event)} ({content_type or 'no Content-Type'}), neither an "
+                                      "event stream nor 405", [event.seq])
+
+
+async def _delete(ctx: Context) -> None:
+    issued = any(k.lower() == "mcp-session-id" for e in ctx.events if e.kind == Kind.HTTP
+                 for k in (e.data.get("response_headers") or {}))
+    if not issued:
+        ctx.not_applicable("http-delete", "the server gave no session id (a stateless server)")
+        return
+    event, _ = await _http(ctx, "DELETE", {}, None, "check: end the session")
+    status = event.data.get("status")
+    if status == 405:
+        ctx.not_applicable("http-delete", "the server does not let clients end sessions (405), which the spec allows")
+        return
+    if not (isinstance(status, int) and 200 <= status < 300):
+        ctx.failed("http-delete", f"DELETE got {got(event)}", [event.seq])
+        return
+    after, _ = await _http(ctx, "POST", {"Content-Type": "application/json",
+                                         "Accept": "application/json, text/event-stream"}, _ping_body(ctx),
+                           "check: a request in the ended session")
+    status2 = after.data.get("status")
+    if status2 == 404:
+        ctx.passed("http-delete", f"DELETE got HTTP {status}; the next request got 404", [event.seq, after.seq])
+    else:
+        ctx.failed("http-delete", f"DELETE got HTTP {status}, yet the next request in that session got "
+                                  f"{got(after)}, not 404", [event.seq, after.seq])
+
+
+async def _modern_405(ctx: Context) -> None:
+    for check_id in ("http-get-stream", "http-delete"):
+        ctx.not_applicable(check_id, "2026-07-28 has no GET stream and no sessions")
+    if [v for v in ctx.info.supported_versions if v != MODERN]:
+        ctx.not_applicable("http-modern-405", "the server speaks earlier revisions too ("
+                           + ", ".join(v for v in ctx.info.supported_versions if v != MODERN)
+                           + "), whose clients may GET and DELETE")
+        return
+    seqs = []
+    wrong = []
+    for method in ("GET", "DELETE"):
+        event, _ = await _http(ctx, method, {"Accept": "text/event-stream"} if method == "GET" else {}, None,
+                               f"check: {method} in 2026-07-28")
+        seqs.append(event.seq)
+        if event.data.get("status") != 405:
+            wrong.append(f"{method} got {got(event)}")
+    if wrong:
+        ctx.failed("http-modern-405", "; ".join(wrong) + ", not 405", seqs)
+    else:
+        ctx.passed("http-modern-405", "GET and DELETE got 405", seqs)
+
+
+#: The probes of one session, in order: the ones that may break the connection last.
