@@ -28,7 +28,7 @@ from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR, EXIT_SERVER_FAILED, EXIT_TOOL_ERROR
 from inspector.core.explore.arguments import (
     ArgumentError,
-    argument_problems,
+    check_arguments,
     did_you_mean,
     prompt_arguments,
     tool_arguments,
@@ -83,6 +83,7 @@ class OneShotResult:
     error: str | None = None
     rpc_error: Any = None
     problems: list[str] = field(default_factory=list)  #: each way the arguments break the tool's schema
+    notes: list[str] = field(default_factory=list)  #: what could not be checked before sending (said, not fatal)
 
 
 class _BadInput(Exception):
@@ -213,12 +214,17 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
         tool = await _find(session, "tools", job.name, timeout)
         schema = tool.get("inputSchema") if tool is not None else None
         arguments = tool_arguments(schema, job.words, job.base)
-        problems = argument_problems(schema, arguments)
+        problems, notes = check_arguments(schema, arguments)
         if problems:
             count = "1 way" if len(problems) == 1 else f"{len(problems)} ways"
             raise _BadInput(f"the arguments do not fit the inputSchema of {job.name} ({count}); nothing was sent",
                             problems)
-        return await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout, tool=job.name)
+        for note in notes:  # in the capture too: why the server got arguments the inspector did not vouch for
+            session.note(f"the arguments of {job.name} were sent unchecked in part: {note}")
+        outcome = await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout,
+                             tool=job.name)
+        outcome.notes = notes
+        return outcome
     if job.action == "prompt":
         prompt = await _find(session, "prompts", job.name, timeout)
         arguments = prompt_arguments(prompt or {}, job.words)
