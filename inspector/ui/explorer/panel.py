@@ -484,7 +484,9 @@ class ExplorerPanel(QWidget):
         """Call the selected tool with the editor's arguments (a problem with them is said, nothing is sent)."""
         if self._tool is None or self.arguments_editor is None or self.catalog is None or not self.ready:
             return
-        problems = self.arguments_editor.problems()
+        # a note on what could not be checked (a server's pattern too slow to decide, a schema that refers to
+        # itself) does not stop the call: the form shows it, the server judges
+        problems = [p for p in self.arguments_editor.problems() if getattr(p, "blocking", True)]
         if problems:  # the composer sends anything, arguments that break the schema included
             first = problems[0]
             self.say(f"not called: {getattr(first, 'sentence', first)}", failure=True)
