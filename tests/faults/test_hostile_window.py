@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from helpers import until
+from PySide6.QtWidgets import QPushButton
 from qt_loop import open_test_window, qloop  # noqa: F401 - qloop is a fixture
 
 from inspector.core.forms.fields import CUT_NOTE
@@ -135,8 +136,6 @@ def form_texts(form: Any) -> list[str]:
                     advice="Fill the fields shown, press Lay out as a form where you need more, or use the JSON view.")
 def test_a_schema_of_nested_defs_gives_a_small_form_at_once_that_lays_out_more_on_demand(qtbot, qloop, tmp_path,
                                                                                      report):
-    from PySide6.QtWidgets import QPushButton
-
     from inspector.ui.forms.form_widget import EXPAND_TEXT
 
     with hostile_tab(qloop, tmp_path, "dagschema", "4x8") as tab:
@@ -227,3 +226,83 @@ def test_a_nested_quantifier_is_decided_at_each_keystroke_of_44_characters(qtbot
         cost.stop()
         assert cost.stall < STALL_BOUND  # 27 characters froze it 4.8 s, 44 for good
         assert form.problem_at("arguments.s").startswith("arguments.s must match the pattern ^(.+)+#$")
+
+
+# -- point 3: images that decode huge (a PNG of 190 KB that is 7000 x 7000 pixels, 196 MB decoded) -------------
+
+
+def icon_tooltip(explorer: Any, row: int) -> str:
+    from PySide6.QtGui import QTextDocument
+
+    document = QTextDocument()
+    document.setHtml(explorer.tool_list.item(row).toolTip())
+    return document.toPlainText()
+
+
+@pytest.mark.report("faults", "20 tools whose icons are PNG bombs (190 KB each, 7000 x 7000 pixels decoded)",
+                    surface="GUI", group="hostile", advice="Nothing to change: such icons are left out, never decoded.")
+def test_tool_icons_that_decode_huge_are_measured_and_left_out_without_freezing_the_window(qtbot, qloop, tmp_path,
+                                                                                         report):
+    with open_test_window(qloop, tmp_path) as win:
+        cost = Cost()
+        started = time.monotonic()
+        tab = win.open_live(Target(name="hostile", argv=[sys.executable, str(HOSTILE), "icons", "20"],
+                                   handshake="legacy", timeout=10))
+        if not tab.explorer.isVisible():
+            tab.explorer_toggle.click()
+        explorer = tab.explorer
+        wait(qloop, lambda: explorer.tool_list.count() == 20 and "not shown" in icon_tooltip(explorer, 19),
+             "the icons measured")
+        cost.stop()
+        said = icon_tooltip(explorer, 0)
+        report.saw(f"the tool's tooltip: {said}", seconds=time.monotonic() - started)
+        report.figure("GUI thread blocked (s)", round(cost.stall, 2))
+        report.figure("memory growth (MiB)", cost.growth_mib())
+        assert cost.stall < STALL_BOUND, cost.stall  # 12-22 s before
+        assert cost.growth_mib() < MEMORY_BOUND_MIB  # 4.1 GB before
+        assert said == ("Its icon is not shown: 7,000 × 7,000 pixels is too large to show (over 1.0 million pixels, "
+                        "187 MiB decoded).")
+        assert all(explorer.tool_list.item(r).icon().isNull() for r in range(20))
+
+
+@pytest.mark.report("faults", "a result with 10 PNG bombs (190 KB each, 7000 x 7000 pixels decoded)", surface="GUI",
+                    group="hostile", advice="Save… keeps each image; open it with a tool meant for huge images.")
+def test_result_images_that_decode_huge_are_sentences_with_save_and_the_window_stays_responsive(qtbot, qloop,
+                                                                                                tmp_path, report):
+    with hostile_tab(qloop, tmp_path, "images", "10") as tab:
+        explorer = tab.explorer
+        select(explorer, "echo")
+        cost = Cost()
+        started = time.monotonic()
+        explorer.call()
+        wait(qloop, lambda: len(form_texts(explorer.tool_result)) and
+             sum("too large to show" in t for t in form_texts(explorer.tool_result)) == 10, "ten sentences")
+        cost.stop()
+        said = next(t for t in form_texts(explorer.tool_result) if "too large" in t)
+        report.saw(said, seconds=time.monotonic() - started)
+        report.figure("GUI thread blocked (s)", round(cost.stall, 2))
+        report.figure("memory growth (MiB)", cost.growth_mib())
+        assert cost.stall < STALL_BOUND, cost.stall  # 5.9-9.6 s before
+        assert cost.growth_mib() < MEMORY_BOUND_MIB  # 2.2 GB before
+        assert said == ("image (image/png, 186.1 KiB): 7,000 × 7,000 pixels is too large to show (over 16.8 million "
+                        "pixels, 187 MiB decoded)")
+        assert explorer.tool_result.images == []
+        saves = [b for b in explorer.tool_result.findChildren(QPushButton) if b.text() == "Save…"]
+        assert len(saves) == 10  # the bytes are kept: Save… writes them as they came
+
+
+def test_fair_icons_and_images_are_still_shown_beside_a_bomb(qtbot, qloop, tmp_path):
+    with hostile_tab(qloop, tmp_path, "fair") as tab:
+        explorer = tab.explorer
+        wait(qloop, lambda: not explorer.tool_list.item(0).icon().isNull(), "the fair icon")
+        wait(qloop, lambda: "not shown" in icon_tooltip(explorer, 1), "the bomb measured")
+        assert explorer.tool_list.item(1).icon().isNull()
+        select(explorer, "fair")
+        explorer.call()
+        wait(qloop, lambda: any("too large" in t for t in form_texts(explorer.tool_result)), "the bomb's sentence")
+        wait(qloop, lambda: len(explorer.tool_result.images) == 1, "the fair image")
+        image = explorer.tool_result.images[0]
+        assert (image.width_px, image.height_px) == (40, 30) and not image.pixmap().isNull()
+        dialog = image.enlarge()
+        assert "40 × 30" in dialog.windowTitle()
+        dialog.close()

@@ -10,7 +10,9 @@ form and image tests use:
 - ``dagschema PxL``: a tool ``dag`` whose ``$defs`` are L levels of P properties that all refer to the next
   level (1.2 KB for 4x8, which a naive expansion makes 4^8 = 65,536 fields);
 - ``icons N``: N tools, each with a data: PNG icon that decodes to 7000x7000 RGBA (196 MB);
-- ``images N``: ``tools/call`` answers with N such images.
+- ``images N``: ``tools/call`` answers with N such images;
+- ``fair``: the same shapes at a fair size (a tool with a 16x16 icon, a result with a 40x30 image and one bomb),
+  the control: fair images are still shown.
 
 It answers ``server/discover`` with -32601 (the inspector falls back to initialize) and initialize with the
 revision asked for.
@@ -18,7 +20,9 @@ revision asked for.
 
 import base64
 import json
+import struct
 import sys
+import zlib
 from pathlib import Path
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "plain"
@@ -44,6 +48,15 @@ def bomb():
     return base64.b64encode(BOMB.read_bytes()).decode()
 
 
+def small_png(width, height):
+    """A PNG of ``width`` x ``height`` opaque red pixels, written by hand (no imaging library here)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
 def tools():
     if MODE == "redos":
         return [tool("r", {"type": "object", "properties": {"s": {"type": "string", "pattern": ARG}}})]
@@ -63,6 +76,10 @@ def tools():
     if MODE == "icons":
         icon = [{"src": "data:image/png;base64," + bomb(), "mimeType": "image/png"}]
         return [tool(f"t{i}", icons=icon) for i in range(int(ARG or 20))]
+    if MODE == "fair":
+        icon = [{"src": "data:image/png;base64," + base64.b64encode(small_png(16, 16)).decode(),
+                 "mimeType": "image/png"}]
+        return [tool("fair", icons=icon), tool("bomb", icons=[{"src": "data:image/png;base64," + bomb()}])]
     return [tool("echo", {"type": "object", "properties": {"message": {"type": "string"}}})]
 
 
@@ -82,6 +99,11 @@ def call(mid):
         data = bomb()
         result(mid, {"content": [{"type": "image", "mimeType": "image/png", "data": data}
                                  for _ in range(int(ARG or 10))]})
+        return
+    if MODE == "fair":
+        fair = base64.b64encode(small_png(40, 30)).decode()
+        result(mid, {"content": [{"type": "image", "mimeType": "image/png", "data": fair},
+                                 {"type": "image", "mimeType": "image/png", "data": bomb()}]})
         return
     result(mid, {"content": [{"type": "text", "text": "ok"}]})
 
