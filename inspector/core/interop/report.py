@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector import __version__
-from inspector.core.present.describe import ARROWS, compact_seconds, hexdump, label, method_and_id, safe, summary
+from inspector.core.present.describe import (
+    ARROWS,
+    compact_seconds,
+    hexdump,
+    label,
+    method_and_id,
+    safe,
+    summary,
+    target_words,
+)
 from inspector.core.present.pretty import pretty_text
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
@@ -43,9 +52,7 @@ class _Session:
 
     def what(self) -> str:
         target = self.target
-        if target.get("transport") == "stdio":
-            return "stdio: " + " ".join(map(str, target.get("argv", [])))
-        return f"{target.get('transport', '?')}: {target.get('url', '?')}"
+        return f"{target.get('transport', '?')}: {target_words(target) or '?'}"
 
     def server(self) -> tuple[str, str]:
         """(server name and version, protocol revision) from the handshake's answer, when there is one."""

@@ -377,6 +377,8 @@ class ExplorerPanel(QWidget):
         """After the session closed: let the explorer's requests under way end (each fails at once now), so that
         none is left half-sent."""
         self.connection_ended()
+        for view in (self.tool_result, self.resource_result, self.prompt_result):
+            view.decoding.cancel_all()  # an image decoded after its tab is gone would have nowhere to go
         await self.tasks.wait(CLOSE_GRACE)
         if self.catalog is not None:
             await self.catalog.wait_idle(CLOSE_GRACE)

@@ -39,6 +39,7 @@ from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import History
 from inspector.core.interop.copy_as import as_command, as_curl
 from inspector.core.present.columns import KIND_CODES, KIND_MASK, category_table
+from inspector.core.present.describe import target_words
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.protocol.pacer import JudgePacer
 from inspector.core.session.session import ServerInfo
@@ -367,7 +368,7 @@ class SessionTab(QWidget):
     def _tap_status(self, state: str) -> None:
         hello = getattr(self, "tap_hello", {})
         target = hello.get("target") or {}
-        what = " ".join(map(str, target.get("argv", []))) or "?"
+        what = target_words(target) or "?"
         self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
                             f"{len(self.events):,} events · capture {hello.get('capture')}")
 
@@ -457,7 +458,7 @@ class SessionTab(QWidget):
         assert self.index is not None
         index = self.index
         target = index.target
-        what = target.get("url") or " ".join(map(str, target.get("argv", [])))
+        what = target_words(target)
         warnings = "; ".join(index.warnings)
         head = f"{state}: " if state else "opened read-only: "
         # the reader's warnings once the whole file is read: they stay while the judge goes through it after
