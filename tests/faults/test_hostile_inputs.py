@@ -12,13 +12,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before pytest-qt makes 
 
 import json
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from integration.integration_support import run_inspector
+from integration.integration_support import REPO, cli_env, run_inspector
 
 from inspector.core.exits import EXIT_BAD_INPUT
 
@@ -180,10 +181,19 @@ def holder(tmp_path: Path) -> Iterator[Path]:
             pass
 
 
+def run_cold(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """``python -m inspector ARGS`` started afresh, not forked from the warm test interpreter: what goes wrong
+    here happens as the interpreter shuts down (the warm CLI's children leave with os._exit, which hides it)."""
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, cwd=REPO, env=cli_env(), timeout=CLI_BOUND)
+    return done, time.monotonic() - started
+
+
 @pytest.mark.report("faults", "a server whose grandchild holds its stdout after it is gone", surface="CLI",
                     group="hostile", advice="End the server's leftover process: it holds the pipe open.")
 def test_check_against_a_server_whose_grandchild_holds_stdout_ends_without_a_traceback(tmp_path, holder, report):
-    done, seconds = run("check", "--timeout", "5", "--", sys.executable, str(HOLD), str(holder))
+    done, seconds = run_cold("check", "--timeout", "5", "--", sys.executable, str(HOLD), str(holder))
     assert "Event loop is closed" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     summary = [line for line in done.stdout.splitlines() if "passed" in line][-1]
     report.saw(summary, seconds=seconds)
@@ -191,6 +201,6 @@ def test_check_against_a_server_whose_grandchild_holds_stdout_ends_without_a_tra
 
 
 def test_record_against_a_server_whose_grandchild_holds_stdout_ends_without_a_traceback(tmp_path, holder):
-    done, _ = run("record", "--timeout", "5", "--out", str(tmp_path / "r.jsonl"), "--", sys.executable, str(HOLD),
-                  str(holder))
+    done, _ = run_cold("record", "--timeout", "5", "--out", str(tmp_path / "r.jsonl"), "--", sys.executable,
+                       str(HOLD), str(holder))
     assert "Event loop is closed" not in done.stderr and "Traceback" not in done.stderr, done.stderr
