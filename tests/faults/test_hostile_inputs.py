@@ -170,13 +170,13 @@ def test_import_of_a_file_nested_too_deep_says_so_rather_than_that_it_is_not_jso
 
 @pytest.fixture
 def holder(tmp_path: Path) -> Iterator[Path]:
-    """The pid file of stdio_hold.py's grandchild, ended at teardown (it is out of reach of the inspector's
+    """The pid file of stdio_hold.py's grandchildren, ended at teardown (it is out of reach of the inspector's
     group kill on purpose)."""
     pid_file = tmp_path / "holder.pid"
     yield pid_file
-    if pid_file.exists():
+    for pid in pid_file.read_text().split() if pid_file.exists() else []:
         try:
-            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            os.kill(int(pid), signal.SIGKILL)
         except ProcessLookupError:
             pass
 
