@@ -192,6 +192,8 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
     except KeyboardInterrupt:
         print("mcp-inspector: interrupted; the server was shut down", file=sys.stderr)
         return EXIT_INTERRUPTED
+    for note in outcome.notes:  # before the result: the user reads why it was sent unchecked first
+        print(f"mcp-inspector: note: {note}", file=sys.stderr)
     if outcome.result is not None:
         try:
             _print_result(outcome.result, as_json=args.json, text=args.text)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.capture import CaptureError, iter_capture
-from inspector.core.present.describe import event_record, format_event, safe
+from inspector.core.present.describe import event_record, format_event, safe, target_words
 from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.wire.events import Event
 
@@ -56,8 +56,7 @@ def run_show(path: Path, as_json: bool = False) -> int:
 def describe_header(header: dict[str, object]) -> str:
     target = header.get("target") if isinstance(header.get("target"), dict) else {}
     assert isinstance(target, dict)
-    stdio = target.get("transport") == "stdio"
-    what = " ".join(map(str, target.get("argv", []))) if stdio else str(target.get("url", ""))
+    what = target_words(target) or "?"
     if target.get("imported_from"):
         what = f"{what} (imported from {target['imported_from']})".strip()
     return safe(f"capture of {target.get('transport', '?')} {what}, recorded {header.get('created', '?')}")

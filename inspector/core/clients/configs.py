@@ -127,13 +127,17 @@ def _load_json(path: Path) -> Any:
     if not text.strip():
         raise ConfigError(f"{path} is empty.")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    try:
-        return json.loads(strip_json_comments(text))
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            pass
+        try:
+            return json.loads(strip_json_comments(text))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") \
+                from None
+    except RecursionError:  # Python's json reads about a thousand levels: the stack ends there
+        raise ConfigError(f"{path} is nested too deep to read (JSON deeper than about a thousand levels).") from None
 
 
 # -- formats ---------------------------------------------------------------------------------------------

@@ -94,6 +94,9 @@ class Node:
         return found
 
 
+#: objects and arrays nested deeper than this are refused with a sentence (the parser recurses, about three
+#: Python frames a level; client configs nest five or six levels)
+MAX_NESTING = 200
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
 
@@ -103,6 +106,7 @@ class _Parser:
         self.text = text
         self.name = name
         self.i = 0
+        self.depth = 0
 
     def parse(self) -> Node:
         node = self.value()
@@ -142,10 +146,13 @@ class _Parser:
         if i >= len(text):
             raise self.fail("the file ends where a value was expected")
         c = text[i]
-        if c == "{":
-            return self.object()
-        if c == "[":
-            return self.array()
+        if c in "{[":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise WrapError(f"{self.name} is nested too deep to read (deeper than {MAX_NESTING} levels).")
+            node = self.object() if c == "{" else self.array()
+            self.depth -= 1
+            return node
         if c == '"':
             return self.string()
         match = _NUMBER.match(text, i)

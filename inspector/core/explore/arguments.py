@@ -12,8 +12,10 @@ Contract (the one-shot ``call`` and ``prompt`` commands; issue 14):
   the text, so the schema check says what is wrong with it (``arguments.a must be a number, it is "x"``).
 - :func:`tool_arguments` builds a call's arguments: the ``--args`` object first, each ``KEY=VALUE`` over it.
   A key with dots (``a.b=1``) that is no property of its own sets a nested field, typed by the nested schema.
-- :func:`argument_problems` checks arguments against the schema with the shared validator
-  (:func:`inspector.core.schemas.validate.violations`); :func:`prompt_arguments` builds a prompt's string
+- :func:`check_arguments` checks arguments against the schema with the shared validator
+  (:func:`inspector.core.schemas.validate.violations`): the problems that stop the call, and notes on what could
+  not be checked (a server's pattern too slow to decide, a schema that refers to itself without end), which do
+  not; :func:`argument_problems` is the problems alone. :func:`prompt_arguments` builds a prompt's string
   arguments and checks the names and the required ones (prompt arguments are strings:
   https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt).
 - :func:`closest` names the nearest of some known names, for "no tool X; did you mean ...".
@@ -240,15 +242,26 @@ def tool_arguments(schema: Any, words: Iterable[str], base: dict[str, Any] | Non
     return arguments
 
 
-def argument_problems(schema: Any, arguments: dict[str, Any]) -> list[str]:
-    """Sentences for each way ``arguments`` break the tool's ``inputSchema`` (``[]``: they fit). A missing or
-    unusable schema checks nothing (the server will say)."""
-    from inspector.core.schemas.validate import schema_problem, violations
+def check_arguments(schema: Any, arguments: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """``(problems, notes)``: a sentence for each way ``arguments`` break the tool's ``inputSchema`` (``[]``: they
+    fit), and one for each part of the schema that could not be checked. A missing or unusable schema checks
+    nothing (the server will say)."""
+    from inspector.core.schemas.validate import UNCHECKED, schema_problem, violations
 
-    if not isinstance(schema, dict) or schema_problem(schema) is not None:
-        return []
+    if not isinstance(schema, dict):
+        return [], []
+    problem = schema_problem(schema)
+    found = violations(schema, arguments, root="arguments")
+    if problem is not None and not any(v.keyword == UNCHECKED for v in found):
+        return [], []
     # one sentence may cover several violations ("missing the required fields "a", "b"" for two)
-    return list(dict.fromkeys(v.sentence for v in violations(schema, arguments, root="arguments")))
+    return (list(dict.fromkeys(v.sentence for v in found if v.blocking)),
+            list(dict.fromkeys(v.sentence for v in found if not v.blocking)))
+
+
+def argument_problems(schema: Any, arguments: dict[str, Any]) -> list[str]:
+    """The problems of :func:`check_arguments` alone."""
+    return check_arguments(schema, arguments)[0]
 
 
 def prompt_arguments(prompt: dict[str, Any], words: Iterable[str]) -> dict[str, str]:

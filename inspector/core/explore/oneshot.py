@@ -35,7 +35,7 @@ from inspector.core.exits import (
 )
 from inspector.core.explore.arguments import (
     ArgumentError,
-    argument_problems,
+    check_arguments,
     did_you_mean,
     prompt_arguments,
     tool_arguments,
@@ -95,6 +95,7 @@ class OneShotResult:
     rpc_error: Any = None
     problems: list[str] = field(default_factory=list)  #: each way the arguments break the tool's schema
     warnings: list[str] = field(default_factory=list)  #: what is wrong with a good answer (tool names)
+    notes: list[str] = field(default_factory=list)  #: what could not be checked before sending (said, not fatal)
 
 
 class _BadInput(Exception):
@@ -240,18 +241,21 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
         tool = await _find(session, "tools", job.name, timeout)
         schema = tool.get("inputSchema") if tool is not None else None
         arguments = tool_arguments(schema, job.words, job.base)
-        problems = argument_problems(schema, arguments)
+        problems, notes = check_arguments(schema, arguments)
         if problems:
             count = "1 way" if len(problems) == 1 else f"{len(problems)} ways"
             raise _BadInput(f"the arguments do not fit the inputSchema of {job.name} ({count}); nothing was sent",
                             problems)
+        for note in notes:  # in the capture too: why the server got arguments the inspector did not vouch for
+            session.note(f"the arguments of {job.name} were sent unchecked in part: {note}")
         outcome = await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout,
                              tool=job.name)
+        outcome.notes = notes
         problem = output_problem(job.name, tool.get("outputSchema"), outcome.result) if tool is not None \
             and outcome.exit_code == EXIT_OK else None
         if problem is not None:  # the result is still printed: the user sees what broke the promise
             return OneShotResult(EXIT_PROTOCOL, outcome.result, f"{problem} (a client that validates it rejects "
-                                                                "the result)")
+                                                                "the result)", notes=notes)
         return outcome
     if job.action == "prompt":
         prompt = await _find(session, "prompts", job.name, timeout)

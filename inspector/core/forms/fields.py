@@ -18,6 +18,12 @@ Contract:
   (``oneOf``/``anyOf``/a list of types, with a chooser; each branch titled from its title, const or type),
   ``const``, ``json``.
 - ``type: [T, "null"]`` and ``anyOf``/``oneOf`` with a ``{"type": "null"}`` branch make the field ``nullable``.
+- A budget keeps every form small whatever the schema (a 1.2 KB schema of ``$defs`` that refer to each other
+  can stand for 65,536 fields): :func:`build` lays out at most :data:`MAX_FIELDS` fields, level by level (the
+  deepest whole levels that fit), and each composite field (object, array, union) below them is ``expandable``:
+  a ``json`` field whose ``note`` says the form stopped there; :func:`expand` lays it out on demand, within a
+  budget of its own, and :func:`replace_field` puts the result in the tree. An object with more properties than
+  the budget lists the first ones and says how many more there are (the others are written in the JSON view).
 - Keywords the form does not use (``$defs``, ``unevaluatedProperties``, ``contains``, ``$comment``, vendor
   ``x-`` keywords) are kept in ``Field.schema`` and ignored, never an error.
 
@@ -28,7 +34,7 @@ JSON Schema usage in MCP: https://modelcontextprotocol.io/specification/2025-11-
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.core.schemas.refs import ref_target
@@ -37,6 +43,11 @@ from inspector.core.schemas.refs import ref_target
 MAX_REF_DEPTH = 32
 #: nesting depth past which a field becomes raw JSON (a deeply recursive or hostile schema stays a small form)
 MAX_DEPTH = 12
+#: fields one form lays out at most, and one expansion of a part the budget cut: a form of this size builds its
+#: widgets in well under a second; the 65,536 of a hostile schema took a minute and 4 GB
+MAX_FIELDS = 300
+#: the note of a composite field the budget left out (see :func:`expand`)
+CUT_NOTE = "the form stops here to stay small: write this value as JSON, or lay it out as a form"
 #: keywords whose rules the form cannot lay out: the field is edited as JSON instead
 CONDITIONAL = ("if", "then", "else", "not", "dependentSchemas")
 _UNION = ("oneOf", "anyOf")
@@ -93,6 +104,10 @@ class Field:
     branches: tuple[Field, ...] = ()
     # const
     const: Any = None
+    # a part the budget cut (kind json): :func:`expand` lays it out from where the build stopped
+    expandable: bool = False
+    refs: tuple[str, ...] = field(default=(), compare=False, repr=False)  #: the refs followed to get here
+    depth: int = field(default=0, compare=False, repr=False)  #: how deep in the form the field is
 
     @property
     def label(self) -> str:
@@ -102,10 +117,62 @@ class Field:
         return next((c for c in self.children if c.name == name), None)
 
 
-def build(schema: Any) -> Field:
+def build(schema: Any, budget: int = MAX_FIELDS) -> Field:
     """The field tree of ``schema`` (the root of a tool's ``inputSchema``, an elicitation's ``requestedSchema``,
-    or any schema). Never raises."""
-    return _Builder(schema).field(schema, None, True, (), 0)
+    or any schema), at most ``budget`` fields. Never raises."""
+    return _layout(_Builder(schema), schema, None, True, (), 0, budget)
+
+
+def expand(schema: Any, cut: Field, budget: int = MAX_FIELDS) -> Field:
+    """The field ``cut`` (an ``expandable`` field of the tree of ``schema``) laid out as a form, at most ``budget``
+    more fields; ``cut`` itself when it is not expandable."""
+    if not cut.expandable:
+        return cut
+    built = _layout(_Builder(schema), cut.schema, cut.name, cut.required, cut.refs, cut.depth, budget)
+    return _titled(built, cut.title)  # a branch's or a position's label, given after the build
+
+
+def replace_field(root: Field, old: Field, new: Field) -> Field:
+    """``root`` with the field ``old`` (that very object) replaced by ``new``; ``root`` itself when ``old`` is
+    not in it."""
+    if root is old:
+        return new
+    changes: dict[str, Any] = {}
+    for name in ("children", "prefix", "branches"):
+        parts: tuple[Field, ...] = getattr(root, name)
+        swapped = tuple(replace_field(part, old, new) for part in parts)
+        if any(a is not b for a, b in zip(parts, swapped, strict=True)):
+            changes[name] = swapped
+    if root.item is not None:
+        item = replace_field(root.item, old, new)
+        if item is not root.item:
+            changes["item"] = item
+    return replace(root, **changes) if changes else root
+
+
+class _OverBudget(Exception):
+    """A layout needed more fields than its budget."""
+
+
+def _layout(builder: _Builder, schema: Any, name: str | None, required: bool, refs: tuple[str, ...], depth: int,
+            budget: int) -> Field:
+    """The deepest layout of ``schema`` whose whole levels fit in ``budget`` fields (iterative deepening: each
+    try stops as soon as it is over budget, so the work is bounded by the budget times the depth); when not
+    even the first level fits, that level with its objects' properties cut to the budget."""
+    best: Field | None = None
+    for limit in range(depth, MAX_DEPTH + 2):
+        builder.start(limit, budget)
+        try:
+            built = builder.field(schema, name, required, refs, depth)
+        except _OverBudget:
+            break
+        best = built
+        if not builder.cut:  # the whole schema fits: no deeper try can show more
+            break
+    if best is None:
+        builder.start(depth, budget, strict=False)
+        best = builder.field(schema, name, required, refs, depth)
+    return best
 
 
 def _types(schema: dict[str, Any]) -> list[str]:
@@ -139,6 +206,30 @@ class _Builder:
         self.root = root
         dialect = root.get("$schema") if isinstance(root, dict) else None
         self.old_tuples = isinstance(dialect, str) and any(d in dialect for d in _OLD_TUPLES)
+        self.start(MAX_DEPTH, MAX_FIELDS)
+
+    def start(self, limit: int, budget: int, *, strict: bool = True) -> None:
+        """A new try: composite fields deeper than ``limit`` are cut; over ``budget`` fields raises _OverBudget
+        when ``strict``, else an object lists only the properties that fit."""
+        self.limit = limit
+        self.budget = budget
+        self.strict = strict
+        self.count = 0
+        self.cut = False
+
+    def counted(self) -> None:
+        self.count += 1
+        if self.strict and self.count > self.budget:
+            raise _OverBudget
+
+    def cut_here(self, schema: dict[str, Any], nullable: bool, refs: tuple[str, ...], depth: int,
+                 common: dict[str, Any]) -> Field | None:
+        """The placeholder of a composite field below the layout's depth limit, else None."""
+        if depth <= self.limit:
+            return None
+        self.cut = True
+        return Field("json", schema, nullable=nullable, note=CUT_NOTE, expandable=True, refs=refs, depth=depth,
+                     **common)
 
     # -- resolution ------------------------------------------------------------------------------------
 
@@ -179,6 +270,7 @@ class _Builder:
     # -- fields ----------------------------------------------------------------------------------------
 
     def field(self, schema: Any, name: str | None, required: bool, refs: tuple[str, ...], depth: int) -> Field:
+        self.counted()
         schema, refs, note = self.resolve(schema, refs)
         common = self.common(schema, name, required)
         if note:
@@ -203,12 +295,16 @@ class _Builder:
         for key in _UNION:
             branches = schema.get(key)
             if isinstance(branches, list) and branches:
+                if len(branches) > 1 and (cut := self.cut_here(schema, nullable, refs, depth, common)):
+                    return cut
                 return self.union(schema, key, branches, name, required, nullable, refs, depth)
         if "const" in schema:
             return Field("const", schema, const=schema["const"], nullable=nullable, **common)
         if isinstance(schema.get("enum"), list) and schema["enum"]:
             return self.choice(schema, schema["enum"], nullable, common)
         if len(types) > 1:
+            if cut := self.cut_here(schema, nullable, refs, depth, common):
+                return cut
             parts = [{**schema, "type": t} for t in types]
             fields = tuple(self.field(p, None, True, refs, depth + 1) for p in parts)
             fields = tuple(_titled(f, t) for f, t in zip(fields, types, strict=True))
@@ -218,6 +314,8 @@ class _Builder:
             return Field("null", schema, **common)
         if kind in ("string", "number", "integer", "boolean"):
             return self.scalar(kind, schema, nullable, common)
+        if kind in ("array", "object") and (cut := self.cut_here(schema, nullable, refs, depth, common)):
+            return cut
         if kind == "array":
             return self.array(schema, nullable, refs, depth, common)
         if kind == "object":
@@ -339,10 +437,18 @@ class _Builder:
         if not props and (is_map or depth > 0):
             what = "a map of names to values" if is_map else "an object with any fields"
             return Field("json", schema, nullable=nullable, note=f"{what}: write it as JSON", **common)
-        children = tuple(self.field(sub, str(key), key in required, refs, depth + 1) for key, sub in props.items())
+        children: list[Field] = []
+        for key, sub in props.items():
+            if not self.strict and self.count >= self.budget:
+                break
+            children.append(self.field(sub, str(key), key in required, refs, depth + 1))
         extra_allowed = additional is not False and unevaluated is not False
         note = "other fields can be added in the JSON view" if is_map else ""
-        return Field("object", schema, nullable=nullable, children=children, extra_allowed=extra_allowed,
+        if len(children) < len(props):
+            left = len(props) - len(children)
+            note = f"the form shows the first {len(children):,} of its {len(props):,} fields to stay small: write " \
+                   f"the other {left:,} in the JSON view"
+        return Field("object", schema, nullable=nullable, children=tuple(children), extra_allowed=extra_allowed,
                      note=note, **common)
 
 
@@ -409,4 +515,4 @@ def _titled(built: Field, label: str) -> Field:
     return built if built.title else replace(built, title=label)
 
 
-__all__ = ["Field", "Option", "build", "ref_target", "value_label"]
+__all__ = ["Field", "Option", "build", "expand", "replace_field", "ref_target", "value_label"]

@@ -92,7 +92,8 @@ def import_file(path: str | os.PathLike[str], out: str | os.PathLike[str], redac
     except FileNotFoundError:
         raise ExportError(f"{name}: no such file") from None
     except (OSError, ValueError, RecursionError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "it is not JSON"
+        reason = exc.strerror if isinstance(exc, OSError) else \
+            "its JSON is nested too deep to read" if isinstance(exc, RecursionError) else "it is not JSON"
         raise ExportError(f"{name} cannot be imported: {reason}") from None
     if looks_like_history(har):
         try:

@@ -49,24 +49,34 @@ def events_from_history(data: Any) -> list[tuple[list[Event], float]]:
         raise HistoryError("this is not an MCP Inspector history: no list of {request, response} entries")
     batches: list[tuple[list[Event], float]] = []
     for index, entry in enumerate(entries, start=1):
-        if not isinstance(entry, dict) or "request" not in entry:
-            raise HistoryError(f"history entry {index} has no request")
-        request = _json(entry["request"], "request", index)
-        if not isinstance(request, dict) or not isinstance(request.get("method"), str):
-            raise HistoryError(f"history entry {index}: its request names no method")
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": index, "method": request["method"]}
-        if request.get("params") is not None:
-            message["params"] = request["params"]
-        sent = decode_document(json.dumps(message, ensure_ascii=False).encode("utf-8"), Direction.C2S)
-        batches.append(([sent], index * 0.002))
-        if entry.get("response") is None:
-            continue
-        response = _json(entry["response"], "response", index)
-        answer: dict[str, Any] = {"jsonrpc": "2.0", "id": index}
-        if isinstance(response, dict) and isinstance(response.get("error"), dict) and "result" not in response:
-            answer["error"] = response["error"]
-        else:
-            answer["result"] = response
-        received = decode_document(json.dumps(answer, ensure_ascii=False).encode("utf-8"), Direction.S2C)
-        batches.append(([received], index * 0.002 + 0.001))
+        try:
+            batches += _entry_events(entry, index)
+        except RecursionError:  # Python's json reads and writes about a thousand levels: the stack ends there
+            raise HistoryError(f"history entry {index} is nested too deep to read") from None
+    return batches
+
+
+def _entry_events(entry: Any, index: int) -> list[tuple[list[Event], float]]:
+    """One entry's request, then its response when it has one."""
+    batches: list[tuple[list[Event], float]] = []
+    if not isinstance(entry, dict) or "request" not in entry:
+        raise HistoryError(f"history entry {index} has no request")
+    request = _json(entry["request"], "request", index)
+    if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+        raise HistoryError(f"history entry {index}: its request names no method")
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": index, "method": request["method"]}
+    if request.get("params") is not None:
+        message["params"] = request["params"]
+    sent = decode_document(json.dumps(message, ensure_ascii=False).encode("utf-8"), Direction.C2S)
+    batches.append(([sent], index * 0.002))
+    if entry.get("response") is None:
+        return batches
+    response = _json(entry["response"], "response", index)
+    answer: dict[str, Any] = {"jsonrpc": "2.0", "id": index}
+    if isinstance(response, dict) and isinstance(response.get("error"), dict) and "result" not in response:
+        answer["error"] = response["error"]
+    else:
+        answer["result"] = response
+    received = decode_document(json.dumps(answer, ensure_ascii=False).encode("utf-8"), Direction.S2C)
+    batches.append(([received], index * 0.002 + 0.001))
     return batches

@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector import __version__
-from inspector.core.present.describe import ARROWS, compact_seconds, hexdump, label, method_and_id, safe, summary
+from inspector.core.present.describe import (
+    ARROWS,
+    compact_seconds,
+    hexdump,
+    label,
+    method_and_id,
+    safe,
+    summary,
+    target_words,
+)
 from inspector.core.present.markdown import literal
 from inspector.core.present.pretty import pretty_text
 from inspector.core.present.problems import event_is_problem, is_problem_finding
@@ -90,9 +99,7 @@ class _Survey:
 
     def what(self) -> str:
         target = self.target
-        if target.get("transport") == "stdio":
-            return "stdio: " + " ".join(map(str, target.get("argv", [])))
-        return f"{target.get('transport', '?')}: {target.get('url', '?')}"
+        return f"{target.get('transport', '?')}: {target_words(target) or '?'}"
 
 
 def _survey(header: dict[str, Any], events: Iterable[Event]) -> _Survey:

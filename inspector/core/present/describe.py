@@ -124,6 +124,21 @@ def _words(value: Any) -> str:
     return " ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
+def target_words(target: Any) -> str:
+    """What a capture header's ``target`` ran or reached, as words: a stdio target's command line, else its URL;
+    ``""`` when it does not say. A capture may come from anyone: an ``argv`` that is no list of words (a number,
+    null, one string) gives what it can, never an exception."""
+    if not isinstance(target, dict):
+        return ""
+    if target.get("transport") == "stdio" or ("argv" in target and not target.get("url")):
+        argv = target.get("argv")
+        if isinstance(argv, list):
+            return " ".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in argv)
+        return argv if isinstance(argv, str) else ""
+    url = target.get("url")
+    return url if isinstance(url, str) else ""
+
+
 def describe_http(data: Any) -> str:
     """One line for an HTTP exchange: request line, status, content type, timing, error or snippet."""
     number = data.get("exchange")

@@ -12,6 +12,11 @@ Contract:
 - ``$ref`` is resolved inside the schema only (``#/$defs/...``, ``#/definitions/...``, and the schema's own
   ``$id``). A reference to anything else is never fetched: it is reported as a violation with the keyword
   ``$ref`` ("... refers to https://..., which is never fetched"), because server content is untrusted.
+- A server's ``pattern`` and ``patternProperties`` are matched by :mod:`inspector.core.schemas.patterns`, within a
+  time budget shared by the whole check: a pattern that cannot be decided in time (or read) is a
+  :data:`UNCHECKED` violation, a note that says so, never a hang. So is a schema that refers to itself without
+  end (``{"$ref": "#"}``) or nests too deep to follow. Such a note does not make the value invalid:
+  ``Violation.blocking`` is False, and :func:`first_violation` leaves notes out.
 - Validators are compiled once per distinct schema (keyed by its canonical JSON) and kept in a bounded cache,
   so judging every message of a session against the same schema costs one compile.
 """
@@ -31,6 +36,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
 
+from inspector.core.schemas import patterns
+
 #: how many compiled validators to keep (a session's tools, the MCP schemas' definitions)
 CACHE_SIZE = 512
 
@@ -43,6 +50,17 @@ class Violation:
     keyword: str  #: the JSON Schema keyword that failed (``type``, ``required``, ``$ref``, ...)
     sentence: str  #: one sentence, without a final full stop, e.g. ``arguments.a must be a number, it is "x"``
 
+    @property
+    def blocking(self) -> bool:
+        """Whether the value breaks the schema (False for a note about a part that could not be checked)."""
+        return self.keyword != UNCHECKED
+
+
+#: the keyword of a note about a part of the schema that could not be checked (a slow pattern, a ``$ref`` loop)
+UNCHECKED = "unchecked"
+#: what is said when jsonschema ran out of stack on a schema
+TOO_DEEP = "the schema refers to itself without end or nests too deep to check"
+
 
 def _never_fetch(uri: str) -> referencing.Resource[Any]:
     raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs field mypy does not see
@@ -54,7 +72,7 @@ _NO_NETWORK: referencing.Registry[Any] = referencing.Registry(retrieve=_never_fe
 _cache: OrderedDict[str, Validator] = OrderedDict()
 #: what :func:`schema_problem` said of each schema :func:`violations` met (by canonical JSON), as bounded
 _problems: dict[str, str | None] = {}
-_UNCHECKED = object()
+_NOT_LOOKED_AT = object()
 
 
 def _key(schema: Any) -> str:
@@ -68,12 +86,28 @@ def validator_for(schema: Any) -> Validator:
     if found is not None:
         _cache.move_to_end(key)
         return found
-    cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
+    cls = _bounded(jsonschema.validators.validator_for(schema, default=Draft202012Validator))
     validator: Validator = cls(schema, registry=_NO_NETWORK, format_checker=cls.FORMAT_CHECKER)
     _cache[key] = validator
     if len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return validator
+
+
+def _too_deep(root: str) -> str:
+    return f"{TOO_DEEP}: {root or 'the value'} could not be checked against it"
+
+
+_bounded_classes: dict[type[Validator], type[Validator]] = {}
+
+
+def _bounded(cls: type[Validator]) -> type[Validator]:
+    """``cls`` with the keywords that match a server's regular expressions bounded in time (:mod:`.patterns`)."""
+    found = _bounded_classes.get(cls)
+    if found is None:
+        found = _bounded_classes[cls] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # jsonschema's stub leaves extend untyped
+            cls, patterns.keywords_for(cls.VALIDATORS))
+    return found
 
 
 def schema_problem(schema: Any) -> str | None:
@@ -86,6 +120,8 @@ def schema_problem(schema: Any) -> str | None:
     except jsonschema.SchemaError as exc:
         where = _path(exc.absolute_path, "schema")
         return f"{where} breaks the JSON Schema rules: {_short(exc.message)}"
+    except RecursionError:
+        return f"{TOO_DEEP} against the JSON Schema rules"
     return None
 
 
@@ -98,14 +134,19 @@ def violations(schema: Any, instance: Any, *, root: str = "", limit: int = 20) -
     """
     if not isinstance(schema, (dict, bool)):
         return [Violation(root or "$", "schema", str(schema_problem(schema)))]
-    key = _key(schema)
-    problem = _problems.get(key, _UNCHECKED)
-    if problem is _UNCHECKED:  # checking a schema against its metaschema costs as much as compiling it: once
+    try:
+        key = _key(schema)
+    except RecursionError:  # nested deeper than json.dumps goes
+        return [Violation(root or "$", UNCHECKED, _too_deep(root))]
+    problem = _problems.get(key, _NOT_LOOKED_AT)
+    if problem is _NOT_LOOKED_AT:  # checking a schema against its metaschema costs as much as compiling it: once
         problem = _problems[key] = schema_problem(schema)
         if len(_problems) > CACHE_SIZE:
             del _problems[next(iter(_problems))]
     if problem is not None:
-        return [Violation(root or "$", "schema", str(problem))]
+        too_deep = str(problem).startswith(TOO_DEEP)  # not a broken schema: one this check cannot follow
+        return [Violation(root or "$", UNCHECKED if too_deep else "schema",
+                          _too_deep(root) if too_deep else str(problem))]
     return violations_of(validator_for(schema), instance, root=root, limit=limit)
 
 
@@ -132,23 +173,27 @@ def violations_of(validator: Validator, instance: Any, *, root: str = "", limit:
     A violation is said once: a schema that asks for the same thing twice (2026-07-28's ListToolsResult requires
     ``cacheScope`` in each of the two schemas it combines) gives jsonschema two errors with the same sentence."""
     out: list[Violation] = []
-    try:
-        errors = sorted(validator.iter_errors(instance), key=relevance)
-        for error in errors[:limit]:
-            violation = _violation(_deepest(error), root)
-            if violation not in out:
-                out.append(violation)
-    except referencing.exceptions.Unresolvable as exc:
-        ref = getattr(exc, "ref", str(exc))
-        out.append(Violation(root or "$", "$ref",
-                             f"the schema refers to {ref}, which is not inside the schema and is never fetched"))
+    with patterns.Budget() as budget:
+        try:
+            errors = sorted(validator.iter_errors(instance), key=relevance)
+            for error in errors[:limit]:
+                violation = _violation(_deepest(error), root)
+                if violation not in out:
+                    out.append(violation)
+        except referencing.exceptions.Unresolvable as exc:
+            ref = getattr(exc, "ref", str(exc))
+            out.append(Violation(root or "$", "$ref",
+                                 f"the schema refers to {ref}, which is not inside the schema and is never fetched"))
+        except RecursionError:
+            out.append(Violation(root or "$", UNCHECKED, _too_deep(root)))
+    out += [Violation(root or "$", UNCHECKED, note) for note in budget.notes]
     return out
 
 
 def first_violation(schema: Any, instance: Any, *, root: str = "") -> Violation | None:
-    """The best single violation, or None when ``instance`` is valid."""
-    found = violations(schema, instance, root=root, limit=1)
-    return found[0] if found else None
+    """The best single violation, or None when ``instance`` is valid (notes about what could not be checked are
+    left out)."""
+    return next((v for v in violations(schema, instance, root=root, limit=1) if v.blocking), None)
 
 
 def _deepest(error: ValidationError) -> ValidationError:
@@ -259,7 +304,10 @@ def _extra_names(error: ValidationError) -> list[str]:
     value = error.instance if isinstance(error.instance, dict) else {}
     schema = error.schema if isinstance(error.schema, dict) else {}
     props = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
-    return [name for name in value if name not in props][:8] or ["?"]
+    matched: dict[str, Any] = schema["patternProperties"] if isinstance(schema.get("patternProperties"), dict) \
+        else {}
+    return [name for name in value if name not in props
+            and not any(isinstance(p, str) and patterns.search(p, name) is not False for p in matched)][:8] or ["?"]
 
 
 def _short(text: str, limit: int = 160) -> str:

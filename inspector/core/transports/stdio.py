@@ -106,6 +106,7 @@ class StdioTransport(Transport):
         self._stop_began: float | None = None  #: when :meth:`close` began (the loop's clock)
         self._stdin_closed = False
         self._exit_code: asyncio.Future[int] | None = None
+        self._subprocess: asyncio.SubprocessTransport | None = None  #: asyncio's transport of the process
 
     @property
     def leftovers(self) -> list[int]:
@@ -171,6 +172,7 @@ class StdioTransport(Transport):
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 cwd=self.cwd, env=env, start_new_session=True,
             )
+            self._subprocess = transport
             self.process = asyncio.subprocess.Process(transport, protocol, loop)
             self.group = ProcessGroup(self.process.pid, lambda what, **data: self.emit(lifecycle(what, **data)))
         except PermissionError:
@@ -356,6 +358,11 @@ class StdioTransport(Transport):
         await group.reap()
         if self._waiter is not None:
             await self._waiter
+        if self._subprocess is not None:
+            # our ends of the pipes, closed now, on a running loop: a grandchild that still holds the server's
+            # stdout keeps asyncio from closing them itself, and its transport, garbage-collected after the loop
+            # ended, printed "Event loop is closed" tracebacks
+            self._subprocess.close()
 
     def _close_stdin(self) -> None:
         if self._stdin_closed or self.process is None or self.process.stdin is None:

@@ -11,15 +11,13 @@ each request is a row of the timeline. Server text reaches the screen as plain t
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QIcon, QImage, QKeyEvent, QKeySequence, QPixmap, QShortcut
+from PySide6.QtGui import QGuiApplication, QIcon, QKeyEvent, QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QCompleter,
     QFileDialog,
@@ -40,12 +38,14 @@ from uritemplate import URITemplate
 
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice, request_message
 from inspector.core.explore.history import Call, History, command_line, summarize
+from inspector.core.present.images import ICON_MAX_PIXELS, icon_bytes
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.explorer.arguments import arguments_editor_for
 from inspector.ui.explorer.result_view import ResultView
+from inspector.ui.images import Decoded, decode_off_thread
 from inspector.ui.timeline.model import plain_tooltip
 
 #: Keys that call the selected tool (as the composer's send keys).
@@ -68,24 +68,6 @@ def badges(tool: dict[str, Any]) -> list[str]:
     if not isinstance(annotations, dict):
         return []
     return [word for key, word in BADGES if annotations.get(key) is True]
-
-
-def data_icon(item: dict[str, Any]) -> QIcon | None:
-    """The first of an item's ``icons`` given as a ``data:`` URI with base64 image data; never fetched from
-    anywhere (http icons are left out: server content is untrusted and the window opens no connection)."""
-    icons = item.get("icons")
-    for icon in icons if isinstance(icons, list) else []:
-        src = icon.get("src") if isinstance(icon, dict) else None
-        if not isinstance(src, str) or not src.startswith("data:") or ";base64," not in src:
-            continue
-        try:
-            raw = base64.b64decode(src.split(";base64,", 1)[1], validate=False)
-        except (binascii.Error, ValueError):
-            continue
-        image = QImage()
-        if image.loadFromData(raw):
-            return QIcon(QPixmap.fromImage(image))
-    return None
 
 
 def item_text(item: dict[str, Any], key: str = "name") -> str:
@@ -173,6 +155,7 @@ class ExplorerPanel(QWidget):
         self.catalog: Catalog | None = None
         self.target: Target | None = None
         self.tasks = Tasks(report=lambda sentence: self.say(sentence, failure=True))
+        self._icons_generation: dict[str, int] = {}  #: bumped at each fill of a list: its icon task then stops
         self.history: History | None = None
         self.profile = ""
         self.ready = False
@@ -398,6 +381,8 @@ class ExplorerPanel(QWidget):
         """After the session closed: let the explorer's requests under way end (each fails at once now), so that
         none is left half-sent."""
         self.connection_ended()
+        for view in (self.tool_result, self.resource_result, self.prompt_result):
+            view.decoding.cancel_all()  # an image decoded after its tab is gone would have nowhere to go
         await self.tasks.wait(CLOSE_GRACE)
         if self.catalog is not None:
             await self.catalog.wait_idle(CLOSE_GRACE)
@@ -451,12 +436,36 @@ class ExplorerPanel(QWidget):
             description = item.get("description")
             line.setToolTip(plain_tooltip(description) if isinstance(description, str) and description else "")
             line.setData(ROLE_ITEM, item)
-            icon = data_icon(item)
-            if icon is not None:
-                line.setIcon(icon)
             target.addItem(line)
             if item.get(key) == current:
                 target.setCurrentItem(line)
+        self._icons_generation[kind] = generation = self._icons_generation.get(kind, 0) + 1
+        wanted = [(row, raw) for row, item in enumerate(items) if (raw := icon_bytes(item)) is not None]
+        if wanted:
+            self._spawn(self._draw_icons(target, kind, generation, wanted), f"drawing the {kind}' icons")
+
+    async def _draw_icons(self, target: QListWidget, kind: str, generation: int,
+                          wanted: list[tuple[int, bytes]]) -> None:
+        """Each item's ``data:`` icon, decoded off the GUI thread within ICON_MAX_PIXELS (one too large gets no
+        icon and a line in its tooltip saying why); the same bytes are decoded once. A list filled again
+        meanwhile is left alone."""
+        seen: dict[bytes, Decoded] = {}
+        for row, raw in wanted:
+            decoded = seen.get(raw)
+            if decoded is None:
+                decoded = seen[raw] = await decode_off_thread(raw, ICON_MAX_PIXELS, ICON_SIDE * 2)
+            if self._icons_generation.get(kind) != generation:
+                return
+            if row >= target.count():
+                continue
+            line = target.item(row)
+            if decoded.image is not None:
+                line.setIcon(QIcon(QPixmap.fromImage(decoded.image)))
+            else:
+                item = line.data(ROLE_ITEM)
+                description = item.get("description") if isinstance(item, dict) else None
+                said = f"{description}\n\n" if isinstance(description, str) and description else ""
+                line.setToolTip(plain_tooltip(f"{said}Its icon is not shown: {decoded.problem}."))
 
     # -- tools -----------------------------------------------------------------------------------------
 
@@ -492,7 +501,9 @@ class ExplorerPanel(QWidget):
         """Call the selected tool with the editor's arguments (a problem with them is said, nothing is sent)."""
         if self._tool is None or self.arguments_editor is None or self.catalog is None or not self.ready:
             return
-        problems = self.arguments_editor.problems()
+        # a note on what could not be checked (a server's pattern too slow to decide, a schema that refers to
+        # itself) does not stop the call: the form shows it, the server judges
+        problems = [p for p in self.arguments_editor.problems() if getattr(p, "blocking", True)]
         if problems:  # the composer sends anything, arguments that break the schema included
             first = problems[0]
             self.say(f"not called: {getattr(first, 'sentence', first)}", failure=True)

@@ -11,13 +11,14 @@ error as the server's.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import json
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QFontDatabase, QImage, QMouseEvent, QPixmap
+from PySide6.QtGui import QFontDatabase, QMouseEvent, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -34,7 +35,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.present.describe import hexdump
+from inspector.core.present.images import MAX_PIXELS
 from inspector.core.schemas.validate import violations
+from inspector.core.tasks import Tasks
+from inspector.ui.images import Decoded, decode, decode_off_thread
 from inspector.ui.panels.composer import STATUS_COLOURS
 from inspector.ui.panels.json_highlighter import is_dark
 from inspector.ui.timeline.model import plain_tooltip
@@ -80,35 +84,40 @@ class SafeBrowser(QTextBrowser):
 
 
 class ImageLabel(QLabel):
-    """An image, scaled down to :data:`THUMBNAIL_SIDE`; a click shows it whole."""
+    """An image, as a thumbnail of at most :data:`THUMBNAIL_SIDE` pixels (decoded off the GUI thread, within
+    the pixel limit); a click shows it whole, decoded again from its bytes."""
 
-    def __init__(self, image: QImage, parent: QWidget | None = None) -> None:
+    def __init__(self, decoded: Decoded, raw: bytes, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.image = image
-        pixmap = QPixmap.fromImage(image)
-        side = max(image.width(), image.height())
-        if side > THUMBNAIL_SIDE or 0 < side < SMALL_IMAGE_SIDE:
-            fit = THUMBNAIL_SIDE if side > THUMBNAIL_SIDE else SMALL_IMAGE_SIDE
-            pixmap = pixmap.scaled(QSize(fit, fit), Qt.AspectRatioMode.KeepAspectRatio,
+        assert decoded.image is not None
+        self.raw = raw
+        self.width_px, self.height_px = decoded.width, decoded.height
+        pixmap = QPixmap.fromImage(decoded.image)
+        side = max(decoded.width, decoded.height)
+        if 0 < side < SMALL_IMAGE_SIDE:
+            pixmap = pixmap.scaled(QSize(SMALL_IMAGE_SIDE, SMALL_IMAGE_SIDE), Qt.AspectRatioMode.KeepAspectRatio,
                                    Qt.TransformationMode.SmoothTransformation)
         self.setPixmap(pixmap)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(f"{image.width()} × {image.height()} pixels: click to enlarge")
+        self.setToolTip(f"{decoded.width} × {decoded.height} pixels: click to enlarge")
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.enlarge()
 
     def enlarge(self) -> QDialog:
+        # a click on an image already measured within MAX_PIXELS: decoded here, at most a fraction of a second
+        whole = decode(self.raw, MAX_PIXELS).image
         dialog = QDialog(self)
-        dialog.setWindowTitle(f"Image, {self.image.width()} × {self.image.height()}")
+        dialog.setWindowTitle(f"Image, {self.width_px} × {self.height_px}")
         area = QScrollArea(dialog)
         label = QLabel()
-        label.setPixmap(QPixmap.fromImage(self.image))
+        if whole is not None:
+            label.setPixmap(QPixmap.fromImage(whole))
         area.setWidget(label)
         layout = QVBoxLayout(dialog)
         layout.addWidget(area)
-        dialog.resize(min(self.image.width() + 40, 1200), min(self.image.height() + 40, 900))
+        dialog.resize(min(self.width_px + 40, 1200), min(self.height_px + 40, 900))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
@@ -175,11 +184,13 @@ class ResultView(QWidget):
         layout.addWidget(self.area, 1)
         self._texts: list[tuple[SafeBrowser, str]] = []
         self.images: list[ImageLabel] = []  #: the images shown (tests look at their pixmaps)
+        self.decoding = Tasks(report=lambda sentence: self.say(sentence, failure=True))  #: images being decoded
         self.findings: list[str] = []  #: sentences of what is wrong with the result (a schema mismatch)
 
     # -- building blocks -----------------------------------------------------------------------------------
 
     def clear(self, heading: str = "") -> None:
+        self.decoding.cancel_all()  # their blocks go now
         while self.blocks.count() > 1:
             item = self.blocks.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -207,6 +218,11 @@ class ResultView(QWidget):
         return widget
 
     def add_label(self, text: str, status: str | None = None, *, mono: bool = False) -> QLabel:
+        label = self._label(text, status, mono=mono)
+        self._add(label)
+        return label
+
+    def _label(self, text: str, status: str | None = None, *, mono: bool = False) -> QLabel:
         label = QLabel(text)
         label.setTextFormat(Qt.TextFormat.PlainText)
         label.setWordWrap(True)
@@ -214,7 +230,6 @@ class ResultView(QWidget):
         if mono:
             label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self._colour(label, status)
-        self._add(label)
         return label
 
     def add_text(self, text: str, *, mono: bool = False) -> SafeBrowser:
@@ -232,7 +247,7 @@ class ResultView(QWidget):
         for browser, text in self._texts:
             browser.show_text(text, markdown)
 
-    def _save_row(self, what: str, data: bytes, mime: str) -> QWidget:
+    def _save_row(self, what: str, data: bytes, mime: str, *, add: bool = True) -> QWidget:
         row = QWidget()
         line = QHBoxLayout(row)
         line.setContentsMargins(0, 0, 0, 0)
@@ -242,7 +257,7 @@ class ResultView(QWidget):
         save.clicked.connect(lambda: self.save_bytes(data, mime))
         line.addWidget(label, 1)
         line.addWidget(save)
-        return self._add(row)
+        return self._add(row) if add else row
 
     def save_bytes(self, data: bytes, mime: str) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save", f"content.{_extension(mime)}")
@@ -255,19 +270,42 @@ class ResultView(QWidget):
             self.say(f"could not save {path}: {exc.strerror or exc}", failure=True)
 
     def add_image(self, data: Any, mime: str) -> None:
+        """An image block: measured, then decoded off the GUI thread within :data:`MAX_PIXELS` (a line says so
+        meanwhile); one too large, or that Qt cannot decode, is a sentence with Save…."""
         raw, problem = decode_base64(data)
         if raw is None:
             self.add_label(f"image ({mime}): {problem}", "error")
             return
-        image = QImage()
-        if not image.loadFromData(raw):
-            self.add_label(f"image ({mime}, {size_text(len(raw))}): Qt cannot decode it as an image", "warning")
-            self._save_row("", raw, mime)
+        waiting = self.add_label(f"image ({mime}, {size_text(len(raw))}): decoding…")
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test drives the view directly): decode here, still bounded
+            self._image_decoded(waiting, decode(raw, MAX_PIXELS, THUMBNAIL_SIDE), raw, mime)
             return
-        label = ImageLabel(image)
-        self.images.append(label)
-        self._add(label)
-        self._save_row(f"{mime} · {image.width()} × {image.height()} · {size_text(len(raw))}", raw, mime)
+        self.decoding.spawn(self._decode(waiting, raw, mime), "decoding an image")
+
+    async def _decode(self, waiting: QLabel, raw: bytes, mime: str) -> None:
+        self._image_decoded(waiting, await decode_off_thread(raw, MAX_PIXELS, THUMBNAIL_SIDE), raw, mime)
+
+    def _image_decoded(self, waiting: QLabel, decoded: Decoded, raw: bytes, mime: str) -> None:
+        """Put the image (or the sentence why not) where its "decoding…" line is."""
+        at = self.blocks.indexOf(waiting)
+        if at < 0:
+            return
+        self.blocks.removeWidget(waiting)
+        waiting.deleteLater()
+        blocks: list[QWidget] = []
+        if decoded.image is None:
+            blocks.append(self._label(f"image ({mime}, {size_text(len(raw))}): {decoded.problem}", "warning"))
+            blocks.append(self._save_row("", raw, mime, add=False))
+        else:
+            label = ImageLabel(decoded, raw)
+            self.images.append(label)
+            blocks.append(label)
+            blocks.append(self._save_row(f"{mime} · {decoded.width} × {decoded.height} · {size_text(len(raw))}",
+                                         raw, mime, add=False))
+        for offset, block in enumerate(blocks):
+            self.blocks.insertWidget(at + offset, block)
 
     def add_audio(self, data: Any, mime: str) -> None:
         raw, problem = decode_base64(data)

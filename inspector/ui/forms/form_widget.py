@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.forms import values as V
-from inspector.core.forms.fields import Field, build, value_label
+from inspector.core.forms.fields import Field, build, expand, replace_field, value_label
 from inspector.core.schemas.validate import Violation, describe_value, violations
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 
@@ -51,6 +51,8 @@ from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
 ERROR_COLOURS = ("#cf222e", "#ff7b72")
 #: what an unset optional choice or boolean shows
 NOT_SENT = "— not sent —"
+#: the button of a part the form's budget cut (inspector.core.forms.fields.expand)
+EXPAND_TEXT = "Lay out as a form"
 #: rows of a JSON field's editor
 JSON_FIELD_LINES = 4
 #: example text for string formats (placeholder hints)
@@ -266,7 +268,7 @@ class NullEditor(Editor):
 
 
 class JsonEditor(Editor):
-    """What the form cannot lay out, as JSON text."""
+    """What the form cannot lay out, as JSON text; a part the form's budget cut has a button that lays it out."""
 
     def __init__(self, f: Field, notify: Notify, parent: QWidget) -> None:
         super().__init__(f, notify, parent)
@@ -278,6 +280,26 @@ class JsonEditor(Editor):
         self._setting = False
         self.edit.textChanged.connect(self._changed)
         self.widget = self.edit
+        self.expand_button: QPushButton | None = None
+        if f.expandable:
+            self.widget = QWidget(parent)
+            layout = QVBoxLayout(self.widget)
+            layout.setContentsMargins(0, 0, 0, 0)
+            layout.addWidget(self.edit)
+            self.expand_button = QPushButton(EXPAND_TEXT, self.widget)
+            self.expand_button.setAutoDefault(False)
+            self.expand_button.clicked.connect(self._expand)
+            layout.addWidget(self.expand_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def _expand(self) -> None:
+        form = self.widget.parentWidget()
+        while form is not None and not isinstance(form, SchemaForm):
+            form = form.parentWidget()
+        if form is not None:
+            form.expand(self.field)
+
+    def focus_widget(self) -> QWidget:
+        return self.edit
 
     def _changed(self) -> None:
         if not self._setting:
@@ -594,16 +616,16 @@ class SchemaForm(QWidget):
         self.note.setObjectName("note")
         self.note.hide()
 
-        self.root_box = FieldBox(self._root, self._edited, self, top=True)
         self.scroller = QScrollArea(self)
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
-        holder = QWidget(self.scroller)
-        holder_layout = QVBoxLayout(holder)
-        holder_layout.setContentsMargins(2, 2, 2, 2)
-        holder_layout.addWidget(self.root_box, 0, Qt.AlignmentFlag.AlignTop)
-        holder_layout.addStretch(1)
-        self.scroller.setWidget(holder)
+        self._holder = QWidget(self.scroller)
+        self._holder_layout = QVBoxLayout(self._holder)
+        self._holder_layout.setContentsMargins(2, 2, 2, 2)
+        self.root_box = FieldBox(self._root, self._edited, self._holder, top=True)
+        self._holder_layout.addWidget(self.root_box, 0, Qt.AlignmentFlag.AlignTop)
+        self._holder_layout.addStretch(1)
+        self.scroller.setWidget(self._holder)
 
         self.json_edit = QPlainTextEdit(self)
         self.json_edit.setObjectName("arguments-json")
@@ -665,6 +687,20 @@ class SchemaForm(QWidget):
         """The red text shown under the field at ``path`` ("" when none)."""
         box = self._boxes.get(path)
         return box.error.text() if box is not None and not box.error.isHidden() else ""
+
+    def expand(self, cut: Field) -> None:
+        """Lay out ``cut``, a part the form's budget left as JSON (:func:`inspector.core.forms.fields.expand`);
+        the arguments stay as they are, now shown in its fields."""
+        built = expand(self._schema, cut)
+        if built is cut:
+            return
+        self._root = replace_field(self._root, cut, built)
+        old = self.root_box
+        self.root_box = FieldBox(self._root, self._edited, self._holder, top=True)
+        self._holder_layout.replaceWidget(old, self.root_box)
+        old.hide()
+        old.deleteLater()
+        self._take(self.arguments(), from_json=False)
 
     def show_json(self, on: bool = True) -> None:
         """Switch between the form and the JSON view of the same arguments."""

@@ -27,6 +27,7 @@ from inspector.core.capture.live import TapIndex
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import History
 from inspector.core.present.columns import category_table
+from inspector.core.present.describe import target_words
 from inspector.core.present.problems import ProblemBook, event_severity
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.session.outcomes import ServerInfo
@@ -236,7 +237,7 @@ class SessionTab(QWidget):
     def _tap_status(self, state: str) -> None:
         hello = getattr(self, "tap_hello", {})
         target = hello.get("target") or {}
-        what = target.get("url") or " ".join(map(str, target.get("argv", []))) or "?"
+        what = target_words(target) or "?"
         self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
                             f"{len(self.events):,} events · capture {hello.get('capture')}")
 
@@ -295,7 +296,7 @@ class SessionTab(QWidget):
         assert self.index is not None
         index = self.index
         target = index.target
-        what = target.get("url") or " ".join(map(str, target.get("argv", [])))
+        what = target_words(target)
         warnings = "; ".join(index.warnings)
         head = f"{state}: " if state else "opened read-only: "
         # the reader's warnings once the whole file is read: they stay while the judge goes through it after
