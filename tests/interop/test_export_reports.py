@@ -50,7 +50,7 @@ def test_the_markdown_report_names_the_session_lists_framing_errors_with_bytes_a
     # every timeline row is one table line: hostile text cannot break the table or close a fence
     table = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| #")]
     assert len(table) == len(capture.events)
-    assert all(len(re.findall(r"(?<!\\)\|", line)) == 8 for line in table), "7 cells, 8 unescaped pipes"
+    assert all(len(re.findall(r"(?<!\\)\|", line)) == 9 for line in table), "8 cells, 9 unescaped pipes"
     assert "<script>" not in text.split("## Exchanges")[0]
 
 
