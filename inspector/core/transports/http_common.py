@@ -98,11 +98,11 @@ def tls_context(ca_file: str | None = None, *, insecure: bool = False) -> ssl.SS
             raise CaFileError(f"--ca-file {ca_file}: no such file") from None
         except IsADirectoryError:
             raise CaFileError(f"--ca-file {ca_file} is a folder; give a PEM file of certificates") from None
-        except OSError as exc:
-            raise CaFileError(f"--ca-file {ca_file} cannot be read: {exc.strerror or exc}") from None
-        except (ssl.SSLError, ValueError):
+        except (ssl.SSLError, ValueError):  # before OSError, which SSLError is a kind of
             raise CaFileError(f"--ca-file {ca_file} holds no PEM certificate (a file with -----BEGIN "
                               "CERTIFICATE----- blocks)") from None
+        except OSError as exc:
+            raise CaFileError(f"--ca-file {ca_file} cannot be read: {exc.strerror or exc}") from None
     return context
 
 
