@@ -252,6 +252,11 @@ def explain_reason(exc: BaseException, url: str) -> str:
             if any(isinstance(e, ssl.SSLEOFError) for e in tls):  # hung up on our hello: a plain-HTTP port, mostly
                 return (f"TLS failed: the server at {host} does not speak https here: it hung up on the "
                         "TLS handshake (try http://)")
+            untrusted = next((e for e in tls if isinstance(e, ssl.SSLCertVerificationError)), None)
+            if untrusted is not None:
+                return (f"TLS failed: the server's certificate was refused ({untrusted.verify_message}); trust it with "
+                        "--ca-file FILE, or, for a test server only, --insecure (mcp-inspector doctor --url URL says "
+                        "why it is refused)")
             return f"TLS failed: {text or tls[0]}"
         return f"cannot connect to {host}: {text or exc.__class__.__name__}"
     if isinstance(exc, httpx.RemoteProtocolError):
