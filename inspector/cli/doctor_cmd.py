@@ -19,8 +19,6 @@ from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 if TYPE_CHECKING:  # the doctor is imported only when it runs, not for --help
     from inspector.core.doctor.model import Step
 
-#: How wide the status and step columns of the text form are.
-STATUS_WIDTH, STEP_WIDTH = 8, 10
 #: The handshake's bound unless --timeout says otherwise (the same as inspector.core.doctor.runner's, kept here so
 #: that --help does not import the doctor).
 DEFAULT_TIMEOUT = 10.0
@@ -57,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run_doctor(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     from inspector.cli.main import run_async
     from inspector.core.doctor.runner import diagnose
+    from inspector.core.doctor.text import heading, step_text
     from inspector.core.session.target import InputError, Target
 
     if args.url and command:
@@ -71,7 +70,8 @@ def run_doctor(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         return EXIT_BAD_INPUT
     as_text = args.format == "text"
     if as_text:
-        print(safe(f"mcp-inspector doctor: {target.describe()}", lines=False), flush=True)
+        sys.stdout.write(heading(target.describe()))
+        sys.stdout.flush()
 
     def show(step: Step) -> None:
         if as_text:
@@ -88,15 +88,3 @@ def run_doctor(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     else:
         print(safe_json(json.dumps(report.as_json(), ensure_ascii=False, indent=2)))
     return EXIT_OK if report.ok else EXIT_STEP_FAILED
-
-
-def step_text(step: Step) -> str:
-    """One step as the text form prints it: status, step and detail (a detail's further lines, such as quoted
-    stderr, indented under it), then ``fix: ...`` under a step that has one."""
-    indent = " " * (STATUS_WIDTH + STEP_WIDTH + 2)
-    first, *rest = safe(step.detail).splitlines() or [""]
-    lines = [f"{step.status:<{STATUS_WIDTH}} {step.step:<{STEP_WIDTH}} {first}"]
-    lines += [indent + line.strip() for line in rest]
-    if step.fix:
-        lines.append(f"{indent}fix: {safe(step.fix, lines=False)}")
-    return "\n".join(lines) + "\n"

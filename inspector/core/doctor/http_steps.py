@@ -121,8 +121,9 @@ async def http_step(run: SessionRun, place: Where, guess: Guess) -> Step:
     redirected = next((_redirect(e) for e in answered if _redirect(e)), None)
     if redirected is not None:
         return warning("http", redirected, "Use the URL the server redirects to as the server's URL.")
-    initialize = [e for e in answered if e.data.get("purpose") in ("initialize", "event stream")] or answered
-    return passed("http", f"the server answered: {_lines(initialize[:1])}")
+    good = [e for e in answered if 200 <= int(e.data["status"]) < 300] or answered
+    opening = [e for e in good if e.data.get("purpose") in ("initialize", "event stream")] or good
+    return passed("http", f"the server answered: {_lines(opening[:1])}")
 
 
 async def speaks_tls(place: Where) -> bool:

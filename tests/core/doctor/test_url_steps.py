@@ -173,6 +173,8 @@ def test_the_http_sse_fallback_works_and_is_a_transport_warning(probe):
     assert transport.status == WARNING
     assert transport.detail.startswith("HTTP+SSE, the 2024-11-05 transport: mcp-inspector fell back to it")
     assert "HTTP 404" in transport.detail
+    # the http step names the exchange that worked, not the refused POST before it
+    assert step(report, "http").detail == "the server answered: GET /doctor-legacy/sse -> 200 OK (text/event-stream)"
     assert statuses(report)["handshake"] == PASSED and report.ok
 
 
