@@ -184,6 +184,13 @@ INSECURE_WARNING = ("mcp-inspector: warning: --insecure: TLS certificates are no
                     "and the server can read and change this traffic")
 
 
+def insecure_for_a_url(args: argparse.Namespace, command: list[str]) -> bool:
+    """``--insecure`` was given for a server reached by URL (not with a command after ``--``, which the command
+    refuses with its own sentence): its warning is then said once, before any connection."""
+    asked = getattr(args, "insecure", False) or getattr(args, "gui_insecure", False)
+    return bool(asked) and not (command and not (getattr(args, "url", None) or getattr(args, "gui_url", None)))
+
+
 def add_config_options(parser: argparse.ArgumentParser, dest_prefix: str = "") -> None:
     """``--config FILE --server NAME``: a server of a client's MCP config (Claude Desktop, Cursor, VS Code,
     Claude Code, Windsurf), instead of ``-- CMD`` or ``--url`` (read by Target.from_args)."""
@@ -302,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     if requested():  # the shell asks for completions (bash, zsh, fish): answer and exit
         complete(parser)
     args = parser.parse_args(capture_as_open(own, parser))
-    if getattr(args, "insecure", False) or getattr(args, "gui_insecure", False):
+    if insecure_for_a_url(args, command):
         print(INSECURE_WARNING, file=sys.stderr)  # once, whatever the command, however many sessions it opens
     if getattr(args, "oneshot", None):
         from inspector.cli.oneshot_cmd import run_oneshot_command

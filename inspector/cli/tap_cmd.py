@@ -76,9 +76,11 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
         parser.error("--capture -: tap's stdout carries the server's messages (or the tap's URL); give a file")
     if args.url is not None:
         return _run_http(args, command)
-    if args.listen is not None or args.transport is not None or args.ca_file or args.insecure:
-        return _usage("--listen, --transport, --ca-file and --insecure go with --url (an HTTP tap); a stdio tap "
-                      "takes the server command after --")
+    if args.listen is not None or args.transport is not None:
+        return _usage("--listen and --transport go with --url (an HTTP tap); a stdio tap takes the server command "
+                      "after --")
+    if args.ca_file or args.insecure:
+        return _usage("--ca-file and --insecure go with --url (an HTTP tap to an https server)")
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents (or --url URL for an HTTP server)")

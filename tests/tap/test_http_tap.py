@@ -437,6 +437,8 @@ def test_a_ws_url_with_another_transport_is_refused_with_one_sentence(tmp_path):
     (["--url", "http://127.0.0.1:9/mcp", "--", "python", "server.py"], "give either --url"),
     (["--listen", "127.0.0.1:0", "--", "python", "server.py"], "--listen and --transport go with --url"),
     (["--transport", "sse", "--", "python", "server.py"], "--listen and --transport go with --url"),
+    (["--insecure", "--", "python", "server.py"], "--ca-file and --insecure go with --url"),
+    (["--url", "https://127.0.0.1:9/mcp", "--ca-file", "/no/such/ca.pem"], "--ca-file /no/such/ca.pem: no such file"),
 ])
 def test_options_that_do_not_fit_together_are_one_sentence(args, says):
     result = cli("tap", "--no-live", *args)
