@@ -29,6 +29,8 @@ from inspector.core.wire.events import Event
 COMMON_PATHS = ("/mcp", "/sse")
 #: How long a session on a guessed path gets for its handshake (a server that answers at all does so at once).
 GUESS_TIMEOUT = 5.0
+#: Bound on the TLS hello that tells whether a port speaks https (a TLS server answers it at once).
+TLS_SNIFF_TIMEOUT = 3.0
 #: How many exchanges a detail names at most.
 MAX_LINES = 4
 #: Statuses that say "no MCP endpoint here" (what --transport auto falls back on, and what a static site says).
@@ -92,8 +94,10 @@ async def http_step(run: SessionRun, place: Where, guess: Guess) -> Step:
     if not exchanges:
         return failed("http", str(run.error or "no HTTP request was made"), "Check the URL and the options given.")
     if not answered:
-        detail = f"no HTTP answer: {lines}"
-        if not place.secure and await speaks_tls(place):
+        detail = f"no HTTP answer: {lines or run.error or 'the exchange was abandoned'}"
+        # a TLS port answers plain HTTP by hanging up or with an alert, at once; one that says nothing is not asked
+        reacted = any(not str(e.data.get("error", "")).startswith("abandoned") for e in exchanges)
+        if not place.secure and reacted and await speaks_tls(place):
             return failed("http", detail + "; the port speaks TLS", f"Use https:// for {place.hostport}.")
         return failed("http", detail, "Check that the URL's port is the server's HTTP port, and read the server's "
                                       "log.")
@@ -132,7 +136,7 @@ async def speaks_tls(place: Where) -> bool:
     try:
         _, writer = await asyncio.wait_for(
             asyncio.open_connection(address, place.port, ssl=tls_context(insecure=True), server_hostname=place.host),
-            GUESS_TIMEOUT)
+            TLS_SNIFF_TIMEOUT)
     except (OSError, ssl.SSLError, TimeoutError):
         return False
     writer.close()

@@ -5,6 +5,7 @@ probe server (a healthy endpoint, an HTTP+SSE one, a wrong path) and the OAuth t
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 from tls_support import closed_port, resolver_stays_local
@@ -144,6 +145,22 @@ def test_http_to_an_https_port_fails_http_and_says_to_use_https(self_signed):
 
 
 # -- http, transport, auth, handshake ----------------------------------------------------------------------
+
+
+def test_a_port_that_takes_the_connection_and_never_answers_fails_http_saying_so():
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)  # the kernel completes the connections; nobody ever reads them
+    try:
+        port = listener.getsockname()[1]
+        report = run(f"http://127.0.0.1:{port}/mcp", timeout=1)
+    finally:
+        listener.close()
+    assert statuses(report)["connect"] == PASSED
+    http = step(report, "http")
+    assert http.status == FAILED
+    assert http.detail.startswith("no HTTP answer: no response to "), http.detail
+    skipped_after(report, "http")
 
 
 def test_a_healthy_streamable_http_server_passes_every_step(probe):
