@@ -13,6 +13,9 @@ from inspector.core.doctor.session_run import SessionRun
 from inspector.core.protocol.revisions import REVISIONS
 from inspector.core.session.outcomes import HandshakeError, RequestTimeout, UnreadableResponse
 
+#: How the session's notes about version negotiation begin (inspector/core/session/handshake.py).
+NEGOTIATION_NOTES = ("the server rejected", "asked for protocol")
+
 FIX_SILENT_STDIO = ("Check that the server starts in stdio mode (not HTTP or SSE) and is not waiting for a prompt or "
                     "a login, and read its stderr.")
 FIX_SILENT_HTTP = "The server takes the request but does not answer it: its own log says what it is waiting for."
@@ -37,11 +40,13 @@ def handshake_step(run: SessionRun) -> Step:
         return failed("handshake", detail, FIX_OTHER)
     who = " ".join(x for x in (server.name, server.version) if x) or "the server (it gave no name)"
     revision = server.protocol_version or "?"
-    asked = run.asked_version()
     how = "initialize" if server.era == "legacy" else "server/discover" if server.era == "modern" else server.era
     detail = f"{who} answered {how} at protocol {revision}"
-    if asked and asked != revision:
-        detail += f" (mcp-inspector asked for {asked}; the server chose {revision}, as version negotiation allows)"
+    # the session notes each turn of the negotiation: a revision refused with the ones the server lists, or
+    # another one chosen in the server's answer
+    negotiated = [n for n in run.notes() if n.startswith(NEGOTIATION_NOTES)]
+    if negotiated:
+        detail += f" ({'; '.join(negotiated)})"
     if revision not in REVISIONS:
         return warning("handshake", f"{detail}, a revision mcp-inspector does not know",
                        "Expect surprises: the server speaks a protocol revision newer or other than the ones "

@@ -9,15 +9,13 @@ completes the handshake is also pinged, so "it stays up" means it answered after
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import Transport, TransportError
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Event, Kind
 
 #: How long a stdio server that finished the handshake gets to answer the ping that shows it stays up.
 STAY_UP_PING_TIMEOUT = 5.0
@@ -54,25 +52,6 @@ class SessionRun:
 
     def notes(self) -> list[str]:
         return [str(e.data.get("text", "")) for e in self.events if e.kind == Kind.NOTE]
-
-    def asked_version(self) -> str | None:
-        """The protocol revision the last ``initialize`` (or ``server/discover``) asked for."""
-        for event in reversed(self.messages(Direction.C2S)):
-            if event.method not in ("initialize", "server/discover"):
-                continue
-            try:
-                params = json.loads(event.raw).get("params") or {}
-            except (ValueError, AttributeError):
-                continue
-            version = params.get("protocolVersion") if isinstance(params, dict) else None
-            if isinstance(version, str):
-                return version
-            meta = params.get("_meta") if isinstance(params, dict) else None
-            if isinstance(meta, dict):
-                found: Any = next((v for k, v in meta.items() if k.endswith("protocolVersion")), None)
-                if isinstance(found, str):
-                    return found
-        return None
 
 
 async def run_session(target: Target, timeout: float) -> SessionRun:

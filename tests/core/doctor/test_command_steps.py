@@ -114,6 +114,16 @@ def test_an_interpreter_given_a_script_that_is_not_there_fails_the_command_step(
     assert command.detail == f"{sys.executable} is given the script servr.py, which is not in {tmp_path}"
 
 
+def test_the_handshake_says_which_revision_the_server_chose_when_it_is_not_the_one_asked():
+    negotiating = Path(__file__).resolve().parents[2] / "integration" / "servers" / "negotiating_server.py"
+    report = run([sys.executable, str(negotiating), "--supported", "2025-06-18", "--reject", "0"])
+    handshake = step(report, "handshake")
+    assert handshake.status == PASSED
+    assert handshake.detail == ("negotiating-test-server 1.0.0 answered initialize at protocol 2025-06-18 (the "
+                                "server rejected protocol revision 2026-07-28 (error -32022) and supports 2025-06-18: "
+                                "falling back to initialize, at a revision both speak)")
+
+
 def test_a_server_that_says_nothing_fails_the_handshake_and_not_start():
     report = run([sys.executable, "-c", "import sys; sys.stdin.read()"], timeout=1)
     assert statuses(report) == {"command": PASSED, "start": PASSED, "stdout": PASSED, "handshake": FAILED}
