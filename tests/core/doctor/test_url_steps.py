@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sys
 
 import pytest
-from tls_support import closed_port, resolver_stays_local
+from tls_support import TESTS, closed_port, resolver_stays_local, serving
 
 from inspector.core.auth.model import OAuthOptions
 from inspector.core.doctor.model import FAILED, PASSED, SKIPPED, URL_STEPS, WARNING, Report, Step
@@ -161,6 +162,26 @@ def test_a_port_that_takes_the_connection_and_never_answers_fails_http_saying_so
     assert http.status == FAILED
     assert http.detail.startswith("no HTTP answer: no response to "), http.detail
     skipped_after(report, "http")
+
+
+MISBEHAVING = TESTS / "http" / "servers" / "misbehaving_http_server.py"
+
+
+@pytest.mark.parametrize(("mode", "path", "status", "detail", "fix"), [
+    ("redirect", "/mcp/", WARNING, "redirected (307) from http://127.0.0.1:{port}/mcp/ to http://127.0.0.1:{port}/mcp",
+     "Use the URL the server redirects to"),
+    ("checks-accept", "/strict", FAILED, "POST /strict -> 406 Not Acceptable (application/json)",
+     "The server refuses the Accept header the spec has clients send"),
+    ("html-500", "/mcp", FAILED, "POST /mcp -> 500 Internal Server Error (text/html)", "its own log says why"),
+    ("static", "/", FAILED, "no MCP endpoint at /: POST / -> 501 Unsupported method ('POST') (text/html)",
+     "Check the URL's path: MCP servers usually serve /mcp"),
+])
+def test_what_the_http_layer_answers_is_judged_by_the_http_step(tmp_path, mode, path, status, detail, fix):
+    with serving([sys.executable, str(MISBEHAVING), mode, str(tmp_path / "port")], tmp_path / "port") as port:
+        http = step(run(f"http://127.0.0.1:{port}{path}", timeout=5), "http")
+    assert http.status == status, http
+    assert detail.format(port=port) in http.detail
+    assert fix in http.fix
 
 
 def test_a_healthy_streamable_http_server_passes_every_step(probe):
