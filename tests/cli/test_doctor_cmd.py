@@ -104,6 +104,9 @@ def test_a_command_that_dies_with_an_import_error_names_start_and_quotes_it():
     assert done.returncode == EXIT_STEP_FAILED
     assert lines_of(done.stdout)["start"].startswith("failed the server exited with code 1")
     assert "ModuleNotFoundError: No module named 'weather_sdk_missing'" in done.stdout
+    # the quoted traceback keeps its own indentation under the detail's column
+    column = "\n" + " " * 20
+    assert f'{column}Traceback (most recent call last):{column}  File "<string>", line 1' in done.stdout
     assert first_failure(done.stdout) == "the first failing step is start: fix it first"
 
 

@@ -21,7 +21,7 @@ from inspector.core.present.describe import safe
 from inspector.core.session.target import Target
 from inspector.core.transports.base import CannotRun, CommandNotFound, TransportClosed, TransportError
 from inspector.core.transports.stdio import StdioTransport
-from inspector.core.wire.events import Direction, Kind
+from inspector.core.wire.events import Direction, Kind, Lifecycle
 
 #: Programs that run a script named among their arguments (the script is checked for).
 INTERPRETERS = ("python", "python3", "node", "deno", "bun", "ruby", "perl", "php", "bash", "sh")
@@ -142,7 +142,15 @@ def start_step(run: SessionRun) -> Step:
     # the session's own sentence names the request it waited for, as record and the window say it
     diagnosis = str(run.error) if isinstance(run.error, TransportClosed) else \
         run.diagnosis or f"the server exited with code {transport.returncode}"
-    return failed("start", diagnosis, exit_fix(list(transport.stderr_tail), str(transport.argv[0])))
+    return failed("start", diagnosis, exit_fix(list(transport.stderr_tail), _executable(run) or transport.argv[0]))
+
+
+def _executable(run: SessionRun) -> str | None:
+    """The program the server was started as (the ``spawned`` event's: its PATH search done)."""
+    spawned = next((e for e in run.events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.SPAWNED),
+                   None)
+    found = spawned.data.get("executable") if spawned is not None else None
+    return str(found) if found else None
 
 
 def exit_fix(stderr: list[str], program: str) -> str:

@@ -4,6 +4,8 @@ has one, and a last line naming the first failed step. Server text is passed thr
 
 from __future__ import annotations
 
+import textwrap
+
 from inspector.core.doctor.model import Report, Step
 from inspector.core.present.terminal import safe
 
@@ -16,7 +18,8 @@ def step_text(step: Step) -> str:
     indent = " " * (STATUS_WIDTH + STEP_WIDTH + 2)
     first, *rest = safe(step.detail).splitlines() or [""]
     lines = [f"{step.status:<{STATUS_WIDTH}} {step.step:<{STEP_WIDTH}} {first}"]
-    lines += [indent + line.strip() for line in rest]
+    # a quoted stderr tail keeps its own indentation (a traceback's), under the detail's column
+    lines += [indent + line.rstrip() for line in textwrap.dedent("\n".join(rest)).splitlines()]
     if step.fix:
         lines.append(f"{indent}fix: {safe(step.fix, lines=False)}")
     return "\n".join(lines) + "\n"

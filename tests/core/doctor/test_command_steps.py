@@ -64,7 +64,7 @@ def test_a_server_that_dies_with_an_import_error_fails_start_quoting_it():
     assert start.status == FAILED
     assert "exited with code 1" in start.detail
     assert "ModuleNotFoundError: No module named 'weather_sdk_missing'" in start.detail
-    assert "Install the missing module" in start.fix
+    assert start.fix.startswith(f"Install the missing module for the Python that runs the server ({sys.executable})")
     assert statuses(report) == {"command": PASSED, "start": FAILED, "stdout": SKIPPED, "handshake": SKIPPED}
     assert step(report, "stdout").detail == "not tried: the start step failed"
 
