@@ -3,10 +3,14 @@ its status line; it runs the doctor's steps in the background on the Qt loop and
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from helpers import until
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
 from qt_loop import open_test_window
 from tls_support import closed_port
 
@@ -69,3 +73,26 @@ def test_diagnose_stays_hidden_for_a_session_that_connects(window, qloop):
 
     tab = qloop.run_until_complete(scenario())
     assert tab.diagnose.isHidden()
+
+
+def test_closing_the_dialog_while_it_runs_stops_the_diagnosis_and_its_server(qapp, qloop, tmp_path):
+    pid_file = tmp_path / "server.pid"
+    silent = [sys.executable, "-c", f"import os, sys; open({str(pid_file)!r}, 'w').write(str(os.getpid())); "
+                                    "sys.stdin.read()"]
+    window = QWidget()  # the window it belongs to stays open, as the main window does
+    window.show()
+    dialog = DoctorDialog(Target(name="silent", argv=silent), timeout=60, parent=window)
+
+    async def scenario():
+        dialog.show()
+        task = dialog.start()
+        await until(lambda: pid_file.exists() and pid_file.read_text(), 15, "the server to start")
+        assert dialog.running
+        dialog.close()
+        await until(task.done, 15, "the diagnosis to stop")
+        return task, int(pid_file.read_text())
+
+    task, pid = qloop.run_until_complete(scenario())
+    assert task.cancelled() and dialog.report is None
+    assert not Path(f"/proc/{pid}").exists(), "the doctor's server was shut down with it"
+    window.close()

@@ -190,7 +190,12 @@ class DiagnoseButton(QPushButton):
         from inspector.core.doctor.runner import DEFAULT_DOCTOR_TIMEOUT
 
         timeout = min(self.target.timeout, DEFAULT_DOCTOR_TIMEOUT)
-        self.dialog = DoctorDialog(self.target, timeout, self.window())
-        self.dialog.show()
-        self.dialog.start()
-        return self.dialog
+        dialog = self.dialog = DoctorDialog(self.target, timeout, self.window())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # closing cancels its run; nothing is kept
+        dialog.destroyed.connect(self._forget)
+        dialog.show()
+        dialog.start()
+        return dialog
+
+    def _forget(self) -> None:
+        self.dialog = None
