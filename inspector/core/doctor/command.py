@@ -15,7 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
-from inspector.core.doctor.model import FAILED, Step, failed, passed, skipped, warning
+from inspector.core.doctor.model import Step, failed, passed, warning
 from inspector.core.doctor.session_run import SessionRun
 from inspector.core.present.describe import safe
 from inspector.core.session.target import Target
@@ -197,23 +197,3 @@ def stdout_step(run: SessionRun) -> Step:
 def _quote(text: str) -> str:
     text = text.strip()
     return repr(text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS] + "…")
-
-
-def command_steps_after(first: Step, run: SessionRun | None) -> list[Step]:
-    """The steps after ``command``: ``start``, ``stdout`` and ``handshake`` from ``run``, each skipped once one
-    before it failed."""
-    from inspector.core.doctor.handshake import handshake_step
-
-    if first.status == FAILED or run is None:
-        return [skipped(name, "not tried: the command step failed") for name in ("start", "stdout", "handshake")]
-    steps = [start_step(run)]
-    for make in (stdout_step, handshake_step):
-        if any(s.status == FAILED for s in steps):
-            steps.append(skipped(make.__name__.removesuffix("_step"), f"not tried: the {_failed(steps)} step failed"))
-        else:
-            steps.append(make(run))
-    return steps
-
-
-def _failed(steps: list[Step]) -> str:
-    return next(s.step for s in steps if s.status == FAILED)
