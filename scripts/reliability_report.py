@@ -169,6 +169,14 @@ def render_troubleshooting(rows: list[dict]) -> str:
         "`python scripts/reliability_report.py`: every sentence below is quoted from a test run, in the "
         "command line (CLI) and in the window (GUI).",
         "",
+        "When a connection fails and the sentence is not enough, `mcp-inspector doctor --url URL` (or `doctor -- "
+        "COMMAND`), and **Diagnose…** beside the failed session's status line in the window, go through the "
+        "connection step by step (name, port, TLS certificate, path, transport, sign-in, handshake; or command, "
+        "start, stdout, handshake) and name the first step that fails with its fix ([user "
+        "guide](user-guide.md#when-a-connection-fails-diagnose-and-doctor)). An https server whose certificate "
+        "is self-signed or from a private CA is trusted with `--ca-file FILE`, or, for a test server only, not "
+        "verified at all with `--insecure`.",
+        "",
     ]
     groups = sorted({group for group, _ in by_case},
                     key=lambda g: (GROUP_ORDER.index(g) if g in GROUP_ORDER else len(GROUP_ORDER), g))

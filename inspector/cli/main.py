@@ -28,6 +28,7 @@ examples:
   mcp-inspector record --out s.jsonl --send calls.jsonl --timeout 20 -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector show session.jsonl
   mcp-inspector call get-sum a=2 b=3 -- npx -y @modelcontextprotocol/server-everything
+  mcp-inspector doctor --url https://localhost:8443/mcp
   mcp-inspector tap --name files -- npx -y @modelcontextprotocol/server-filesystem ~/Documents
   mcp-inspector tap --url https://mcp.example.com/mcp --listen 127.0.0.1:8765
   mcp-inspector wrap ~/.config/Claude/claude_desktop_config.json --all
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--oauth", dest="gui_oauth", action="store_true",
                         help="with --url: on 401, sign in with OAuth 2.1 in the system browser (the Auth tab shows "
                              "each step)")
+    add_tls_options(parser, dest_prefix="gui_", lead="with --url: ")
     add_config_options(parser, dest_prefix="gui_")
     parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
                         help="the window's sessions without a profile wait S seconds for the handshake and each "
@@ -115,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.check_cmd import add_parser as add_check
     from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
+    from inspector.cli.doctor_cmd import add_parser as add_doctor
     from inspector.cli.interop_cmd import add_parsers as add_interop
     from inspector.cli.lint_cmd import add_parser as add_lint
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
@@ -131,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_lint(sub)
     add_oneshot(sub)
     add_check(sub)
+    add_doctor(sub)
     return parser
 
 
@@ -157,8 +161,34 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
     http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
     http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
                       help="bound on connecting (default 10)")
+    add_tls_options(http)
     add_oauth_options(parser)
     add_config_options(parser)
+
+
+def add_tls_options(group: argparse._ActionsContainer, dest_prefix: str = "", *, oauth: bool = True,
+                    lead: str = "") -> None:
+    """``--ca-file FILE`` and ``--insecure``: how https certificates are trusted, for every command that
+    connects to a URL (read by Target.from_args, tap's TapOptions and Target.from_window_args). ``oauth``: the
+    command signs in with OAuth too (its requests are trusted the same way); ``lead`` starts each help text."""
+    also = "; the OAuth flow's requests too" if oauth else ""
+    group.add_argument("--ca-file", dest=f"{dest_prefix}ca_file", metavar="FILE",
+                       help=f"{lead}also trust the certificates in this PEM file for https (a self-signed server "
+                            f"certificate, or a private CA){also}")
+    group.add_argument("--insecure", dest=f"{dest_prefix}insecure", action="store_true",
+                       help=f"{lead}do not verify https certificates at all (a test server only: anyone on the way "
+                            "can read and change the traffic); said on stderr and in the capture's header")
+
+
+INSECURE_WARNING = ("mcp-inspector: warning: --insecure: TLS certificates are not verified, so anyone between here "
+                    "and the server can read and change this traffic")
+
+
+def insecure_for_a_url(args: argparse.Namespace, command: list[str]) -> bool:
+    """``--insecure`` was given for a server reached by URL (not with a command after ``--``, which the command
+    refuses with its own sentence): its warning is then said once, before any connection."""
+    asked = getattr(args, "insecure", False) or getattr(args, "gui_insecure", False)
+    return bool(asked) and not (command and not (getattr(args, "url", None) or getattr(args, "gui_url", None)))
 
 
 def add_config_options(parser: argparse.ArgumentParser, dest_prefix: str = "") -> None:
@@ -280,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     if requested():  # the shell asks for completions (bash, zsh, fish): answer and exit
         complete(parser)
     args = parser.parse_args(capture_as_open(own, parser))
+    if insecure_for_a_url(args, command):
+        print(INSECURE_WARNING, file=sys.stderr)  # once, whatever the command, however many sessions it opens
     if getattr(args, "oneshot", None):
         from inspector.cli.oneshot_cmd import run_oneshot_command
 
@@ -320,6 +352,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.check_cmd import run_check
 
         return run_check(args, command, parser)
+    if args.command == "doctor":
+        from inspector.cli.doctor_cmd import run_doctor
+
+        return run_doctor(args, command, parser)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

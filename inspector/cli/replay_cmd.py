@@ -85,6 +85,7 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         InputError,
         Target,
         make_transport,
+        no_tls_options,
         parse_env,
     )
     from inspector.core.transports.base import TransportError
@@ -127,6 +128,8 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
                                   timeout=args.timeout, max_message=args.max_message, redact=not args.no_redact)
             if target.is_http:  # -H, --bearer, --origin, --oauth...: on top of what the capture recorded
                 target = target.with_url_args(args)
+            else:
+                no_tls_options(args)
     except InputError as exc:
         return fail(str(exc))
     try:

@@ -17,7 +17,7 @@ TAP_TRANSPORTS = ("auto", "streamable-http", "sse", "websocket")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from inspector.cli.main import add_max_message_option
+    from inspector.cli.main import add_max_message_option, add_tls_options
 
     tap = sub.add_parser(
         "tap", help="record a real client's session: relay a stdio server (put it in the client's config), or an "
@@ -38,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="with --url: what the server speaks; sse and auto rewrite an HTTP+SSE endpoint event "
                           "naming the server's address to the tap's, websocket prints a ws:// URL (default auto, "
                           "websocket for a ws:// URL)")
+    add_tls_options(tap, oauth=False, lead="with --url: ")
     tap.add_argument("--capture", type=_path, metavar="FILE",
                      help="capture file to write (default: a timestamped file in the captures folder)")
     tap.add_argument("--name", metavar="NAME", help="the server's name in captures and in the window "
@@ -78,6 +79,8 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     if args.listen is not None or args.transport is not None:
         return _usage("--listen and --transport go with --url (an HTTP tap); a stdio tap takes the server command "
                       "after --")
+    if args.ca_file or args.insecure:
+        return _usage("--ca-file and --insecure go with --url (an HTTP tap to an https server)")
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents (or --url URL for an HTTP server)")
@@ -112,11 +115,17 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
     transport = args.transport or ("websocket" if args.url.startswith(("ws://", "wss://")) else "auto")
     if args.url.startswith(("ws://", "wss://")) and transport != "websocket":
         return _usage(f"--url {args.url!r} is a WebSocket URL; --transport {transport} cannot reach it")
+    from inspector.core.session.target import InputError, tls_from_args
+
+    try:
+        ca_file, insecure = tls_from_args(args.ca_file, args.insecure)
+    except InputError as exc:
+        return _usage(str(exc))
     from inspector.core.tap.http_proxy import run_http_tap
 
     options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
                          socket=args.socket, live=not args.no_live, redact=not args.no_redact,
-                         max_message=args.max_message)
+                         max_message=args.max_message, ca_file=ca_file, insecure=insecure)
     try:
         return run_http_tap(options)
     except OSError as exc:

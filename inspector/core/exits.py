@@ -70,6 +70,16 @@ ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``doctor``: whether any step failed (warnings do not count)
+EXIT_STEP_FAILED = 1
+DOCTOR_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "no step failed: the connection works (warnings may remain)"),
+    (EXIT_STEP_FAILED, "a step failed: the first failed step is the cause, with its fix"),
+    (EXIT_BAD_INPUT, "usage: an option is unusable"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help

@@ -84,6 +84,33 @@ def test_the_windows_own_command_and_url_become_targets_and_nothing_given_is_non
         Target.from_window_args(*parsed("--url", "http:///mcp"))  # type: ignore[arg-type]  # argparse's Namespace
 
 
+def test_ca_file_and_insecure_reach_a_url_target_from_every_command_line_and_are_refused_for_a_command(tmp_path):
+    ca = tmp_path / "ca.pem"
+    ca.write_text(Path(certifi_where()).read_text(encoding="utf-8").split("-----END CERTIFICATE-----")[0]
+                  + "-----END CERTIFICATE-----\n", encoding="utf-8")
+    target = record_target("--url", "https://127.0.0.1:9/mcp", "--ca-file", str(ca))
+    assert (target.ca_file, target.insecure) == (str(ca), False)
+    assert target.to_capture_target()["ca_file"] == str(ca) and "insecure" not in target.to_capture_target()
+    assert target.command_options()[-2:] == ["--ca-file", str(ca)]
+    insecure = record_target("--url", "https://127.0.0.1:9/mcp", "--insecure")
+    assert insecure.insecure and insecure.to_capture_target()["insecure"] is True
+    assert insecure.command_options()[-1] == "--insecure"
+    window = Target.from_window_args(*parsed("--url", "https://127.0.0.1:9/mcp", "--insecure"))  # type: ignore[arg-type]
+    assert window is not None and window.insecure
+    window = Target.from_window_args(*parsed("--url", "https://127.0.0.1:9/mcp", "--ca-file", str(ca)))  # type: ignore[arg-type]
+    assert window is not None and window.ca_file == str(ca)
+    for refused in (lambda: record_target("--insecure", "--", "srv"),
+                    lambda: Target.from_window_args(*parsed("--insecure", "--", "srv"))):  # type: ignore[arg-type]
+        with pytest.raises(InputError, match="not for a command run over stdio"):
+            refused()
+
+
+def certifi_where() -> str:
+    import certifi
+
+    return certifi.where()
+
+
 # -- capture headers ----------------------------------------------------------------------------------------
 
 

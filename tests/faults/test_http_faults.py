@@ -33,6 +33,7 @@ from http_fault_support import (  # noqa: F401 - fixtures
     status_sentence,
     window,
 )
+from tls_support import https_server, make_certificate
 
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
 from inspector.core.wire.events import Kind
@@ -64,6 +65,9 @@ ADVICE = {
                "buffering the stream, or raise --timeout if it is only slow.",
     "killed": "The server died while answering: read its logs for why, restart it, then restart the session.",
     "tls": "Use http:// for this port (https:// only where the server really serves TLS).",
+    "self-signed": "Trust the server's certificate with --ca-file FILE (its own certificate, or its CA's, as PEM), "
+                   "or, for a test server only, skip verifying it with --insecure; mcp-inspector doctor --url URL "
+                   "(Diagnose in the window) says why a certificate is refused.",
 }
 
 
@@ -408,6 +412,42 @@ def test_https_against_a_plain_http_port_says_try_http_in_the_status_line(window
     sentence, elapsed, capture = gui_failure(window, qloop, target)
     report.saw(sentence, seconds=elapsed)
     assert_not_https(sentence, server)
+    intact(capture)
+    no_orphans()
+
+
+@pytest.fixture(scope="module")
+def self_signed(tmp_path_factory):
+    """An https MCP server whose certificate, made for the test, is self-signed (tests/tls_support.py)."""
+    folder = tmp_path_factory.mktemp("self-signed")
+    with https_server(folder, make_certificate(folder / "cert")) as port:
+        yield f"https://127.0.0.1:{port}/mcp"
+
+
+def assert_untrusted(sentence: str, url: str) -> None:
+    assert f"POST {url}: TLS failed: the server's certificate was refused (self-signed certificate); trust it " \
+           "with --ca-file FILE, or, for a test server only, --insecure" in sentence, sentence
+
+
+@pytest.mark.report("faults", "https:// with a self-signed certificate", surface="CLI", group="http",
+                    advice=ADVICE["self-signed"])
+def test_a_self_signed_certificate_says_how_to_trust_it_on_the_cli(tmp_path, report, self_signed, no_orphans):
+    done, elapsed, out = record(tmp_path, self_signed)
+    sentence = cli_sentence(done)
+    report.saw(sentence, seconds=elapsed)
+    assert done.returncode == EXIT_CANNOT_CONNECT
+    assert_untrusted(sentence, self_signed)
+    intact(out)
+    no_orphans()
+
+
+@pytest.mark.report("faults", "https:// with a self-signed certificate", surface="GUI", group="http",
+                    advice=ADVICE["self-signed"])
+def test_a_self_signed_certificate_says_how_to_trust_it_in_the_status_line(window, qloop, report, self_signed,
+                                                                          no_orphans):
+    sentence, elapsed, capture = gui_failure(window, qloop, Target(name="tls", url=self_signed))
+    report.saw(sentence, seconds=elapsed)
+    assert_untrusted(sentence, self_signed)
     intact(capture)
     no_orphans()
 

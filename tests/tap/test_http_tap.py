@@ -23,6 +23,7 @@ from http_tap_support import (
     running_tap,
     socket_inodes,
 )
+from tls_support import https_server, make_certificate
 
 from inspector.core.capture import read_capture
 from inspector.core.exits import EXIT_BAD_INPUT
@@ -327,6 +328,45 @@ def test_a_response_stream_resumed_with_last_event_id_goes_through_the_tap(http_
     assert answer.data["exchange"] == resumed[0].data["exchange"]
 
 
+# -- https towards the server --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def self_signed(tmp_path_factory):
+    """An https MCP server whose certificate, made for the test, is self-signed; yields (URL, certificate)."""
+    folder = tmp_path_factory.mktemp("https")
+    certificate = make_certificate(folder / "cert")
+    with https_server(folder, certificate) as port:
+        yield f"https://127.0.0.1:{port}/mcp", certificate
+
+
+def record_through(tap, folder: Path):
+    return cli("record", "--url", tap.url, "--out", str(folder / "client.jsonl"), "--handshake", "legacy",
+               timeout=CLIENT_TIMEOUT)
+
+
+def test_ca_file_lets_the_tap_reach_a_self_signed_server_it_refuses_without_it(self_signed, tmp_path):
+    url, certificate = self_signed
+    with running_tap(url, tmp_path / "refused.jsonl") as tap:
+        refused = record_through(tap, tmp_path)
+    assert refused.returncode != 0
+    assert "502" in refused.stderr and "certificate was refused" in refused.stderr, refused.stderr
+    with running_tap(url, tmp_path / "trusted.jsonl", "--ca-file", str(certificate.cert)) as tap:
+        trusted = record_through(tap, tmp_path)
+    assert trusted.returncode == 0, trusted.stderr
+    assert messages(tap.capture, Direction.S2C), "the server's answers came through the tap"
+    assert tap.capture.header["target"]["ca_file"] == str(certificate.cert)
+
+
+def test_insecure_lets_the_tap_reach_a_self_signed_server_and_the_capture_says_so(self_signed, tmp_path):
+    url, _ = self_signed
+    with running_tap(url, tmp_path / "tap.jsonl", "--insecure") as tap:
+        recorded = record_through(tap, tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    assert tap.capture.header["target"]["insecure"] is True
+    assert tap.stderr.count("--insecure: TLS certificates are not verified") == 1, tap.stderr
+
+
 # -- failures and the end -------------------------------------------------------------------------------------
 
 
@@ -397,6 +437,8 @@ def test_a_ws_url_with_another_transport_is_refused_with_one_sentence(tmp_path):
     (["--url", "http://127.0.0.1:9/mcp", "--", "python", "server.py"], "give either --url"),
     (["--listen", "127.0.0.1:0", "--", "python", "server.py"], "--listen and --transport go with --url"),
     (["--transport", "sse", "--", "python", "server.py"], "--listen and --transport go with --url"),
+    (["--insecure", "--", "python", "server.py"], "--ca-file and --insecure go with --url"),
+    (["--url", "https://127.0.0.1:9/mcp", "--ca-file", "/no/such/ca.pem"], "--ca-file /no/such/ca.pem: no such file"),
 ])
 def test_options_that_do_not_fit_together_are_one_sentence(args, says):
     result = cli("tap", "--no-live", *args)

@@ -205,16 +205,8 @@ class OAuthClient:
     async def login(self, io: AuthIO, challenge: Challenge | None = None, *, step_up: bool = False) -> TokenSet:
         """The whole flow, from discovery to a token; raises AuthError with one sentence."""
         challenge = challenge or Challenge()
-        prm = await self._resource_metadata(io, challenge)
-        if prm is not None:
-            issuer = str(prm["authorization_servers"][0])
-            metadata = await self._server_metadata(io, issuer, legacy=False)
-        else:
-            issuer = discovery.origin(self.server_url)
-            metadata = await self._server_metadata(io, issuer, legacy=True)
-        if prm is None and isinstance(metadata.get("issuer"), str):
-            issuer = metadata["issuer"]  # the issuer an RFC 9207 iss is compared with
-        self.metadata, self.issuer = metadata, issuer
+        prm = await self.discover(io, challenge)
+        metadata, issuer = self.metadata, self.issuer
         start_dpop(self, io, challenge, metadata)
         scope = self._choose_scope(challenge, prm, metadata, step_up)
         if not self.options.by_person:
@@ -247,6 +239,24 @@ class OAuthClient:
         self.secrets.add(code)
         self.requested_scope = scope
         return await self._redeem(io, client, pending, code)
+
+    async def discover(self, io: AuthIO, challenge: Challenge | None = None) -> dict[str, Any] | None:
+        """Discovery alone, each step recorded: the protected resource metadata (RFC 9728), then its authorization
+        server's metadata (RFC 8414, OpenID), kept in :attr:`metadata` and :attr:`issuer`; returns the protected
+        resource metadata (None for a 2025-03-26 server). Raises AuthError with one sentence. ``login`` starts
+        with it; the doctor runs it alone to say where a server's sign-in would go."""
+        challenge = challenge or Challenge()
+        prm = await self._resource_metadata(io, challenge)
+        if prm is not None:
+            issuer = str(prm["authorization_servers"][0])
+            metadata = await self._server_metadata(io, issuer, legacy=False)
+        else:
+            issuer = discovery.origin(self.server_url)
+            metadata = await self._server_metadata(io, issuer, legacy=True)
+        if prm is None and isinstance(metadata.get("issuer"), str):
+            issuer = metadata["issuer"]  # the issuer an RFC 9207 iss is compared with
+        self.metadata, self.issuer = metadata, issuer
+        return prm
 
     async def refresh(self, io: AuthIO) -> bool:
         """The refresh token grant; True when a new access token came. A refused refresh forgets it."""

@@ -45,6 +45,8 @@ DEFAULT_CONNECT_TIMEOUT = 10.0
 HTTP_BACKSTOP = 5.0
 #: The transport name of a command run over stdio, as capture headers write it.
 STDIO = "stdio"
+#: The sentence for ``--ca-file`` or ``--insecure`` given with a command instead of a URL.
+TLS_FOR_URLS = "--ca-file and --insecure are for an https server (--url), not for a command run over stdio"
 
 
 class InputError(ValueError):
@@ -78,6 +80,10 @@ class Target:
     oauth: OAuthOptions | None = None
     #: folders answered to ``roots/list`` (a profile's ``roots``)
     roots: list[str] = field(default_factory=list)
+    #: for https URLs: a PEM file of certificates trusted besides the usual ones (``--ca-file``)
+    ca_file: str | None = None
+    #: for https URLs: certificates are not verified (``--insecure``; the capture header says so)
+    insecure: bool = False
 
     @property
     def is_http(self) -> bool:
@@ -113,8 +119,11 @@ class Target:
             chosen = replace(chosen, env={**chosen.env, **env}, cwd=args.cwd or chosen.cwd)
             if chosen.url:  # the options that reach a URL apply to the config's URL as to --url's
                 chosen = chosen.with_url_args(args)
+            else:
+                no_tls_options(args)
             return replace(chosen, **common)
         if not args.url:
+            no_tls_options(args)
             return cls(name=Path(command[0]).name if command else "", argv=list(command), cwd=args.cwd, env=env,
                        **common)
         _check_url(args.url)
@@ -123,28 +132,40 @@ class Target:
     def with_url_args(self, args: argparse.Namespace) -> Target:
         """This URL target (a client config's, a capture's) with what the command line says of a URL on top:
         ``-H`` headers over its own, ``--bearer`` or ``--bearer-env``, ``--origin``, ``--connect-timeout``,
-        ``--oauth`` and its options, and ``--transport`` unless it is ``auto``. Raises InputError."""
+        ``--oauth`` and its options, ``--ca-file`` or ``--insecure``, and ``--transport`` unless it is ``auto``.
+        Raises InputError."""
+        ca_file, insecure = tls_from_args(getattr(args, "ca_file", None), getattr(args, "insecure", False))
         return replace(self, headers={**self.headers, **_parse_headers(args.header)},
                        bearer=_bearer_of(args) or self.bearer, origin=args.origin or self.origin,
                        connect_timeout=args.connect_timeout, oauth=oauth_from_args(args) or self.oauth,
-                       transport=self.transport if args.transport == "auto" else args.transport)
+                       transport=self.transport if args.transport == "auto" else args.transport,
+                       ca_file=ca_file or self.ca_file, insecure=insecure or self.insecure)
 
     @classmethod
     def from_window_args(cls, args: argparse.Namespace, command: list[str]) -> Target | None:
         """The session the window opens at start: the ``command`` after ``--``, else ``--url`` (with
-        ``--transport`` and ``-H``), waiting ``--timeout`` when given (``inf``: none); None when neither was
-        given; ``--oauth`` signs in to the URL with OAuth on 401. Raises InputError with a sentence."""
+        ``--transport``, ``-H``, ``--ca-file`` and ``--insecure``), waiting ``--timeout`` when given (``inf``:
+        none); None when neither was given; ``--oauth`` signs in to the URL with OAuth on 401. Raises InputError
+        with a sentence."""
         timeout = getattr(args, "gui_timeout", None)
         common: dict[str, Any] = {"timeout": timeout} if timeout is not None else {}
+        ca_file, insecure = tls_from_args(getattr(args, "gui_ca_file", None), getattr(args, "gui_insecure", False))
+        tls: dict[str, Any] = {"ca_file": ca_file, "insecure": insecure} if ca_file or insecure else {}
         if getattr(args, "gui_config", None) is not None or getattr(args, "gui_server", None):
             if command or args.gui_url:
                 raise InputError("--config names the server: leave out --url and the command after --")
-            return replace(cls.from_config_file(args.gui_config, args.gui_server), **common)
+            chosen = replace(cls.from_config_file(args.gui_config, args.gui_server), **common)
+            if tls and not chosen.url:
+                raise InputError(TLS_FOR_URLS)
+            return replace(chosen, **tls)
+        if tls and not args.gui_url:
+            raise InputError(TLS_FOR_URLS)
         if command:
             return cls(name=Path(command[0]).name, argv=list(command), **common)
         if not args.gui_url:
             return None
         _check_url(args.gui_url)
+        common.update(tls)
         oauth = None
         if getattr(args, "gui_oauth", False):  # the window signs in with the system browser
             from inspector.core.auth.model import OAuthOptions
@@ -264,7 +285,8 @@ class Target:
         response = None if math.isinf(self.timeout) else self.timeout + HTTP_BACKSTOP
         return HttpOptions(url=self.url, headers=dict(self.headers), bearer=self.bearer, origin=self.origin,
                            connect_timeout=self.connect_timeout, response_timeout=response,
-                           max_message=self.max_message, redact=self.redact)
+                           max_message=self.max_message, redact=self.redact, ca_file=self.ca_file,
+                           insecure=self.insecure)
 
     def command_options(self, *, secrets: bool = False) -> list[str]:
         """The options of an ``mcp-inspector`` command (``call``, ``read``, ``record``...) that reach this server
@@ -292,6 +314,10 @@ class Target:
                 words += ["-H", f"{name}: {value}"]
         if self.origin:
             words += ["--origin", self.origin]
+        if self.ca_file:
+            words += ["--ca-file", self.ca_file]
+        if self.insecure:
+            words.append("--insecure")
         if self.bearer and secrets:
             words += ["--bearer", self.bearer]
         oauth = self.oauth
@@ -317,6 +343,29 @@ class Target:
     def sent_headers(self) -> dict[str, str]:
         """The headers sent on every request to the URL, besides the inspector's User-Agent."""
         return {k: v for k, v in self.http_options().base_headers().items() if k.lower() != "user-agent"}
+
+
+def tls_from_args(ca_file: str | None, insecure: bool) -> tuple[str | None, bool]:
+    """``--ca-file FILE`` (as an absolute path, its certificates checked now) and ``--insecure``; raises
+    InputError with a sentence for an unusable file, or for both at once."""
+    if ca_file and insecure:
+        raise InputError("give --ca-file or --insecure, not both: --insecure verifies no certificate at all")
+    if not ca_file:
+        return None, bool(insecure)
+    from inspector.core.transports.http_common import CaFileError, tls_context
+
+    path = str(Path(ca_file).expanduser().absolute())
+    try:
+        tls_context(path)
+    except CaFileError as exc:
+        raise InputError(str(exc).replace(path, ca_file, 1)) from None
+    return path, False
+
+
+def no_tls_options(args: argparse.Namespace) -> None:
+    """``--ca-file`` and ``--insecure`` reach https servers only: for a command after ``--`` they are a mistake."""
+    if getattr(args, "ca_file", None) or getattr(args, "insecure", False):
+        raise InputError(TLS_FOR_URLS)
 
 
 def _bearer_of(args: argparse.Namespace) -> str | None:

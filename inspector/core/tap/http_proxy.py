@@ -74,7 +74,7 @@ from inspector.core.tap.options import (
 from inspector.core.tap.recorder import capture_destination, fork_recorder, say
 from inspector.core.tap.relay import RECORDER_FINISH_TIMEOUT
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
-from inspector.core.transports.http_common import explain
+from inspector.core.transports.http_common import HttpOptions, explain, tls_described
 from inspector.core.wire.events import Lifecycle
 
 #: Bound on making the TCP (and TLS) connection to the server; the client's own timeouts bound the rest.
@@ -201,7 +201,8 @@ class HttpProxy:
         self._connections: set[asyncio.Task[Any]] = set()
         timeout = httpx.Timeout(None, connect=CONNECT_TIMEOUT)
         # trust_env=False: no proxy from the environment may carry the traffic somewhere the user did not name
-        self.http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
+        verify = HttpOptions(self.upstream, ca_file=options.ca_file, insecure=options.insecure).verify()
+        self.http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False, verify=verify,
                                       limits=httpx.Limits(max_connections=None, max_keepalive_connections=20))
         self.http.headers.clear()
 
@@ -529,7 +530,8 @@ def run_http_tap(options: TapOptions) -> int:
     local = local_url(options.url, host, port, options.transport)
     shown = redact_url(options.url) if options.redact else options.url
     name = options.display_name
-    target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact}
+    target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact,
+              **tls_described(HttpOptions(options.url, ca_file=options.ca_file, insecure=options.insecure))}
     header = make_header(target, tap={"name": name, "pid": os.getpid(), "listen": local}, **options.extra_header)
     capture_path, exclusive = capture_destination(options.capture, name)
     socket_path = (options.socket or default_socket_path()) if options.live else None

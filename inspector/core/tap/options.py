@@ -49,6 +49,8 @@ class TapOptions:
     url: str | None = None
     listen: tuple[str, int] = ("127.0.0.1", 0)
     transport: str = "auto"
+    ca_file: str | None = None  #: the HTTP tap: certificates trusted towards the server besides the usual ones
+    insecure: bool = False  #: the HTTP tap: the server's certificate is not verified
 
     @property
     def display_name(self) -> str:

@@ -55,6 +55,17 @@ class HttpOptions:
     #: an :class:`inspector.core.auth.flow.OAuthClient`: on 401 (or 403 insufficient_scope) it runs the OAuth
     #: flow and the request is sent again with its token; shared by the transports ``auto`` tries
     oauth: Any = None
+    #: a PEM file of certificates trusted for https besides the usual ones (``--ca-file``)
+    ca_file: str | None = None
+    #: https certificates are not verified at all (``--insecure``): a test server's self-signed one
+    insecure: bool = False
+
+    def verify(self) -> ssl.SSLContext | bool:
+        """What httpx verifies https certificates with: its own default (certifi's CAs) unless ``--ca-file``
+        or ``--insecure`` says otherwise (:func:`tls_context`)."""
+        if not self.ca_file and not self.insecure:
+            return True
+        return tls_context(self.ca_file, insecure=self.insecure)
 
     def base_headers(self) -> dict[str, str]:
         headers = {"User-Agent": USER_AGENT}
@@ -64,6 +75,38 @@ class HttpOptions:
             headers["Authorization"] = f"Bearer {self.bearer}"
         headers.update(self.headers)
         return headers
+
+
+class CaFileError(ValueError):
+    """A ``--ca-file`` that cannot be used; ``str(exc)`` is one sentence naming the file."""
+
+
+def tls_context(ca_file: str | None = None, *, insecure: bool = False) -> ssl.SSLContext:
+    """The TLS settings of every https connection the inspector makes (the transports, the OAuth flow, the HTTP
+    tap, the doctor): the certificate authorities httpx trusts by default (certifi's), plus those of ``ca_file``
+    (a PEM file: a self-signed server certificate, or a private CA); with ``insecure``, no verification at all.
+    Raises CaFileError with a sentence when ``ca_file`` cannot be read or holds no certificate."""
+    if insecure:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
+    import certifi  # httpx's own dependency, and the CAs it trusts by default
+
+    context = ssl.create_default_context(cafile=certifi.where())
+    if ca_file:
+        try:
+            context.load_verify_locations(cafile=ca_file)
+        except FileNotFoundError:
+            raise CaFileError(f"--ca-file {ca_file}: no such file") from None
+        except IsADirectoryError:
+            raise CaFileError(f"--ca-file {ca_file} is a folder; give a PEM file of certificates") from None
+        except (ssl.SSLError, ValueError):  # before OSError, which SSLError is a kind of
+            raise CaFileError(f"--ca-file {ca_file} holds no PEM certificate (a file with -----BEGIN "
+                              "CERTIFICATE----- blocks)") from None
+        except OSError as exc:
+            raise CaFileError(f"--ca-file {ca_file} cannot be read: {exc.strerror or exc}") from None
+    return context
 
 
 class HeaderError(ValueError):
@@ -83,6 +126,17 @@ class UrlError(TransportError):
         super().__init__(f"{url!r} {detail}")
         self.url = url
         self.detail = detail
+
+
+def tls_described(options: HttpOptions) -> dict[str, Any]:
+    """What a capture header's ``target`` says of TLS, when it is not the default: ``"insecure": true`` (the
+    certificates were not verified) and ``"ca_file"`` (the extra certificates trusted)."""
+    described: dict[str, Any] = {}
+    if options.insecure:
+        described["insecure"] = True
+    if options.ca_file:
+        described["ca_file"] = options.ca_file
+    return described
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -201,6 +255,11 @@ def explain_reason(exc: BaseException, url: str) -> str:
             if any(isinstance(e, ssl.SSLEOFError) for e in tls):  # hung up on our hello: a plain-HTTP port, mostly
                 return (f"TLS failed: the server at {host} does not speak https here: it hung up on the "
                         "TLS handshake (try http://)")
+            untrusted = next((e for e in tls if isinstance(e, ssl.SSLCertVerificationError)), None)
+            if untrusted is not None:
+                return (f"TLS failed: the server's certificate was refused ({untrusted.verify_message}); trust it with "
+                        "--ca-file FILE, or, for a test server only, --insecure (mcp-inspector doctor --url URL says "
+                        "why it is refused)")
             return f"TLS failed: {text or tls[0]}"
         return f"cannot connect to {host}: {text or exc.__class__.__name__}"
     if isinstance(exc, httpx.RemoteProtocolError):
@@ -299,12 +358,13 @@ class HttpTransportBase(Transport):
 
     def describe(self) -> dict[str, Any]:
         headers = self.options.base_headers()
-        return {
+        described = {
             "transport": self.name,
             "url": redact_url(self.url) if self.options.redact else self.url,
             "headers": redact_headers(headers) if self.options.redact else headers,
             "redacted": self.options.redact,
         }
+        return {**described, **tls_described(self.options)}
 
     def shown(self, url: str | httpx.URL) -> str:
         """A URL as it may appear in a sentence, an event or a note: credentials out unless --no-redact."""
@@ -314,7 +374,8 @@ class HttpTransportBase(Transport):
         if self._client is None:
             timeout = httpx.Timeout(self.options.response_timeout, connect=self.options.connect_timeout)
             # trust_env=False: no proxy from the environment may carry traffic somewhere the user did not name
-            self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False)
+            self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
+                                             verify=self.options.verify())
         return self._client
 
     async def _close_client(self) -> None:

@@ -38,6 +38,7 @@ from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
+from inspector.ui.panels.doctor import DiagnoseButton
 from inspector.ui.panels.json_highlighter import is_dark
 from inspector.ui.panels.problems import ProblemsPanel
 from inspector.ui.panels.server_requests import ServerRequestsPanel
@@ -146,8 +147,10 @@ class SessionTab(QWidget):
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(False)
         self.progress.hide()
+        self.diagnose = DiagnoseButton(self)  # shown while a live session's connection has failed
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.diagnose)
         bottom.addWidget(self.progress)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -187,6 +190,7 @@ class SessionTab(QWidget):
         self._set_model(model)
         self._attach_feed(live.index).follow_session(session)
         live.state_changed.connect(self._state_changed)
+        self.diagnose.watch(live)
         live.server_known.connect(self._server_known)
         self.composer.in_flight = session.pending_requests
         self.composer.set_line_framed(not live.target.is_http)

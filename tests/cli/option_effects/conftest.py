@@ -15,6 +15,7 @@ from option_effects_support import (
     probe_http_server,
     write_messages,
 )
+from tls_support import Certificate, https_server, make_certificate
 
 
 @pytest.fixture(autouse=True)
@@ -40,6 +41,16 @@ def oauth_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str
             oauth_server(base / "pre", "--registration", "pre", "--token-auth", "client_secret_basic") as pre, \
             oauth_server(base / "cimd", "--registration", "cimd") as cimd:
         yield {"dcr": dcr, "pre": pre, "cimd": cimd}
+
+
+@pytest.fixture(scope="session")
+def https_self_signed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Certificate]]:
+    """An https MCP server (tests/http/servers/tls_http_server.py) whose certificate, made for the run, is
+    self-signed: refused unless trusted with --ca-file, or not verified at all with --insecure."""
+    folder = tmp_path_factory.mktemp("https")
+    certificate = make_certificate(folder / "cert")
+    with https_server(folder, certificate) as port:
+        yield port, certificate
 
 
 @pytest.fixture(scope="session")

@@ -82,6 +82,7 @@ def _target_rows(command: str) -> list[Effect]:
     oauth = "test_oauth_with_scope_and_follow_signs_in_after_the_stale_bearer_of_bearer_env"
     client = "test_client_id_and_client_secret_are_the_pre_registered_client_that_signs_in"
     config = "test_config_and_server_run_the_named_entry_of_a_client_config"
+    tls = "test_ca_file_trusts_a_self_signed_server_and_insecure_verifies_nothing"
     return [
         row("--cwd", "the server starts in that folder (its log)", stdio),
         row("--env", "the server sees the variable (its log)", stdio),
@@ -109,6 +110,11 @@ def _target_rows(command: str) -> list[Effect]:
         row("--connect-timeout", "with 0.3, a connection that never completes is given up within seconds (not "
                                  "the default 10 s): 'no connection ... within the connect timeout'",
             "test_connect_timeout_bounds_a_connection_that_never_completes"),
+        row("--ca-file", "the self-signed certificate in the file is trusted: the https server's answers come (the "
+                         "same run without it fails: 'the server's certificate was refused'), and the capture's "
+                         "header names the file", tls),
+        row("--insecure", "the self-signed certificate is not verified: the answers come, stderr says once that "
+                          "certificates are not verified, and the capture's header says \"insecure\": true", tls),
         row("--config", "the entry of the client config runs (with its env), its secret redacted in the "
                         "capture", config),
         row("--server", "the entry named runs, not the other one of the file", config),
@@ -275,6 +281,12 @@ EFFECTS: list[Effect] = [
                                  "its POSTs come through the tap",
            f"{_HTTP_TAP}test_an_sse_tap_gives_the_client_an_absolute_endpoint_on_the_tap_so_its_messages_come_"
            "through"),
+    Effect("tap", "--ca-file", "the tap relays to an https server whose self-signed certificate is in the file (the "
+                               "client gets its answers; without the option it gets 502, the certificate refused)",
+           f"{_HTTP_TAP}test_ca_file_lets_the_tap_reach_a_self_signed_server_it_refuses_without_it"),
+    Effect("tap", "--insecure", "the tap relays to that server without verifying its certificate; stderr says so "
+                                "once and the capture's header says \"insecure\": true",
+           f"{_HTTP_TAP}test_insecure_lets_the_tap_reach_a_self_signed_server_and_the_capture_says_so"),
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),

@@ -136,6 +136,38 @@ def test_connect_timeout_bounds_a_connection_that_never_completes(command, tmp_p
     assert waits and max(waits) < 5, (waits, run.explain())
 
 
+@pytest.mark.parametrize("command", TARGET_COMMANDS)
+def test_ca_file_trusts_a_self_signed_server_and_insecure_verifies_nothing(command, tmp_path, replay_source,
+                                                                          https_self_signed):
+    """--ca-file: the self-signed certificate in the file is trusted, so the session's answers come (without it the
+    run fails on the certificate); --insecure: no certificate is verified, which stderr says once and the capture's
+    header records."""
+    port, certificate = https_self_signed
+    url = f"https://127.0.0.1:{port}/mcp"
+    refused = run_command(command, tmp_path / "refused", ["--url", url], replay_source=replay_source)
+    assert "the server's certificate was refused (self-signed certificate)" in refused.said, refused.explain()
+    # --ca-file
+    trusted = run_command(command, tmp_path / "trusted", ["--url", url, "--ca-file", str(certificate.cert)],
+                          replay_source=replay_source)
+    answers = [e for e in events_of(trusted.captures) if e.kind == Kind.MESSAGE and e.dir == Direction.S2C]
+    assert answers, trusted.explain()
+    assert "certificate was refused" not in trusted.said
+    assert all(header_target(path).get("ca_file") == str(certificate.cert) for path in trusted.captures)
+    # --insecure
+    unverified = run_command(command, tmp_path / "insecure", ["--url", url, "--insecure"], replay_source=replay_source)
+    answers = [e for e in events_of(unverified.captures) if e.kind == Kind.MESSAGE and e.dir == Direction.S2C]
+    assert answers, unverified.explain()
+    assert unverified.stderr.count("--insecure: TLS certificates are not verified") == 1, unverified.stderr
+    assert unverified.captures and all(header_target(path).get("insecure") is True for path in unverified.captures)
+    assert all("insecure" not in header_target(path) for path in trusted.captures)
+
+
+def header_target(path) -> dict:
+    """The ``target`` of a capture's header line."""
+    with open(path, encoding="utf-8") as capture:
+        return json.loads(capture.readline())["target"]
+
+
 def connect_waits(events: list[Event]) -> list[float]:
     """For each request that failed, the seconds from sending its message to its failure."""
     waits, sent = [], None
