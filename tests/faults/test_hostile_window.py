@@ -98,7 +98,7 @@ def hostile_tab(qloop: Any, folder: Path, *mode: str) -> Iterator[Any]:
                                    timeout=10))
         if not tab.explorer.isVisible():
             tab.explorer_toggle.click()
-        wait(qloop, lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled, "the tools")
+        wait(qloop, lambda: tab.explorer.tools.tool_list.count() > 0 and tab.explorer.catalog.settled, "the tools")
         yield tab
 
 
@@ -107,8 +107,9 @@ def wait(qloop: Any, condition: Callable[[], bool], what: str, bound: float = BO
 
 
 def select(explorer: Any, name: str) -> None:
-    row = next(r for r in range(explorer.tool_list.count()) if explorer.tool_list.item(r).text().startswith(name))
-    explorer.tool_list.setCurrentRow(row)
+    tools = explorer.tools.tool_list
+    row = next(r for r in range(tools.count()) if tools.item(r).text().startswith(name))
+    tools.setCurrentRow(row)
 
 
 def calls(tab: Any) -> list[Any]:
@@ -144,7 +145,7 @@ def test_a_schema_of_nested_defs_gives_a_small_form_at_once_that_lays_out_more_o
         cost.blocked(lambda: select(explorer, "dag"))
         cost.stop()
         assert cost.stall < STALL_BOUND, cost.stall  # 63-110 s before
-        form = explorer.arguments_editor
+        form = explorer.tools.arguments_editor
         texts = form_texts(form)
         report.saw(f"the form: {CUT_NOTE}", seconds=cost.stall)
         report.figure("GUI thread blocked (s)", round(cost.stall, 2))
@@ -164,8 +165,9 @@ def test_a_schema_of_nested_defs_gives_a_small_form_at_once_that_lays_out_more_o
         assert form.editor_at(cut[0] + ".p0") is not None and not form._boxes[cut[0]].field.expandable
         report.figure("GUI thread blocked by Lay out as a form (s)", round(with_more.stall, 2))
 
-        explorer.call()
-        wait(qloop, lambda: len(calls(tab)) == 1 and "ok" in shown_text(explorer.tool_result), "the call's result")
+        explorer.tools.call()
+        wait(qloop, lambda: len(calls(tab)) == 1 and "ok" in shown_text(explorer.tools.tool_result),
+             "the call's result")
 
 
 # -- point 5: a schema that refers to itself ----------------------------------------------------------------
@@ -179,7 +181,7 @@ def test_a_schema_that_refers_to_itself_gives_a_json_field_a_sentence_and_a_work
     with hostile_tab(qloop, tmp_path, "refcycle") as tab:
         explorer = tab.explorer
         select(explorer, "selfobj")
-        form = explorer.arguments_editor
+        form = explorer.tools.arguments_editor
         assert form is not None, "no form at all"
         texts = form_texts(form)
         sentence = "this value refers to itself (#): write it as JSON"
@@ -187,8 +189,8 @@ def test_a_schema_that_refers_to_itself_gives_a_json_field_a_sentence_and_a_work
         assert any(t.startswith("the schema refers to itself without end") for t in texts), texts
         form.set_arguments({"anything": 1})
         started = time.monotonic()
-        explorer.call()
-        wait(qloop, lambda: "ok" in shown_text(explorer.tool_result), "the call's result")
+        explorer.tools.call()
+        wait(qloop, lambda: "ok" in shown_text(explorer.tools.tool_result), "the call's result")
         report.saw(f"the form: {sentence}; Call: ok", seconds=time.monotonic() - started)
         assert calls(tab)[-1].json()["params"]["arguments"] == {"anything": 1}
 
@@ -202,7 +204,7 @@ def test_typing_into_a_field_with_a_hostile_pattern_never_freezes_the_form(qtbot
     with hostile_tab(qloop, tmp_path, "redos", "(a|aa)+$") as tab:
         explorer = tab.explorer
         select(explorer, "r")
-        form = explorer.arguments_editor
+        form = explorer.tools.arguments_editor
         cost = Cost()
         cost.blocked(lambda: qtbot.keyClicks(form.editor_at("arguments.s"), "a" * 60 + "b"))  # 61 keystrokes
         cost.stop()
@@ -212,7 +214,7 @@ def test_typing_into_a_field_with_a_hostile_pattern_never_freezes_the_form(qtbot
         # each keystroke is bounded by the pattern budget (0.1 s, overrun by regex's clock checks): 61 of them
         assert cost.stall < 61 * 0.5, cost.stall
         assert "took too long to check" in shown and "not checked" in shown
-        explorer.call()  # a note, not a problem: the call is made
+        explorer.tools.call()  # a note, not a problem: the call is made
         wait(qloop, lambda: len(calls(tab)) == 1, "the call")
 
 
@@ -220,7 +222,7 @@ def test_a_nested_quantifier_is_decided_at_each_keystroke_of_44_characters(qtbot
     with hostile_tab(qloop, tmp_path, "redos", "^(.+)+#$") as tab:
         explorer = tab.explorer
         select(explorer, "r")
-        form = explorer.arguments_editor
+        form = explorer.tools.arguments_editor
         cost = Cost()
         cost.blocked(lambda: qtbot.keyClicks(form.editor_at("arguments.s"), "a" * 44))
         cost.stop()
@@ -235,7 +237,7 @@ def icon_tooltip(explorer: Any, row: int) -> str:
     from PySide6.QtGui import QTextDocument
 
     document = QTextDocument()
-    document.setHtml(explorer.tool_list.item(row).toolTip())
+    document.setHtml(explorer.tools.tool_list.item(row).toolTip())
     return document.toPlainText()
 
 
@@ -251,7 +253,7 @@ def test_tool_icons_that_decode_huge_are_measured_and_left_out_without_freezing_
         if not tab.explorer.isVisible():
             tab.explorer_toggle.click()
         explorer = tab.explorer
-        wait(qloop, lambda: explorer.tool_list.count() == 20 and "not shown" in icon_tooltip(explorer, 19),
+        wait(qloop, lambda: explorer.tools.tool_list.count() == 20 and "not shown" in icon_tooltip(explorer, 19),
              "the icons measured")
         cost.stop()
         said = icon_tooltip(explorer, 0)
@@ -262,7 +264,7 @@ def test_tool_icons_that_decode_huge_are_measured_and_left_out_without_freezing_
         assert cost.growth_mib() < MEMORY_BOUND_MIB  # 4.1 GB before
         assert said == ("Its icon is not shown: 7,000 × 7,000 pixels is too large to show (over 1.0 million pixels, "
                         "187 MiB decoded).")
-        assert all(explorer.tool_list.item(r).icon().isNull() for r in range(20))
+        assert all(explorer.tools.tool_list.item(r).icon().isNull() for r in range(20))
 
 
 @pytest.mark.report("faults", "a result with 10 PNG bombs (190 KB each, 7000 x 7000 pixels decoded)", surface="GUI",
@@ -274,11 +276,11 @@ def test_result_images_that_decode_huge_are_sentences_with_save_and_the_window_s
         select(explorer, "echo")
         cost = Cost()
         started = time.monotonic()
-        explorer.call()
-        wait(qloop, lambda: len(form_texts(explorer.tool_result)) and
-             sum("too large to show" in t for t in form_texts(explorer.tool_result)) == 10, "ten sentences")
+        explorer.tools.call()
+        wait(qloop, lambda: len(form_texts(explorer.tools.tool_result)) and
+             sum("too large to show" in t for t in form_texts(explorer.tools.tool_result)) == 10, "ten sentences")
         cost.stop()
-        said = next(t for t in form_texts(explorer.tool_result) if "too large" in t)
+        said = next(t for t in form_texts(explorer.tools.tool_result) if "too large" in t)
         report.saw(said, seconds=time.monotonic() - started)
         report.figure("GUI thread blocked (s)", round(cost.stall, 2))
         report.figure("memory growth (MiB)", cost.growth_mib())
@@ -286,22 +288,23 @@ def test_result_images_that_decode_huge_are_sentences_with_save_and_the_window_s
         assert cost.growth_mib() < MEMORY_BOUND_MIB  # 2.2 GB before
         assert said == ("image (image/png, 186.1 KiB): 7,000 × 7,000 pixels is too large to show (over 16.8 million "
                         "pixels, 187 MiB decoded)")
-        assert explorer.tool_result.images == []
-        saves = [b for b in explorer.tool_result.findChildren(QPushButton) if b.text() == "Save…"]
+        assert explorer.tools.tool_result.images == []
+        saves = [b for b in explorer.tools.tool_result.findChildren(QPushButton) if b.text() == "Save…"]
         assert len(saves) == 10  # the bytes are kept: Save… writes them as they came
 
 
 def test_fair_icons_and_images_are_still_shown_beside_a_bomb(qtbot, qloop, tmp_path):
     with hostile_tab(qloop, tmp_path, "fair") as tab:
         explorer = tab.explorer
-        wait(qloop, lambda: not explorer.tool_list.item(0).icon().isNull(), "the fair icon")
+        wait(qloop, lambda: not explorer.tools.tool_list.item(0).icon().isNull(), "the fair icon")
         wait(qloop, lambda: "not shown" in icon_tooltip(explorer, 1), "the bomb measured")
-        assert explorer.tool_list.item(1).icon().isNull()
+        assert explorer.tools.tool_list.item(1).icon().isNull()
         select(explorer, "fair")
-        explorer.call()
-        wait(qloop, lambda: any("too large" in t for t in form_texts(explorer.tool_result)), "the bomb's sentence")
-        wait(qloop, lambda: len(explorer.tool_result.images) == 1, "the fair image")
-        image = explorer.tool_result.images[0]
+        explorer.tools.call()
+        wait(qloop, lambda: any("too large" in t for t in form_texts(explorer.tools.tool_result)),
+             "the bomb's sentence")
+        wait(qloop, lambda: len(explorer.tools.tool_result.images) == 1, "the fair image")
+        image = explorer.tools.tool_result.images[0]
         assert (image.width_px, image.height_px) == (40, 30) and not image.pixmap().isNull()
         dialog = image.enlarge()
         assert "40 × 30" in dialog.windowTitle()

@@ -28,8 +28,8 @@ def everything_tab(qtbot: Any, qloop: Any, folder: Path) -> Iterator[Any]:
             tab.explorer_toggle.click()
         # everything listed, nothing in flight: Qt events the test processes itself (key clicks) run outside the
         # asyncio loop, where a task step would find no running loop
-        wait(qloop, lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled
-             and tab.explorer.prompt_list.count() > 0, "the explorer filled")
+        wait(qloop, lambda: tab.explorer.tools.tool_list.count() > 0 and tab.explorer.catalog.settled
+             and tab.explorer.prompts.prompt_list.count() > 0, "the explorer filled")
         yield tab
 
 

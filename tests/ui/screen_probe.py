@@ -70,14 +70,14 @@ def main() -> None:
         from helpers import until
 
         async def filled() -> None:
-            await until(lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled, 60,
+            await until(lambda: tab.explorer.tools.tool_list.count() > 0 and tab.explorer.catalog.settled, 60,
                         "the Explorer to list the demo's tools")
             for _ in range(20):  # turns of the loop for its rows to be laid out (no wait)
                 await asyncio.sleep(0)
 
         loop.run_until_complete(filled())
         if os.environ.get("PROBE_TOOL"):  # its arguments form shown, as when the user selects the tool
-            tools = tab.explorer.tool_list
+            tools = tab.explorer.tools.tool_list
             tools.setCurrentRow(next(row for row in range(tools.count())
                                      if tools.item(row).text().startswith(os.environ["PROBE_TOOL"])))
         tab.feed.flush_now()

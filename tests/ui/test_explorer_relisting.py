@@ -42,7 +42,7 @@ def test_the_window_lists_the_tools_once_for_a_server_that_says_they_changed_wit
     with open_test_window(qloop, tmp_path) as win:
         tab = loop_tab(win, qloop)
         assert len(tools_lists(tab)) == 1, tools_lists(tab)
-        assert tab.explorer.tool_list.count() == 1
+        assert tab.explorer.tools.tool_list.count() == 1
         assert "does not declare tools.listChanged, so its tools are not listed again" in tab.explorer.status.text()
 
 

@@ -18,12 +18,13 @@ TEXT_TEMPLATE = "demo://resource/dynamic/text/{resourceId}"
 def test_a_template_is_read_with_a_completion_suggestion_used(qtbot, qloop, tmp_path):
     with everything_tab(qtbot, qloop, tmp_path) as tab:
         explorer = tab.explorer
-        wait(qloop, lambda: explorer.template_list.count() == 2, "the templates")
-        row = next(r for r in range(explorer.template_list.count())
-                   if TEXT_TEMPLATE in explorer.template_list.item(r).data(Qt.ItemDataRole.UserRole)["uriTemplate"])
-        explorer.pages.setCurrentWidget(explorer.resources_page)
-        explorer.template_list.setCurrentRow(row)
-        field = explorer._fields["resourceId"]
+        wait(qloop, lambda: explorer.resources.template_list.count() == 2, "the templates")
+        templates = explorer.resources.template_list
+        row = next(r for r in range(templates.count())
+                   if TEXT_TEMPLATE in templates.item(r).data(Qt.ItemDataRole.UserRole)["uriTemplate"])
+        explorer.pages.setCurrentWidget(explorer.resources)
+        explorer.resources.template_list.setCurrentRow(row)
+        field = explorer.resources._fields["resourceId"]
         field.setFocus()
         qtbot.keyClicks(field, "1")  # typing asks the server (after a pause) for completions
         wait(qloop, lambda: field.suggestions.stringList() == ["1"], "the server's suggestion")
@@ -31,9 +32,9 @@ def test_a_template_is_read_with_a_completion_suggestion_used(qtbot, qloop, tmp_
         asked = rows(tab, "completion/complete")[0].json()["params"]
         assert asked["ref"] == {"type": "ref/resource", "uri": TEXT_TEMPLATE}
         field.setText(field.suggestions.stringList()[0])  # the suggestion, chosen
-        assert explorer.template_uri.text() == "demo://resource/dynamic/text/1"
-        explorer.read_template()
-        wait(qloop, lambda: "Resource 1" in shown_text(explorer.resource_result), "the resource's text")
+        assert explorer.resources.template_uri.text() == "demo://resource/dynamic/text/1"
+        explorer.resources.read_template()
+        wait(qloop, lambda: "Resource 1" in shown_text(explorer.resources.resource_result), "the resource's text")
         read = rows(tab, "resources/read")
         assert read[0].json()["params"]["uri"] == "demo://resource/dynamic/text/1" and len(read) == 2
 
@@ -41,30 +42,30 @@ def test_a_template_is_read_with_a_completion_suggestion_used(qtbot, qloop, tmp_
 def test_a_resource_link_in_a_tool_result_is_read_when_clicked(qtbot, qloop, tmp_path):
     with everything_tab(qtbot, qloop, tmp_path) as tab:
         explorer = tab.explorer
-        explorer.select_tool("get-resource-links")
-        explorer.arguments_editor.set_arguments({"count": 2})
-        explorer.call()
+        explorer.tools.select_tool("get-resource-links")
+        explorer.tools.arguments_editor.set_arguments({"count": 2})
+        explorer.tools.call()
         from PySide6.QtWidgets import QPushButton
 
         def links() -> list[QPushButton]:
-            return [b for b in explorer.tool_result.findChildren(QPushButton) if b.text().startswith("↗")]
+            return [b for b in explorer.tools.tool_result.findChildren(QPushButton) if b.text().startswith("↗")]
 
         wait(qloop, lambda: len(links()) == 2, "the two resource links")
         qtbot.mouseClick(links()[1], Qt.MouseButton.LeftButton)
-        wait(qloop, lambda: "Resource 2" in shown_text(explorer.resource_result), "the linked resource")
+        wait(qloop, lambda: "Resource 2" in shown_text(explorer.resources.resource_result), "the linked resource")
         assert rows(tab, "resources/read")[0].json()["params"]["uri"] == "demo://resource/dynamic/text/2"
 
 
 def test_a_prompt_is_got_and_its_messages_shown(qtbot, qloop, tmp_path):
     with everything_tab(qtbot, qloop, tmp_path) as tab:
         explorer = tab.explorer
-        wait(qloop, lambda: explorer.prompt_list.count() >= 2, "the prompts")
-        row = next(r for r in range(explorer.prompt_list.count())
-                   if explorer.prompt_list.item(r).text().startswith("args-prompt"))
-        explorer.prompt_list.setCurrentRow(row)
-        explorer._prompt_fields["city"].setText("Lyon")
-        explorer.get_prompt()
-        wait(qloop, lambda: "Lyon" in shown_text(explorer.prompt_result), "the prompt's message")
+        wait(qloop, lambda: explorer.prompts.prompt_list.count() >= 2, "the prompts")
+        row = next(r for r in range(explorer.prompts.prompt_list.count())
+                   if explorer.prompts.prompt_list.item(r).text().startswith("args-prompt"))
+        explorer.prompts.prompt_list.setCurrentRow(row)
+        explorer.prompts._prompt_fields["city"].setText("Lyon")
+        explorer.prompts.get_prompt()
+        wait(qloop, lambda: "Lyon" in shown_text(explorer.prompts.prompt_result), "the prompt's message")
         assert json.loads(rows(tab, "prompts/get")[0].raw)["params"]["arguments"] == {"city": "Lyon"}
 
 
@@ -72,7 +73,7 @@ def test_roots_edited_in_the_window_are_announced_and_answered(qtbot, qloop, tmp
     with everything_tab(qtbot, qloop, tmp_path) as tab:
         initialize = rows(tab, "initialize")[0].json()
         assert initialize["params"]["capabilities"]["roots"] == {"listChanged": True}
-        tab.explorer.set_roots([str(tmp_path)])
+        tab.explorer.roots.set_roots([str(tmp_path)])
         wait(qloop, lambda: bool(rows(tab, "notifications/roots/list_changed")), "the list_changed notification")
         # server-everything asks for the roots again when told they changed: the answer names the folder
         answers = lambda: [e for e in rows(tab, "roots/list") if e.dir == "c2s"]  # noqa: E731 - a short probe

@@ -1,0 +1,161 @@
+"""The Explorer's Tools page: the server's tools (annotation badges, icons), the selected tool's arguments as a
+form built from its input schema, Call (Ctrl+Enter), Copy as, and the result with its progress."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.explore.catalog import request_message
+from inspector.core.explore.history import summarize
+from inspector.core.session.outcomes import result_of
+from inspector.core.transports.base import TransportError
+from inspector.ui.explorer.arguments import arguments_editor_for
+from inspector.ui.explorer.result_view import ResultView
+from inspector.ui.explorer.widgets import CALL_KEYS, ROLE_ITEM, CallKeys, badges, copy_as_button, item_text
+
+if TYPE_CHECKING:
+    from inspector.ui.explorer.panel import ExplorerPanel
+
+
+class ToolsPage(QWidget):
+    def __init__(self, explorer: ExplorerPanel) -> None:
+        super().__init__()
+        self.explorer = explorer
+        self._tool: dict[str, Any] | None = None
+        self._token: str | None = None  #: the progress token of the call whose result the page shows
+        self.tool_list = QListWidget(self)
+        self.tool_list.currentItemChanged.connect(lambda item, _old: self._tool_selected(item))
+        self.tool_about = QLabel(self)
+        self.tool_about.setTextFormat(Qt.TextFormat.PlainText)
+        self.tool_about.setWordWrap(True)
+        self.editor_slot = QVBoxLayout()
+        self.arguments_editor: Any = None
+        self.call_button = QPushButton("Call", self)
+        self.call_button.setToolTip("Call the tool (Ctrl+Enter)")
+        self.call_button.clicked.connect(self.call)
+        self.copy_menu = copy_as_button(self, self.command_for_current, self.rpc_for_current, explorer.copy)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.call_button)
+        buttons.addWidget(QLabel("Ctrl+Enter"))
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy_menu)
+        form = QWidget()
+        form_layout = QVBoxLayout(form)
+        form_layout.setContentsMargins(0, 0, 0, 0)
+        form_layout.addWidget(self.tool_about)
+        form_layout.addLayout(self.editor_slot, 1)
+        form_layout.addLayout(buttons)
+        self.tool_result = ResultView()
+        self.tool_result.read_requested.connect(explorer.read)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.tool_list)
+        split.addWidget(form)
+        split.addWidget(self.tool_result)
+        split.setSizes([200, 200, 300])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        self._call_keys = CallKeys(self.call, self)
+        for keys in CALL_KEYS:
+            QShortcut(QKeySequence(keys), self, self.call).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def select_tool(self, name: str) -> bool:
+        for row in range(self.tool_list.count()):
+            if self.tool_list.item(row).data(ROLE_ITEM).get("name") == name:
+                self.tool_list.setCurrentRow(row)
+                return True
+        return False
+
+    def _tool_selected(self, item: QListWidgetItem | None) -> None:
+        tool = item.data(ROLE_ITEM) if item is not None else None
+        self._tool = tool
+        if self.arguments_editor is not None:
+            self.arguments_editor.deleteLater()
+            self.arguments_editor = None
+        if tool is None:
+            self.tool_about.setText("")
+            return
+        lines = [item_text(tool)]
+        if isinstance(tool.get("description"), str):
+            lines.append(tool["description"])
+        if words := badges(tool):
+            lines.append("hints: " + ", ".join(words))
+        self.tool_about.setText("\n".join(lines))
+        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
+        self.arguments_editor = arguments_editor_for(schema, self)
+        self.editor_slot.addWidget(self.arguments_editor)
+        self._call_keys.watch(self.arguments_editor)
+        self.arguments_editor.setFocus()
+
+    def call(self) -> None:
+        """Call the selected tool with the editor's arguments (a problem with them is said, nothing is sent)."""
+        explorer = self.explorer
+        if self._tool is None or self.arguments_editor is None or explorer.catalog is None or not explorer.ready:
+            return
+        # a note on what could not be checked (a server's pattern too slow to decide, a schema that refers to
+        # itself) does not stop the call: the form shows it, the server judges
+        problems = [p for p in self.arguments_editor.problems() if getattr(p, "blocking", True)]
+        if problems:  # the composer sends anything, arguments that break the schema included
+            first = problems[0]
+            explorer.say(f"not called: {getattr(first, 'sentence', first)}", failure=True)
+            return
+        self.call_tool(str(self._tool.get("name")), self.arguments_editor.arguments())
+
+    def call_tool(self, name: str, arguments: dict[str, Any]) -> None:
+        catalog = self.explorer.catalog
+        assert catalog is not None
+        tool = catalog.find("tools", name) or {}
+        token = catalog.new_token()
+        self._token = token
+        self.tool_result.clear(f"calling {name}…")
+        self.explorer.spawn(self._call(name, arguments, token, tool.get("outputSchema")), f"calling {name}")
+
+    async def _call(self, name: str, arguments: dict[str, Any], token: str, output_schema: Any) -> None:
+        catalog = self.explorer.catalog
+        assert catalog is not None
+        try:
+            response = await catalog.call_tool(name, arguments, progress=token)
+        except TransportError as exc:
+            if self._token == token:
+                self.tool_result.clear()
+                self.tool_result.say(str(exc), failure=True)
+            self.explorer.history.remember(name, arguments, f"failed: {exc}")
+            return
+        result, error = result_of(response)
+        if self._token == token:
+            self.tool_result.clear()
+            if error is not None:
+                self.tool_result.show_error("tools/call", error)
+            else:
+                self.tool_result.show_call(name, result, output_schema)
+        self.explorer.history.remember(name, arguments, summarize(result, error))
+
+    def show_progress(self, token: str | None, data: dict[str, Any]) -> None:
+        """The server's progress for the call with ``token`` (shown when it is the call on the page)."""
+        if token is not None and token == self._token:
+            self.tool_result.show_progress(data)
+
+    def command_for_current(self) -> str:
+        if self._tool is None or self.arguments_editor is None:
+            return ""
+        return self.explorer.command(str(self._tool.get("name")), self.arguments_editor.arguments())
+
+    def rpc_for_current(self) -> str:
+        catalog = self.explorer.catalog
+        if self._tool is None or self.arguments_editor is None or catalog is None:
+            return ""
+        return request_message("tools/call", catalog.call_params(str(self._tool.get("name")),
+                                                                self.arguments_editor.arguments()))
