@@ -113,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
     from inspector.cli.check_cmd import add_parser as add_check
+    from inspector.cli.compare_cmd import add_parsers as add_compare
     from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.interop_cmd import add_parsers as add_interop
@@ -131,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_lint(sub)
     add_oneshot(sub)
     add_check(sub)
+    add_compare(sub)
     return parser
 
 
@@ -319,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.check_cmd import run_check
 
         return run_check(args, command, parser)
+    if args.command in ("diff", "baseline"):
+        from inspector.cli.compare_cmd import run_baseline, run_diff
+
+        return run_diff(args, command) if args.command == "diff" else run_baseline(args, command)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

@@ -66,6 +66,30 @@ ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``diff``: like ``git diff``, differences are status 1 only with ``--exit-code``
+EXIT_CANNOT_COMPARE = 2
+DIFF_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "no differences (or differences without --exit-code)"),
+    (EXIT_DIFFERENT, "with --exit-code: the interfaces or the answers differ"),
+    (EXIT_CANNOT_COMPARE, "the comparison could not be done: an unusable option or capture, or the live server "
+                          "failed its handshake"),
+    (EXIT_CANNOT_CONNECT, "--against: cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "--against: no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+#: ``baseline save`` and ``baseline check``
+BASELINE_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "save: the baseline was written; check: every tool is as approved"),
+    (EXIT_DIFFERENT, "check: a tool was added, removed or changed since the baseline (drift)"),
+    (EXIT_CANNOT_COMPARE, "unusable input (an option, the baseline file, a capture without tools/list), or the "
+                          "server failed its handshake or gave no tools/list (an error, no answer in time)"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help
