@@ -119,7 +119,7 @@ def run_diff(args: argparse.Namespace, command: list[str]) -> int:
     except (PathError, CompareError, InputError) as exc:
         return fail(str(exc), EXIT_CANNOT_COMPARE)
     except CannotOpen as exc:
-        return fail(str(exc), _open_status(exc.exit_code))
+        return fail(str(exc), open_status(exc.exit_code))
     except KeyboardInterrupt:
         return fail("interrupted; the server was shut down", EXIT_INTERRUPTED)
     threshold = None if args.latency_threshold is None else args.latency_threshold / 1000
@@ -141,7 +141,7 @@ def _print_result(result: Any, shape: str) -> None:
         pass
 
 
-def _open_status(code: int) -> int:
+def open_status(code: int) -> int:
     """A connection failure's status as diff and baseline number them (1 and 5 mean other things there)."""
     return EXIT_CANNOT_COMPARE if code in (EXIT_SERVER_FAILED, EXIT_RPC_ERROR) else code
 
@@ -183,7 +183,7 @@ def run_baseline(args: argparse.Namespace, command: list[str]) -> int:
     except (BaselineError, CompareError, InputError) as exc:
         return fail(str(exc), EXIT_CANNOT_COMPARE)
     except CannotOpen as exc:
-        return fail(str(exc), _open_status(exc.exit_code))
+        return fail(str(exc), open_status(exc.exit_code))
     except KeyboardInterrupt:
         return fail("interrupted; the server was shut down", EXIT_INTERRUPTED)
     _print_drift(drift, args.format)

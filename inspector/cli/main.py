@@ -120,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.lint_cmd import add_parser as add_lint
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
+    from inspector.cli.run_cmd import add_parser as add_run
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
 
@@ -133,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_oneshot(sub)
     add_check(sub)
     add_compare(sub)
+    add_run(sub)
     return parser
 
 
@@ -325,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.compare_cmd import run_baseline, run_diff
 
         return run_diff(args, command) if args.command == "diff" else run_baseline(args, command)
+    if args.command == "run":
+        from inspector.cli.run_cmd import run_collection_command
+
+        return run_collection_command(args, command)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

@@ -90,6 +90,17 @@ BASELINE_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``run`` (a collection of saved calls with expectations)
+RUN_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "every request met its expectations"),
+    (EXIT_DIFFERENT, "an expectation failed (a request got no answer, or not the answer expected)"),
+    (EXIT_CANNOT_COMPARE, "unusable input (an option, the collection file), or the server failed its handshake"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help
