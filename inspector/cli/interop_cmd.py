@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
 from inspector.core.present.terminal import safe
@@ -18,7 +20,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "export", help="write a capture as HAR, a Markdown or HTML report, or JSON-RPC lines",
         description="Write a capture in another format: har (HTTP sessions: HAR 1.2 for a browser's network "
                     "panel), markdown or html (a readable report; the HTML is one self-contained file), jsonrpc "
-                    "(the exact JSON-RPC lines, one message per line).")
+                    "(the exact JSON-RPC lines, one message per line), otlp (OpenTelemetry traces, OTLP/JSON lines: a "
+                    "span per request, a request's _meta traceparent honoured, notifications as span events).")
     export.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture file (JSON Lines)")
     export.add_argument("--to", required=True, choices=tuple(FORMATS), help="the format to write")
     export.add_argument("--out", metavar="FILE", default="-", help="where to write it (default: - for stdout)")
@@ -38,28 +41,39 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    """Write the export as it is made (OTLP streams a capture of any size): nothing is written before the first
+    chunk, so a capture that cannot be read leaves no file behind."""
     from inspector.core.interop.convert import export_capture
     from inspector.core.interop.har import ExportError
 
+    chunks = export_capture(args.capture, args.to, args.direction)
     try:
-        chunks = list(export_capture(args.capture, args.to, args.direction))
+        first = next(chunks, b"")
     except ExportError as exc:
         print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if args.out == "-":
-            for chunk in chunks:
-                sys.stdout.buffer.write(chunk)
+            _write_all(sys.stdout.buffer, first, chunks)
             sys.stdout.flush()
         else:
             with open(args.out, "wb") as handle:
-                handle.writelines(chunks)
+                _write_all(handle, first, chunks)
     except BrokenPipeError:
         sys.stderr.close()
+    except ExportError as exc:  # the capture broke off past its start: what was written stays, the reason is said
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"mcp-inspector: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
+
+
+def _write_all(handle: BinaryIO, first: bytes, rest: Iterator[bytes]) -> None:
+    handle.write(first)
+    for chunk in rest:
+        handle.write(chunk)
 
 
 def run_import(args: argparse.Namespace) -> int:

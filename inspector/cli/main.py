@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
                         help="the window's sessions without a profile wait S seconds for the handshake and each "
                              "response ('none': no timeout; default: Session > Request timeout…, 30)")
+    add_otlp_option(parser, dest="gui_otlp_endpoint")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
     add_max_message_option(parser, default=None,
@@ -104,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--answer", action="append", default=[], metavar="KIND=POLICY",
                      help="answer server requests headless: elicitation=accept-defaults|decline|cancel, "
                           "sampling=error|text:TEXT (repeatable)")
+    add_otlp_option(rec)
     add_http_options(rec, "connect to this URL instead of launching a command",
                      "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
                      "or a plug-in transport")
@@ -221,6 +223,14 @@ def add_oauth_options(parser: argparse.ArgumentParser) -> None:
                        help="send DPoP proofs (RFC 9449) even when neither server asks for them (they are sent "
                             "anyway when the server challenges with DPoP or its metadata lists "
                             "dpop_signing_alg_values_supported)")
+
+
+def add_otlp_option(parser: argparse.ArgumentParser, dest: str = "otlp_endpoint") -> None:
+    """``--otlp-endpoint URL``: a span per request sent live to an OpenTelemetry collector (record, tap, the
+    window)."""
+    parser.add_argument("--otlp-endpoint", dest=dest, metavar="URL",
+                        help="send an OpenTelemetry span per request, live, to this OTLP/HTTP collector (POST "
+                             "URL/v1/traces, protobuf), e.g. http://127.0.0.1:4318")
 
 
 def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,
@@ -359,6 +369,10 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
 
     try:  # what the user typed is checked before anything else, the display included
         target = Target.from_window_args(args, command)
+        if args.gui_otlp_endpoint is not None:
+            from inspector.cli.record_cmd import otlp_endpoint_of
+
+            otlp_endpoint_of(argparse.Namespace(otlp_endpoint=args.gui_otlp_endpoint))
     except InputError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
         return 2
@@ -369,7 +383,7 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from inspector.ui.app import run_gui
 
     return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown,
-                   timeout=args.gui_timeout, max_message=args.max_message)
+                   timeout=args.gui_timeout, max_message=args.max_message, otlp_endpoint=args.gui_otlp_endpoint)
 
 
 def _utf8_output() -> None:

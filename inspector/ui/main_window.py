@@ -424,7 +424,8 @@ class MainWindow(QMainWindow):
         if tab is None or tab.capture_path is None:
             return
         filters = {"HTML report (*.html)": "html", "Markdown report (*.md)": "markdown",
-                   "HAR, for a browser's network panel (*.har)": "har", "JSON-RPC lines (*.jsonl)": "jsonrpc"}
+                   "HAR, for a browser's network panel (*.har)": "har", "JSON-RPC lines (*.jsonl)": "jsonrpc",
+                   "OpenTelemetry traces, OTLP/JSON (*.otlp.jsonl)": "otlp"}
         name, chosen = QFileDialog.getSaveFileName(self, "Export", str(Path.home() / tab.capture_path.stem),
                                                    ";;".join(filters))
         if name:

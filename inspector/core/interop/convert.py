@@ -25,6 +25,11 @@ from inspector.core.wire.events import Event, Kind
 def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both") -> Iterator[bytes]:
     """The capture at ``path`` in format ``to`` (:data:`FORMATS`), as chunks of bytes to write.
     Raises ExportError (with a sentence) for an unreadable capture or one the format cannot hold."""
+    if to == "otlp":  # streams: read one event at a time
+        from inspector.core.interop.otlp import otlp_lines
+
+        yield from otlp_lines(path)
+        return
     try:
         capture = read_capture(path)
     except CaptureError as exc:

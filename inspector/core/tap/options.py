@@ -49,6 +49,8 @@ class TapOptions:
     url: str | None = None
     listen: tuple[str, int] = ("127.0.0.1", 0)
     transport: str = "auto"
+    #: the recorder sends a span per request to this OTLP/HTTP collector (``--otlp-endpoint``)
+    otlp_endpoint: str | None = None
 
     @property
     def display_name(self) -> str:

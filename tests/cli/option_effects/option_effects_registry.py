@@ -198,6 +198,9 @@ EFFECTS: list[Effect] = [
     *_target_rows("record"),
     *_grant_rows("record"),
     Effect("record", "--out", "the capture holds the session, the server's answer included", _RECORD_ONE_RUN),
+    Effect("record", "--otlp-endpoint", "each request reaches an OTLP/HTTP receiver as a span (POST /v1/traces, "
+                                        "protobuf), in the trace and under the span its _meta traceparent names",
+           "tests/otel/test_otlp_export.py::test_record_sends_a_span_per_request_live_to_the_otlp_receiver"),
     Effect("record", "--send", "the file's request reaches the server", _RECORD_ONE_RUN),
     Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover", _RECORD_ONE_RUN),
     Effect("record", "--protocol-version", "initialize asks the server for that revision", _RECORD_ONE_RUN),
@@ -275,6 +278,9 @@ EFFECTS: list[Effect] = [
                                  "its POSTs come through the tap",
            f"{_HTTP_TAP}test_an_sse_tap_gives_the_client_an_absolute_endpoint_on_the_tap_so_its_messages_come_"
            "through"),
+    Effect("tap", "--otlp-endpoint", "the relayed tools/call reaches an OTLP/HTTP receiver as a span (decoded with "
+                                     "opentelemetry-proto)",
+           f"{_TAP}test_otlp_endpoint_sends_the_relayed_call_as_a_span_to_the_collector"),
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
