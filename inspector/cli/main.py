@@ -120,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.interop_cmd import add_parsers as add_interop
     from inspector.cli.lint_cmd import add_parser as add_lint
+    from inspector.cli.load_cmd import add_parser as add_load
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.run_cmd import add_parser as add_run
@@ -137,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_check(sub)
     add_compare(sub)
     add_run(sub)
+    add_load(sub)
     return parser
 
 
@@ -337,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.compare_cmd import run_baseline, run_diff
 
         return run_diff(args, command) if args.command == "diff" else run_baseline(args, command)
+    if args.command == "load":
+        from inspector.cli.load_cmd import run_load_command
+
+        return run_load_command(args, command)
     if args.command == "run":
         from inspector.cli.run_cmd import run_collection_command
 

@@ -101,6 +101,19 @@ RUN_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``load``
+LOAD_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "the run completed and every request was answered without an error"),
+    (EXIT_DIFFERENT, "some requests failed (a JSON-RPC error, isError: true, no answer in time), or the server went "
+                     "away during the run; the figures are printed all the same"),
+    (EXIT_CANNOT_COMPARE, "unusable input (an option, an unknown tool, arguments that do not fit its inputSchema), "
+                          "or the server failed its handshake"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help
