@@ -44,6 +44,7 @@ from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size, parse_size
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
+from inspector.ui.compare.drift import watch_drift
 from inspector.ui.profiles.sidebar import ProfilesSidebar
 from inspector.ui.session.live import LiveSession
 from inspector.ui.session.tab import SessionTab
@@ -348,6 +349,7 @@ class MainWindow(QMainWindow):
         try:
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
+            watch_drift(self, tab, target)  # a profile's tool baseline: warn when the tools drifted from it
         except (TransportError, ValueError) as exc:  # a URL, header or transport no one can use: nothing was started
             tab.cannot_start(str(exc))
         self._add_tab(tab)

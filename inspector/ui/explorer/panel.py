@@ -44,6 +44,7 @@ from inspector.core.session.outcomes import result_of
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
+from inspector.ui.collections.save import save_to_collection_button
 from inspector.ui.explorer.arguments import arguments_editor_for
 from inspector.ui.explorer.result_view import ResultView
 from inspector.ui.timeline.model import plain_tooltip
@@ -352,6 +353,7 @@ class ExplorerPanel(QWidget):
         row.addStretch(1)
         row.addWidget(copy_as_button(page, lambda: self._history_text(command=True),
                                      lambda: self._history_text(command=False), self._copy))
+        row.addWidget(save_to_collection_button(page, self._history_call, self.say))
         layout = QVBoxLayout(page)
         layout.addWidget(self.history_list, 1)
         layout.addLayout(row)
