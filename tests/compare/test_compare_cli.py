@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from compare_support import RUN_TIMEOUT, server_options
 from helpers import cli
 
@@ -116,7 +117,10 @@ def test_baseline_works_on_captures_too(versions: tuple[Path, Path], tmp_path: P
     assert "drift: tool shout removed; tool wipe added; tool echo changed (description)" in drifted.stdout
 
 
-def test_an_edited_baseline_is_refused_with_exit_2(versions: tuple[Path, Path], tmp_path: Path) -> None:
+@pytest.mark.report("faults", "a tool baseline edited by hand", surface="CLI", group="input",
+                    advice="Save the baseline again (baseline save) from a server you trust; a baseline is never "
+                           "edited, only saved.")
+def test_an_edited_baseline_is_refused_with_exit_2(versions: tuple[Path, Path], tmp_path: Path, report) -> None:
     v1, _ = versions
     baseline = tmp_path / "b.json"
     assert cli("baseline", "save", str(baseline), "--capture", str(v1)).returncode == 0
@@ -124,5 +128,6 @@ def test_an_edited_baseline_is_refused_with_exit_2(versions: tuple[Path, Path], 
     data["tools"]["echo"]["definition"]["description"] = "something else"  # hand-edited, hash left as it was
     baseline.write_text(json.dumps(data))
     done = cli("baseline", "check", str(baseline), "--capture", str(v1))
+    report.saw(done.stderr.strip().removeprefix("mcp-inspector: "))
     assert done.returncode == 2
     assert "does not match its sha256" in done.stderr

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from google.protobuf.json_format import ParseDict
 from helpers import cli, wait_until
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -73,10 +74,14 @@ def test_record_sends_a_span_per_request_live_to_the_otlp_receiver(tmp_path: Pat
     assert attributes(receiver.resources()[0])["service.name"] == "mcp-inspector"
 
 
-def test_a_refusing_collector_is_one_sentence_and_the_session_still_succeeds(tmp_path: Path) -> None:
+@pytest.mark.report("faults", "an OpenTelemetry collector that refuses the spans", surface="CLI", group="input",
+                    advice="Check the collector's URL (its OTLP/HTTP port, usually 4318) and that it accepts "
+                           "traces; the session and its capture are complete either way.")
+def test_a_refusing_collector_is_one_sentence_and_the_session_still_succeeds(tmp_path: Path, report) -> None:
     with otlp_receiver() as receiver:
         receiver.status = 400
         _, done = record(tmp_path, "--otlp-endpoint", receiver.url)
+    report.saw(done.stderr.strip().splitlines()[-1].removeprefix("mcp-inspector: "))
     assert done.returncode == 0
     assert "the OTLP endpoint" in done.stderr and "answered 400" in done.stderr and "not exported" in done.stderr
     assert "Traceback" not in done.stderr
