@@ -18,7 +18,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "export", help="write a capture as HAR, a Markdown or HTML report, or JSON-RPC lines",
         description="Write a capture in another format: har (HTTP sessions: HAR 1.2 for a browser's network "
                     "panel), markdown or html (a readable report; the HTML is one self-contained file), jsonrpc "
-                    "(the exact JSON-RPC lines, one message per line).")
+                    "(the exact JSON-RPC lines, one message per line), otlp (OpenTelemetry traces, OTLP/JSON lines: a "
+                    "span per request, a request's _meta traceparent honoured, notifications as span events).")
     export.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture file (JSON Lines)")
     export.add_argument("--to", required=True, choices=tuple(FORMATS), help="the format to write")
     export.add_argument("--out", metavar="FILE", default="-", help="where to write it (default: - for stdout)")
@@ -58,6 +59,9 @@ def run_export(args: argparse.Namespace) -> int:
                 handle.writelines(rest)
     except BrokenPipeError:
         sys.stderr.close()
+    except ExportError as exc:  # the capture broke off past its start: what was written stays, the reason is said
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except OSError as exc:
         print(f"mcp-inspector: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT

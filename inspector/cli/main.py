@@ -65,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
                         help="the window's sessions without a profile wait S seconds for the handshake and each "
                              "response ('none': no timeout; default: Session > Request timeout…, 30)")
+    add_otlp_option(parser, dest="gui_otlp_endpoint")
     parser.add_argument("--headless", action="store_true",
                         help="with --demo: record and print the session instead of opening a window")
     add_max_message_option(parser, default=None,
@@ -106,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--answer", action="append", default=[], metavar="KIND=POLICY",
                      help="answer server requests headless: elicitation=accept-defaults|decline|cancel, "
                           "sampling=error|text:TEXT (repeatable)")
+    add_otlp_option(rec)
     add_http_options(rec, "connect to this URL instead of launching a command",
                      "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
                      "or a plug-in transport")
@@ -115,13 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
     from inspector.cli.check_cmd import add_parser as add_check
+    from inspector.cli.compare_cmd import add_parsers as add_compare
     from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.doctor_cmd import add_parser as add_doctor
     from inspector.cli.interop_cmd import add_parsers as add_interop
     from inspector.cli.lint_cmd import add_parser as add_lint
+    from inspector.cli.load_cmd import add_parser as add_load
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
+    from inspector.cli.run_cmd import add_parser as add_run
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
 
@@ -135,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_oneshot(sub)
     add_check(sub)
     add_doctor(sub)
+    add_compare(sub)
+    add_run(sub)
+    add_load(sub)
     return parser
 
 
@@ -249,6 +257,14 @@ def add_oauth_options(parser: argparse.ArgumentParser) -> None:
                             "dpop_signing_alg_values_supported)")
 
 
+def add_otlp_option(parser: argparse.ArgumentParser, dest: str = "otlp_endpoint") -> None:
+    """``--otlp-endpoint URL``: a span per request sent live to an OpenTelemetry collector (record, tap, the
+    window)."""
+    parser.add_argument("--otlp-endpoint", dest=dest, metavar="URL",
+                        help="send an OpenTelemetry span per request, live, to this OTLP/HTTP collector (POST "
+                             "URL/v1/traces, protobuf), e.g. http://127.0.0.1:4318")
+
+
 def add_max_message_option(parser: argparse.ArgumentParser, default: int | None = DEFAULT_MAX_MESSAGE,
                            help: str = "the largest message read whole, e.g. 200M; a longer line is recorded as "
                                        "a framing error keeping its first and last 64 KiB, a longer HTTP body is "
@@ -356,6 +372,18 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.doctor_cmd import run_doctor
 
         return run_doctor(args, command, parser)
+    if args.command in ("diff", "baseline"):
+        from inspector.cli.compare_cmd import run_baseline, run_diff
+
+        return run_diff(args, command) if args.command == "diff" else run_baseline(args, command)
+    if args.command == "load":
+        from inspector.cli.load_cmd import run_load_command
+
+        return run_load_command(args, command)
+    if args.command == "run":
+        from inspector.cli.run_cmd import run_collection_command
+
+        return run_collection_command(args, command)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 
@@ -384,6 +412,10 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
 
     try:  # what the user typed is checked before anything else, the display included
         target = Target.from_window_args(args, command)
+        if args.gui_otlp_endpoint is not None:
+            from inspector.cli.record_cmd import otlp_endpoint_of
+
+            otlp_endpoint_of(argparse.Namespace(otlp_endpoint=args.gui_otlp_endpoint))
     except InputError as exc:
         print(f"mcp-inspector: {exc}", file=sys.stderr)
         return 2
@@ -394,7 +426,7 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from inspector.ui.app import run_gui
 
     return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown,
-                   timeout=args.gui_timeout, max_message=args.max_message)
+                   timeout=args.gui_timeout, max_message=args.max_message, otlp_endpoint=args.gui_otlp_endpoint)
 
 
 def _utf8_output() -> None:

@@ -45,7 +45,7 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             roots=[{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in args.root],
             messages=load_messages(args.send) if args.send else [],
             answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time, idle=args.idle,
-            stream=stream,
+            stream=stream, otlp_endpoint=otlp_endpoint_of(args),
         )
     except InputError as exc:
         print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
@@ -64,7 +64,23 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
         print(safe(result.summary), file=sys.stderr if to_stdout else sys.stdout)
     if result.error:
         print(f"mcp-inspector: {safe(result.error)}", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"mcp-inspector: {safe(warning)}", file=sys.stderr)
     return result.exit_code
+
+
+def otlp_endpoint_of(args: argparse.Namespace) -> str | None:
+    """``--otlp-endpoint``, checked (an http or https URL); raises InputError with a sentence."""
+    endpoint: str | None = getattr(args, "otlp_endpoint", None)
+    if endpoint is None:
+        return None
+    from inspector.core.otel.exporter import EndpointError, traces_url
+
+    try:
+        traces_url(endpoint)
+    except EndpointError as exc:
+        raise InputError(str(exc)) from None
+    return endpoint
 
 
 def _release(stream: io.TextIOWrapper) -> None:

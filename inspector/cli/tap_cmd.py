@@ -17,7 +17,7 @@ TAP_TRANSPORTS = ("auto", "streamable-http", "sse", "websocket")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from inspector.cli.main import add_max_message_option, add_tls_options
+    from inspector.cli.main import add_max_message_option, add_otlp_option, add_tls_options
 
     tap = sub.add_parser(
         "tap", help="record a real client's session: relay a stdio server (put it in the client's config), or an "
@@ -50,12 +50,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     tap.add_argument("--no-live", action="store_true", help="do not stream to a window; only record")
     tap.add_argument("--no-redact", action="store_true",
                      help="keep secrets of the command line (stdio) or of headers and URLs (HTTP) in the capture")
+    add_otlp_option(tap)
 
 
 def _path(text: str) -> object:
     from pathlib import Path
 
     return Path(text).expanduser()
+
+
+def _otlp_problem(endpoint: str | None) -> str | None:
+    if endpoint is None:
+        return None
+    from inspector.core.otel.exporter import EndpointError, traces_url
+
+    try:
+        traces_url(endpoint)
+    except EndpointError as exc:
+        return str(exc)
+    return None
 
 
 def _usage(sentence: str) -> int:
@@ -74,6 +87,9 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
         return EXIT_TAP_ERROR
     if args.capture is not None and str(args.capture) == "-":
         parser.error("--capture -: tap's stdout carries the server's messages (or the tap's URL); give a file")
+    problem = _otlp_problem(args.otlp_endpoint)
+    if problem:
+        return _usage(problem)
     if args.url is not None:
         return _run_http(args, command)
     if args.listen is not None or args.transport is not None:
@@ -87,7 +103,8 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     from inspector.core.tap.relay import run_tap
 
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
-                         live=not args.no_live, redact=not args.no_redact, max_message=args.max_message)
+                         live=not args.no_live, redact=not args.no_redact, max_message=args.max_message,
+                         otlp_endpoint=args.otlp_endpoint)
     try:
         return run_tap(options)
     except KeyboardInterrupt:
@@ -125,7 +142,8 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
 
     options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
                          socket=args.socket, live=not args.no_live, redact=not args.no_redact,
-                         max_message=args.max_message, ca_file=ca_file, insecure=insecure)
+                         max_message=args.max_message, ca_file=ca_file, insecure=insecure,
+                         otlp_endpoint=args.otlp_endpoint)
     try:
         return run_http_tap(options)
     except OSError as exc:

@@ -80,6 +80,54 @@ DOCTOR_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``diff``: like ``git diff``, differences are status 1 only with ``--exit-code``
+EXIT_CANNOT_COMPARE = 2
+DIFF_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "no differences (or differences without --exit-code)"),
+    (EXIT_DIFFERENT, "with --exit-code: the interfaces or the answers differ"),
+    (EXIT_CANNOT_COMPARE, "the comparison could not be done: an unusable option or capture, or the live server "
+                          "failed its handshake"),
+    (EXIT_CANNOT_CONNECT, "--against: cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "--against: no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+#: ``baseline save`` and ``baseline check``
+BASELINE_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "save: the baseline was written; check: every tool is as approved"),
+    (EXIT_DIFFERENT, "check: a tool was added, removed or changed since the baseline (drift)"),
+    (EXIT_CANNOT_COMPARE, "unusable input (an option, the baseline file, a capture without tools/list), or the "
+                          "server failed its handshake or gave no tools/list (an error, no answer in time)"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
+#: ``run`` (a collection of saved calls with expectations)
+RUN_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "every request met its expectations"),
+    (EXIT_DIFFERENT, "an expectation failed (a request got no answer, or not the answer expected)"),
+    (EXIT_CANNOT_COMPARE, "unusable input (an option, the collection file), or the server failed its handshake"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
+#: ``load``
+LOAD_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "the run completed and every request was answered without an error"),
+    (EXIT_DIFFERENT, "some requests failed (a JSON-RPC error, isError: true, no answer in time), or the server went "
+                     "away during the run; the figures are printed all the same"),
+    (EXIT_CANNOT_COMPARE, "unusable input (an option, an unknown tool, arguments that do not fit its inputSchema), "
+                          "or the server failed its handshake"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help

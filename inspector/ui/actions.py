@@ -69,6 +69,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
                needs_tab=True),
     ActionSpec("check_server", "&Session", "C&heck server", window=lambda w: w.runs.check_current(), needs_tab=True),
     ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
+    ActionSpec("compare_with", "&Session", "Co&mpare with…", window=lambda w: _compare(w), needs_tab=True,
+               separator_before=True),
+    ActionSpec("load_test", "&Session", "&Load test…", window=lambda w: _load(w), needs_tab=True),
+    ActionSpec("run_collection", "&Session", "Run co&llection…", window=lambda w: _collection(w), needs_tab=True),
+    ActionSpec("save_baseline", "&Session", "Save tool &baseline…", window=lambda w: _baseline(w), needs_tab=True),
     ActionSpec("copy_config", "&Session", "Copy server as &config…", window=lambda w: w.files.copy_server_config(),
                needs_tab=True),
     ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.session_settings.ask_request_timeout(),
@@ -83,6 +88,30 @@ ACTIONS: tuple[ActionSpec, ...] = (
                separator_before=True),
     ActionSpec("about", "&Help", "&About", window=lambda w: w.about()),
 )
+
+def _compare(window: MainWindow) -> None:
+    from inspector.ui.compare.run import compare_current  # the views are imported when first used
+
+    compare_current(window)
+
+
+def _load(window: MainWindow) -> None:
+    from inspector.ui.load.run import load_current
+
+    load_current(window)
+
+
+def _collection(window: MainWindow) -> None:
+    from inspector.ui.collections.run import run_collection_current
+
+    run_collection_current(window)
+
+
+def _baseline(window: MainWindow) -> None:
+    from inspector.ui.compare.drift import save_baseline_current
+
+    save_baseline_current(window)
+
 
 #: Keys bound inside one widget (and its children) only, by the widget that owns them.
 WIDGET_SHORTCUTS: dict[str, str] = {

@@ -23,16 +23,21 @@ if TYPE_CHECKING:  # Qt is imported when the window is built, not with this modu
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
-            exit_when_shown: bool = False, timeout: float | None = None, max_message: int | None = None) -> int:
+            exit_when_shown: bool = False, timeout: float | None = None, max_message: int | None = None,
+            otlp_endpoint: str | None = None) -> int:
     """Show the window and run the event loop until it closes. ``exit_when_shown``: print ``shown`` once
     the window has painted and quit (how benchmarks/startup.py times the start-up). ``timeout``: ``--timeout``
     (``inf``: none), else the window's saved Session > Request timeout applies. ``max_message``: the
-    command line's --max-message (None: the window's setting)."""
+    command line's --max-message (None: the window's setting). ``otlp_endpoint``: ``--otlp-endpoint``, where
+    every live session sends its spans."""
     import qasync
     from PySide6.QtCore import QCoreApplication, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from inspector.ui import otel_export
     from inspector.ui.main_window import MainWindow
+
+    otel_export.configure(otlp_endpoint)
 
     QCoreApplication.setOrganizationName("mcp-inspector")
     QCoreApplication.setApplicationName("mcp-inspector")

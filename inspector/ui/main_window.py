@@ -37,6 +37,7 @@ from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
+from inspector.ui.compare.drift import watch_drift
 from inspector.ui.controllers.files import CaptureFiles
 from inspector.ui.controllers.runs import ServerRuns
 from inspector.ui.controllers.settings import SessionSettings
@@ -242,6 +243,7 @@ class MainWindow(QMainWindow):
         try:
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
+            watch_drift(self, tab, target)  # a profile's tool baseline: warn when the tools drifted from it
         except (TransportError, ValueError) as exc:  # a URL, header or transport no one can use: nothing was started
             tab.cannot_start(str(exc))
         self.add_tab(tab)

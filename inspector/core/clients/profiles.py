@@ -111,6 +111,8 @@ class ServerProfile:
     oauth_idp_issuer: str = ""  #: id-jag: the IdP's issuer (its metadata names the token endpoint)
     oauth_idp_client_id: str = ""  #: id-jag: the client's id at the IdP
     oauth_dpop: bool = False  #: send DPoP proofs even when no server asks for them
+    #: a tool baseline file (``mcp-inspector baseline save``): the window warns on connect when the tools drifted
+    baseline: str = ""
 
     def argv(self) -> list[str]:
         """The command line of a stdio profile."""
@@ -174,6 +176,7 @@ class ServerProfile:
             "oauth_scope": self.oauth_scope,
             **{name: getattr(self, name) for name in OAUTH_GRANT_FIELDS},
             "oauth_dpop": self.oauth_dpop,
+            "baseline": self.baseline,
         }
 
     @classmethod
@@ -237,6 +240,7 @@ class ServerProfile:
             oauth_scope=text("oauth_scope", ""),
             **{name: text(name, getattr(cls, name)) for name in OAUTH_GRANT_FIELDS},  # absent from older files
             oauth_dpop=dpop,
+            baseline=text("baseline", ""),  # absent from files written before baselines existed
         )
         problem = profile.problem()
         if problem:

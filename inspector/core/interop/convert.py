@@ -29,6 +29,10 @@ def export_capture(path: str | os.PathLike[str], to: str, direction: str = "both
     unreadable capture or one the format cannot hold, before the first chunk."""
     if to not in FORMATS:
         raise ExportError(f"cannot export to {to!r}: use one of {', '.join(FORMATS)}")
+    if to == "otlp":  # streams: one event at a time
+        from inspector.core.interop.otlp import otlp_lines
+
+        return otlp_lines(path)
     header = _header(path)
     return _chunks(path, header, to, direction)
 

@@ -56,6 +56,8 @@ class RecordOptions:
     max_time: float = 600.0  #: bound on one request however much progress it reports
     #: write the capture here instead of to ``out`` (``--out -``: the CLI passes standard output)
     stream: IO[str] | None = None
+    #: send a span per request to this OTLP/HTTP collector as the session goes (``--otlp-endpoint``)
+    otlp_endpoint: str | None = None
 
     @property
     def out_name(self) -> str:
@@ -69,6 +71,8 @@ class RecordResult:
     summary: str
     error: str | None = None
     server: Any = None
+    #: what went wrong besides the session itself (the OTLP export), one sentence each
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_messages(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -131,13 +135,30 @@ async def record(options: RecordOptions) -> RecordResult:
                       server_request_handler=handler)
     outcome = _Outcome()
     session.listeners.append(outcome.saw)
+    exporter = await _start_export(options.otlp_endpoint, header, session)
     try:
         await _drive(session, options, outcome)
     finally:
         await session.close()
         writer.close()
+        if exporter is not None:
+            await exporter.close()
+    warnings = [sentence] if exporter is not None and (sentence := exporter.report()) else []
     return RecordResult(outcome.exit_code(), summarize(session, options.out_name), outcome.sentence(options),
-                        session.server)
+                        session.server, warnings)
+
+
+async def _start_export(endpoint: str | None, header: dict[str, Any], session: Session) -> Any:
+    """The live OTLP exporter of ``--otlp-endpoint``, listening to ``session``; None without one."""
+    if endpoint is None:
+        return None
+    from inspector.core.interop.otlp import session_key
+    from inspector.core.otel.exporter import OtlpExporter
+
+    exporter = OtlpExporter(endpoint, session_key(header))
+    session.listeners.append(exporter.listener)
+    exporter.start()
+    return exporter
 
 
 class _Outcome:

@@ -542,7 +542,7 @@ def run_http_tap(options: TapOptions) -> int:
         return HttpRecorder(capture, feed, max_message, upstream=upstream, redact=redact)
 
     recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path, options.max_message, make=make,
-                             close_in_child=(sock.fileno(),))
+                             close_in_child=(sock.fileno(),), otlp_endpoint=options.otlp_endpoint)
     with contextlib.suppress(OSError, ValueError):
         print(local, flush=True)
     say(f"relaying {local} -> {shown}; give the client {local} as the server's URL. Ctrl-C ends the tap"

@@ -51,6 +51,8 @@ class TapOptions:
     transport: str = "auto"
     ca_file: str | None = None  #: the HTTP tap: certificates trusted towards the server besides the usual ones
     insecure: bool = False  #: the HTTP tap: the server's certificate is not verified
+    #: the recorder sends a span per request to this OTLP/HTTP collector (``--otlp-endpoint``)
+    otlp_endpoint: str | None = None
 
     @property
     def display_name(self) -> str:

@@ -129,7 +129,8 @@ class Recorder(RecorderBase):
 
 async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: bool, header: dict[str, Any],
                          hello: dict[str, Any], socket_path: Path | None,
-                         max_message: int = DEFAULT_MAX_LINE_BYTES, make: RecorderFactory = Recorder) -> None:
+                         max_message: int = DEFAULT_MAX_LINE_BYTES, make: RecorderFactory = Recorder,
+                         otlp_endpoint: str | None = None) -> None:
     """The recorder process's work: frames from the spool until the relay's end, into the capture and the feed."""
     capture = None
     if capture_path is not None:
@@ -144,6 +145,7 @@ async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: boo
                        warn=say)
         await feed.start()
     recorder = make(capture, feed, max_message)
+    exporter = await _start_export(otlp_endpoint, header, recorder)
     reader = SpoolReader(spool)
     ended: dict[str, Any] | None = None
     t = wall = 0.0
@@ -173,6 +175,24 @@ async def _record_frames(spool: Spool, capture_path: Path | None, exclusive: boo
         await feed.close(ended.get("exit") if ended else None)
     if capture is not None:
         capture.close()
+    if exporter is not None:
+        await exporter.close()
+        if exporter.report():
+            say(exporter.report() or "")
+
+
+async def _start_export(endpoint: str | None, header: dict[str, Any], recorder: RecorderBase) -> Any:
+    """``--otlp-endpoint``: an OTLP exporter listening to the recorder's pipeline (its spans go out as the
+    recorder decodes the relayed bytes); None without one."""
+    if endpoint is None:
+        return None
+    from inspector.core.interop.otlp import session_key
+    from inspector.core.otel.exporter import OtlpExporter
+
+    exporter = OtlpExporter(endpoint, session_key(header))
+    recorder.pipeline.listeners.append(exporter.listener)
+    exporter.start()
+    return exporter
 
 
 def _lower_priority() -> None:
@@ -210,8 +230,8 @@ def say(text: str) -> None:
 
 def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, Any], hello: dict[str, Any],
                    socket_path: Path | None, max_message: int = DEFAULT_MAX_LINE_BYTES, *,
-                   make: RecorderFactory = Recorder,
-                   close_in_child: tuple[int, ...] = ()) -> tuple[int, Spool, int] | None:
+                   make: RecorderFactory = Recorder, close_in_child: tuple[int, ...] = (),
+                   otlp_endpoint: str | None = None) -> tuple[int, Spool, int] | None:
     """Fork the recorder; returns (pid, the spool, done read fd), or None if it cannot be started.
 
     ``make`` builds the recorder in the child (the stdio tap's by default); ``close_in_child`` are descriptors
@@ -244,7 +264,7 @@ def fork_recorder(capture_path: Path | None, exclusive: bool, header: dict[str, 
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             _lower_priority()
             asyncio.run(_record_frames(spool, capture_path, exclusive, header, hello, socket_path, max_message,
-                                       make))
+                                       make, otlp_endpoint))
         except BaseException as exc:  # the recorder must end with _exit, whatever happened
             say(f"the recorder failed: {exc.__class__.__name__}: {exc}")
             code = 1

@@ -723,7 +723,8 @@ def run_tap(options: TapOptions) -> int:
     capture_path, exclusive = capture_destination(options.capture, name)
     socket_path = (options.socket or default_socket_path()) if options.live else None
     hello = {"name": name, "pid": os.getpid(), "target": target}
-    recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path, options.max_message)
+    recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path, options.max_message,
+                             otlp_endpoint=options.otlp_endpoint)
     # remember the blocking mode of the client's descriptions: asyncio makes them non-blocking, and a
     # terminal shares its description with the shell
     blocking = {}

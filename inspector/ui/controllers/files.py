@@ -78,6 +78,7 @@ class CaptureFiles(QObject):
         if target is not None and target.is_http:
             formats["HAR, for a browser's network panel (*.har)"] = "har"
         formats["JSON-RPC lines (*.jsonl)"] = "jsonrpc"
+        formats["OpenTelemetry traces, OTLP/JSON (*.otlp.jsonl)"] = "otlp"
         return formats
 
     def export_current(self, path: Path, to: str) -> str | None:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushBu
 
 from inspector.core.explore.catalog import request_message
 from inspector.core.explore.history import Call, History
+from inspector.ui.collections.save import save_to_collection_button
 from inspector.ui.explorer.widgets import ROLE_ITEM, copy_as_button
 
 if TYPE_CHECKING:
@@ -32,9 +33,14 @@ class HistoryPage(QWidget):
         row.addStretch(1)
         row.addWidget(copy_as_button(self, lambda: self.history_text(command=True),
                                      lambda: self.history_text(command=False), explorer.copy))
+        # a row of its own: one row of all the buttons would widen the Explorer past what fits beside the timeline
+        saving = QHBoxLayout()
+        saving.addStretch(1)
+        saving.addWidget(save_to_collection_button(self, self.chosen, explorer.say))
         layout = QVBoxLayout(self)
         layout.addWidget(self.history_list, 1)
         layout.addLayout(row)
+        layout.addLayout(saving)
 
     def show_calls(self, store: History | None, profile: str) -> None:
         """The calls ``store`` keeps for ``profile``, newest first."""

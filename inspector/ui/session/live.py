@@ -27,6 +27,7 @@ from inspector.core.transports.base import (
     TransportError,
 )
 from inspector.core.wire.events import Event, Kind, Lifecycle
+from inspector.ui import otel_export
 from inspector.ui.session.oauth import NO_BROWSER, WAITING, WindowLogin
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
@@ -57,6 +58,7 @@ class LiveSession(QObject):
         self.failure = False  #: the sentence says something failed (the status line shows it in red)
         self.server: ServerInfo | None = None
         self._task: asyncio.Task[None] | None = None
+        self.exporter: Any = None  #: the live OpenTelemetry export, with --otlp-endpoint
         #: what a stdio session's decoder keeps of each parse for the tab's judge (its ``verdict``; issue 15)
         self.keep_parse: Callable[[Event, Any], Any] | None = None
         #: an OAuth-protected URL (a profile's or ``--url --oauth``): the login in the window (the Auth tab)
@@ -79,11 +81,12 @@ class LiveSession(QObject):
             transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
             transport.keep_parse = self.keep_parse
         self.capture_path = self.captures / capture_name(self.target)
-        self.writer = CaptureWriter(self.capture_path, make_header(transport.describe(), name=self.target.name),
-                                    track_offsets=True)
+        header = make_header(transport.describe(), name=self.target.name)
+        self.writer = CaptureWriter(self.capture_path, header, track_offsets=True)
         self.index = LiveIndex(self.writer)
         self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
                                keep_events=False, keeper=self.index)
+        self.exporter = otel_export.attach(self.session, header)  # --otlp-endpoint: a span per request
         self.session.timeout_hint = timeout_hint(self.target)
         self.session.roots = roots_of(self.target.roots)
         self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so
@@ -190,6 +193,7 @@ class LiveSession(QObject):
                 await self.session.close()
             except TransportError:
                 pass
+        await otel_export.detach(self.exporter, self.session)
         if self.writer is not None:
             self.writer.close()
 

@@ -204,6 +204,9 @@ EFFECTS: list[Effect] = [
     *_target_rows("record"),
     *_grant_rows("record"),
     Effect("record", "--out", "the capture holds the session, the server's answer included", _RECORD_ONE_RUN),
+    Effect("record", "--otlp-endpoint", "each request reaches an OTLP/HTTP receiver as a span (POST /v1/traces, "
+                                        "protobuf), in the trace and under the span its _meta traceparent names",
+           "tests/otel/test_otlp_export.py::test_record_sends_a_span_per_request_live_to_the_otlp_receiver"),
     Effect("record", "--send", "the file's request reaches the server", _RECORD_ONE_RUN),
     Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover", _RECORD_ONE_RUN),
     Effect("record", "--protocol-version", "initialize asks the server for that revision", _RECORD_ONE_RUN),
@@ -287,6 +290,9 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--insecure", "the tap relays to that server without verifying its certificate; stderr says so "
                                 "once and the capture's header says \"insecure\": true",
            f"{_HTTP_TAP}test_insecure_lets_the_tap_reach_a_self_signed_server_and_the_capture_says_so"),
+    Effect("tap", "--otlp-endpoint", "the relayed tools/call reaches an OTLP/HTTP receiver as a span (decoded with "
+                                     "opentelemetry-proto)",
+           f"{_TAP}test_otlp_endpoint_sends_the_relayed_call_as_a_span_to_the_collector"),
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),

@@ -93,3 +93,20 @@ def test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_win
     # --no-redact: the secret of the command line stays; without it, it is redacted
     assert SECRET in quiet.read_text(encoding="utf-8")
     assert SECRET not in live.read_text(encoding="utf-8")
+
+
+def test_otlp_endpoint_sends_the_relayed_call_as_a_span_to_the_collector(tmp_path):
+    """The recorder turns the relayed call into a span and sends it to the OTLP receiver (opentelemetry-proto
+    decodes it there), the server's name from its initialize answer on it."""
+    from helpers import wait_until
+    from otlp_receiver import attributes, otlp_receiver
+
+    with otlp_receiver() as receiver:
+        done = tap("--capture", str(tmp_path / "c.jsonl"), "--no-live", "--otlp-endpoint", receiver.url,
+                   server_log=tmp_path / "server.log")
+        assert done.returncode == 0, done.stderr
+        wait_until(lambda: any(s.name == "tools/call echo" for s in receiver.spans), RUN_TIMEOUT,
+                   "the tools/call span at the receiver")
+    call = next(s for s in receiver.spans if s.name == "tools/call echo")
+    assert attributes(call)["mcp.method.name"] == "tools/call"
+    assert attributes(call)["jsonrpc.request.id"] == "2"

@@ -1,0 +1,84 @@
+"""Session > Compare with…: the current tab's capture (A) against another capture or a live server (B), in a new
+tab. A live server (the current session's, or a saved profile's) is listed and asked A's requests again in a
+session of its own, saved in the captures folder (:func:`inspector.core.compare.against.probe_server`, as
+``diff --against`` does); nothing runs that the person did not choose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspector.core.session.target import Target
+
+if TYPE_CHECKING:
+    from inspector.ui.main_window import MainWindow
+
+A_FILE = "a capture file…"
+SAME = "the same server, now"
+PROFILE = "profile: "
+
+
+def compare_current(window: MainWindow) -> None:
+    """Ask what to compare the current tab's capture with, then compare in the background."""
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    tab = window.current_tab()
+    if tab is None or tab.capture_path is None:
+        return
+    choices = [A_FILE] + ([SAME] if tab.live is not None else []) + \
+        [f"{PROFILE}{p.name}" for p in window.sidebar.profiles()]
+    choice, ok = QInputDialog.getItem(window, "Compare with…", f"Compare {tab.capture_path.name} with:", choices,
+                                      0, False)
+    if not ok:
+        return
+    if choice == A_FILE:
+        name, _ = QFileDialog.getOpenFileName(window, "Compare with capture", str(window.captures),
+                                              "Captures (*.jsonl);;All files (*)")
+        if name:
+            window.tasks.spawn(run_compare(window, tab.capture_path, capture=Path(name)), "the comparison")
+        return
+    if choice == SAME and tab.live is not None:
+        target: Target = tab.live.target
+    else:
+        profile = next(p for p in window.sidebar.profiles() if p.name == choice[len(PROFILE):])
+        target = Target.from_profile(profile)
+    window.tasks.spawn(run_compare(window, tab.capture_path, target=target), "the comparison")
+
+
+async def run_compare(window: MainWindow, a_path: Path, *, capture: Path | None = None,
+                      target: Target | None = None) -> Any:
+    """Compare ``a_path`` with ``capture`` or the live ``target``; returns the view it opened, or None (a
+    sentence in a warning and the status bar)."""
+    from inspector.core.compare.against import probe_server
+    from inspector.core.compare.differ import compare
+    from inspector.core.compare.sessions import CompareError, read_server
+    from inspector.core.paths import capture_name
+    from inspector.core.session.opened import CannotOpen
+    from inspector.ui.compare.view import CompareView
+
+    tab = window.current_tab()
+    if tab is not None and tab.live is not None and tab.live.writer is not None:
+        tab.live.writer.flush()
+    b_capture = None
+    try:
+        a = read_server(a_path)
+        if capture is not None:
+            b = read_server(capture)
+        else:
+            assert target is not None
+            target = window.session_settings.apply(target)
+            b_capture = window.captures / ("compare-" + capture_name(target.name or "server"))
+            window.statusBar().showMessage(f"comparing {a_path.name} with {target.describe()}…")
+            b = await probe_server(target, a.exchanges, b_capture)
+    except (CompareError, CannotOpen) as exc:
+        window.warn("Compare", str(exc))
+        window.statusBar().showMessage(str(exc))
+        return None
+    result = compare(a, b)
+    view = CompareView(result, b_capture, window)
+    view.open_capture_requested.connect(lambda path: window.open_capture(Path(path)))
+    index = window.tabs.addTab(view, f"compare: {a_path.stem}")
+    window.tabs.setCurrentIndex(index)
+    window.statusBar().showMessage(f"compared with {b.describe()}: "
+                                   f"{'no differences' if result.same else f'{result.differences} differences'}")
+    return view

@@ -1,0 +1,82 @@
+"""Session > Load test…: the current server (its live session's target, or a saved profile's), one tool called
+again and again in a session of its own (saved in the captures folder), its progress drawn live in a Load view
+(:class:`inspector.ui.load.view.LoadView`). The run is :class:`inspector.core.load.runner.LoadRun`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspector.core.load.runner import LoadPlan, ToolCall
+from inspector.core.session.target import Target
+
+if TYPE_CHECKING:
+    from inspector.ui.main_window import MainWindow
+
+
+def load_current(window: MainWindow) -> None:
+    """Ask for the tool, its arguments (JSON), the concurrency and the duration; then run in a new tab."""
+    from PySide6.QtWidgets import QInputDialog
+
+    tab = window.current_tab()
+    if tab is None or tab.live is None:
+        window.statusBar().showMessage("Load test needs a live session: connect to the server first")
+        return
+    catalog = tab.explorer.catalog
+    tools = sorted(str(t.get("name")) for t in catalog.items["tools"]) if catalog is not None else []
+    tool, ok = QInputDialog.getItem(window, "Load test", "Tool to call:", tools or [""], 0, True)
+    if not ok or not tool:
+        return
+    arguments, ok = QInputDialog.getText(window, "Load test", f"Arguments of {tool} (a JSON object):", text="{}")
+    if not ok:
+        return
+    concurrency, ok = QInputDialog.getInt(window, "Load test", "Concurrency:", 10, 1, 1000)
+    if not ok:
+        return
+    duration, ok = QInputDialog.getDouble(window, "Load test", "Duration (seconds):", 10.0, 0.5, 3600.0, 1)
+    if not ok:
+        return
+    try:
+        base = json.loads(arguments or "{}")
+    except ValueError:
+        window.statusBar().showMessage("the arguments are not JSON: give an object such as {\"text\": \"hi\"}")
+        return
+    if not isinstance(base, dict):
+        window.statusBar().showMessage("the arguments must be a JSON object")
+        return
+    plan = LoadPlan("tools/call", None, concurrency, duration)
+    window.tasks.spawn(run_load_view(window, tab.live.target, plan, ToolCall(tool, [], base)), "the load test")
+
+
+async def run_load_view(window: MainWindow, target: Target, plan: LoadPlan, call: ToolCall | None = None) -> Any:
+    """Run ``plan`` (a ``call`` of a tool, else ``plan.method``) against ``target`` in a new Load view; returns
+    the view once the run is over."""
+    from inspector.core.load.runner import LoadError, LoadRun, call_params
+    from inspector.core.paths import capture_name
+    from inspector.core.session.opened import CannotOpen, opened
+    from inspector.ui.load.view import LoadView
+
+    target = window.session_settings.apply(target)
+    out = window.captures / ("load-" + capture_name(target.name or "server"))
+    what = f"tools/call {call.tool}" if call is not None else plan.method
+    view = LoadView(f"load test of {what} on {target.describe()}: concurrency {plan.concurrency}, "
+                    f"{plan.duration:g} s" if plan.duration else f"{plan.requests} requests", out, window)
+    view.open_capture_requested.connect(lambda path: window.open_capture(Path(path)))
+    index = window.tabs.addTab(view, f"load: {call.tool if call is not None else plan.method}")
+    window.tabs.setCurrentIndex(index)
+    try:
+        async with opened(target, out) as session:
+            if call is not None:
+                plan.params = await call_params(session, call, target.timeout)
+            run = LoadRun(session, plan, http=target.is_http, timeout=target.timeout, on_progress=view.progress)
+            view.on_stop(run.stop)
+            figures = await run.run()
+    except (CannotOpen, LoadError) as exc:
+        view.finished({}, str(exc))
+        window.statusBar().showMessage(f"load test: {exc}")
+        return view
+    figures["capture"] = str(out)
+    view.finished(figures)
+    window.statusBar().showMessage(f"load test of {what}: {figures['throughput']:,.0f}/s, {figures['errors']} errors")
+    return view

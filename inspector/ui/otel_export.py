@@ -1,0 +1,47 @@
+"""The window's live OpenTelemetry export (``mcp-inspector --otlp-endpoint URL``): every live session of the run
+sends a span per request to that collector, as ``record --otlp-endpoint`` does
+(:class:`inspector.core.otel.exporter.OtlpExporter`, a listener of the session). Set once at start by the
+composition root (:func:`configure`); a live session attaches its exporter when it is made and closes it when it
+ends, noting in its own capture when the export went wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.otel.exporter import OtlpExporter
+from inspector.core.session.session import Session
+
+_endpoint: str | None = None
+
+
+def configure(endpoint: str | None) -> None:
+    """The collector every live session of this run exports to (None: none)."""
+    global _endpoint
+    _endpoint = endpoint
+
+
+def endpoint() -> str | None:
+    return _endpoint
+
+
+def attach(session: Session, header: dict[str, Any]) -> OtlpExporter | None:
+    """An exporter listening to ``session`` (whose capture has ``header``), started; None without an endpoint."""
+    if _endpoint is None:
+        return None
+    from inspector.core.interop.otlp import session_key
+
+    exporter = OtlpExporter(_endpoint, session_key(header))
+    session.listeners.append(exporter.listener)
+    exporter.start()
+    return exporter
+
+
+async def detach(exporter: OtlpExporter | None, session: Session | None) -> None:
+    """Send the rest and close; what went wrong becomes a note of ``session`` (its capture still open)."""
+    if exporter is None:
+        return
+    await exporter.close()
+    problem = exporter.report()
+    if problem and session is not None:
+        session.note(f"OpenTelemetry export: {problem}", failure=True)
