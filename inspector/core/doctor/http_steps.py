@@ -22,7 +22,8 @@ from inspector.core.doctor.model import Step, failed, passed, skipped, warning
 from inspector.core.doctor.network import Where
 from inspector.core.doctor.session_run import SessionRun, run_session
 from inspector.core.session.target import Target
-from inspector.core.transports.http_common import ACCEPT_BOTH, tls_context
+from inspector.core.transports.http_common import ACCEPT_BOTH
+from inspector.core.transports.tls import tls_context
 from inspector.core.wire.events import Event
 
 #: The endpoints MCP servers commonly serve, tried when the URL's path has nothing MCP behind it.

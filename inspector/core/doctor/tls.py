@@ -18,7 +18,7 @@ import ssl
 from inspector.core.doctor.certificates import CertFacts, facts
 from inspector.core.doctor.model import Step, failed, passed, skipped, warning
 from inspector.core.doctor.network import Where
-from inspector.core.transports.http_common import CaFileError, tls_context
+from inspector.core.transports.tls import CaFileError, tls_context
 
 #: A certificate that ends within this many days is a warning: renewing it is due.
 EXPIRY_WARNING_DAYS = 14

@@ -352,7 +352,7 @@ def tls_from_args(ca_file: str | None, insecure: bool) -> tuple[str | None, bool
         raise InputError("give --ca-file or --insecure, not both: --insecure verifies no certificate at all")
     if not ca_file:
         return None, bool(insecure)
-    from inspector.core.transports.http_common import CaFileError, tls_context
+    from inspector.core.transports.tls import CaFileError, tls_context
 
     path = str(Path(ca_file).expanduser().absolute())
     try:
