@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from inspector.cli.app_cmd import add_parser as add_app
     from inspector.cli.check_cmd import add_parser as add_check
     from inspector.cli.completions import add_parser as add_completions
     from inspector.cli.desktop_cmd import add_parser as add_desktop
@@ -131,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_lint(sub)
     add_oneshot(sub)
     add_check(sub)
+    add_app(sub)
     return parser
 
 
@@ -245,6 +247,15 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _size_pair(text: str) -> tuple[int, int]:
+    """``WxH`` in pixels, each from 100 to 10000."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or not (100 <= int(width) <= 10000
+                                                                     and 100 <= int(height) <= 10000):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x600 (each from 100 to 10000 pixels)")
+    return int(width), int(height)
+
+
 def _positive(text: str) -> float:
     value = _non_negative(text)
     if value == 0:
@@ -279,6 +290,10 @@ def main(argv: list[str] | None = None) -> int:
     if requested():  # the shell asks for completions (bash, zsh, fish): answer and exit
         complete(parser)
     args = parser.parse_args(capture_as_open(own, parser))
+    if getattr(args, "app_command", False):
+        from inspector.cli.app_cmd import run_app_command
+
+        return run_app_command(args, command)
     if getattr(args, "oneshot", None):
         from inspector.cli.oneshot_cmd import run_oneshot_command
 

@@ -29,11 +29,12 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     (``inf``: none), else the window's saved Session > Request timeout applies. ``max_message``: the
     command line's --max-message (None: the window's setting)."""
     import qasync
-    from PySide6.QtCore import QCoreApplication, QSettings, QTimer
+    from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     from inspector.ui.main_window import MainWindow
 
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # Qt WebEngine (MCP Apps)
     QCoreApplication.setOrganizationName("mcp-inspector")
     QCoreApplication.setApplicationName("mcp-inspector")
     app = QApplication.instance() or QApplication(sys.argv[:1])

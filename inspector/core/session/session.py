@@ -86,6 +86,8 @@ class Session:
         #: declare ``roots`` with ``listChanged`` even while there are none: the window lets the user edit them
         #: and sends notifications/roots/list_changed (https://modelcontextprotocol.io/specification/2025-11-25/client/roots)
         self.roots_list_changed = False
+        #: ``capabilities.extensions`` to declare (SEP-1724): e.g. MCP Apps' when the client renders apps
+        self.extensions: dict[str, Any] = {}
         self.server_request_handler = server_request_handler
         self.keep_events = keep_events
         self.events: list[Event] = []
@@ -204,6 +206,13 @@ class Session:
         self._on_event(event)
         return event
 
+    def record(self, event: Event) -> Event:
+        """Add an event the inspector made that is no message on the wire (an MCP App's message to or from its
+        host, what the app's sandbox blocked): numbered, timed, saved and announced like the wire's; returned
+        numbered."""
+        self._on_event(event)
+        return event
+
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
@@ -304,6 +313,8 @@ class Session:
         extra = getattr(self.server_request_handler, "capabilities", None)
         if callable(extra):
             caps.update(extra())
+        if self.extensions:
+            caps["extensions"] = {**caps.get("extensions", {}), **self.extensions}
         return caps
 
     async def send_object(self, obj: Any) -> None:
