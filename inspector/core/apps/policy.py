@@ -70,7 +70,7 @@ class Source:
             return False
         wanted = self.host.strip("[]")
         if self.host.startswith("*."):
-            if not host.endswith(self.host[1:]) or host == self.host[2:]:
+            if not host.endswith(self.host[1:]):  # a subdomain, never the domain itself
                 return False
         elif host != wanted:
             return False

@@ -11,7 +11,8 @@ inspector but postMessage. The script
 - posts what Python sends to the app's frame, to the app's origin only;
 - reports the app's Content-Security-Policy violations: a second script, in the application world of the
   app's own document, listens for ``securitypolicyviolation`` and posts each to the host page with a token only
-  the application world knows, so the app cannot forge one.
+  the application world knows, so the app cannot forge one; the host page's own (its ``frame-src`` stops the
+  app's frame from being navigated elsewhere) are reported too.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ _BRIDGE = r"""
     if (host === null) { queue.push([kind, text]); return; }
     host.fromPage(kind, text);
   }
+  document.addEventListener("securitypolicyviolation", function (e) {
+    send("violation", JSON.stringify({blockedURI: e.blockedURI, violatedDirective: e.violatedDirective,
+      effectiveDirective: e.effectiveDirective, sourceFile: e.sourceFile, lineNumber: e.lineNumber,
+      disposition: e.disposition, documentURI: e.documentURI}));
+  });
   new QWebChannel(qt.webChannelTransport, function (channel) {
     host = channel.objects.host;
     for (const [kind, text] of queue.splice(0)) host.fromPage(kind, text);

@@ -24,6 +24,7 @@ from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.core.apps.policy import Policy
+from inspector.core.apps.sandbox import sandbox_refusal
 from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, height_call
 from inspector.ui.apps.engine import HOST_NAME, SCHEME, app_profile, prepare
 from inspector.ui.apps.page import AppDocuments, AppPage, PolicyInterceptor
@@ -41,6 +42,10 @@ iframe{{display:block;border:{border};width:100%;height:{height}px;box-sizing:bo
 <body><iframe id="app" title="{title}" src="{src}" sandbox="allow-scripts allow-same-origin allow-forms"
 allow="{allow}"></iframe></body></html>
 """
+
+
+class SandboxUnavailable(RuntimeError):
+    """Chromium's sandbox cannot run here and the user did not turn it off; ``str()`` is the sentence."""
 
 
 class AppView(QWidget):
@@ -65,6 +70,9 @@ class AppView(QWidget):
     def __init__(self, html_text: str, policy: Policy, *, title: str = "app", theme: str = "light",
                  border: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        refusal = sandbox_refusal()
+        if refusal is not None:  # Chromium would end the whole process: say why instead
+            raise SandboxUnavailable(refusal)
         prepare()  # the scheme, before the first profile (a no-op once done)
         self.app_host = f"app-{secrets.token_hex(8)}"
         self.origin = f"{SCHEME.decode()}://{self.app_host}"
