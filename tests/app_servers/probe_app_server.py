@@ -6,7 +6,8 @@ app tests. Run: ``python probe_app_server.py BLOCKED_ORIGIN ALLOWED_ORIGIN`` (st
   ``ALLOWED_ORIGIN``, which it also fetches), calls the app-only tool and the model-only one, reads a resource,
   updates the model context, sends a ui/message, asks to open a link, and writes each outcome in its page.
   The tool says whether the client negotiated MCP Apps.
-- ``loose`` has ``ui://probe/loose.html``, whose csp asks for entries a host must not grant as written.
+- ``loose`` has ``ui://probe/loose.html``, a minimal app whose csp asks for entries a host must not grant as
+  written.
 - ``blank`` has ``ui://probe/blank.html``, an app that never sends ui/initialize.
 - ``app-only-step`` is callable by apps only (``visibility: ["app"]``), ``model-only`` by the model only.
 - ``plain`` has no app.
@@ -80,6 +81,19 @@ async function act() {
 
 BLANK = "<!DOCTYPE html><html><body><p>This app never speaks.</p></body></html>"
 
+#: An app that does the handshake, shows its result and answers the teardown: nothing more.
+MINIMAL = """<!DOCTYPE html><html><body><p id="out">waiting</p><script>
+window.addEventListener("message", (event) => {
+  const m = event.data;
+  if (m.id === 1 && !m.method) window.parent.postMessage({jsonrpc: "2.0", method: "ui/notifications/initialized"}, "*");
+  const out = document.getElementById("out");
+  if (m.method === "ui/notifications/tool-result") out.textContent = m.params.content[0].text;
+  if (m.method === "ui/resource-teardown") window.parent.postMessage({jsonrpc: "2.0", id: m.id, result: {}}, "*");
+});
+window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {protocolVersion: "2026-01-26",
+  appInfo: {name: "minimal", version: "1"}, appCapabilities: {}}}, "*");
+</script></body></html>"""
+
 apps = Apps()
 
 
@@ -111,7 +125,7 @@ def model_only() -> str:
 
 apps.add_html_resource("ui://probe/app.html", PROBE % {"blocked": BLOCKED, "allowed": ALLOWED},
                        csp=ResourceCsp(connect_domains=[ALLOWED]))
-apps.add_html_resource("ui://probe/loose.html", BLANK,
+apps.add_html_resource("ui://probe/loose.html", MINIMAL,
                        csp=ResourceCsp(connect_domains=["*", "https://api.example.com; script-src *",
                                                         "https://*.example.com", "ftp://files.example.com"],
                                        resource_domains=["'unsafe-eval'", "https://cdn.example.com/lib/"]))
