@@ -71,8 +71,10 @@ def summary(event: Event) -> str:
         fields = " ".join(f"{k}={event.data[k]}" for k in ("event", "id", "retry") if k in event.data)
         extra = event.data.get("endpoint") or event.data.get("note") or event.text()
         return clip(f"[exchange {event.data.get('exchange')}] {fields}: {extra}", 200)
+    caused = _caused_by_app(event)
     if event.size > SUMMARY_PARSE_LIMIT:
-        return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({event.size:,} bytes)"
+        return caused + clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + \
+            f" ({event.size:,} bytes)"
     try:
         obj = event.json()
     except (ValueError, RecursionError):
@@ -85,7 +87,13 @@ def summary(event: Event) -> str:
                 break
         else:
             body = {}
-    return clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+    return caused + clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
+def _caused_by_app(event: Event) -> str:
+    """``[app 1, row 54] `` before a request an MCP App's request caused (the host passed it to the server)."""
+    row = event.data.get("app_request") if event.kind == Kind.MESSAGE else None
+    return f"[app {event.data.get('app')}, row {row}] " if isinstance(row, int) else ""
 
 
 def compact_seconds(seconds: float, *, whole: bool = False) -> str:

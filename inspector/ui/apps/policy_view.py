@@ -35,7 +35,9 @@ ROWS = (*CSP_KEYS, "permissions", "other")
 
 
 def list_of_block(blocked: Blocked) -> str:
-    """Which row of the table a blocked request belongs to."""
+    """Which row of the table a blocked request belongs to (code the CSP refused to run: ``other``)."""
+    if not blocked.request:
+        return "other"
     return LIST_OF.get(blocked.use) or DIRECTIVE_LIST.get(blocked.use) or "other"
 
 

@@ -91,3 +91,13 @@ def test_show_prints_the_lane_as_text_and_as_json(tmp_path):
                              text=True, timeout=60, cwd=ROOT)
     records = [json.loads(line) for line in as_json.stdout.splitlines()]
     assert [r["kind"] for r in records] == [Kind.APP] * 4 and records[2]["data"]["url"] == "http://127.0.0.1:9/x"
+
+
+def test_a_request_an_app_caused_names_the_app_and_its_request_row():
+    from inspector.core.wire.framing import decode_line
+
+    caused = decode_line(b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"poll"}}', "c2s")
+    caused.put(app=1, app_request=33)
+    plain = decode_line(b'{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"poll"}}', "c2s")
+    assert format_event(caused).endswith('[app 1, row 33] {"name":"poll"}')
+    assert format_event(plain).endswith(' {"name":"poll"}') and "[app" not in format_event(plain)
