@@ -17,8 +17,8 @@ from inspector.core.exits import (
     APP_EXITS,
     APP_EXITS_ORDER,
     EXIT_BAD_INPUT,
+    EXIT_CANNOT_RENDER,
     EXIT_INTERRUPTED,
-    EXIT_NO_SANDBOX,
     exits_help,
 )
 from inspector.core.present.terminal import safe
@@ -85,13 +85,20 @@ def run_app_command(args: argparse.Namespace, command: list[str]) -> int:
     refusal = sandbox_refusal()
     if refusal is not None:
         print(f"mcp-inspector: {refusal}", file=sys.stderr)
-        return EXIT_NO_SANDBOX
+        return EXIT_CANNOT_RENDER
     try:
         job = job_of(args, command)
     except ValueError as exc:
         return _fail(str(exc))
-    from inspector.ui.apps.headless import run_headless
+    try:
+        import importlib
 
+        importlib.import_module("PySide6.QtWebEngineWidgets")  # the engine itself, before anything is started
+        from inspector.ui.apps.headless import run_headless
+    except ImportError as exc:  # a build without Qt WebEngine (the frozen app leaves it out)
+        print(f"mcp-inspector: apps cannot be rendered by this build of mcp-inspector: it has no Qt WebEngine "
+              f"({exc})", file=sys.stderr)
+        return EXIT_CANNOT_RENDER
     try:
         return run_headless(job)
     except KeyboardInterrupt:

@@ -70,7 +70,9 @@ ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
 EXIT_NO_APP = 20  #: the tool has no app: its _meta names no ui:// resource
 EXIT_APP_FAILED = 21  #: the app could not be read or rendered, never finished ui/initialize, or its renderer ended
 EXIT_APP_POLICY = 22  #: the app ran, but its policy blocked requests or its resource's metadata has errors
-EXIT_NO_SANDBOX = 23  #: Chromium's sandbox cannot run here (as root) and QTWEBENGINE_DISABLE_SANDBOX is not set
+#: apps cannot be rendered here: Chromium's sandbox cannot run (as root) and QTWEBENGINE_DISABLE_SANDBOX is not
+#: set, or this build of mcp-inspector has no Qt WebEngine
+EXIT_CANNOT_RENDER = 23
 APP_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "the app rendered, completed its handshake, got its tool result and broke no rule"),
     (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
@@ -86,8 +88,9 @@ APP_EXITS: tuple[tuple[int, str], ...] = (
                       "renderer ended"),
     (EXIT_APP_POLICY, "the app ran but its policy blocked requests, or its resource's metadata has errors "
                       "(the report lists them)"),
-    (EXIT_NO_SANDBOX, "Chromium's sandbox cannot run here (as root) and QTWEBENGINE_DISABLE_SANDBOX is not set: "
-                      "nothing was started"),
+    (EXIT_CANNOT_RENDER, "apps cannot be rendered here: Chromium's sandbox cannot run (as root) and "
+                         "QTWEBENGINE_DISABLE_SANDBOX is not set, or this build has no Qt WebEngine; nothing was "
+                         "started"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 APP_EXITS_ORDER = "when several apply: 23, 2, 3, 4 or 1 for what stopped the run; then 20, 21, 22, 5, 7"

@@ -8,13 +8,22 @@ from __future__ import annotations
 import json
 import os
 import struct
+import subprocess
+import sys
 
 import pytest
 from app_servers.support import probe_argv, recording_origins
-from helpers import cli
+from helpers import ROOT, cli
 
 from inspector.core.capture import read_capture
-from inspector.core.exits import EXIT_APP_FAILED, EXIT_APP_POLICY, EXIT_BAD_INPUT, EXIT_NO_APP, EXIT_NO_SANDBOX, EXIT_OK
+from inspector.core.exits import (
+    EXIT_APP_FAILED,
+    EXIT_APP_POLICY,
+    EXIT_BAD_INPUT,
+    EXIT_CANNOT_RENDER,
+    EXIT_NO_APP,
+    EXIT_OK,
+)
 
 pytestmark = [pytest.mark.integration]
 #: the SDK server starts and a web view renders a small app well within this on a loaded machine
@@ -30,12 +39,17 @@ def png_size(path) -> tuple[int, int]:
     return struct.unpack(">II", header[16:24])
 
 
-def test_a_probing_app_reaches_nothing_outside_its_policy_and_its_report_says_what_it_tried(tmp_path):
+@pytest.mark.report("faults", "an app that reaches for an origin its policy does not allow", surface="CLI",
+                    group="apps", advice="Add the origin to the resource's _meta.ui.csp list for its use "
+                    "(connectDomains for fetch, resourceDomains for images, scripts and styles), or bundle what it "
+                    "loads into the app's HTML; --json lists every blocked request.")
+def test_a_probing_app_reaches_nothing_outside_its_policy_and_its_report_says_what_it_tried(tmp_path, report):
     with recording_origins() as origins:
         done = cli("app", "probe", "note=hello", "--json", "--out", str(tmp_path / "app.jsonl"), "--screenshot",
                    str(tmp_path / "app.png"), "--", *probe_argv(origins), timeout=BOUND, env=UNSANDBOXED)
         hits = dict(origins.hits)
     assert done.returncode == EXIT_APP_POLICY, done.stderr
+    report.saw(done.stderr.strip().splitlines()[-1])
     assert "3 requests of the app were blocked" in done.stderr
     assert origins.blocked not in hits, "nothing reached the origin the policy does not allow"
     assert hits[origins.allowed] == ["/allowed"], "the origin it allows was reached"
@@ -93,20 +107,28 @@ def test_the_text_of_the_app_and_a_summary_by_default(tmp_path):
         in summary.stdout
 
 
-def test_a_tool_without_an_app_gets_one_sentence_and_its_own_status():
+@pytest.mark.report("faults", "a tool without an app", surface="CLI", group="apps",
+                    advice="Give the tool _meta.ui.resourceUri (a ui:// resource the server serves), or call it with "
+                    "mcp-inspector call.")
+def test_a_tool_without_an_app_gets_one_sentence_and_its_own_status(report):
     with recording_origins() as origins:
         done = cli("app", "plain", "--", *probe_argv(origins), timeout=BOUND, env=UNSANDBOXED)
     assert done.returncode == EXIT_NO_APP
+    report.saw(done.stderr.strip().splitlines()[-1])
     assert done.stdout == ""
     assert done.stderr.strip().splitlines()[-1] == ("mcp-inspector: the tool plain has no app: its _meta names no "
                                                     "ui:// resource (_meta.ui.resourceUri)")
 
 
-def test_an_app_that_never_initializes_fails_with_a_sentence_that_says_so():
+@pytest.mark.report("faults", "an app that stays blank (never sends ui/initialize)", surface="CLI", group="apps",
+                    advice="The app must post ui/initialize to window.parent and then ui/notifications/initialized; "
+                    "its console errors are in the report (--json) and the capture (--out).")
+def test_an_app_that_never_initializes_fails_with_a_sentence_that_says_so(report):
     with recording_origins() as origins:
         done = cli("app", "blank", "--timeout", "3", "--json", "--", *probe_argv(origins), timeout=BOUND,
                    env=UNSANDBOXED)
     assert done.returncode == EXIT_APP_FAILED, done.stderr
+    report.saw(done.stderr.strip().splitlines()[-1])
     assert ("the app did not finish its handshake (ui/initialize, then ui/notifications/initialized) within 3 s"
             in done.stderr)
     report = json.loads(done.stdout)
@@ -121,12 +143,16 @@ def test_an_unknown_tool_is_bad_input_with_the_closest_names():
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox can run here: nothing to refuse")
-def test_as_root_without_the_variable_nothing_is_started_and_one_sentence_names_it(tmp_path):
+@pytest.mark.report("faults", "rendering apps as root", surface="CLI", group="apps",
+                    advice="Run as a normal user, or set QTWEBENGINE_DISABLE_SANDBOX=1 yourself to render apps "
+                    "without Chromium's sandbox (in a throwaway container, say).")
+def test_as_root_without_the_variable_nothing_is_started_and_one_sentence_names_it(tmp_path, report):
     env = {k: v for k, v in os.environ.items() if k != "QTWEBENGINE_DISABLE_SANDBOX"}
     marker = tmp_path / "started"
     done = cli("app", "probe", "--", "sh", "-c", f"touch {marker}", timeout=BOUND, env={**env, "HOME": str(tmp_path)})
-    assert done.returncode == EXIT_NO_SANDBOX
+    assert done.returncode == EXIT_CANNOT_RENDER
     lines = done.stderr.strip().splitlines()
+    report.saw(lines[-1])
     assert len(lines) == 1 and "QTWEBENGINE_DISABLE_SANDBOX=1" in lines[0] and "as root" in lines[0]
     assert not marker.exists(), "the server was never started"
 
@@ -134,5 +160,24 @@ def test_as_root_without_the_variable_nothing_is_started_and_one_sentence_names_
 def test_the_help_lists_the_apps_exit_statuses():
     done = cli("app", "--help")
     assert done.returncode == 0
-    for code in (EXIT_NO_APP, EXIT_APP_FAILED, EXIT_APP_POLICY, EXIT_NO_SANDBOX):
+    for code in (EXIT_NO_APP, EXIT_APP_FAILED, EXIT_APP_POLICY, EXIT_CANNOT_RENDER):
         assert f"\n  {code} " in done.stdout
+
+
+def test_a_build_without_qt_webengine_says_so_in_one_sentence_and_starts_nothing(tmp_path):
+    marker = tmp_path / "started"
+    code = ("import sys\n"
+            "class NoWebEngine:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.startswith('PySide6.QtWebEngine'):\n"
+            "            raise ImportError(f'No module named {name!r}')\n"
+            "sys.meta_path.insert(0, NoWebEngine())\n"
+            "from inspector.cli.main import main\n"
+            f"sys.exit(main(['app', 'probe', '--', 'sh', '-c', 'touch {marker}']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=BOUND, cwd=ROOT,
+                          env={**os.environ, **UNSANDBOXED})
+    assert done.returncode == EXIT_CANNOT_RENDER
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "mcp-inspector: apps cannot be rendered by this build of mcp-inspector: it has no Qt WebEngine")
+    assert not marker.exists()

@@ -177,8 +177,12 @@ class AppsPanel(QWidget):
         except (NoApp, AppUnreadable, TransportError) as exc:
             self.say(f"The app of {tool.get('name')} cannot be shown: {exc}", failure=True)
             return
-        from inspector.ui.apps.run import AppRun
-
+        try:
+            from inspector.ui.apps.run import AppRun
+        except ImportError as exc:  # a build without Qt WebEngine (the frozen app leaves it out)
+            self.say(f"The app of {tool.get('name')} cannot be shown: this build of mcp-inspector has no Qt "
+                     f"WebEngine ({exc}).", failure=True)
+            return
         self.count += 1
         context = HostContext(theme=self._theme(), width=max(320, self.holder.width() or self.width()),
                               max_height=MAX_HEIGHT, locale=system_locale(), time_zone=system_time_zone())
