@@ -146,10 +146,10 @@ def test_an_unknown_tool_is_bad_input_with_the_closest_names():
 @pytest.mark.report("faults", "rendering apps as root", surface="CLI", group="apps",
                     advice="Run as a normal user, or set QTWEBENGINE_DISABLE_SANDBOX=1 yourself to render apps "
                     "without Chromium's sandbox (in a throwaway container, say).")
-def test_as_root_without_the_variable_nothing_is_started_and_one_sentence_names_it(tmp_path, report):
-    env = {k: v for k, v in os.environ.items() if k != "QTWEBENGINE_DISABLE_SANDBOX"}
+def test_as_root_without_the_variable_nothing_is_started_and_one_sentence_names_it(tmp_path, report, monkeypatch):
+    monkeypatch.delenv("QTWEBENGINE_DISABLE_SANDBOX", raising=False)  # the web view tests set it in this process
     marker = tmp_path / "started"
-    done = cli("app", "probe", "--", "sh", "-c", f"touch {marker}", timeout=BOUND, env={**env, "HOME": str(tmp_path)})
+    done = cli("app", "probe", "--", "sh", "-c", f"touch {marker}", timeout=BOUND)
     assert done.returncode == EXIT_CANNOT_RENDER
     lines = done.stderr.strip().splitlines()
     report.saw(lines[-1])
@@ -181,3 +181,14 @@ def test_a_build_without_qt_webengine_says_so_in_one_sentence_and_starts_nothing
     assert len(lines) == 1 and lines[0].startswith(
         "mcp-inspector: apps cannot be rendered by this build of mcp-inspector: it has no Qt WebEngine")
     assert not marker.exists()
+
+
+def test_args_size_and_theme_reach_the_app(tmp_path):
+    with recording_origins() as origins:
+        done = cli("app", "probe", "--args", '{"note": "from args"}', "--size", "640x480", "--theme", "dark",
+                   "--text", "--screenshot", str(tmp_path / "small.png"), "--", *probe_argv(origins), timeout=BOUND,
+                   env=UNSANDBOXED)
+    assert done.returncode == EXIT_APP_POLICY, done.stderr  # it still tries the blocked origin
+    lines = done.stdout.splitlines()
+    assert "host: mcp-inspector, theme dark" in lines and 'input: {"note":"from args"}' in lines
+    assert png_size(tmp_path / "small.png") == (640, 480)

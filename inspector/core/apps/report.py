@@ -17,7 +17,8 @@ from inspector.core.apps.host import AppHost
 from inspector.core.apps.loader import AppSpec
 
 #: How a run ended (``outcome.state``).
-IDLE, WAITED, NOT_INITIALIZED, CRASHED, TORN_DOWN = "idle", "waited", "never-initialized", "crashed", "torn-down"
+IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, TORN_DOWN = (
+    "idle", "waited", "busy", "never-initialized", "crashed", "torn-down")
 
 
 @dataclass
@@ -42,7 +43,7 @@ class Blocked:
 
 @dataclass
 class Outcome:
-    state: str  #: one of IDLE, WAITED, NOT_INITIALIZED, CRASHED, TORN_DOWN
+    state: str  #: one of IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, TORN_DOWN
     seconds: float  #: how long the app ran
     sentence: str = ""  #: what went wrong, when something did
     console_errors: list[str] = field(default_factory=list)  #: the app's console errors, the first few

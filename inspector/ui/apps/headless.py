@@ -22,7 +22,17 @@ from inspector.cli.app_cmd import AppJob
 from inspector.core.apps.host import HostContext, system_locale, system_time_zone
 from inspector.core.apps.loader import AppSpec, AppUnreadable, NoApp, find_tool, load_app
 from inspector.core.apps.meta import client_extension
-from inspector.core.apps.report import CRASHED, IDLE, NOT_INITIALIZED, WAITED, Outcome, build_report, summary_lines
+from inspector.core.apps.report import (
+    BUSY,
+    CRASHED,
+    IDLE,
+    NOT_INITIALIZED,
+    TORN_DOWN,
+    WAITED,
+    Outcome,
+    build_report,
+    summary_lines,
+)
 from inspector.core.apps.sandbox import unsandboxed_sentence
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.exits import (
@@ -184,21 +194,28 @@ async def _render(session: Session, job: AppJob, spec: AppSpec, arguments: dict[
     call.add_done_callback(lambda done: _deliver(run, done))
     failure: TransportError | None = None
     try:
-        ready = await run.until(lambda: run.host.state.phase == "ready", job.target.timeout)
-        if ready:
+        ready = await run.until(lambda: run.host.state.phase == "ready" or run.closed, job.target.timeout)
+        state = NOT_INITIALIZED
+        if ready and not run.closed:
             try:
                 await call
             except TransportError as exc:
                 failure = exc
             if job.wait is not None:
-                await run.until(lambda: False, job.wait)
+                await run.until(lambda: run.closed, job.wait)
                 state = WAITED
             else:
-                await run.until(lambda: run.host.settled and run.host.quiet_for() >= IDLE_QUIET, job.target.timeout)
-                state = IDLE
-        state = CRASHED if run.crash is not None else (state if ready else NOT_INITIALIZED)
-        text = await run.view.visible_text() if (job.text or job.json) and run.crash is None else None
-        screenshot = _screenshot(run, job) if job.screenshot is not None else None
+                idle = await run.until(lambda: run.closed or (run.host.settled
+                                                              and run.host.quiet_for() >= IDLE_QUIET),
+                                       job.target.timeout)
+                state = IDLE if idle else BUSY
+        if run.crash is not None:
+            state = CRASHED
+        elif run.closed:
+            state = TORN_DOWN
+        shown = run.crash is None and not run.closed
+        text = await run.view.visible_text() if (job.text or job.json) and shown else None
+        screenshot = _screenshot(run, job) if job.screenshot is not None and shown else None
     finally:
         if not call.done():
             call.cancel()
@@ -240,6 +257,10 @@ def _sentence(state: str, run: Any, job: AppJob) -> str:
                 f"{job.target.timeout:g} s{said}")
     if state == CRASHED:
         return f"the app's renderer ended: {run.crash}"
+    if state == BUSY:
+        return f"the app was still busy after {job.target.timeout:g} s (a request in flight, or messages every second)"
+    if state == TORN_DOWN:
+        return "the app asked to be torn down before it was idle"
     return ""
 
 
