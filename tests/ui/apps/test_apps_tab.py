@@ -87,6 +87,14 @@ def test_the_tab_shows_the_policy_side_by_side_and_the_app_lane_in_the_timeline(
         assert "app request" in labels and "app response" in labels and "app blocked" in labels
         caused = [e for e in tab.events if e.kind == "message" and e.dir == "c2s" and "app_request" in e.data]
         assert [e.json()["params"].get("name") for e in caused if e.method == "tools/call"] == ["app-only-step"]
+        initialize = next(e for e in tab.events if e.kind == "app" and e.rpc is not None
+                          and e.rpc.method == "ui/initialize")
+        assert tab.timeline.select_seq(initialize.seq)
+        assert '"method": "ui/initialize"' in tab.detail.pretty.toPlainText(), "an app message is shown as JSON"
+        blocked = next(e for e in tab.events if e.kind == "app" and e.data.get("what") == "blocked")
+        assert tab.timeline.select_seq(blocked.seq)
+        assert "blocked by the browser (its CSP)" in tab.detail.info.toPlainText()
+        assert tab.detail.tabs.currentWidget() is tab.detail.info
 
 
 def test_fullscreen_tells_the_app_and_closing_the_tab_records_its_teardown(qtbot, qloop, tmp_path, monkeypatch):
