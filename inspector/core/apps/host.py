@@ -191,7 +191,11 @@ class AppHost:
                 findings.append(Finding("app-unknown-id", "the app answered an id the host never asked with",
                                         "warning"))
         method = obj.get("method") if isinstance(obj, dict) else None
-        if isinstance(method, str) and self.state.phase == "loading" and method != "ui/initialize":
+        closed = self.state.phase == "closed" and pending is None
+        if closed:
+            findings.append(Finding("app-after-teardown", "the app sent this after its teardown: it is not acted on",
+                                    "warning"))
+        elif isinstance(method, str) and self.state.phase == "loading" and method != "ui/initialize":
             findings.append(Finding("app-before-initialize", f"the app sent {method} before ui/initialize",
                                     "warning"))
         event = self.ports.record(lane.message_event(Direction.A2H, raw, self.app, findings, **data))
@@ -200,6 +204,8 @@ class AppHost:
             future = pending[1]
             if not future.done():
                 future.set_result(obj)
+        elif closed:
+            pass
         elif event.rpc is not None and event.rpc.kind == jsonrpc.REQUEST and isinstance(method, str):
             self._serving += 1
             self.tasks.spawn(self._serve(event, obj, received), f"answering the app's {method}")

@@ -285,3 +285,18 @@ def test_the_host_is_settled_only_when_everything_is_answered_and_the_tool_data_
         assert h.host.settled and h.host.quiet_for() < BOUND
 
     run(scenario)
+
+
+def test_what_the_app_sends_after_its_teardown_is_recorded_but_not_acted_on(run):
+    async def scenario(h: Harness) -> None:
+        h.send("ui/notifications/initialized", {}, notify=True)
+        teardown = asyncio.ensure_future(h.host.teardown("done", timeout=0.01))
+        assert await teardown is False, "it did not answer in time"
+        before = len(h.posted)
+        h.send("tools/call", {"name": "app-only-step", "arguments": {}})
+        late = h.app_events()[-1]
+        assert [f.code for f in late.findings] == ["app-after-teardown"]
+        assert h.host.settled is False and len(h.posted) == before, "no answer, no call to the server"
+        assert not any(e.kind == Kind.MESSAGE and e.method == "tools/call" for e in h.events())
+
+    run(scenario)

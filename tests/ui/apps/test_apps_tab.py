@@ -32,6 +32,12 @@ def app_text(qloop: Any, tab: Any) -> str:
     return qloop.run_until_complete(tab.apps.run.view.visible_text())
 
 
+def probe_done(tab: Any) -> bool:
+    """The probe app went through all it does: its last act is to say its size, then everything is answered."""
+    run = tab.apps.run
+    return run.host.state.size is not None and run.host.settled
+
+
 def open_probe(qloop: Any, win: Any, origins: Any) -> Any:
     tab = win.open_live(Target(name="probe", argv=probe_argv(origins)))
     wait(qloop, lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled, "the explorer filled")
@@ -54,8 +60,7 @@ def test_a_tool_called_from_the_explorer_shows_its_app_and_a_link_opens_only_aft
     monkeypatch.setattr(panel_module, "open_link_in_browser", lambda url: opened.append(url) or True)
     with recording_origins() as origins, open_test_window(qloop, tmp_path) as win:
         tab = open_probe(qloop, win, origins)
-        wait(qloop, lambda: any(e.data.get("what") == "link" for e in tab.events), "the link asked about")
-        wait(qloop, lambda: tab.apps.run.host.settled, "the app settled")
+        wait(qloop, lambda: probe_done(tab), "the app done")
         text = app_text(qloop, tab)
         assert 'input: {"note":"from the window"}' in text and "result: apps negotiated: yes" in text
         assert ("open-link: opened" if says_yes else "open-link: denied") in text
@@ -104,7 +109,7 @@ def test_fullscreen_tells_the_app_and_closing_the_tab_records_its_teardown(qtbot
     monkeypatch.setattr(panel_module, "ask_user", no)
     with recording_origins() as origins, open_test_window(qloop, tmp_path) as win:
         tab = open_probe(qloop, win, origins)
-        wait(qloop, lambda: tab.apps.run.host.settled, "the app settled")
+        wait(qloop, lambda: probe_done(tab), "the app done")
         tab.apps.fullscreen_button.click()
         assert tab.apps.fullscreen is not None and tab.apps.run.view.parent() is tab.apps.fullscreen
         changed = [e for e in tab.events if e.kind == "app" and e.rpc is not None
@@ -118,5 +123,6 @@ def test_fullscreen_tells_the_app_and_closing_the_tab_records_its_teardown(qtbot
     lane = [e for e in events if e.kind == "app"]
     teardown = next(e for e in lane if e.rpc is not None and e.rpc.method == "ui/resource-teardown" and e.dir == "h2a")
     answer = next(e for e in lane if e.data.get("reply_to") == teardown.seq)
-    assert answer.dir == "a2h" and lane[-1].data == {"what": "closed", "app": 1, "reason": "the session is closing"}
+    assert answer.dir == "a2h" and lane[-1].data == {"what": "closed", "app": 1, "reason": "the session is closing"}, \
+        [(e.seq, e.dir, e.data.get("what")) for e in lane[-3:]]
     assert lane[-1].seq < next(e.seq for e in events if e.kind == "lifecycle" and e.data.get("what") == "stdin_closed")
