@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from inspector.core.apps.host import HostContext, system_locale, system_time_zone
 from inspector.core.apps.loader import AppUnreadable, NoApp, load_app
 from inspector.core.apps.meta import resource_uri
-from inspector.core.apps.sandbox import sandbox_refusal
+from inspector.core.apps.sandbox import sandbox_refusal, unsandboxed_sentence
 from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.session.outcomes import result_of
 from inspector.core.tasks import Tasks
@@ -218,6 +218,9 @@ class AppsPanel(QWidget):
             text += f"; {len(blocked)} request{'s' if len(blocked) != 1 else ''} blocked"
         if run.closed:
             text += " (closed)"
+        unsandboxed = unsandboxed_sentence()
+        if unsandboxed:  # the user turned the sandbox off: the tab keeps saying so
+            text += f"; {unsandboxed}"
         self.status.setText(text)
         self.policy.show_policy(run.spec.policy, run.blocked)
         self.policy.show_checks(run.spec.findings, run.spec.policy.csp())

@@ -6,6 +6,7 @@ app; closing the tab tears the app down while its answer can still be recorded."
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -84,6 +85,8 @@ def test_the_tab_shows_the_policy_side_by_side_and_the_app_lane_in_the_timeline(
         assert policy.cell("connectDomains", "Effective") == origins.allowed
         assert policy.cell("frameDomains", "Effective") == "(none)"
         assert "3 requests blocked" in tab.apps.status.text()
+        if os.geteuid() == 0:  # this test process turned the sandbox off (conftest): the tab says so
+            assert "apps run without Chromium's sandbox, as QTWEBENGINE_DISABLE_SANDBOX asks" in tab.apps.status.text()
         wait(qloop, lambda: "hello from the probe" in policy.said.toPlainText(), "the app's message")
         assert "tools/call model-only refused" in policy.said.toPlainText()
         tab.feed.flush_now()
@@ -126,3 +129,18 @@ def test_fullscreen_tells_the_app_and_closing_the_tab_records_its_teardown(qtbot
     assert answer.dir == "a2h" and lane[-1].data == {"what": "closed", "app": 1, "reason": "the session is closing"}, \
         [(e.seq, e.dir, e.data.get("what")) for e in lane[-3:]]
     assert lane[-1].seq < next(e.seq for e in events if e.kind == "lifecycle" and e.data.get("what") == "stdin_closed")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox can run here: nothing to refuse")
+def test_as_root_without_the_variable_the_tab_says_why_and_renders_nothing(qtbot, qloop, tmp_path, monkeypatch):
+    monkeypatch.delenv("QTWEBENGINE_DISABLE_SANDBOX", raising=False)
+    with recording_origins() as origins, open_test_window(qloop, tmp_path) as win:
+        tab = win.open_live(Target(name="probe", argv=probe_argv(origins)))
+        wait(qloop, lambda: tab.explorer.tool_list.count() > 0 and tab.explorer.catalog.settled, "the explorer filled")
+        tab.explorer.call_tool("probe", {})
+        wait(qloop, lambda: "is not shown" in tab.apps.status.text(), "the sentence")
+        assert tab.apps.status.text() == (
+            "The app of probe is not shown: apps are not rendered as root, where Chromium's sandbox cannot run; to "
+            "render them without the sandbox anyway, set QTWEBENGINE_DISABLE_SANDBOX=1 yourself (the app's HTML "
+            "then runs unsandboxed).")
+        assert tab.apps.run is None and not any(e.kind == "app" for e in tab.events)
