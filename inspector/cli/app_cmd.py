@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from inspector.core.exits import (
     APP_EXITS,
@@ -23,8 +22,8 @@ from inspector.core.exits import (
 )
 from inspector.core.present.terminal import safe
 
-if TYPE_CHECKING:
-    from inspector.core.session.target import Target
+if TYPE_CHECKING:  # the job (and the target model under it) is imported when the command runs, not for --help
+    from inspector.core.apps.job import AppJob
 
 EXAMPLES = """examples:
   mcp-inspector app get-time --text -- npx -y @modelcontextprotocol/server-basic-vanillajs --stdio
@@ -106,29 +105,11 @@ def run_app_command(args: argparse.Namespace, command: list[str]) -> int:
         return EXIT_INTERRUPTED
 
 
-@dataclass
-class AppJob:
-    """What one ``app`` run does."""
-
-    target: Target
-    tool: str
-    words: list[str] = field(default_factory=list)
-    base: dict[str, Any] | None = None  #: ``--args``
-    text: bool = False
-    json: bool = False
-    screenshot: Path | None = None
-    out: Path | None = None
-    wait: float | None = None
-    size: tuple[int, int] = (800, 600)
-    theme: str = "light"
-    roots: list[dict[str, str]] = field(default_factory=list)
-    answers: dict[str, str] = field(default_factory=dict)
-
-
 def job_of(args: argparse.Namespace, command: list[str]) -> AppJob:
     """The job the command line asks for; ValueError (a sentence) for what cannot be done."""
     from inspector.cli.oneshot_cmd import roots_of
     from inspector.cli.record_cmd import parse_answers
+    from inspector.core.apps.job import AppJob
     from inspector.core.explore.arguments import ArgumentError, parse_json_object, split_pair
     from inspector.core.session.target import InputError
     from inspector.core.session.target import Target as _Target

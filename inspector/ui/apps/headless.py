@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.cli.app_cmd import AppJob
 from inspector.core.apps.host import HostContext, system_locale, system_time_zone
+from inspector.core.apps.job import AppJob
 from inspector.core.apps.loader import AppSpec, AppUnreadable, NoApp, find_tool, load_app
 from inspector.core.apps.meta import client_extension
 from inspector.core.apps.report import (
