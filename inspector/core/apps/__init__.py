@@ -10,7 +10,7 @@
 - :mod:`loader`: find a tool's app and read its resource through the session.
 - :mod:`host`: the host's state machine: what it answers to the app's requests, what it passes to the server,
   when it may talk to the app; every message recorded in the session's ``app`` lane (:mod:`lane`).
-- :mod:`report`: the JSON report of ``mcp-inspector app``.
+- :mod:`report`: the JSON report of ``mcp-inspector app``; :mod:`job`: what one such run does.
 - :mod:`sandbox`: whether Chromium's sandbox can run here, as a sentence when it cannot.
 
 The web view that renders an app is in ``inspector/ui/apps`` (Qt); everything it decides is decided here.
