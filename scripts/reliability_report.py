@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUP_ORDER = ["stdio", "http", "input", "capture"]
+GROUP_ORDER = ["stdio", "http", "input", "capture", "apps"]
 
 
 def run_tests(rows_path: Path, long: bool, extra: list[str]) -> tuple[int, float]:
@@ -160,7 +160,7 @@ def render_troubleshooting(rows: list[dict]) -> str:
         if row["section"] == "faults":
             by_case[(row["group"], row["case"])].append(row)
     titles = {"stdio": "Servers started by the inspector (stdio)", "http": "HTTP servers",
-              "input": "Commands, URLs and headers you type", "capture": "Capture files"}
+              "input": "Commands, URLs and headers you type", "capture": "Capture files", "apps": "MCP Apps"}
     out = [
         "# Troubleshooting",
         "",

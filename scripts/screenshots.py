@@ -10,6 +10,9 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
     server-request.png a sampling request from the server, waiting for an answer
     replay-diff.png    Session > Replay: a capture replayed against a changed server, the difference marked
     live-tap.png       a client driving the demo server through `mcp-inspector tap`, live and read-only
+    apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
+                       the host; its policy beside it (--only=apps; needs Node, and as root
+                       QTWEBENGINE_DISABLE_SANDBOX=1, set by whoever runs the script)
 
 The HTTP picture needs the MCP SDK (pip install '.[test]'); the replay uses the test suite's versioned server.
 Nothing listens anywhere but 127.0.0.1 (the SDK server) and a private Unix socket (the tap channel).
@@ -289,6 +292,32 @@ class Shooter:
         await self.close(window)
 
 
+    async def apps(self) -> None:
+        """The system monitor's app, from npm (the test cache's copy when there is one, else npx)."""
+        cache = Path(os.environ.get("MCP_INSPECTOR_TEST_CACHE") or Path.home() / ".cache" / "mcp-inspector-tests"
+                     / "npm")
+        entry = cache / "node_modules" / "@modelcontextprotocol" / "server-system-monitor" / "dist" / "index.js"
+        argv = ["node", str(entry), "--stdio"] if entry.exists() else \
+            ["npx", "-y", "@modelcontextprotocol/server-system-monitor@2.0.3", "--stdio"]
+        window = self.window()
+        tab = window.open_live(Target(name="system monitor", argv=argv))
+        await until(lambda: tab.live.state == READY and tab.explorer.catalog.settled, 60, "the tools")
+        tab.explorer.select_tool("get-system-info")
+        tab.explorer.tools.call_tool("get-system-info", {})
+        tab.explorer_choice = False  # the app needs the room
+        tab.place_explorer()
+        window.resize(*SIZE)
+        tab.side.setCurrentWidget(tab.apps)
+        layout(tab, timeline=250, lower=560, detail=420, side=980)
+        await until(lambda: sum(1 for e in tab.events if e.data.get("app") == 1 and e.kind == "message") >= 4, 30,
+                    "two polls through the host")
+        poll = next(e for e in reversed(tab.events) if e.data.get("app") == 1 and e.kind == "message")
+        await select(tab, poll.seq)
+        await settle()
+        self.save(window, "apps.png")
+        await self.close(window)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -306,7 +335,7 @@ def accepts(port: int) -> bool:
 async def shoot(out: Path, only: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         shooter = Shooter(out, Path(tmp))
-        for name in ("stdio_session", "server_request", "http_session", "replay_diff", "live_tap"):
+        for name in ("stdio_session", "server_request", "http_session", "replay_diff", "live_tap", "apps"):
             if not only or name in only:
                 await getattr(shooter, name)()
 

@@ -1,5 +1,5 @@
-"""The npm test servers (@modelcontextprotocol/server-everything, server-filesystem), installed on first use into a
-cache folder.
+"""The npm test servers (@modelcontextprotocol/server-everything, server-filesystem, the MCP Apps examples), installed
+on first use into a cache folder.
 
 Shared by the integration and HTTP tests (one install, one lock). Missing node or npm is a failure, not a
 skip: these tests are the proof that the inspector works against a real third-party server.
@@ -29,6 +29,11 @@ MEMORY_PACKAGE = "@modelcontextprotocol/server-memory"
 MEMORY_VERSION = "2026.8.31"
 OFFICIAL_INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
 OFFICIAL_INSPECTOR_VERSION = "2.12.0"
+#: The official MCP Apps example servers (issue 31), each run with --stdio; their apps are single HTML files.
+APP_SERVER_PACKAGES = {"basic": "@modelcontextprotocol/server-basic-vanillajs",
+                       "budget": "@modelcontextprotocol/server-budget-allocator",
+                       "monitor": "@modelcontextprotocol/server-system-monitor"}
+APP_SERVERS_VERSION = "2.0.3"
 #: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
 NPM_INSTALL_TIMEOUT = 600.0
 
@@ -71,6 +76,13 @@ def install_everything() -> tuple[str, Path]:
 def install_filesystem() -> tuple[str, Path]:
     """``(node, dist/index.js)`` of server-filesystem (roots), installed like server-everything."""
     return install_package(FILESYSTEM_PACKAGE, FILESYSTEM_VERSION, "dist/index.js")
+
+
+def install_app_server(short: str) -> list[str]:
+    """The command that runs the MCP Apps example server ``short`` (basic, budget, monitor) on stdio, installed
+    like server-everything."""
+    node, entry = install_package(APP_SERVER_PACKAGES[short], APP_SERVERS_VERSION, "dist/index.js")
+    return [node, str(entry), "--stdio"]
 
 
 def install_package(package: str, version: str, entry_path: str) -> tuple[str, Path]:

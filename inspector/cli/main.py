@@ -116,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--json", action="store_true", help="one JSON object per event instead of text")
 
+    from inspector.cli.app_cmd import add_parser as add_app
     from inspector.cli.check_cmd import add_parser as add_check
     from inspector.cli.compare_cmd import add_parsers as add_compare
     from inspector.cli.completions import add_parser as add_completions
@@ -143,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare(sub)
     add_run(sub)
     add_load(sub)
+    add_app(sub)
     return parser
 
 
@@ -292,6 +294,15 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _size_pair(text: str) -> tuple[int, int]:
+    """``WxH`` in pixels, each from 100 to 10000."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or not (100 <= int(width) <= 10000
+                                                                     and 100 <= int(height) <= 10000):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x600 (each from 100 to 10000 pixels)")
+    return int(width), int(height)
+
+
 def _positive(text: str) -> float:
     value = _non_negative(text)
     if value == 0:
@@ -328,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(capture_as_open(own, parser))
     if insecure_for_a_url(args, command):
         print(INSECURE_WARNING, file=sys.stderr)  # once, whatever the command, however many sessions it opens
+    if getattr(args, "app_command", False):
+        from inspector.cli.app_cmd import run_app_command
+
+        return run_app_command(args, command)
     if getattr(args, "oneshot", None):
         from inspector.cli.oneshot_cmd import run_oneshot_command
 

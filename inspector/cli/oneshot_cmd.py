@@ -94,8 +94,6 @@ def _command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str
 
 def add_connection_options(parser: argparse.ArgumentParser) -> None:
     """``record``'s ways to reach a server, plus ``--root``, ``--out`` and the output options."""
-    from inspector.cli.main import _positive, add_http_options, add_max_message_option
-
     output = parser.add_argument_group("output")
     shape = output.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="the result as one line of JSON, even on a terminal")
@@ -103,6 +101,14 @@ def add_connection_options(parser: argparse.ArgumentParser) -> None:
                        help="only the text: text content items, text resource contents, completion values, or "
                             "the names of a list, one per line")
     output.add_argument("--out", type=Path, metavar="FILE", help="also save the session as a capture")
+    add_server_options(parser)
+
+
+def add_server_options(parser: argparse.ArgumentParser) -> None:
+    """How ``record`` reaches a server and what it declares (handshake, timeout, roots, answers, HTTP, config),
+    without the output options."""
+    from inspector.cli.main import _positive, add_http_options, add_max_message_option
+
     parser.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
                         help="auto: probe server/discover (2026-07-28), else initialize (default)")
     parser.add_argument("--protocol-version", metavar="V",

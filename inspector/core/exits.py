@@ -128,6 +128,36 @@ LOAD_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``app`` (MCP Apps): statuses of its own, from 20 on
+EXIT_NO_APP = 20  #: the tool has no app: its _meta names no ui:// resource
+EXIT_APP_FAILED = 21  #: the app could not be read or rendered, never finished ui/initialize, or its renderer ended
+EXIT_APP_POLICY = 22  #: the app ran, but its policy blocked requests or its resource's metadata has errors
+#: apps cannot be rendered here: Chromium's sandbox cannot run (as root) and QTWEBENGINE_DISABLE_SANDBOX is not
+#: set, or this build of mcp-inspector has no Qt WebEngine
+EXIT_CANNOT_RENDER = 23
+APP_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "the app rendered, completed its handshake, got its tool result and broke no rule"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
+                         "handshake failed"),
+    (EXIT_BAD_INPUT, "usage: an option or argument is unusable (KEY without =, arguments that do not fit the "
+                     "tool's inputSchema, an unknown tool)"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "the server did not answer within --timeout"),
+    (EXIT_RPC_ERROR, "the server answered resources/read or the tools/call with a JSON-RPC error"),
+    (EXIT_TOOL_ERROR, "the tool's result says isError: true (the app was shown it)"),
+    (EXIT_NO_APP, "the tool has no app (its _meta names no ui:// resource)"),
+    (EXIT_APP_FAILED, "the app could not be rendered: no HTML, no ui/initialize within --timeout, or its "
+                      "renderer ended"),
+    (EXIT_APP_POLICY, "the app ran but its policy blocked requests, or its resource's metadata has errors "
+                      "(the report lists them)"),
+    (EXIT_CANNOT_RENDER, "apps cannot be rendered here: Chromium's sandbox cannot run (as root) and "
+                         "QTWEBENGINE_DISABLE_SANDBOX is not set, or this build has no Qt WebEngine; nothing was "
+                         "started"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+APP_EXITS_ORDER = "when several apply: 23, 2, 3, 4 or 1 for what stopped the run; then 20, 21, 22, 5, 7"
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help

@@ -31,14 +31,14 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     command line's --max-message (None: the window's setting). ``otlp_endpoint``: ``--otlp-endpoint``, where
     every live session sends its spans."""
     import qasync
-    from PySide6.QtCore import QCoreApplication, QSettings, QTimer
+    from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     from inspector.ui import otel_export
     from inspector.ui.main_window import MainWindow
 
     otel_export.configure(otlp_endpoint)
-
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # Qt WebEngine (MCP Apps)
     QCoreApplication.setOrganizationName("mcp-inspector")
     QCoreApplication.setApplicationName("mcp-inspector")
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -8,8 +8,11 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from qt_loop import qloop  # noqa: F401 - the shared fixture
+
+# Qt WebEngine (the MCP Apps tests) wants shared OpenGL contexts, set before the test application is made
+QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
 
 
 @pytest.fixture

@@ -74,7 +74,7 @@ def event_to_line(event: Event) -> str:
         # the hot path: a well-formed message, nothing to add (raw is valid UTF-8, or it would not be one)
         return (f'{{"seq":{event.seq},{_times_field(event.t, event.wall)},"kind":"message","dir":"{event.dir}",'
                 f'"raw":{_encode_str(event.raw.decode("utf-8"))}}}\n')
-    if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE):
+    if kind in _LINE_KINDS or (kind == Kind.APP and event.raw):
         try:
             raw_field = '"raw":' + _encode_str(event.raw.decode("utf-8"))
         except UnicodeDecodeError:
@@ -83,7 +83,7 @@ def event_to_line(event: Event) -> str:
         if event.dir:
             head += f',"dir":"{event.dir}"'
         head += "," + raw_field
-        if event.eol != b"\n":
+        if event.eol != _default_eol(kind):
             head += ',"eol":' + _dumps(event.eol.decode("ascii"))
         if event.reason is not None and not event.findings and not event.data:  # a framing error: its reason
             return head + ',"reason":' + _reason_json(event.reason) + "}\n"  # repeats (a flood of junk lines)
@@ -105,7 +105,14 @@ def _reason_json(reason: str) -> str:
 
 #: :func:`event_line_pieces` cuts a raw text longer than this into pieces of about this size.
 LINE_PIECE_BYTES = 256 << 10
-_RAW_KINDS = (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE)
+#: the kinds whose bytes are saved (``raw``); an ``app`` message's are JSON text with no line terminator
+_RAW_KINDS = (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE, Kind.APP)
+_LINE_KINDS = (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE)
+
+
+def _default_eol(kind: str) -> bytes:
+    """The terminator an event of ``kind`` has when its line says none (``eol`` is written only otherwise)."""
+    return b"\n" if kind in _LINE_KINDS else b""
 
 
 def event_line_pieces(event: Event, piece: int = LINE_PIECE_BYTES) -> Iterator[str]:
@@ -137,7 +144,7 @@ def event_line_pieces(event: Event, piece: int = LINE_PIECE_BYTES) -> Iterator[s
         yield '"}\n'
         return
     tail = '"'
-    if event.eol != b"\n":
+    if event.eol != _default_eol(event.kind):
         tail += ',"eol":' + _dumps(event.eol.decode("ascii"))
     extra = _extras(event)
     yield tail + ("," + _dumps(extra)[1:-1] if extra else "") + "}\n"
@@ -251,7 +258,7 @@ def event_from_obj(obj: dict[str, Any]) -> Event:
             if not isinstance(raw_text, str):
                 raise CaptureError('"raw" must be a string')
             raw = raw_text.encode("utf-8", errors="surrogatepass")
-        eol = obj.get("eol", "\n" if kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR, Kind.SSE) else "")
+        eol = obj.get("eol", _default_eol(kind).decode("ascii"))
         if not isinstance(eol, str):
             raise CaptureError('"eol" must be a string')
         findings = [Finding(f["code"], f["text"], f.get("severity", "error")) for f in obj.get("findings", [])]
@@ -264,7 +271,7 @@ def event_from_obj(obj: dict[str, Any]) -> Event:
         raise CaptureError(f"an event is malformed ({exc.__class__.__name__}: {exc})") from None
     event = Event(kind, raw=raw, dir=direction, eol=eol.encode("latin-1", errors="replace"), reason=reason,
                   findings=findings, data=data, seq=seq, t=t, wall=wall)
-    if kind == Kind.MESSAGE or (kind == Kind.FRAMING_ERROR and raw.lstrip()[:1] in (b"{", b"[")):
+    if kind == Kind.MESSAGE or (kind in (Kind.FRAMING_ERROR, Kind.APP) and raw.lstrip()[:1] in (b"{", b"[")):
         event.rpc = _rpc_of(raw, direction, kind)
     return event
 

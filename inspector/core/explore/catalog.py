@@ -53,7 +53,8 @@ class Notice:
     ``sentence``), ``change_ignored`` (the server said ``kind`` changed without declaring ``listChanged``, so it
     is not listed again: ``sentence``; told once per kind), ``updated`` (the server says resource ``uri``
     changed), ``progress`` (``token``'s notification params in ``data``: ``progress``, ``total``,
-    ``message``), ``roots`` (the roots changed).
+    ``message``), ``roots`` (the roots changed), ``called`` (a tool call came back: ``data`` has its ``name``,
+    ``arguments`` and ``response`` event; the Apps tab shows the tool's app, if it has one).
     """
 
     what: str
@@ -291,10 +292,12 @@ class Catalog:
         if token is not None:
             self._tokens.add(token)
         try:
-            return await self.session.request("tools/call", self.call_params(name, arguments, token),
-                                              timeout=self.timeout)
+            response = await self.session.request("tools/call", self.call_params(name, arguments, token),
+                                                  timeout=self.timeout)
         finally:
             self._tokens.discard(token or "")
+        self._tell(Notice("called", kind="tools", data={"name": name, "arguments": arguments, "response": response}))
+        return response
 
     async def read_resource(self, uri: str) -> Event:
         """``resources/read`` of ``uri``; the response event."""

@@ -84,7 +84,8 @@ def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C)
     """For each of the 256 category bytes, 1 when the timeline filter lets such an event through.
 
     The rules of the window's filter: stderr lines and transport events (HTTP, SSE, lifecycle, notes) have
-    their own switches; every other event is shown when its direction is (or when it has none).
+    their own switches; the app lane is always shown; every other event is shown when its direction is (or
+    when it has none).
     """
     wanted = {DIR_CODES[d] for d in directions if d in DIR_CODES}
     table = bytearray(256)
@@ -95,6 +96,8 @@ def category_table(*, directions: Iterable[str] = (Direction.C2S, Direction.S2C)
             ok = show_stderr
         elif kind in TRANSPORT_KINDS:
             ok = show_transport
+        elif kind == OTHER_KIND:  # the MCP Apps lane (a2h, h2a) and kinds of newer versions: no wire direction
+            ok = True
         else:
             ok = direction == 0 or direction in wanted
         if problems_only and not value & PROBLEM_BITS:

@@ -12,12 +12,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspector.core.apps.lane import describe as describe_app
 from inspector.core.present.terminal import safe as safe  # re-exported: the printers import it from here
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import CUT_BY_STOP, cut_by_stop, server_broke_framing
 
-ARROWS = {Direction.C2S: "→", Direction.S2C: "←", None: " "}
+ARROWS = {Direction.C2S: "→", Direction.S2C: "←", Direction.A2H: "⇒", Direction.H2A: "⇐", None: " "}
 SUMMARY_WIDTH = 100
 #: Messages larger than this are summarised from their first bytes instead of being parsed.
 SUMMARY_PARSE_LIMIT = 64 * 1024
@@ -33,6 +34,9 @@ def label(event: Event) -> str:
     "cut by stop" for the last line of a server that mcp-inspector's stop cut short (not the server's error)."""
     if event.kind == Kind.MESSAGE and event.rpc is not None:
         return event.rpc.kind
+    if event.kind == Kind.APP:  # the MCP Apps lane: "app request", "app blocked", ...
+        what = event.rpc.kind if event.rpc is not None else event.data.get("what", "message" if event.raw else "")
+        return safe(f"app {what}".strip())
     if cut_by_stop(event):
         return "cut by stop"
     if event.kind == Kind.HTTP and event.data.get("phase") != "end" and "status" in event.data:
@@ -61,12 +65,16 @@ def summary(event: Event) -> str:
         return clip(text, 200)
     if event.kind == Kind.HTTP:
         return clip(describe_http(event.data), 200)
+    if event.kind == Kind.APP and not event.raw:
+        return clip(describe_app(event.data), 200)
     if event.kind == Kind.SSE:
         fields = " ".join(f"{k}={event.data[k]}" for k in ("event", "id", "retry") if k in event.data)
         extra = event.data.get("endpoint") or event.data.get("note") or event.text()
         return clip(f"[exchange {event.data.get('exchange')}] {fields}: {extra}", 200)
+    caused = _caused_by_app(event)
     if event.size > SUMMARY_PARSE_LIMIT:
-        return clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + f" ({event.size:,} bytes)"
+        return caused + clip(event.raw[:SUMMARY_WIDTH * 4].decode("utf-8", errors="replace")) + \
+            f" ({event.size:,} bytes)"
     try:
         obj = event.json()
     except (ValueError, RecursionError):
@@ -79,7 +87,13 @@ def summary(event: Event) -> str:
                 break
         else:
             body = {}
-    return clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+    return caused + clip(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
+def _caused_by_app(event: Event) -> str:
+    """``[app 1, row 54] `` before a request an MCP App's request caused (the host passed it to the server)."""
+    row = event.data.get("app_request") if event.kind == Kind.MESSAGE else None
+    return f"[app {event.data.get('app')}, row {row}] " if isinstance(row, int) else ""
 
 
 def compact_seconds(seconds: float, *, whole: bool = False) -> str:
@@ -227,7 +241,7 @@ def event_record(event: Event, extra: Sequence[Finding] = ()) -> dict[str, Any]:
     if event.rpc is not None:
         out["rpc"] = {"kind": event.rpc.kind, "method": event.rpc.method or event.data.get("request_method"),
                       "id": event.rpc.id} if event.rpc.has_id or event.rpc.method else {"kind": event.rpc.kind}
-    if event.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR):
+    if event.kind in (Kind.MESSAGE, Kind.FRAMING_ERROR, Kind.STDERR) or (event.kind == Kind.APP and event.raw):
         out["raw"] = event.raw.decode("utf-8", errors="backslashreplace")
     if event.reason:
         out["reason"] = event.reason
@@ -237,7 +251,7 @@ def event_record(event: Event, extra: Sequence[Finding] = ()) -> dict[str, Any]:
         out["findings"] = [f.to_json() for f in (*event.findings, *extra)]
     if "latency" in event.data:
         out["latency"] = event.data["latency"]
-    if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE):
+    if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE, Kind.APP):
         out["data"] = _jsonable(event.data)
     return out
 

@@ -76,6 +76,8 @@ class Session:
         #: declare ``roots`` with ``listChanged`` even while there are none: the window lets the user edit them
         #: and sends notifications/roots/list_changed (https://modelcontextprotocol.io/specification/2025-11-25/client/roots)
         self.roots_list_changed = False
+        #: ``capabilities.extensions`` to declare (SEP-1724): e.g. MCP Apps' when the client renders apps
+        self.extensions: dict[str, Any] = {}
         self.keep_events = keep_events
         self.events: list[Event] = []
         self.pipeline = EventPipeline(capture, keeper if keeper is not None else self.events if keep_events else None)
@@ -178,6 +180,13 @@ class Session:
         self._on_event(event)
         return event
 
+    def record(self, event: Event) -> Event:
+        """Add an event the inspector made that is no message on the wire (an MCP App's message to or from its
+        host, what the app's sandbox blocked): numbered, timed, saved and announced like the wire's; returned
+        numbered."""
+        self._on_event(event)
+        return event
+
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
@@ -276,6 +285,8 @@ class Session:
         elif self.roots:
             caps["roots"] = {}
         caps.update(self.server_requests.capabilities())
+        if self.extensions:
+            caps["extensions"] = {**caps.get("extensions", {}), **self.extensions}
         return caps
 
     async def send_object(self, obj: Any) -> None:

@@ -30,6 +30,9 @@ class Kind:
     NOTE = "note"  #: something the inspector itself says about the session (handshake chosen, timeout, ...)
     HTTP = "http"  #: one HTTP exchange (request line, headers, status, timing) or a failure to have one
     SSE = "sse"  #: a Server-Sent Event that carries no JSON-RPC message (endpoint, priming, unknown names)
+    #: the MCP Apps lane: a message between an app (a ``ui://`` view) and the inspector as its host (``dir``
+    #: ``a2h`` or ``h2a``), or what the app's sandbox did (``data.what``: rendered, blocked, console, ...)
+    APP = "app"
 
 
 class Lifecycle:
@@ -69,6 +72,8 @@ class Direction:
 
     C2S = "c2s"  #: client (the inspector) to server
     S2C = "s2c"  #: server to client
+    A2H = "a2h"  #: an MCP App to its host (the inspector), over postMessage: ``app`` events only
+    H2A = "h2a"  #: the host to its MCP App: ``app`` events only
 
 
 @dataclass(slots=True)

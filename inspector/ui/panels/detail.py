@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core import offload
+from inspector.core.apps.lane import describe as describe_app
 from inspector.core.capture.index import PartialEvent
 from inspector.core.present import json_tree
 from inspector.core.present.describe import describe_http, describe_lifecycle, hexdump
@@ -204,13 +205,13 @@ class DetailView(QWidget):
             self.tabs.setCurrentWidget(self.hex)
         elif event.kind == Kind.HTTP:
             self.tabs.setCurrentWidget(self.http)
-        elif event.kind in (Kind.LIFECYCLE, Kind.NOTE):
+        elif event.kind in (Kind.LIFECYCLE, Kind.NOTE) or (event.kind == Kind.APP and not event.raw):
             self.tabs.setCurrentWidget(self.info)
 
     def _pretty_text(self, event: Event) -> str:
-        if event.kind in (Kind.MESSAGE,) or (event.kind == Kind.FRAMING_ERROR and event.rpc is not None):
+        if event.kind in (Kind.MESSAGE,) or (event.kind in (Kind.FRAMING_ERROR, Kind.APP) and event.rpc is not None):
             return pretty(event.raw)
-        if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP):
+        if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.APP):  # an app event that is no message
             return json.dumps({k: v for k, v in event.data.items() if not isinstance(v, bytes)}, indent=2,
                               ensure_ascii=False, default=str)
         return event.raw.decode("utf-8", errors="replace")
@@ -442,6 +443,8 @@ class DetailView(QWidget):
             lines.append(describe_lifecycle(dict(event.data)))
         if event.kind == Kind.NOTE:
             lines.append(str(event.data.get("text", "")))
+        if event.kind == Kind.APP and not event.raw:
+            lines.append(describe_app(event.data))
         oversize = event.data.get("oversize")
         if isinstance(oversize, dict):
             lines.append(f"the line had {oversize.get('total_bytes', 0):,} bytes; the last "

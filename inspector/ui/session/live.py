@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.core import paths
+from inspector.core.apps.meta import client_extension
 from inspector.core.capture.live import LiveIndex
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.explore.catalog import roots_of
@@ -90,6 +91,7 @@ class LiveSession(QObject):
         self.session.timeout_hint = timeout_hint(self.target)
         self.session.roots = roots_of(self.target.roots)
         self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so
+        self.session.extensions = client_extension()  # the Apps tab renders MCP Apps: servers may offer them
         return self.session
 
     def start(self) -> None:

@@ -178,6 +178,10 @@ class SessionTab(QWidget):
             self.side.addTab(self.auth, "Auth")
             live.login.attention.connect(lambda: self.side.setCurrentWidget(self.auth))
         self.explorer.bind(Catalog(session, timeout=live.target.timeout), live.target, history)
+        from inspector.ui.apps.panel import AppsPanel  # MCP Apps: the app of a tool the explorer called
+
+        self.apps = AppsPanel(self.explorer.catalog, self)  # type: ignore[arg-type]  # bound on the line above
+        self.side.addTab(self.apps, "Apps")
         self.explorer.said.connect(self._explorer_said)
         self.explorer_toggle.show()
         self.place_explorer()
@@ -564,6 +568,7 @@ class SessionTab(QWidget):
         self.closed = True
         self._ticker.stop()
         if self.live is not None:
+            await self.apps.close()  # its teardown is recorded before the session ends
             await self.live.stop()
             await self.explorer.close()
             await self.tasks.wait(CLOSE_GRACE)  # sends under way fail at once now: none is left half-sent

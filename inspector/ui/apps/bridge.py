@@ -1,0 +1,126 @@
+"""The postMessage bridge: how an app's messages reach Python, and Python's reach the app.
+
+An app posts JSON-RPC to ``window.parent`` and listens for what its parent posts back (checking that it came
+from its parent). Its parent is the host page, ``mcp-app://host/``: a page of another origin, so the app can
+neither read it nor reach into it. The bridge's script runs in the host page in Qt WebEngine's *application
+world*, a JavaScript world of its own beside the page's: only that world has the QWebChannel to Python
+(``qt.webChannelTransport``), so the app, in the page's main world of another frame, has no way to the
+inspector but postMessage. The script
+
+- passes each message from the app's frame (``event.source`` is the iframe's window) to Python as JSON text;
+- posts what Python sends to the app's frame, to the app's origin only;
+- reports the app's Content-Security-Policy violations: a second script, in the application world of the
+  app's own document, listens for ``securitypolicyviolation`` and posts each to the host page with a token only
+  the application world knows, so the app cannot forge one; the host page's own (its ``frame-src`` stops the
+  app's frame from being navigated elsewhere) are reported too.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
+from PySide6.QtWebEngineCore import QWebEngineScript
+
+#: The largest message from the app the bridge passes on (characters of JSON); a longer one is reported as such.
+MAX_MESSAGE_CHARS = 16 << 20
+
+_BRIDGE = r"""
+(function () {
+  "use strict";
+  const TOKEN = %(token)s, APP_ORIGIN = %(app_origin)s, HOST_ORIGIN = %(host_origin)s, MAX = %(max)d;
+  if (window.top !== window) {
+    if (location.origin !== APP_ORIGIN) return;
+    document.addEventListener("securitypolicyviolation", function (e) {
+      window.parent.postMessage({__mcpInspector: TOKEN, kind: "violation", detail: {
+        blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, effectiveDirective: e.effectiveDirective,
+        sourceFile: e.sourceFile, lineNumber: e.lineNumber, disposition: e.disposition}}, HOST_ORIGIN);
+    });
+    return;
+  }
+  let host = null;
+  const queue = [];
+  function send(kind, text) {
+    if (host === null) { queue.push([kind, text]); return; }
+    host.fromPage(kind, text);
+  }
+  document.addEventListener("securitypolicyviolation", function (e) {
+    send("violation", JSON.stringify({blockedURI: e.blockedURI, violatedDirective: e.violatedDirective,
+      effectiveDirective: e.effectiveDirective, sourceFile: e.sourceFile, lineNumber: e.lineNumber,
+      disposition: e.disposition, documentURI: e.documentURI}));
+  });
+  new QWebChannel(qt.webChannelTransport, function (channel) {
+    host = channel.objects.host;
+    for (const [kind, text] of queue.splice(0)) host.fromPage(kind, text);
+  });
+  function frame() { return document.getElementById("app"); }
+  window.addEventListener("message", function (event) {
+    const app = frame();
+    if (!app || event.source !== app.contentWindow) return;
+    const data = event.data;
+    if (data && typeof data === "object" && data.__mcpInspector === TOKEN) {
+      send(String(data.kind), JSON.stringify(data.detail));
+      return;
+    }
+    let text;
+    try { text = JSON.stringify(data); } catch (e) { send("unserializable", String(e)); return; }
+    if (text === undefined) { send("unserializable", "undefined"); return; }
+    if (text.length > MAX) { send("oversize", String(text.length)); return; }
+    send("message", text);
+  });
+  window.__mcpInspectorDeliver = function (text) {
+    const app = frame();
+    if (app && app.contentWindow) app.contentWindow.postMessage(JSON.parse(text), APP_ORIGIN);
+  };
+  window.__mcpInspectorHeight = function (height) {
+    const app = frame();
+    if (app) app.style.height = height;
+  };
+})();
+"""
+
+
+def _qwebchannel_js() -> str:
+    """Qt's qwebchannel.js, from the resources Qt WebChannel ships."""
+    source = QFile(":/qtwebchannel/qwebchannel.js")
+    if not source.open(QIODevice.OpenModeFlag.ReadOnly):
+        raise RuntimeError("Qt's qwebchannel.js cannot be read")
+    try:
+        return bytes(source.readAll().data()).decode("utf-8")
+    finally:
+        source.close()
+
+
+def bridge_script(app_origin: str, host_origin: str) -> QWebEngineScript:
+    """The bridge, in the application world of the host page and of the app's document."""
+    source = _BRIDGE % {"token": json.dumps(secrets.token_hex(16)), "app_origin": json.dumps(app_origin),
+                        "host_origin": json.dumps(host_origin), "max": MAX_MESSAGE_CHARS}
+    script = QWebEngineScript()
+    script.setName("mcp-inspector-bridge")
+    script.setWorldId(QWebEngineScript.ScriptWorldId.ApplicationWorld)
+    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+    script.setRunsOnSubFrames(True)
+    script.setSourceCode(_qwebchannel_js() + source)
+    return script
+
+
+def deliver_call(obj: object) -> str:
+    """The JavaScript that posts ``obj`` to the app (run in the application world)."""
+    return f"window.__mcpInspectorDeliver({json.dumps(json.dumps(obj, ensure_ascii=False))});"
+
+
+def height_call(height: str) -> str:
+    return f"window.__mcpInspectorHeight({json.dumps(height)});"
+
+
+class Bridge(QObject):
+    """The object the bridge script reaches in Python: one slot, one signal."""
+
+    #: ``(kind, text)``: ``message`` (the app's JSON-RPC message), ``violation`` (a CSP violation, JSON),
+    #: ``unserializable`` or ``oversize`` (a message that could not be passed on, and why)
+    received = Signal(str, str)
+
+    @Slot(str, str)
+    def fromPage(self, kind: str, text: str) -> None:  # the script's name for it
+        self.received.emit(kind, text)
