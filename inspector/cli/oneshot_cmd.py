@@ -44,10 +44,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                                 "number 2 where the schema says number or integer, flag=true a boolean, text a "
                                 "string; otherwise a JSON literal when it parses, else a string. a.b=1 sets a "
                                 "nested field. The arguments are checked against the schema before anything is "
-                                "sent.")
+                                "sent. A tool whose execution.taskSupport is required runs as a task by itself "
+                                "(2025-11-25 tasks: tasks/get polled at the server's interval, tasks/result; or "
+                                "the io.modelcontextprotocol/tasks extension of a 2026-07-28 server); the task's "
+                                "result is printed when it ends, its input asked for as --answer says.")
     call.add_argument("name", metavar="TOOL")
     call.add_argument("words", nargs="*", metavar="KEY=VALUE", help="an argument (repeatable)")
     call.add_argument("--args", metavar="JSON", help="arguments as a JSON object; KEY=VALUE words go over it")
+    call.add_argument("--task", action="store_true",
+                      help="run the tool as a task when its execution.taskSupport is optional (required: always; "
+                           "forbidden: refused with status 2)")
 
     read = _command(sub, "read", "read a resource and print its contents",
                     "mcp-inspector read demo://resource/static/document/architecture.md --text -- "
@@ -179,6 +185,10 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
             split_pair(word)
         if args.oneshot == "call" and args.args is not None:
             job.base = parse_json_object(args.args, "--args")
+        if args.oneshot == "call":
+            job.as_task = args.task
+            if sys.stderr.isatty():  # a person watching: the task's status as it changes
+                job.on_task = lambda line: print(f"mcp-inspector: {safe(line)}", file=sys.stderr, flush=True)
         if args.oneshot == "request" and args.params is not None:
             job.params = parse_json_object(args.params, "PARAMS_JSON")
         if args.oneshot == "complete":

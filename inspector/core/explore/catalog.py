@@ -27,6 +27,7 @@ from typing import Any
 
 from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
 from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
+from inspector.core.explore.tasks import TaskBook, plan
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.transports.base import TransportError
@@ -115,6 +116,8 @@ class Catalog:
         self._relist = RelistPolicy()  #: when a kind the server says changed is listed again
         self._timers: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing scheduled by the policy
         self._ignored: set[str] = set()  #: kinds whose undeclared list_changed the listeners were told about
+        #: the session's tasks (both forms), and how a tool call runs as one
+        self.tasks = TaskBook(session, timeout=timeout)
 
     # -- what the server declared ------------------------------------------------------------------------
 
@@ -155,12 +158,14 @@ class Catalog:
         """Hear the session's events (list_changed, resources/updated, progress) from now on."""
         if self._on_events not in self.session.listeners:
             self.session.listeners.append(self._on_events)
+        self.tasks.attach()
 
     def detach(self) -> None:
         """Hear nothing more, and list nothing more (listings under way end by themselves: the session fails them
         once it is closed)."""
         if self._on_events in self.session.listeners:
             self.session.listeners.remove(self._on_events)
+        self.tasks.detach()
         for kind, timer in list(self._timers.items()):
             timer.cancel()
             self._relist.due(kind)
@@ -282,17 +287,21 @@ class Catalog:
             params["_meta"] = {"progressToken": token}
         return params
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], progress: bool | str = True) -> Event:
+    async def call_tool(self, name: str, arguments: dict[str, Any], progress: bool | str = True,
+                        as_task: bool = False) -> Event:
         """Call tool ``name``; with ``progress`` (True: a fresh token; a string: that token) the request asks
         for progress notifications, told to listeners as ``progress`` notices while it runs (and its timeout
-        restarts on each). Returns the response event: a result (maybe ``isError``) or a JSON-RPC error; raises
-        the session's errors (a timeout, the server gone), each a sentence."""
+        restarts on each). A tool whose ``execution.taskSupport`` is ``required`` runs as a task, one that is
+        ``optional`` when ``as_task`` (:func:`~inspector.core.explore.tasks.plan`; :attr:`tasks` follows it to
+        its end). Returns the last answer (read it with :func:`~inspector.core.explore.tasks.outcome_of`): a
+        result (maybe ``isError``) or a JSON-RPC error; raises the session's errors (a timeout, the server gone,
+        a task that cannot be had), each a sentence."""
+        form = plan(self.session.server, self.find("tools", name), as_task)
         token = (progress if isinstance(progress, str) else self.new_token()) if progress else None
         if token is not None:
             self._tokens.add(token)
         try:
-            return await self.session.request("tools/call", self.call_params(name, arguments, token),
-                                              timeout=self.timeout)
+            return await self.tasks.call_tool(self.call_params(name, arguments, token), form)
         finally:
             self._tokens.discard(token or "")
 

@@ -20,6 +20,7 @@ most :data:`ROOTS_WAIT`) and then :data:`ROOTS_SETTLE`, so that what the server 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from inspector.core.explore.arguments import (
     tool_arguments,
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.explore.tasks import TaskBook, TaskError, outcome_of, plan
 from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, result_of
 from inspector.core.session.record import failure_exit
@@ -72,6 +74,8 @@ class OneShot:
     value: str = ""  #: ``complete``: what has been typed of it
     roots: list[dict[str, str]] = field(default_factory=list)  #: answered to roots/list
     answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
+    as_task: bool = False  #: ``call --task``: run a tool whose taskSupport is optional as a task
+    on_task: Callable[[str], None] | None = None  #: told a line each time a task of the call changes
     out: Path | None = None  #: also save the capture here
 
 
@@ -220,7 +224,16 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
             count = "1 way" if len(problems) == 1 else f"{len(problems)} ways"
             raise _BadInput(f"the arguments do not fit the inputSchema of {job.name} ({count}); nothing was sent",
                             problems)
-        return await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout, tool=job.name)
+        try:
+            form = plan(session.server, tool, job.as_task)
+        except TaskError as exc:
+            raise _BadInput(str(exc)) from None
+        book = TaskBook(session, timeout=timeout)
+        tell = job.on_task
+        if tell is not None:
+            book.listeners.append(lambda run: tell(run.line()))
+        response = await book.call_tool({"name": job.name, "arguments": arguments}, form)
+        return _outcome("tools/call", *outcome_of(response), tool=job.name)
     if job.action == "prompt":
         prompt = await _find(session, "prompts", job.name, timeout)
         arguments = prompt_arguments(prompt or {}, job.words)
@@ -253,9 +266,13 @@ async def _find(session: Session, kind: str, name: str, timeout: float) -> dict[
     raise _BadInput(f"the server has no {what} named {name}; {did_you_mean(name, names)}")
 
 
-async def _ask(session: Session, method: str, params: Any, timeout: float, *, tool: str = "") -> OneShotResult:
+async def _ask(session: Session, method: str, params: Any, timeout: float) -> OneShotResult:
     response = await session.request(method, params, timeout=timeout)
-    result, error = result_of(response)
+    return _outcome(method, *result_of(response))
+
+
+def _outcome(method: str, result: Any, error: Any, *, tool: str = "") -> OneShotResult:
+    """The run's outcome from the last answer's result or error."""
     if error is not None:
         message = error.get("message") if isinstance(error, dict) else None
         code = error.get("code") if isinstance(error, dict) else None

@@ -28,6 +28,7 @@ from typing import Any
 
 from inspector.core import offload
 from inspector.core.protocol import revisions
+from inspector.core.protocol.extensions import extension_methods
 from inspector.core.protocol.messages import for_revision
 from inspector.core.protocol.rules import BY_ID
 from inspector.core.wire import jsonrpc
@@ -400,7 +401,9 @@ class ProtocolJudge:
     def _response(self, event: Event, kind: str, msg_id: Any, answering: str | None, body: dict[str, Any]) -> None:
         origin = Direction.S2C if event.dir == Direction.C2S else Direction.C2S
         pending = self._pending[origin].pop(id_key(msg_id), None)
-        if pending is not None and pending.progress_token is not None:
+        if pending is not None and pending.progress_token is not None and not _creates_task(body):
+            # a task's progressToken stays valid for the task's whole life (2025-11-25 tasks: "Task Progress
+            # Notifications"), after the answer that created it
             self._progress.pop(pending.progress_token, None)
         if kind != jsonrpc.RESPONSE or event.dir != Direction.S2C:
             return
@@ -511,6 +514,8 @@ class ProtocolJudge:
     def _not_in_revision(self, event: Event, method: str) -> None:
         if self.revision is None or not method or method in revisions.methods(self.revision):
             return
+        if method in extension_methods(self._server_caps):
+            return  # a method of an extension the server declared (tasks, skills): no revision defines it
         if any(method in revisions.methods(r) for r in revisions.REVISIONS):
             has = [r for r in revisions.REVISIONS if method in revisions.methods(r)]
             self._add(event, "method-not-in-revision",
@@ -623,6 +628,13 @@ def _fast_check(revision: str, method: str | None) -> Callable[[Any], bool] | No
     schema = for_revision(revision)
     name = schema.methods.get(method or "") if schema is not None else None
     return schema.fast(name) if schema is not None and name else None
+
+
+def _creates_task(body: dict[str, Any]) -> bool:
+    """Whether a response is a CreateTaskResult: 2025-11-25 (``result.task``) or the tasks extension's
+    (``resultType: "task"``)."""
+    result = body.get("result")
+    return isinstance(result, dict) and (isinstance(result.get("task"), dict) or result.get("resultType") == "task")
 
 
 def _get(obj: Any, *keys: str) -> Any:

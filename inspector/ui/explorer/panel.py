@@ -40,11 +40,13 @@ from uritemplate import URITemplate
 
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice, request_message
 from inspector.core.explore.history import Call, History, command_line, summarize
+from inspector.core.explore.tasks import outcome_of
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.explorer.arguments import arguments_editor_for
+from inspector.ui.explorer.extension_pages import ExtensionPages
 from inspector.ui.explorer.result_view import ResultView
 from inspector.ui.timeline.model import plain_tooltip
 
@@ -192,6 +194,7 @@ class ExplorerPanel(QWidget):
         self._build_prompts()
         self._build_roots()
         self._build_history()
+        self.extensions = ExtensionPages(self)  # Tasks (and Run as task), each a widget of its own
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
@@ -369,6 +372,7 @@ class ExplorerPanel(QWidget):
         self._ignored = {}
         catalog.listeners.append(self._notice)
         catalog.attach()
+        self.extensions.bind(catalog)
         for folder in target.roots:
             self.root_list.addItem(folder)
         self._show_history()
@@ -385,12 +389,14 @@ class ExplorerPanel(QWidget):
         self.subscribe_button.setVisible(self.catalog.can_subscribe)
         if caps and not self.catalog.declares("tools") and self.catalog.declares("resources"):
             self.pages.setCurrentIndex(1)
+        self.extensions.server_ready()
         self.say("listing what the server offers…")
         self._spawn(self.catalog.load(), "listing what the server offers")
 
     def connection_ended(self) -> None:
         self.ready = False
         self._enable(False)
+        self.extensions.connection_ended()
         if self.catalog is not None:
             self.catalog.detach()
 
@@ -510,14 +516,14 @@ class ExplorerPanel(QWidget):
     async def _call(self, name: str, arguments: dict[str, Any], token: str, output_schema: Any) -> None:
         assert self.catalog is not None
         try:
-            response = await self.catalog.call_tool(name, arguments, progress=token)
+            response = await self.catalog.call_tool(name, arguments, progress=token, as_task=self.extensions.as_task())
         except TransportError as exc:
             if self._token == token:
                 self.tool_result.clear()
                 self.tool_result.say(str(exc), failure=True)
             self._remember(name, arguments, f"failed: {exc}")
             return
-        result, error = result_of(response)
+        result, error = outcome_of(response)  # a task's own result, for a call that ran as one
         if self._token == token:
             self.tool_result.clear()
             if error is not None:

@@ -1,0 +1,75 @@
+"""What the Explorer shows of the 2026-07-28 surface and its official extensions, each a widget of its own that
+subscribes to a core object, hooked into :class:`~inspector.ui.explorer.panel.ExplorerPanel` by a few calls:
+
+* the Tasks page (:class:`~inspector.ui.explorer.tasks_page.TasksPage`) and "Run as task" beside Call
+  (:class:`~inspector.ui.explorer.tasks_page.TaskOption`), over the catalog's
+  :class:`~inspector.core.explore.tasks.TaskBook`; while the selected tool's call runs as a task, its status
+  and progress show in the tool's result pane.
+
+The panel calls :meth:`ExtensionPages.bind`, :meth:`server_ready` and :meth:`connection_ended` with its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QHBoxLayout, QListWidgetItem
+
+from inspector.core.explore.catalog import Catalog
+from inspector.core.explore.tasks import TaskRun
+from inspector.core.wire.ids import id_key
+from inspector.ui.explorer.tasks_page import TaskOption, TasksPage
+
+if TYPE_CHECKING:
+    from inspector.ui.explorer.panel import ExplorerPanel
+
+
+class ExtensionPages:
+    """The extension pages of one Explorer, and the hooks the panel calls."""
+
+    def __init__(self, panel: ExplorerPanel) -> None:
+        from inspector.ui.explorer.panel import ROLE_ITEM
+
+        self.panel = panel
+        self.catalog: Catalog | None = None
+        self.task_option = TaskOption(panel.tools_page)
+        for row in panel.tools_page.findChildren(QHBoxLayout):  # beside Call
+            if row.indexOf(panel.call_button) >= 0:
+                row.insertWidget(row.indexOf(panel.call_button) + 1, self.task_option)
+                break
+        panel.tool_list.currentItemChanged.connect(
+            lambda item, _old: self.task_option.follow(_item_data(item, ROLE_ITEM)))
+        self.tasks_page = TasksPage(panel.tasks.spawn, panel.say)
+        self.tasks_index = panel.pages.addTab(self.tasks_page, "Tasks")
+
+    def bind(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.tasks_page.bind(catalog.tasks)
+        catalog.tasks.listeners.append(self._task_news)
+
+    def server_ready(self) -> None:
+        assert self.catalog is not None
+        server = self.catalog.session.server
+        self.task_option.server = server
+        self.tasks_page.server_ready(server)
+        self.task_option.follow(self.panel._tool)
+
+    def connection_ended(self) -> None:
+        self.tasks_page.cancel_button.setEnabled(False)
+        self.tasks_page.list_button.setEnabled(False)
+
+    def as_task(self) -> bool:
+        """Whether the user asked for the selected tool's call to run as a task."""
+        return self.task_option.wanted()
+
+    def _task_news(self, run: TaskRun) -> None:
+        """A task of the call on screen: its status and progress in the result pane while it runs."""
+        token = self.panel._token
+        if token is None or run.progress_token is None or id_key(run.progress_token) != id_key(token) \
+                or run.terminal:
+            return
+        self.panel.tool_result.show_progress({**(run.progress or {}), "message": run.line()})
+
+
+def _item_data(item: QListWidgetItem | None, role: Any) -> Any:
+    return item.data(role) if item is not None else None

@@ -1,0 +1,107 @@
+"""The Explorer's tasks in the window: server-everything's simulate-research-query (taskSupport required) shows
+its task's status while it runs and its research result when it ends, the Tasks page lists it, and its requests
+are one span of the timeline; a task of tests/core/servers/task_server.py is cancelled from the Tasks page.
+Screenshots of both are saved in the test's folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from explorer_support import everything_tab, rows, shown_text, wait
+from qt_loop import open_test_window
+
+from inspector.core.session.target import Target
+from inspector.ui.explorer.tasks_page import COL_STATUS, COL_TOOL
+from inspector.ui.timeline.model import COL_SEQ, COL_SUMMARY
+
+pytestmark = [pytest.mark.integration]
+TASK_SERVER = Path(__file__).resolve().parents[1] / "core" / "servers" / "task_server.py"
+
+
+def select_tool(explorer: Any, name: str) -> None:
+    row = next(r for r in range(explorer.tool_list.count()) if explorer.tool_list.item(r).text().startswith(name))
+    explorer.tool_list.setCurrentRow(row)
+
+
+@pytest.mark.npm
+def test_a_required_task_shows_its_status_then_its_result_and_its_requests_are_one_span(qtbot, qloop, tmp_path):
+    with everything_tab(qtbot, qloop, tmp_path) as tab:
+        tab.window().resize(1600, 1000)
+        explorer = tab.explorer
+        select_tool(explorer, "simulate-research-query")
+        option = explorer.extensions.task_option
+        # taskSupport required: the option is shown, checked, and cannot be unchecked
+        assert not option.isHidden() and option.isChecked() and not option.isEnabled()
+        qtbot.keyClicks(explorer.arguments_editor.editor_at("arguments.topic"), "tides")
+        explorer.call()
+
+        # while it runs: the task's status in the result pane (the server's stage messages)
+        wait(qloop, lambda: "working" in explorer.tool_result.heading.text(), "the task's status in the result pane")
+        assert "simulate-research-query" in explorer.tool_result.heading.text()
+        try:
+            wait(qloop, lambda: "Research Report: tides" in shown_text(explorer.tool_result), "the research result")
+        except BaseException:  # say where the call stood (the result pane, the status lines, the last rows)
+            print("the result pane:", explorer.tool_result.heading.text(), "| the explorer:", explorer.status.text(),
+                  "| the tab:", tab.status.text(), "| last rows:",
+                  [(e.seq, e.rpc.method if e.rpc else e.kind, e.data.get("text")) for e in tab.events][-20:])
+            raise
+        assert explorer.grab().save(str(tmp_path / "explorer-task-result.png"))
+
+        page = explorer.extensions.tasks_page
+        explorer.pages.setCurrentWidget(page)
+        assert page.table.rowCount() == 1
+        assert page.table.item(0, COL_TOOL).text() == "simulate-research-query"
+        assert page.table.item(0, COL_STATUS).text().startswith("completed")
+        assert explorer.grab().save(str(tmp_path / "explorer-tasks-page.png"))
+
+        # the timeline: every tasks/get and tasks/result row, and the call itself, carry the task's span
+        model = tab.model
+        wait(qloop, lambda: model.rowCount() == len(tab.events), "the timeline caught up")
+        call_row = model.row_of_seq(rows(tab, "tools/call")[0].seq)
+        label = model.cell(call_row, COL_SUMMARY, 0)
+        assert label.startswith("⟦task ") and "simulate-research-query" in label
+        for event in rows(tab, "tasks/get") + rows(tab, "tasks/result"):
+            row = model.row_of_seq(event.seq)
+            assert model.cell(row, COL_SUMMARY, 0).startswith("⟦task "), event.seq
+            assert model.cell(row, COL_SEQ, 8) is not None  # the span's band (BackgroundRole)
+        assert model.cell(model.row_of_seq(rows(tab, "tools/list")[0].seq), COL_SEQ, 8) is None
+        assert tab.grab().save(str(tmp_path / "timeline-task-span.png"))
+        # the polls kept to the server's pollInterval (1000 ms), the window's Qt timers notwithstanding
+        created = next(e.t for e in rows(tab, "tools/call") if e.dir == "s2c")
+        answers = [created] + [e.t for e in rows(tab, "tasks/get") if e.dir == "s2c"]
+        polls = [e.t for e in rows(tab, "tasks/get") if e.dir == "c2s"]
+        assert polls and all(poll - answer >= 0.999 for answer, poll in zip(answers, polls, strict=False)), \
+            (answers, polls)
+        assert explorer.history_list.count() == 1 and "Research Report" in explorer.history_list.item(0).text()
+
+
+def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path):
+    with open_test_window(qloop, tmp_path) as win:
+        tab = win.open_live(Target(name="tasks", argv=[sys.executable, str(TASK_SERVER), "--legacy"]))
+        explorer = tab.explorer
+        wait(qloop, lambda: explorer.tool_list.count() == 4 and explorer.catalog.settled, "the tools listed")
+        tab.window().resize(1600, 1000)
+        if not tab.explorer.isVisible():  # folded on a small screen: opened as a user would
+            tab.explorer_toggle.click()
+        select_tool(explorer, "slow-sum")  # optional: the option is free, unchecked
+        option = explorer.extensions.task_option
+        assert not option.isHidden() and option.isEnabled() and not option.isChecked()
+        select_tool(explorer, "quick")  # forbidden: no option
+        assert option.isHidden()
+        select_tool(explorer, "forever")
+        explorer.call()
+        page = explorer.extensions.tasks_page
+        wait(qloop, lambda: page.table.rowCount() == 1, "the task in the Tasks page")
+        explorer.pages.setCurrentWidget(page)
+        page.table.selectRow(0)
+        assert page.cancel_button.isEnabled()
+        page.cancel_button.click()
+        wait(qloop, lambda: page.table.item(0, COL_STATUS).text().startswith("cancelled"), "the task cancelled")
+        assert not page.cancel_button.isEnabled()
+        wait(qloop, lambda: "cancelled" in explorer.tool_result.heading.text(), "the call says it was cancelled")
+        assert rows(tab, "tasks/cancel")
+        wait(qloop, lambda: tab.model.rowCount() == len(tab.events), "the timeline caught up")
+        assert tab.grab().save(str(tmp_path / "explorer-task-cancelled.png"))
