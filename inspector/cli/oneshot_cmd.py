@@ -1,8 +1,9 @@
 """The one-shot commands: ``tools``, ``resources``, ``templates``, ``prompts``, ``call``, ``read``, ``prompt``,
-``complete`` and ``request``. Each connects as ``record`` does (``-- CMD`` or ``--url URL``), does one thing,
-prints the result object as JSON on stdout (indented on a terminal, one line when piped or with ``--json``;
-``--text`` prints only the text) and exits as soon as it has it, with the statuses of
-:data:`inspector.core.exits.ONESHOT_EXITS`. Errors are sentences on stderr.
+``complete``, ``request``, ``skills`` and ``skill``. Each connects as ``record`` does (``-- CMD`` or ``--url URL``),
+does one thing, prints the result object as JSON on stdout (indented on a terminal, one line when piped or with
+``--json``; ``--text`` prints only the text) and exits as soon as it has it, with the statuses of
+:data:`inspector.core.exits.ONESHOT_EXITS` (``skills`` and ``skill``: ``SKILL_EXITS``). Errors are sentences on
+stderr.
 
 The parsers are built with what parsing needs only; the run (asyncio, the session, jsonschema) is imported
 when a command runs.
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, ONESHOT_EXITS, exits_help
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, ONESHOT_EXITS, SKILL_EXITS, exits_help
 from inspector.core.present.terminal import safe, safe_json
 
 LISTS = {
@@ -76,6 +77,25 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     complete.add_argument("argument", metavar="ARG")
     complete.add_argument("value", metavar="VALUE", nargs="?", default="", help="what has been typed so far")
 
+    _command(sub, "skills", "list the skills the server serves (io.modelcontextprotocol/skills); reads no skill file",
+             "mcp-inspector skills -- python -m my_server\n  mcp-inspector skills --text --url http://127.0.0.1:3001/mcp",
+             action="skills", exits=SKILL_EXITS,
+             description="List the skills a server serves (the io.modelcontextprotocol/skills extension, SEP-2640): "
+                         "skills/list, every page, printed as the server gives each entry (its uri, frontmatter and "
+                         "files with their sha256 digests and sizes). No skill file is read. An entry that must not "
+                         "be loaded (no resources, a bad digest, over the limits) is named on stderr.")
+    skill = _command(sub, "skill", "load one skill and print its files, each verified against the listing",
+                     "mcp-inspector skill pdf-processing -- python -m my_server\n"
+                     "  mcp-inspector skill skill://acme/billing/refunds/SKILL.md --text --url "
+                     "http://127.0.0.1:3001/mcp", action="skill", exits=SKILL_EXITS,
+                     description="Load one skill (SEP-2640): its entry from skills/list (or skills/get for a URI the "
+                                 "listing leaves out), then its SKILL.md with resources/read, verified (its size, its "
+                                 "sha256 digest, and its YAML frontmatter field by field against the entry's); only "
+                                 "then each supporting file the entry lists, each verified the same way. On the first "
+                                 "mismatch it stops, reads nothing more, says so in one sentence and exits 8. "
+                                 "Prints the skill's files as JSON (--text: their text).")
+    skill.add_argument("name", metavar="NAME", help="the skill's name (its frontmatter name), or its SKILL.md URI")
+
     request = _command(sub, "request", "send any request and print its result",
                        "mcp-inspector request ping -- python -m my_server\n"
                        "  mcp-inspector request logging/setLevel '{\"level\": \"debug\"}' --url "
@@ -85,10 +105,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, what: str, examples: str, *,
-             action: str, kind: str = "", description: str | None = None) -> argparse.ArgumentParser:
+             action: str, kind: str = "", description: str | None = None,
+             exits: tuple[tuple[int, str], ...] = ONESHOT_EXITS) -> argparse.ArgumentParser:
     from inspector.cli.main import EpilogFormatter
 
-    epilog = f"examples:\n  {examples}\n\n" + exits_help(ONESHOT_EXITS)
+    epilog = f"examples:\n  {examples}\n\n" + exits_help(exits)
     parser = sub.add_parser(name, help=what, description=description or (
         f"{what[0].upper()}{what[1:]}: connect to the server (the command after --, or --url), do the "
         "handshake, print the result as JSON and exit as soon as it arrives."),

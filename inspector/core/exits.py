@@ -21,6 +21,9 @@ EXIT_RPC_ERROR = 5
 EXIT_PROTOCOL = 6
 #: one-shot ``call``: the tool answered with a result that says ``isError: true``
 EXIT_TOOL_ERROR = 7
+#: ``skill``: the skill failed verification (a file's size, digest or frontmatter does not match its entry, a file
+#: the entry does not list, or an entry that must not be loaded); nothing more was read from it
+EXIT_SKILL_UNVERIFIED = 8
 EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
 
 #: ``record``'s statuses and what each means, in the order they are decided: a run that stopped early gets
@@ -62,6 +65,23 @@ ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_TIMEOUT, "no response within --timeout"),
     (EXIT_RPC_ERROR, "the server answered with a JSON-RPC error (a sentence and the error object on stderr)"),
     (EXIT_TOOL_ERROR, "call: the tool's result says isError: true (the result is still on stdout)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
+#: ``skills`` and ``skill NAME``
+SKILL_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "success: the list, or the skill's files, on stdout (each file verified against the listing)"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise, or the server does not declare the "
+                         "io.modelcontextprotocol/skills extension"),
+    (EXIT_BAD_INPUT, "usage: an unusable option, or a NAME the server lists no skill for (or that several skills "
+                     "share: give the URI of its SKILL.md)"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no response within --timeout"),
+    (EXIT_RPC_ERROR, "the server answered skills/list, skills/get or resources/read with a JSON-RPC error"),
+    (EXIT_SKILL_UNVERIFIED, "skill: the skill failed verification (a file's size, sha256 digest or YAML frontmatter "
+                            "differs from its entry, a file the entry does not list, or an entry that must not be "
+                            "loaded); one sentence on stderr, and nothing more was read from the skill"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 

@@ -20,13 +20,21 @@ most :data:`ROOTS_WAIT`) and then :data:`ROOTS_SETTLE`, so that what the server 
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR, EXIT_SERVER_FAILED, EXIT_TOOL_ERROR
+from inspector.core.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_RPC_ERROR,
+    EXIT_SERVER_FAILED,
+    EXIT_SKILL_UNVERIFIED,
+    EXIT_TOOL_ERROR,
+)
 from inspector.core.explore.arguments import (
     ArgumentError,
     argument_problems,
@@ -47,7 +55,7 @@ from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
 
 #: The actions: a list (``kind`` says which), a tool call, a resource read, a prompt, a completion, any request.
-ACTIONS = ("list", "call", "read", "prompt", "complete", "request")
+ACTIONS = ("list", "call", "read", "prompt", "complete", "request", "skills", "skill")
 #: With roots given: how long to wait after the handshake for the server's roots/list (servers such as
 #: server-filesystem ask right after notifications/initialized and act on the answer); a server that does
 #: not ask costs this much, and only when --root is given.
@@ -243,10 +251,62 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
         return await _ask(session, "prompts/get", params, timeout)
     if job.action == "read":
         return await _ask(session, "resources/read", {"uri": job.name}, timeout)
+    if job.action in ("skills", "skill"):
+        return await _skills(session, job, timeout)
     if job.action == "complete":
         return await _ask(session, "completion/complete",
                           {"ref": job.ref, "argument": {"name": job.argument, "value": job.value}}, timeout)
     return await _ask(session, job.name, job.params, timeout)
+
+
+async def _skills(session: Session, job: OneShot, timeout: float) -> OneShotResult:
+    """``skills``: the listing (no skill file is read); ``skill NAME``: the skill loaded and every file of it read
+    and verified against its entry (:class:`~inspector.core.skills.loader.SkillLoad`)."""
+    from inspector.core.skills.loader import (
+        SkillError,
+        SkillLoad,
+        SkillVerificationError,
+        find_entry,
+        get_skill,
+        list_skills,
+    )
+
+    try:
+        listing = await list_skills(session, timeout=timeout)
+        if job.action == "skills":
+            problems = [f"{e.uri or '(no uri)'} cannot be loaded: {e.problem}" for e in listing.entries if e.problem]
+            return OneShotResult(EXIT_OK, {"skills": [e.raw for e in listing.entries]}, problems=problems)
+        found = find_entry(listing.entries, job.name)
+        if isinstance(found, list):
+            raise _BadInput(f"{len(found)} skills are named {job.name} (a name is a label, not an identifier); give "
+                            f"the URI of one: {', '.join(e.uri for e in found)}")
+        if found is None and "://" in job.name:
+            found = await get_skill(session, job.name, timeout=timeout)  # a skill the listing left out
+        if found is None:
+            names = [e.name for e in listing.entries if e.name]
+            raise _BadInput(f"the server lists no skill named {job.name}; {did_you_mean(job.name, names)}")
+        load = SkillLoad(session, found, timeout)
+        if found.problem is not None:
+            raise SkillVerificationError(f"{found.uri} must not be loaded: {found.problem}", found.uri, "entry")
+        await load.open()
+        for uri in load.supporting_files():
+            await load.read(uri)
+    except SkillVerificationError as exc:
+        return OneShotResult(EXIT_SKILL_UNVERIFIED, error=str(exc))
+    except SkillError as exc:
+        return OneShotResult(EXIT_RPC_ERROR if exc.error is not None else EXIT_SERVER_FAILED, error=str(exc),
+                             rpc_error=exc.error)
+    contents = []
+    for read in load.files.values():
+        item: dict[str, Any] = {"uri": read.uri, "size": len(read.data), "digest": read.digest,
+                                "verified": read.verified}
+        if read.mime_type:
+            item["mimeType"] = read.mime_type
+        text = read.text
+        item.update({"text": text} if text is not None else {"blob": base64.b64encode(read.data).decode("ascii")})
+        contents.append(item)
+    return OneShotResult(EXIT_OK, {"uri": found.uri, "name": found.name, "frontmatter": found.frontmatter,
+                                   "contents": contents})
 
 
 async def _find(session: Session, kind: str, name: str, timeout: float) -> dict[str, Any] | None:
@@ -307,7 +367,7 @@ def text_of(result: Any) -> list[str] | None:
         found = True
         texts += [v for v in completion["values"] if isinstance(v, str)]
     for field_name, key in (("tools", "name"), ("prompts", "name"), ("resources", "uri"),
-                            ("resourceTemplates", "uriTemplate")):
+                            ("resourceTemplates", "uriTemplate"), ("skills", "uri")):
         if isinstance(result.get(field_name), list):
             found = True
             texts += [i[key] for i in result[field_name] if isinstance(i, dict) and isinstance(i.get(key), str)]

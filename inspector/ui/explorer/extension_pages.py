@@ -4,7 +4,9 @@ subscribes to a core object, hooked into :class:`~inspector.ui.explorer.panel.Ex
 * the Tasks page (:class:`~inspector.ui.explorer.tasks_page.TasksPage`) and "Run as task" beside Call
   (:class:`~inspector.ui.explorer.tasks_page.TaskOption`), over the catalog's
   :class:`~inspector.core.explore.tasks.TaskBook`; while the selected tool's call runs as a task, its status
-  and progress show in the tool's result pane.
+  and progress show in the tool's result pane;
+* the Skills page (:class:`~inspector.ui.explorer.skills_page.SkillsPage`) over a
+  :class:`~inspector.core.skills.shelf.SkillShelf`: enabled for a server that declares the skills extension.
 
 The panel calls :meth:`ExtensionPages.bind`, :meth:`server_ready` and :meth:`connection_ended` with its own.
 """
@@ -17,7 +19,9 @@ from PySide6.QtWidgets import QHBoxLayout, QListWidgetItem
 
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.tasks import TaskRun
+from inspector.core.skills.shelf import SkillShelf
 from inspector.core.wire.ids import id_key
+from inspector.ui.explorer.skills_page import SkillsPage
 from inspector.ui.explorer.tasks_page import TaskOption, TasksPage
 
 if TYPE_CHECKING:
@@ -41,11 +45,16 @@ class ExtensionPages:
             lambda item, _old: self.task_option.follow(_item_data(item, ROLE_ITEM)))
         self.tasks_page = TasksPage(panel.tasks.spawn, panel.say)
         self.tasks_index = panel.pages.addTab(self.tasks_page, "Tasks")
+        self.skills_page = SkillsPage(panel.tasks.spawn, panel.say)
+        self.skills_index = panel.pages.addTab(self.skills_page, "Skills")
+        self.shelf: SkillShelf | None = None
 
     def bind(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.tasks_page.bind(catalog.tasks)
         catalog.tasks.listeners.append(self._task_news)
+        self.shelf = SkillShelf(catalog.session, timeout=catalog.timeout)
+        self.skills_page.bind(self.shelf)
 
     def server_ready(self) -> None:
         assert self.catalog is not None
@@ -53,10 +62,15 @@ class ExtensionPages:
         self.task_option.server = server
         self.tasks_page.server_ready(server)
         self.task_option.follow(self.panel._tool)
+        self.panel.pages.setTabEnabled(self.skills_index, self.shelf is not None and self.shelf.offered)
+        self.skills_page.server_ready()
 
     def connection_ended(self) -> None:
         self.tasks_page.cancel_button.setEnabled(False)
         self.tasks_page.list_button.setEnabled(False)
+        for button in (self.skills_page.load_button, self.skills_page.read_button, self.skills_page.refresh_button,
+                       self.skills_page.directory_button):
+            button.setEnabled(False)
 
     def as_task(self) -> bool:
         """Whether the user asked for the selected tool's call to run as a task."""
