@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, ONESHOT_EXITS, SKILL_EXITS, exits_help
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, LISTEN_EXITS, ONESHOT_EXITS, SKILL_EXITS, exits_help
 from inspector.core.present.terminal import safe, safe_json
 
 LISTS = {
@@ -30,6 +30,8 @@ LISTS = {
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the one-shot commands to ``mcp-inspector``'s subcommands."""
+    from inspector.cli.main import _positive
+
     for kind, what in LISTS.items():
         _command(sub, kind, what, f"mcp-inspector {kind} -- npx -y @modelcontextprotocol/server-everything\n"
                                   f"  mcp-inspector {kind} --text --url http://127.0.0.1:3001/mcp",
@@ -95,6 +97,22 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                                  "mismatch it stops, reads nothing more, says so in one sentence and exits 8. "
                                  "Prints the skill's files as JSON (--text: their text).")
     skill.add_argument("name", metavar="NAME", help="the skill's name (its frontmatter name), or its SKILL.md URI")
+
+    listen = _command(sub, "listen", "print each notification the server sends, as a line of JSON",
+                      "mcp-inspector listen --for 30 -- python -m my_server\n"
+                      "  mcp-inspector listen --resource file:///project/config.json --url http://127.0.0.1:3001/mcp",
+                      action="listen", exits=LISTEN_EXITS,
+                      description="Listen for what changes on the server: on a 2026-07-28 server a "
+                                  "subscriptions/listen stream asking for every list it declares (tools, prompts, "
+                                  "resources list_changed) and for updates of each --resource; before 2026-07-28 "
+                                  "list changes come unasked and each --resource is subscribed with "
+                                  "resources/subscribe. Each notification from the server (the acknowledgement "
+                                  "included) is printed as one line of JSON, as it arrives, until --for elapses, the "
+                                  "server ends the subscription, or Ctrl-C.")
+    listen.add_argument("--for", dest="listen_for", type=_positive, metavar="S",
+                        help="stop after S seconds (default: until Ctrl-C)")
+    listen.add_argument("--resource", action="append", default=[], metavar="URI",
+                        help="also ask for notifications/resources/updated of this resource (repeatable)")
 
     request = _command(sub, "request", "send any request and print its result",
                        "mcp-inspector request ping -- python -m my_server\n"
@@ -206,6 +224,9 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
             split_pair(word)
         if args.oneshot == "call" and args.args is not None:
             job.base = parse_json_object(args.args, "--args")
+        if args.oneshot == "listen":
+            job.listen_for, job.resources = args.listen_for, list(args.resource)
+            job.on_notification = _print_notification
         if args.oneshot == "call":
             job.as_task = args.task
             if sys.stderr.isatty():  # a person watching: the task's status as it changes
@@ -236,6 +257,14 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
     if outcome.rpc_error is not None:
         print(safe_json(json.dumps(outcome.rpc_error, ensure_ascii=False)), file=sys.stderr)
     return outcome.exit_code
+
+
+def _print_notification(message: Any) -> None:
+    """``listen``: one notification, one line of JSON, flushed at once (a reader follows it live)."""
+    try:
+        print(safe_json(json.dumps(message, ensure_ascii=False)), flush=True)
+    except BrokenPipeError:  # the reader went away (| head): the rest goes nowhere
+        _stdout_to_devnull()
 
 
 def _stdout_to_devnull() -> None:

@@ -86,6 +86,19 @@ SKILL_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``listen``
+LISTEN_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "--for elapsed, or the server ended the subscription (its answer to subscriptions/listen)"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
+                         "handshake failed"),
+    (EXIT_BAD_INPUT, "usage: an option or argument is unusable"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no response within --timeout (the handshake, resources/subscribe)"),
+    (EXIT_RPC_ERROR, "the server refused subscriptions/listen or resources/subscribe with a JSON-RPC error"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C): the usual way to stop listening without --for"),
+)
+
+
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     """The ``exit status:`` block of a command's ``--help`` epilog."""
     import textwrap  # only for the help

@@ -27,6 +27,7 @@ from typing import Any
 
 from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
 from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
+from inspector.core.explore.subscriptions import Subscriptions, filter_for
 from inspector.core.explore.tasks import TaskBook, plan
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
@@ -118,6 +119,8 @@ class Catalog:
         self._ignored: set[str] = set()  #: kinds whose undeclared list_changed the listeners were told about
         #: the session's tasks (both forms), and how a tool call runs as one
         self.tasks = TaskBook(session, timeout=timeout)
+        #: 2026-07-28: the subscriptions/listen stream that brings list changes and resource updates
+        self.subscriptions = Subscriptions(session)
 
     # -- what the server declared ------------------------------------------------------------------------
 
@@ -137,10 +140,10 @@ class Catalog:
 
     @property
     def can_subscribe(self) -> bool:
-        """The server declares ``resources.subscribe`` and the revision has resources/subscribe (2026-07-28
-        replaced it with subscriptions/listen)."""
+        """The server declares ``resources.subscribe``: resources/subscribe, or on 2026-07-28 the URI in the
+        filter of the subscriptions/listen stream."""
         resources = self.capabilities.get("resources")
-        return isinstance(resources, dict) and resources.get("subscribe") is True and not self.session.modern
+        return isinstance(resources, dict) and resources.get("subscribe") is True
 
     def find(self, kind: str, name: str) -> dict[str, Any] | None:
         """The item of ``kind`` called ``name`` (a template by its uriTemplate or name, a resource by its uri or
@@ -159,6 +162,7 @@ class Catalog:
         if self._on_events not in self.session.listeners:
             self.session.listeners.append(self._on_events)
         self.tasks.attach()
+        self.subscriptions.attach()
 
     def detach(self) -> None:
         """Hear nothing more, and list nothing more (listings under way end by themselves: the session fails them
@@ -166,6 +170,7 @@ class Catalog:
         if self._on_events in self.session.listeners:
             self.session.listeners.remove(self._on_events)
         self.tasks.detach()
+        self.subscriptions.detach()
         for kind, timer in list(self._timers.items()):
             timer.cancel()
             self._relist.due(kind)
@@ -199,8 +204,9 @@ class Catalog:
                     self._tell(Notice("progress", token=token, data=params))
 
     def _changed(self, kind: str, method: str) -> None:
-        """The server said ``kind`` changed: list it again if it declared it would say so, when the policy says."""
-        if not declares_list_changed(self.capabilities, kind):
+        """The server said ``kind`` changed: list it again if it declared it would say so (or, on 2026-07-28, its
+        subscription acknowledged that it would), when the policy says."""
+        if not declares_list_changed(self.capabilities, kind) and not self._acknowledged(kind):
             if kind not in self._ignored:
                 self._ignored.add(kind)
                 capability = LISTS[kind][2]
@@ -211,6 +217,12 @@ class Catalog:
         delay = self._relist.changed(kind, self._now())
         if delay is not None:
             self._schedule(kind, delay)
+
+    def _acknowledged(self, kind: str) -> bool:
+        current = self.subscriptions.current
+        heard = current.acknowledged if current is not None else None
+        field = {"tools": "toolsListChanged", "prompts": "promptsListChanged"}.get(kind, "resourcesListChanged")
+        return isinstance(heard, dict) and heard.get(field) is True
 
     def _schedule(self, kind: str, delay: float) -> None:
         self._timers[kind] = asyncio.get_running_loop().call_later(delay, self._due, kind)
@@ -241,6 +253,18 @@ class Catalog:
                     await self.refresh(kind)
         finally:
             self._loading = False
+        await self.listen()
+
+    async def listen(self) -> None:
+        """On 2026-07-28, open (or open again, with today's filter) the subscriptions/listen stream: every list
+        change the server can announce, and updates of the resources subscribed to. Never raises: a stream that
+        cannot be sent is told as ``listen_failed``."""
+        if not self.session.modern or self.session.closed:
+            return
+        try:
+            await self.subscriptions.listen(filter_for(self.capabilities, sorted(self.subscribed)))
+        except TransportError as exc:
+            self._tell(Notice("listen_failed", sentence=f"cannot listen for changes: {exc}"))
 
     async def wait_idle(self, timeout: float) -> None:
         """Wait at most ``timeout`` seconds for the listings started by list_changed notifications to end."""
@@ -310,19 +334,27 @@ class Catalog:
         return await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
 
     async def subscribe(self, uri: str) -> None:
-        """``resources/subscribe`` to ``uri``; ``updated`` notices follow. Raises ExploreError (not declared,
-        or an error answer) or the session's errors."""
+        """``resources/subscribe`` to ``uri`` (on 2026-07-28: a subscriptions/listen stream whose filter has it);
+        ``updated`` notices follow. Raises ExploreError (not declared, or an error answer) or the session's
+        errors."""
+        if self.session.modern and self.can_subscribe:
+            self.subscribed.add(uri)
+            await self.listen()
+            return
         await self._subscription("resources/subscribe", uri)
         self.subscribed.add(uri)
 
     async def unsubscribe(self, uri: str) -> None:
+        if self.session.modern and self.can_subscribe:
+            self.subscribed.discard(uri)
+            await self.listen()
+            return
         await self._subscription("resources/unsubscribe", uri)
         self.subscribed.discard(uri)
 
     async def _subscription(self, method: str, uri: str) -> None:
         if not self.can_subscribe:
-            why = ("the 2026-07-28 revision has no resources/subscribe" if self.session.modern
-                   else "the server does not declare resources.subscribe")
+            why = "the server does not declare resources.subscribe"
             raise ExploreError(f"cannot {method.rsplit('/', 1)[1]} to {uri}: {why}")
         response = await self.session.request(method, {"uri": uri}, timeout=self.timeout)
         _result, error = result_of(response)

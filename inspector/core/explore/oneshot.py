@@ -55,7 +55,7 @@ from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
 
 #: The actions: a list (``kind`` says which), a tool call, a resource read, a prompt, a completion, any request.
-ACTIONS = ("list", "call", "read", "prompt", "complete", "request", "skills", "skill")
+ACTIONS = ("list", "call", "read", "prompt", "complete", "request", "skills", "skill", "listen")
 #: With roots given: how long to wait after the handshake for the server's roots/list (servers such as
 #: server-filesystem ask right after notifications/initialized and act on the answer); a server that does
 #: not ask costs this much, and only when --root is given.
@@ -84,6 +84,9 @@ class OneShot:
     answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
     as_task: bool = False  #: ``call --task``: run a tool whose taskSupport is optional as a task
     on_task: Callable[[str], None] | None = None  #: told a line each time a task of the call changes
+    listen_for: float | None = None  #: ``listen --for``: seconds to listen (None: until interrupted)
+    resources: list[str] = field(default_factory=list)  #: ``listen --resource``: URIs whose updates are asked for
+    on_notification: Callable[[Any], None] | None = None  #: ``listen``: told each server notification (its JSON)
     out: Path | None = None  #: also save the capture here
 
 
@@ -253,6 +256,10 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
         return await _ask(session, "resources/read", {"uri": job.name}, timeout)
     if job.action in ("skills", "skill"):
         return await _skills(session, job, timeout)
+    if job.action == "listen":
+        from inspector.core.explore.listen import listen
+
+        return await listen(session, job, timeout)
     if job.action == "complete":
         return await _ask(session, "completion/complete",
                           {"ref": job.ref, "argument": {"name": job.argument, "value": job.value}}, timeout)

@@ -39,11 +39,18 @@ from inspector.core.wire.ids import id_key
 #: Messages larger than this are schema-judged later, off the hot path (parsing and validating a 50 MB
 #: result holds the interpreter for seconds).
 DEFER_BYTES = 1 << 20
+_ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 #: Requests either side may send before the handshake completes.
 _EARLY = frozenset({"initialize", "ping", "server/discover"})
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+_META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
+#: 2026-07-28: the notifications a subscriptions/listen filter governs, and the filter field that asks for each
+_FILTERED = {"notifications/tools/list_changed": "toolsListChanged",
+             "notifications/prompts/list_changed": "promptsListChanged",
+             "notifications/resources/list_changed": "resourcesListChanged",
+             "notifications/resources/updated": "resourceSubscriptions"}
 
 #: method -> (the server capability it needs, the sub-capability or None), for what the client asks
 _CLIENT_USES = {
@@ -118,6 +125,8 @@ class ProtocolJudge:
         self._progress: dict[tuple[str, Any], float | None] = {}  # active token -> last progress value
         self._new: list[ProtocolFinding] = []
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
+        #: subscriptions/listen requests by id: their filter, and whether the server acknowledged them yet
+        self._listens: dict[tuple[str, Any], tuple[dict[str, Any], list[bool]]] = {}
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
         self._fast: dict[tuple[str, str | None], Any] = {}
         #: method -> (revision or None, what verdict() checks its notifications with then, the verdicts from the
@@ -374,6 +383,9 @@ class ProtocolJudge:
                 self._client_caps = caps if isinstance(caps, dict) else {}
             elif method == "server/discover":
                 self._requested = revisions.STATELESS_FROM
+            elif method == "subscriptions/listen":
+                wanted = _get(body, "params", "notifications")
+                self._listens[id_key(msg_id)] = (wanted if isinstance(wanted, dict) else {}, [False])
             named = meta.get(_META_VERSION)
             if isinstance(named, str) and method not in _EARLY:
                 self._meta_revision(event, named)
@@ -445,6 +457,8 @@ class ProtocolJudge:
             elif method == "notifications/cancelled":
                 self._cancel_rule(event, params)
         if event.dir == Direction.S2C:
+            if self.revision == revisions.STATELESS_FROM and (method in _FILTERED or method == _ACKNOWLEDGED):
+                self._subscription_rules(event, method, body)
             if method in _SERVER_ANNOUNCES:
                 self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
             if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
@@ -457,6 +471,37 @@ class ProtocolJudge:
             self._not_in_revision(event, method)
 
     # -- rules --------------------------------------------------------------------------------------------
+
+    def _subscription_rules(self, event: Event, method: str, body: dict[str, Any]) -> None:
+        """2026-07-28: a list change or resource update comes on a subscription that asked for it, after that
+        subscription's acknowledgement (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/
+        subscriptions)."""
+        params = p if isinstance(p := body.get("params"), dict) else {}
+        meta = m if isinstance(m := params.get("_meta"), dict) else {}
+        if _META_SUBSCRIPTION not in meta:
+            if method in _FILTERED:
+                self._add(event, "subscription-filter", f"{method} outside any subscription: a 2026-07-28 server "
+                                                        "sends it only on a subscriptions/listen stream that asked")
+            return
+        found = self._listens.get(id_key(meta[_META_SUBSCRIPTION]))
+        if found is None:
+            return  # a subscription this judge did not see opened (a capture that starts later)
+        wanted, acknowledged = found
+        if method == _ACKNOWLEDGED:
+            acknowledged[0] = True
+            return
+        subscription = json.dumps(meta[_META_SUBSCRIPTION])
+        if not acknowledged[0]:
+            self._add(event, "subscription-before-ack", f"{method} on subscription {subscription} before its "
+                                                        "notifications/subscriptions/acknowledged")
+        field = _FILTERED[method]
+        uris = wanted.get(field)
+        asked = isinstance(uris, list) and params.get("uri") in uris if field == "resourceSubscriptions" \
+            else wanted.get(field) is True
+        if not asked:
+            what = f"updates of {json.dumps(params.get('uri'))}" if field == "resourceSubscriptions" else field
+            self._add(event, "subscription-filter", f"{method} on subscription {subscription}, whose filter did not "
+                                                    f"ask for {what}")
 
     def _progress_rule(self, event: Event, params: dict[str, Any]) -> None:
         token = params.get("progressToken")
@@ -615,8 +660,10 @@ def _always(value: Any) -> bool:
 _NOTIFICATION = jsonrpc.NOTIFICATION
 _S2C, _C2S = Direction.S2C, Direction.C2S
 #: notifications that change or consult the judge's state beyond capabilities and revision
+#: notifications whose rules read their body or change the judge's state: judged in full, never by a verdict (the
+#: subscription rules read _meta's subscriptionId; list changes and resource updates are few)
 _STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
-                                     "notifications/cancelled"})
+                                     "notifications/cancelled", _ACKNOWLEDGED, *_FILTERED})
 #: kinds judged by their own method's definition
 _BY_METHOD = frozenset({jsonrpc.REQUEST, jsonrpc.NOTIFICATION})
 _UNKNOWN = object()

@@ -92,6 +92,15 @@ RULES: tuple[Rule, ...] = (
          f"{_SPEC}/2026-07-28/basic#meta",
          "In 2026-07-28 the client opts in to log messages per request with io.modelcontextprotocol/logLevel in "
          "_meta; a server logging without it floods a client that asked for none."),
+    Rule("subscription-filter", MUST, "judge", "a notification no subscription asked for (2026-07-28)",
+         f"{_SPEC}/2026-07-28/basic/patterns/subscriptions#opening-a-stream",
+         "The server MUST NOT send notification types the client has not requested in its subscriptions/listen "
+         "filter (nor list changes and resource updates outside any subscription): a client that did not ask "
+         "does not expect them."),
+    Rule("subscription-before-ack", MUST, "judge", "a subscription's notification before its acknowledgement",
+         f"{_SPEC}/2026-07-28/basic/patterns/subscriptions#acknowledgment",
+         "notifications/subscriptions/acknowledged MUST be the first message carrying the subscription's id: "
+         "until then the client does not know what the server agreed to send."),
     # -- JSON-RPC, judged where messages are decoded and paired -------------------------------------------
     Rule("id-reused", MUST, "wire", "a request id reused while the first request is in flight",
          f"{_SPEC}/2025-11-25/basic#requests",

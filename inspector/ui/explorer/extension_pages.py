@@ -5,6 +5,9 @@ subscribes to a core object, hooked into :class:`~inspector.ui.explorer.panel.Ex
   (:class:`~inspector.ui.explorer.tasks_page.TaskOption`), over the catalog's
   :class:`~inspector.core.explore.tasks.TaskBook`; while the selected tool's call runs as a task, its status
   and progress show in the tool's result pane;
+* the subscription line (2026-07-28): the ``subscriptions/listen`` stream the catalog keeps open, its id, what
+  the server acknowledged hearing and how many notifications came (:class:`~inspector.core.explore.subscriptions.
+  Subscriptions`);
 * the Skills page (:class:`~inspector.ui.explorer.skills_page.SkillsPage`) over a
   :class:`~inspector.core.skills.shelf.SkillShelf`: enabled for a server that declares the skills extension.
 
@@ -15,9 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QHBoxLayout, QListWidgetItem
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidgetItem, QVBoxLayout
 
-from inspector.core.explore.catalog import Catalog
+from inspector.core.explore.catalog import Catalog, Notice
+from inspector.core.explore.subscriptions import Subscription
 from inspector.core.explore.tasks import TaskRun
 from inspector.core.skills.shelf import SkillShelf
 from inspector.core.wire.ids import id_key
@@ -48,13 +53,22 @@ class ExtensionPages:
         self.skills_page = SkillsPage(panel.tasks.spawn, panel.say)
         self.skills_index = panel.pages.addTab(self.skills_page, "Skills")
         self.shelf: SkillShelf | None = None
+        self.subscription = QLabel(panel)
+        self.subscription.setTextFormat(Qt.TextFormat.PlainText)
+        self.subscription.setWordWrap(True)
+        self.subscription.hide()
 
     def bind(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        layout = self.panel.layout()  # the panel's own, made after its pages: the line goes above its status
+        if isinstance(layout, QVBoxLayout) and layout.indexOf(self.subscription) < 0:
+            layout.insertWidget(layout.count() - 1, self.subscription)
         self.tasks_page.bind(catalog.tasks)
         catalog.tasks.listeners.append(self._task_news)
         self.shelf = SkillShelf(catalog.session, timeout=catalog.timeout)
         self.skills_page.bind(self.shelf)
+        catalog.subscriptions.listeners.append(self._subscription_news)
+        catalog.listeners.append(self._catalog_news)
 
     def server_ready(self) -> None:
         assert self.catalog is not None
@@ -75,6 +89,20 @@ class ExtensionPages:
     def as_task(self) -> bool:
         """Whether the user asked for the selected tool's call to run as a task."""
         return self.task_option.wanted()
+
+    def _subscription_news(self, subscription: Subscription) -> None:
+        assert self.catalog is not None
+        current = self.catalog.subscriptions.current
+        shown = current if current is not None else subscription
+        self.subscription.setText(f"Listening: {shown.line()}" if shown.ended is None else shown.line())
+        self.subscription.setToolTip("2026-07-28 servers send changes only on a subscriptions/listen stream; its "
+                                     "id is the listen request's")
+        self.subscription.show()
+
+    def _catalog_news(self, notice: Notice) -> None:
+        if notice.what == "listen_failed":
+            self.subscription.setText(str(notice.sentence))
+            self.subscription.show()
 
     def _task_news(self, run: TaskRun) -> None:
         """A task of the call on screen: its status and progress in the result pane while it runs."""

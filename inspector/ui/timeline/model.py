@@ -313,6 +313,8 @@ class TimelineModel(QAbstractTableModel):
                 if state is not None:
                     return state
                 waited = time.monotonic() - self.t0 - event.t
+                if event.rpc is not None and event.rpc.method == "subscriptions/listen":  # a stream: open, not late
+                    return f"listening {compact_seconds(waited, whole=True)}" if self.live else "open at the end"
                 return f"pending {compact_seconds(waited, whole=True)}" if self.live else "no answer"
             elif self.index_of_file is not None and self.index_of_file.done:
                 return "no answer"
