@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspector.core.explore.caching import CacheHints, expiry_delay, hints_of
 from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
 from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
 from inspector.core.explore.subscriptions import Subscriptions, filter_for
@@ -55,7 +56,9 @@ class Notice:
     ``sentence``), ``change_ignored`` (the server said ``kind`` changed without declaring ``listChanged``, so it
     is not listed again: ``sentence``; told once per kind), ``updated`` (the server says resource ``uri``
     changed), ``progress`` (``token``'s notification params in ``data``: ``progress``, ``total``,
-    ``message``), ``roots`` (the roots changed).
+    ``message``), ``roots`` (the roots changed), ``read`` (resource ``uri`` was read: its caching hints in
+    ``data``), ``listen_failed`` (no subscription could be opened: ``sentence``). ``listed`` carries the listing's
+    caching hints in ``data``.
     """
 
     what: str
@@ -121,6 +124,10 @@ class Catalog:
         self.tasks = TaskBook(session, timeout=timeout)
         #: 2026-07-28: the subscriptions/listen stream that brings list changes and resource updates
         self.subscriptions = Subscriptions(session)
+        #: 2026-07-28 caching hints of each kind's last listing and of each resource read (ttlMs, cacheScope)
+        self.freshness: dict[str, CacheHints | None] = {}
+        self.read_hints: dict[str, CacheHints | None] = {}
+        self._expiries: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing's expiry
 
     # -- what the server declared ------------------------------------------------------------------------
 
@@ -175,6 +182,9 @@ class Catalog:
             timer.cancel()
             self._relist.due(kind)
         self._timers.clear()
+        for expiry in self._expiries.values():
+            expiry.cancel()
+        self._expiries.clear()
 
     def _tell(self, notice: Notice) -> None:
         for listener in list(self.listeners):
@@ -223,6 +233,23 @@ class Catalog:
         heard = current.acknowledged if current is not None else None
         field = {"tools": "toolsListChanged", "prompts": "promptsListChanged"}.get(kind, "resourcesListChanged")
         return isinstance(heard, dict) and heard.get(field) is True
+
+    def _expire_later(self, kind: str, delay: float | None) -> None:
+        """The listing of ``kind`` expires in ``delay`` seconds (its ttlMs): it is listed again then, through the
+        relisting policy (never sooner, and never twice for one change)."""
+        previous = self._expiries.pop(kind, None)
+        if previous is not None:
+            previous.cancel()
+        if delay is not None and self._on_events in self.session.listeners:
+            self._expiries[kind] = asyncio.get_running_loop().call_later(delay, self._expired, kind)
+
+    def _expired(self, kind: str) -> None:
+        self._expiries.pop(kind, None)
+        if self.session.closed:
+            return
+        delay = self._relist.changed(kind, self._now())
+        if delay is not None:
+            self._schedule(kind, delay)
 
     def _schedule(self, kind: str, delay: float) -> None:
         self._timers[kind] = asyncio.get_running_loop().call_later(delay, self._due, kind)
@@ -290,7 +317,9 @@ class Catalog:
                 return
             self.problems.pop(kind, None)
             self.items[kind] = listing.items
-            self._tell(Notice("listed", kind=kind))
+            self.freshness[kind] = listing.hints
+            self._expire_later(kind, expiry_delay(listing.hints))
+            self._tell(Notice("listed", kind=kind, data=listing.hints))
         finally:
             delay = self._relist.finished(kind, self._now())
             if delay is not None:
@@ -330,8 +359,13 @@ class Catalog:
             self._tokens.discard(token or "")
 
     async def read_resource(self, uri: str) -> Event:
-        """``resources/read`` of ``uri``; the response event."""
-        return await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
+        """``resources/read`` of ``uri``; the response event. Its caching hints are kept (:attr:`read_hints`)
+        and told as a ``read`` notice."""
+        response = await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
+        result, _error = result_of(response)
+        self.read_hints[uri] = hints = hints_of(result)
+        self._tell(Notice("read", uri=uri, data=hints))
+        return response
 
     async def subscribe(self, uri: str) -> None:
         """``resources/subscribe`` to ``uri`` (on 2026-07-28: a subscriptions/listen stream whose filter has it);

@@ -8,6 +8,8 @@ subscribes to a core object, hooked into :class:`~inspector.ui.explorer.panel.Ex
 * the subscription line (2026-07-28): the ``subscriptions/listen`` stream the catalog keeps open, its id, what
   the server acknowledged hearing and how many notifications came (:class:`~inspector.core.explore.subscriptions.
   Subscriptions`);
+* the caching line (2026-07-28 ``ttlMs``/``cacheScope``): how long each list and the last resource read are fresh
+  (the catalog lists a kind again when its listing expires);
 * the Skills page (:class:`~inspector.ui.explorer.skills_page.SkillsPage`) over a
   :class:`~inspector.core.skills.shelf.SkillShelf`: enabled for a server that declares the skills extension.
 
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidgetItem, QVBoxLayout
 
+from inspector.core.explore.caching import CacheHints, short
 from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.explore.subscriptions import Subscription
 from inspector.core.explore.tasks import TaskRun
@@ -57,11 +60,19 @@ class ExtensionPages:
         self.subscription.setTextFormat(Qt.TextFormat.PlainText)
         self.subscription.setWordWrap(True)
         self.subscription.hide()
+        self.caching = QLabel(panel)
+        self.caching.setTextFormat(Qt.TextFormat.PlainText)
+        self.caching.setWordWrap(True)
+        self.caching.setToolTip("2026-07-28 caching hints (ttlMs, cacheScope): a list is listed again when it "
+                                "expires, never sooner")
+        self.caching.hide()
+        self._read_line = ""
 
     def bind(self, catalog: Catalog) -> None:
         self.catalog = catalog
         layout = self.panel.layout()  # the panel's own, made after its pages: the line goes above its status
         if isinstance(layout, QVBoxLayout) and layout.indexOf(self.subscription) < 0:
+            layout.insertWidget(layout.count() - 1, self.caching)
             layout.insertWidget(layout.count() - 1, self.subscription)
         self.tasks_page.bind(catalog.tasks)
         catalog.tasks.listeners.append(self._task_news)
@@ -100,9 +111,20 @@ class ExtensionPages:
         self.subscription.show()
 
     def _catalog_news(self, notice: Notice) -> None:
-        if notice.what == "listen_failed":
+        if notice.what in ("listed", "read"):
+            self._show_caching(notice)
+        elif notice.what == "listen_failed":
             self.subscription.setText(str(notice.sentence))
             self.subscription.show()
+
+    def _show_caching(self, notice: Notice) -> None:
+        assert self.catalog is not None
+        if notice.what == "read" and isinstance(notice.data, CacheHints):
+            self._read_line = f"read {notice.uri}: {short(notice.data)}"
+        lists = [f"{kind} {short(hints)}" for kind, hints in self.catalog.freshness.items() if hints is not None]
+        parts = ([f"Cache: {' · '.join(lists)}"] if lists else []) + ([self._read_line] if self._read_line else [])
+        self.caching.setText("\n".join(parts))
+        self.caching.setVisible(bool(parts))
 
     def _task_news(self, run: TaskRun) -> None:
         """A task of the call on screen: its status and progress in the result pane while it runs."""
