@@ -40,6 +40,20 @@ from inspector.core.wire.ids import id_key
 #: result holds the interpreter for seconds).
 DEFER_BYTES = 1 << 20
 _ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+_LATER = "; it may be removed from the first revision released on or after 2027-07-28"
+#: What 2026-07-28 deprecates (https://modelcontextprotocol.io/specification/2026-07-28/deprecated), and what to do
+DEPRECATED = {
+    "roots": "roots are deprecated in 2026-07-28 (SEP-2577): pass directories or files via tool parameters, "
+             "resource URIs or server configuration" + _LATER,
+    "sampling": "sampling is deprecated in 2026-07-28 (SEP-2577): integrate directly with an LLM provider's API"
+                + _LATER,
+    "logging": "logging is deprecated in 2026-07-28 (SEP-2577): log to stderr on stdio, use OpenTelemetry for "
+               "observability" + _LATER,
+    "http+sse": "the HTTP+SSE transport is deprecated (since 2025-03-26; SEP-2596): use Streamable HTTP",
+    "dcr": "Dynamic Client Registration is deprecated in 2026-07-28: use a Client ID Metadata Document" + _LATER,
+    "include-context": 'sampling\'s includeContext "thisServer" and "allServers" are deprecated (SEP-2596): omit it '
+                       'or use "none"',
+}
 #: Requests either side may send before the handshake completes.
 _EARLY = frozenset({"initialize", "ping", "server/discover"})
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -125,6 +139,9 @@ class ProtocolJudge:
         self._progress: dict[tuple[str, Any], float | None] = {}  # active token -> last progress value
         self._new: list[ProtocolFinding] = []
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
+        #: deprecated features already said (once a session), and those seen before the revision was known
+        self._deprecations_said: set[str] = set()
+        self._deprecations_early: list[tuple[Event, str]] = []
         #: subscriptions/listen requests by id: their filter, and whether the server acknowledged them yet
         self._listens: dict[tuple[str, Any], tuple[dict[str, Any], list[bool]]] = {}
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
@@ -153,8 +170,8 @@ class ProtocolJudge:
                 assert event is not None
                 if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
                     self._message(event, NOT_PARSED)
-                elif event.kind == Kind.HTTP and self._meta_by_exchange:
-                    self._header_rule(event)
+                elif event.kind in (Kind.HTTP, Kind.SSE):
+                    self._transport_event(event)
         else:
             listed = events if isinstance(events, list) else list(events)
             if len(listed) != len(parsed):
@@ -192,8 +209,8 @@ class ProtocolJudge:
             event = self._event_at(events, i, fetch)
             rpc = event.rpc
             if event.kind != message or rpc is None or event.dir is None:
-                if event.kind == Kind.HTTP and self._meta_by_exchange:
-                    self._header_rule(event)
+                if event.kind in (Kind.HTTP, Kind.SSE):
+                    self._transport_event(event)
                 continue
             if type(value) is Verdict:
                 value = NOT_PARSED  # another judge's, or checked against another revision: parsed again
@@ -386,6 +403,8 @@ class ProtocolJudge:
             elif method == "subscriptions/listen":
                 wanted = _get(body, "params", "notifications")
                 self._listens[id_key(msg_id)] = (wanted if isinstance(wanted, dict) else {}, [False])
+            if method == "logging/setLevel" or _META_LOG_LEVEL in meta:
+                self._deprecated(event, "logging")
             named = meta.get(_META_VERSION)
             if isinstance(named, str) and method not in _EARLY:
                 self._meta_revision(event, named)
@@ -400,6 +419,7 @@ class ProtocolJudge:
                           f"the server sent {method} before the client's notifications/initialized; only ping "
                           "and logging may come first")
             self._uses_client_capability(event, method, _SERVER_ASKS)
+            self._asks(event, method, body.get("params"))
         self._not_in_revision(event, method)
         token = meta.get("progressToken")
         pending = _Pending(method, event.seq, id_key(token) if token is not None else None,
@@ -421,6 +441,10 @@ class ProtocolJudge:
             return
         result = body.get("result")
         result = result if isinstance(result, dict) else {}
+        asked = result.get("inputRequests") if result.get("resultType") == "input_required" else None
+        for ask in asked.values() if isinstance(asked, dict) else ():
+            if isinstance(ask, dict):
+                self._asks(event, str(ask.get("method")), ask.get("params"))
         if answering == "initialize":
             self._init_answered = True
             chosen = result.get("protocolVersion")
@@ -433,6 +457,7 @@ class ProtocolJudge:
             self._server_caps = caps if isinstance(caps, dict) else {}
             self.revision = revisions.STATELESS_FROM
             self._init_answered = self._initialized = True
+            self._revision_known()
 
     def _chosen(self, event: Event, chosen: str) -> None:
         if chosen not in revisions.REVISIONS:
@@ -445,6 +470,7 @@ class ProtocolJudge:
                       f"the client asked for revision {self._requested} and the server chose {chosen}: right "
                       f"only if the server does not support {self._requested}")
         self.revision = chosen
+        self._revision_known()
 
     def _notification(self, event: Event, method: str, body: dict[str, Any]) -> None:
         if method in _STATEFUL_NOTIFICATIONS:
@@ -461,6 +487,8 @@ class ProtocolJudge:
                 self._subscription_rules(event, method, body)
             if method in _SERVER_ANNOUNCES:
                 self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
+            if method == "notifications/message":
+                self._deprecated(event, "logging")
             if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
                     and not any(p.log_level for p in self._pending[Direction.C2S].values()):
                 self._add(event, "log-without-level",
@@ -471,6 +499,46 @@ class ProtocolJudge:
             self._not_in_revision(event, method)
 
     # -- rules --------------------------------------------------------------------------------------------
+
+    def _asks(self, event: Event, method: str, params: Any) -> None:
+        """The server asks for roots or sampling (a request of its own, or an ``inputRequests`` entry)."""
+        if method == "roots/list":
+            self._deprecated(event, "roots")
+        elif method == "sampling/createMessage":
+            self._deprecated(event, "sampling")
+            if isinstance(params, dict) and params.get("includeContext") in ("thisServer", "allServers"):
+                self._deprecated(event, "include-context")
+
+    def _transport_event(self, event: Event) -> None:
+        """HTTP and SSE events: the MCP-Protocol-Version header rule; the deprecated HTTP+SSE transport (its
+        ``endpoint`` event) and Dynamic Client Registration (the OAuth flow's registration POST)."""
+        if event.kind == Kind.HTTP and self._meta_by_exchange:
+            self._header_rule(event)
+        if event.kind == Kind.SSE and event.data.get("event") == "endpoint":
+            self._deprecated(event, "http+sse")
+        elif event.kind == Kind.HTTP and event.data.get("auth_step") == "registration" \
+                and event.data.get("method") == "POST":
+            self._deprecated(event, "dcr")
+
+    def _deprecated(self, event: Event, feature: str) -> None:
+        """A feature 2026-07-28 deprecates is used: an ``info`` finding, once a session, in a 2026-07-28 session
+        (one seen before the revision is known is said if the session turns out to be one)."""
+        if feature in self._deprecations_said:
+            return
+        if self.revision is None:
+            if len(self._deprecations_early) < len(DEPRECATED):
+                self._deprecations_early.append((event, feature))
+            return
+        if self.revision != revisions.STATELESS_FROM:
+            return
+        self._deprecations_said.add(feature)
+        self._add(event, "deprecated-feature", DEPRECATED[feature])
+
+    def _revision_known(self) -> None:
+        """The session's revision is known: the deprecations seen before it are said now (or dropped)."""
+        early, self._deprecations_early = self._deprecations_early, []
+        for event, feature in early:
+            self._deprecated(event, feature)
 
     def _subscription_rules(self, event: Event, method: str, body: dict[str, Any]) -> None:
         """2026-07-28: a list change or resource update comes on a subscription that asked for it, after that
@@ -543,6 +611,7 @@ class ProtocolJudge:
                       f"_meta names revision {named}, but the session speaks {self.revision}")
         elif self.revision is None and named in revisions.REVISIONS and not self._handshake_era:
             self.revision = named
+            self._revision_known()
 
     def _header_rule(self, event: Event) -> None:
         """The HTTP exchange that carried a request: its MCP-Protocol-Version header must agree with _meta."""

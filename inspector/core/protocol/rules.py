@@ -11,7 +11,8 @@ Where a rule is judged:
   also part of the saved event.
 
 A finding's ``code`` is its rule's id, so the Problems panel, ``show`` and ``lint`` group and count all of
-them alike. A MUST broken is severity ``error`` (and makes ``lint`` exit 1); a SHOULD broken is a ``warning``.
+them alike. A MUST broken is severity ``error`` (and makes ``lint`` exit 1); a SHOULD broken is a ``warning``; an
+``INFO`` rule's findings (``info``) say something worth knowing and are never a problem.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 
 MUST = "MUST"
 SHOULD = "SHOULD"
+#: Not a rule broken: something a developer should know (a deprecated feature in use). Never a problem.
+INFO = "INFO"
 _SPEC = "https://modelcontextprotocol.io/specification"
 
 
@@ -34,7 +37,7 @@ class Rule:
 
     @property
     def severity(self) -> str:
-        return "error" if self.level == MUST else "warning"
+        return {MUST: "error", SHOULD: "warning"}.get(self.level, "info")
 
 
 RULES: tuple[Rule, ...] = (
@@ -101,6 +104,11 @@ RULES: tuple[Rule, ...] = (
          f"{_SPEC}/2026-07-28/basic/patterns/subscriptions#acknowledgment",
          "notifications/subscriptions/acknowledged MUST be the first message carrying the subscription's id: "
          "until then the client does not know what the server agreed to send."),
+    Rule("deprecated-feature", INFO, "judge", "a feature 2026-07-28 deprecates, used in a 2026-07-28 session",
+         f"{_SPEC}/2026-07-28/deprecated",
+         "Roots, sampling and logging (SEP-2577), Dynamic Client Registration, the HTTP+SSE transport and sampling's "
+         "includeContext thisServer/allServers (SEP-2596) remain in the specification but are scheduled for "
+         "removal; new implementations SHOULD NOT adopt them (an information, once per feature and session)."),
     # -- JSON-RPC, judged where messages are decoded and paired -------------------------------------------
     Rule("id-reused", MUST, "wire", "a request id reused while the first request is in flight",
          f"{_SPEC}/2025-11-25/basic#requests",

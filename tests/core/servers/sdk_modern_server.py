@@ -5,7 +5,9 @@ tool (``greet``: its ``name`` is elicited with the SDK's ``Resolve``/``Elicit``,
 ``input_required`` result and a retry with ``inputResponses`` and ``requestState``).
 
 Tools: ``add_tool NAME`` adds a tool and says so (tools list_changed), ``touch URI`` says the resource changed
-(resources/updated), ``greet`` (multi-round), ``echo``. Resource ``test://greeting``; prompt ``review``.
+(resources/updated), ``greet`` (multi-round), ``summarize`` (multi-round, asking the client to sample with
+``includeContext: "thisServer"``, and for its roots: features 2026-07-28 deprecates), ``echo``. Resource
+``test://greeting``; prompt ``review``.
 """
 
 import sys
@@ -13,7 +15,8 @@ from typing import Annotated
 
 from mcp.server.caching import CacheHint
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.resolve import Elicit, Resolve
+from mcp.server.mcpserver.resolve import Elicit, ListRoots, Resolve, Sample
+from mcp_types import CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
 from pydantic import BaseModel
 
 TOOLS_TTL = int(sys.argv[sys.argv.index("--tools-ttl") + 1]) if "--tools-ttl" in sys.argv else 60000
@@ -51,6 +54,23 @@ async def touch(uri: str, ctx: Context) -> str:
 def greet(who: Annotated[Name, Resolve(ask_name)]) -> str:
     """Greet someone whose name is asked for (a multi-round call on 2026-07-28)."""
     return f"Hello, {who.name}!"
+
+
+def ask_summary() -> Sample:
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text="Summarize."))], max_tokens=20,
+                  include_context="thisServer")
+
+
+def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+@server.tool()
+def summarize(summary: Annotated[CreateMessageResult, Resolve(ask_summary)],
+              roots: Annotated[ListRootsResult, Resolve(ask_roots)]) -> str:
+    """Ask the client's model for a summary and for the client's roots (deprecated in 2026-07-28)."""
+    text = summary.content.text if isinstance(summary.content, TextContent) else "?"
+    return f"{text} ({len(roots.roots)} roots)"
 
 
 @server.tool()
