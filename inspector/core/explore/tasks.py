@@ -32,6 +32,7 @@ from typing import Any, TypeGuard
 
 from inspector.core.protocol.extensions import TASKS as TASKS_EXTENSION
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, ServerInfo, result_of
+from inspector.core.session.rounds import answer_input_requests, can_answer
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.session.spans import short_task_id
 from inspector.core.transports.base import TransportError
@@ -459,13 +460,13 @@ class TaskBook:
         fresh = {k: v for k, v in asked.items() if k not in answered} if isinstance(asked, dict) else {}
         if not fresh:
             return
-        if not self.session.can_answer(fresh):
+        if not can_answer(self.session, fresh):
             names = ", ".join(f"{v.get('method')} ({k})" for k, v in fresh.items() if isinstance(v, dict))
             text = (f"{run.label} needs input ({names}) and nothing here can answer it (headless: give --answer, "
                     "for example --answer elicitation=accept-defaults); it was left waiting on the server")
             self.session.note(text, span=run.span, failure=True)
             raise TaskError(text)
-        answers = await self.session.answer_input_requests(fresh)
+        answers = await answer_input_requests(self.session, fresh)
         answered.update(fresh)
         await self._request("tasks/update", {"taskId": run.task_id, "inputResponses": answers}, run)
 

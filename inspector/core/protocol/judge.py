@@ -30,7 +30,7 @@ from inspector.core import offload
 from inspector.core.protocol import revisions
 from inspector.core.protocol.extensions import extension_methods
 from inspector.core.protocol.messages import for_revision
-from inspector.core.protocol.rules import BY_ID
+from inspector.core.protocol.rules import BY_ID, DEPRECATED
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -40,20 +40,6 @@ from inspector.core.wire.ids import id_key
 #: result holds the interpreter for seconds).
 DEFER_BYTES = 1 << 20
 _ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
-_LATER = "; it may be removed from the first revision released on or after 2027-07-28"
-#: What 2026-07-28 deprecates (https://modelcontextprotocol.io/specification/2026-07-28/deprecated), and what to do
-DEPRECATED = {
-    "roots": "roots are deprecated in 2026-07-28 (SEP-2577): pass directories or files via tool parameters, "
-             "resource URIs or server configuration" + _LATER,
-    "sampling": "sampling is deprecated in 2026-07-28 (SEP-2577): integrate directly with an LLM provider's API"
-                + _LATER,
-    "logging": "logging is deprecated in 2026-07-28 (SEP-2577): log to stderr on stdio, use OpenTelemetry for "
-               "observability" + _LATER,
-    "http+sse": "the HTTP+SSE transport is deprecated (since 2025-03-26; SEP-2596): use Streamable HTTP",
-    "dcr": "Dynamic Client Registration is deprecated in 2026-07-28: use a Client ID Metadata Document" + _LATER,
-    "include-context": 'sampling\'s includeContext "thisServer" and "allServers" are deprecated (SEP-2596): omit it '
-                       'or use "none"',
-}
 #: Requests either side may send before the handshake completes.
 _EARLY = frozenset({"initialize", "ping", "server/discover"})
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"

@@ -141,6 +141,23 @@ RULES: tuple[Rule, ...] = (
 
 BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
 
+_LATER = "; it may be removed from the first revision released on or after 2027-07-28"
+#: What 2026-07-28 deprecates, and what to do instead: the ``deprecated-feature`` rule's sentences
+#: (https://modelcontextprotocol.io/specification/2026-07-28/deprecated)
+DEPRECATED = {
+    "roots": "roots are deprecated in 2026-07-28 (SEP-2577): pass directories or files via tool parameters, "
+             "resource URIs or server configuration" + _LATER,
+    "sampling": "sampling is deprecated in 2026-07-28 (SEP-2577): integrate directly with an LLM provider's API"
+                + _LATER,
+    "logging": "logging is deprecated in 2026-07-28 (SEP-2577): log to stderr on stdio, use OpenTelemetry for "
+               "observability" + _LATER,
+    "http+sse": "the HTTP+SSE transport is deprecated (since 2025-03-26; SEP-2596): use Streamable HTTP",
+    "dcr": "Dynamic Client Registration is deprecated in 2026-07-28: use a Client ID Metadata Document" + _LATER,
+    "include-context": 'sampling\'s includeContext "thisServer" and "allServers" are deprecated (SEP-2596): omit it '
+                       'or use "none"',
+}
+
+
 
 def rule(rule_id: str) -> Rule:
     return BY_ID[rule_id]

@@ -3,7 +3,7 @@
 https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr: the server answers
 ``tools/call``, ``prompts/get`` or ``resources/read`` with ``resultType: "input_required"``, ``inputRequests``
 (elicitation, sampling, roots requests keyed by the server) and maybe ``requestState``. The client gathers the
-answers (the window's forms, the headless ``--answer`` policies: :meth:`Session.answer_input_requests`) and
+answers (the window's forms, the headless ``--answer`` policies: :func:`answer_input_requests`) and
 retries the original request with ``inputResponses`` and the exact ``requestState`` (none when the server
 sent none) under a new JSON-RPC id, at most :data:`MAX_INPUT_ROUNDS` times.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.session.outcomes import result_of
+from inspector.core.session.outcomes import RpcError, result_of
 from inspector.core.wire.events import Event
 
 if TYPE_CHECKING:
@@ -48,13 +48,13 @@ async def request_in_rounds(session: Session, obj: dict[str, Any], timeout: floa
             session.note(f"{method} #{json.dumps(first_id)} is a multi-round call: the server asked for input",
                          span=span, span_label=f"{method} #{json.dumps(first_id)} in rounds",
                          members=[m for m in (reply_to, response.seq) if type(m) is int])
-        if not session.can_answer(asked):
+        if not can_answer(session, asked):
             session.note(f"{method} needs input: {names or 'nothing named'}; no answer policy, so it stays "
                          "unanswered", request_id=obj.get("id"), span=span)
             return response
         session.note(f"{method} needs input: {names or 'nothing named'}; answering and retrying (round "
                      f"{retry + 1})", request_id=obj.get("id"), span=span)
-        responses = await session.answer_input_requests(asked)
+        responses = await answer_input_requests(session, asked)
         params = dict(obj.get("params") or {})
         # the retry echoes the state of the last answer exactly, and none when it had none (the spec's MUST NOT)
         params.pop("requestState", None)
@@ -68,6 +68,29 @@ async def request_in_rounds(session: Session, obj: dict[str, Any], timeout: floa
         session.note(f"{method} still needs input after {MAX_INPUT_ROUNDS} rounds; stopped answering",
                      request_id=obj.get("id"), span=span)
     return response
+
+
+def can_answer(session: Session, asked: dict[str, Any]) -> bool:
+    """Whether ``session`` has a way to answer every server request of an ``inputRequests`` map (headless without
+    an answer policy it answers only ``roots/list`` and ``ping``)."""
+    return session.server_request_handler is not None or all(
+        not isinstance(v, dict) or v.get("method") in ("roots/list", "ping") for v in asked.values())
+
+
+async def answer_input_requests(session: Session, asked: dict[str, Any]) -> dict[str, Any]:
+    """The ``inputResponses`` for an ``inputRequests`` map (2026-07-28 multi round-trip requests, and a task's
+    input in the tasks extension): each server request answered as a standalone one would be, by the session's
+    own answers (``roots/list``, ``ping``) or its handler (the window's forms, the headless ``--answer``
+    policies); an error answer becomes ``{"error": ...}``."""
+    responses: dict[str, Any] = {}
+    for key, ask in asked.items():
+        if isinstance(ask, dict):
+            try:
+                # the session's one way to answer a server request (rounds are the session's own business)
+                responses[key] = await session._handle_server_request(str(ask.get("method")), ask.get("params"))
+            except RpcError as exc:
+                responses[key] = {"error": {"code": exc.code, "message": exc.message}}
+    return responses
 
 
 def input_required(response: Event) -> dict[str, Any] | None:

@@ -362,25 +362,6 @@ class Session:
 
         return await request_in_rounds(self, obj, timeout, cancel_on_timeout)
 
-    def can_answer(self, asked: dict[str, Any]) -> bool:
-        """Whether the session has a way to answer every server request of an ``inputRequests`` map (headless
-        without an answer policy it answers only ``roots/list`` and ``ping``)."""
-        return self.server_request_handler is not None or all(
-            not isinstance(v, dict) or v.get("method") in ("roots/list", "ping") for v in asked.values())
-
-    async def answer_input_requests(self, asked: dict[str, Any]) -> dict[str, Any]:
-        """The ``inputResponses`` for an ``inputRequests`` map (2026-07-28 multi round-trip requests, and a
-        task's input in the tasks extension): each server request answered as a standalone one would be (the
-        window's forms, or the headless ``--answer`` policies); an error answer becomes ``{"error": ...}``."""
-        responses: dict[str, Any] = {}
-        for key, ask in asked.items():
-            if isinstance(ask, dict):
-                try:
-                    responses[key] = await self._handle_server_request(str(ask.get("method")), ask.get("params"))
-                except RpcError as exc:
-                    responses[key] = {"error": {"code": exc.code, "message": exc.message}}
-        return responses
-
     async def request_one_round(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
         """Send one request and wait (bounded) for its response, answering nothing on the way: no
         ``input_required`` rounds (:meth:`request_object` does those; replay re-sends each recorded round as

@@ -90,13 +90,16 @@ class SkillsPage(QWidget):
         self.viewer = QPlainTextEdit(self)
         self.viewer.setReadOnly(True)
         self.viewer.setFont(QFont("monospace"))
-        top = QHBoxLayout()
-        top.addWidget(self.listing_about, 1)
+        top = QHBoxLayout()  # two buttons a row at most: the Explorer stays as narrow as its other pages
         top.addWidget(self.refresh_button)
+        top.addWidget(self.directory_button)
+        top.addStretch(1)
         buttons = QHBoxLayout()
-        for button in (self.load_button, self.read_button, self.directory_button):
+        for button in (self.load_button, self.read_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
+        for small in (self.skill_list, self.frontmatter, self.file_list, self.viewer):
+            small.setMinimumHeight(48)  # the splitter's share grows with the window, not the window with it
         middle = QWidget(self)
         middle_layout = QVBoxLayout(middle)
         middle_layout.setContentsMargins(0, 0, 0, 0)
@@ -110,6 +113,7 @@ class SkillsPage(QWidget):
         split.addWidget(self.viewer)
         split.setSizes([150, 300, 250])
         layout = QVBoxLayout(self)
+        layout.addWidget(self.listing_about)
         layout.addLayout(top)
         layout.addWidget(split, 1)
         self._enable()
