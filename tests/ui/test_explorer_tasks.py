@@ -103,5 +103,9 @@ def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path):
         assert not page.cancel_button.isEnabled()
         wait(qloop, lambda: "cancelled" in explorer.tool_result.heading.text(), "the call says it was cancelled")
         assert rows(tab, "tasks/cancel")
+        assert page.list_button.isVisible()  # the server declares tasks.list
+        page.list_button.click()
+        wait(qloop, lambda: any(e.dir == "s2c" for e in rows(tab, "tasks/list")), "tasks/list answered")
+        assert page.table.rowCount() == 1  # the server keeps the one task this session knows
         wait(qloop, lambda: tab.model.rowCount() == len(tab.events), "the timeline caught up")
         assert tab.grab().save(str(tmp_path / "explorer-task-cancelled.png"))
