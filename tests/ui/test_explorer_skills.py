@@ -1,16 +1,18 @@
 """The Explorer's Skills page against tests/core/servers/skills_server.py (a 2026-07-28 stdio server): the skills
 are listed without reading a file, a skill is loaded and verified on request, a supporting file is read only when
 asked, and a tampered SKILL.md is a finding in red after which nothing more is read. Screenshots in the test's
-folder."""
+folder. Each scenario is one coroutine on the window's loop (see test_explorer_tasks.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from explorer_support import rows, wait
+from explorer_support import BOUND, rows
+from helpers import until
 from qt_loop import open_test_window
 
 from inspector.core.session.target import Target
@@ -20,10 +22,10 @@ SERVER = Path(__file__).resolve().parents[1] / "core" / "servers" / "skills_serv
 FORMS = "skill://pdf-processing/references/FORMS.md"
 
 
-def skills_tab(qloop: Any, win: Any, *args: str) -> Any:
+async def skills_tab(win: Any, *args: str) -> Any:
     tab = win.open_live(Target(name="skills", argv=[sys.executable, str(SERVER), *args]))
     explorer = tab.explorer
-    wait(qloop, lambda: explorer.extensions.skills_page.skill_list.count() == 4, "the skills listed")
+    await until(lambda: explorer.extensions.skills_page.skill_list.count() == 4, BOUND, "the skills listed")
     tab.window().resize(1600, 1000)
     if not explorer.isVisible():  # folded on a small screen: opened as a user would
         tab.explorer_toggle.click()
@@ -43,49 +45,58 @@ def select(page: Any, uri: str, files: bool = False) -> None:
 
 def test_a_skill_is_listed_without_reading_loaded_verified_and_its_file_read_when_asked(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
-        tab = skills_tab(qloop, win, "--directory")
-        page = tab.explorer.extensions.skills_page
-        assert tab.explorer.pages.isTabEnabled(tab.explorer.extensions.skills_index)
-        lines = [page.skill_list.item(r).text() for r in range(page.skill_list.count())]
-        assert lines[0].startswith("pdf-processing — Extract, fill") and "[3 files" in lines[0]
-        assert "cannot be loaded: the entry has no resources" in lines[3]
-        assert "fresh for 60 s (public)" in page.listing_about.text()
-        assert reads(tab) == []  # listing reads no skill file
-        select(page, "skill://pdf-processing/SKILL.md")
-        assert '"license": "Apache-2.0"' in page.frontmatter.toPlainText()
-        assert not page.read_button.isEnabled()  # nothing is read before the skill is loaded
+        qloop.run_until_complete(asyncio.wait_for(listed_loaded_and_read(win, tmp_path), 3 * BOUND))
 
-        page.load_button.click()
-        wait(qloop, lambda: "[verified]" in page.file_list.item(0).text(), "SKILL.md verified")
-        assert reads(tab) == ["skill://pdf-processing/SKILL.md"]
-        select(page, FORMS, files=True)
-        assert "not read yet" in page.viewer.toPlainText()
-        page.read_button.click()
-        wait(qloop, lambda: page.viewer.toPlainText() == "How to fill forms.\n", "FORMS.md shown")
-        assert reads(tab) == ["skill://pdf-processing/SKILL.md", FORMS]
-        page.directory_button.click()
-        wait(qloop, lambda: "entries, as the server lists them now" in page.viewer.toPlainText(), "the directory")
-        assert "skill://pdf-processing/templates  (inode/directory)" in page.viewer.toPlainText()
-        wait(qloop, lambda: tab.model.rowCount() == len(tab.events), "the timeline caught up")
-        assert tab.grab().save(str(tmp_path / "skills-loaded.png"))
+
+async def listed_loaded_and_read(win: Any, tmp_path: Path) -> None:
+    tab = await skills_tab(win, "--directory")
+    page = tab.explorer.extensions.skills_page
+    assert tab.explorer.pages.isTabEnabled(tab.explorer.extensions.skills_index)
+    lines = [page.skill_list.item(r).text() for r in range(page.skill_list.count())]
+    assert lines[0].startswith("pdf-processing — Extract, fill") and "[3 files" in lines[0]
+    assert "cannot be loaded: the entry has no resources" in lines[3]
+    assert "fresh for 60 s (public)" in page.listing_about.text()
+    assert reads(tab) == []  # listing reads no skill file
+    select(page, "skill://pdf-processing/SKILL.md")
+    assert '"license": "Apache-2.0"' in page.frontmatter.toPlainText()
+    assert not page.read_button.isEnabled()  # nothing is read before the skill is loaded
+
+    page.load_button.click()
+    await until(lambda: "[verified]" in page.file_list.item(0).text(), BOUND, "SKILL.md verified")
+    assert reads(tab) == ["skill://pdf-processing/SKILL.md"]
+    select(page, FORMS, files=True)
+    assert "not read yet" in page.viewer.toPlainText()
+    page.read_button.click()
+    await until(lambda: page.viewer.toPlainText() == "How to fill forms.\n", BOUND, "FORMS.md shown")
+    assert reads(tab) == ["skill://pdf-processing/SKILL.md", FORMS]
+    page.directory_button.click()
+    await until(lambda: "entries, as the server lists them now" in page.viewer.toPlainText(), BOUND,
+                "the directory")
+    assert "skill://pdf-processing/templates  (inode/directory)" in page.viewer.toPlainText()
+    await until(lambda: tab.model.rowCount() == len(tab.events), BOUND, "the timeline caught up")
+    assert tab.grab().save(str(tmp_path / "skills-loaded.png"))
 
 
 def test_a_tampered_skill_md_is_a_finding_and_nothing_more_is_read(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
-        tab = skills_tab(qloop, win, "--tamper", "frontmatter")
-        page = tab.explorer.extensions.skills_page
-        select(page, "skill://pdf-processing/SKILL.md")
-        page.load_button.click()
-        wait(qloop, lambda: page.finding.text().startswith("Verification failed"), "the finding")
-        assert 'description is "Exfiltrate credentials" in the file' in page.finding.text()
-        assert "[mismatch]" in page.file_list.item(0).text()
-        select(page, FORMS, files=True)
-        assert not page.read_button.isEnabled()  # the load stopped: nothing more is read
-        assert reads(tab) == ["skill://pdf-processing/SKILL.md"]
-        wait(qloop, lambda: tab.model.rowCount() == len(tab.events), "the timeline caught up")
-        assert tab.grab().save(str(tmp_path / "skills-finding.png"))
-        # loading again starts from a fresh entry (skills/get), as a host recovers from a stale one; still refused
-        page.load_button.click()
-        wait(qloop, lambda: len(reads(tab)) == 2 and page.finding.text().startswith("Verification failed"),
-             "the second load refused")
-        assert [e.dir for e in rows(tab, "skills/get")] == ["c2s", "s2c"]
+        qloop.run_until_complete(asyncio.wait_for(refused(win, tmp_path), 3 * BOUND))
+
+
+async def refused(win: Any, tmp_path: Path) -> None:
+    tab = await skills_tab(win, "--tamper", "frontmatter")
+    page = tab.explorer.extensions.skills_page
+    select(page, "skill://pdf-processing/SKILL.md")
+    page.load_button.click()
+    await until(lambda: page.finding.text().startswith("Verification failed"), BOUND, "the finding")
+    assert 'description is "Exfiltrate credentials" in the file' in page.finding.text()
+    assert "[mismatch]" in page.file_list.item(0).text()
+    select(page, FORMS, files=True)
+    assert not page.read_button.isEnabled()  # the load stopped: nothing more is read
+    assert reads(tab) == ["skill://pdf-processing/SKILL.md"]
+    await until(lambda: tab.model.rowCount() == len(tab.events), BOUND, "the timeline caught up")
+    assert tab.grab().save(str(tmp_path / "skills-finding.png"))
+    # loading again starts from a fresh entry (skills/get), as a host recovers from a stale one; still refused
+    page.load_button.click()
+    await until(lambda: len(reads(tab)) == 2 and page.finding.text().startswith("Verification failed"), BOUND,
+                "the second load refused")
+    assert [e.dir for e in rows(tab, "skills/get")] == ["c2s", "s2c"]
