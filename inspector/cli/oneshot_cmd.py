@@ -1,8 +1,9 @@
 """The one-shot commands: ``tools``, ``resources``, ``templates``, ``prompts``, ``call``, ``read``, ``prompt``,
-``complete`` and ``request``. Each connects as ``record`` does (``-- CMD`` or ``--url URL``), does one thing,
-prints the result object as JSON on stdout (indented on a terminal, one line when piped or with ``--json``;
-``--text`` prints only the text) and exits as soon as it has it, with the statuses of
-:data:`inspector.core.exits.ONESHOT_EXITS`. Errors are sentences on stderr.
+``complete``, ``request``, ``skills`` and ``skill``. Each connects as ``record`` does (``-- CMD`` or ``--url URL``),
+does one thing, prints the result object as JSON on stdout (indented on a terminal, one line when piped or with
+``--json``; ``--text`` prints only the text) and exits as soon as it has it, with the statuses of
+:data:`inspector.core.exits.ONESHOT_EXITS` (``skills`` and ``skill``: ``SKILL_EXITS``). Errors are sentences on
+stderr.
 
 The parsers are built with what parsing needs only; the run (asyncio, the session, jsonschema) is imported
 when a command runs.
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, ONESHOT_EXITS, exits_help
+from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, LISTEN_EXITS, ONESHOT_EXITS, SKILL_EXITS, exits_help
 from inspector.core.present.terminal import safe, safe_json
 
 LISTS = {
@@ -29,6 +30,8 @@ LISTS = {
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the one-shot commands to ``mcp-inspector``'s subcommands."""
+    from inspector.cli.main import _positive
+
     for kind, what in LISTS.items():
         _command(sub, kind, what, f"mcp-inspector {kind} -- npx -y @modelcontextprotocol/server-everything\n"
                                   f"  mcp-inspector {kind} --text --url http://127.0.0.1:3001/mcp",
@@ -44,10 +47,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                                 "number 2 where the schema says number or integer, flag=true a boolean, text a "
                                 "string; otherwise a JSON literal when it parses, else a string. a.b=1 sets a "
                                 "nested field. The arguments are checked against the schema before anything is "
-                                "sent.")
+                                "sent. A tool whose execution.taskSupport is required runs as a task by itself "
+                                "(2025-11-25 tasks: tasks/get polled at the server's interval, tasks/result; or "
+                                "the io.modelcontextprotocol/tasks extension of a 2026-07-28 server); the task's "
+                                "result is printed when it ends, its input asked for as --answer says.")
     call.add_argument("name", metavar="TOOL")
     call.add_argument("words", nargs="*", metavar="KEY=VALUE", help="an argument (repeatable)")
     call.add_argument("--args", metavar="JSON", help="arguments as a JSON object; KEY=VALUE words go over it")
+    call.add_argument("--task", action="store_true",
+                      help="run the tool as a task when its execution.taskSupport is optional (required: always; "
+                           "forbidden: refused with status 2)")
 
     read = _command(sub, "read", "read a resource and print its contents",
                     "mcp-inspector read demo://resource/static/document/architecture.md --text -- "
@@ -70,6 +79,41 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     complete.add_argument("argument", metavar="ARG")
     complete.add_argument("value", metavar="VALUE", nargs="?", default="", help="what has been typed so far")
 
+    _command(sub, "skills", "list the skills the server serves (io.modelcontextprotocol/skills); reads no skill file",
+             "mcp-inspector skills -- python -m my_server\n  mcp-inspector skills --text --url http://127.0.0.1:3001/mcp",
+             action="skills", exits=SKILL_EXITS,
+             description="List the skills a server serves (the io.modelcontextprotocol/skills extension, SEP-2640): "
+                         "skills/list, every page, printed as the server gives each entry (its uri, frontmatter and "
+                         "files with their sha256 digests and sizes). No skill file is read. An entry that must not "
+                         "be loaded (no resources, a bad digest, over the limits) is named on stderr.")
+    skill = _command(sub, "skill", "load one skill and print its files, each verified against the listing",
+                     "mcp-inspector skill pdf-processing -- python -m my_server\n"
+                     "  mcp-inspector skill skill://acme/billing/refunds/SKILL.md --text --url "
+                     "http://127.0.0.1:3001/mcp", action="skill", exits=SKILL_EXITS,
+                     description="Load one skill (SEP-2640): its entry from skills/list (or skills/get for a URI the "
+                                 "listing leaves out), then its SKILL.md with resources/read, verified (its size, its "
+                                 "sha256 digest, and its YAML frontmatter field by field against the entry's); only "
+                                 "then each supporting file the entry lists, each verified the same way. On the first "
+                                 "mismatch it stops, reads nothing more, says so in one sentence and exits 8. "
+                                 "Prints the skill's files as JSON (--text: their text).")
+    skill.add_argument("name", metavar="NAME", help="the skill's name (its frontmatter name), or its SKILL.md URI")
+
+    listen = _command(sub, "listen", "print each notification the server sends, as a line of JSON",
+                      "mcp-inspector listen --for 30 -- python -m my_server\n"
+                      "  mcp-inspector listen --resource file:///project/config.json --url http://127.0.0.1:3001/mcp",
+                      action="listen", exits=LISTEN_EXITS,
+                      description="Listen for what changes on the server: on a 2026-07-28 server a "
+                                  "subscriptions/listen stream asking for every list it declares (tools, prompts, "
+                                  "resources list_changed) and for updates of each --resource; before 2026-07-28 "
+                                  "list changes come unasked and each --resource is subscribed with "
+                                  "resources/subscribe. Each notification from the server (the acknowledgement "
+                                  "included) is printed as one line of JSON, as it arrives, until --for elapses, the "
+                                  "server ends the subscription, or Ctrl-C.")
+    listen.add_argument("--for", dest="listen_for", type=_positive, metavar="S",
+                        help="stop after S seconds (default: until Ctrl-C)")
+    listen.add_argument("--resource", action="append", default=[], metavar="URI",
+                        help="also ask for notifications/resources/updated of this resource (repeatable)")
+
     request = _command(sub, "request", "send any request and print its result",
                        "mcp-inspector request ping -- python -m my_server\n"
                        "  mcp-inspector request logging/setLevel '{\"level\": \"debug\"}' --url "
@@ -79,10 +123,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, what: str, examples: str, *,
-             action: str, kind: str = "", description: str | None = None) -> argparse.ArgumentParser:
+             action: str, kind: str = "", description: str | None = None,
+             exits: tuple[tuple[int, str], ...] = ONESHOT_EXITS) -> argparse.ArgumentParser:
     from inspector.cli.main import EpilogFormatter
 
-    epilog = f"examples:\n  {examples}\n\n" + exits_help(ONESHOT_EXITS)
+    epilog = f"examples:\n  {examples}\n\n" + exits_help(exits)
     parser = sub.add_parser(name, help=what, description=description or (
         f"{what[0].upper()}{what[1:]}: connect to the server (the command after --, or --url), do the "
         "handshake, print the result as JSON and exit as soon as it arrives."),
@@ -185,6 +230,13 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
             split_pair(word)
         if args.oneshot == "call" and args.args is not None:
             job.base = parse_json_object(args.args, "--args")
+        if args.oneshot == "listen":
+            job.listen_for, job.resources = args.listen_for, list(args.resource)
+            job.on_notification = _print_notification
+        if args.oneshot == "call":
+            job.as_task = args.task
+            if sys.stderr.isatty():  # a person watching: the task's status as it changes
+                job.on_task = lambda line: print(f"mcp-inspector: {safe(line)}", file=sys.stderr, flush=True)
         if args.oneshot == "request" and args.params is not None:
             job.params = parse_json_object(args.params, "PARAMS_JSON")
         if args.oneshot == "complete":
@@ -215,6 +267,14 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
     if outcome.rpc_error is not None:
         print(safe_json(json.dumps(outcome.rpc_error, ensure_ascii=False)), file=sys.stderr)
     return outcome.exit_code
+
+
+def _print_notification(message: Any) -> None:
+    """``listen``: one notification, one line of JSON, flushed at once (a reader follows it live)."""
+    try:
+        print(safe_json(json.dumps(message, ensure_ascii=False)), flush=True)
+    except BrokenPipeError:  # the reader went away (| head): the rest goes nowhere
+        _stdout_to_devnull()
 
 
 def _stdout_to_devnull() -> None:

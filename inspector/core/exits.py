@@ -23,6 +23,9 @@ EXIT_PROTOCOL = 6
 EXIT_TOOL_ERROR = 7
 #: ``check``: no MUST check failed, but some checks could not be made (their outcome is "incomplete")
 EXIT_INCOMPLETE = 8
+#: ``skill``: the skill failed verification (a file's size, digest or frontmatter does not match its entry, a file
+#: the entry does not list, or an entry that must not be loaded); nothing more was read from it
+EXIT_SKILL_UNVERIFIED = 9
 EXIT_INTERRUPTED = 130  #: the shell convention for Ctrl-C
 
 #: ``record``'s statuses and what each means, in the order they are decided: a run that stopped early gets
@@ -104,6 +107,23 @@ BASELINE_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``skills`` and ``skill NAME``
+SKILL_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "success: the list, or the skill's files, on stdout (each file verified against the listing)"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise, or the server does not declare the "
+                         "io.modelcontextprotocol/skills extension"),
+    (EXIT_BAD_INPUT, "usage: an unusable option, or a NAME the server lists no skill for (or that several skills "
+                     "share: give the URI of its SKILL.md)"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no response within --timeout"),
+    (EXIT_RPC_ERROR, "the server answered skills/list, skills/get or resources/read with a JSON-RPC error"),
+    (EXIT_SKILL_UNVERIFIED, "skill: the skill failed verification (a file's size, sha256 digest or YAML frontmatter "
+                            "differs from its entry, a file the entry does not list, or an entry that must not be "
+                            "loaded); one sentence on stderr, and nothing more was read from the skill"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+
 #: ``run`` (a collection of saved calls with expectations)
 RUN_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "every request met its expectations"),
@@ -156,6 +176,17 @@ APP_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 APP_EXITS_ORDER = "when several apply: 23, 2, 3, 4 or 1 for what stopped the run; then 20, 21, 22, 5, 7"
+#: ``listen``
+LISTEN_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "--for elapsed, or the server ended the subscription (its answer to subscriptions/listen)"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
+                         "handshake failed"),
+    (EXIT_BAD_INPUT, "usage: an option or argument is unusable"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no response within --timeout (the handshake, resources/subscribe)"),
+    (EXIT_RPC_ERROR, "the server refused subscriptions/listen or resources/subscribe with a JSON-RPC error"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C): the usual way to stop listening without --for"),
+)
 
 
 def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:

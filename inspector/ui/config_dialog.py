@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.clients.config_out import CLIENTS, config_snippet
 from inspector.core.session.target import Target
+from inspector.ui.wheel_guard import guard_wheel
 
 
 class ConfigDialog(QDialog):
@@ -26,7 +27,7 @@ class ConfigDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Copy server as config")
         self.target = target
-        self.client = QComboBox(self)
+        self.client = guard_wheel(QComboBox(self))
         self.client.addItems(CLIENTS)
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)

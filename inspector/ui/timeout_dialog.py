@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QLabel, QVBoxLayout
 
 from inspector.core.clients.profiles import MAX_TIMEOUT
+from inspector.ui.wheel_guard import guard_wheel
 
 #: The spin box's lowest value, shown as "no timeout" (a session then waits as long as the server takes).
 NO_TIMEOUT_TEXT = "no timeout"
@@ -44,7 +45,7 @@ class TimeoutDialog(QDialog):
                       "one of its requests. A profile has its own timeout.", self)
         text.setTextFormat(Qt.TextFormat.PlainText)
         text.setWordWrap(True)
-        self.spin = QDoubleSpinBox(self)
+        self.spin = guard_wheel(QDoubleSpinBox(self))
         self.spin.setRange(0, MAX_TIMEOUT)
         self.spin.setDecimals(1)
         self.spin.setSuffix(" s")

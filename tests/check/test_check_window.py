@@ -11,7 +11,7 @@ import pytest
 from helpers import until
 from qt_loop import open_test_window
 
-from inspector.core.check.checks import FAILED
+from inspector.core.check.checks import FAILED, INCOMPLETE
 from inspector.core.session.target import Target
 from inspector.ui.panels.check_report import CheckReportView
 from inspector.ui.session.live import READY
@@ -45,3 +45,31 @@ def test_check_server_opens_a_report_tab_whose_failed_check_shows_its_exchange(q
         assert "#" in text and "-> request ping" in text
         assert all(Path(c).parent == tmp_path / "captures" for c in view.report.captures)
         view.grab().save(str(tmp_path / "report.png"))
+
+
+HOSTILE = [sys.executable, str(Path(__file__).resolve().parents[1] / "data" / "hostile" / "hs.py")]
+
+
+def test_checks_a_crashed_server_could_not_run_are_incomplete_in_the_windows_report_and_say_why(qapp, qloop,
+                                                                                               tmp_path):
+    # the window's Check server used to stop checking once the server crashed, without saying which checks did
+    # not run (issue 27): each is in the report, "incomplete", with the reason
+    with open_test_window(qloop, tmp_path) as window:
+        async def scenario() -> CheckReportView:
+            target = Target(name="crashing", argv=[*HOSTILE, "c_exit", "4"], env={"HS_GOODVER": "1"}, timeout=2.0)
+            tab = window.open_live(target)
+            await until(lambda: tab.live.state == READY, 30, "the handshake")
+            window.menu_actions["check_server"].trigger()
+            await until(lambda: isinstance(window.tabs.currentWidget(), CheckReportView), CHECK_BOUND,
+                        "the report tab")
+            return window.tabs.currentWidget()
+
+        view = qloop.run_until_complete(scenario())
+        rows = [i for i, r in enumerate(view.report.results) if r.status == INCOMPLETE]
+        assert len(rows) >= 15, view.report.summary()
+        assert f"{len(rows)} incomplete" in view.summary.text()
+        assert all(view.table.item(row, 3).text() == INCOMPLETE for row in rows)
+        assert all("exited with code 3" in view.table.item(row, 4).text() for row in rows), "each says why"
+        view.select(rows[0])
+        assert "incomplete" in view.detail.toPlainText() and "exited with code 3" in view.detail.toPlainText()
+        assert f"{len(rows)} incomplete" in window.statusBar().currentMessage()

@@ -14,7 +14,7 @@ import pytest
 from helpers import until
 from npm_servers import install_everything
 
-from inspector.core.explore.catalog import Catalog, ExploreError, Notice, roots_of
+from inspector.core.explore.catalog import Catalog, Notice, roots_of
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
@@ -105,8 +105,11 @@ def test_an_sdk_server_without_completions_is_never_asked_for_them():
             assert "5" in text_of(await catalog.call_tool("add", {"a": 2, "b": 3}, progress=False))
             assert "progressToken" not in sent(session, "tools/call")[-1]["params"].get("_meta", {})
             assert session.modern, "the SDK server speaks 2026-07-28: both eras are covered"
-            with pytest.raises(ExploreError, match="cannot subscribe"):
-                await catalog.subscribe("test://greeting")
+            # 2026-07-28 has no resources/subscribe: the URI goes in the filter of a subscriptions/listen stream
+            await catalog.subscribe("test://greeting")
+            assert sent(session, "resources/subscribe") == []
+            assert sent(session, "subscriptions/listen")[-1]["params"]["notifications"]["resourceSubscriptions"] == [
+                "test://greeting"]
         finally:
             await session.close()
 

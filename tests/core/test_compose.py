@@ -319,4 +319,4 @@ def test_a_reply_of_the_wrong_shape_is_a_sendable_warning():
     assert compose.check_reply("roots/list", '{"roots": [{"name": "no uri"}]}').warning
     assert compose.check_reply("x/y", "[]").warning
     sampling = compose.check_reply("sampling/createMessage", '{"role": "assistant"}')
-    assert sampling.ok and '"content"' in sampling.message and "1 more" in sampling.message
+    assert sampling.ok and '"content", "model"' in sampling.message and "CreateMessageResult" in sampling.message

@@ -14,6 +14,7 @@ import pytest
 from helpers import until
 
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, result_of
+from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Event, Kind
@@ -26,7 +27,7 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 60))
 
 
-class Person:
+class Person(ServerRequestHandler):
     """A server request handler that asks a person: it answers when the test says so."""
 
     waits_for_user = True

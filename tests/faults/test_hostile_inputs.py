@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 from integration.integration_support import REPO, cli_env, run_inspector
+from qt_loop import open_test_window
+from qt_loop import qloop as qloop  # the shared fixture (re-exported so pytest finds it here)
 
 from inspector.core.exits import EXIT_BAD_INPUT
 
@@ -88,17 +90,9 @@ def test_show_and_export_take_a_capture_whose_argv_has_any_other_shape(tmp_path,
 
 @pytest.mark.report("faults", "a capture whose argv is 5 or null", surface="GUI", group="hostile",
                     advice="Nothing to fix: the capture is shown; only its command line is unknown.")
-def test_the_window_opens_a_capture_whose_argv_is_null(qtbot, qapp, tmp_path, report):
-    from PySide6.QtCore import QSettings
-
-    from inspector.core.clients.profiles import ProfileStore
-    from inspector.ui.main_window import MainWindow
-
+def test_the_window_opens_a_capture_whose_argv_is_null(qtbot, qloop, tmp_path, report):
     path = capture_with_argv(tmp_path, None)
-    (tmp_path / "captures").mkdir()
-    win = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat),
-                     store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path / "captures")
-    try:
+    with open_test_window(qloop, tmp_path) as win:  # its tabs closed afterwards: the capture file too
         started = time.monotonic()
         tab = win.open_capture(path)
         assert tab is not None
@@ -107,9 +101,6 @@ def test_the_window_opens_a_capture_whose_argv_is_null(qtbot, qapp, tmp_path, re
         report.saw(status.replace(str(tmp_path), "…"), seconds=time.monotonic() - started)
         assert status.startswith("opened read-only:") and "events" in status, status
         assert tab.model.rowCount() > 0
-    finally:
-        win.settings.clear()
-        win.deleteLater()
 
 
 # -- files nested about a thousand levels deep --------------------------------------------------------------

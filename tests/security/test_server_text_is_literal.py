@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QTabBar,
+    QTableWidget,
     QTextEdit,
     QTreeWidget,
     QWidget,
@@ -111,6 +112,9 @@ class Audit:
             return  # the header of a table whose cells are read with the table
         if isinstance(view, QListWidget):
             cells = [(view.item(r).text(), view.item(r).toolTip()) for r in range(view.count())]
+        elif isinstance(view, QTableWidget):
+            cells = [(item.text(), item.toolTip()) for r in range(view.rowCount()) for c in range(view.columnCount())
+                     if (item := view.item(r, c)) is not None]
         elif isinstance(view, QTreeWidget):
             items, cells = [view.topLevelItem(r) for r in range(view.topLevelItemCount())], []
             while items:

@@ -53,7 +53,7 @@ def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, s
         await client.stdin.drain()
         replies = [json.loads(await asyncio.wait_for(client.stdout.readline(), 20)) for _ in range(2)]
         await until(lambda: any(e.data.get("request_method") == "tools/list"
-                                for e in tab.timeline.visible_events()), 10, "the live tools/list answer in the window")
+                                for e in tab.timeline.visible_events()), 10, "the live tools/list answer")
         client.stdin.close()
         code = await asyncio.wait_for(client.wait(), 20)
         await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
@@ -114,22 +114,27 @@ def test_an_http_tap_appears_in_the_window_and_its_exchanges_stream_live(qapp, q
             sys.executable, "-m", "inspector", "tap", "--url", http_server.url("/mcp"), "--name", "remote",
             "--socket", str(socket_path), "--capture", str(capture), cwd=ROOT,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-        assert tap.stdout is not None
-        url = (await asyncio.wait_for(tap.stdout.readline(), 20)).decode().strip()
-        await until(lambda: window.taps.count() == 1, 20, "the HTTP tap in the sidebar")
-        tab = window.tabs.currentWidget()
-        assert isinstance(tab, SessionTab) and tab.read_only
-        async with httpx.AsyncClient(trust_env=False, timeout=20) as client:  # the client, given the tap's URL
-            init = await client.post(url, json=CLIENT_SCRIPT[0], headers=accept)
-            session = {"Mcp-Session-Id": init.headers["mcp-session-id"], **accept}
-            await client.post(url, json=CLIENT_SCRIPT[1], headers=session)
-            listed = await client.post(url, json=CLIENT_SCRIPT[2], headers=session)
-        await until(lambda: any(e.data.get("request_method") == "tools/list"
-                                for e in tab.timeline.visible_events()), 10, "the live tools/list answer in the window")
-        live_status = tab.status.text()
-        tap.send_signal(signal.SIGINT)
-        code = await asyncio.wait_for(tap.wait(), 20)
-        await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
+        try:
+            assert tap.stdout is not None
+            url = (await asyncio.wait_for(tap.stdout.readline(), 20)).decode().strip()
+            await until(lambda: window.taps.count() == 1, 20, "the HTTP tap in the sidebar")
+            tab = window.tabs.currentWidget()
+            assert isinstance(tab, SessionTab) and tab.read_only
+            async with httpx.AsyncClient(trust_env=False, timeout=20) as client:  # the client, given the tap's URL
+                init = await client.post(url, json=CLIENT_SCRIPT[0], headers=accept)
+                session = {"Mcp-Session-Id": init.headers["mcp-session-id"], **accept}
+                await client.post(url, json=CLIENT_SCRIPT[1], headers=session)
+                listed = await client.post(url, json=CLIENT_SCRIPT[2], headers=session)
+            await until(lambda: any(e.data.get("request_method") == "tools/list"
+                                    for e in tab.timeline.visible_events()), 10, "the live tools/list answer")
+            live_status = tab.status.text()
+            tap.send_signal(signal.SIGINT)
+            code = await asyncio.wait_for(tap.wait(), 20)
+            await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
+        finally:  # a failed step above must not leave the tap (and its recorder) running
+            if tap.returncode is None:
+                tap.kill()
+                await tap.wait()
         return tab, listed.json(), code, live_status
 
     tab, listed, code, live_status = qloop.run_until_complete(scenario())

@@ -161,3 +161,35 @@ def test_look_at_the_forms_of_server_everything(make, tmp_path):
         image = form.grab()
         assert not image.isNull() and image.width() > 100
         assert image.save(str(tmp_path / f"{name}.png"))
+
+
+def _wheel(widget, steps: int) -> None:
+    """A mouse wheel turned ``steps`` notches (down for negative) over the middle of ``widget``."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_over_a_drop_down_scrolls_the_form_and_changes_the_value_only_once_focused(make, qtbot):
+    form = make(ELICITATION)
+    form.resize(480, 300)  # the form is taller than its window: there is something to scroll
+    hero = form.editor_at("arguments.titledSingleSelectEnum")
+    bar = form.scroller.verticalScrollBar()
+    assert bar.maximum() > 0
+    form.scroller.ensureWidgetVisible(hero)
+    before, at = hero.currentText(), bar.value()
+    form.editor_at("arguments.name").setFocus()
+    _wheel(hero, -1)
+    assert hero.currentText() == before, "scrolling past a drop-down does not edit it"
+    assert bar.value() > at, "the form scrolls instead"
+    form.activateWindow()
+    hero.setFocus()
+    qtbot.waitUntil(hero.hasFocus, timeout=5000)
+    _wheel(hero, -1)
+    assert hero.currentText() != before, "a focused drop-down still takes the wheel"

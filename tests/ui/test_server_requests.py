@@ -136,12 +136,16 @@ def test_an_elicitation_is_accepted_declined_or_cancelled(panel, loop, qtbot):
     accepted = panel.add_request(1, "elicitation/create", ELICIT)
     declined = panel.add_request(2, "elicitation/create", ELICIT)
     cancelled = panel.add_request(3, "elicitation/create", ELICIT)
-    assert not panel.answer_button.isVisible()
+    assert not panel.accept_button.isEnabled() and "name" in panel.accept_button.toolTip(), \
+        "the required name is missing: Accept waits, and says why"
+    assert panel.answer_button.isVisible() and panel.answer_button.text() == "Send as typed", \
+        "the raw way out stays open, for an answer broken on purpose"
     assert panel.message.text() == "The server asks: Who are you?"
     assert json.loads(panel.answer_editor.toPlainText()) == {"action": "accept", "content": {}}, \
         "the answer starts as the form's content: nothing typed yet, no defaults"
     assert panel.reply_form() is not None and panel.reply_form().isVisible()
     panel.answer_editor.setPlainText('{"action": "accept", "content": {"name": "Ada", "age": 36}}')
+    assert panel.accept_button.isEnabled() and not panel.answer_button.isVisible()
     _click(qtbot, panel.accept_button)
     assert _outcome(loop, accepted) == {"action": "accept", "content": {"name": "Ada", "age": 36}}
     assert panel.current().request_id == 2, "the next pending request is shown"

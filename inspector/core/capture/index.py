@@ -75,8 +75,9 @@ _HEAD = re.compile(
     rb'"raw":"(?:(\[)|\{(?:\\"\w+\\":(?:\\"[^"\\{}\[\]]*\\"|-?\d+|true|false|null),)*'
     rb'\\"method\\":\\"([^"\\]*)\\"(?=[,}]))?')
 _NEVER = re.compile(rb"(?!)")
-#: Lines with findings (the problem flag needs their severities) or a CR are decoded.
-_ODD = (b',"findings":[', b"\r\n")
+#: Lines with findings (the problem flag needs their severities), a CR, or a span (the columns keep spans) are
+#: decoded. Outside the raw text a key's quotes are plain, inside it they are escaped: the needles cannot match it.
+_ODD = (b',"findings":[', b"\r\n", b'"span":"')
 _KEY_METHOD = b'\\"method\\"'  # the key "method" as it looks inside the JSON-encoded raw text
 _REQUEST_METHOD = b'"request_method":"'
 #: ``data.reply_to`` of a response: with its quotes unescaped it cannot be inside the raw text
@@ -310,6 +311,8 @@ class CaptureIndex:
             return
         self.columns.add(category_of(event) | (BINARY if "raw_b64" in obj else 0), method_of(event), event.seq,
                          reply_to_of(event))
+        if "span" in event.data:
+            self.columns.learn_span(len(self.columns) - 1, event)
         self.offsets.append(offset)
 
     def _finish(self) -> None:

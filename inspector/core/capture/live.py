@@ -90,6 +90,8 @@ class LiveIndex(CaptureIndex):
             else:  # a line that may not be UTF-8: saved as base64, where a text search of the file cannot see it
                 columns.add(category_of(event) | (0 if _is_utf8(event.raw) else BINARY), method_of(event),
                             event.seq, reply_to_of(event))
+                if "span" in event.data:
+                    columns.learn_span(len(columns) - 1, event)
             ring.append(event)
             raw += len(event.raw)
         self._ring_raw += raw

@@ -25,8 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspector.core.explore.caching import CacheHints, expiry_delay, hints_of
 from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
 from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
+from inspector.core.explore.subscriptions import Subscriptions, filter_for
+from inspector.core.explore.tasks import TaskBook, plan
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.transports.base import TransportError
@@ -54,7 +57,9 @@ class Notice:
     is not listed again: ``sentence``; told once per kind), ``updated`` (the server says resource ``uri``
     changed), ``progress`` (``token``'s notification params in ``data``: ``progress``, ``total``,
     ``message``), ``roots`` (the roots changed), ``called`` (a tool call came back: ``data`` has its ``name``,
-    ``arguments`` and ``response`` event; the Apps tab shows the tool's app, if it has one).
+    ``arguments`` and ``response`` event; the Apps tab shows the tool's app, if it has one), ``read`` (resource
+    ``uri`` was read: its caching hints in ``data``), ``listen_failed`` (no subscription could be opened:
+    ``sentence``). ``listed`` carries the listing's caching hints in ``data``.
     """
 
     what: str
@@ -116,6 +121,14 @@ class Catalog:
         self._relist = RelistPolicy()  #: when a kind the server says changed is listed again
         self._timers: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing scheduled by the policy
         self._ignored: set[str] = set()  #: kinds whose undeclared list_changed the listeners were told about
+        #: the session's tasks (both forms), and how a tool call runs as one
+        self.tasks = TaskBook(session, timeout=timeout)
+        #: 2026-07-28: the subscriptions/listen stream that brings list changes and resource updates
+        self.subscriptions = Subscriptions(session)
+        #: 2026-07-28 caching hints of each kind's last listing and of each resource read (ttlMs, cacheScope)
+        self.freshness: dict[str, CacheHints | None] = {}
+        self.read_hints: dict[str, CacheHints | None] = {}
+        self._expiries: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing's expiry
 
     # -- what the server declared ------------------------------------------------------------------------
 
@@ -135,10 +148,10 @@ class Catalog:
 
     @property
     def can_subscribe(self) -> bool:
-        """The server declares ``resources.subscribe`` and the revision has resources/subscribe (2026-07-28
-        replaced it with subscriptions/listen)."""
+        """The server declares ``resources.subscribe``: resources/subscribe, or on 2026-07-28 the URI in the
+        filter of the subscriptions/listen stream."""
         resources = self.capabilities.get("resources")
-        return isinstance(resources, dict) and resources.get("subscribe") is True and not self.session.modern
+        return isinstance(resources, dict) and resources.get("subscribe") is True
 
     def find(self, kind: str, name: str) -> dict[str, Any] | None:
         """The item of ``kind`` called ``name`` (a template by its uriTemplate or name, a resource by its uri or
@@ -156,16 +169,23 @@ class Catalog:
         """Hear the session's events (list_changed, resources/updated, progress) from now on."""
         if self._on_events not in self.session.listeners:
             self.session.listeners.append(self._on_events)
+        self.tasks.attach()
+        self.subscriptions.attach()
 
     def detach(self) -> None:
         """Hear nothing more, and list nothing more (listings under way end by themselves: the session fails them
         once it is closed)."""
         if self._on_events in self.session.listeners:
             self.session.listeners.remove(self._on_events)
+        self.tasks.detach()
+        self.subscriptions.detach()
         for kind, timer in list(self._timers.items()):
             timer.cancel()
             self._relist.due(kind)
         self._timers.clear()
+        for expiry in self._expiries.values():
+            expiry.cancel()
+        self._expiries.clear()
 
     def _tell(self, notice: Notice) -> None:
         for listener in list(self.listeners):
@@ -195,14 +215,38 @@ class Catalog:
                     self._tell(Notice("progress", token=token, data=params))
 
     def _changed(self, kind: str, method: str) -> None:
-        """The server said ``kind`` changed: list it again if it declared it would say so, when the policy says."""
-        if not declares_list_changed(self.capabilities, kind):
+        """The server said ``kind`` changed: list it again if it declared it would say so (or, on 2026-07-28, its
+        subscription acknowledged that it would), when the policy says."""
+        if not declares_list_changed(self.capabilities, kind) and not self._acknowledged(kind):
             if kind not in self._ignored:
                 self._ignored.add(kind)
                 capability = LISTS[kind][2]
                 self._tell(Notice("change_ignored", kind=kind, sentence=(
                     f"the server sent {method} but does not declare {capability}.listChanged, so its {kind} are "
                     "not listed again (a protocol finding; reconnect to see the new list)")))
+            return
+        delay = self._relist.changed(kind, self._now())
+        if delay is not None:
+            self._schedule(kind, delay)
+
+    def _acknowledged(self, kind: str) -> bool:
+        current = self.subscriptions.current
+        heard = current.acknowledged if current is not None else None
+        field = {"tools": "toolsListChanged", "prompts": "promptsListChanged"}.get(kind, "resourcesListChanged")
+        return isinstance(heard, dict) and heard.get(field) is True
+
+    def _expire_later(self, kind: str, delay: float | None) -> None:
+        """The listing of ``kind`` expires in ``delay`` seconds (its ttlMs): it is listed again then, through the
+        relisting policy (never sooner, and never twice for one change)."""
+        previous = self._expiries.pop(kind, None)
+        if previous is not None:
+            previous.cancel()
+        if delay is not None and self._on_events in self.session.listeners:
+            self._expiries[kind] = asyncio.get_running_loop().call_later(delay, self._expired, kind)
+
+    def _expired(self, kind: str) -> None:
+        self._expiries.pop(kind, None)
+        if self.session.closed:
             return
         delay = self._relist.changed(kind, self._now())
         if delay is not None:
@@ -237,6 +281,18 @@ class Catalog:
                     await self.refresh(kind)
         finally:
             self._loading = False
+        await self.listen()
+
+    async def listen(self) -> None:
+        """On 2026-07-28, open (or open again, with today's filter) the subscriptions/listen stream: every list
+        change the server can announce, and updates of the resources subscribed to. Never raises: a stream that
+        cannot be sent is told as ``listen_failed``."""
+        if not self.session.modern or self.session.closed:
+            return
+        try:
+            await self.subscriptions.listen(filter_for(self.capabilities, sorted(self.subscribed)))
+        except TransportError as exc:
+            self._tell(Notice("listen_failed", sentence=f"cannot listen for changes: {exc}"))
 
     async def wait_idle(self, timeout: float) -> None:
         """Wait at most ``timeout`` seconds for the listings started by list_changed notifications to end."""
@@ -262,7 +318,9 @@ class Catalog:
                 return
             self.problems.pop(kind, None)
             self.items[kind] = listing.items
-            self._tell(Notice("listed", kind=kind))
+            self.freshness[kind] = listing.hints
+            self._expire_later(kind, expiry_delay(listing.hints))
+            self._tell(Notice("listed", kind=kind, data=listing.hints))
         finally:
             delay = self._relist.finished(kind, self._now())
             if delay is not None:
@@ -283,40 +341,57 @@ class Catalog:
             params["_meta"] = {"progressToken": token}
         return params
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], progress: bool | str = True) -> Event:
+    async def call_tool(self, name: str, arguments: dict[str, Any], progress: bool | str = True,
+                        as_task: bool = False) -> Event:
         """Call tool ``name``; with ``progress`` (True: a fresh token; a string: that token) the request asks
         for progress notifications, told to listeners as ``progress`` notices while it runs (and its timeout
-        restarts on each). Returns the response event: a result (maybe ``isError``) or a JSON-RPC error; raises
-        the session's errors (a timeout, the server gone), each a sentence."""
+        restarts on each). A tool whose ``execution.taskSupport`` is ``required`` runs as a task, one that is
+        ``optional`` when ``as_task`` (:func:`~inspector.core.explore.tasks.plan`; :attr:`tasks` follows it to
+        its end). Returns the last answer (read it with :func:`~inspector.core.explore.tasks.outcome_of`): a
+        result (maybe ``isError``) or a JSON-RPC error; raises the session's errors (a timeout, the server gone,
+        a task that cannot be had), each a sentence."""
+        form = plan(self.session.server, self.find("tools", name), as_task)
         token = (progress if isinstance(progress, str) else self.new_token()) if progress else None
         if token is not None:
             self._tokens.add(token)
         try:
-            response = await self.session.request("tools/call", self.call_params(name, arguments, token),
-                                                  timeout=self.timeout)
+            response = await self.tasks.call_tool(self.call_params(name, arguments, token), form)
         finally:
             self._tokens.discard(token or "")
         self._tell(Notice("called", kind="tools", data={"name": name, "arguments": arguments, "response": response}))
         return response
 
     async def read_resource(self, uri: str) -> Event:
-        """``resources/read`` of ``uri``; the response event."""
-        return await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
+        """``resources/read`` of ``uri``; the response event. Its caching hints are kept (:attr:`read_hints`)
+        and told as a ``read`` notice."""
+        response = await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
+        result, _error = result_of(response)
+        self.read_hints[uri] = hints = hints_of(result)
+        self._tell(Notice("read", uri=uri, data=hints))
+        return response
 
     async def subscribe(self, uri: str) -> None:
-        """``resources/subscribe`` to ``uri``; ``updated`` notices follow. Raises ExploreError (not declared,
-        or an error answer) or the session's errors."""
+        """``resources/subscribe`` to ``uri`` (on 2026-07-28: a subscriptions/listen stream whose filter has it);
+        ``updated`` notices follow. Raises ExploreError (not declared, or an error answer) or the session's
+        errors."""
+        if self.session.modern and self.can_subscribe:
+            self.subscribed.add(uri)
+            await self.listen()
+            return
         await self._subscription("resources/subscribe", uri)
         self.subscribed.add(uri)
 
     async def unsubscribe(self, uri: str) -> None:
+        if self.session.modern and self.can_subscribe:
+            self.subscribed.discard(uri)
+            await self.listen()
+            return
         await self._subscription("resources/unsubscribe", uri)
         self.subscribed.discard(uri)
 
     async def _subscription(self, method: str, uri: str) -> None:
         if not self.can_subscribe:
-            why = ("the 2026-07-28 revision has no resources/subscribe" if self.session.modern
-                   else "the server does not declare resources.subscribe")
+            why = "the server does not declare resources.subscribe"
             raise ExploreError(f"cannot {method.rsplit('/', 1)[1]} to {uri}: {why}")
         response = await self.session.request(method, {"uri": uri}, timeout=self.timeout)
         _result, error = result_of(response)

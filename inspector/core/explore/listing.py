@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core.explore.caching import CacheHints, hints_of
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 
@@ -47,11 +48,13 @@ class ListingError(Exception):
 
 @dataclass(frozen=True)
 class Listing:
-    """One kind's items (every page, in order) and how many pages it took."""
+    """One kind's items (every page, in order), how many pages it took, and the last page's caching hints
+    (2026-07-28 ``ttlMs``, ``cacheScope``: :mod:`inspector.core.explore.caching`)."""
 
     kind: str
     items: list[dict[str, Any]]
     pages: int
+    hints: CacheHints | None = None
 
 
 async def list_all(session: Session, kind: str, *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Listing:
@@ -78,7 +81,7 @@ async def list_all(session: Session, kind: str, *, timeout: float = DEFAULT_REQU
         items.extend(item for item in result[field] if isinstance(item, dict))
         next_cursor = result.get("nextCursor")
         if next_cursor is None:
-            return Listing(kind, items, page)
+            return Listing(kind, items, page, hints_of(result))
         if not isinstance(next_cursor, str):
             raise ListingError(f"the server's {method} gave a nextCursor that is not a string "
                                f"({type(next_cursor).__name__}); stopped after {_pages(page)}")

@@ -20,6 +20,8 @@ most :data:`ROOTS_WAIT`) and then :data:`ROOTS_SETTLE`, so that what the server 
 from __future__ import annotations
 
 import asyncio
+import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ from inspector.core.exits import (
     EXIT_PROTOCOL,
     EXIT_RPC_ERROR,
     EXIT_SERVER_FAILED,
+    EXIT_SKILL_UNVERIFIED,
     EXIT_TOOL_ERROR,
 )
 from inspector.core.explore.arguments import (
@@ -41,6 +44,7 @@ from inspector.core.explore.arguments import (
     tool_arguments,
 )
 from inspector.core.explore.listing import LISTS, ListingError, list_all
+from inspector.core.explore.tasks import TaskBook, TaskError, outcome_of, plan
 from inspector.core.protocol.names import name_problems
 from inspector.core.schemas.output import output_problem
 from inspector.core.session.answers import AnswerPolicy
@@ -54,7 +58,7 @@ from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
 
 #: The actions: a list (``kind`` says which), a tool call, a resource read, a prompt, a completion, any request.
-ACTIONS = ("list", "call", "read", "prompt", "complete", "request")
+ACTIONS = ("list", "call", "read", "prompt", "complete", "request", "skills", "skill", "listen")
 #: With roots given: how long to wait after the handshake for the server's roots/list (servers such as
 #: server-filesystem ask right after notifications/initialized and act on the answer); a server that does
 #: not ask costs this much, and only when --root is given.
@@ -81,6 +85,11 @@ class OneShot:
     value: str = ""  #: ``complete``: what has been typed of it
     roots: list[dict[str, str]] = field(default_factory=list)  #: answered to roots/list
     answers: dict[str, str] = field(default_factory=dict)  #: headless answers: elicitation=..., sampling=...
+    as_task: bool = False  #: ``call --task``: run a tool whose taskSupport is optional as a task
+    on_task: Callable[[str], None] | None = None  #: told a line each time a task of the call changes
+    listen_for: float | None = None  #: ``listen --for``: seconds to listen (None: until interrupted)
+    resources: list[str] = field(default_factory=list)  #: ``listen --resource``: URIs whose updates are asked for
+    on_notification: Callable[[Any], None] | None = None  #: ``listen``: told each server notification (its JSON)
     out: Path | None = None  #: also save the capture here
 
 
@@ -248,8 +257,16 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
                             problems)
         for note in notes:  # in the capture too: why the server got arguments the inspector did not vouch for
             session.note(f"the arguments of {job.name} were sent unchecked in part: {note}")
-        outcome = await _ask(session, "tools/call", {"name": job.name, "arguments": arguments}, timeout,
-                             tool=job.name)
+        try:
+            form = plan(session.server, tool, job.as_task)
+        except TaskError as exc:
+            raise _BadInput(str(exc)) from None
+        book = TaskBook(session, timeout=timeout)
+        tell = job.on_task
+        if tell is not None:
+            book.listeners.append(lambda run: tell(run.line()))
+        response = await book.call_tool({"name": job.name, "arguments": arguments}, form)
+        outcome = _outcome("tools/call", *outcome_of(response), tool=job.name)
         outcome.notes = notes
         problem = output_problem(job.name, tool.get("outputSchema"), outcome.result) if tool is not None \
             and outcome.exit_code == EXIT_OK else None
@@ -266,10 +283,66 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
         return await _ask(session, "prompts/get", params, timeout)
     if job.action == "read":
         return await _ask(session, "resources/read", {"uri": job.name}, timeout)
+    if job.action in ("skills", "skill"):
+        return await _skills(session, job, timeout)
+    if job.action == "listen":
+        from inspector.core.explore.listen import listen
+
+        return await listen(session, job, timeout)
     if job.action == "complete":
         return await _ask(session, "completion/complete",
                           {"ref": job.ref, "argument": {"name": job.argument, "value": job.value}}, timeout)
     return await _ask(session, job.name, job.params, timeout)
+
+
+async def _skills(session: Session, job: OneShot, timeout: float) -> OneShotResult:
+    """``skills``: the listing (no skill file is read); ``skill NAME``: the skill loaded and every file of it read
+    and verified against its entry (:class:`~inspector.core.skills.loader.SkillLoad`)."""
+    from inspector.core.skills.loader import (
+        SkillError,
+        SkillLoad,
+        SkillVerificationError,
+        find_entry,
+        get_skill,
+        list_skills,
+    )
+
+    try:
+        listing = await list_skills(session, timeout=timeout)
+        if job.action == "skills":
+            problems = [f"{e.uri or '(no uri)'} cannot be loaded: {e.problem}" for e in listing.entries if e.problem]
+            return OneShotResult(EXIT_OK, {"skills": [e.raw for e in listing.entries]}, problems=problems)
+        found = find_entry(listing.entries, job.name)
+        if isinstance(found, list):
+            raise _BadInput(f"{len(found)} skills are named {job.name} (a name is a label, not an identifier); give "
+                            f"the URI of one: {', '.join(e.uri for e in found)}")
+        if found is None and "://" in job.name:
+            found = await get_skill(session, job.name, timeout=timeout)  # a skill the listing left out
+        if found is None:
+            names = [e.name for e in listing.entries if e.name]
+            raise _BadInput(f"the server lists no skill named {job.name}; {did_you_mean(job.name, names)}")
+        load = SkillLoad(session, found, timeout)
+        if found.problem is not None:
+            raise SkillVerificationError(f"{found.uri} must not be loaded: {found.problem}", found.uri, "entry")
+        await load.open()
+        for uri in load.supporting_files():
+            await load.read(uri)
+    except SkillVerificationError as exc:
+        return OneShotResult(EXIT_SKILL_UNVERIFIED, error=str(exc))
+    except SkillError as exc:
+        return OneShotResult(EXIT_RPC_ERROR if exc.error is not None else EXIT_SERVER_FAILED, error=str(exc),
+                             rpc_error=exc.error)
+    contents = []
+    for read in load.files.values():
+        item: dict[str, Any] = {"uri": read.uri, "size": len(read.data), "digest": read.digest,
+                                "verified": read.verified}
+        if read.mime_type:
+            item["mimeType"] = read.mime_type
+        text = read.text
+        item.update({"text": text} if text is not None else {"blob": base64.b64encode(read.data).decode("ascii")})
+        contents.append(item)
+    return OneShotResult(EXIT_OK, {"uri": found.uri, "name": found.name, "frontmatter": found.frontmatter,
+                                   "contents": contents})
 
 
 async def _find(session: Session, kind: str, name: str, timeout: float) -> dict[str, Any] | None:
@@ -289,9 +362,13 @@ async def _find(session: Session, kind: str, name: str, timeout: float) -> dict[
     raise _BadInput(f"the server has no {what} named {name}; {did_you_mean(name, names)}")
 
 
-async def _ask(session: Session, method: str, params: Any, timeout: float, *, tool: str = "") -> OneShotResult:
+async def _ask(session: Session, method: str, params: Any, timeout: float) -> OneShotResult:
     response = await session.request(method, params, timeout=timeout)
-    result, error = result_of(response)
+    return _outcome(method, *result_of(response))
+
+
+def _outcome(method: str, result: Any, error: Any, *, tool: str = "") -> OneShotResult:
+    """The run's outcome from the last answer's result or error."""
     if error is not None:
         message = error.get("message") if isinstance(error, dict) else None
         code = error.get("code") if isinstance(error, dict) else None
@@ -326,7 +403,7 @@ def text_of(result: Any) -> list[str] | None:
         found = True
         texts += [v for v in completion["values"] if isinstance(v, str)]
     for field_name, key in (("tools", "name"), ("prompts", "name"), ("resources", "uri"),
-                            ("resourceTemplates", "uriTemplate")):
+                            ("resourceTemplates", "uriTemplate"), ("skills", "uri")):
         if isinstance(result.get(field_name), list):
             found = True
             texts += [i[key] for i in result[field_name] if isinstance(i, dict) and isinstance(i.get(key), str)]

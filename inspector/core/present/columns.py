@@ -110,7 +110,8 @@ class Columns:
     """The per-row filter columns of a timeline. Rows are only ever appended."""
 
     __slots__ = ("categories", "methods", "small_methods", "method_names", "_method_ids", "partners",
-                 "_run_rows", "_run_seqs", "next_seq", "_ordered")
+                 "_run_rows", "_run_seqs", "next_seq", "_ordered", "span_of_row", "span_labels", "_span_numbers",
+                 "span_marked")
 
     def __init__(self) -> None:
         self.categories = bytearray()  #: one category byte per row
@@ -129,6 +130,13 @@ class Columns:
         self._run_seqs = array("q")
         self.next_seq: int | None = None  #: the seq the next row has if the run goes on
         self._ordered = True  # seqs only grew (a binary search over the runs is exact)
+        #: spans (inspector/core/session/spans.py): row -> span number, and each span's label by number. Only the
+        #: rows of a span are here (a task's or a multi-round call's: a few rows of most sessions)
+        self.span_of_row: dict[int, int] = {}
+        self.span_labels: list[str] = []
+        self._span_numbers: dict[str, int] = {}
+        #: rows marked as part of a span after they were added (a view repaints them, then empties the list)
+        self.span_marked: list[int] = []
 
     def __len__(self) -> int:
         return len(self.categories)
@@ -152,7 +160,44 @@ class Columns:
         return self.pair(row, reply_to) if reply_to is not None else None
 
     def add_event(self, event: Event) -> int | None:
-        return self.add(category_of(event), method_of(event), event.seq, reply_to_of(event))
+        found = self.add(category_of(event), method_of(event), event.seq, reply_to_of(event))
+        if "span" in event.data:
+            self.learn_span(len(self.categories) - 1, event)
+        return found
+
+    def learn_span(self, row: int, event: Event) -> list[int]:
+        """Row ``row`` holds ``event``, which has a ``data.span``: it belongs to that span, and so do the rows
+        its ``members`` name (the note that opens a span names the events saved before it was known). Returns
+        the rows marked before ``row`` (for a view to repaint)."""
+        span = event.data.get("span")
+        if not isinstance(span, str):
+            return []
+        number = self._span_numbers.get(span)
+        if number is None:
+            number = self._span_numbers[span] = len(self.span_labels)
+            self.span_labels.append(span)
+        label = event.data.get("span_label")
+        if isinstance(label, str) and label:
+            self.span_labels[number] = label
+        self.span_of_row[row] = number
+        earlier = []
+        members = event.data.get("members")
+        for seq in members if isinstance(members, list) else ():
+            member = self.row_of_seq(seq) if type(seq) is int else None
+            if member is not None and member != row:
+                self.span_of_row[member] = number
+                earlier.append(member)
+        self.span_marked.extend(earlier)
+        return earlier
+
+    def span(self, row: int) -> tuple[int, str] | None:
+        """The span row ``row`` belongs to: its number and label; None for a row of no span."""
+        number = self.span_of_row.get(row)
+        return None if number is None else (number, self.span_labels[number])
+
+    def span_rows(self, number: int) -> list[int]:
+        """Every row of span ``number``, in order."""
+        return sorted(row for row, n in self.span_of_row.items() if n == number)
 
     def note_seq(self, row: int, seq: int) -> None:
         """Row ``row`` is the event numbered ``seq`` (called for every row, in order; cheap when seqs are

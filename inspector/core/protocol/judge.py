@@ -28,10 +28,10 @@ from typing import Any
 
 from inspector.core import offload
 from inspector.core.protocol import revisions
+from inspector.core.protocol.extensions import extension_methods
 from inspector.core.protocol.messages import for_revision
-from inspector.core.protocol.names import name_problems
-from inspector.core.protocol.rules import BY_ID
-from inspector.core.schemas.output import output_problem
+from inspector.core.protocol.promises import Promises
+from inspector.core.protocol.rules import BY_ID, DEPRECATED
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -40,11 +40,18 @@ from inspector.core.wire.ids import id_key
 #: Messages larger than this are schema-judged later, off the hot path (parsing and validating a 50 MB
 #: result holds the interpreter for seconds).
 DEFER_BYTES = 1 << 20
+_ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 #: Requests either side may send before the handshake completes.
 _EARLY = frozenset({"initialize", "ping", "server/discover"})
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+_META_SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId"
+#: 2026-07-28: the notifications a subscriptions/listen filter governs, and the filter field that asks for each
+_FILTERED = {"notifications/tools/list_changed": "toolsListChanged",
+             "notifications/prompts/list_changed": "promptsListChanged",
+             "notifications/resources/list_changed": "resourcesListChanged",
+             "notifications/resources/updated": "resourceSubscriptions"}
 
 #: method -> (the server capability it needs, the sub-capability or None), for what the client asks
 _CLIENT_USES = {
@@ -119,6 +126,11 @@ class ProtocolJudge:
         self._progress: dict[tuple[str, Any], float | None] = {}  # active token -> last progress value
         self._new: list[ProtocolFinding] = []
         self._meta_by_exchange: dict[Any, tuple[Event, str]] = {}  # HTTP exchange -> (request, _meta revision)
+        #: deprecated features already said (once a session), and those seen before the revision was known
+        self._deprecations_said: set[str] = set()
+        self._deprecations_early: list[tuple[Event, str]] = []
+        #: subscriptions/listen requests by id: their filter, and whether the server acknowledged them yet
+        self._listens: dict[tuple[str, Any], tuple[dict[str, Any], list[bool]]] = {}
         #: (revision, method) -> the yes/no check of its request or notification (None: none to run)
         self._fast: dict[tuple[str, str | None], Any] = {}
         #: method -> (revision or None, what verdict() checks its notifications with then, the verdicts from the
@@ -126,9 +138,8 @@ class ProtocolJudge:
         self._verdict_checks: dict[str | None, tuple[str | None, Any, Verdict, Verdict]] = {}
         #: (revision, method, direction) -> this judge's verdict "its schema check passed"
         self._valid: dict[tuple[str | None, str | None, str], Verdict] = {}
-        #: tool name -> the outputSchema the server's last tools/list gave it (rule tool-output-schema)
-        self._output_schemas: dict[str, Any] = {}
-        self._calls: dict[tuple[str, Any], str] = {}  # a client's tools/call in flight -> the tool's name
+        #: what requests in flight asked of their answers (outputSchema, requestedSchema) and tool names
+        self._promises = Promises()
 
     # -- feeding ------------------------------------------------------------------------------------------
 
@@ -148,8 +159,8 @@ class ProtocolJudge:
                 assert event is not None
                 if event.kind == Kind.MESSAGE and event.rpc is not None and event.dir is not None:
                     self._message(event, NOT_PARSED)
-                elif event.kind == Kind.HTTP and self._meta_by_exchange:
-                    self._header_rule(event)
+                elif event.kind in (Kind.HTTP, Kind.SSE):
+                    self._transport_event(event)
         else:
             listed = events if isinstance(events, list) else list(events)
             if len(listed) != len(parsed):
@@ -187,8 +198,8 @@ class ProtocolJudge:
             event = self._event_at(events, i, fetch)
             rpc = event.rpc
             if event.kind != message or rpc is None or event.dir is None:
-                if event.kind == Kind.HTTP and self._meta_by_exchange:
-                    self._header_rule(event)
+                if event.kind in (Kind.HTTP, Kind.SSE):
+                    self._transport_event(event)
                 continue
             if type(value) is Verdict:
                 value = NOT_PARSED  # another judge's, or checked against another revision: parsed again
@@ -378,6 +389,11 @@ class ProtocolJudge:
                 self._client_caps = caps if isinstance(caps, dict) else {}
             elif method == "server/discover":
                 self._requested = revisions.STATELESS_FROM
+            elif method == "subscriptions/listen":
+                wanted = _get(body, "params", "notifications")
+                self._listens[id_key(msg_id)] = (wanted if isinstance(wanted, dict) else {}, [False])
+            if method == "logging/setLevel" or _META_LOG_LEVEL in meta:
+                self._deprecated(event, "logging")
             named = meta.get(_META_VERSION)
             if isinstance(named, str) and method not in _EARLY:
                 self._meta_revision(event, named)
@@ -386,14 +402,15 @@ class ProtocolJudge:
                 self._add(event, "request-before-handshake",
                           f"{method} sent before the server answered initialize; only ping may come first")
             self._uses_server_capability(event, method)
-            if method == "tools/call" and isinstance(_get(body, "params", "name"), str):
-                self._calls[id_key(msg_id)] = _get(body, "params", "name")
+            self._promises.client_request(method, msg_id, body.get("params"))
         else:
             if self._handshake_era and not self._initialized and method != "ping":
                 self._add(event, "request-before-handshake",
                           f"the server sent {method} before the client's notifications/initialized; only ping "
                           "and logging may come first")
             self._uses_client_capability(event, method, _SERVER_ASKS)
+            self._asks(event, method, body.get("params"))
+            self._promises.server_request(method, msg_id, body.get("params"))
         self._not_in_revision(event, method)
         token = meta.get("progressToken")
         pending = _Pending(method, event.seq, id_key(token) if token is not None else None,
@@ -407,20 +424,25 @@ class ProtocolJudge:
     def _response(self, event: Event, kind: str, msg_id: Any, answering: str | None, body: dict[str, Any]) -> None:
         origin = Direction.S2C if event.dir == Direction.C2S else Direction.C2S
         pending = self._pending[origin].pop(id_key(msg_id), None)
-        if pending is not None and pending.progress_token is not None:
+        if pending is not None and pending.progress_token is not None and not _creates_task(body):
+            # a task's progressToken stays valid for the task's whole life (2025-11-25 tasks: "Task Progress
+            # Notifications"), after the answer that created it
             self._progress.pop(pending.progress_token, None)
-        called = self._calls.pop(id_key(msg_id), None) if event.dir == Direction.S2C else None
-        if kind != jsonrpc.RESPONSE or event.dir != Direction.S2C:
+        answer = r if kind == jsonrpc.RESPONSE and isinstance(r := body.get("result"), dict) else None
+        if event.dir == Direction.C2S:
+            for rule, text in self._promises.client_answer(msg_id, answer):
+                self._add(event, rule, text)
             return
-        result = body.get("result")
-        result = result if isinstance(result, dict) else {}
-        if answering == "tools/list":
-            self._tools_listed(result)
-            self._tool_names(event, result)
-        elif answering == "tools/call" and called is not None and called in self._output_schemas:
-            problem = output_problem(called, self._output_schemas[called], result)
-            if problem is not None:
-                self._add(event, "tool-output-schema", problem)
+        revision = self.revision or self.assumed or ""
+        for rule, text in self._promises.server_answer(msg_id, answering, answer, revision):
+            self._add(event, rule, text)
+        if kind != jsonrpc.RESPONSE:
+            return
+        result = answer if answer is not None else {}
+        asked = result.get("inputRequests") if result.get("resultType") == "input_required" else None
+        for ask in asked.values() if isinstance(asked, dict) else ():
+            if isinstance(ask, dict):
+                self._asks(event, str(ask.get("method")), ask.get("params"))
         if answering == "initialize":
             self._init_answered = True
             chosen = result.get("protocolVersion")
@@ -433,29 +455,7 @@ class ProtocolJudge:
             self._server_caps = caps if isinstance(caps, dict) else {}
             self.revision = revisions.STATELESS_FROM
             self._init_answered = self._initialized = True
-
-    def _tools_listed(self, result: dict[str, Any]) -> None:
-        """The outputSchema of each tool of a tools/list page, for the calls that follow (a tool listed again
-        without one has none any more)."""
-        tools = result.get("tools")
-        for tool in tools if isinstance(tools, list) else ():
-            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                if isinstance(tool.get("outputSchema"), dict):
-                    self._output_schemas[tool["name"]] = tool["outputSchema"]
-                else:
-                    self._output_schemas.pop(tool["name"], None)
-
-    def _tool_names(self, event: Event, result: dict[str, Any]) -> None:
-        """Duplicate and hidden-character names in one tools/list page (and, from 2025-11-25, the length and
-        characters its guidance asks for)."""
-        tools = result.get("tools")
-        if not isinstance(tools, list):
-            return
-        revision = self.revision or self.assumed or ""
-        guidance = revision >= "2025-11-25"  # the revisions are dates: later sorts after
-        names = (tool.get("name") for tool in tools if isinstance(tool, dict))
-        for problem in name_problems(names, guidance=guidance):
-            self._add(event, "tool-name", problem)
+            self._revision_known()
 
     def _chosen(self, event: Event, chosen: str) -> None:
         if chosen not in revisions.REVISIONS:
@@ -468,6 +468,7 @@ class ProtocolJudge:
                       f"the client asked for revision {self._requested} and the server chose {chosen}: right "
                       f"only if the server does not support {self._requested}")
         self.revision = chosen
+        self._revision_known()
 
     def _notification(self, event: Event, method: str, body: dict[str, Any]) -> None:
         if method in _STATEFUL_NOTIFICATIONS:
@@ -480,8 +481,12 @@ class ProtocolJudge:
             elif method == "notifications/cancelled":
                 self._cancel_rule(event, params)
         if event.dir == Direction.S2C:
+            if self.revision == revisions.STATELESS_FROM and (method in _FILTERED or method == _ACKNOWLEDGED):
+                self._subscription_rules(event, method, body)
             if method in _SERVER_ANNOUNCES:
                 self._uses_server_capability(event, method, _SERVER_ANNOUNCES)
+            if method == "notifications/message":
+                self._deprecated(event, "logging")
             if method == "notifications/message" and self.revision == revisions.STATELESS_FROM \
                     and not any(p.log_level for p in self._pending[Direction.C2S].values()):
                 self._add(event, "log-without-level",
@@ -492,6 +497,77 @@ class ProtocolJudge:
             self._not_in_revision(event, method)
 
     # -- rules --------------------------------------------------------------------------------------------
+
+    def _asks(self, event: Event, method: str, params: Any) -> None:
+        """The server asks for roots or sampling (a request of its own, or an ``inputRequests`` entry)."""
+        if method == "roots/list":
+            self._deprecated(event, "roots")
+        elif method == "sampling/createMessage":
+            self._deprecated(event, "sampling")
+            if isinstance(params, dict) and params.get("includeContext") in ("thisServer", "allServers"):
+                self._deprecated(event, "include-context")
+
+    def _transport_event(self, event: Event) -> None:
+        """HTTP and SSE events: the MCP-Protocol-Version header rule; the deprecated HTTP+SSE transport (its
+        ``endpoint`` event) and Dynamic Client Registration (the OAuth flow's registration POST)."""
+        if event.kind == Kind.HTTP and self._meta_by_exchange:
+            self._header_rule(event)
+        if event.kind == Kind.SSE and event.data.get("event") == "endpoint":
+            self._deprecated(event, "http+sse")
+        elif event.kind == Kind.HTTP and event.data.get("auth_step") == "registration" \
+                and event.data.get("method") == "POST":
+            self._deprecated(event, "dcr")
+
+    def _deprecated(self, event: Event, feature: str) -> None:
+        """A feature 2026-07-28 deprecates is used: an ``info`` finding, once a session, in a 2026-07-28 session
+        (one seen before the revision is known is said if the session turns out to be one)."""
+        if feature in self._deprecations_said:
+            return
+        if self.revision is None:
+            if len(self._deprecations_early) < len(DEPRECATED):
+                self._deprecations_early.append((event, feature))
+            return
+        if self.revision != revisions.STATELESS_FROM:
+            return
+        self._deprecations_said.add(feature)
+        self._add(event, "deprecated-feature", DEPRECATED[feature])
+
+    def _revision_known(self) -> None:
+        """The session's revision is known: the deprecations seen before it are said now (or dropped)."""
+        early, self._deprecations_early = self._deprecations_early, []
+        for event, feature in early:
+            self._deprecated(event, feature)
+
+    def _subscription_rules(self, event: Event, method: str, body: dict[str, Any]) -> None:
+        """2026-07-28: a list change or resource update comes on a subscription that asked for it, after that
+        subscription's acknowledgement (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/
+        subscriptions)."""
+        params = p if isinstance(p := body.get("params"), dict) else {}
+        meta = m if isinstance(m := params.get("_meta"), dict) else {}
+        if _META_SUBSCRIPTION not in meta:
+            if method in _FILTERED:
+                self._add(event, "subscription-filter", f"{method} outside any subscription: a 2026-07-28 server "
+                                                        "sends it only on a subscriptions/listen stream that asked")
+            return
+        found = self._listens.get(id_key(meta[_META_SUBSCRIPTION]))
+        if found is None:
+            return  # a subscription this judge did not see opened (a capture that starts later)
+        wanted, acknowledged = found
+        if method == _ACKNOWLEDGED:
+            acknowledged[0] = True
+            return
+        subscription = json.dumps(meta[_META_SUBSCRIPTION])
+        if not acknowledged[0]:
+            self._add(event, "subscription-before-ack", f"{method} on subscription {subscription} before its "
+                                                        "notifications/subscriptions/acknowledged")
+        field = _FILTERED[method]
+        uris = wanted.get(field)
+        asked = isinstance(uris, list) and params.get("uri") in uris if field == "resourceSubscriptions" \
+            else wanted.get(field) is True
+        if not asked:
+            what = f"updates of {json.dumps(params.get('uri'))}" if field == "resourceSubscriptions" else field
+            self._add(event, "subscription-filter", f"{method} on subscription {subscription}, whose filter did not "
+                                                    f"ask for {what}")
 
     def _progress_rule(self, event: Event, params: dict[str, Any]) -> None:
         token = params.get("progressToken")
@@ -533,6 +609,7 @@ class ProtocolJudge:
                       f"_meta names revision {named}, but the session speaks {self.revision}")
         elif self.revision is None and named in revisions.REVISIONS and not self._handshake_era:
             self.revision = named
+            self._revision_known()
 
     def _header_rule(self, event: Event) -> None:
         """The HTTP exchange that carried a request: its MCP-Protocol-Version header must agree with _meta."""
@@ -549,6 +626,8 @@ class ProtocolJudge:
     def _not_in_revision(self, event: Event, method: str) -> None:
         if self.revision is None or not method or method in revisions.methods(self.revision):
             return
+        if method in extension_methods(self._server_caps):
+            return  # a method of an extension the server declared (tasks, skills): no revision defines it
         if any(method in revisions.methods(r) for r in revisions.REVISIONS):
             has = [r for r in revisions.REVISIONS if method in revisions.methods(r)]
             self._add(event, "method-not-in-revision",
@@ -648,8 +727,10 @@ def _always(value: Any) -> bool:
 _NOTIFICATION = jsonrpc.NOTIFICATION
 _S2C, _C2S = Direction.S2C, Direction.C2S
 #: notifications that change or consult the judge's state beyond capabilities and revision
+#: notifications whose rules read their body or change the judge's state: judged in full, never by a verdict (the
+#: subscription rules read _meta's subscriptionId; list changes and resource updates are few)
 _STATEFUL_NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/progress",
-                                     "notifications/cancelled"})
+                                     "notifications/cancelled", _ACKNOWLEDGED, *_FILTERED})
 #: kinds judged by their own method's definition
 _BY_METHOD = frozenset({jsonrpc.REQUEST, jsonrpc.NOTIFICATION})
 _UNKNOWN = object()
@@ -661,6 +742,13 @@ def _fast_check(revision: str, method: str | None) -> Callable[[Any], bool] | No
     schema = for_revision(revision)
     name = schema.methods.get(method or "") if schema is not None else None
     return schema.fast(name) if schema is not None and name else None
+
+
+def _creates_task(body: dict[str, Any]) -> bool:
+    """Whether a response is a CreateTaskResult: 2025-11-25 (``result.task``) or the tasks extension's
+    (``resultType: "task"``)."""
+    result = body.get("result")
+    return isinstance(result, dict) and (isinstance(result.get("task"), dict) or result.get("resultType") == "task")
 
 
 def _get(obj: Any, *keys: str) -> Any:

@@ -85,6 +85,9 @@ class RevisionSchema:
         if answering is None:
             return None
         if isinstance(result, dict):
+            # the tasks extension's CreateTaskResult (SEP-2663): no core revision defines it
+            if result.get("resultType") == "task":
+                return None
             # 2026-07-28: any request may be answered "come back with more input"
             if result.get("resultType") == "input_required" and "InputRequiredResult" in self.definitions:
                 return "InputRequiredResult"

@@ -2,7 +2,8 @@
 
 ``schemas/<revision>/schema.json`` are the MCP project's files byte for byte (``schemas/SOURCE`` names the
 commit, ``schemas/LICENSE`` the license). Each document is read once, on first use, and kept: a session
-judges all its messages against one revision.
+judges all its messages against one revision. Where a file contradicts itself, :mod:`.errata` says how it is
+read (applied in memory; the files stay as published).
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ def schema_bytes(revision: str) -> bytes:
 
 @cache
 def schema_document(revision: str) -> dict[str, Any]:
-    """The parsed schema document of ``revision`` (KeyError for a revision we do not know)."""
+    """The parsed schema document of ``revision``, its :mod:`.errata` applied (KeyError for a revision we do not
+    know)."""
+    from inspector.core.protocol import errata
+
     if revision not in REVISIONS:
         raise KeyError(revision)
     document: dict[str, Any] = json.loads(schema_bytes(revision))
-    return document
+    return errata.apply(revision, document)
 
 
 def definitions(revision: str) -> dict[str, Any]:

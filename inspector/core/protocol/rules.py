@@ -11,7 +11,8 @@ Where a rule is judged:
   also part of the saved event.
 
 A finding's ``code`` is its rule's id, so the Problems panel, ``show`` and ``lint`` group and count all of
-them alike. A MUST broken is severity ``error`` (and makes ``lint`` exit 1); a SHOULD broken is a ``warning``.
+them alike. A MUST broken is severity ``error`` (and makes ``lint`` exit 1); a SHOULD broken is a ``warning``; an
+``INFO`` rule's findings (``info``) say something worth knowing and are never a problem.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 
 MUST = "MUST"
 SHOULD = "SHOULD"
+#: Not a rule broken: something a developer should know (a deprecated feature in use). Never a problem.
+INFO = "INFO"
 _SPEC = "https://modelcontextprotocol.io/specification"
 
 
@@ -34,7 +37,7 @@ class Rule:
 
     @property
     def severity(self) -> str:
-        return "error" if self.level == MUST else "warning"
+        return {MUST: "error", SHOULD: "warning"}.get(self.level, "info")
 
 
 RULES: tuple[Rule, ...] = (
@@ -92,6 +95,11 @@ RULES: tuple[Rule, ...] = (
          "A client calls a tool by its name: two tools of one name cannot both be called, an invisible or "
          "direction-changing character shows a person another name than the one called, and from 2025-11-25 "
          "names SHOULD be 1 to 128 of A-Z, a-z, 0-9, _, - and ."),
+    Rule("elicitation-content", SHOULD, "judge", "an elicitation accepted with content that breaks its "
+         "requestedSchema", f"{_SPEC}/2025-11-25/client/elicitation#security-considerations",
+         "Both parties SHOULD validate elicitation content against the schema the server sent; a server that "
+         "trusts the answer reads a wrong type or an out-of-range value. A value equal to the field's own default "
+         "is never flagged (the window's answer form uses the same check)."),
     # -- 2026-07-28 ---------------------------------------------------------------------------------------
     Rule("meta-revision-mismatch", MUST, "judge", "a request's _meta names another revision than the session's",
          f"{_SPEC}/2026-07-28/basic#meta",
@@ -102,6 +110,20 @@ RULES: tuple[Rule, ...] = (
          f"{_SPEC}/2026-07-28/basic#meta",
          "In 2026-07-28 the client opts in to log messages per request with io.modelcontextprotocol/logLevel in "
          "_meta; a server logging without it floods a client that asked for none."),
+    Rule("subscription-filter", MUST, "judge", "a notification no subscription asked for (2026-07-28)",
+         f"{_SPEC}/2026-07-28/basic/patterns/subscriptions#opening-a-stream",
+         "The server MUST NOT send notification types the client has not requested in its subscriptions/listen "
+         "filter (nor list changes and resource updates outside any subscription): a client that did not ask "
+         "does not expect them."),
+    Rule("subscription-before-ack", MUST, "judge", "a subscription's notification before its acknowledgement",
+         f"{_SPEC}/2026-07-28/basic/patterns/subscriptions#acknowledgment",
+         "notifications/subscriptions/acknowledged MUST be the first message carrying the subscription's id: "
+         "until then the client does not know what the server agreed to send."),
+    Rule("deprecated-feature", INFO, "judge", "a feature 2026-07-28 deprecates, used in a 2026-07-28 session",
+         f"{_SPEC}/2026-07-28/deprecated",
+         "Roots, sampling and logging (SEP-2577), Dynamic Client Registration, the HTTP+SSE transport and sampling's "
+         "includeContext thisServer/allServers (SEP-2596) remain in the specification but are scheduled for "
+         "removal; new implementations SHOULD NOT adopt them (an information, once per feature and session)."),
     # -- JSON-RPC, judged where messages are decoded and paired -------------------------------------------
     Rule("id-reused", MUST, "wire", "a request id reused while the first request is in flight",
          f"{_SPEC}/2025-11-25/basic#requests",
@@ -133,6 +155,23 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
+
+_LATER = "; it may be removed from the first revision released on or after 2027-07-28"
+#: What 2026-07-28 deprecates, and what to do instead: the ``deprecated-feature`` rule's sentences
+#: (https://modelcontextprotocol.io/specification/2026-07-28/deprecated)
+DEPRECATED = {
+    "roots": "roots are deprecated in 2026-07-28 (SEP-2577): pass directories or files via tool parameters, "
+             "resource URIs or server configuration" + _LATER,
+    "sampling": "sampling is deprecated in 2026-07-28 (SEP-2577): integrate directly with an LLM provider's API"
+                + _LATER,
+    "logging": "logging is deprecated in 2026-07-28 (SEP-2577): log to stderr on stdio, use OpenTelemetry for "
+               "observability" + _LATER,
+    "http+sse": "the HTTP+SSE transport is deprecated (since 2025-03-26; SEP-2596): use Streamable HTTP",
+    "dcr": "Dynamic Client Registration is deprecated in 2026-07-28: use a Client ID Metadata Document" + _LATER,
+    "include-context": 'sampling\'s includeContext "thisServer" and "allServers" are deprecated (SEP-2596): omit it '
+                       'or use "none"',
+}
+
 
 
 def rule(rule_id: str) -> Rule:

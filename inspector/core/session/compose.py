@@ -445,42 +445,27 @@ def server_request_reply(method: str, params: Any) -> Any:
     return {}
 
 
-def check_reply(method: str, text: str) -> Validation:
-    """Check the user's answer to a server request: JSON errors with line and column block it; a result
-    that does not have the shape ``method`` asks for is a warning (it can still be sent, on purpose)."""
+def check_reply(method: str, text: str, *, revision: str | None = None, params: Any = None) -> Validation:
+    """Check the user's answer to the server's ``method`` request (sent with ``params``): JSON errors with line
+    and column block it; what the judge would flag once it is sent (the revision's schema, an elicitation's
+    ``requestedSchema``: :func:`inspector.core.protocol.replies.reply_problems`, the one check both share) is a
+    warning, listed in ``warnings``: it can still be sent, on purpose. ``revision`` None: the latest's schema."""
+    from inspector.core.protocol.replies import reply_problems
+    from inspector.core.protocol.revisions import LATEST
+
     if not text.strip():
         return Validation(False, "nothing to answer with: write a JSON result", severity="error")
     obj, problem = _parse(text)
     if problem is not None:
         return problem
-    problems = _reply_problems(method, obj)
+    if not isinstance(obj, dict):
+        problems = [f"a result is a JSON object, not a {jsonrpc.json_type(obj)}"]
+    else:
+        problems = [v.sentence for v in reply_problems(method, obj, revision=revision or LATEST, params=params)]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         return Validation(True, f"sendable, but {problems[0]}{more}", obj, "warning", "result", problems)
     return Validation(True, f"valid {method} result" if method else "valid result", obj, "ok", "result")
-
-
-def _reply_problems(method: str, obj: Any) -> list[str]:
-    if not isinstance(obj, dict):
-        return [f"a result is a JSON object, not a {jsonrpc.json_type(obj)}"]
-    problems = []
-    if method == "sampling/createMessage":
-        for key in ("role", "content", "model"):
-            if key not in obj:
-                problems.append(f'a sampling result needs "{key}"')
-    elif method == "elicitation/create":
-        if obj.get("action") not in ("accept", "decline", "cancel"):
-            problems.append('an elicitation result needs "action": "accept", "decline" or "cancel"')
-        content = obj.get("content")
-        if content is not None and not isinstance(content, dict):
-            problems.append('"content" must be an object of field values')
-    elif method == "roots/list":
-        roots = obj.get("roots")
-        if not isinstance(roots, list):
-            problems.append('a roots/list result needs a "roots" array')
-        elif any(not isinstance(r, dict) or not isinstance(r.get("uri"), str) for r in roots):
-            problems.append('every root needs a "uri" string')
-    return problems
 
 
 #: A history label never shows more than this many characters of the message's name or URI.

@@ -32,7 +32,8 @@ class ServerRequestHandler:
     """What answers the server's requests that the session does not answer itself (sampling, elicitation...).
 
     Subclasses override :meth:`__call__` (the result, or :class:`RpcError` for a JSON-RPC error),
-    :meth:`capabilities` (what the client may then declare) and :attr:`waits_for_user`."""
+    :meth:`capabilities` (what the client may then declare), :attr:`waits_for_user`, and :meth:`attached` to
+    learn the session they answer for (its revision, once negotiated, judges the answers)."""
 
     #: it asks a person: the clocks of the requests a server request belongs to stop while it waits
     waits_for_user = False
@@ -40,6 +41,9 @@ class ServerRequestHandler:
     def capabilities(self) -> dict[str, Any]:
         """Client capabilities this handler answers for (``elicitation``, ``sampling``...)."""
         return {}
+
+    def attached(self, session: Session) -> None:
+        """``session`` will ask this handler (called once, when the session is made)."""
 
     async def __call__(self, method: str, params: Any) -> Any:
         raise RpcError(METHOD_NOT_FOUND, f"mcp-inspector does not answer {method} here; the request was recorded")
@@ -51,6 +55,8 @@ class ServerRequests:
     def __init__(self, session: Session, handler: ServerRequestHandler | None) -> None:
         self.session = session
         self.handler = handler
+        if handler is not None:
+            handler.attached(session)
         #: server requests (by id) being answered
         self.answering: set[IdKey] = set()
         #: those of them the server cancelled before we asked

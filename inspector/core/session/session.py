@@ -32,14 +32,13 @@ from inspector.core.session.handshake import MODERN_REVISION, Handshake
 from inspector.core.session.outcomes import (
     RequestCancelled,
     RequestTimeout,
-    RpcError,
     ServerInfo,
     UnreadableResponse,
     client_info,
-    result_of,
 )
 from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
+from inspector.core.session.spans import Spans
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
@@ -55,8 +54,6 @@ DEFAULT_TIMEOUT_HINT = "raise --timeout to wait longer"
 DEFAULT_MAX_TIME_HINT = "raise --max-time to wait longer"
 #: At close, how long answers and cancellations already on their way may take to go out.
 PENDING_SENDS_GRACE = 0.5
-#: Bound on input_required round trips for one request (2026-07-28 multi round-trip requests).
-MAX_INPUT_ROUNDS = 5
 
 class _OutOfTime(TimeoutError):
     """A request that kept reporting progress reached ``max_request_time``."""
@@ -108,6 +105,9 @@ class Session:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: one per request being waited for: the framing errors from the server since it was sent
         self._junk_watchers: list[_Junk] = []
+        #: the conversations of several requests (tasks, multi-round calls), marked on their events
+        self.spans = Spans()
+        self.annotators.append(self.spans.annotate)
 
     # -- the event path --------------------------------------------------------------------------------
 
@@ -338,37 +338,11 @@ class Session:
     async def request_object(self, obj: dict[str, Any], *, timeout: float = DEFAULT_REQUEST_TIMEOUT,
                              cancel_on_timeout: bool = True) -> Event:
         """Send a request and wait for its response; in the 2026-07-28 era, fulfil ``input_required``
-        results (multi round-trip requests) with the server request handler and retry with a new id."""
-        response = await self.request_one_round(obj, timeout, cancel_on_timeout)
-        for _ in range(MAX_INPUT_ROUNDS):
-            if not _may_need_input(response):
-                return response
-            result, _ = result_of(response)
-            if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
-                return response
-            asked = a if isinstance(a := result.get("inputRequests"), dict) else {}
-            names = ", ".join(f"{v.get('method')} ({k})" for k, v in asked.items() if isinstance(v, dict))
-            if self.server_requests.handler is None and any(
-                    isinstance(v, dict) and v.get("method") not in ("roots/list", "ping") for v in asked.values()):
-                self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; no answer policy, so it "
-                          "stays unanswered", request_id=obj.get("id"))
-                return response
-            self.note(f"{obj.get('method')} needs input: {names or 'nothing named'}; answering and retrying",
-                      request_id=obj.get("id"))
-            responses = {}
-            for key, ask in asked.items():
-                if isinstance(ask, dict):
-                    try:
-                        responses[key] = await self.server_requests.handle(str(ask.get("method")), ask.get("params"))
-                    except RpcError as exc:
-                        responses[key] = {"error": {"code": exc.code, "message": exc.message}}
-            params = dict(obj.get("params") or {})
-            params["inputResponses"] = responses
-            if "requestState" in result:
-                params["requestState"] = result["requestState"]
-            obj = {**obj, "id": self.next_id(), "params": params}
-            response = await self.request_one_round(obj, timeout, cancel_on_timeout)
-        return response
+        results (multi round-trip requests) with the server request handler and retry with a new id, the rounds
+        marked as one span (:func:`inspector.core.session.rounds.request_in_rounds`)."""
+        from inspector.core.session.rounds import request_in_rounds
+
+        return await request_in_rounds(self, obj, timeout, cancel_on_timeout)
 
     async def request_one_round(self, obj: dict[str, Any], timeout: float, cancel_on_timeout: bool) -> Event:
         """Send one request and wait (bounded) for its response, answering nothing on the way: no
@@ -576,19 +550,6 @@ def _progress_token(obj: dict[str, Any]) -> str | None:
     return None
 
 
-#: Responses up to this size are parsed to see whether they ask for input; bigger ones are searched first.
-INPUT_SCAN_BYTES = 1 << 20
-
-
 def encode(obj: Any) -> bytes:
     """One message as compact UTF-8 JSON (no newline: the transport frames it)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def _may_need_input(response: Event) -> bool:
-    """Whether a response may be an ``input_required`` result, without parsing a big one (a 50 MB result
-    parsed on the event loop would freeze the window): JSON encoders write that ASCII value as it is, so a
-    result whose bytes do not hold it is not one."""
-    return response.size <= INPUT_SCAN_BYTES or b"input_required" in response.raw
-
-

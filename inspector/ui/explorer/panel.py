@@ -24,6 +24,7 @@ from inspector.core.present.images import ICON_MAX_PIXELS, icon_bytes
 from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
+from inspector.ui.explorer.extension_pages import ExtensionPages
 from inspector.ui.explorer.history_page import HistoryPage
 from inspector.ui.explorer.prompts_page import PromptsPage
 from inspector.ui.explorer.resources_page import ResourcesPage
@@ -68,6 +69,7 @@ class ExplorerPanel(QWidget):
         for page, title in ((self.tools, "Tools"), (self.resources, "Resources"), (self.prompts, "Prompts"),
                             (self.roots, "Roots"), (self.history, "History")):
             self.pages.addTab(page, title)
+        self.extensions = ExtensionPages(self)  # Tasks (and Run as task), Skills, subscription and caching lines
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
@@ -87,6 +89,7 @@ class ExplorerPanel(QWidget):
         self._ignored = {}
         catalog.listeners.append(self._notice)
         catalog.attach()
+        self.extensions.bind(catalog)
         self.roots.show_roots(list(target.roots))
         self.history.show_calls(history, target.name)
 
@@ -102,12 +105,14 @@ class ExplorerPanel(QWidget):
         self.resources.subscribe_button.setVisible(self.catalog.can_subscribe)
         if caps and not self.catalog.declares("tools") and self.catalog.declares("resources"):
             self.pages.setCurrentIndex(1)
+        self.extensions.server_ready()
         self.say("listing what the server offers…")
         self.spawn(self.catalog.load(), "listing what the server offers")
 
     def connection_ended(self) -> None:
         self.ready = False
         self._enable(False)
+        self.extensions.connection_ended()
         if self.catalog is not None:
             self.catalog.detach()
 

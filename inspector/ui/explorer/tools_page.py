@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.explore.catalog import request_message
 from inspector.core.explore.history import summarize
-from inspector.core.session.outcomes import result_of
+from inspector.core.explore.tasks import outcome_of
 from inspector.core.transports.base import TransportError
 from inspector.ui.explorer.arguments import arguments_editor_for
 from inspector.ui.explorer.result_view import ResultView
@@ -71,6 +71,16 @@ class ToolsPage(QWidget):
         self._call_keys = CallKeys(self.call, self)
         for keys in CALL_KEYS:
             QShortcut(QKeySequence(keys), self, self.call).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    @property
+    def tool(self) -> dict[str, Any] | None:
+        """The tool selected on the page (its tools/list entry), or None."""
+        return self._tool
+
+    @property
+    def token(self) -> str | None:
+        """The progress token of the call whose result the page shows, or None."""
+        return self._token
 
     def select_tool(self, name: str) -> bool:
         for row in range(self.tool_list.count()):
@@ -127,14 +137,15 @@ class ToolsPage(QWidget):
         catalog = self.explorer.catalog
         assert catalog is not None
         try:
-            response = await catalog.call_tool(name, arguments, progress=token)
+            response = await catalog.call_tool(name, arguments, progress=token,
+                                               as_task=self.explorer.extensions.as_task())
         except TransportError as exc:
             if self._token == token:
                 self.tool_result.clear()
                 self.tool_result.say(str(exc), failure=True)
             self.explorer.history.remember(name, arguments, f"failed: {exc}")
             return
-        result, error = result_of(response)
+        result, error = outcome_of(response)  # a task's own result, for a call that ran as one
         if self._token == token:
             self.tool_result.clear()
             if error is not None:

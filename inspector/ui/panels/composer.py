@@ -53,6 +53,7 @@ from inspector.core.session import compose
 from inspector.core.wire.events import Event
 from inspector.core.wire.ids import describe_id, id_key
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+from inspector.ui.wheel_guard import guard_wheel
 
 #: Sent messages (and replaced drafts) kept for recall; older ones are dropped.
 HISTORY_LIMIT = 100
@@ -115,12 +116,12 @@ class Composer(QWidget):
     # -- construction ----------------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.method_box = QComboBox(self)
+        self.method_box = guard_wheel(QComboBox(self))
         self.method_box.setObjectName("method")
         self.method_box.setToolTip("Load a template for this method (the current text stays in the history)")
         self.method_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.method_box.setMinimumContentsLength(14)
-        self.history_box = QComboBox(self)
+        self.history_box = guard_wheel(QComboBox(self))
         self.history_box.setObjectName("history")
         self.history_box.setPlaceholderText("History")
         self.history_box.setToolTip("Recall a sent message (Alt+Up / Alt+Down)")

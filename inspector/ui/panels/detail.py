@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -36,6 +37,7 @@ from inspector.core import offload
 from inspector.core.apps.lane import describe as describe_app
 from inspector.core.capture.index import PartialEvent
 from inspector.core.present import json_tree
+from inspector.core.present.annotations import message_notes
 from inspector.core.present.describe import describe_http, describe_lifecycle, hexdump
 from inspector.core.present.pretty import PrettyPrinter, fold_text
 from inspector.core.wire.events import Event, Kind
@@ -133,6 +135,14 @@ class DetailView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
+        #: what a message carries beyond its text: caching hints, trace context (core/present/annotations.py)
+        self.notes = QLabel(self)
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a line per note, whole (a wrapped label's height is not always given it); cut at the pane's edge, the
+        # whole text in its tooltip, and never widening the pane
+        self.notes.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.notes)
         layout.addWidget(self.tabs)
         self.current: Event | None = None
         self.lookup_exchange: Any = None  # callable(exchange number) -> list of http events, set by the tab
@@ -167,11 +177,16 @@ class DetailView(QWidget):
             editor.setPlainText("")
         self.tree.clear()
         self.banner.setText("Select an event in the timeline.")
+        self.notes.hide()
         self.show_all.hide()
         self.browse.hide()
 
     def show_event(self, event: Event) -> None:
         self.current = event
+        notes = "\n".join(message_notes(event))
+        self.notes.setText(notes)
+        self.notes.setToolTip(notes)
+        self.notes.setVisible(bool(notes))
         self._stop_full()
         size = event.size
         big = size > PREVIEW_BYTES

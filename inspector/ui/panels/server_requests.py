@@ -29,7 +29,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QKeyEvent, QKeySequence, QPalette, QShortcut
@@ -59,6 +59,10 @@ from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+from inspector.ui.wheel_guard import guard_wheel
+
+if TYPE_CHECKING:
+    from inspector.core.session.session import Session
 
 #: Params longer than this are shown cut, with a note (a sampling request can carry megabytes of context).
 PARAMS_PREVIEW_CHARS = 256 * 1024
@@ -80,6 +84,10 @@ CAPABILITIES: dict[str, Any] = {"sampling": {}, "elicitation": {"form": {}, "url
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens", "toolUse")
 
 COL_METHOD, COL_WAITING, COL_SUMMARY = range(3)
+ANSWER_TIP = "Send the result above (Ctrl+Enter)"
+ACCEPT_TIP = "Accept with the content above (Ctrl+Enter)"
+SEND_AS_TYPED_TIP = ("Send the answer above exactly as typed, although it breaks the schema: to see what the server "
+                     "does with it (the timeline flags it)")
 STATUS_COLOURS = {"ok": ("#1a7f37", "#7ee787"), "warning": ("#9a6700", "#e3b341"), "error": ("#cf222e", "#ff7b72")}
 
 
@@ -170,6 +178,10 @@ class _PanelHandler(ServerRequestHandler):
     def capabilities(self) -> dict[str, Any]:
         return json.loads(json.dumps(CAPABILITIES))
 
+    def attached(self, session: Session) -> None:
+        # answers are judged against the session's revision, as the timeline judges them once sent
+        self._panel.revision_of = lambda: session.server.protocol_version if session.server is not None else None
+
 
 class ServerRequestsPanel(QWidget):
     """Pending server requests and the editor to answer them.
@@ -187,6 +199,8 @@ class ServerRequestsPanel(QWidget):
         self._pending: dict[int, PendingRequest] = {}
         self._keys = itertools.count(1)
         self._shown: PendingRequest | None = None
+        #: the revision answers are judged by (the session's, once a handler of this panel is attached to one)
+        self.revision_of: Callable[[], str | None] = lambda: None
         self._build()
         self._show(None)
         self._update_header()
@@ -241,9 +255,9 @@ class ServerRequestsPanel(QWidget):
         self.answer_status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         self.answer_button = QPushButton("Answer", self)
-        self.answer_button.setToolTip("Send the result above (Ctrl+Enter)")
+        self.answer_button.setToolTip(ANSWER_TIP)
         self.accept_button = QPushButton("Accept", self)
-        self.accept_button.setToolTip("Accept with the content above (Ctrl+Enter)")
+        self.accept_button.setToolTip(ACCEPT_TIP)
         self.decline_button = QPushButton("Decline", self)
         self.decline_button.setToolTip('Answer {"action": "decline"}: the user said no')
         self.cancel_button = QPushButton("Cancel", self)
@@ -257,7 +271,7 @@ class ServerRequestsPanel(QWidget):
         actions.addWidget(self.cancel_button)
         actions.addStretch(1)
 
-        self.error_code = QSpinBox(self)
+        self.error_code = guard_wheel(QSpinBox(self))
         self.error_code.setRange(-2**31, 2**31 - 1)
         self.error_code.setToolTip("JSON-RPC error code")
         self.error_code.setMaximumWidth(self.error_code.fontMetrics().horizontalAdvance("-3260300") + 36)
@@ -355,7 +369,7 @@ class ServerRequestsPanel(QWidget):
         self.sampling_text.setTabChangesFocus(True)
         self.sampling_model = QLineEdit(self.sampling_page)
         self.sampling_model.setObjectName("sampling-model")
-        self.sampling_stop = QComboBox(self.sampling_page)
+        self.sampling_stop = guard_wheel(QComboBox(self.sampling_page))
         self.sampling_stop.setObjectName("sampling-stop")
         self.sampling_stop.setEditable(True)
         self.sampling_stop.addItems(["", *STOP_REASONS])
@@ -444,7 +458,7 @@ class ServerRequestsPanel(QWidget):
         if pending is None:
             return False
         if result is None:
-            validation = compose.check_reply(pending.method, self.answer_editor.toPlainText())
+            validation = self._check(pending)
             if not validation.ok:
                 return False
             result = validation.obj
@@ -474,8 +488,11 @@ class ServerRequestsPanel(QWidget):
             raise ValueError(f"unknown elicitation action {action!r}")
         if action != "accept":
             return self.answer({"action": action}, key)
-        validation = compose.check_reply("elicitation/create", self.answer_editor.toPlainText())
-        if not validation.ok:
+        pending = self._target(key)
+        if pending is None:
+            return False
+        validation = self._check(pending)
+        if validation.severity != "ok":  # "Send as typed" (answer()) sends an answer that breaks the schema
             return False
         result = dict(validation.obj) if isinstance(validation.obj, dict) else {"content": validation.obj}
         result["action"] = "accept"
@@ -556,6 +573,8 @@ class ServerRequestsPanel(QWidget):
         self.error_message.setCursorPosition(0)
         eliciting = pending.method == "elicitation/create"
         self.answer_button.setVisible(not eliciting)
+        self.answer_button.setText("Send as typed" if eliciting else "Answer")
+        self.answer_button.setToolTip(SEND_AS_TYPED_TIP if eliciting else ANSWER_TIP)
         for button in (self.accept_button, self.decline_button, self.cancel_button):
             button.setVisible(eliciting)
         self._answer_changed()
@@ -572,7 +591,7 @@ class ServerRequestsPanel(QWidget):
         schema = params.get("requestedSchema")
         if params.get("mode") == "url" or not isinstance(schema, dict):
             return None
-        form = SchemaForm(schema, self.reply_forms)
+        form = SchemaForm(schema, self.reply_forms, trust_defaults=True)  # as the judge: the server's own defaults
         form.setObjectName("elicitation-form")
         form.changed.connect(lambda args, key=key: self._form_edited(key, args))
         self._forms[key] = form
@@ -678,7 +697,7 @@ class ServerRequestsPanel(QWidget):
         if pending is None:
             return
         self._answer_edited()
-        validation = compose.check_reply(pending.method, self.answer_editor.toPlainText())
+        validation = self._check(pending)
         self.answer_status.setText(validation.message)
         self.answer_status.setProperty("severity", validation.severity)
         light, dark = STATUS_COLOURS[validation.severity]
@@ -686,7 +705,18 @@ class ServerRequestsPanel(QWidget):
         palette.setColor(QPalette.ColorRole.WindowText, QColor(dark if is_dark(self.palette()) else light))
         self.answer_status.setPalette(palette)
         self.answer_button.setEnabled(validation.ok)
-        self.accept_button.setEnabled(validation.ok)
+        valid = validation.severity == "ok"
+        self.accept_button.setEnabled(valid)
+        self.accept_button.setToolTip(ACCEPT_TIP if valid else f"Not while the answer is invalid: "
+                                      f"{validation.message.removeprefix('sendable, but ')}. Send as typed sends it "
+                                      "anyway, to see what the server does with it.")
+        if pending.method == "elicitation/create":  # the raw way out, only when the checked way is closed
+            self.answer_button.setVisible(validation.ok and not valid)
+
+    def _check(self, pending: PendingRequest) -> compose.Validation:
+        """The editor's answer to ``pending``, judged as the timeline will judge it once sent."""
+        return compose.check_reply(pending.method, self.answer_editor.toPlainText(), revision=self.revision_of(),
+                                   params=pending.params)
 
     def _update_header(self) -> None:
         count = len(self._pending)

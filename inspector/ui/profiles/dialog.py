@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.clients.profiles import MAX_TIMEOUT, ProfileError, ServerProfile
 from inspector.ui.profiles.oauth_fields import OAuthGrantFields
+from inspector.ui.wheel_guard import guard_wheel
 
 # inspector.core.transports.http_common imports httpx: it is imported when a dialog needs it, not when the
 # window starts (benchmarks/startup.py)
@@ -146,7 +147,7 @@ class ProfileDialog(QDialog):
         # http
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("http://127.0.0.1:8000/mcp")
-        self.transport_combo = QComboBox()
+        self.transport_combo = guard_wheel(QComboBox())
         from inspector.core.transports.registry import url_transports
 
         for name in url_transports():
@@ -171,7 +172,7 @@ class ProfileDialog(QDialog):
         token_row.addWidget(self.logout_button, 0, Qt.AlignmentFlag.AlignTop)
 
         # both kinds
-        self.timeout_spin = QDoubleSpinBox()
+        self.timeout_spin = guard_wheel(QDoubleSpinBox())
         self.timeout_spin.setRange(0.5, MAX_TIMEOUT)
         self.timeout_spin.setDecimals(1)
         self.timeout_spin.setSuffix(" s")

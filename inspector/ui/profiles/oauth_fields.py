@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from inspector.core.clients.profiles import ServerProfile
+from inspector.ui.wheel_guard import guard_wheel
 
 #: The grants in the order the dialog offers them, each with the words it shows.
 GRANT_CHOICES = (("authorization-code", "Authorization code (a person signs in, in the browser)"),
@@ -29,7 +30,7 @@ class OAuthGrantFields:
 
     def __init__(self, parent: QWidget) -> None:
         self.parent = parent
-        self.grant_combo = QComboBox()
+        self.grant_combo = guard_wheel(QComboBox())
         for grant, words in GRANT_CHOICES:
             self.grant_combo.addItem(words, grant)
         self.secret_edit = QLineEdit()

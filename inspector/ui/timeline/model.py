@@ -72,6 +72,10 @@ _BOLD = QFont()
 _BOLD.setBold(True)
 _PROBLEM_FOREGROUND = QBrush(QColor(220, 50, 47))
 _PROBLEM_BACKGROUND = QBrush(QColor(220, 50, 47, 45))
+#: The band that draws a span (a task's requests, a multi-round call's rounds) on its rows' first columns: two
+#: tints, alternating from one span to the next so that neighbouring spans stay apart.
+_SPAN_BANDS = (QBrush(QColor(70, 130, 220, 60)), QBrush(QColor(150, 90, 210, 60)))
+_SPAN_COLUMNS = frozenset({COL_SEQ, COL_TIME, COL_DELTA, COL_DIR})
 #: red text without the problem band: something failed (a tool, starting the server) but nobody broke the
 #: protocol; the band (and "problems only") is for protocol problems
 _FAILURE_FOREGROUND = _PROBLEM_FOREGROUND
@@ -120,10 +124,20 @@ class TimelineModel(QAbstractTableModel):
         for row in answered:  # requests answered by the new rows: their latency cell changes
             cell = self.index(row, COL_LATENCY)
             self.dataChanged.emit(cell, cell)
+        self._repaint_span_members()
         if self.index_of_file is not None and self.index_of_file.done:
             # a request near the end may have been paired by the last rows, and "no answer" is now final
             self.dataChanged.emit(self.index(0, COL_LATENCY), self.index(total - 1, COL_LATENCY))
         return total - first
+
+    def _repaint_span_members(self) -> None:
+        """Rows a span's opening note named (saved before the span was known): their cells change."""
+        marked = self.columns.span_marked
+        if marked:
+            for row in marked:
+                if row < self._count:
+                    self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            marked.clear()
 
     def _index_rows(self, first: int, last: int) -> list[int]:
         """Columns for the new rows of a live session (an index has its own); returns the rows of the earlier
@@ -230,8 +244,11 @@ class TimelineModel(QAbstractTableModel):
                 colour.setAlpha(70)
                 return QBrush(colour)
             problem = self.columns.categories[row] & PROBLEM or self._judged_severity(event.seq) == "error"
-            return _PROBLEM_BACKGROUND if problem else None
-        return self._tooltip(event)
+            if problem:
+                return _PROBLEM_BACKGROUND
+            span = self.columns.span_of_row.get(row)
+            return _SPAN_BANDS[span % len(_SPAN_BANDS)] if span is not None and column in _SPAN_COLUMNS else None
+        return self._tooltip(event, row)
 
     def _judged_severity(self, seq: int) -> str | None:
         """The worst severity of the problems kept beside event ``seq`` (muted rules left out)."""
@@ -276,7 +293,9 @@ class TimelineModel(QAbstractTableModel):
         if column == COL_SIZE:
             return _size(event.size) if event.raw else ""
         if column == COL_SUMMARY:
-            return self._summary(row, event)
+            span = self.columns.span(row)
+            text = self._summary(row, event)
+            return f"⟦{span[1].split(' (', 1)[0]}⟧ {text}" if span is not None else text
         return ""
 
     def _latency(self, row: int, event: Event) -> str:
@@ -294,6 +313,8 @@ class TimelineModel(QAbstractTableModel):
                 if state is not None:
                     return state
                 waited = time.monotonic() - self.t0 - event.t
+                if event.rpc is not None and event.rpc.method == "subscriptions/listen":  # a stream: open, not late
+                    return f"listening {compact_seconds(waited, whole=True)}" if self.live else "open at the end"
                 return f"pending {compact_seconds(waited, whole=True)}" if self.live else "no answer"
             elif self.index_of_file is not None and self.index_of_file.done:
                 return "no answer"
@@ -348,8 +369,12 @@ class TimelineModel(QAbstractTableModel):
             self._dark = QApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128
         return self._dark
 
-    def _tooltip(self, event: Event) -> str | None:
+    def _tooltip(self, event: Event, row: int = -1) -> str | None:
         lines = []
+        span = self.columns.span(row) if row >= 0 else None
+        if span is not None:
+            lines.append(f"part of {span[1]}: {len(self.columns.span_rows(span[0]))} rows of this timeline belong "
+                         "to it")
         if event.reason:
             lines.append(event.reason)
         lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)

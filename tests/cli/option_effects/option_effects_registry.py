@@ -242,6 +242,14 @@ EFFECTS: list[Effect] = [
                                "request answered with the text given", _CALL_ONE_RUN),
     Effect("call", "--args", "the tool gets the JSON object's arguments, KEY=VALUE words over them",
            f"{_ONESHOT}test_args_go_under_the_words_and_a_terminal_gets_indented_json_without_json"),
+    Effect("call", "--task", "a tool whose taskSupport is optional is called with params.task, followed with "
+                             "tasks/get and tasks/result, and the task's result printed (without it: a plain call)",
+           f"{_ONESHOT}test_task_runs_an_optional_tool_as_a_task_and_prints_its_result"),
+    Effect("listen", "--for", "with 1.5, listen ends by itself after 1.5 s (exit 0), its stream acknowledged",
+           "tests/core/test_subscriptions.py::test_listen_prints_each_notification_as_a_json_line_and_stops_after_for"),
+    Effect("listen", "--resource", "the subscriptions/listen filter asks for updates of that URI, as the server's "
+                                   "acknowledgement (the first line printed) says",
+           "tests/core/test_subscriptions.py::test_listen_prints_each_notification_as_a_json_line_and_stops_after_for"),
     Effect("complete", "--prompt", "completion/complete names that prompt (ref/prompt)",
            f"{_ONESHOT}test_complete_prompt_asks_about_an_argument_of_that_prompt"),
     Effect("complete", "--template", "completion/complete names that resource template (ref/resource)",

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import sys
 
+from helpers import ROOT
 from option_effects_support import ProbeLog, inspector, messages, on_terminal, probe
 
 from inspector.core.capture import read_capture
@@ -67,3 +69,26 @@ def test_complete_template_asks_about_a_variable_of_that_resource_template(tmp_p
                         *probe(tmp_path / "s.log"))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "ref/resource:probe://item/{id}:id:4\n"
+
+
+TASK_SERVER = ROOT / "tests" / "core" / "servers" / "task_server.py"
+
+
+def test_task_runs_an_optional_tool_as_a_task_and_prints_its_result(tmp_path):
+    """--task: slow-sum (taskSupport optional) is called with params.task, followed with tasks/get and
+    tasks/result, and the task's result is what is printed; without --task the same call is a plain one."""
+    out = tmp_path / "task.jsonl"
+    done, _ = inspector("call", "slow-sum", "a=2", "b=3", "--task", "--json", "--out", str(out),
+                        "--", sys.executable, str(TASK_SERVER), "--legacy")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"] == [{"type": "text", "text": "5"}]
+    capture = read_capture(out)
+    [call] = messages(capture, Direction.C2S, "tools/call")
+    assert "task" in call.json()["params"]
+    assert messages(capture, Direction.C2S, "tasks/get") and messages(capture, Direction.C2S, "tasks/result")
+    plain = tmp_path / "plain.jsonl"
+    done, _ = inspector("call", "slow-sum", "a=2", "b=3", "--json", "--out", str(plain),
+                        "--", sys.executable, str(TASK_SERVER), "--legacy")
+    assert done.returncode == 0, done.stderr
+    [call] = messages(read_capture(plain), Direction.C2S, "tools/call")
+    assert "task" not in call.json()["params"] and not messages(read_capture(plain), Direction.C2S, "tasks/get")

@@ -11,7 +11,11 @@ Scenarios (the first argument):
   tasks/list request (not in 2025-06-18), a notification with an id, the same ping id twice while the first
   is in flight, a batch, and the call's answer with its id as a string before the right answer.
 - ``unknown-revision``: chooses the revision "1999-01-01" and is otherwise well behaved.
-- ``modern``: answers server/discover (2026-07-28) and logs on a tools/list that asked for no log level.
+- ``modern``: answers server/discover (2026-07-28) and logs on a tools/list that asked for no log level (a
+  deprecated feature too: logging, an information).
+- ``subscriptions``: 2026-07-28; on subscriptions/listen (asking for tools list changes) it sends a tools
+  list_changed on the subscription before acknowledging it (subscription-before-ack), then the acknowledgement,
+  then a prompts list_changed the filter did not ask for (subscription-filter), and ends the subscription.
 """
 
 from __future__ import annotations
@@ -92,12 +96,25 @@ def modern(request: dict[str, Any]) -> None:
     cache = {"resultType": "complete", "cacheScope": "public", "ttlMs": 0}
     if method == "server/discover":
         answer(request, {**meta, **cache, "supportedVersions": ["2026-07-28"],
-                         "capabilities": {"tools": {}, "logging": {}}})
+                         "capabilities": {"tools": {"listChanged": True}, "prompts": {"listChanged": True},
+                                          "logging": {}}})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "unasked"}})
         answer(request, {**meta, **cache, "tools": [TOOL]})
     elif "id" in request and "method" in request:
         answer(request, {**meta, "resultType": "complete"})
+
+
+def subscriptions(request: dict[str, Any]) -> None:
+    method = request.get("method")
+    if method != "subscriptions/listen":
+        return modern(request)
+    on = {"_meta": {"io.modelcontextprotocol/subscriptionId": request["id"]}}
+    send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": on})
+    send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+          "params": {**on, "notifications": {"toolsListChanged": True}}})
+    send({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed", "params": on})
+    answer(request, {**on, "resultType": "complete"})
 
 
 def main() -> None:
@@ -110,6 +127,8 @@ def main() -> None:
             continue  # answers to our own requests
         if scenario == "modern":
             modern(message)
+        elif scenario == "subscriptions":
+            subscriptions(message)
         else:
             legacy(message, "1999-01-01" if scenario == "unknown-revision" else "2025-06-18")
 
