@@ -20,7 +20,7 @@ SEND = [{"jsonrpc": "2.0", "method": "tools/list", "params": {}},
 #: The rules only a client can break, or only an HTTP server: judged in tests/core/protocol/test_judge_rules.py
 #: and by the HTTP transport's own tests.
 NOT_BY_A_STDIO_SERVER = {"cancel-initialize", "meta-revision-mismatch", "content-type", "202-for-request",
-                         "200-with-body", "session-id-changed"}
+                         "200-with-body", "session-id-changed", "elicitation-content"}
 
 
 def inspector(*args: str) -> subprocess.CompletedProcess[str]:

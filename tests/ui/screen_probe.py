@@ -3,10 +3,14 @@
 ``SETTINGS``, opens ``CAPTURE`` when given, lets it lay out, prints what the test checks as one JSON line and
 closes the window (which saves its geometry).
 
-usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] python screen_probe.py SETTINGS [CAPTURE | live]
+usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME] [PROBE_CALL=NAME]
+       python screen_probe.py SETTINGS [CAPTURE | live]
 
-``live`` opens a live session of the demo server instead (File > Demo server), with its Explorer, and measures once
-the Explorer lists the tools. ``PROBE_SHOT`` saves a picture of the window.
+``live`` opens a live session of the demo server instead (File > Demo server), or of the stdio server
+``PROBE_COMMAND`` (a JSON argv) when given, with its Explorer, and measures once the Explorer lists the tools.
+``PROBE_TOOL`` then selects that tool (its arguments form shown); ``PROBE_CALL`` calls that tool with no arguments
+and waits for the server's request it makes (an elicitation: the answer form shown). ``PROBE_SHOT`` saves a picture
+of the window.
 """
 
 from __future__ import annotations
@@ -34,6 +38,17 @@ def clipped(tab, columns) -> list[list[object]]:
             if metrics.horizontalAdvance(text) + margin > header.sectionSize(column):
                 cut.append([column, text])
     return cut
+
+
+def form_height(tab) -> int:
+    """The height the shown form (the answer form, else the Explorer's arguments form) has on screen, clipped by
+    whatever scrolls it: how much of it the user sees without dragging a splitter."""
+    form = tab.requests.reply_form() if tab.requests.isVisible() else None
+    if form is None and tab.explorer.isVisible():
+        form = tab.explorer.tools.arguments_editor
+    if form is None or not form.isVisible():
+        return 0
+    return form.visibleRegion().boundingRect().height()
 
 
 def main() -> None:
@@ -64,7 +79,14 @@ def main() -> None:
 
         loop = qasync.QEventLoop(app, already_running=False)
         asyncio.set_event_loop(loop)
-        tab = window.open_demo()
+        if os.environ.get("PROBE_COMMAND"):
+            from inspector.core.session.target import Target
+
+            tab = window.open_live(Target(name="probed", argv=json.loads(os.environ["PROBE_COMMAND"])))
+            if not tab.explorer.isVisible():  # folded on a small screen: opened as a user would
+                tab.explorer_toggle.click()
+        else:
+            tab = window.open_demo()
 
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shared wait
         from helpers import until
@@ -80,9 +102,16 @@ def main() -> None:
             tools = tab.explorer.tools.tool_list
             tools.setCurrentRow(next(row for row in range(tools.count())
                                      if tools.item(row).text().startswith(os.environ["PROBE_TOOL"])))
+        if os.environ.get("PROBE_CALL"):  # the server asks the user something: the answer form shown
+            tab.explorer.tools.call_tool(os.environ["PROBE_CALL"], {})
+            loop.run_until_complete(until(lambda: tab.requests.reply_form() is not None, 60, "the server's request"))
         tab.feed.flush_now()
-        for _ in range(20):
-            app.processEvents()
+
+        async def laid_out() -> None:  # turns of the loop for the layout (no wait): Qt's events run inside it
+            for _ in range(20):
+                await asyncio.sleep(0)
+
+        loop.run_until_complete(laid_out())
     elif len(sys.argv) > 2:
         tab = window.open_capture(Path(sys.argv[2]))
         assert tab is not None
@@ -114,6 +143,7 @@ def main() -> None:
             explorer_shown=tab.explorer.isVisible() and tab.explorer.width() > 0,
             explorer_width=tab.explorer.width() if tab.explorer.isVisible() else 0,
             tab_width=tab.width(),
+            form_height=form_height(tab),
         )
     screen = window.screen().availableGeometry()
     frame = window.frameGeometry()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
+from npm_servers import install_everything
 from PySide6.QtCore import QRect, QSettings
 
 from inspector.ui.main_window import DEFAULT_SIZE, clamp_to
@@ -32,15 +33,15 @@ CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
 
 def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool | str = True,
-          resize: str = "") -> dict:
+          resize: str = "", extra: dict[str, str] | None = None) -> dict:
     """Open the window (and the sample capture, or with ``capture="live"`` a live demo session with its
-    Explorer) on a ``width`` x ``height`` screen at ``scale``, resized to ``resize`` (WxH) if given; what it
-    measured."""
+    Explorer) on a ``width`` x ``height`` screen at ``scale``, resized to ``resize`` (WxH) if given, with the
+    probe's ``extra`` settings (PROBE_COMMAND, PROBE_TOOL, PROBE_CALL); what it measured."""
     config = tmp_path / f"screen-{width}x{height}.json"
     config.write_text(json.dumps({"screens": [{"name": "test", "x": 0, "y": 0, "width": width, "height": height,
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
     env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": str(scale),
-           "PROBE_RESIZE": resize}
+           "PROBE_RESIZE": resize, **(extra or {})}
     source = [capture] if isinstance(capture, str) else [str(CAPTURE)] if capture else []
     done = subprocess.run([sys.executable, str(PROBE), str(settings), *source],
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
@@ -81,6 +82,21 @@ def test_a_live_session_keeps_every_timeline_column_on_screen_and_folds_the_expl
     assert seen["summary_left"] + seen["summary_wants"] <= seen["viewport_width"], seen
     assert seen["clipped_numbers"] == [], seen
     assert seen["explorer_shown"] is explorer, seen
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [(1280, 720, 1), (1920, 1080, 1.5), (1920, 1080, 2)])
+@pytest.mark.parametrize("shown", ["elicitation", "tool form"])
+def test_answering_an_elicitation_or_filling_a_tools_form_never_makes_the_window_taller_than_the_screen(
+        tmp_path, width, height, scale, shown):
+    # issue 27: at 1280x720 (and at 1.5x) the elicitation's answer form made the window 774 px tall, at 2x a tool's
+    # form 1096 px on a 1080-px screen; and the form itself showed about one field
+    node, entry = install_everything()
+    what = {"PROBE_CALL": "trigger-elicitation-request"} if shown == "elicitation" else {"PROBE_TOOL": "get-sum"}
+    seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live",
+                 extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]), **what})
+    assert inside(seen["window"], seen["screen"]), seen
+    if scale < 2:  # on a 960x540 screen (2x) the form scrolls within what is left; elsewhere it has room
+        assert seen["form_height"] >= 100, f"the form shows more than a field: {seen}"
 
 
 @pytest.mark.parametrize("scale", [2, 1.2])

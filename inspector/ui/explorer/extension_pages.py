@@ -53,9 +53,9 @@ class ExtensionPages:
         tools.tool_list.currentItemChanged.connect(
             lambda item, _old: self.task_option.follow(_item_data(item, ROLE_ITEM)))
         self.tasks_page = TasksPage(panel.tasks.spawn, panel.say)
-        self.tasks_index = panel.pages.addTab(self.tasks_page, "Tasks")
+        self.tasks_index = panel.pages.add_page(self.tasks_page, "Tasks")
         self.skills_page = SkillsPage(panel.tasks.spawn, panel.say)
-        self.skills_index = panel.pages.addTab(self.skills_page, "Skills")
+        self.skills_index = panel.pages.add_page(self.skills_page, "Skills")
         self.shelf: SkillShelf | None = None
         self.subscription = QLabel(panel)
         self.subscription.setTextFormat(Qt.TextFormat.PlainText)

@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice
 from inspector.core.explore.history import History, command_line
@@ -26,6 +26,7 @@ from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.explorer.extension_pages import ExtensionPages
 from inspector.ui.explorer.history_page import HistoryPage
+from inspector.ui.explorer.page_tabs import PageTabs
 from inspector.ui.explorer.prompts_page import PromptsPage
 from inspector.ui.explorer.resources_page import ResourcesPage
 from inspector.ui.explorer.roots_page import RootsPage
@@ -59,7 +60,7 @@ class ExplorerPanel(QWidget):
         #: kind -> why the server's list_changed for it is not acted on: said with the counts, which a later
         #: listing of another kind would otherwise say over it
         self._ignored: dict[str, str] = {}
-        self.pages = QTabWidget(self)
+        self.pages = PageTabs(self)
         self.pages.setDocumentMode(True)
         self.tools = ToolsPage(self)
         self.resources = ResourcesPage(self)
@@ -68,7 +69,7 @@ class ExplorerPanel(QWidget):
         self.history = HistoryPage(self)
         for page, title in ((self.tools, "Tools"), (self.resources, "Resources"), (self.prompts, "Prompts"),
                             (self.roots, "Roots"), (self.history, "History")):
-            self.pages.addTab(page, title)
+            self.pages.add_page(page, title)
         self.extensions = ExtensionPages(self)  # Tasks (and Run as task), Skills, subscription and caching lines
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)

@@ -64,7 +64,7 @@ class ToolsPage(QWidget):
         split.addWidget(self.tool_list)
         split.addWidget(form)
         split.addWidget(self.tool_result)
-        split.setSizes([200, 200, 300])
+        split.setSizes([150, 300, 250])  # the arguments form the most: the result view is empty until a call
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)

@@ -59,6 +59,7 @@ from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+from inspector.ui.scrolling import VerticalScroller
 from inspector.ui.wheel_guard import guard_wheel
 
 if TYPE_CHECKING:
@@ -89,6 +90,18 @@ ACCEPT_TIP = "Accept with the content above (Ctrl+Enter)"
 SEND_AS_TYPED_TIP = ("Send the answer above exactly as typed, although it breaks the schema: to see what the server "
                      "does with it (the timeline flags it)")
 STATUS_COLOURS = {"ok": ("#1a7f37", "#7ee787"), "warning": ("#9a6700", "#e3b341"), "error": ("#cf222e", "#ff7b72")}
+
+
+def labelled(caption: str, editor: QWidget) -> QWidget:
+    """``editor`` under a label naming it (the label is the editor's buddy), as one pane of a splitter."""
+    pane = QWidget()
+    layout = QVBoxLayout(pane)
+    layout.setContentsMargins(0, 0, 0, 0)
+    label = QLabel(caption, pane)
+    label.setBuddy(editor)
+    layout.addWidget(label)
+    layout.addWidget(editor, 1)
+    return pane
 
 
 @dataclass(eq=False)
@@ -289,19 +302,29 @@ class ServerRequestsPanel(QWidget):
 
         self._build_reply_forms()
 
+        # what is asked, the params, the form and the answer share the height the user gives them (the form the
+        # most); past that they scroll, and what they need is never pushed onto the window (at 1280x720 it made the
+        # window taller than the screen). The answer's status and buttons stay in sight below them.
+        asked = QWidget(self)
+        asked_layout = QVBoxLayout(asked)
+        asked_layout.setContentsMargins(0, 0, 0, 0)
+        asked_layout.addWidget(self.title)
+        asked_layout.addWidget(self.message)
+        self.parts = QSplitter(Qt.Orientation.Vertical, asked)
+        self.parts.addWidget(labelled("Params (from the server)", self.params_view))
+        self.parts.addWidget(self.reply_forms)
+        self.parts.addWidget(labelled("Answer (result)", self.answer_editor))
+        for index, stretch in enumerate((1, 4, 2)):
+            self.parts.setStretchFactor(index, stretch)
+        line = self.fontMetrics().lineSpacing()
+        for editor in (self.params_view, self.answer_editor):  # a few lines each, by default, or dragged open
+            editor.setMinimumHeight(3 * line)
+        asked_layout.addWidget(self.parts, 1)
+        scroller = VerticalScroller(asked, self)
         self.details = QWidget(self)
         details = QVBoxLayout(self.details)
         details.setContentsMargins(0, 0, 0, 0)
-        details.addWidget(self.title)
-        details.addWidget(self.message)
-        params_label = QLabel("Params (from the server)", self.details)
-        details.addWidget(params_label)
-        details.addWidget(self.params_view, 2)
-        details.addWidget(self.reply_forms, 4)
-        answer_label = QLabel("Answer (result)", self.details)
-        answer_label.setBuddy(self.answer_editor)
-        details.addWidget(answer_label)
-        details.addWidget(self.answer_editor, 2)
+        details.addWidget(scroller, 1)
         details.addWidget(self.answer_status)
         details.addLayout(actions)
         details.addLayout(errors)
@@ -311,6 +334,9 @@ class ServerRequestsPanel(QWidget):
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 4)
+        line = self.fontMetrics().height()
+        self.list.setMinimumHeight(3 * line)  # its header and a row: the rest of a small screen is the answer's
+        self.splitter.setSizes([5 * line, 30 * line])  # a few waiting requests in sight; the rest for the answer
         self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -568,6 +594,7 @@ class ServerRequestsPanel(QWidget):
         finally:
             self._syncing = False
         self._show_reply_form(pending)
+        self._share_parts()
         self.error_code.setValue(pending.error[0])
         self.error_message.setText(pending.error[1])
         self.error_message.setCursorPosition(0)
@@ -597,6 +624,17 @@ class ServerRequestsPanel(QWidget):
         self._forms[key] = form
         self.reply_forms.addWidget(form)
         return form
+
+    def _share_parts(self) -> None:
+        """A form gets the height of the params (folded: the question is above it) and all but a few lines of the
+        answer's; without a form, the params and the answer share it. The user's splitter drags are kept until
+        the next request is shown."""
+        total = sum(self.parts.sizes()) or self.parts.height()
+        answer = self.answer_editor.minimumHeight() + self.fontMetrics().lineSpacing()
+        if self.reply_forms.isVisibleTo(self):
+            self.parts.setSizes([0, max(total - answer, 0), answer])
+        else:
+            self.parts.setSizes([total // 3, 0, total - total // 3])
 
     def _show_reply_form(self, pending: PendingRequest) -> None:
         params = pending.params if isinstance(pending.params, dict) else {}
@@ -714,9 +752,14 @@ class ServerRequestsPanel(QWidget):
             self.answer_button.setVisible(validation.ok and not valid)
 
     def _check(self, pending: PendingRequest) -> compose.Validation:
-        """The editor's answer to ``pending``, judged as the timeline will judge it once sent."""
-        return compose.check_reply(pending.method, self.answer_editor.toPlainText(), revision=self.revision_of(),
-                                   params=pending.params)
+        """The editor's answer to ``pending``, judged as the timeline will judge it once sent; for an elicitation,
+        the answer Accept sends (the editor's object with ``"action": "accept"``)."""
+        text = self.answer_editor.toPlainText()
+        if pending.method == "elicitation/create":
+            obj, _problem = _loads(text)
+            if isinstance(obj, dict) and obj.get("action") != "accept":
+                text = json.dumps({**obj, "action": "accept"}, ensure_ascii=False)
+        return compose.check_reply(pending.method, text, revision=self.revision_of(), params=pending.params)
 
     def _update_header(self) -> None:
         count = len(self._pending)

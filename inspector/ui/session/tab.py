@@ -47,6 +47,7 @@ from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.copying import MessageCopier
 from inspector.ui.session.feed import TimelineFeed
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
+from inspector.ui.session.room import FormRoom
 from inspector.ui.timeline.model import TimelineModel
 from inspector.ui.timeline.view import TimelineView
 
@@ -129,6 +130,8 @@ class SessionTab(QWidget):
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(lower)
         self.splitter.setSizes([420, 300])
+        self.splitter.setCollapsible(0, False)  # the timeline never folds away
+        self.form_room = FormRoom(self.splitter, lower)
         # the explorer beside the timeline, its whole height: what it sends shows up in the rows at once
         self.beside = QSplitter(Qt.Orientation.Horizontal, self)
         self.beside.addWidget(self.splitter)
@@ -498,6 +501,7 @@ class SessionTab(QWidget):
         self.side.setTabText(1, f"Server requests ({count})" if count else "Server requests")
         if count:
             self.side.setCurrentWidget(self.requests)
+        self.form_room.follow(count)
 
     # -- what the selected row offers --------------------------------------------------------------------
 

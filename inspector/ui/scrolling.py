@@ -1,0 +1,27 @@
+"""A pane that scrolls up and down rather than make the window taller than the screen (issue 27: answering an
+elicitation at 1280x720 made the window 774 px tall; at 2x the Explorer's pages did). Sideways it asks for the
+width its content needs, as the content would without it: text is not hidden behind a second scroll bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+
+
+class VerticalScroller(QScrollArea):
+    """``content`` given all the room there is, scrolled vertically when that is less than its minimum height."""
+
+    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(content)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        content = self.widget()
+        if content is not None:
+            needed = content.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+            hint.setWidth(max(hint.width(), needed))
+        return hint
