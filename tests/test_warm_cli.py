@@ -53,25 +53,40 @@ def test_stdin_from_the_test_reaches_the_warm_command(tmp_path):
     assert warm.stdout == cold.stdout and b"2 sent, 2 received" in warm.stdout, (warm.stdout, cold.stdout)
 
 
+def sigint_as_a_user_has_it(sig: int) -> dict:
+    """Popen options that give the child SIGINT's default disposition when this test process has it ignored
+    (then the warm start runs cold: the zygote cannot run a preexec_fn); none otherwise."""
+    if sig != signal.SIGINT or signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        return {}
+    return {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_ends_a_waiting_command_alike_warm_and_cold_with_one_sentence(tmp_path, sig):
     codes = []
     for start in (subprocess.Popen, warm_cli.Popen):
         out = tmp_path / f"{start.__module__}-{sig}.jsonl"
+        # a test run started in the background (`pytest &`, some CI runners) has SIGINT ignored, which children
+        # inherit (and Python then never raises KeyboardInterrupt): a user's Ctrl-C reaches a command that has not
         process = start([*warm_cli.INSPECTOR, "record", "--out", str(out), "--timeout", "60", "--", *SILENT],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                        env={**os.environ, "PYTHONUNBUFFERED": "1"}, **sigint_as_a_user_has_it(sig))
         try:
             # the capture holds the spawn once the command waits on the silent server: then the signal
             wait_until(lambda process=process, out=out: process.poll() is not None or (
                 out.exists() and b'"spawned"' in out.read_bytes()), 30, "the command to start its server")
             assert process.poll() is None, process.communicate()
             process.send_signal(sig)
-            _, stderr = process.communicate(timeout=30)
+            try:
+                _, stderr = process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:  # say how the command held the signal (blocked, ignored, caught)
+                masks = [line for line in Path(f"/proc/{process.pid}/status").read_text().splitlines()
+                         if line.startswith(("State", "SigBlk", "SigIgn", "SigCgt", "SigPnd", "ShdPnd"))]
+                pytest.fail(f"{start.__module__}: {sig!r} did not end the command in 30 s: {masks}")
         finally:
             if process.poll() is None:
                 process.kill()
-                process.wait()
+                process.communicate()  # its pipes closed too: an open one would warn in a later test
         codes.append((process.returncode, stderr.decode(errors="replace").replace(str(out), "CAPTURE")))
     assert codes[0] == codes[1]
     # interrupted during the server/discover probe, the command says its one sentence: no asyncio complaint

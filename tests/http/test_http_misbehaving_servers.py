@@ -393,7 +393,8 @@ def test_a_frozen_server_is_given_up_after_the_timeout_with_one_sentence(frozen_
     capture = load_capture(run.out)
     [post] = http_events(capture)
     assert post.data["purpose"] == "initialize" and "status" not in post.data and post.data["error"]
-    assert post.data["timing"]["total"] >= 1.5  # the session's 2 s bound started just before the POST
+    # the session's 2 s bound started before the POST: on a loaded machine up to a second before it
+    assert post.data["timing"]["total"] >= 1.0
     [failed] = lifecycle(capture, "request_failed")
     assert failed.data["request_id"] == 1
 
