@@ -11,12 +11,18 @@ from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, exits_help
 from inspector.core.present.terminal import safe
 
 #: ``--report`` file endings and the format they mean when ``--format`` is not given.
-FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".xml": "junit"}
+FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".xml": "junit", ".sarif": "sarif"}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from inspector.cli.main import EpilogFormatter, _positive, add_http_options, add_max_message_option
-    from inspector.core.check.checks import ALL_REVISIONS, CHECK_EXITS, CHECK_EXITS_ORDER, DEFAULT_CHECK_TIMEOUT
+    from inspector.core.check.checks import (
+        ALL_REVISIONS,
+        CHECK_EXITS,
+        CHECK_EXITS_ORDER,
+        DEFAULT_CHECK_TIMEOUT,
+        REQUIREMENT_REVISIONS,
+    )
 
     check = sub.add_parser(
         "check", help="probe a server with the spec's rules and report what passes and fails",
@@ -29,10 +35,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     check.add_argument("--revision", metavar="R|all", choices=(*ALL_REVISIONS, "all"),
                        help="check at this protocol revision, or at every revision the server claims (all); "
                             "default: the one the handshake settles on")
+    check.add_argument("--requirements", metavar="R", choices=REQUIREMENT_REVISIONS,
+                       help=f"run exactly the checks revision R ({' or '.join(REQUIREMENT_REVISIONS)}) requires, as "
+                            "the conformance suite's --requirements does: one session that speaks R, and only the "
+                            "checks whose rule is part of R (less the HTTP rules on stdio); no other check is run "
+                            "or reported. A server that answers with another revision leaves the set incomplete. "
+                            "Replaces --revision")
     check.add_argument("--report", type=Path, metavar="FILE",
                        help="write the report here (default: standard output); captures go beside it")
-    check.add_argument("--format", choices=("text", "markdown", "json", "junit"),
-                       help="report format (default: from --report's ending, .md .json .xml, else text)")
+    check.add_argument("--format", choices=("text", "markdown", "json", "junit", "sarif"),
+                       help="report format (default: from --report's ending, .md .json .xml .sarif, else text); "
+                            "sarif is SARIF 2.1.0: a result per failed check, and per incomplete one (kind open)")
     check.add_argument("--call-tools", action="store_true",
                        help="also call the tools annotated readOnlyHint, with arguments made from their schemas")
     check.add_argument("--call-all-tools", action="store_true",
@@ -71,6 +84,9 @@ def run_check(args: argparse.Namespace, command: list[str], parser: argparse.Arg
     if not args.url and not command and args.config is None and args.server is None:
         parser.error("check needs the server command after -- (or --url, or --config FILE --server NAME), for "
                      "example: check -- python server.py")
+    if args.requirements and args.revision:
+        parser.error("give either --requirements or --revision, not both: a requirement set already fixes the "
+                     "revision")
     fmt = args.format or (FORMAT_BY_SUFFIX.get(args.report.suffix.lower(), "text") if args.report else "text")
     try:
         target = Target.from_args(args, command)
@@ -81,7 +97,7 @@ def run_check(args: argparse.Namespace, command: list[str], parser: argparse.Arg
     except OSError as exc:
         print(f"mcp-inspector: cannot make the captures folder: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    run = CheckRun(target, base, revision=args.revision, timeout=args.timeout,
+    run = CheckRun(target, base, revision=args.revision, requirements=args.requirements, timeout=args.timeout,
                    options=CheckOptions(call_tools=args.call_tools, call_all_tools=args.call_all_tools))
     try:
         report = run_async(run_checks(run))

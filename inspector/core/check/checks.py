@@ -84,6 +84,9 @@ class Check:
     sources: tuple[Source, ...]
     revisions: tuple[str, ...] = ALL_REVISIONS  #: where the rule exists
     http_only: bool = False  #: a rule of Streamable HTTP: not applicable on stdio
+    #: the official conformance suite's check ids that test the same requirement (empty when none does), so a
+    #: report reads beside the suite's (``conformance server``); see docs/server-checks.md
+    conformance: tuple[str, ...] = ()
 
     def source_for(self, revision: str | None) -> Source:
         """The source that states the rule for ``revision``: its own page when one is listed, else the newest
@@ -111,7 +114,8 @@ CHECKS: tuple[Check, ...] = (
           "has been answered with the revision they speak.",
           (_src("2025-11-25", "basic/lifecycle",
                 "If the server supports the requested protocol version, it MUST respond with the same version."),
-           _src(MODERN, "basic/versioning", "Servers MUST implement server/discover."))),
+           _src(MODERN, "basic/versioning", "Servers MUST implement server/discover.")),
+          conformance=("server-initialize", "sep-2575-server-implements-discover")),
     Check("handshake-unsupported", "An unsupported revision (1999-01-01) is answered with what the server speaks",
           MUST,
           "A client asking for a revision the server does not speak must learn which ones it does, to retry.",
@@ -120,11 +124,13 @@ CHECKS: tuple[Check, ...] = (
            _src(MODERN, "basic/versioning",
                 "If the server does not implement the requested version (whether the version is unknown to the "
                 "server, or is a known version the server has chosen not to support), it MUST respond with an "
-                "UnsupportedProtocolVersionError listing the versions it does support"))),
+                "UnsupportedProtocolVersionError listing the versions it does support")),
+          conformance=("sep-2575-server-unsupported-version-error",)),
     Check("ping", "ping is answered with an empty result", MUST,
           "Clients use ping to tell a live server from a hung one.",
           (_src("2025-11-25", "basic/utilities/ping", "The receiver MUST respond promptly with an empty response"),),
-          revisions=LEGACY),
+          revisions=LEGACY,
+          conformance=("ping",)),
     Check("ids-echoed", "String and number request ids are echoed exactly", MUST,
           "A response is paired with its request by id; \"7\" does not answer 7.",
           (_src("2025-11-25", "basic/index",
@@ -191,7 +197,8 @@ CHECKS: tuple[Check, ...] = (
           "guidance (unique; 1 to 128 of A-Z, a-z, 0-9, _, - and .) is on the tools page, not in the local "
           "extract.",
           (_src("2025-11-25", "server/tools", None),),
-          revisions=(MODERN, "2025-11-25")),
+          revisions=(MODERN, "2025-11-25"),
+          conformance=("tools-name-format",)),
     Check("resources-readable", "Listed resources can be read", SHOULD,
           "A resource the server lists and cannot read is a dead link for every client.",
           (_src("2025-11-25", "server/resources", None),)),
@@ -232,7 +239,8 @@ CHECKS: tuple[Check, ...] = (
                 "attacks"),
            _src(MODERN, "basic/transports/streamable-http",
                 "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden.")),
-          revisions=STREAMABLE, http_only=True),
+          revisions=STREAMABLE, http_only=True,
+          conformance=("localhost-host-rebinding-rejected",)),
     Check("http-accept", "A POST whose Accept lacks text/event-stream is refused with 406", SHOULD,
           "The spec makes clients list both types and names no status for a client that does not; the official "
           "SDKs answer 406 Not Acceptable.",
@@ -252,7 +260,8 @@ CHECKS: tuple[Check, ...] = (
           (_src("2025-11-25", "basic/transports",
                 "The server MAY terminate the session at any time, after which it MUST respond to requests "
                 "containing that session ID with HTTP 404 Not Found."),),
-          revisions=LEGACY[:3], http_only=True),
+          revisions=LEGACY[:3], http_only=True,
+          conformance=("server-session-delete-accepted", "server-session-terminated-returns-404")),
     Check("http-modern-405", "A 2026-07-28-only server answers GET and DELETE with 405", SHOULD,
           "2026-07-28 has no GET stream and no sessions; a server that speaks only it should say so to old "
           "clients.",
@@ -262,6 +271,21 @@ CHECKS: tuple[Check, ...] = (
 )
 
 BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}
+
+#: The revisions ``check --requirements`` takes: those the conformance suite has a requirement set for.
+REQUIREMENT_REVISIONS = ("2025-11-25", MODERN)
+
+
+def required_checks(revision: str, *, http: bool) -> tuple[Check, ...]:
+    """The checks ``--requirements revision`` runs: every check whose rule is part of ``revision`` (its
+    ``revisions``), less the Streamable HTTP rules for a server on stdio (they require nothing of it).
+
+    Like the conformance suite's ``--requirements`` (a revision's requirement set, run at that revision's wire
+    version, replacing its own choice of suite and version), the set is fixed by the revision alone: what the
+    server declares only makes a required check "not applicable" in the report, never drops it. Unlike the
+    suite's, which is frozen in a file when the revision ships, the set is this table's at this version of
+    mcp-inspector."""
+    return tuple(c for c in CHECKS if revision in c.revisions and (http or not c.http_only))
 
 
 @dataclass

@@ -1,8 +1,10 @@
-"""A check report as text, Markdown, JSON or JUnit XML.
+"""A check report as text, Markdown, JSON, JUnit XML or SARIF (:mod:`inspector.core.check.sarif`).
 
 Every format says, per check and revision: the status, the level, the sentence, the spec link, and for a
 failure the exchange (its events, one line each, with their seq numbers in the named capture). Findings
 passed in from the per-message rules (:class:`~inspector.core.check.checks.ExtraFinding`) follow the checks.
+Each check also names the conformance suite's check ids it matches (``conformance``), so a report reads beside
+the suite's.
 Server text in the report is escaped (control characters) and, in Markdown, kept inside code spans.
 """
 
@@ -17,13 +19,21 @@ from inspector.core.check.runner import Report
 from inspector.core.present.describe import safe
 from inspector.core.present.markdown import literal
 
-FORMATS = ("text", "markdown", "json", "junit")
+FORMATS = ("text", "markdown", "json", "junit", "sarif")
 #: the text report's mark of each outcome; an incomplete check is never shown as a pass nor as a skip
 MARKS = {PASSED: "PASS", FAILED: "FAIL", NOT_APPLICABLE: "n/a ", INCOMPLETE: "INC "}
 
 
 def render(report: Report, fmt: str) -> str:
-    return {"text": as_text, "markdown": as_markdown, "json": as_json, "junit": as_junit}[fmt](report)
+    from inspector.core.check.sarif import as_sarif
+
+    return {"text": as_text, "markdown": as_markdown, "json": as_json, "junit": as_junit,
+            "sarif": as_sarif}[fmt](report)
+
+
+def conformance_text(result: Result) -> str:
+    """``suite: a, b`` (the conformance suite's ids for the check), or empty when none matches."""
+    return f"suite: {', '.join(result.check.conformance)}" if result.check.conformance else ""
 
 
 def _where(result: Result) -> str:
@@ -39,7 +49,9 @@ def as_text(report: Report) -> str:
         if result.revision != revision:
             revision = result.revision
             lines += ["", f"at {_where(result)}:"]
-        lines.append(f"  {MARKS[result.status]} {result.check.level:<6} {result.check.id:<26} {_line(result.sentence)}")
+        suite = conformance_text(result)
+        lines.append(f"  {MARKS[result.status]} {result.check.level:<6} {result.check.id:<26} {_line(result.sentence)}"
+                     + (f" [{suite}]" if suite else ""))
         if result.status == FAILED:
             lines.append(f"{'':14}spec: {result.check.source_for(result.revision).url}")
             lines += [f"{'':14}{safe(line)}" for line in result.exchange]
@@ -67,11 +79,12 @@ def as_markdown(report: Report) -> str:
     lines = [f"# mcp-inspector check: {_code(report.target)}", "", f"{report.summary()}.", ""]
     if report.error:
         lines += [f"**Could not run:** {_code(report.error)}", ""]
-    lines += ["| revision | check | level | status | why |", "|---|---|---|---|---|"]
+    lines += ["| revision | check | level | status | why | conformance |", "|---|---|---|---|---|---|"]
     for result in report.results:
         link = result.check.source_for(result.revision).url
+        suite = ", ".join(f"`{c}`" for c in result.check.conformance)
         lines.append(f"| {_where(result)} | [{result.check.id}]({link}) | {result.check.level} | {result.status} | "
-                     f"{_code(result.sentence).replace('|', '&#124;')} |")
+                     f"{_code(result.sentence).replace('|', '&#124;')} | {suite} |")
     failed = [r for r in report.results if r.status == FAILED]
     if failed:
         lines += ["", "## Failures", ""]
@@ -98,7 +111,7 @@ def result_record(result: Result) -> dict[str, Any]:
     return {"id": result.check.id, "title": result.check.title, "level": result.check.level,
             "revision": result.revision, "status": result.status, "sentence": result.sentence,
             "seqs": list(result.seqs), "capture": result.capture, "exchange": result.exchange,
-            "spec": source.url, "quote": source.quote}
+            "spec": source.url, "quote": source.quote, "conformance": list(result.check.conformance)}
 
 
 def as_json(report: Report) -> str:

@@ -9,7 +9,11 @@ naming the seq numbers of its exchange in that capture:
   check there;
 * ``all``: the first as without ``revision``, then a session at each other revision the server claims (a
   modern server's ``supportedVersions``; for a legacy server each earlier revision is tried, and one it answers
-  with another revision is not applicable), every check in each.
+  with another revision is not applicable), every check in each;
+* ``requirements`` R (2025-11-25 or 2026-07-28): the handshake at R and only the checks of R's required set
+  (:func:`~inspector.core.check.checks.required_checks`); no other check is probed or reported. A server that
+  answers with another revision gets the handshake "not applicable" and the rest of the set "incomplete": the
+  set could not be tested at R.
 
 Up to 2025-11-25 an unsupported revision needs a connection of its own (initialize can be sent once): a
 session ``unsupported`` asks for 1999-01-01. In 2026-07-28 it is asked on the checked session.
@@ -47,6 +51,7 @@ from inspector.core.check.checks import (  # noqa: F401 - re-exported
     PASSED,
     ExtraFinding,
     Result,
+    required_checks,
 )
 from inspector.core.check.context import UNSUPPORTED_REVISION, CheckOptions, Context
 from inspector.core.check.judging import ServerMessageJudge
@@ -88,6 +93,14 @@ class CheckRun:
     #: per-message findings on the server's messages (the protocol judge's schema and lifecycle rules)
     judge: Judge | None = ServerMessageJudge
     extra_findings: list[ExtraFinding] = field(default_factory=list)  #: findings passed in, reported as they are
+    #: run exactly this revision's required set at it (2025-11-25 or 2026-07-28); replaces ``revision``
+    requirements: str | None = None
+
+    def required(self) -> frozenset[str] | None:
+        """The ids of the checks to run and report (None: every check)."""
+        if self.requirements is None:
+            return None
+        return frozenset(c.id for c in required_checks(self.requirements, http=self.target.is_http))
 
 
 @dataclass
@@ -133,14 +146,14 @@ class _Session:
 async def run_checks(run: CheckRun) -> Report:
     """Check the server of ``run.target``; never raises for what the server does."""
     report = Report(run.target.describe(), extra_findings=list(run.extra_findings))
-    requested = run.revision
+    requested = run.requirements or run.revision
     if requested in (None, "all"):
         first = await _check_session(run, report, "auto" if requested else "session", run.target.handshake,
                                      run.target.protocol_version, strict=False)
     else:
         assert requested is not None
         first = await _check_session(run, report, requested, "modern" if requested == MODERN else "legacy",
-                                     requested, strict=False)
+                                     requested, strict=run.requirements is not None)
     if first.failure is not None and first.info is None:
         report.exit_code = _failure_exit(first)
         report.error = str(first.failure)
@@ -158,8 +171,11 @@ async def run_checks(run: CheckRun) -> Report:
             outcome = await _check_session(run, report, revision, "modern" if revision == MODERN else "legacy",
                                            revision, strict=True)
             spoke_legacy = spoke_legacy or (outcome.info is not None and outcome.info.era == "legacy")
-    if spoke_legacy:
+    if spoke_legacy and run.requirements in (None, *LEGACY):
         await _unsupported_session(run, report)
+    required = run.required()
+    if required is not None:  # a probe judging several checks may have judged one outside the set
+        report.results = [r for r in report.results if r.check.id in required]
     if report.exit_code == EXIT_OK:
         musts = bool(report.must_failures()) or any(f.level == MUST for f in report.extra_findings)
         report.exit_code = EXIT_SERVER_FAILED if musts else EXIT_INCOMPLETE if report.incomplete() else EXIT_OK
@@ -220,7 +236,7 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                 results.append(Result(BY_ID["handshake"], FAILED, _handshake_failure(exc, mode, version),
                                       _message_seqs(kept.events), version))
                 results += _untested(target.is_http, version, f"the handshake failed ({exc}), so this could not "
-                                                              "be tested")
+                                                              "be tested", run.required())
             return outcome
         outcome.info = info
         asked = version or ""
@@ -230,6 +246,9 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                                   f"the server does not speak {version}: asked for it, it answered with {spoke}",
                                   _message_seqs(kept.events), version))
             if strict:
+                if run.requirements is not None:
+                    results += _untested(target.is_http, version, f"the server does not speak {version} (it answered "
+                                         f"with {spoke}), so this could not be tested at {version}", run.required())
                 return outcome
         else:
             results.append(Result(BY_ID["handshake"], PASSED,
@@ -238,7 +257,7 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                                   _message_seqs(kept.events), spoke))
         ctx = Context(session, info, timeout=run.timeout, http=target.is_http, url=target.url, options=run.options,
                       kept=kept)
-        await _run_probes(ctx)
+        await _run_probes(ctx, run.required())
         results.extend(ctx.results)
         return outcome
     finally:
@@ -251,12 +270,12 @@ async def _check_session(run: CheckRun, report: Report, label_: str, mode: str, 
                                          for f in judge.findings())
 
 
-def _untested(http: bool, version: str | None, why: str) -> list[Result]:
-    """Every check but the handshake, for a session that never got past it: not applicable where the transport
-    or the revision asked for leaves the rule out, else incomplete, with ``why``."""
+def _untested(http: bool, version: str | None, why: str, only: frozenset[str] | None = None) -> list[Result]:
+    """Every check but the handshake (of ``only``, when given), for a session that never got past it: not
+    applicable where the transport or the revision asked for leaves the rule out, else incomplete, with ``why``."""
     out = []
     for check in CHECKS:
-        if check.id == "handshake":
+        if check.id == "handshake" or (only is not None and check.id not in only):
             continue
         if check.http_only and not http:
             out.append(Result(check, NOT_APPLICABLE, "stdio has no HTTP", (), version))
@@ -292,8 +311,13 @@ def _open(run: CheckRun, report: Report, target: Target, label_: str, kept: Kept
     return Session(transport, capture=writer, timeout_hint="raise --timeout to wait longer", keeper=kept), path
 
 
-async def _run_probes(ctx: Context) -> None:
-    for ids, probe in PROBES:
+async def _run_probes(ctx: Context, only: frozenset[str] | None = None) -> None:
+    """Every probe in turn; with ``only``, just the probes that judge one of those checks, and just those checks
+    are decided here (what a probe says of another is dropped from the report)."""
+    for all_ids, probe in PROBES:
+        ids = tuple(i for i in all_ids if only is None or i in only)
+        if not ids:
+            continue
         for check_id in ids:  # what does not exist at this revision, or on this transport, is decided first
             check = BY_ID[check_id]
             if ctx.judged(check_id):

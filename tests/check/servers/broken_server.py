@@ -17,6 +17,8 @@ Legacy revisions only (server/discover is an unknown method). What it gets wrong
 - invalid JSON ends the process (invalid-json, invalid-json-survives).
 
 ``--die-on METHOD``: exit as soon as a message with that method arrives (a server that dies mid-check).
+``--speaks VERSION``: answer every initialize with VERSION, whatever it asks for (a server that does not speak the
+revision asked for).
 ``--array-ids-in-batches``: answer a batch, with each id wrapped in an array (``[5]`` for ``5``), which MCP forbids.
 """
 
@@ -26,6 +28,7 @@ import sys
 KNOWN = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 DIE_ON = sys.argv[sys.argv.index("--die-on") + 1] if "--die-on" in sys.argv else None
 ARRAY_IDS_IN_BATCHES = "--array-ids-in-batches" in sys.argv
+SPEAKS = sys.argv[sys.argv.index("--speaks") + 1] if "--speaks" in sys.argv else None
 
 TOOLS = [
     {"name": "rows", "description": "An inputSchema of type array.", "inputSchema": {"type": "array"},
@@ -67,6 +70,7 @@ def handle(msg):
     if method == "initialize":
         asked = params.get("protocolVersion")
         version = asked if asked in KNOWN or asked == "1999-01-01" else KNOWN[0]
+        version = SPEAKS or version
         result(msg_id, {"protocolVersion": version, "serverInfo": {"name": "broken", "version": "1"},
                         "capabilities": {"tools": {}, "resources": {}, "prompts": {}}})
     elif method == "ping":

@@ -36,6 +36,7 @@ _REPLAY_YES = f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides
               "late_notification"
 _CHECK_MARKDOWN = f"{_CHECK}test_report_call_tools_and_handshake_reach_the_report_and_the_server"
 _CHECK_JSON = f"{_CHECK}test_format_call_all_tools_and_revision_reach_the_report_and_the_server"
+_CHECK_REQUIREMENTS = f"{_CHECK}test_requirements_runs_one_revisions_set_and_a_sarif_report_comes_from_its_ending"
 _TAP_TWO_RUNS = f"{_TAP}test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window"
 
 
@@ -274,6 +275,9 @@ EFFECTS: list[Effect] = [
     Effect("check", "--call-all-tools", "a tool that is not read-only is called too", _CHECK_JSON),
     Effect("check", "--handshake", "legacy: the server gets initialize first, never server/discover", _CHECK_MARKDOWN),
     Effect("check", "--revision", "initialize asks for that revision, never the default one", _CHECK_JSON),
+    Effect("check", "--requirements", "2025-11-25: initialize asks for it alone, and the report's checks are "
+                                      "exactly its required set for stdio (no batch, no HTTP rule)",
+           _CHECK_REQUIREMENTS),
     # -- tap -------------------------------------------------------------------------------------------------
     Effect("tap", "--capture", "the capture is written to that file", _TAP_TWO_RUNS),
     Effect("tap", "--name", "the window's hello and the capture's header carry that name", _TAP_TWO_RUNS),

@@ -45,3 +45,22 @@ def test_format_call_all_tools_and_revision_reach_the_report_and_the_server(tmp_
     assert log.asked_revisions()[0] == "2025-06-18"
     assert "2025-11-25" not in log.asked_revisions()
     assert {r["revision"] for r in results} >= {"2025-06-18"}
+
+
+def test_requirements_runs_one_revisions_set_and_a_sarif_report_comes_from_its_ending(tmp_path):
+    """--requirements 2025-11-25: the server is asked for 2025-11-25 only (and the made-up revision, on a
+    connection of its own), and the report holds exactly that revision's checks for a stdio server, none else;
+    a .sarif report is SARIF 2.1.0 without --format."""
+    from inspector.core.check.checks import required_checks
+
+    log = ProbeLog(tmp_path / "server.log")
+    report = tmp_path / "report.sarif"
+    done, _ = inspector("check", "--report", str(report), "--requirements", "2025-11-25",
+                        "--env", f"PROBE_TOOLS={QUICK_TOOLS}", "--", *probe(log.path))
+    sarif = json.loads(report.read_text(encoding="utf-8"))
+    assert sarif["version"] == "2.1.0", done.stdout + done.stderr
+    rules = {rule["id"] for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules == {c.id for c in required_checks("2025-11-25", http=False)}
+    assert "batch" not in rules and "http-origin" not in rules
+    assert [v for v in log.asked_revisions() if v != "1999-01-01"] == ["2025-11-25"]
+    assert "server/discover" not in log.methods()
