@@ -10,20 +10,18 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
-    QVBoxLayout,
     QWidget,
 )
 
 from inspector.core.compare.differ import BehaviourChange, Comparison, InterfaceChange
 from inspector.core.compare.report import MARKS
 from inspector.core.replay.diff import MessageDiff
+from inspector.ui.panels.comparison_layout import lay_out_comparison
 from inspector.ui.sides import SideBySide
 
 DIFFERS = QColor(220, 50, 47)
@@ -52,21 +50,7 @@ class CompareView(QWidget):
         self.differences = QPlainTextEdit(self)
         self.differences.setReadOnly(True)
         self.differences.setMaximumHeight(130)
-        right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.sides, 1)
-        right_layout.addWidget(self.differences)
-        body = QSplitter(Qt.Orientation.Horizontal, self)
-        body.addWidget(self.items)
-        body.addWidget(right)
-        body.setSizes([360, 900])
-        top = QHBoxLayout()
-        top.addWidget(self.summary, 1)
-        top.addWidget(self.open_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(body, 1)
+        lay_out_comparison(self, self.items, self.sides, self.differences, self.summary, self.open_button, 360)
         for change in result.interface:
             self._add(f"{MARKS[change.change]} {change.describe()}", change, True)
         for behaviour in result.behaviour:

@@ -13,7 +13,6 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.replay.engine import ReplayResult, StepOutcome
+from inspector.ui.panels.comparison_layout import lay_out_comparison
 from inspector.ui.panels.detail import pretty
 from inspector.ui.panels.json_highlighter import JsonHighlighter
 
@@ -79,21 +79,7 @@ class ReplayView(QWidget):
             layout.addWidget(label)
             layout.addWidget(editor)
             sides.addWidget(box)
-        right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(sides, 1)
-        right_layout.addWidget(self.differences)
-        body = QSplitter(Qt.Orientation.Horizontal, self)
-        body.addWidget(self.steps)
-        body.addWidget(right)
-        body.setSizes([340, 900])
-        top = QHBoxLayout()
-        top.addWidget(self.summary, 1)
-        top.addWidget(self.open_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(body, 1)
+        lay_out_comparison(self, self.steps, sides, self.differences, self.summary, self.open_button, 340)
         for outcome in result.outcomes:
             item = QListWidgetItem(self._label(outcome))
             item.setData(Qt.ItemDataRole.UserRole, outcome)
