@@ -8,8 +8,9 @@ usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME
 
 ``live`` opens a live session of the demo server instead (File > Demo server), or of the stdio server
 ``PROBE_COMMAND`` (a JSON argv) when given, with its Explorer, and measures once the Explorer lists the tools.
-``PROBE_TOOL`` then selects that tool (its arguments form shown); ``PROBE_CALL`` calls that tool with no arguments
-and waits for the server's request it makes (an elicitation: the answer form shown). ``PROBE_SHOT`` saves a picture
+``PROBE_TOOL`` then selects that tool (its arguments form shown, measured then: ``tool_form_height``,
+``window_with_tool_form``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's request it
+makes (an elicitation: the answer form shown). ``PROBE_SHOT`` saves a picture
 of the window.
 """
 
@@ -98,19 +99,22 @@ def main() -> None:
                 await asyncio.sleep(0)
 
         loop.run_until_complete(filled())
-        if os.environ.get("PROBE_TOOL"):  # its arguments form shown, as when the user selects the tool
-            tools = tab.explorer.tools.tool_list
-            tools.setCurrentRow(next(row for row in range(tools.count())
-                                     if tools.item(row).text().startswith(os.environ["PROBE_TOOL"])))
-        if os.environ.get("PROBE_CALL"):  # the server asks the user something: the answer form shown
-            tab.explorer.tools.call_tool(os.environ["PROBE_CALL"], {})
-            loop.run_until_complete(until(lambda: tab.requests.reply_form() is not None, 60, "the server's request"))
-        tab.feed.flush_now()
-
         async def laid_out() -> None:  # turns of the loop for the layout (no wait): Qt's events run inside it
             for _ in range(20):
                 await asyncio.sleep(0)
 
+        if os.environ.get("PROBE_TOOL"):  # its arguments form shown, as when the user selects the tool
+            tools = tab.explorer.tools.tool_list
+            tools.setCurrentRow(next(row for row in range(tools.count())
+                                     if tools.item(row).text().startswith(os.environ["PROBE_TOOL"])))
+            loop.run_until_complete(laid_out())
+            frame = window.frameGeometry()
+            out.update(tool_form_height=form_height(tab),
+                       window_with_tool_form=[frame.x(), frame.y(), frame.width(), frame.height()])
+        if os.environ.get("PROBE_CALL"):  # the server asks the user something: the answer form shown
+            tab.explorer.tools.call_tool(os.environ["PROBE_CALL"], {})
+            loop.run_until_complete(until(lambda: tab.requests.reply_form() is not None, 60, "the server's request"))
+        tab.feed.flush_now()
         loop.run_until_complete(laid_out())
     elif len(sys.argv) > 2:
         tab = window.open_capture(Path(sys.argv[2]))
