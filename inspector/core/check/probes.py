@@ -353,8 +353,6 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("resources-readable",), probe_resources),
     (("prompts-gettable",), probe_prompts),
     (("tools-callable", "tool-output-conforms"), probe_tools),
-    (("handshake-unsupported",), probe_modern_unsupported),
-    (("invalid-json", "invalid-json-survives"), probe_invalid_json),
     (("logging-set-level",), probe_logging),
     (("resources-subscribe", "resources-unsubscribe"), probe_subscribe),
     (("resource-not-found", "resource-not-found-code"), probe_resource_not_found),
@@ -364,6 +362,8 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("discover-server-info", "discover-capabilities-match", "unsupported-version-details"), probe_discover),
     (("http-method-not-found-404", "http-version-header-mismatch", "http-standard-headers",
       "http-standard-headers-lenient"), probe_modern_http),
+    (("handshake-unsupported",), probe_modern_unsupported),
+    (("invalid-json", "invalid-json-survives"), probe_invalid_json),
     (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",
       "http-session-id-ascii"), probe_http),
 )

@@ -14,7 +14,10 @@ Legacy revisions only (server/discover is an unknown method). What it gets wrong
 - the read-only tool ``fails`` answers -32603 (tools-callable) and ``shape`` returns structuredContent that
   breaks its outputSchema (tool-output-conforms);
 - initialize at 1999-01-01 is answered with 1999-01-01 (handshake-unsupported);
-- invalid JSON ends the process (invalid-json, invalid-json-survives).
+- invalid JSON ends the process (invalid-json, invalid-json-survives);
+- it declares logging, and answers logging/setLevel with ``{"level": ...}`` (logging-set-level);
+- it declares resources.subscribe, then answers resources/subscribe with -32601 and resources/unsubscribe with
+  ``{"unsubscribed": true}`` (resources-subscribe, resources-unsubscribe).
 
 ``--die-on METHOD``: exit as soon as a message with that method arrives (a server that dies mid-check).
 ``--array-ids-in-batches``: answer a batch, with each id wrapped in an array (``[5]`` for ``5``), which MCP forbids.
@@ -68,7 +71,8 @@ def handle(msg):
         asked = params.get("protocolVersion")
         version = asked if asked in KNOWN or asked == "1999-01-01" else KNOWN[0]
         result(msg_id, {"protocolVersion": version, "serverInfo": {"name": "broken", "version": "1"},
-                        "capabilities": {"tools": {}, "resources": {}, "prompts": {}}})
+                        "capabilities": {"tools": {}, "resources": {"subscribe": True}, "prompts": {},
+                                         "logging": {}}})
     elif method == "ping":
         result(msg_id, {"pong": True})
     elif method == "tools/list":
@@ -94,6 +98,12 @@ def handle(msg):
         result(msg_id, {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}]}]})
     elif method == "prompts/get":
         error(msg_id, -32603, "no prompts today")
+    elif method == "logging/setLevel":
+        result(msg_id, {"level": params.get("level")})
+    elif method == "resources/subscribe":
+        error(msg_id, -32601, "Method not found")
+    elif method == "resources/unsubscribe":
+        result(msg_id, {"unsubscribed": True})
     elif method == "server/discover":
         error(msg_id, -32601, "Method not found")
     else:
