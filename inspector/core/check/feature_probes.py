@@ -70,11 +70,11 @@ async def probe_subscribe(ctx: Context) -> None:
     for check_id, method in zip(ids, ("resources/subscribe", "resources/unsubscribe"), strict=True):
         answer = await ask(ctx, method, {"uri": uri}, meta=True)
         if answer.result is not None and _empty(answer.result):
-            ctx.passed(check_id, f"{method} {uri} was answered with {{}}", answer.seqs)
+            ctx.passed(check_id, f"{method} {uri[:200]} was answered with {{}}", answer.seqs)
         elif answer.result is not None or answer.error is not None:
             got = (f"{json.dumps(answer.result)[:200]}, not an empty result" if answer.result is not None
                    else answer.what())
-            ctx.failed(check_id, f"the server declares resources.subscribe, yet {method} {uri} got {got}",
+            ctx.failed(check_id, f"the server declares resources.subscribe, yet {method} {uri[:200]} got {got}",
                        answer.seqs)
         else:
             ctx.incomplete(check_id, f"{method} got {answer.what()}", answer.seqs)
@@ -113,7 +113,7 @@ async def probe_resource_not_found(ctx: Context) -> None:
     if answer.code != INVALID_PARAMS:
         wrong.append(f"the code is {answer.code}, not -32602")
     if data_uri != MISSING_URI:
-        wrong.append(f"data.uri is {json.dumps(data_uri)}, not the uri asked for")
+        wrong.append(f"data.uri is {json.dumps(data_uri)[:200]}, not the uri asked for")
     if wrong:
         ctx.failed("resource-not-found-code", "; ".join(wrong), answer.seqs)
     else:
@@ -128,11 +128,11 @@ def _hint_problems(result: Any) -> list[str]:
     if "ttlMs" not in result:
         out.append("no ttlMs")
     elif not (isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0):
-        out.append(f"ttlMs {json.dumps(ttl)} (not an integer of 0 or more)")
+        out.append(f"ttlMs {json.dumps(ttl)[:40]} (not an integer of 0 or more)")
     if "cacheScope" not in result:
         out.append("no cacheScope")
     elif result["cacheScope"] not in CACHE_SCOPES:
-        out.append(f"cacheScope {json.dumps(result['cacheScope'])} (neither public nor private)")
+        out.append(f"cacheScope {json.dumps(result['cacheScope'])[:40]} (neither public nor private)")
     return out
 
 

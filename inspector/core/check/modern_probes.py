@@ -182,7 +182,7 @@ async def probe_discover(ctx: Context) -> None:
     meta = result.get("_meta")
     info = meta.get(SERVER_INFO) if isinstance(meta, dict) else None
     if isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str):
-        ctx.passed("discover-server-info", f"it is {info['name']} {info['version']}", answer.seqs)
+        ctx.passed("discover-server-info", f"it is {info['name'][:80]} {info['version'][:40]}", answer.seqs)
     else:
         where = " (only in the result body, the form before PR #3002)" if "serverInfo" in result else ""
         ctx.failed("discover-server-info", f"the discover result has no _meta['{SERVER_INFO}'] with a name and a "
@@ -234,16 +234,16 @@ async def _unsupported_version(ctx: Context, supported: list[str]) -> None:
     else:
         listed = data.get("supported")
         if not (isinstance(listed, list) and listed and all(v in supported for v in listed)):
-            wrong.append(f"data.supported is {json.dumps(listed)}, not among the revisions server/discover lists "
+            wrong.append(f"data.supported is {json.dumps(listed)[:200]}, not among the revisions server/discover lists "
                          f"({', '.join(supported) or 'none'})")
         if data.get("requested") != UNKNOWN_VERSION:
-            wrong.append(f"data.requested is {json.dumps(data.get('requested'))}, not {UNKNOWN_VERSION!r}")
+            wrong.append(f"data.requested is {json.dumps(data.get('requested'))[:100]}, not {UNKNOWN_VERSION!r}")
     if wrong:
         ctx.failed("unsupported-version-details", f"server/discover at {UNKNOWN_VERSION}: " + "; ".join(wrong),
                    answer.seqs)
     else:
         ctx.passed("unsupported-version-details", f"{answer.what()}, data echoes {UNKNOWN_VERSION} and lists "
-                                                  + ", ".join(map(str, data.get("supported") or [])), answer.seqs)
+                                                  + ", ".join(map(str, data.get("supported") or []))[:200], answer.seqs)
 
 
 async def probe_modern_http(ctx: Context) -> None:
@@ -317,7 +317,7 @@ async def _standard_headers(ctx: Context) -> None:
     target = await _named_target(ctx)
     if target is not None:
         method, params = target
-        value = str(params.get("uri") or params.get("name"))
+        value = str(params.get("uri") or params.get("name"))[:100]  # for the sentences only
         rejects += [(f"Mcp-Name that is not {value} on {method}", _request(ctx, method, params),
                      _headers(method, "mcp-inspector-wrong-name")),
                     (f"no Mcp-Name on {method} of {value}", _request(ctx, method, params), _headers(method))]
