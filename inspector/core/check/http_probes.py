@@ -108,7 +108,8 @@ def _session_id_ascii(ctx: Context) -> None:
         ctx.failed("http-session-id-ascii", f"the session id {bad[0][1][:60]!r} has characters outside visible ASCII",
                    [bad[0][0].seq])
     else:
-        ctx.passed("http-session-id-ascii", f"the session id {issued[0][1][:60]!r} is visible ASCII", [issued[0][0].seq])
+        ctx.passed("http-session-id-ascii", f"the session id {issued[0][1][:60]!r} is visible ASCII",
+                   [issued[0][0].seq])
 
 
 async def _http(ctx: Context, method: str, headers: dict[str, str], content: bytes | None, purpose: str
