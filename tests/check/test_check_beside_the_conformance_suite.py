@@ -117,6 +117,7 @@ def test_the_sdk_server_passes_every_check_beside_the_suite_at_2026_07_28(sdk_ht
     for check_id in MODERN_CHECKS:
         assert results[check_id].status == PASSED, (check_id, results[check_id].status, results[check_id].sentence)
     assert "421" in results["http-host"].sentence
+    assert results["lists-answered"].status == PASSED
     # the rules that no longer exist are not applicable, not passed
     for check_id in ("logging-set-level", "resources-subscribe", "http-session-id-ascii"):
         assert results[check_id].status == NOT_APPLICABLE
@@ -163,7 +164,8 @@ def everything_http(tmp_path_factory) -> Iterator[ServerProcess]:
 @pytest.mark.npm
 def test_server_everything_takes_set_level_and_subscriptions_but_serves_a_foreign_host(everything_http, tmp_path):
     results = at(check(everything_http.url("/mcp"), tmp_path), "2025-11-25")
-    for check_id in ("logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii"):
+    for check_id in ("logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii",
+                     "lists-answered"):
         assert results[check_id].status == PASSED, (check_id, results[check_id].sentence)
     # the suite's localhost-host-rebinding-rejected fails on it too (docs/server-checks.md)
     assert results["http-host"].status == FAILED
@@ -172,8 +174,9 @@ def test_server_everything_takes_set_level_and_subscriptions_but_serves_a_foreig
 
 def test_every_check_added_beside_the_suite_names_the_suite_checks_it_matches():
     added = {c.id: c for c in CHECKS if c.id in MODERN_CHECKS or c.id in (
-        "logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii")}
-    assert len(added) == len(MODERN_CHECKS) + 4
+        "logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii",
+        "lists-answered")}
+    assert len(added) == len(MODERN_CHECKS) + 5
     for check_id, found in added.items():
         assert found.conformance, check_id
         assert all(isinstance(i, str) and i == i.strip() and i for i in found.conformance), check_id

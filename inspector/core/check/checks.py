@@ -278,6 +278,12 @@ CHECKS: tuple[Check, ...] = (
           (_src("2025-11-25", "basic/transports",
                 "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)."),),
           revisions=LEGACY[:3], http_only=True, conformance=("server-session-id-visible-ascii",)),
+    Check("lists-answered", "The lists of the capabilities the server declares are answered", SHOULD,
+          "A client that sees tools, prompts or resources declared lists them first; a list that answers an "
+          "error or nothing leaves the feature unusable. The feature pages (not in the local extract) give the "
+          "list methods to a server that declares the capability.",
+          (_src("2025-11-25", "server/prompts", None), _src(MODERN, "server/prompts", None)),
+          conformance=("prompts-list", "resources-list")),
     Check("logging-set-level", "logging/setLevel is answered with an empty result", SHOULD,
           "A server that declares logging lets the client choose how much it hears; setLevel's result is the "
           "schema's EmptyResult. The logging page is not in the local extract, so this is a SHOULD here.",

@@ -33,6 +33,28 @@ def _empty(result: Any) -> bool:
     return isinstance(result, dict) and not {k: v for k, v in result.items() if k not in ("_meta", "resultType")}
 
 
+async def probe_lists(ctx: Context) -> None:
+    """Each list the server declares (tools, prompts, resources), every page of it."""
+    answered: list[str] = []
+    wrong: list[str] = []
+    seqs: list[int] = []
+    for kind in ("tools", "prompts", "resources"):
+        if kind not in ctx.info.capabilities:
+            continue
+        items, sentence, list_seqs = await ctx.listing(kind)
+        seqs += list_seqs
+        if items is None:
+            wrong.append(f"the server declares {kind}, yet {sentence}")
+        else:
+            answered.append(sentence)
+    if wrong:
+        ctx.failed("lists-answered", "; ".join(wrong), seqs)
+    elif answered:
+        ctx.passed("lists-answered", "; ".join(answered), seqs)
+    else:
+        ctx.not_applicable("lists-answered", "the server declares neither tools, prompts nor resources")
+
+
 async def probe_logging(ctx: Context) -> None:
     if "logging" not in ctx.info.capabilities:
         ctx.not_applicable("logging-set-level", "the server does not declare the logging capability")

@@ -39,6 +39,7 @@ from inspector.core.check.context import (
 from inspector.core.check.feature_probes import (
     probe_caching,
     probe_input_required,
+    probe_lists,
     probe_logging,
     probe_resource_not_found,
     probe_subscribe,
@@ -353,6 +354,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("resources-readable",), probe_resources),
     (("prompts-gettable",), probe_prompts),
     (("tools-callable", "tool-output-conforms"), probe_tools),
+    (("lists-answered",), probe_lists),
     (("logging-set-level",), probe_logging),
     (("resources-subscribe", "resources-unsubscribe"), probe_subscribe),
     (("resource-not-found", "resource-not-found-code"), probe_resource_not_found),
