@@ -284,6 +284,11 @@ CHECKS: tuple[Check, ...] = (
           "list methods to a server that declares the capability.",
           (_src("2025-11-25", "server/prompts", None), _src(MODERN, "server/prompts", None)),
           conformance=("prompts-list", "resources-list")),
+    Check("tools-order-stable", "tools/list gives the same tools in the same order each time", SHOULD,
+          "A client that shows the list, or a model that reads it, should not see it reshuffled when nothing "
+          "changed; 2026-07-28's tools page (not in the local extract) asks for a deterministic order.",
+          (_src(MODERN, "server/tools", None),),
+          revisions=(MODERN,), conformance=("tools-list-deterministic-order",)),
     Check("logging-set-level", "logging/setLevel is answered with an empty result", SHOULD,
           "A server that declares logging lets the client choose how much it hears; setLevel's result is the "
           "schema's EmptyResult. The logging page is not in the local extract, so this is a SHOULD here.",
@@ -382,6 +387,14 @@ CHECKS: tuple[Check, ...] = (
                        "sep-2575-http-server-method-not-found-404-resources-subscribe",
                        "sep-2575-http-server-method-not-found-404-resources-unsubscribe",
                        "sep-2575-http-server-method-not-found-404")),
+    Check("error-ids-echoed", "Error responses carry the id of their request", MUST,
+          "A client pairs an error with its request by id; an error with a null or another id answers nothing. "
+          "Judged on the errors the 2026-07-28 HTTP probes draw (a missing _meta, an unknown revision, a "
+          "method not implemented, headers that contradict the body): each request had a readable id.",
+          (_src(MODERN, "basic/index",
+                "Error responses MUST include the same ID as the request they correspond to (except in error "
+                "cases where the ID could not be read due a malformed request)."),),
+          revisions=(MODERN,), http_only=True, conformance=("sep-2575-http-server-error-jsonrpc-id",)),
     Check("http-version-header-mismatch", "An MCP-Protocol-Version header that differs from _meta gets HTTP 400 "
           "with -32020", MUST,
           "A gateway routes on the header, the server acts on the body: they must agree.",

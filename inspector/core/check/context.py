@@ -75,6 +75,9 @@ class Context:
         self.results: list[Result] = []
         self._listings: dict[str, Any] = {}
         self._undeclared: set[str] = set()  #: kinds whose capability the server does not declare
+        #: the error responses the raw HTTP probes got: (the request's id, the error's id, its seq), judged by
+        #: the error-ids-echoed check after them
+        self.error_ids: list[tuple[Any, Any, int]] = []
 
     @property
     def modern(self) -> bool:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.core.check.context import Context
+from inspector.core.check.context import Context, message_seqs, seqs_of
 from inspector.core.check.modern_probes import ask
+from inspector.core.explore.listing import ListingError, list_all
+from inspector.core.session.outcomes import RequestTimeout
 from inspector.core.wire.events import Direction, Kind
 
 #: A uri no server has (the scheme is the suite's own, so a server that only knows its own scheme still
@@ -53,6 +55,35 @@ async def probe_lists(ctx: Context) -> None:
         ctx.passed("lists-answered", "; ".join(answered), seqs)
     else:
         ctx.not_applicable("lists-answered", "the server declares neither tools, prompts nor resources")
+
+
+async def probe_tools_order(ctx: Context) -> None:
+    """tools/list twice (every page), the names compared in order."""
+    first, sentence, seqs = await ctx.listing("tools")
+    if first is None:
+        ctx.unlisted("tools-order-stable", "tools", sentence, seqs)
+        return
+    if len(first) < 2:
+        ctx.not_applicable("tools-order-stable", f"the server lists {len(first)} tool(s): no order to compare")
+        return
+    mark = ctx.mark()
+    try:
+        again = await list_all(ctx.session, "tools", timeout=ctx.timeout)
+    except (ListingError, RequestTimeout) as exc:
+        ctx.incomplete("tools-order-stable", f"tools/list asked again got no list: {exc}", seqs_of(ctx.since(mark)))
+        return
+    seqs = seqs + message_seqs(ctx.since(mark))
+    names = [str(t.get("name")) for t in first]
+    names_again = [str(t.get("name")) for t in again.items]
+    if sorted(names) != sorted(names_again):
+        ctx.incomplete("tools-order-stable", "the set of tools changed between the two lists, so their order "
+                                             "could not be compared", seqs)
+    elif names != names_again:
+        at = next(i for i, (a, b) in enumerate(zip(names, names_again, strict=True)) if a != b)
+        ctx.failed("tools-order-stable", f"the same {len(names)} tools came in another order: at {at} "
+                                         f"{names[at][:60]!r}, then {names_again[at][:60]!r}", seqs)
+    else:
+        ctx.passed("tools-order-stable", f"the same {len(names)} tools in the same order twice", seqs)
 
 
 async def probe_logging(ctx: Context) -> None:

@@ -112,6 +112,7 @@ async def post(ctx: Context, obj: dict[str, Any], headers: dict[str, str], purpo
     if isinstance(parsed, dict):
         if isinstance(parsed.get("error"), dict):
             answer.error = parsed["error"]
+            ctx.error_ids.append((obj.get("id"), parsed.get("id"), event.seq))
         elif "result" in parsed:
             answer.result = parsed["result"]
     return answer
@@ -247,10 +248,27 @@ async def _unsupported_version(ctx: Context, supported: list[str]) -> None:
 
 
 async def probe_modern_http(ctx: Context) -> None:
-    """The 2026-07-28 binding's status codes and headers (Streamable HTTP only)."""
+    """The 2026-07-28 binding's status codes and headers (Streamable HTTP only), then whether every error
+    those probes and the earlier ones drew carries the id of its request."""
     await _method_not_found(ctx)
     await _version_header_mismatch(ctx)
     await _standard_headers(ctx)
+    _error_ids(ctx)
+
+
+def _error_ids(ctx: Context) -> None:
+    if not ctx.error_ids:
+        ctx.incomplete("error-ids-echoed", "no probe drew an error response, so there was no id to compare")
+        return
+    wrong = [(sent, back, seq) for sent, back, seq in ctx.error_ids if back != sent or type(back) is not type(sent)]
+    if wrong:
+        sent, back, _ = wrong[0]
+        ctx.failed("error-ids-echoed", f"{len(wrong)} of {len(ctx.error_ids)} error responses did not carry the id "
+                                       f"of their request (the first: id {json.dumps(back)[:40]} for request "
+                                       f"{json.dumps(sent)[:40]})", [seq for _, _, seq in wrong])
+    else:
+        ctx.passed("error-ids-echoed", f"{len(ctx.error_ids)} error responses, each with the id of its request",
+                   [seq for _, _, seq in ctx.error_ids])
 
 
 async def _method_not_found(ctx: Context) -> None:

@@ -43,6 +43,7 @@ from inspector.core.check.feature_probes import (
     probe_logging,
     probe_resource_not_found,
     probe_subscribe,
+    probe_tools_order,
 )
 from inspector.core.check.http_probes import probe_http
 from inspector.core.check.modern_probes import probe_discover, probe_modern_http, probe_request_meta
@@ -355,6 +356,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("prompts-gettable",), probe_prompts),
     (("tools-callable", "tool-output-conforms"), probe_tools),
     (("lists-answered",), probe_lists),
+    (("tools-order-stable",), probe_tools_order),
     (("logging-set-level",), probe_logging),
     (("resources-subscribe", "resources-unsubscribe"), probe_subscribe),
     (("resource-not-found", "resource-not-found-code"), probe_resource_not_found),
@@ -363,7 +365,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("request-meta-required", "request-meta-client-info-optional"), probe_request_meta),
     (("discover-server-info", "discover-capabilities-match", "unsupported-version-details"), probe_discover),
     (("http-method-not-found-404", "http-version-header-mismatch", "http-standard-headers",
-      "http-standard-headers-lenient"), probe_modern_http),
+      "http-standard-headers-lenient", "error-ids-echoed"), probe_modern_http),
     (("handshake-unsupported",), probe_modern_unsupported),
     (("invalid-json", "invalid-json-survives"), probe_invalid_json),
     (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",

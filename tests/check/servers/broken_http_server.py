@@ -17,13 +17,14 @@ then gets wrong:
 - server/discover names the server only in the result body, not in ``_meta`` (discover-server-info), and
   declares tools but not prompts, which it serves anyway (discover-capabilities-match);
 - an unknown revision gets -32022 with data.supported but no data.requested (unsupported-version-details);
-- initialize, ping, logging/setLevel and resources/subscribe get HTTP 400 with -32000, an unknown method
-  HTTP 200 with -32601 (http-method-not-found-404);
+- initialize, ping, logging/setLevel and resources/subscribe get HTTP 400 with -32000 and a null id, an
+  unknown method HTTP 200 with -32601 (http-method-not-found-404, error-ids-echoed);
 - it reads no header: a MCP-Protocol-Version, Mcp-Method or Mcp-Name that contradicts the body is ignored
   (http-version-header-mismatch, http-standard-headers), and any Host is served (http-host);
 - resources/read of a uri it does not have is a result with empty contents (resource-not-found,
   resource-not-found-code);
-- tools/list carries no ttlMs, resources/list a cacheScope "everyone" (caching-hints);
+- tools/list carries no ttlMs, resources/list a cacheScope "everyone" (caching-hints), and tools/list gives
+  its two tools in turn in one order and the other (tools-order-stable);
 - prompts/list first answers input_required with only a requestState (input-required-not-on-lists).
 """
 
@@ -42,6 +43,8 @@ META_VERSION = "io.modelcontextprotocol/protocolVersion"
 CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 SERVER_INFO = {"name": "broken-modern", "version": "1.0.0"}
 TOOLS = [{"name": "echo", "description": "Return the message unchanged.",
+          "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}},
+         {"name": "shout", "description": "Return the message in capitals.",
           "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}}]
 RESOURCES = [{"uri": "test://kept", "name": "kept", "mimeType": "text/plain"}]
 PROMPTS = [{"name": "greet", "description": "Say hello."}]
@@ -50,6 +53,7 @@ CACHE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
 
 class BrokenModern(Handler):
     case_sensitive = False
+    lists = 0  #: tools/list answered so far (a class attribute: one count for every connection)
 
     def on_message(self, message: dict[str, Any]) -> None:
         if "method" not in message or "id" not in message:
@@ -70,11 +74,12 @@ class BrokenModern(Handler):
         def ok(result: dict[str, Any]) -> tuple[int, dict[str, Any]]:
             return 200, {"jsonrpc": "2.0", "id": message.get("id"), "result": result}
 
-        def error(status: int, code: int, text: str, data: Any = None) -> tuple[int, dict[str, Any]]:
+        def error(status: int, code: int, text: str, data: Any = None, echo: bool = True
+                  ) -> tuple[int, dict[str, Any]]:
             body: dict[str, Any] = {"code": code, "message": text}
             if data is not None:
                 body["data"] = data
-            return status, {"jsonrpc": "2.0", "id": message.get("id"), "error": body}
+            return status, {"jsonrpc": "2.0", "id": message.get("id") if echo else None, "error": body}
 
         if isinstance(meta, dict):
             if meta.get(META_VERSION) not in (None, MODERN):
@@ -82,12 +87,14 @@ class BrokenModern(Handler):
             if CLIENT_INFO not in meta:
                 return error(400, -32602, "clientInfo is required here")
         if method in ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"):
-            return error(400, -32000, "Bad Request: Server not initialized")
+            return error(400, -32000, "Bad Request: Server not initialized", echo=False)
         if method == "server/discover":
             return ok({"supportedVersions": [MODERN], "capabilities": {"tools": {}, "resources": {}},
                        "serverInfo": SERVER_INFO, **CACHE})
         if method == "tools/list":
-            return ok({"tools": TOOLS, "resultType": "complete", "cacheScope": "public"})
+            type(self).lists += 1
+            order = TOOLS if self.lists % 2 else TOOLS[::-1]
+            return ok({"tools": order, "resultType": "complete", "cacheScope": "public"})
         if method == "tools/call":
             arguments = a if isinstance(a := params.get("arguments"), dict) else {}
             text = str(arguments.get("message", ""))
