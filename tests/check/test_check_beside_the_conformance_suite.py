@@ -31,7 +31,7 @@ MODERN_CHECKS = ("resource-not-found", "resource-not-found-code", "caching-hints
                  "request-meta-required", "request-meta-client-info-optional", "discover-server-info",
                  "discover-capabilities-match", "unsupported-version-details", "http-method-not-found-404",
                  "http-version-header-mismatch", "http-standard-headers", "http-standard-headers-lenient",
-                 "http-host", "error-ids-echoed", "tools-order-stable")
+                 "http-host", "error-ids-echoed", "tools-order-stable", "http-concurrent-requests")
 
 
 def check(url: str, tmp_path: Path, revision: str | None = None) -> Report:
@@ -134,8 +134,23 @@ def test_the_sdk_server_at_2025_11_25_refuses_a_foreign_host_and_issues_a_visibl
     assert results["logging-set-level"].status == NOT_APPLICABLE
     assert "does not declare the logging capability" in results["logging-set-level"].sentence
     assert results["resources-subscribe"].status == NOT_APPLICABLE
-    for check_id in (c for c in MODERN_CHECKS if c != "http-host"):
+    assert results["http-concurrent-requests"].status == PASSED
+    for check_id in (c for c in MODERN_CHECKS if c not in ("http-host", "http-concurrent-requests")):
         assert results[check_id].status == NOT_APPLICABLE, check_id
+
+
+def test_a_server_that_takes_one_request_at_a_time_fails_the_concurrency_check(tmp_path):
+    server = start_broken("one-at-a-time", tmp_path)
+    try:
+        results = at(check(server.url("/mcp"), tmp_path), "2026-07-28")
+    finally:
+        stop(server)
+    result = results["http-concurrent-requests"]
+    assert result.status == FAILED, result.sentence
+    # one or two are refused: the first is answered once a second came, and a third may come after it
+    assert "of 3 tools/list sent at once were not answered with a result" in result.sentence
+    assert "busy: one request at a time" in result.sentence
+    assert "409" in result.sentence and result.seqs
 
 
 def test_a_session_id_with_a_space_fails_the_visible_ascii_check(tmp_path):
@@ -167,7 +182,7 @@ def everything_http(tmp_path_factory) -> Iterator[ServerProcess]:
 def test_server_everything_takes_set_level_and_subscriptions_but_serves_a_foreign_host(everything_http, tmp_path):
     results = at(check(everything_http.url("/mcp"), tmp_path), "2025-11-25")
     for check_id in ("logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii",
-                     "lists-answered"):
+                     "lists-answered", "http-concurrent-requests"):
         assert results[check_id].status == PASSED, (check_id, results[check_id].sentence)
     # the suite's localhost-host-rebinding-rejected fails on it too (docs/server-checks.md)
     assert results["http-host"].status == FAILED

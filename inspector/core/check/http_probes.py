@@ -13,11 +13,16 @@ from inspector.core.check.context import (
     FOREIGN_HOST,
     FOREIGN_ORIGIN,
     Context,
+    code_text,
+    error_of,
     got,
 )
-from inspector.core.transports.base import TransportError
+from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.urls import is_loopback_host
 from inspector.core.wire.events import Event, Kind
+
+#: Requests sent at once by the concurrency probe (the suite's number).
+CONCURRENT = 3
 
 
 def _ping_body(ctx: Context) -> bytes:
@@ -78,6 +83,37 @@ async def probe_http(ctx: Context) -> None:
         ctx.not_applicable(check_id, f"{ctx.revision} has a GET stream and sessions")
     await _get_stream(ctx)
     await _delete(ctx)
+
+
+async def probe_concurrent(ctx: Context) -> None:
+    """Three requests sent at once (tools/list when declared, else ping or server/discover): the session sends
+    each as its own POST, so the server has three response streams open together."""
+    if "tools" in ctx.info.capabilities:
+        method = "tools/list"
+    else:
+        method = "server/discover" if ctx.modern else "ping"
+    mark = ctx.mark()
+    answers = await asyncio.gather(*(ctx.ask(method) for _ in range(CONCURRENT)), return_exceptions=True)
+    events = ctx.since(mark)
+    statuses = [e.data.get("status") for e in events if e.kind == Kind.HTTP and e.data.get("method") == "POST"
+                and "status" in e.data]
+    seqs = [e.seq for e in events if e.kind in (Kind.HTTP, Kind.MESSAGE)]
+    wrong = []
+    for answer in answers:
+        if isinstance(answer, TransportClosed):
+            raise answer
+        if isinstance(answer, BaseException):
+            wrong.append(str(answer) if isinstance(answer, TransportError) else answer.__class__.__name__)
+        elif error_of(answer) is not None:
+            wrong.append(code_text(error_of(answer) or {}))
+    shown = ", ".join(str(s) for s in statuses) or "none"
+    if wrong:
+        ctx.failed("http-concurrent-requests", f"{len(wrong)} of {CONCURRENT} {method} sent at once were not "
+                                               f"answered with a result ({'; '.join(wrong)[:300]}); statuses "
+                                               f"{shown}", seqs)
+    else:
+        ctx.passed("http-concurrent-requests", f"{CONCURRENT} {method} sent at once were each answered (statuses "
+                                               f"{shown})", seqs)
 
 
 async def _foreign_host(ctx: Context, json_headers: dict[str, str]) -> None:

@@ -45,7 +45,7 @@ from inspector.core.check.feature_probes import (
     probe_subscribe,
     probe_tools_order,
 )
-from inspector.core.check.http_probes import probe_http
+from inspector.core.check.http_probes import probe_concurrent, probe_http
 from inspector.core.check.modern_probes import probe_discover, probe_modern_http, probe_request_meta
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
@@ -366,6 +366,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("discover-server-info", "discover-capabilities-match", "unsupported-version-details"), probe_discover),
     (("http-method-not-found-404", "http-version-header-mismatch", "http-standard-headers",
       "http-standard-headers-lenient", "error-ids-echoed"), probe_modern_http),
+    (("http-concurrent-requests",), probe_concurrent),
     (("handshake-unsupported",), probe_modern_unsupported),
     (("invalid-json", "invalid-json-survives"), probe_invalid_json),
     (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",

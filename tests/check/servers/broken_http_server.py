@@ -7,7 +7,10 @@ PORT_FILE once it listens and serves ``/mcp`` until killed. Modes:
 - ``modern``: a 2026-07-28 server, below;
 - ``modern-case-sensitive``: the same, and it also refuses (400, -32020) a request whose header is not
   spelled exactly ``Mcp-Method`` (http-standard-headers-lenient);
-- ``spaced-session-id``: a 2025-11-25 server whose session id has a space in it (http-session-id-ascii).
+- ``spaced-session-id``: a 2025-11-25 server whose session id has a space in it (http-session-id-ascii);
+- ``one-at-a-time``: the ``modern`` server that refuses (409) a tools/list arriving while another is in
+  hand: it holds each tools/list until another request comes or a second has passed
+  (http-concurrent-requests).
 
 The ``modern`` server answers server/discover well enough for a client to talk to it (the handshake passes),
 then gets wrong:
@@ -31,6 +34,7 @@ then gets wrong:
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +55,16 @@ PROMPTS = [{"name": "greet", "description": "Say hello."}]
 CACHE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
 
 
+#: How long the one-at-a-time server holds a tools/list for another request to come (a bound, not a pause:
+#: a second request ends the wait at once).
+HOLD_SECONDS = 1.0
+
+
 class BrokenModern(Handler):
     case_sensitive = False
+    one_at_a_time = False
+    busy = threading.Lock()
+    another_came = threading.Event()
     lists = 0  #: tools/list answered so far (a class attribute: one count for every connection)
 
     def on_message(self, message: dict[str, Any]) -> None:
@@ -62,6 +74,20 @@ class BrokenModern(Handler):
         if self.case_sensitive and "Mcp-Method" not in self.headers.keys():
             self.send_json(400, {"jsonrpc": "2.0", "id": message.get("id"),
                                  "error": {"code": -32020, "message": "Mcp-Method header missing"}})
+            return
+        if self.one_at_a_time and message.get("method") == "tools/list":
+            if not self.busy.acquire(blocking=False):
+                self.another_came.set()
+                self.send_json(409, {"jsonrpc": "2.0", "id": message.get("id"),
+                                     "error": {"code": -32000, "message": "busy: one request at a time"}})
+                return
+            try:
+                self.another_came.clear()
+                self.another_came.wait(HOLD_SECONDS)
+                status, reply = self.reply(message)
+                self.send_json(status, reply)
+            finally:
+                self.busy.release()
             return
         status, reply = self.reply(message)
         self.send_json(status, reply)
@@ -136,6 +162,8 @@ MODES: dict[str, tuple[type[Handler], dict[str, Any]]] = {
     "modern": (BrokenModern, {}),
     "modern-case-sensitive": (BrokenModern, {"case_sensitive": True}),
     "spaced-session-id": (SpacedSessionId, {}),
+    "one-at-a-time": (BrokenModern, {"one_at_a_time": True, "busy": threading.Lock(),
+                                     "another_came": threading.Event()}),
 }
 
 
