@@ -31,7 +31,8 @@ MODERN_CHECKS = ("resource-not-found", "resource-not-found-code", "caching-hints
                  "request-meta-required", "request-meta-client-info-optional", "discover-server-info",
                  "discover-capabilities-match", "unsupported-version-details", "http-method-not-found-404",
                  "http-version-header-mismatch", "http-standard-headers", "http-standard-headers-lenient",
-                 "http-host", "error-ids-echoed", "tools-order-stable", "http-concurrent-requests")
+                 "http-host", "error-ids-echoed", "tools-order-stable", "http-concurrent-requests",
+                 "subscription-acknowledged")
 
 
 def check(url: str, tmp_path: Path, revision: str | None = None) -> Report:
@@ -85,6 +86,7 @@ BROKEN_MODERN = {
     "http-host": "Host evil.example.com to a server on a loopback address got HTTP 200",
     "error-ids-echoed": "error responses did not carry the id of their request (the first: id null",
     "tools-order-stable": "the same 2 tools came in another order",
+    "subscription-acknowledged": "subscriptions/listen got error -32601",
 }
 
 

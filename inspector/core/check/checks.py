@@ -370,6 +370,14 @@ CHECKS: tuple[Check, ...] = (
           revisions=(MODERN,),
           conformance=("sep-2575-discover-capabilities-match-handlers",
                        "sep-2575-server-declares-prompts-in-discover")),
+    Check("subscription-acknowledged", "subscriptions/listen is acknowledged first, tagged with its id", MUST,
+          "A client learns from the acknowledgement which notifications it will hear, and from the tag which "
+          "subscription a notification belongs to. Judged when the server declares a list change or "
+          "resources.subscribe, with a filter asking for each list it declares.",
+          (_src(MODERN, "basic/patterns/subscriptions",
+                "The server MUST send notifications/subscriptions/acknowledged as the first message carrying the "
+                "subscription's ID in _meta under io.modelcontextprotocol/subscriptionId"),),
+          revisions=(MODERN,), conformance=("sep-2575-server-sends-subscription-ack",)),
     Check("unsupported-version-details", "An unsupported revision gets HTTP 400, and data echoes it with the "
           "revisions discover lists", MUST,
           "The client retries with one of data.supported, which must be what server/discover lists; data.requested "

@@ -16,9 +16,18 @@ from typing import Any
 
 from inspector.core.check.checks import MODERN
 from inspector.core.check.context import Context, code_text, got, is_response, seqs_of
+from inspector.core.explore.subscriptions import (
+    ACKNOWLEDGED,
+    SUBSCRIPTION_ID,
+    Subscriptions,
+    filter_for,
+    subscription_id,
+)
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
-from inspector.core.wire.events import Event, Kind
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.ids import id_key
 
 PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
@@ -368,3 +377,56 @@ async def _standard_headers(ctx: Context) -> None:
     else:
         ctx.passed("http-standard-headers-lenient", f"{len(accepts)} requests with conforming header variants were "
                                                     "taken" + untested, seqs)
+
+
+def _delivers(capabilities: dict[str, Any]) -> bool:
+    """Whether the server declares something only a subscription brings (a list change, resource updates)."""
+    def flag(kind: str, name: str) -> bool:
+        found = capabilities.get(kind)
+        return isinstance(found, dict) and found.get(name) is True
+    return any(flag(k, "listChanged") for k in ("tools", "prompts", "resources")) or flag("resources", "subscribe")
+
+
+async def probe_subscription(ctx: Context) -> None:
+    """subscriptions/listen with a filter for every list the server declares: the first message of that
+    subscription is the acknowledgement, tagged with the request's id; the stream is then closed."""
+    capabilities = ctx.info.capabilities if isinstance(ctx.info.capabilities, dict) else {}
+    if not _delivers(capabilities):
+        ctx.not_applicable("subscription-acknowledged", "the server declares no list change and no resource "
+                                                        "subscription: there is nothing to listen for")
+        return
+    subscriptions = Subscriptions(ctx.session)
+    mark = ctx.mark()
+    subscription = await subscriptions.listen(filter_for(capabilities))
+    key = id_key(subscription.msg_id)
+
+    def first_of_it(event: Event) -> bool:
+        rpc = event.rpc
+        if event.kind != Kind.MESSAGE or event.dir != Direction.S2C or rpc is None:
+            return False
+        if rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+            return id_key(rpc.id) == key
+        return rpc.method == ACKNOWLEDGED or id_key(subscription_id(event)) == key
+
+    try:
+        first = await ctx.wait_for(mark, first_of_it, ctx.timeout)
+    finally:
+        await subscriptions.close("closed by the check")
+        subscriptions.detach()
+    seqs = seqs_of(ctx.since(mark))
+    if first is None:
+        ctx.failed("subscription-acknowledged", f"subscriptions/listen got nothing within {ctx.timeout:g} s: no "
+                                                "acknowledgement", seqs)
+    elif first.rpc is not None and first.rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+        _, error = result_of(first)
+        what = code_text(error) if isinstance(error, dict) else "a result, which ends it"
+        ctx.failed("subscription-acknowledged", f"the server declares what a subscription brings, yet "
+                                                f"subscriptions/listen got {what} before any acknowledgement", seqs)
+    elif first.rpc is not None and first.rpc.method != ACKNOWLEDGED:
+        ctx.failed("subscription-acknowledged", f"the subscription's first message is {first.rpc.method}, not "
+                                                f"{ACKNOWLEDGED}", seqs)
+    elif id_key(subscription_id(first)) != key:
+        ctx.failed("subscription-acknowledged", f"the acknowledgement does not carry the subscription's id in "
+                                                f"_meta['{SUBSCRIPTION_ID}']", seqs)
+    else:
+        ctx.passed("subscription-acknowledged", f"{ACKNOWLEDGED} came first, tagged with the request's id", seqs)

@@ -46,7 +46,12 @@ from inspector.core.check.feature_probes import (
     probe_tools_order,
 )
 from inspector.core.check.http_probes import probe_concurrent, probe_http
-from inspector.core.check.modern_probes import probe_discover, probe_modern_http, probe_request_meta
+from inspector.core.check.modern_probes import (
+    probe_discover,
+    probe_modern_http,
+    probe_request_meta,
+    probe_subscription,
+)
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire.events import Direction, Event, Kind
@@ -364,6 +369,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("input-required-not-on-lists",), probe_input_required),
     (("request-meta-required", "request-meta-client-info-optional"), probe_request_meta),
     (("discover-server-info", "discover-capabilities-match", "unsupported-version-details"), probe_discover),
+    (("subscription-acknowledged",), probe_subscription),
     (("http-method-not-found-404", "http-version-header-mismatch", "http-standard-headers",
       "http-standard-headers-lenient", "error-ids-echoed"), probe_modern_http),
     (("http-concurrent-requests",), probe_concurrent),

@@ -28,7 +28,8 @@ then gets wrong:
   resource-not-found-code);
 - tools/list carries no ttlMs, resources/list a cacheScope "everyone" (caching-hints), and tools/list gives
   its two tools in turn in one order and the other (tools-order-stable);
-- prompts/list first answers input_required with only a requestState (input-required-not-on-lists).
+- prompts/list first answers input_required with only a requestState (input-required-not-on-lists);
+- it declares tools.listChanged, yet answers subscriptions/listen with -32601 (subscription-acknowledged).
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ class BrokenModern(Handler):
         if method in ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"):
             return error(400, -32000, "Bad Request: Server not initialized", echo=False)
         if method == "server/discover":
-            return ok({"supportedVersions": [MODERN], "capabilities": {"tools": {}, "resources": {}},
+            return ok({"supportedVersions": [MODERN], "capabilities": {"tools": {"listChanged": True}, "resources": {}},
                        "serverInfo": SERVER_INFO, **CACHE})
         if method == "tools/list":
             type(self).lists += 1
