@@ -14,7 +14,7 @@ Which of our checks matches which suite check is each check's ``conformance`` fi
 for the checks written before that field (and the per-message findings, which are no check of the table).
 The verdicts compare as: SUCCESS with passed, FAILURE and WARNING with failed, SKIPPED with not applicable; a
 suite check seen several times in one run takes its worst verdict; a check one side could not make (the suite
-did not run it, ours is incomplete: the handshake failed) is not compared.
+did not run it, ours is incomplete: the handshake failed) or that the suite only reports (INFO) is not compared.
 """
 
 from __future__ import annotations
@@ -102,8 +102,9 @@ def our_verdicts(report: Path) -> tuple[dict[str, str], bool]:
 
 
 def same(suite: str | None, ours: str | None) -> bool:
-    """Whether two verdicts agree; a check either side could not make (not run, incomplete) is not compared."""
-    if suite is None or ours is None or ours == "incomplete":
+    """Whether two verdicts agree; a check either side could not make (not run, incomplete), or that the suite
+    only reports (INFO), is not compared."""
+    if suite is None or ours is None or ours == "incomplete" or suite == "INFO":
         return True
     return SUITE_VERDICTS.get(suite, suite).split(" ")[0] == ours.split(" ")[0]
 
