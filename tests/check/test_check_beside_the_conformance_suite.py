@@ -14,12 +14,14 @@ from http_support import SERVERS, ServerProcess, launch, launch_on_free_port, st
 from npm_servers import install_everything
 
 from inspector.core.check.checks import CHECKS, FAILED, NOT_APPLICABLE, PASSED
+from inspector.core.check.context import CheckOptions
 from inspector.core.check.runner import CheckRun, Report, run_checks
 from inspector.core.session.target import Target
 
 pytestmark = pytest.mark.integration
 
 BROKEN_HTTP = Path(__file__).resolve().parent / "servers" / "broken_http_server.py"
+PARAM_HEADER_SERVER = Path(__file__).resolve().parent / "servers" / "sdk_param_header_server.py"
 FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 #: every server here is on 127.0.0.1 and answers in milliseconds; only a probe a server leaves unanswered waits
 TIMEOUT = 5.0
@@ -35,8 +37,9 @@ MODERN_CHECKS = ("resource-not-found", "resource-not-found-code", "caching-hints
                  "subscription-acknowledged")
 
 
-def check(url: str, tmp_path: Path, revision: str | None = None) -> Report:
-    run = CheckRun(Target(name="server", url=url), tmp_path / "report", revision=revision, timeout=TIMEOUT)
+def check(url: str, tmp_path: Path, revision: str | None = None, **options: bool) -> Report:
+    run = CheckRun(Target(name="server", url=url), tmp_path / "report", revision=revision, timeout=TIMEOUT,
+                   options=CheckOptions(**options))
     return asyncio.run(asyncio.wait_for(run_checks(run), RUN_BOUND))
 
 
@@ -85,7 +88,7 @@ BROKEN_MODERN = {
     "http-standard-headers": "Mcp-Method prompts/list on a tools/list body got HTTP 200 with a result",
     "http-host": "Host evil.example.com to a server on a loopback address got HTTP 200",
     "error-ids-echoed": "error responses did not carry the id of their request (the first: id null",
-    "tools-order-stable": "the same 2 tools came in another order",
+    "tools-order-stable": "the same 3 tools came in another order",
     "subscription-acknowledged": "subscriptions/listen got error -32601",
 }
 
@@ -155,6 +158,52 @@ def test_a_server_that_takes_one_request_at_a_time_fails_the_concurrency_check(t
     assert "409" in result.sentence and result.seqs
 
 
+@pytest.fixture(scope="module")
+def sdk_param_header(tmp_path_factory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("sdk-param-header")
+    server = launch_on_free_port("SDK server with an x-mcp-header tool", lambda port: [
+        sys.executable, str(PARAM_HEADER_SERVER), str(port)], folder / "server.log")
+    try:
+        yield server
+    finally:
+        stop(server)
+
+
+def test_the_sdk_server_checks_the_mcp_param_header_of_its_read_only_tool_against_the_body(sdk_param_header,
+                                                                                            tmp_path):
+    results = at(check(sdk_param_header.url("/mcp"), tmp_path, "2026-07-28", call_tools=True), "2026-07-28")
+    for check_id in ("http-param-headers", "http-param-headers-decoded"):
+        assert results[check_id].status == PASSED, (check_id, results[check_id].sentence)
+    assert "Mcp-Param-Region" in results["http-param-headers"].sentence
+
+
+def test_mcp_param_headers_are_not_tried_without_leave_to_call_tools(sdk_param_header, tmp_path):
+    results = at(check(sdk_param_header.url("/mcp"), tmp_path, "2026-07-28"), "2026-07-28")
+    for check_id in ("http-param-headers", "http-param-headers-decoded"):
+        assert results[check_id].status == NOT_APPLICABLE
+        assert "--call-tools" in results[check_id].sentence
+
+
+def test_a_server_that_ignores_mcp_param_headers_fails_the_refusal_check(broken_modern, tmp_path):
+    results = at(check(broken_modern.url("/mcp"), tmp_path, call_tools=True), "2026-07-28")
+    refused = results["http-param-headers"]
+    assert refused.status == FAILED, refused.sentence
+    assert "Base64 without its padding got HTTP 200 with a result" in refused.sentence
+    assert "no header while the body has the value got HTTP 200" in refused.sentence
+    assert results["http-param-headers-decoded"].status == PASSED
+
+
+def test_a_server_that_compares_mcp_param_headers_undecoded_fails_the_decoding_check(tmp_path):
+    server = start_broken("modern-case-sensitive", tmp_path)
+    try:
+        results = at(check(server.url("/mcp"), tmp_path, call_tools=True), "2026-07-28")
+    finally:
+        stop(server)
+    decoded = results["http-param-headers-decoded"]
+    assert decoded.status == FAILED, decoded.sentence
+    assert "=?base64?SGVsbG8=?= for 'Hello' got HTTP 400 with error -32020" in decoded.sentence
+
+
 def test_a_session_id_with_a_space_fails_the_visible_ascii_check(tmp_path):
     server = start_broken("spaced-session-id", tmp_path)
     try:
@@ -194,8 +243,8 @@ def test_server_everything_takes_set_level_and_subscriptions_but_serves_a_foreig
 def test_every_check_added_beside_the_suite_names_the_suite_checks_it_matches():
     added = {c.id: c for c in CHECKS if c.id in MODERN_CHECKS or c.id in (
         "logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii",
-        "lists-answered")}
-    assert len(added) == len(MODERN_CHECKS) + 5
+        "lists-answered", "http-param-headers", "http-param-headers-decoded")}
+    assert len(added) == len(MODERN_CHECKS) + 7
     for check_id, found in added.items():
         assert found.conformance, check_id
         assert all(isinstance(i, str) and i == i.strip() and i for i in found.conformance), check_id

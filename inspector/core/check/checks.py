@@ -427,6 +427,28 @@ CHECKS: tuple[Check, ...] = (
                 "headers do not match the corresponding values in the request body."),),
           revisions=(MODERN,), http_only=True,
           conformance=("sep-2243-server-reject-invalid-headers", "sep-2243-server-reject-error-code")),
+    Check("http-param-headers", "An Mcp-Param header that is not valid Base64, differs from the body, or is "
+          "missing gets HTTP 400 with -32020 (with --call-tools)", MUST,
+          "A tool's x-mcp-header arguments are mirrored into Mcp-Param-* headers for intermediaries; a server that "
+          "acts on a body its headers contradict can be steered past a gateway's rules. The calls a server "
+          "should refuse reach the tool on one that does not, so only tools the user allows are tried.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "Servers MUST reject requests with a recognized Mcp-Param-{Name} header that contains invalid "
+                "characters (see Value Encoding)."),
+           _src(MODERN, "basic/transports/streamable-http",
+                "Servers MUST reject requests with a 400 Bad Request HTTP status and JSON-RPC error code -32020 "
+                "(HeaderMismatch) if any validation fails.")),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2243-server-reject-invalid-param-chars", "sep-2243-server-reject-param-mismatch")),
+    Check("http-param-headers-decoded", "An Mcp-Param header in Base64, or as literal text, that matches the body "
+          "is taken (with --call-tools)", MUST,
+          "A client encodes a value a header cannot carry as =?base64?...?=; a value without the whole sentinel is "
+          "literal text. A server that compares without decoding refuses conforming clients.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "Any server that processes the message body MUST validate that encoded header values, after "
+                "decoding if Base64-encoded, match the corresponding values in the request body."),),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2243-server-decode-base64", "sep-2243-server-validate-param-match")),
     Check("http-standard-headers-lenient", "The Mcp-Method header is taken whatever the letter case of its name",
           MUST,
           "Header names are case-insensitive: a server that refuses mcp-method or MCP-METHOD turns away conforming "

@@ -52,6 +52,7 @@ from inspector.core.check.modern_probes import (
     probe_request_meta,
     probe_subscription,
 )
+from inspector.core.check.param_header_probes import probe_param_headers
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire.events import Direction, Event, Kind
@@ -372,6 +373,7 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("subscription-acknowledged",), probe_subscription),
     (("http-method-not-found-404", "http-version-header-mismatch", "http-standard-headers",
       "http-standard-headers-lenient", "error-ids-echoed"), probe_modern_http),
+    (("http-param-headers", "http-param-headers-decoded"), probe_param_headers),
     (("http-concurrent-requests",), probe_concurrent),
     (("handshake-unsupported",), probe_modern_unsupported),
     (("invalid-json", "invalid-json-survives"), probe_invalid_json),

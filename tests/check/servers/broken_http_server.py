@@ -6,7 +6,8 @@ PORT_FILE once it listens and serves ``/mcp`` until killed. Modes:
 
 - ``modern``: a 2026-07-28 server, below;
 - ``modern-case-sensitive``: the same, and it also refuses (400, -32020) a request whose header is not
-  spelled exactly ``Mcp-Method`` (http-standard-headers-lenient);
+  spelled exactly ``Mcp-Method`` (http-standard-headers-lenient), and a call whose Mcp-Param-Region is not
+  the body's value byte for byte, Base64 left undecoded (http-param-headers-decoded);
 - ``spaced-session-id``: a 2025-11-25 server whose session id has a space in it (http-session-id-ascii);
 - ``one-at-a-time``: the ``modern`` server that refuses (409) a tools/list arriving while another is in
   hand: it holds each tools/list until another request comes or a second has passed
@@ -22,8 +23,9 @@ then gets wrong:
 - an unknown revision gets -32022 with data.supported but no data.requested (unsupported-version-details);
 - initialize, ping, logging/setLevel and resources/subscribe get HTTP 400 with -32000 and a null id, an
   unknown method HTTP 200 with -32601 (http-method-not-found-404, error-ids-echoed);
-- it reads no header: a MCP-Protocol-Version, Mcp-Method or Mcp-Name that contradicts the body is ignored
-  (http-version-header-mismatch, http-standard-headers), and any Host is served (http-host);
+- it reads no header: a MCP-Protocol-Version, Mcp-Method, Mcp-Name or Mcp-Param-Region (of its tool
+  ``region``) that contradicts the body is ignored (http-version-header-mismatch, http-standard-headers,
+  http-param-headers), and any Host is served (http-host);
 - resources/read of a uri it does not have is a result with empty contents (resource-not-found,
   resource-not-found-code);
 - tools/list carries no ttlMs, resources/list a cacheScope "everyone" (caching-hints), and tools/list gives
@@ -50,7 +52,10 @@ SERVER_INFO = {"name": "broken-modern", "version": "1.0.0"}
 TOOLS = [{"name": "echo", "description": "Return the message unchanged.",
           "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}},
          {"name": "shout", "description": "Return the message in capitals.",
-          "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}}]
+          "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}},
+         {"name": "region", "description": "Say which region was asked for.", "annotations": {"readOnlyHint": True},
+          "inputSchema": {"type": "object", "required": ["region"],
+                          "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}}]
 RESOURCES = [{"uri": "test://kept", "name": "kept", "mimeType": "text/plain"}]
 PROMPTS = [{"name": "greet", "description": "Say hello."}]
 CACHE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
@@ -75,6 +80,13 @@ class BrokenModern(Handler):
         if self.case_sensitive and "Mcp-Method" not in self.headers.keys():
             self.send_json(400, {"jsonrpc": "2.0", "id": message.get("id"),
                                  "error": {"code": -32020, "message": "Mcp-Method header missing"}})
+            return
+        params = p if isinstance(p := message.get("params"), dict) else {}
+        arguments = a if isinstance(a := params.get("arguments"), dict) else {}
+        mirrored = self.headers.get("Mcp-Param-Region")
+        if self.case_sensitive and mirrored is not None and mirrored != arguments.get("region"):
+            self.send_json(400, {"jsonrpc": "2.0", "id": message.get("id"),
+                                 "error": {"code": -32020, "message": "Mcp-Param-Region does not match"}})
             return
         if self.one_at_a_time and message.get("method") == "tools/list":
             if not self.busy.acquire(blocking=False):
