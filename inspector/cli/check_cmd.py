@@ -28,9 +28,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "check", help="probe a server with the spec's rules and report what passes and fails",
         description="Launch a stdio server (the command after --) or connect to --url, and probe it: the handshake, "
                     "ping, unknown methods, malformed params and JSON, request ids, notifications, batches, "
-                    "pagination, tool schemas, resources, prompts, cancellation and, over Streamable HTTP, "
-                    "sessions, Origin, Accept and the GET stream. Each check names its spec rule "
-                    "(docs/server-checks.md). Every session is saved as a capture.",
+                    "pagination, tool schemas, resources, prompts, cancellation, logging and subscriptions; at "
+                    "2026-07-28 each request's _meta, server/discover, caching hints and a missing resource; and, "
+                    "over Streamable HTTP, sessions, Origin, Host, Accept, the GET stream, concurrent requests, "
+                    "404 for missing methods and the Mcp-* headers. Each check names its spec rule "
+                    "(docs/server-checks.md, which also sets the checks beside the official conformance suite's). "
+                    "Every session is saved as a capture.",
         epilog=exits_help(CHECK_EXITS, CHECK_EXITS_ORDER), formatter_class=EpilogFormatter)
     check.add_argument("--revision", metavar="R|all", choices=(*ALL_REVISIONS, "all"),
                        help="check at this protocol revision, or at every revision the server claims (all); "

@@ -206,6 +206,8 @@ class DemoServer:
         self._workers: set[threading.Thread] = set()
         self._sampling_seq = 0
         self._stdin_closed = False
+        #: open subscriptions/listen requests (2026-07-28), kept until the client cancels them
+        self._subscriptions: set[Any] = set()
         self._legacy_methods: dict[str, Callable[[Request], Any]] = {
             "initialize": self._initialize,
             "ping": self._ping,
@@ -214,6 +216,7 @@ class DemoServer:
         }
         self._modern_methods: dict[str, Callable[[Request], Any]] = {
             "server/discover": self._discover,
+            "subscriptions/listen": self._listen,
             **self._shared_methods(),
         }
 
@@ -413,6 +416,19 @@ class DemoServer:
             "instructions": content.INSTRUCTIONS,
         }
 
+    def _listen(self, request: Request) -> Any:
+        """``subscriptions/listen``: acknowledge first, with the subset of the filter this server can honour
+        (tools list changes, the one list change it declares), then keep the request open until the client
+        cancels it (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions)."""
+        asked = request.params.get("notifications")
+        asked = asked if isinstance(asked, dict) else {}
+        honoured = {"toolsListChanged": True} if asked.get("toolsListChanged") is True else {}
+        with self._lock:
+            self._subscriptions.add(request.id)
+        self.writer.send(protocol.notification("notifications/subscriptions/acknowledged", {
+            "notifications": honoured, "_meta": {protocol.META_SUBSCRIPTION_ID: request.id}}))
+        return _DEFERRED
+
     def _ping(self, request: Request) -> dict[str, Any]:
         """https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping"""
         return {}
@@ -519,6 +535,10 @@ class DemoServer:
         between completion and cancellation.
         """
         with self._lock:
+            if protocol.is_valid_id(request_id) and request_id in self._subscriptions:
+                self._subscriptions.discard(request_id)
+                log.info("subscription %r closed by the client (reason: %s)", request_id, reason)
+                return
             cancelled = self._active.get(request_id) if protocol.is_valid_id(request_id) else None
             waiters = [p for p in self._pending.values() if p.owner == request_id] if cancelled else []
         if cancelled is None:

@@ -428,6 +428,22 @@ def test_server_discover_lists_versions_capabilities_and_server_info(server: Dem
     assert result["resultType"] == "complete"
 
 
+def test_subscriptions_listen_is_acknowledged_first_and_stays_open_until_cancelled(server: DemoProcess) -> None:
+    listen_id = server.request("subscriptions/listen", {"_meta": modern_meta(),
+                                                        "notifications": {"toolsListChanged": True,
+                                                                          "promptsListChanged": True}})
+    ack = server.read_message()
+    assert ack["method"] == "notifications/subscriptions/acknowledged"
+    assert ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id
+    # it declares only the tools list's changes: the prompts one is left out of what it honours
+    assert ack["params"]["notifications"] == {"toolsListChanged": True}
+    server.notify("notifications/cancelled", {"requestId": listen_id, "reason": "test over"})
+    server.wait_for_stderr(f"subscription {listen_id} closed by the client")
+    server.close_stdin()
+    assert server.read_until_eof() == []  # no answer to the cancelled subscription
+    assert server.wait() == 0
+
+
 def test_a_modern_request_with_an_unsupported_version_gets_error_32022(server: DemoProcess) -> None:
     meta = modern_meta(**{"io.modelcontextprotocol/protocolVersion": "1900-01-01"})
     error = server.call("tools/list", {"_meta": meta})["error"]

@@ -119,8 +119,11 @@ def test_a_saved_capture_reopens_read_only_with_the_same_events_and_the_same_pai
     reopened.model.catch_up()
     assert [(e.seq, e.kind, e.dir, e.raw, e.eol, dict(e.data), list(e.findings)) for e in reopened.events] == \
         [(e.seq, e.kind, e.dir, e.raw, e.eol, dict(e.data), list(e.findings)) for e in live_events]
+    # the subscriptions/listen stream the Explorer opens on a 2026-07-28 server is answered by no response (the
+    # demo acknowledges it and keeps it open until the tab's close cancels it): every other request is answered
     requests = [row for row, event in enumerate(live_events)
-                if event.dir == Direction.C2S and event.rpc is not None and event.rpc.kind == "request"]
+                if event.dir == Direction.C2S and event.rpc is not None and event.rpc.kind == "request"
+                and event.rpc.method != "subscriptions/listen"]
     assert len(requests) >= 2, "the handshake's request and tools/list"
     reopened_pairing = pairing(reopened)
     for row in requests:

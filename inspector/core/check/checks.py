@@ -268,6 +268,202 @@ CHECKS: tuple[Check, ...] = (
           (_src(MODERN, "basic/transports/streamable-http",
                 "HTTP GET or DELETE to the MCP endpoint: respond with 405 Method Not Allowed."),),
           revisions=(MODERN,), http_only=True),
+    # -- beside the official conformance suite's generic server checks (issue 30) ------------------------------
+    Check("http-host", "A foreign Host header is refused with a 4xx (DNS-rebinding protection)", SHOULD,
+          "A DNS-rebinding page reaches a loopback server under the attacker's host name, which the Host header "
+          "carries; the spec names the Origin check (http-origin), so refusing a foreign Host is the SDKs' "
+          "defence (GHSA-w48q-cv73-mx4w) rather than a sentence of it. Judged only for a server on a loopback "
+          "address, with no Origin header sent.",
+          (_src("2025-11-25", "basic/transports",
+                "Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding "
+                "attacks"),
+           _src(MODERN, "basic/transports/streamable-http", None)),
+          revisions=STREAMABLE, http_only=True, conformance=("localhost-host-rebinding-rejected",)),
+    Check("http-concurrent-requests", "Three requests at once, each on its own POST, are all answered", SHOULD,
+          "A client sends a request while another is running (a long tool call, a listing); each POST opens its "
+          "own response stream, and a server that answers one at a time refuses or stalls the others.",
+          (_src("2025-11-25", "basic/transports",
+                "The client MAY remain connected to multiple SSE streams simultaneously."),
+           _src(MODERN, "basic/transports/streamable-http", None)),
+          revisions=(MODERN, "2025-11-25"), http_only=True,
+          conformance=("server-accepts-multiple-post-streams", "server-sse-streams-functional")),
+    Check("http-session-id-ascii", "A session id is visible ASCII only", MUST,
+          "The session id travels in a header: a byte outside 0x21 to 0x7E breaks it on the way back.",
+          (_src("2025-11-25", "basic/transports",
+                "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E)."),),
+          revisions=LEGACY[:3], http_only=True, conformance=("server-session-id-visible-ascii",)),
+    Check("lists-answered", "The lists of the capabilities the server declares are answered", SHOULD,
+          "A client that sees tools, prompts or resources declared lists them first; a list that answers an "
+          "error or nothing leaves the feature unusable. The feature pages (not in the local extract) give the "
+          "list methods to a server that declares the capability.",
+          (_src("2025-11-25", "server/prompts", None), _src(MODERN, "server/prompts", None)),
+          conformance=("prompts-list", "resources-list")),
+    Check("tools-order-stable", "tools/list gives the same tools in the same order each time", SHOULD,
+          "A client that shows the list, or a model that reads it, should not see it reshuffled when nothing "
+          "changed; 2026-07-28's tools page (not in the local extract) asks for a deterministic order.",
+          (_src(MODERN, "server/tools", None),),
+          revisions=(MODERN,), conformance=("tools-list-deterministic-order",)),
+    Check("logging-set-level", "logging/setLevel is answered with an empty result", SHOULD,
+          "A server that declares logging lets the client choose how much it hears; setLevel's result is the "
+          "schema's EmptyResult. The logging page is not in the local extract, so this is a SHOULD here.",
+          (_src("2025-11-25", "server/utilities/logging", None),),
+          revisions=LEGACY, conformance=("logging-set-level",)),
+    Check("resources-subscribe", "resources/subscribe to a listed resource is answered with an empty result",
+          SHOULD,
+          "A server that declares resources.subscribe must take a subscription to what it lists; the result is "
+          "the schema's EmptyResult. The resources page is not in the local extract.",
+          (_src("2025-11-25", "server/resources", None),),
+          revisions=LEGACY, conformance=("resources-subscribe",)),
+    Check("resources-unsubscribe", "resources/unsubscribe is answered with an empty result", SHOULD,
+          "A client must be able to end the subscription it made; the result is the schema's EmptyResult.",
+          (_src("2025-11-25", "server/resources", None),),
+          revisions=LEGACY, conformance=("resources-unsubscribe",)),
+    Check("resource-not-found", "Reading an unknown resource gets an error, not empty contents nor -32002", MUST,
+          "An empty contents array reads as an empty resource; 2026-07-28 retired -32002 for -32602 "
+          "(SEP-2164; the resources page, not in the local extract, forbids the empty result).",
+          (_src(MODERN, "basic/index", "Implementations of this protocol version MUST NOT emit these codes:"),
+           _src(MODERN, "server/resources", None)),
+          revisions=(MODERN,), conformance=("sep-2164-no-empty-contents",)),
+    Check("resource-not-found-code", "Reading an unknown resource gets -32602 with the uri in data", SHOULD,
+          "The code tells the client the uri is wrong, data.uri which one (SEP-2164).",
+          (_src(MODERN, "server/resources", None),),
+          revisions=(MODERN,), conformance=("sep-2164-error-code", "sep-2164-data-uri")),
+    Check("caching-hints", "List results and resources/read carry ttlMs and cacheScope", SHOULD,
+          "2026-07-28's schema requires ttlMs (an integer, 0 or more) and cacheScope (public or private) on "
+          "tools/list, prompts/list, resources/list, resources/templates/list and resources/read results "
+          "(SEP-2549; a missing one is also a per-message schema finding). The caching page is not in the local "
+          "extract, so this is a SHOULD here.",
+          (_src(MODERN, "server/utilities/caching", None),),
+          revisions=(MODERN,),
+          conformance=("sep-2549-tools-list-caching-hints", "sep-2549-prompts-list-caching-hints",
+                       "sep-2549-resources-list-caching-hints", "sep-2549-resources-templates-list-caching-hints",
+                       "sep-2549-resources-read-caching-hints", "sep-2549-ttl-non-negative",
+                       "sep-2549-cache-scope-valid")),
+    Check("input-required-not-on-lists", "tools/list and prompts/list never answer input_required", MUST,
+          "Only prompts/get, resources/read and tools/call (and tasks/result) may ask the client for input.",
+          (_src(MODERN, "basic/patterns/mrtr",
+                "Servers MUST NOT send InputRequiredResult responses on any other client requests."),),
+          revisions=(MODERN,), conformance=("sep-2322-not-on-unsupported-requests",)),
+    Check("request-meta-required", "A request without _meta, or without its protocolVersion or "
+          "clientCapabilities, gets -32602 (and HTTP 400)", MUST,
+          "A stateless server knows the client only from each request's _meta: one without it cannot be served.",
+          (_src(MODERN, "basic/index",
+                "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error "
+                "code -32602 (Invalid params). On HTTP, the response status MUST be 400 Bad Request."),),
+          revisions=(MODERN,),
+          conformance=("sep-2575-request-meta-invalid-missing-meta",
+                       "sep-2575-request-meta-invalid-missing-protocol-version",
+                       "sep-2575-request-meta-invalid-missing-client-capabilities",
+                       "sep-2575-http-server-meta-invalid-400")),
+    Check("request-meta-client-info-optional", "A request whose _meta has no clientInfo is served", SHOULD,
+          "clientInfo is optional in _meta (clients SHOULD send it); a server that requires it turns away "
+          "clients configured not to identify themselves.",
+          (_src(MODERN, "basic/index",
+                "Clients SHOULD include io.modelcontextprotocol/clientInfo on every request unless specifically "
+                "configured not to do so."),),
+          revisions=(MODERN,), conformance=("sep-2575-request-meta-client-info-optional",)),
+    Check("discover-server-info", "server/discover names the server in _meta", SHOULD,
+          "A client shows whom it talks to from _meta['io.modelcontextprotocol/serverInfo'] (name and version) "
+          "of the discover result (spec PR #3002; the server/discover page is not in the local extract).",
+          (_src(MODERN, "server/discover", None),),
+          revisions=(MODERN,), conformance=("sep-2575-server-identifies-in-result-meta",)),
+    Check("discover-capabilities-match", "The capabilities server/discover declares match the methods served",
+          SHOULD,
+          "A client asks only for what is declared: tools/list and prompts/list are answered when tools and "
+          "prompts are declared, and -32601 when not. The feature pages (not in the local extract) require the "
+          "declaration.",
+          (_src(MODERN, "server/discover", None),),
+          revisions=(MODERN,),
+          conformance=("sep-2575-discover-capabilities-match-handlers",
+                       "sep-2575-server-declares-prompts-in-discover")),
+    Check("subscription-acknowledged", "subscriptions/listen is acknowledged first, tagged with its id", MUST,
+          "A client learns from the acknowledgement which notifications it will hear, and from the tag which "
+          "subscription a notification belongs to. Judged when the server declares a list change or "
+          "resources.subscribe, with a filter asking for each list it declares.",
+          (_src(MODERN, "basic/patterns/subscriptions",
+                "The server MUST send notifications/subscriptions/acknowledged as the first message carrying the "
+                "subscription's ID in _meta under io.modelcontextprotocol/subscriptionId"),),
+          revisions=(MODERN,), conformance=("sep-2575-server-sends-subscription-ack",)),
+    Check("unsupported-version-details", "An unsupported revision gets HTTP 400, and data echoes it with the "
+          "revisions discover lists", MUST,
+          "The client retries with one of data.supported, which must be what server/discover lists; data.requested "
+          "is required by the schema.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "If the server does not implement the requested protocol version (whether the version is unknown "
+                "to the server, or is a known version the server has chosen not to support), it MUST respond with "
+                "400 Bad Request"),
+           _src(MODERN, "schema.json", "For HTTP, the response status code MUST be")),
+          revisions=(MODERN,),
+          conformance=("sep-2575-server-unsupported-version-error", "sep-2575-http-server-unsupported-version-400")),
+    Check("http-method-not-found-404", "A method the server does not implement (initialize, ping, logging/setLevel, "
+          "resources/subscribe and unsubscribe, an unknown one) gets HTTP 404 with -32601", MUST,
+          "404 with a JSON-RPC body tells a modern client the method is missing, not the endpoint; the methods "
+          "2026-07-28 removed are probed, unless the server also speaks an earlier revision and serves them.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "If the server does not implement the requested RPC method, it MUST respond with 404 Not Found and "
+                "a JSON-RPC error with code -32601 (Method not found)."),),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2575-http-server-method-not-found-404-initialize",
+                       "sep-2575-http-server-method-not-found-404-ping",
+                       "sep-2575-http-server-method-not-found-404-logging-setlevel",
+                       "sep-2575-http-server-method-not-found-404-resources-subscribe",
+                       "sep-2575-http-server-method-not-found-404-resources-unsubscribe",
+                       "sep-2575-http-server-method-not-found-404")),
+    Check("error-ids-echoed", "Error responses carry the id of their request", MUST,
+          "A client pairs an error with its request by id; an error with a null or another id answers nothing. "
+          "Judged on the errors the 2026-07-28 HTTP probes draw (a missing _meta, an unknown revision, a "
+          "method not implemented, headers that contradict the body): each request had a readable id.",
+          (_src(MODERN, "basic/index",
+                "Error responses MUST include the same ID as the request they correspond to (except in error "
+                "cases where the ID could not be read due a malformed request)."),),
+          revisions=(MODERN,), http_only=True, conformance=("sep-2575-http-server-error-jsonrpc-id",)),
+    Check("http-version-header-mismatch", "An MCP-Protocol-Version header that differs from _meta gets HTTP 400 "
+          "with -32020", MUST,
+          "A gateway routes on the header, the server acts on the body: they must agree.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "If the values do not match, the server MUST reject the request with 400 Bad Request and a "
+                "HeaderMismatch JSON-RPC error"),),
+          revisions=(MODERN,), http_only=True, conformance=("sep-2575-http-server-header-mismatch-400",)),
+    Check("http-standard-headers", "A missing or mismatched Mcp-Method or Mcp-Name header gets HTTP 400 with "
+          "-32020", MUST,
+          "Mcp-Method (and Mcp-Name for tools/call) mirror the body for intermediaries; a server that acts on a "
+          "body its headers contradict can be steered past a gateway's rules (SEP-2243).",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "Servers that process the request body MUST reject requests where the values specified in the "
+                "headers do not match the corresponding values in the request body."),),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2243-server-reject-invalid-headers", "sep-2243-server-reject-error-code")),
+    Check("http-param-headers", "An Mcp-Param header that is not valid Base64, differs from the body, or is "
+          "missing gets HTTP 400 with -32020 (with --call-tools)", MUST,
+          "A tool's x-mcp-header arguments are mirrored into Mcp-Param-* headers for intermediaries; a server that "
+          "acts on a body its headers contradict can be steered past a gateway's rules. The calls a server "
+          "should refuse reach the tool on one that does not, so only tools the user allows are tried.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "Servers MUST reject requests with a recognized Mcp-Param-{Name} header that contains invalid "
+                "characters (see Value Encoding)."),
+           _src(MODERN, "basic/transports/streamable-http",
+                "Servers MUST reject requests with a 400 Bad Request HTTP status and JSON-RPC error code -32020 "
+                "(HeaderMismatch) if any validation fails.")),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2243-server-reject-invalid-param-chars", "sep-2243-server-reject-param-mismatch")),
+    Check("http-param-headers-decoded", "An Mcp-Param header in Base64, or as literal text, that matches the body "
+          "is taken (with --call-tools)", MUST,
+          "A client encodes a value a header cannot carry as =?base64?...?=; a value without the whole sentinel is "
+          "literal text. A server that compares without decoding refuses conforming clients.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "Any server that processes the message body MUST validate that encoded header values, after "
+                "decoding if Base64-encoded, match the corresponding values in the request body."),),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2243-server-decode-base64", "sep-2243-server-validate-param-match")),
+    Check("http-standard-headers-lenient", "The Mcp-Method header is taken whatever the letter case of its name",
+          MUST,
+          "Header names are case-insensitive: a server that refuses mcp-method or MCP-METHOD turns away conforming "
+          "clients. (The suite also sends an Mcp-Name with spaces around it; HTTP clients strip them, fetch as "
+          "well, so that case is not made.)",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "Clients and servers MUST use case-insensitive comparisons for header names."),),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2243-header-name-case-insensitive",)),
 )
 
 BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}

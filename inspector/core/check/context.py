@@ -33,6 +33,8 @@ from inspector.core.wire.events import Direction, Event, Kind
 UNSUPPORTED_REVISION = "1999-01-01"
 #: An Origin no local server should trust: a web page's (``.invalid`` never resolves, RFC 2606).
 FOREIGN_ORIGIN = "http://dns-rebinding.invalid"
+#: A Host no local server should answer to: the name a DNS-rebinding page is served under (the suite's own).
+FOREIGN_HOST = "evil.example.com"
 #: A method no revision defines.
 UNKNOWN_METHOD = "mcp-inspector/no-such-method"
 #: Resources read, prompts got and tools called at most per session: enough to find a broken one without
@@ -73,6 +75,9 @@ class Context:
         self.results: list[Result] = []
         self._listings: dict[str, Any] = {}
         self._undeclared: set[str] = set()  #: kinds whose capability the server does not declare
+        #: the error responses the raw HTTP probes got: (the request's id, the error's id, its seq), judged by
+        #: the error-ids-echoed check after them
+        self.error_ids: list[tuple[Any, Any, int]] = []
 
     @property
     def modern(self) -> bool:

@@ -10,13 +10,19 @@ from urllib.parse import urlsplit
 
 from inspector.core.check.checks import MODERN
 from inspector.core.check.context import (
+    FOREIGN_HOST,
     FOREIGN_ORIGIN,
     Context,
+    code_text,
+    error_of,
     got,
 )
-from inspector.core.transports.base import TransportError
+from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.urls import is_loopback_host
 from inspector.core.wire.events import Event, Kind
+
+#: Requests sent at once by the concurrency probe (the suite's number).
+CONCURRENT = 3
 
 
 def _ping_body(ctx: Context) -> bytes:
@@ -32,7 +38,8 @@ def _modern_headers(ctx: Context) -> dict[str, str]:
 
 async def probe_http(ctx: Context) -> None:
     """The Streamable HTTP checks; the DELETE last, since it ends the session."""
-    ids = ("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405")
+    ids = ("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",
+           "http-session-id-ascii")
     if not ctx.http:
         for check_id in ids + ("http-notification-202",):
             if not ctx.judged(check_id):
@@ -67,13 +74,78 @@ async def probe_http(ctx: Context) -> None:
         else:
             ctx.failed("http-origin", f"a POST with Origin {FOREIGN_ORIGIN} to a server on a loopback address got "
                                       f"{got(event)}" + (", not 403" if strict else ", not refused"), [event.seq])
+    await _foreign_host(ctx, json_headers)
     if ctx.modern:
         await _modern_405(ctx)
         return
+    _session_id_ascii(ctx)
     for check_id in ("http-modern-405",):
         ctx.not_applicable(check_id, f"{ctx.revision} has a GET stream and sessions")
     await _get_stream(ctx)
     await _delete(ctx)
+
+
+async def probe_concurrent(ctx: Context) -> None:
+    """Three requests sent at once (tools/list when declared, else ping or server/discover): the session sends
+    each as its own POST, so the server has three response streams open together."""
+    if "tools" in ctx.info.capabilities:
+        method = "tools/list"
+    else:
+        method = "server/discover" if ctx.modern else "ping"
+    mark = ctx.mark()
+    answers = await asyncio.gather(*(ctx.ask(method) for _ in range(CONCURRENT)), return_exceptions=True)
+    events = ctx.since(mark)
+    statuses = [e.data.get("status") for e in events if e.kind == Kind.HTTP and e.data.get("method") == "POST"
+                and "status" in e.data]
+    seqs = [e.seq for e in events if e.kind in (Kind.HTTP, Kind.MESSAGE)]
+    wrong = []
+    for answer in answers:
+        if isinstance(answer, TransportClosed):
+            raise answer
+        if isinstance(answer, BaseException):
+            wrong.append(str(answer) if isinstance(answer, TransportError) else answer.__class__.__name__)
+        elif error_of(answer) is not None:
+            wrong.append(code_text(error_of(answer) or {}))
+    shown = ", ".join(str(s) for s in statuses) or "none"
+    if wrong:
+        ctx.failed("http-concurrent-requests", f"{len(wrong)} of {CONCURRENT} {method} sent at once were not "
+                                               f"answered with a result ({'; '.join(wrong)[:300]}); statuses "
+                                               f"{shown}", seqs)
+    else:
+        ctx.passed("http-concurrent-requests", f"{CONCURRENT} {method} sent at once were each answered (statuses "
+                                               f"{shown})", seqs)
+
+
+async def _foreign_host(ctx: Context, json_headers: dict[str, str]) -> None:
+    """A POST whose Host names another site (a DNS-rebinding page's request), with no Origin."""
+    if not is_loopback_host(urlsplit(ctx.url).hostname or ""):
+        ctx.not_applicable("http-host", "the server is not on a loopback address: which host names it answers to "
+                                        "is its own choice")
+        return
+    event, _ = await _http(ctx, "POST", {**json_headers, "Accept": "application/json, text/event-stream",
+                                         "Host": FOREIGN_HOST, "Origin": ""}, _ping_body(ctx), "check: foreign Host")
+    status = event.data.get("status")
+    if isinstance(status, int) and 400 <= status < 500:
+        ctx.passed("http-host", f"Host {FOREIGN_HOST} was refused with HTTP {status}", [event.seq])
+    else:
+        ctx.failed("http-host", f"a POST with Host {FOREIGN_HOST} to a server on a loopback address got "
+                                f"{got(event)}, not a 4xx", [event.seq])
+
+
+def _session_id_ascii(ctx: Context) -> None:
+    """The session ids the server issued in this session (the handshake's, any other), each 0x21 to 0x7E."""
+    issued = [(e, str(v)) for e in ctx.events if e.kind == Kind.HTTP
+              for k, v in (e.data.get("response_headers") or {}).items() if k.lower() == "mcp-session-id"]
+    if not issued:
+        ctx.not_applicable("http-session-id-ascii", "the server gave no session id (a stateless server)")
+        return
+    bad = [(e, v) for e, v in issued if not v or any(not 0x21 <= ord(c) <= 0x7E for c in v)]
+    if bad:
+        ctx.failed("http-session-id-ascii", f"the session id {bad[0][1][:60]!r} has characters outside visible ASCII",
+                   [bad[0][0].seq])
+    else:
+        ctx.passed("http-session-id-ascii", f"the session id {issued[0][1][:60]!r} is visible ASCII",
+                   [issued[0][0].seq])
 
 
 async def _http(ctx: Context, method: str, headers: dict[str, str], content: bytes | None, purpose: str

@@ -36,7 +36,23 @@ from inspector.core.check.context import (
     responses_in,
     seqs_of,
 )
-from inspector.core.check.http_probes import probe_http
+from inspector.core.check.feature_probes import (
+    probe_caching,
+    probe_input_required,
+    probe_lists,
+    probe_logging,
+    probe_resource_not_found,
+    probe_subscribe,
+    probe_tools_order,
+)
+from inspector.core.check.http_probes import probe_concurrent, probe_http
+from inspector.core.check.modern_probes import (
+    probe_discover,
+    probe_modern_http,
+    probe_request_meta,
+    probe_subscription,
+)
+from inspector.core.check.param_header_probes import probe_param_headers
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire.events import Direction, Event, Kind
@@ -345,7 +361,22 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("resources-readable",), probe_resources),
     (("prompts-gettable",), probe_prompts),
     (("tools-callable", "tool-output-conforms"), probe_tools),
+    (("lists-answered",), probe_lists),
+    (("tools-order-stable",), probe_tools_order),
+    (("logging-set-level",), probe_logging),
+    (("resources-subscribe", "resources-unsubscribe"), probe_subscribe),
+    (("resource-not-found", "resource-not-found-code"), probe_resource_not_found),
+    (("caching-hints",), probe_caching),
+    (("input-required-not-on-lists",), probe_input_required),
+    (("request-meta-required", "request-meta-client-info-optional"), probe_request_meta),
+    (("discover-server-info", "discover-capabilities-match", "unsupported-version-details"), probe_discover),
+    (("subscription-acknowledged",), probe_subscription),
+    (("http-method-not-found-404", "http-version-header-mismatch", "http-standard-headers",
+      "http-standard-headers-lenient", "error-ids-echoed"), probe_modern_http),
+    (("http-param-headers", "http-param-headers-decoded"), probe_param_headers),
+    (("http-concurrent-requests",), probe_concurrent),
     (("handshake-unsupported",), probe_modern_unsupported),
     (("invalid-json", "invalid-json-survives"), probe_invalid_json),
-    (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405"), probe_http),
+    (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",
+      "http-session-id-ascii"), probe_http),
 )

@@ -14,7 +14,10 @@ Legacy revisions only (server/discover is an unknown method). What it gets wrong
 - the read-only tool ``fails`` answers -32603 (tools-callable) and ``shape`` returns structuredContent that
   breaks its outputSchema (tool-output-conforms);
 - initialize at 1999-01-01 is answered with 1999-01-01 (handshake-unsupported);
-- invalid JSON ends the process (invalid-json, invalid-json-survives).
+- invalid JSON ends the process (invalid-json, invalid-json-survives);
+- it declares logging, and answers logging/setLevel with ``{"level": ...}`` (logging-set-level);
+- it declares resources.subscribe, then answers resources/subscribe with -32601 and resources/unsubscribe with
+  ``{"unsubscribed": true}`` (resources-subscribe, resources-unsubscribe).
 
 ``--die-on METHOD``: exit as soon as a message with that method arrives (a server that dies mid-check).
 ``--speaks VERSION``: answer every initialize with VERSION, whatever it asks for (a server that does not speak the
@@ -72,7 +75,8 @@ def handle(msg):
         version = asked if asked in KNOWN or asked == "1999-01-01" else KNOWN[0]
         version = SPEAKS or version
         result(msg_id, {"protocolVersion": version, "serverInfo": {"name": "broken", "version": "1"},
-                        "capabilities": {"tools": {}, "resources": {}, "prompts": {}}})
+                        "capabilities": {"tools": {}, "resources": {"subscribe": True}, "prompts": {},
+                                         "logging": {}}})
     elif method == "ping":
         result(msg_id, {"pong": True})
     elif method == "tools/list":
@@ -98,6 +102,12 @@ def handle(msg):
         result(msg_id, {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}]}]})
     elif method == "prompts/get":
         error(msg_id, -32603, "no prompts today")
+    elif method == "logging/setLevel":
+        result(msg_id, {"level": params.get("level")})
+    elif method == "resources/subscribe":
+        error(msg_id, -32601, "Method not found")
+    elif method == "resources/unsubscribe":
+        result(msg_id, {"unsubscribed": True})
     elif method == "server/discover":
         error(msg_id, -32601, "Method not found")
     else:
