@@ -67,8 +67,9 @@ notification and is about the session id, where `http-notification-202` wants 20
 `sep-2575-http-server-error-jsonrpc-id` is about error responses, `ids-echoed` about results; its `tools-list`
 wants a description on every tool, `tool-schemas` valid schemas; its `resources-read-*`, `prompts-get-*` and
 `tools-call-*` call the suite's own fixture's items. Two mapped ones differ in detail:
-`localhost-host-rebinding-rejected` sends a foreign Host and Origin and takes any 4xx, `http-origin` a foreign
-Origin and wants 403 from 2025-11-25 on; `server-initialize` and `sep-2575-server-implements-discover` are the
+`localhost-host-rebinding-rejected` sends a foreign Host and Origin and takes any 4xx, as `http-host` does with
+a foreign Host (`http-origin`, a foreign Origin alone that must get 403 from 2025-11-25 on, matches no suite
+check); `server-initialize` and `sep-2575-server-implements-discover` are the
 two eras of `handshake`. tests/check/test_check_conformance_ids.py proves every id named is one the suite
 emits.
 

@@ -239,8 +239,7 @@ CHECKS: tuple[Check, ...] = (
                 "attacks"),
            _src(MODERN, "basic/transports/streamable-http",
                 "If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden.")),
-          revisions=STREAMABLE, http_only=True,
-          conformance=("localhost-host-rebinding-rejected",)),
+          revisions=STREAMABLE, http_only=True),
     Check("http-accept", "A POST whose Accept lacks text/event-stream is refused with 406", SHOULD,
           "The spec makes clients list both types and names no status for a client that does not; the official "
           "SDKs answer 406 Not Acceptable.",
