@@ -64,8 +64,6 @@ GENERIC = (
 EXISTING: dict[str, str] = {
     "server-initialize": "handshake",
     "server-session-initialized-accepted": "http-notification-202",
-    "server-session-delete-accepted": "http-delete",
-    "server-session-terminated-returns-404": "http-delete",
     "ping": "ping",
     "tools-list": "tool-schemas",
     "tools-name-format": "tool-names",

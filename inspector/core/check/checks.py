@@ -254,13 +254,19 @@ CHECKS: tuple[Check, ...] = (
                 "else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream "
                 "at this endpoint."),),
           revisions=LEGACY[:3], http_only=True),
-    Check("http-delete", "DELETE ends the session; the next request gets 404", MUST,
+    Check("http-delete", "A DELETE that ends the session is accepted (or refused with 405)", SHOULD,
+          "Clients are told to end the sessions they no longer need with DELETE; the server may refuse with 405, "
+          "and any other answer leaves a client that cleans up after itself with an error.",
+          (_src("2025-11-25", "basic/transports",
+                "The server MAY respond to this request with HTTP 405 Method Not Allowed, indicating that the "
+                "server does not allow clients to terminate sessions."),),
+          revisions=LEGACY[:3], http_only=True, conformance=("server-session-delete-accepted",)),
+    Check("http-session-ended-404", "After a DELETE, a request in the ended session gets 404", MUST,
           "A client that ended its session must not find it still alive (or have it hijacked).",
           (_src("2025-11-25", "basic/transports",
                 "The server MAY terminate the session at any time, after which it MUST respond to requests "
                 "containing that session ID with HTTP 404 Not Found."),),
-          revisions=LEGACY[:3], http_only=True,
-          conformance=("server-session-delete-accepted", "server-session-terminated-returns-404")),
+          revisions=LEGACY[:3], http_only=True, conformance=("server-session-terminated-returns-404",)),
     Check("http-modern-405", "A 2026-07-28-only server answers GET and DELETE with 405", SHOULD,
           "2026-07-28 has no GET stream and no sessions; a server that speaks only it should say so to old "
           "clients.",

@@ -38,8 +38,8 @@ def _modern_headers(ctx: Context) -> dict[str, str]:
 
 async def probe_http(ctx: Context) -> None:
     """The Streamable HTTP checks; the DELETE last, since it ends the session."""
-    ids = ("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",
-           "http-session-id-ascii")
+    ids = ("http-origin", "http-accept", "http-get-stream", "http-delete", "http-session-ended-404", "http-modern-405",
+           "http-host", "http-session-id-ascii")
     if not ctx.http:
         for check_id in ids + ("http-notification-202",):
             if not ctx.judged(check_id):
@@ -180,32 +180,41 @@ async def _get_stream(ctx: Context) -> None:
 
 
 async def _delete(ctx: Context) -> None:
+    """``http-delete`` (the DELETE is accepted, or refused with 405) and ``http-session-ended-404`` (a request in the
+    session it ended then gets 404), as the conformance suite judges them: two checks, not one."""
     issued = any(k.lower() == "mcp-session-id" for e in ctx.events if e.kind == Kind.HTTP
                  for k in (e.data.get("response_headers") or {}))
     if not issued:
-        ctx.not_applicable("http-delete", "the server gave no session id (a stateless server)")
+        for check_id in ("http-delete", "http-session-ended-404"):
+            ctx.not_applicable(check_id, "the server gave no session id (a stateless server)")
         return
     event, _ = await _http(ctx, "DELETE", {}, None, "check: end the session")
     status = event.data.get("status")
     if status == 405:
-        ctx.not_applicable("http-delete", "the server does not let clients end sessions (405), which the spec allows")
+        why = "the server does not let clients end sessions (405), which the spec allows"
+        ctx.passed("http-delete", f"HTTP 405: {why}", [event.seq])
+        ctx.not_applicable("http-session-ended-404", why)
         return
     if not (isinstance(status, int) and 200 <= status < 300):
-        ctx.failed("http-delete", f"DELETE got {got(event)}", [event.seq])
+        ctx.failed("http-delete", f"DELETE got {got(event)}, neither a 2xx nor 405", [event.seq])
+        ctx.incomplete("http-session-ended-404", "the DELETE did not end the session, so no request could be "
+                                                 "sent in an ended one")
         return
+    ctx.passed("http-delete", f"DELETE got HTTP {status}", [event.seq])
     after, _ = await _http(ctx, "POST", {"Content-Type": "application/json",
                                          "Accept": "application/json, text/event-stream"}, _ping_body(ctx),
                            "check: a request in the ended session")
     status2 = after.data.get("status")
     if status2 == 404:
-        ctx.passed("http-delete", f"DELETE got HTTP {status}; the next request got 404", [event.seq, after.seq])
+        ctx.passed("http-session-ended-404", f"DELETE got HTTP {status}; the next request got 404",
+                   [event.seq, after.seq])
     else:
-        ctx.failed("http-delete", f"DELETE got HTTP {status}, yet the next request in that session got "
-                                  f"{got(after)}, not 404", [event.seq, after.seq])
+        ctx.failed("http-session-ended-404", f"DELETE got HTTP {status}, yet the next request in that session got "
+                                             f"{got(after)}, not 404", [event.seq, after.seq])
 
 
 async def _modern_405(ctx: Context) -> None:
-    for check_id in ("http-get-stream", "http-delete"):
+    for check_id in ("http-get-stream", "http-delete", "http-session-ended-404"):
         ctx.not_applicable(check_id, "2026-07-28 has no GET stream and no sessions")
     if [v for v in ctx.info.supported_versions if v != MODERN]:
         ctx.not_applicable("http-modern-405", "the server speaks earlier revisions too ("

@@ -377,6 +377,6 @@ PROBES: tuple[tuple[tuple[str, ...], Probe], ...] = (
     (("http-concurrent-requests",), probe_concurrent),
     (("handshake-unsupported",), probe_modern_unsupported),
     (("invalid-json", "invalid-json-survives"), probe_invalid_json),
-    (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-modern-405", "http-host",
-      "http-session-id-ascii"), probe_http),
+    (("http-origin", "http-accept", "http-get-stream", "http-delete", "http-session-ended-404", "http-modern-405",
+      "http-host", "http-session-id-ascii"), probe_http),
 )
