@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from http_support import SERVERS, ServerProcess, launch, launch_on_free_port, stop
-from npm_servers import install_everything
 
 from inspector.core.check.checks import CHECKS, FAILED, NOT_APPLICABLE, PASSED
 from inspector.core.check.context import CheckOptions
@@ -22,7 +21,6 @@ pytestmark = pytest.mark.integration
 
 BROKEN_HTTP = Path(__file__).resolve().parent / "servers" / "broken_http_server.py"
 PARAM_HEADER_SERVER = Path(__file__).resolve().parent / "servers" / "sdk_param_header_server.py"
-FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 #: every server here is on 127.0.0.1 and answers in milliseconds; only a probe a server leaves unanswered waits
 TIMEOUT = 5.0
 #: a whole run: a few dozen small requests per session, two or three sessions
@@ -214,19 +212,6 @@ def test_a_session_id_with_a_space_fails_the_visible_ascii_check(tmp_path):
     assert result.status == FAILED, result.sentence
     assert "'session 1'" in result.sentence and result.seqs
 
-
-@pytest.fixture(scope="module")
-def everything_http(tmp_path_factory) -> Iterator[ServerProcess]:
-    node, script = install_everything()
-    directory = tmp_path_factory.mktemp("everything-http")
-    port_file = directory / "port"
-    env = {"PORT": "0", "FORCE_LOOPBACK_PORT_FILE": str(port_file), "NODE_OPTIONS": f"--require {FORCE_LOOPBACK}"}
-    server = launch("server-everything (streamableHttp)", [node, str(script), "streamableHttp"],
-                    directory / "server.log", env=env, port_file=port_file)
-    try:
-        yield server
-    finally:
-        stop(server)
 
 
 @pytest.mark.npm

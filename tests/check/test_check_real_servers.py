@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from helpers import ROOT, cli
-from http_support import SERVERS, ServerProcess, launch, stop
 from npm_servers import install_everything
 
 pytestmark = pytest.mark.integration
@@ -18,7 +16,6 @@ pytestmark = pytest.mark.integration
 #: a real server's whole check: a few dozen small requests, and npm servers take a second to start
 RUN_TIMEOUT = 180.0
 SDK_SERVER = ROOT / "tests" / "integration" / "servers" / "sdk_server.py"
-FORCE_LOOPBACK = SERVERS / "force-loopback.cjs"
 
 
 #: --timeout of every check: a probe the server rightly leaves unanswered (invalid JSON) waits this long, and a
@@ -50,19 +47,6 @@ def incomplete(data: dict) -> list[str]:
 def everything() -> tuple[str, Path]:
     return install_everything()
 
-
-@pytest.fixture(scope="module")
-def everything_http(everything, tmp_path_factory) -> Iterator[ServerProcess]:
-    node, script = everything
-    directory = tmp_path_factory.mktemp("everything-http")
-    port_file = directory / "port"
-    env = {"PORT": "0", "FORCE_LOOPBACK_PORT_FILE": str(port_file), "NODE_OPTIONS": f"--require {FORCE_LOOPBACK}"}
-    server = launch("server-everything (streamableHttp)", [node, str(script), "streamableHttp"],
-                    directory / "server.log", env=env, port_file=port_file)
-    try:
-        yield server
-    finally:
-        stop(server)
 
 
 @pytest.mark.npm
