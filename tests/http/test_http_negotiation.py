@@ -81,7 +81,9 @@ def test_timeout_bounds_the_whole_auto_handshake_against_a_frozen_http_server(
     capture = load_capture(run.out)
     assert [e.method for e in messages(capture, "c2s")] == ["server/discover", "initialize"]
     last_note = [e for e in capture.events if e.kind == Kind.NOTE][-1]
-    assert 2 <= last_note.t - messages(capture, "c2s")[0].t < 2.5, "the probe and initialize share the 2 s"
+    # the 2 s start with the handshake, just before the probe is written (its t is stamped after: 5 ms once, on
+    # a loaded machine)
+    assert 1.95 <= last_note.t - messages(capture, "c2s")[0].t < 2.5, "the probe and initialize share the 2 s"
     assert elapsed < 6, f"record took {elapsed:.1f} s"
 
 
