@@ -129,4 +129,5 @@ def test_the_timeout_counts_from_the_request_even_when_the_response_headers_come
     capture = load_capture(run.out)
     call = next(e for e in messages(capture, "c2s") if e.method == "tools/call")
     timed_out = next(e for e in capture.events if e.kind == Kind.NOTE and "no response to tools/call" in e.data["text"])
-    assert 3 <= timed_out.t - call.t < 4, "3 s from the request, not 3 s from its response headers"
+    # 3 s from the request (its clock starts as it is written, a few ms before its t), not from its headers
+    assert 2.95 <= timed_out.t - call.t < 4, "3 s from the request, not 3 s from its response headers"
