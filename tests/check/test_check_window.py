@@ -73,3 +73,13 @@ def test_checks_a_crashed_server_could_not_run_are_incomplete_in_the_windows_rep
         view.select(rows[0])
         assert "incomplete" in view.detail.toPlainText() and "exited with code 3" in view.detail.toPlainText()
         assert f"{len(rows)} incomplete" in window.statusBar().currentMessage()
+
+
+def test_a_checks_detail_names_the_conformance_suites_checks_it_matches():
+    from inspector.core.check.checks import CHECKS, PASSED, Result
+    from inspector.ui.panels.check_report import detail_text
+
+    by_id = {check.id: check for check in CHECKS}
+    matched = detail_text(Result(by_id["http-session-ended-404"], PASSED, "the next request got 404"))
+    assert "The conformance suite's checks: server-session-terminated-returns-404" in matched
+    assert "conformance suite" not in detail_text(Result(by_id["batch"], PASSED, "answered"))

@@ -99,6 +99,8 @@ def detail_text(result: Result) -> str:
     if source.quote:
         lines.append(f"Spec ({source.revision}): {source.quote}")
     lines.append(source.url)
+    if result.check.conformance:  # to read the report beside the official suite's
+        lines.append("The conformance suite's checks: " + ", ".join(result.check.conformance))
     if result.exchange:
         lines += ["", f"Exchange (capture {result.capture}):", *result.exchange]
     return "\n".join(lines)
