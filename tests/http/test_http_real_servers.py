@@ -566,3 +566,18 @@ def test_a_trailing_slash_on_the_sdk_servers_url_is_followed_with_a_warning_nami
     assert f"the server wants the URL {sdk_streamable.url('/mcp')}; use it directly" in finding.text
     assert all(e.data["url"] == sdk_streamable.url("/mcp") for e in http_events(capture)[1:])
     assert load_capture(run.out).events
+
+
+def test_a_2026_notification_carries_the_protocol_version_header_and_the_sdk_server_takes_it(
+        record, sdk_streamable: ServerProcess) -> None:
+    """"Every POST request to the MCP endpoint MUST include an MCP-Protocol-Version header" (2026-07-28): a
+    notification's _meta has no protocolVersion to mirror, and without the header the SDK server took the POST
+    for 2025-03-26's and refused it, 400 "Missing session ID" (which left check's notification checks
+    incomplete)."""
+    note = {"jsonrpc": "2.0", "method": "notifications/mcp-inspector/check", "params": {"note": "no answer"}}
+    run = record(sdk_streamable.url("/mcp"), "--handshake", "modern", send=[note, {"method": "tools/list"}])
+    assert run.returncode == 0, run.explain()
+    [post] = [e for e in http_events(run.capture, method="POST")
+              if e.data["purpose"] == "notifications/mcp-inspector/check"]
+    assert header(post.data["request_headers"], "mcp-protocol-version") == MODERN_REVISION
+    assert post.data["status"] == 202, post.data

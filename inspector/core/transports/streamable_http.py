@@ -101,7 +101,7 @@ class StreamableHttpTransport(HttpTransportBase):
         super().__init__(options)
         self.session_id: str | None = None
         self._expired = False  #: the server answered 404 for our session id: the session is over
-        self.protocol_version: str | None = None  #: the negotiated legacy revision (for the version header)
+        self.protocol_version: str | None = None  #: the negotiated revision (for the version header)
         self.era: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._streams: dict[IdKey, asyncio.Task[Any]] = {}  # request id -> task reading its SSE response
@@ -181,7 +181,13 @@ class StreamableHttpTransport(HttpTransportBase):
         meta = m if isinstance(m := params.get("_meta"), dict) else {}
         version = meta.get("io.modelcontextprotocol/protocolVersion")
         if not isinstance(version, str):
-            return {}
+            # "Every POST request to the MCP endpoint MUST include an MCP-Protocol-Version header" (2026-07-28
+            # basic/transports/streamable-http): a notification's _meta has no protocolVersion, and a request
+            # sent without one (to see what the server does) is still a POST of this session's revision.
+            # Without the header a server may take the POST for 2025-03-26's and ask for a session.
+            if self.era != "modern" or self.protocol_version is None:
+                return {}
+            version = self.protocol_version
         headers = {"MCP-Protocol-Version": version, **mcp_headers.standard_headers(obj)}
         if obj.get("method") == "tools/call" and isinstance(params.get("name"), str):
             tool = params["name"]
