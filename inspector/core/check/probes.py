@@ -47,6 +47,7 @@ from inspector.core.check.feature_probes import (
 )
 from inspector.core.check.http_probes import probe_concurrent, probe_http
 from inspector.core.check.modern_probes import (
+    HEADER_MISMATCH,
     probe_discover,
     probe_modern_http,
     probe_request_meta,
@@ -161,6 +162,12 @@ async def probe_malformed_params(ctx: Context) -> None:
     shown = json.dumps(params)
     if error is None:
         ctx.failed("malformed-params", f"{method} with params {shown} got a result, not error -32602",
+                   exchange_seqs(response))
+    elif error.get("code") == HEADER_MISMATCH and ctx.modern and ctx.http:
+        # at 2026-07-28 over HTTP the Mcp-Name header mirrors params.name, which a number cannot be: the server's
+        # header validation, which comes first, refuses the malformed request (basic/transports/streamable-http)
+        ctx.passed("malformed-params", f"{method} with params {shown} got error -32020: the Mcp-Name header "
+                                       "cannot mirror a name that is not a string, and headers are checked first",
                    exchange_seqs(response))
     elif error.get("code") != jsonrpc_codes.INVALID_PARAMS:
         ctx.failed("malformed-params", f"{method} with params {shown} got {code_text(error)}, not -32602",
