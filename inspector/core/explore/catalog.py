@@ -33,7 +33,7 @@ from inspector.core.explore.tasks import TaskBook, plan
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.transports.base import TransportError
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, params_of
 
 KINDS = tuple(LISTS)  #: tools, resources, templates, prompts
 #: The prefix of the progress tokens the explorer sends (a counter follows): easy to spot in the timeline.
@@ -204,12 +204,12 @@ class Catalog:
                     if self.declares(kind):
                         self._changed(kind, method)
             elif method == "notifications/resources/updated":
-                params = _params(event)
+                params = params_of(event)
                 uri = params.get("uri")
                 if isinstance(uri, str):
                     self._tell(Notice("updated", uri=uri, data=params))
             elif method == "notifications/progress" and self._tokens:
-                params = _params(event)
+                params = params_of(event)
                 token = params.get("progressToken")
                 if isinstance(token, str) and token in self._tokens:
                     self._tell(Notice("progress", token=token, data=params))
@@ -431,14 +431,6 @@ class Catalog:
         self._tell(Notice("roots", data=list(self.session.roots)))
         if not self.session.modern and not self.session.closed and self.session.server is not None:
             await self.session.notify("notifications/roots/list_changed")
-
-
-def _params(event: Event) -> dict[str, Any]:
-    try:
-        params = event.json().get("params")
-    except (ValueError, AttributeError):
-        return {}
-    return params if isinstance(params, dict) else {}
 
 
 def request_message(method: str, params: Any, msg_id: Any = 1) -> str:

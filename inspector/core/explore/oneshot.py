@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.exits import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -47,11 +46,11 @@ from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.explore.tasks import TaskBook, TaskError, outcome_of, plan
 from inspector.core.protocol.names import name_problems
 from inspector.core.schemas.output import output_problem
-from inspector.core.session.answers import AnswerPolicy
+from inspector.core.session.opened import CannotOpen, new_session
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, result_of
 from inspector.core.session.record import failure_exit, suggested_limit
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
+from inspector.core.session.target import Target
 from inspector.core.transports.base import TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
@@ -169,18 +168,9 @@ async def _run_oneshot(job: OneShot, watch: _Watch) -> OneShotResult:
     if job.action not in ACTIONS:
         raise ValueError(f"unknown one-shot action {job.action!r}")
     try:
-        transport = make_transport(job.target)
-        handler = AnswerPolicy.parse(job.answers)
-    except (TransportError, ValueError) as exc:
-        return OneShotResult(EXIT_BAD_INPUT, error=str(exc))
-    writer = None
-    if job.out is not None:
-        try:
-            writer = CaptureWriter(job.out, make_header(transport.describe()))
-        except OSError as exc:
-            return OneShotResult(EXIT_BAD_INPUT, error=f"cannot write the capture {job.out}: {exc.strerror or exc}")
-    session = Session(transport, capture=writer, roots=job.roots, keep_events=False,
-                      server_request_handler=handler)
+        session, writer = new_session(job.target, job.out, answers=job.answers, roots=job.roots)
+    except CannotOpen as exc:
+        return OneShotResult(exc.exit_code, error=str(exc))
     session.listeners.append(watch.saw)
     started = connected = False
     try:

@@ -27,7 +27,7 @@ from typing import Any
 from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, params_of
 from inspector.core.wire.ids import id_key
 
 LISTEN = "subscriptions/listen"
@@ -191,11 +191,11 @@ class Subscriptions:
                 current = None
             elif rpc.kind == jsonrpc.NOTIFICATION and id_key(subscription_id(event)) == id_key(current.msg_id):
                 if rpc.method == ACKNOWLEDGED:
-                    found = _params(event).get("notifications")
+                    found = params_of(event).get("notifications")
                     current.acknowledged = found if isinstance(found, dict) else {}
                 else:
                     current.notifications += 1
-                    if not asked_for(current.asked, rpc.method or "", _params(event)):
+                    if not asked_for(current.asked, rpc.method or "", params_of(event)):
                         current.outside.append(rpc.method or "")
                 self._tell(current)
 
@@ -228,14 +228,6 @@ async def wait_for_acknowledgement(subscriptions: Subscriptions, subscription: S
         finally:
             subscriptions.listeners.remove(hear)
     return subscription.acknowledged is not None
-
-
-def _params(event: Event) -> dict[str, Any]:
-    try:
-        params = event.json().get("params")
-    except (ValueError, AttributeError):
-        return {}
-    return params if isinstance(params, dict) else {}
 
 
 def _error_message(event: Event) -> str:

@@ -37,7 +37,7 @@ from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.session.spans import short_task_id
 from inspector.core.transports.base import TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, params_of
 from inspector.core.wire.ids import IdKey, id_key
 
 LEGACY = "2025-11-25"  #: the form of tasks in the 2025-11-25 revision
@@ -272,7 +272,7 @@ class TaskBook:
                 self._saw_answer(event)
             elif rpc.kind == jsonrpc.NOTIFICATION and rpc.method in ("notifications/tasks/status",
                                                                      "notifications/tasks"):
-                params = _params(event)
+                params = params_of(event)
                 run = self.runs.get(str(params.get("taskId")))
                 if run is None and isinstance(params.get("taskId"), str):
                     early = self._early.get(params["taskId"])
@@ -283,10 +283,10 @@ class TaskBook:
                 elif run is not None and run.learn(params):
                     self._tell(run)
             elif rpc.kind == jsonrpc.NOTIFICATION and rpc.method == "notifications/progress":
-                self._saw_progress(_params(event))
+                self._saw_progress(params_of(event))
 
     def _saw_call(self, event: Event) -> None:
-        params = _params(event)
+        params = params_of(event)
         meta = m if isinstance(m := params.get("_meta"), dict) else {}
         capabilities = c if isinstance(c := meta.get(_CAPABILITIES), dict) else {}
         extensions = capabilities.get("extensions")
@@ -522,14 +522,6 @@ class TaskBook:
                 break
             seen.add(cursor)
         return list(self.runs.values())
-
-
-def _params(event: Event) -> dict[str, Any]:
-    try:
-        params = event.json().get("params")
-    except (ValueError, AttributeError):
-        return {}
-    return params if isinstance(params, dict) else {}
 
 
 def _status_of(event: Event) -> str | None:

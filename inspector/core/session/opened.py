@@ -49,12 +49,12 @@ class _LastAnswer:
                 self.was_error = rpc.kind == jsonrpc.ERROR
 
 
-@asynccontextmanager
-async def opened(target: Target, out: Path | None, *, answers: dict[str, str] | None = None,
-                 roots: list[dict[str, str]] | None = None, keep_events: bool = False,
-                 **header: object) -> AsyncIterator[Session]:
-    """A session on ``target`` whose handshake is done, saving to the capture ``out`` (none when None; the
-    capture header gets ``header``'s fields besides the target). Raises :class:`CannotOpen`."""
+def new_session(target: Target, out: Path | None, *, answers: dict[str, str] | None = None,
+                roots: list[dict[str, str]] | None = None, keep_events: bool = False,
+                **header: object) -> tuple[Session, CaptureWriter | None]:
+    """A session on ``target`` not started yet: its transport made, the ``--answer`` policies parsed, the capture
+    ``out`` opened (none when None; its header gets ``header``'s fields besides the target). The caller closes
+    the session, then the writer. Raises :class:`CannotOpen` (status 2) with one sentence."""
     try:
         transport = make_transport(target)
         handler = AnswerPolicy.parse(answers or {})
@@ -67,6 +67,16 @@ async def opened(target: Target, out: Path | None, *, answers: dict[str, str] | 
         except OSError as exc:
             raise CannotOpen(EXIT_BAD_INPUT, f"cannot write the capture {out}: {exc.strerror or exc}") from None
     session = Session(transport, capture=writer, roots=roots, keep_events=keep_events, server_request_handler=handler)
+    return session, writer
+
+
+@asynccontextmanager
+async def opened(target: Target, out: Path | None, *, answers: dict[str, str] | None = None,
+                 roots: list[dict[str, str]] | None = None, keep_events: bool = False,
+                 **header: object) -> AsyncIterator[Session]:
+    """A session on ``target`` whose handshake is done, saving to the capture ``out`` (none when None; the
+    capture header gets ``header``'s fields besides the target). Raises :class:`CannotOpen`."""
+    session, writer = new_session(target, out, answers=answers, roots=roots, keep_events=keep_events, **header)
     last = _LastAnswer()
     session.listeners.append(last.saw)
     started = False

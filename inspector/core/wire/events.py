@@ -185,3 +185,12 @@ class Event:
             data = dict(self.data)
             del data[key]
             self.data = data
+
+
+def params_of(event: Event) -> dict[str, Any]:
+    """A message event's ``params`` object; empty when the event is no JSON object or has no object params."""
+    try:
+        params = event.json().get("params")
+    except (ValueError, AttributeError):
+        return {}
+    return params if isinstance(params, dict) else {}

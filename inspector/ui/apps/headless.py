@@ -34,7 +34,6 @@ from inspector.core.apps.report import (
     summary_lines,
 )
 from inspector.core.apps.sandbox import unsandboxed_sentence
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.exits import (
     EXIT_APP_FAILED,
     EXIT_APP_POLICY,
@@ -46,11 +45,10 @@ from inspector.core.exits import (
 )
 from inspector.core.explore.arguments import ArgumentError, argument_problems, tool_arguments
 from inspector.core.present.terminal import safe, safe_json
-from inspector.core.session.answers import AnswerPolicy
+from inspector.core.session.opened import CannotOpen, new_session
 from inspector.core.session.outcomes import error_text, result_of
 from inspector.core.session.record import failure_exit
 from inspector.core.session.session import Session
-from inspector.core.session.target import make_transport
 from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Event
 
@@ -118,17 +116,9 @@ def _print(played: Played, job: AppJob) -> None:
 async def play(job: AppJob) -> Played:
     """Do ``job``; never raises for what the server, the app or the user did."""
     try:
-        transport = make_transport(job.target)
-        handler = AnswerPolicy.parse(job.answers)
-    except (TransportError, ValueError) as exc:
-        return Played(EXIT_BAD_INPUT, error=str(exc))
-    writer = None
-    if job.out is not None:
-        try:
-            writer = CaptureWriter(job.out, make_header(transport.describe()))
-        except OSError as exc:
-            return Played(EXIT_BAD_INPUT, error=f"cannot write the capture {job.out}: {exc.strerror or exc}")
-    session = Session(transport, capture=writer, roots=job.roots, keep_events=False, server_request_handler=handler)
+        session, writer = new_session(job.target, job.out, answers=job.answers, roots=job.roots)
+    except CannotOpen as exc:
+        return Played(exc.exit_code, error=str(exc))
     session.extensions = client_extension()
     started = connected = False
     try:
