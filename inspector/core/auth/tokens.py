@@ -24,9 +24,11 @@ class TokenStore:
     """Tokens and dynamically registered clients, by server URL (and client id, or issuer)."""
 
     def __init__(self, use_keyring: bool | None = None) -> None:
-        self._keyring: Any = _keyring() if use_keyring is not False else None
-        if use_keyring is None and os.environ.get("MCP_INSPECTOR_TOKEN_STORE") == "memory":
-            self._keyring = None
+        if use_keyring is None:
+            use_keyring = os.environ.get("MCP_INSPECTOR_TOKEN_STORE") != "memory"
+        # asked first: finding the keyring's backend imports each one, and on Linux the macOS one runs ldconfig
+        # and gcc (ctypes.util.find_library) - not for a store that keeps tokens in memory anyway
+        self._keyring: Any = _keyring() if use_keyring else None
 
     @property
     def backend(self) -> str:
