@@ -119,16 +119,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 @pytest.fixture(scope="session")
 def time_server() -> list[str]:
-    """The reference ``mcp-server-time`` (PyPI, in the test extra), via its console script, with a fixed local
-    timezone."""
-    import sys
-    from pathlib import Path
+    """The reference ``mcp-server-time`` (PyPI, in the test extra), what its console script runs, with a fixed
+    local timezone; started warm (tests/warm_python.py)."""
+    import importlib.util
 
-    script = Path(sys.executable).parent / "mcp-server-time"
-    found = str(script) if script.exists() else shutil.which("mcp-server-time")
-    if found is None:
+    import warm_python
+
+    if importlib.util.find_spec("mcp_server_time") is None:
         pytest.fail("mcp-server-time is not installed (it is in the test extra): pip install -e '.[test]'")
-    return [found, "--local-timezone", "UTC"]
+    return warm_python.module_command("mcp_server_time", "--local-timezone", "UTC")
 
 
 def _keep_test_widgets_alive() -> None:

@@ -61,14 +61,14 @@ class _Zygote:
     the test process."""
 
     _lock = threading.Lock()
-    _instances: dict[tuple[tuple[str, str], ...], _Zygote] = {}
+    _instances: dict[tuple[object, ...], _Zygote] = {}
 
-    def __init__(self, startup: dict[str, str]) -> None:
-        self.folder = tempfile.mkdtemp(prefix="warm-cli-")
+    def __init__(self, startup: dict[str, str], mode: str = "cli") -> None:
+        self.folder = tempfile.mkdtemp(prefix=f"warm-{mode}-")
         self.path = os.path.join(self.folder, "zygote.sock")
         owner_read, self._owner_write = os.pipe()
         self.log = open(os.path.join(self.folder, "zygote.log"), "wb")
-        self.process = subprocess.Popen([sys.executable, str(ZYGOTE), self.path, str(owner_read)],
+        self.process = subprocess.Popen([sys.executable, str(ZYGOTE), self.path, str(owner_read), mode],
                                         pass_fds=(owner_read,), stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=self.log,
                                         env={**_without_startup(_PRISTINE_ENV), **startup},
@@ -78,18 +78,19 @@ class _Zygote:
         atexit.register(self.close)
 
     @classmethod
-    def get(cls, env: dict[str, str]) -> _Zygote:
-        """The zygote whose interpreter started with ``env``'s startup variables (one per distinct set)."""
+    def get(cls, env: dict[str, str], mode: str = "cli") -> _Zygote:
+        """The zygote of ``mode`` whose interpreter started with ``env``'s startup variables (one per distinct
+        set)."""
         startup = _startup_environment(env)
-        key = tuple(sorted(startup.items()))
+        key = (mode, *sorted(startup.items()))
         with cls._lock:
             zygote = cls._instances.get(key)
             if zygote is None or zygote.process.poll() is not None:
-                zygote = cls._instances[key] = cls(startup)
+                zygote = cls._instances[key] = cls(startup, mode)
             return zygote
 
-    def connect(self) -> socket.socket:
-        """A connection to the zygote; on the first use, once it says it listens (bounded)."""
+    def wait_listening(self) -> None:
+        """Return once the zygote says it listens (bounded), the first time; at once after that."""
         if not self._listening:
             assert self.process.stdout is not None
             ready, _, _ = select.select([self.process.stdout], [], [], ZYGOTE_START_TIMEOUT)
@@ -100,6 +101,10 @@ class _Zygote:
                 raise RuntimeError(f"the warm CLI zygote exited with code {self.process.returncode}: "
                                    f"{Path(self.log.name).read_text(errors='replace')[-2000:]}")
             self._listening = True
+
+    def connect(self) -> socket.socket:
+        """A connection to the zygote, once it listens."""
+        self.wait_listening()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         conn.connect(self.path)
         return conn

@@ -1,12 +1,18 @@
-"""The warm interpreter behind tests/warm_cli.py: started once per test process, it imports the command line
-and then forks one child per ``python -m inspector ARGS`` the tests run.
+"""The warm interpreters behind tests/warm_cli.py and tests/warm_python.py: started once per test process, a
+zygote imports what its children need and then forks one child per command the tests run.
 
-Run as ``python warm_cli_zygote.py SOCKET OWNER_FD``. It listens on the Unix socket SOCKET (a path in a
+Run as ``python warm_cli_zygote.py SOCKET OWNER_FD [MODE]``. It listens on the Unix socket SOCKET (a path in a
 private temporary folder; no TCP port), says ``listening`` on stdout once it does, and ends when OWNER_FD, the
-read end of a pipe its test process holds open, reaches end of file.
+read end of a pipe its test process holds open, reaches end of file. MODE says what it warms and runs:
 
-One request per connection: a JSON object ``{"argv", "cwd", "env", "session", "sigint"}`` with three file
-descriptors attached (SCM_RIGHTS), which become the child's stdin, stdout and stderr. The zygote answers
+- ``cli`` (the default): the command line; each child is ``python -m inspector ARGV``.
+- ``scripts``: the official MCP SDK; each child is the test server the request names (``{"path": FILE}`` or
+  ``{"module": NAME}`` in ``run``), as ``python FILE ARGV`` or ``python -m NAME ARGV``. Such a child stands in
+  for the process of tests/warm_python_client.py, which holds the connection: it is killed when that
+  connection closes first (the client was killed) and when the zygote ends.
+
+One request per connection: a JSON object ``{"argv", "cwd", "env", "session", "sigint"[, "run"]}`` with three
+file descriptors attached (SCM_RIGHTS), which become the child's stdin, stdout and stderr. The zygote answers
 ``pid\\n`` at once and ``exit CODE\\n`` when the child ends (CODE as Popen's returncode: negative for a signal).
 The child stays a zombie, so its pid cannot be reused, until the client closes the connection.
 
@@ -40,13 +46,21 @@ WARM_MODULES = (
     "inspector.core.transports.http_sse", "inspector.core.protocol.judge", "inspector.core.capture",
 )
 
+#: The test servers' modules (tests/warm_python.py): the SDK's server side, about 0.8 s of CPU to import.
+SCRIPT_WARM_MODULES = (
+    "asyncio", "json", "argparse", "anyio", "pydantic", "httpx", "starlette", "uvicorn",
+    "mcp", "mcp.types", "mcp.server", "mcp.server.mcpserver", "mcp.server.lowlevel", "mcp.server.stdio",
+    "mcp.server.streamable_http", "mcp.server.sse", "mcp_server_time.server",
+)
+MODES = {"cli": WARM_MODULES, "scripts": SCRIPT_WARM_MODULES}
+
 MAX_REQUEST = 1 << 20
 
 
-def warm_up() -> None:
+def warm_up(mode: str = "cli") -> None:
     import importlib
 
-    for name in WARM_MODULES:
+    for name in MODES[mode]:
         try:
             importlib.import_module(name)
         except ImportError:
@@ -103,12 +117,37 @@ def fresh_stdio() -> None:
     sys.stderr = sys.__stderr__ = stream(2, "<stderr>", "backslashreplace", True)
 
 
-def run_child(request: dict, fds: list[int], closing: list[int]) -> None:
-    """In the forked child: become ``python -m inspector ARGV`` in the test's folder, environment and stdio."""
+def die_with_the_zygote() -> None:
+    """Linux's parent-death signal: the child is killed when the zygote, its parent, ends."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+
+
+def run_target(request: dict) -> None:
+    """Run the request's program as ``python FILE ARGV`` or ``python -m NAME ARGV`` would (``python -m
+    inspector`` when the request names none)."""
+    target = request.get("run") or {"module": "inspector"}
+    if "path" in target:
+        path = target["path"]
+        sys.path[0] = os.path.dirname(os.path.abspath(path))  # as ``python FILE`` sets it
+        sys.argv = [path, *request["argv"]]
+        runpy.run_path(path, run_name="__main__")
+    else:
+        sys.path[0] = os.getcwd()  # as ``python -m`` sets it
+        sys.argv = ["-m", *request["argv"]]
+        runpy.run_module(target["module"], run_name="__main__", alter_sys=True)
+
+
+def run_child(request: dict, fds: list[int], closing: list[int], mode: str = "cli") -> None:
+    """In the forked child: become the requested program in the test's folder, environment and stdio."""
     code = 1
     try:
         for fd in closing:
             os.close(fd)
+        if mode == "scripts":
+            die_with_the_zygote()
         if request["session"]:
             os.setsid()
         else:
@@ -123,10 +162,8 @@ def run_child(request: dict, fds: list[int], closing: list[int]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         fresh_stdio()
-        sys.path[0] = os.getcwd()  # as ``python -m`` sets it
-        sys.argv = ["-m", *request["argv"]]
         try:
-            runpy.run_module("inspector", run_name="__main__", alter_sys=True)
+            run_target(request)
             code = 0
         except SystemExit as exc:
             code = exit_code(exc)
@@ -150,7 +187,7 @@ def run_child(request: dict, fds: list[int], closing: list[int]) -> None:
         os._exit(code if code >= 0 else 1)
 
 
-def serve(path: str, owner_fd: int) -> None:
+def serve(path: str, owner_fd: int, mode: str = "cli") -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
@@ -163,6 +200,7 @@ def serve(path: str, owner_fd: int) -> None:
     selector.register(owner_fd, selectors.EVENT_READ, "owner")
     children: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (pid, connection)
     waiting_close: dict[socket.socket, int] = {}  # connection -> pid of an exited, unreaped child
+    watched: dict[socket.socket, int] = {}  # scripts: connection -> pid of its running child
     while True:
         for key, _mask in selector.select():
             what = key.data
@@ -179,7 +217,7 @@ def serve(path: str, owner_fd: int) -> None:
                        *(other.fileno() for _pid, other in children.values())]
                 pid = os.fork()
                 if pid == 0:
-                    run_child(request, fds, sorted(set(own)))
+                    run_child(request, fds, sorted(set(own)), mode)
                 for fd in fds:
                     os.close(fd)
                 pidfd = os.pidfd_open(pid)
@@ -189,11 +227,28 @@ def serve(path: str, owner_fd: int) -> None:
                     conn.sendall(f"{pid}\n".encode())
                 except OSError:
                     pass
+                if mode == "scripts":  # the client holds the connection while it stands for the child
+                    watched[conn] = pid
+                    selector.register(conn, selectors.EVENT_READ, "client")
+            elif what == "client":
+                conn = key.fileobj  # type: ignore[assignment]
+                try:
+                    if conn.recv(1):
+                        continue
+                except OSError:
+                    pass
+                selector.unregister(conn)  # the client is gone: so is the program it stood for
+                try:
+                    os.killpg(watched.pop(conn), signal.SIGKILL)
+                except OSError:
+                    pass
             elif what == "child":
                 pidfd = key.fd
                 selector.unregister(pidfd)
                 os.close(pidfd)
                 pid, conn = children.pop(pidfd)
+                if watched.pop(conn, None) is not None:
+                    selector.unregister(conn)
                 info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
                 code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
                 try:
@@ -216,9 +271,14 @@ def serve(path: str, owner_fd: int) -> None:
 
 def main() -> None:
     path, owner_fd = sys.argv[1], int(sys.argv[2])
+    mode = sys.argv[3] if len(sys.argv) > 3 else "cli"
     sys.path[0] = os.getcwd()  # as ``python -m inspector`` would have it in the test process's folder
-    warm_up()
-    serve(path, owner_fd)
+    warm_up(mode)
+    if mode == "scripts":
+        import gc
+
+        gc.freeze()  # the warm objects stay out of the children's collections: fewer pages copied on write
+    serve(path, owner_fd, mode)
 
 
 if __name__ == "__main__":

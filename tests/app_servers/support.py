@@ -4,12 +4,13 @@ record every request they get (one the probe's policy blocks, one it allows)."""
 from __future__ import annotations
 
 import http.server
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import warm_python
 
 PROBE_SERVER = Path(__file__).with_name("probe_app_server.py")
 
@@ -57,4 +58,4 @@ def recording_origins() -> Iterator[Origins]:
 
 def probe_argv(origins: Origins) -> list[str]:
     """The probe app server (the ``mcp`` SDK's MCP Apps extension), told which origin to try and which it may use."""
-    return [sys.executable, str(PROBE_SERVER), origins.blocked, origins.allowed]
+    return warm_python.command(PROBE_SERVER, origins.blocked, origins.allowed)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import warm_python
 from http_support import SERVERS, ServerProcess, launch, launch_on_free_port, stop
 
 from inspector.core.check.checks import CHECKS, FAILED, NOT_APPLICABLE, PASSED
@@ -53,8 +54,8 @@ def start_broken(mode: str, directory: Path) -> ServerProcess:
 @pytest.fixture(scope="module")
 def sdk_http(tmp_path_factory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("sdk-http")
-    server = launch_on_free_port("SDK server (streamable-http)", lambda port: [
-        sys.executable, str(SERVERS / "sdk_http_server.py"), "streamable-http", str(port)], folder / "server.log")
+    server = launch_on_free_port("SDK server (streamable-http)", lambda port: warm_python.command(
+        SERVERS / "sdk_http_server.py", "streamable-http", str(port)), folder / "server.log")
     try:
         yield server
     finally:
@@ -161,8 +162,8 @@ def test_a_server_that_takes_one_request_at_a_time_fails_the_concurrency_check(t
 @pytest.fixture(scope="module")
 def sdk_param_header(tmp_path_factory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("sdk-param-header")
-    server = launch_on_free_port("SDK server with an x-mcp-header tool", lambda port: [
-        sys.executable, str(PARAM_HEADER_SERVER), str(port)], folder / "server.log")
+    server = launch_on_free_port("SDK server with an x-mcp-header tool", lambda port: warm_python.command(
+        PARAM_HEADER_SERVER, str(port)), folder / "server.log")
     try:
         yield server
     finally:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import ROOT, cli
 from npm_servers import install_everything
 
@@ -82,7 +83,7 @@ def test_mcp_server_time_passes_every_must_check(tmp_path):
 
 
 def test_the_sdk_server_passes_every_must_check_with_its_read_only_tools_called(tmp_path):
-    data = run_check(tmp_path, "--call-all-tools", "--", sys.executable, str(SDK_SERVER))
+    data = run_check(tmp_path, "--call-all-tools", "--", *warm_python.command(SDK_SERVER))
     assert must_failures(data) == set(), data["results"]
     results = {r["id"]: r for r in data["results"]}
     assert results["tools-callable"]["status"] == "passed"

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import DEMO, ROOT, cli
 from http_support import ServerProcess, launch_on_free_port, stop
 
@@ -36,7 +37,7 @@ def required_ids(revision: str, *, http: bool) -> set[str]:
 def sdk_streamable(tmp_path_factory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("sdk-http")
     server = launch_on_free_port("SDK server (streamable-http)",
-                                 lambda port: [sys.executable, str(SDK_HTTP_SERVER), "streamable-http", str(port)],
+                                 lambda port: warm_python.command(SDK_HTTP_SERVER, "streamable-http", str(port)),
                                  folder / "server.log")
     try:
         yield server

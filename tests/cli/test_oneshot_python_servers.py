@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_python
 from helpers import ROOT, cli
 
 from inspector.core.capture import read_capture
@@ -21,7 +22,7 @@ http_support: Any = importlib.import_module("http_support")
 
 ONESHOT_TIMEOUT = 60.0
 PAGING = [sys.executable, str(Path(__file__).resolve().parent / "oneshot_servers" / "paging_server.py")]
-SDK_STDIO = [sys.executable, str(ROOT / "tests" / "integration" / "servers" / "sdk_server.py")]
+SDK_STDIO = warm_python.command(ROOT / "tests" / "integration" / "servers" / "sdk_server.py")
 
 
 def run(*args: str) -> Any:
@@ -34,7 +35,7 @@ def sdk_streamable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     log = tmp_path_factory.mktemp("oneshot-sdk") / "server.log"
     server = http_support.launch_on_free_port(
         "SDK server (streamable-http)",
-        lambda port: [sys.executable, str(http_support.SERVERS / "sdk_http_server.py"), "streamable-http", str(port)],
+        lambda port: warm_python.command(http_support.SERVERS / "sdk_http_server.py", "streamable-http", str(port)),
         log)
     try:
         yield server

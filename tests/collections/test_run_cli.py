@@ -4,16 +4,16 @@ JUnit XML, and exit 1 when an expectation fails."""
 from __future__ import annotations
 
 import json
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import cli
 
 SERVER = Path(__file__).parent.parent / "compare" / "servers" / "versioned_server.py"
 RUN_TIMEOUT = 90.0
-TARGET = ["--env", "TOOLS_VERSION=1", "--", sys.executable, str(SERVER)]
+TARGET = ["--env", "TOOLS_VERSION=1", "--", *warm_python.command(SERVER)]
 
 
 @pytest.fixture

@@ -4,9 +4,9 @@ capture of it with the CLI, and writing a capture by hand."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+import warm_python
 from helpers import cli
 
 SERVER = Path(__file__).parent / "servers" / "versioned_server.py"
@@ -23,7 +23,7 @@ SCRIPT = [
 
 def server_options(version: int) -> list[str]:
     """The options and command after which the CLI runs ``version`` of the server."""
-    return ["--env", f"TOOLS_VERSION={version}", "--", sys.executable, str(SERVER)]
+    return ["--env", f"TOOLS_VERSION={version}", "--", *warm_python.command(SERVER)]
 
 
 def record_version(folder: Path, version: int, script: list[dict[str, object]] = SCRIPT) -> Path:

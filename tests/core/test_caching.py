@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import until
 
 from inspector.core.explore.caching import MIN_EXPIRY, CacheHints, describe, expiry_delay, hints_of
@@ -28,7 +28,7 @@ BOUND = 60
 @pytest.mark.integration
 def test_a_list_is_listed_again_when_it_expires_never_sooner_and_a_stale_one_is_not_polled():
     async def scenario() -> None:
-        session = Session(make_transport(Target(name="t", argv=[sys.executable, str(SDK_SERVER), "--tools-ttl",
+        session = Session(make_transport(Target(name="t", argv=[*warm_python.command(SDK_SERVER), "--tools-ttl",
                                                                 "1500"])))
         catalog = Catalog(session)
         catalog.attach()

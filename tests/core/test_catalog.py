@@ -11,6 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import until
 from npm_servers import install_everything
 
@@ -95,7 +96,7 @@ def test_server_everything_is_listed_called_read_completed_and_prompted_through_
 
 def test_an_sdk_server_without_completions_is_never_asked_for_them():
     async def scenario() -> None:
-        session, catalog, _ = await connected([sys.executable, str(SDK_SERVER)])
+        session, catalog, _ = await connected(warm_python.command(SDK_SERVER))
         try:
             assert [t["name"] for t in catalog.items["tools"]] == ["add", "echo"]
             assert catalog.items["resources"][0]["uri"] == "test://greeting"
@@ -119,7 +120,7 @@ def test_an_sdk_server_without_completions_is_never_asked_for_them():
 def test_a_tools_list_changed_notification_lists_the_tools_again_and_progress_is_told():
     async def scenario() -> None:
         # legacy: a 2026-07-28 server sends list_changed only on a subscriptions/listen stream
-        session, catalog, notices = await connected([sys.executable, str(GROWS_TOOLS)], "legacy")
+        session, catalog, notices = await connected(warm_python.command(GROWS_TOOLS), "legacy")
         try:
             assert "grown" not in [t["name"] for t in catalog.items["tools"]]
             before = len(sent(session, "tools/list"))
@@ -185,7 +186,7 @@ def test_a_declared_list_changed_flood_lists_the_tools_again_but_never_more_than
 
 def test_edited_roots_are_answered_as_file_uris_and_announced(tmp_path):
     async def scenario() -> None:
-        session = Session(make_transport(Target(name="t", argv=[sys.executable, str(SDK_SERVER)])))
+        session = Session(make_transport(Target(name="t", argv=warm_python.command(SDK_SERVER))))
         session.roots_list_changed = True
         await session.start()
         await session.handshake("legacy")

@@ -6,10 +6,10 @@ retry has a new id, the answers, and exactly the last answer's requestState, or 
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 
 from inspector.core.capture import read_capture
 from inspector.core.capture.index import CaptureIndex
@@ -26,7 +26,7 @@ BOUND = 60
 def call(script: str, tool: str, tmp_path: Path, **job):
     out = tmp_path / "rounds.jsonl"
     outcome = asyncio.run(asyncio.wait_for(run_oneshot(OneShot(
-        "call", Target(name="t", argv=[sys.executable, str(SERVERS / script)]), name=tool, out=out,
+        "call", Target(name="t", argv=warm_python.command(SERVERS / script)), name=tool, out=out,
         answers={"elicitation": "accept-defaults"}, **job)), BOUND))
     return outcome, read_capture(out).events, out
 

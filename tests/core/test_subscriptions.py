@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import cli, until
 from npm_servers import install_everything
 
@@ -48,7 +48,7 @@ def sent(session: Session, method: str) -> list[dict]:
 
 def test_the_explorer_hears_list_changes_and_resource_updates_on_a_subscription_of_a_2026_server():
     async def scenario() -> None:
-        session, catalog, notices = await connected([sys.executable, str(SDK_SERVER)])
+        session, catalog, notices = await connected(warm_python.command(SDK_SERVER))
         try:
             assert session.modern
             first = catalog.subscriptions.current
@@ -107,7 +107,7 @@ def test_the_filter_asks_for_what_the_server_declares():
 def test_listen_prints_each_notification_as_a_json_line_and_stops_after_for(tmp_path):
     started = time.monotonic()
     done = cli("listen", "--for", "1.5", "--resource", "test://greeting", "--out", str(tmp_path / "l.jsonl"),
-               "--", sys.executable, str(SDK_SERVER))
+               "--", *warm_python.command(SDK_SERVER))
     assert done.returncode == 0, done.stderr
     assert 1.5 <= time.monotonic() - started < 30  # ends by itself, neither sooner nor much later
     [line] = done.stdout.splitlines()  # nothing changed meanwhile: the acknowledgement only

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_python
 from integration_support import (
     CLI_TIMEOUT,
     SERVERS,
@@ -64,7 +65,7 @@ def sdk_server() -> list[str]:
         import mcp.server.mcpserver  # noqa: F401 - imported only to fail with a sentence when it is missing
     except ImportError as exc:
         pytest.fail(f"the mcp SDK (2.x) is not installed: pip install -e '.[test]' ({exc})")
-    return [sys.executable, str(SERVERS / "sdk_server.py")]
+    return warm_python.command(SERVERS / "sdk_server.py")
 
 
 

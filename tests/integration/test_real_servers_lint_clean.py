@@ -8,6 +8,7 @@ import json
 import sys
 
 import pytest
+import warm_python
 from integration_support import SERVERS
 from npm_servers import install_everything
 from test_protocol_rules import inspector
@@ -37,7 +38,7 @@ def test_mcp_server_time_breaks_no_must(tmp_path):
 
 @pytest.mark.integration
 def test_the_sdk_mcpserver_breaks_no_must(tmp_path):
-    report = lint_run(tmp_path, "sdk", CALLS, sys.executable, str(SERVERS / "sdk_server.py"))
+    report = lint_run(tmp_path, "sdk", CALLS, *warm_python.command(SERVERS / "sdk_server.py"))
     assert (report["status"], report["must_broken"], report["revision"]) == (0, 0, "2026-07-28"), report
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import warm_python
 
 HTTP_TESTS = Path(__file__).parent.parent / "http"
 
@@ -19,8 +20,8 @@ def sdk_http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     port = free_port()
     log = tmp_path_factory.mktemp("sdk-http") / "server.log"
-    server = launch("sdk-http", [sys.executable, str(HTTP_TESTS / "servers" / "sdk_http_server.py"),
-                                 "streamable-http", str(port)], log, port=port)
+    server = launch("sdk-http", warm_python.command(HTTP_TESTS / "servers" / "sdk_http_server.py", "streamable-http",
+                                                     str(port)), log, port=port)
     try:
         yield server.url("/mcp")
     finally:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import base64
 import json
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from google.protobuf.json_format import ParseDict
 from helpers import cli, wait_until
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -28,7 +28,7 @@ def record(tmp_path: Path, *options: str) -> tuple[Path, object]:
     send.write_text(json.dumps(CALL) + "\n" + json.dumps({"method": "tools/call", "params": {
         "name": "echo", "arguments": {"message": "hi"}}}) + "\n")
     out = tmp_path / "c.jsonl"
-    done = cli("record", "--out", str(out), "--send", str(send), *options, "--", sys.executable, str(SERVER),
+    done = cli("record", "--out", str(out), "--send", str(send), *options, "--", *warm_python.command(SERVER),
                timeout=RUN_TIMEOUT)
     return out, done
 

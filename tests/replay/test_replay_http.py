@@ -9,11 +9,11 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import ROOT, cli, wait_until
 from replay_support import SERVERS
 
@@ -40,7 +40,7 @@ def accepts(port: int) -> bool:
 @pytest.fixture
 def url() -> Iterator[str]:
     port = free_port()
-    server = subprocess.Popen([sys.executable, str(SERVERS / "sdk_http_server.py"), str(port)], cwd=ROOT,
+    server = subprocess.Popen(warm_python.command(SERVERS / "sdk_http_server.py", str(port)), cwd=ROOT,
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until(lambda: server.poll() is not None or accepts(port), 30, "the SDK's HTTP server to listen")

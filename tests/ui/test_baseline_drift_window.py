@@ -4,9 +4,8 @@ and the field, without blocking the window; the same tools say nothing."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
+import warm_python
 from helpers import until
 from qt_loop import open_test_window
 from window_views_support import VERSIONED, shot
@@ -26,7 +25,8 @@ def window(qapp, qloop, tmp_path):
 
 
 def profile(version: int) -> ServerProfile:
-    return ServerProfile(name="tools", kind="stdio", command=sys.executable, args=[str(VERSIONED)],
+    executable, *args = warm_python.command(VERSIONED)
+    return ServerProfile(name="tools", kind="stdio", command=executable, args=args,
                          env={"TOOLS_VERSION": str(version)})
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from explorer_support import BOUND, rows
 from helpers import until
 from qt_loop import open_test_window
@@ -28,7 +28,7 @@ TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 def test_the_explorer_and_the_detail_say_how_long_results_are_fresh_and_what_trace_they_carry(qtbot, qloop,
                                                                                               tmp_path):
     with open_test_window(qloop, tmp_path) as win:
-        tab = win.open_live(Target(name="sdk", argv=[sys.executable, str(SERVER)]))
+        tab = win.open_live(Target(name="sdk", argv=warm_python.command(SERVER)))
         explorer = tab.explorer
         caching = explorer.extensions.caching
 

@@ -7,10 +7,10 @@ One coroutine on the window's loop (see test_explorer_tasks.py)."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from explorer_support import BOUND, rows, shown_text
 from helpers import until
 from qt_loop import open_test_window
@@ -24,7 +24,7 @@ SERVER = Path(__file__).resolve().parents[1] / "core" / "servers" / "sdk_modern_
 
 def test_a_multi_round_call_is_answered_through_the_elicitation_form_and_kept_as_one_call(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
-        tab = win.open_live(Target(name="sdk", argv=[sys.executable, str(SERVER)]))
+        tab = win.open_live(Target(name="sdk", argv=warm_python.command(SERVER)))
         explorer = tab.explorer
         panel = tab.requests
 

@@ -7,10 +7,10 @@ loop (see test_explorer_tasks.py)."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from explorer_support import BOUND, rows
 from helpers import until
 from qt_loop import open_test_window
@@ -24,7 +24,7 @@ SERVER = Path(__file__).resolve().parents[1] / "core" / "servers" / "sdk_modern_
 
 def test_a_2026_server_is_heard_on_a_subscription_shown_with_its_id(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
-        tab = win.open_live(Target(name="sdk", argv=[sys.executable, str(SERVER)]))
+        tab = win.open_live(Target(name="sdk", argv=warm_python.command(SERVER)))
         explorer = tab.explorer
         line = explorer.extensions.subscription
 

@@ -7,10 +7,10 @@ Findings, never as a problem (no red row). A screenshot in the test's folder. On
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from explorer_support import BOUND, rows, shown_text
 from helpers import until
 from qt_loop import open_test_window
@@ -24,7 +24,7 @@ SERVER = Path(__file__).resolve().parents[1] / "core" / "servers" / "sdk_modern_
 
 def test_sampling_and_roots_asked_in_a_2026_session_are_information_in_the_findings(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
-        tab = win.open_live(Target(name="sdk", argv=[sys.executable, str(SERVER)], roots=[str(tmp_path)]))
+        tab = win.open_live(Target(name="sdk", argv=warm_python.command(SERVER), roots=[str(tmp_path)]))
         explorer = tab.explorer
         panel = tab.requests
 

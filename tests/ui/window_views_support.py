@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
+import warm_python
 from helpers import cli
 
 from inspector.core.session.target import Target
@@ -22,7 +22,7 @@ SCRIPT = [{"method": "tools/list"}, {"method": "resources/list"},
 
 
 def versioned_target(version: int, name: str = "") -> Target:
-    return Target(name=name or f"versioned-{version}", argv=[sys.executable, str(VERSIONED)],
+    return Target(name=name or f"versioned-{version}", argv=warm_python.command(VERSIONED),
                   env={"TOOLS_VERSION": str(version)})
 
 
@@ -31,7 +31,7 @@ def record_version(folder: Path, version: int) -> Path:
     send.write_text("".join(json.dumps(m) + "\n" for m in SCRIPT))
     out = folder / f"v{version}.jsonl"
     done = cli("record", "--out", str(out), "--send", str(send), "--env", f"TOOLS_VERSION={version}", "--",
-               sys.executable, str(VERSIONED), timeout=RUN_TIMEOUT)
+               *warm_python.command(VERSIONED), timeout=RUN_TIMEOUT)
     assert done.returncode == 0, done.stderr
     return out
 

@@ -7,9 +7,9 @@ transport-level ones."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
+import warm_python
 from helpers import cli
 
 from inspector.core.capture import read_capture
@@ -32,7 +32,7 @@ def infos(events: list[Event]) -> list[tuple[int, str]]:
 def test_an_sdk_tool_that_asks_for_sampling_and_roots_in_a_2026_session_gets_one_information_each(tmp_path):
     out = tmp_path / "summarize.jsonl"
     done = cli("call", "summarize", "--answer", "sampling=text:short", "--root", str(tmp_path), "--out", str(out),
-               "--", sys.executable, str(SDK_SERVER))
+               "--", *warm_python.command(SDK_SERVER))
     assert done.returncode == 0, done.stderr
     events = read_capture(out).events
     asked = next(e for e in events if e.rpc and e.rpc.kind == "response" and "input_required" in e.raw.decode())
