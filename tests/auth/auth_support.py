@@ -12,12 +12,12 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import warm_python
 from helpers import wait_until
 
 from inspector.core.auth.model import OAuthOptions
@@ -90,7 +90,7 @@ def start_server(directory: Path, *switches: str) -> AuthServer:
     directory.mkdir(parents=True, exist_ok=True)
     port_file, log = directory / "port", directory / "requests.jsonl"
     with (directory / "server.err").open("wb") as errors:
-        process = subprocess.Popen([sys.executable, str(SERVER), str(port_file), str(log), *switches],
+        process = subprocess.Popen(warm_python.command(SERVER, str(port_file), str(log), *switches),
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors,
                                    start_new_session=True)
     try:

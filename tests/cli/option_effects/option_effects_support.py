@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import warm_cli
+import warm_python
 from helpers import ROOT, cli, kill_group, wait_until
 
 from inspector.core.capture import Capture, read_capture
@@ -227,7 +228,7 @@ def oauth_server(folder: Path, *switches: str) -> Iterator[HttpServer]:
     """tests/auth/servers/oauth_server.py (a protected MCP server and its authorization server) with
     ``switches``; every request it gets is a line of its log (``oauth_requests``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    with http_server([sys.executable, str(OAUTH_SCRIPT), str(folder / "port"), str(folder / "log.jsonl"),
+    with http_server([*warm_python.command(OAUTH_SCRIPT, str(folder / "port"), str(folder / "log.jsonl")),
                       *switches], folder / "port", folder / "log.jsonl") as server:
         yield server
 

@@ -5,11 +5,11 @@ server of tests/auth. All on 127.0.0.1."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import warm_python
 from tls_support import Certificate, https_server, make_certificate, probe_http_server, serving
 
 OAUTH_SERVER = Path(__file__).resolve().parents[2] / "auth" / "servers" / "oauth_server.py"
@@ -64,6 +64,6 @@ def oauth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """The OAuth test server (protected /mcp, its metadata, dynamic registration, an /authorize that approves at
     once)."""
     folder = tmp_path_factory.mktemp("oauth")
-    with serving([sys.executable, str(OAUTH_SERVER), str(folder / "port"), str(folder / "log.jsonl")],
+    with serving(warm_python.command(OAUTH_SERVER, str(folder / "port"), str(folder / "log.jsonl")),
                  folder / "port") as port:
         yield port
