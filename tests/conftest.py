@@ -117,6 +117,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _warm_python() -> None:
+    """The script zygote of this test process (tests/warm_python.py), named in its environment."""
+    import warm_python
+
+    warm_python.start()
+
+
 @pytest.fixture(scope="session")
 def time_server() -> list[str]:
     """The reference ``mcp-server-time`` (PyPI, in the test extra), what its console script runs, with a fixed

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import warm_cli
+import warm_python
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,4 +63,5 @@ async def until(condition: Callable[[], bool], timeout: float, what: str) -> Non
         await asyncio.sleep(0.01)
 
 
-DEMO = [sys.executable, "-m", "inspector.demo"]
+#: The demo server (``python -m inspector.demo``), started warm (tests/warm_python.py).
+DEMO = warm_python.module_command("inspector.demo")

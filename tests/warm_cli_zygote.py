@@ -51,6 +51,7 @@ SCRIPT_WARM_MODULES = (
     "asyncio", "json", "argparse", "anyio", "pydantic", "httpx", "starlette", "uvicorn",
     "mcp", "mcp.types", "mcp.server", "mcp.server.mcpserver", "mcp.server.lowlevel", "mcp.server.stdio",
     "mcp.server.streamable_http", "mcp.server.sse", "mcp_server_time.server",
+    "inspector.demo.server",  # the demo server (tests/helpers.py DEMO)
     # tests/auth/servers/oauth_server.py
     "http.server", "joserfc.jws", "joserfc.jwt", "joserfc.jwk", "joserfc.errors",
 )

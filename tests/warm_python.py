@@ -25,20 +25,22 @@ from warm_python_client import VARIABLE
 CLIENT = Path(__file__).with_name("warm_python_client.py")
 
 
-def _zygote_path() -> str:
-    """The socket of this test process's script zygote, started (and waited for) on first use; named in this
-    process's environment, so that every inspector the tests start hands it to its servers' commands."""
+def start() -> None:
+    """Start this test process's script zygote (and wait until it listens), and name it in this process's
+    environment, so that every inspector the tests start hands it to its servers' commands. The suite's
+    conftest does this once per test process; a command given before (or in a process that did not) runs its
+    server cold."""
+    if COLD:
+        return
     zygote = _Zygote.get(_PRISTINE_ENV, "scripts")
     zygote.wait_listening()
     os.environ[VARIABLE] = zygote.path
-    return zygote.path
 
 
 def command(script: str | os.PathLike[str], *args: str) -> list[str]:
     """``python SCRIPT ARGS``, the server forked from the warm interpreter."""
     if COLD:
         return [sys.executable, str(script), *args]
-    _zygote_path()
     return [sys.executable, "-I", "-S", str(CLIENT), str(script), *args]
 
 
@@ -46,5 +48,4 @@ def module_command(module: str, *args: str) -> list[str]:
     """``python -m MODULE ARGS``, the server forked from the warm interpreter."""
     if COLD:
         return [sys.executable, "-m", module, *args]
-    _zygote_path()
     return [sys.executable, "-I", "-S", str(CLIENT), "-m", module, *args]
