@@ -296,3 +296,35 @@ def test_a_message_that_meets_a_server_already_gone_is_named_in_the_sentence():
 
     sentence = run(scenario())
     assert sentence.startswith("notifications/initialized could not be sent: the server exited with code 0"), sentence
+
+
+#: How long a cancelled request may take to end: it ends at once; the request itself would wait 30 s.
+CANCELLED_REQUEST_ENDS = 10
+
+
+def test_a_cancellation_that_comes_the_moment_the_request_is_written_ends_the_request_at_once():
+    # Ctrl-C in a command: asyncio.run cancels the main task, which under load can happen between the write of a
+    # request and the end of its send. Python 3.11's asyncio.wait_for lost that cancellation (the send had ended)
+    # and the command went on waiting for the silent server's answer (CPython issue 86296). Here the
+    # cancellation comes from a listener, which the send calls as it writes the request: always in that window.
+    async def scenario():
+        session = await open_session([sys.executable, str(SERVERS / "silent_legacy.py")])
+        try:
+            request = asyncio.ensure_future(session.request("tools/list", timeout=30))
+
+            def cancel_once_written(batch):
+                if any(e.kind == Kind.MESSAGE and e.dir == Direction.C2S for e in batch):
+                    request.cancel()
+
+            session.listeners.append(cancel_once_written)
+            await asyncio.wait([request], timeout=CANCELLED_REQUEST_ENDS)
+            try:
+                return request.cancelled(), [m["method"] for m in sent(session)]
+            finally:
+                request.cancel()
+        finally:
+            await session.close()
+
+    cancelled, written = run(scenario())
+    assert written == ["tools/list"]
+    assert cancelled, f"the request still waited {CANCELLED_REQUEST_ENDS} s after it was cancelled"

@@ -35,6 +35,7 @@ from inspector.core.apps.policy import Policy
 from inspector.core.session.outcomes import client_info, result_of
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding
 
@@ -401,7 +402,7 @@ class AppHost:
                             "params": {"reason": reason}})
         self._pending[_key(msg_id)] = ("ui/resource-teardown", future, event.seq, self.clock())
         try:
-            await asyncio.wait_for(future, timeout)
+            await wait_for(future, timeout)
             return True
         except TimeoutError:
             return False

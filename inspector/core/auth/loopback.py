@@ -14,6 +14,7 @@ import contextlib
 from urllib.parse import parse_qsl, urlsplit
 
 from inspector.core.auth.model import RULES, AuthError, Step
+from inspector.core.waiting import wait_for
 
 #: How long a login may take in the browser (RFC 8252 leaves it to the client; a person signs in, maybe with a
 #: second factor): after this the port is closed and the login fails.
@@ -60,7 +61,7 @@ class LoopbackListener:
         assert self._result is not None, "open() first"
         self._state = state
         try:
-            return await asyncio.wait_for(asyncio.shield(self._result), self.timeout)
+            return await wait_for(asyncio.shield(self._result), self.timeout)
         except TimeoutError:
             raise AuthError(f"OAuth authorize: no redirect reached {self.redirect_uri} within {self.timeout:g} s, "
                             "so the login was given up and the port closed",
@@ -78,7 +79,7 @@ class LoopbackListener:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
+            head = await wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
         except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
             writer.close()
             return

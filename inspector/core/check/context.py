@@ -26,6 +26,7 @@ from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.session.outcomes import RequestTimeout, ServerInfo, result_of
 from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 
@@ -160,7 +161,7 @@ class Context:
 
         self.session.listeners.append(listen)
         try:
-            return await asyncio.wait_for(future, timeout)
+            return await wait_for(future, timeout)
         except TimeoutError:
             return None
         finally:

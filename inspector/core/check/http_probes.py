@@ -19,6 +19,7 @@ from inspector.core.check.context import (
 )
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.urls import is_loopback_host
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind
 
 #: Requests sent at once by the concurrency probe (the suite's number).
@@ -150,7 +151,7 @@ def _session_id_ascii(ctx: Context) -> None:
 
 async def _http(ctx: Context, method: str, headers: dict[str, str], content: bytes | None, purpose: str
                 ) -> tuple[Event, bytes]:
-    found = await asyncio.wait_for(ctx.session.http_probe(method, headers=headers, content=content, purpose=purpose),
+    found = await wait_for(ctx.session.http_probe(method, headers=headers, content=content, purpose=purpose),
                                    ctx.timeout)
     if found is None:
         raise _NoProbes("the transport cannot make HTTP probes")

@@ -26,7 +26,6 @@ run with an incomplete check never exits 0.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import re
@@ -63,6 +62,7 @@ from inspector.core.session.outcomes import HandshakeError, RequestTimeout, Serv
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportClosed, TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind
 
 #: A probe makes at most this many waits of ``timeout`` each (a listing, up to MAX_ITEMS reads, a liveness
@@ -332,7 +332,7 @@ async def _run_probes(ctx: Context, only: frozenset[str] | None = None) -> None:
         if reason is None:
             bound = ctx.timeout * PROBE_WAITS
             try:
-                await asyncio.wait_for(probe(ctx), bound)
+                await wait_for(probe(ctx), bound)
             except TimeoutError:
                 reason = f"the probe did not finish within {bound:g} s"
             except TransportClosed as exc:

@@ -24,6 +24,7 @@ from inspector.core.doctor.session_run import SessionRun, run_session
 from inspector.core.session.target import Target
 from inspector.core.transports.http_common import ACCEPT_BOTH
 from inspector.core.transports.tls import tls_context
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event
 
 #: The endpoints MCP servers commonly serve, tried when the URL's path has nothing MCP behind it.
@@ -135,7 +136,7 @@ async def speaks_tls(place: Where) -> bool:
     """Whether the port completes a TLS handshake (its certificate not judged: only whether it speaks TLS)."""
     address = (place.reachable or place.addresses or [place.host])[0]
     try:
-        _, writer = await asyncio.wait_for(
+        _, writer = await wait_for(
             asyncio.open_connection(address, place.port, ssl=tls_context(insecure=True), server_hostname=place.host),
             TLS_SNIFF_TIMEOUT)
     except (OSError, ssl.SSLError, TimeoutError):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from inspector.core.doctor.model import Step, failed, passed
+from inspector.core.waiting import wait_for
 
 #: The environment variables other programs take a proxy from; the inspector takes none.
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
@@ -62,7 +63,7 @@ async def resolve_step(place: Where, timeout: float) -> Step:
         return passed("resolve", f"{place.host} is an IP address: there is no name to resolve")
     loop = asyncio.get_running_loop()
     try:
-        found = await asyncio.wait_for(loop.getaddrinfo(place.host, place.port, type=socket.SOCK_STREAM), timeout)
+        found = await wait_for(loop.getaddrinfo(place.host, place.port, type=socket.SOCK_STREAM), timeout)
     except TimeoutError:
         return failed("resolve", f"the host name {place.host} did not resolve within {timeout:g} s (the DNS server "
                                  "did not answer)", "Check this computer's network and DNS settings, or use the "
@@ -127,7 +128,7 @@ REFUSED = "connection refused"
 async def _try_connect(address: str, port: int, timeout: float) -> str | None:
     """None when a TCP connection to ``address``:``port`` was made (and closed again), else why not."""
     try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(address, port), timeout)
+        _, writer = await wait_for(asyncio.open_connection(address, port), timeout)
     except TimeoutError:
         return f"no answer within {timeout:g} s"
     except ConnectionRefusedError:

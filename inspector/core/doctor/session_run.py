@@ -8,13 +8,13 @@ completes the handshake is also pinged, so "it stays up" means it answered after
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import Transport, TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind
 
 #: How long a stdio server that finished the handshake gets to answer the ping that shows it stays up.
@@ -79,7 +79,7 @@ async def run_session(target: Target, timeout: float) -> SessionRun:
         waiting = {"handshake": "the handshake", "ping": "the ping after the handshake"}.get(run.stage)
         run.diagnosis = transport.diagnosis(waiting)
         try:
-            await asyncio.wait_for(session.close(), CLOSE_TIMEOUT)
+            await wait_for(session.close(), CLOSE_TIMEOUT)
         except (TransportError, TimeoutError):
             pass  # what the doctor reports happened before; a server slow to stop changes none of it
     return run

@@ -19,6 +19,7 @@ from inspector.core.doctor.certificates import CertFacts, facts
 from inspector.core.doctor.model import Step, failed, passed, skipped, warning
 from inspector.core.doctor.network import Where
 from inspector.core.transports.tls import CaFileError, tls_context
+from inspector.core.waiting import wait_for
 
 #: A certificate that ends within this many days is a warning: renewing it is due.
 EXPIRY_WARNING_DAYS = 14
@@ -73,7 +74,7 @@ async def tls_step(place: Where, timeout: float, *, ca_file: str | None, insecur
 
 async def _handshake(address: str, place: Where, timeout: float, context: ssl.SSLContext) -> tuple[str, bytes]:
     """The TLS version and the server's certificate (DER) of one handshake with ``address``."""
-    _, writer = await asyncio.wait_for(
+    _, writer = await wait_for(
         asyncio.open_connection(address, place.port, ssl=context, server_hostname=place.host,
                                 ssl_handshake_timeout=timeout), timeout)
     try:

@@ -52,6 +52,7 @@ from inspector.core.session.record import failure_exit, suggested_limit
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target
 from inspector.core.transports.base import TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
@@ -187,7 +188,7 @@ async def _run_oneshot(job: OneShot, watch: _Watch) -> OneShotResult:
         connected = True
         if job.roots:
             try:
-                await asyncio.wait_for(watch.roots_asked.wait(), ROOTS_WAIT)
+                await wait_for(watch.roots_asked.wait(), ROOTS_WAIT)
                 await asyncio.sleep(ROOTS_SETTLE)
             except TimeoutError:
                 pass

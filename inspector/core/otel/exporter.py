@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from inspector.core.otel.spans import SpanBuilder, SpanRecord
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event
 
 #: Spans sent in one request at most.
@@ -87,7 +88,7 @@ class OtlpExporter:
     async def _run(self) -> None:
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), EXPORT_INTERVAL)
+                await wait_for(self._wake.wait(), EXPORT_INTERVAL)
             self._wake.clear()
             await self._send_queued()
 

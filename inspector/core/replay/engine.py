@@ -60,6 +60,7 @@ from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.session.target import STDIO
 from inspector.core.transports.base import CannotConnect, Transport, TransportClosed, TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.ids import id_key
@@ -708,7 +709,7 @@ class _Engine:
             await asyncio.wait(expected)
         if self.options.idle > 0 and not self.session.closed and self.error is None:
             try:
-                await asyncio.wait_for(self.session.wait_closed(), self.options.idle)
+                await wait_for(self.session.wait_closed(), self.options.idle)
             except TimeoutError:
                 pass
         await self.stop_waiting()

@@ -8,7 +8,6 @@ answer; 2 unusable input).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -32,6 +31,7 @@ from inspector.core.session.outcomes import HandshakeError, RequestTimeout, Unre
 from inspector.core.session.session import Session
 from inspector.core.session.target import InputError, Target, make_transport
 from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
@@ -302,7 +302,7 @@ async def _drive(session: Session, options: RecordOptions, outcome: _Outcome) ->
         return
     if options.idle > 0 and not session.closed:
         try:
-            await asyncio.wait_for(session.wait_closed(), options.idle)
+            await wait_for(session.wait_closed(), options.idle)
         except TimeoutError:
             pass
 

@@ -40,6 +40,7 @@ from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
 from inspector.core.session.spans import Spans
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import TOO_DEEP
@@ -359,8 +360,9 @@ class Session:
         sent_at = loop.time()
         try:
             try:
-                # bounded too: an HTTP transport's send waits for the response headers of its POST
-                await asyncio.wait_for(self._transport.send(encode(obj)), _bound(timeout))
+                # bounded too: an HTTP transport's send waits for the response headers of its POST. Not
+                # asyncio.wait_for: on 3.11 it lost a Ctrl-C that came as the send ended (core/waiting.py)
+                await wait_for(self._transport.send(encode(obj)), _bound(timeout))
             except TransportClosed as exc:
                 raise TransportClosed(self._transport.diagnosis(method) or str(exc)) from None
             # the bound counts from the send, not from its end: "within N s" means N s after we asked

@@ -46,6 +46,7 @@ from typing import Any
 
 from inspector.core.capture.format import CaptureError, event_from_obj
 from inspector.core.paths import data_dir
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event
 
 PROTOCOL_VERSION = 1
@@ -274,7 +275,7 @@ async def listen(path: str | os.PathLike[str] | None, handler: Handler, *,
                 listener.refused += 1
                 return
             try:
-                line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+                line = await wait_for(reader.readline(), HELLO_TIMEOUT)
                 hello = json.loads(line)
             except (TimeoutError, ValueError, ConnectionError, asyncio.LimitOverrunError):
                 return
@@ -390,7 +391,7 @@ class TapFeed:
         self._wake.set()
         if self._task is not None:
             try:
-                await asyncio.wait_for(asyncio.shield(self._task), timeout)
+                await wait_for(asyncio.shield(self._task), timeout)
             except TimeoutError:
                 self._task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -407,7 +408,7 @@ class TapFeed:
             return False
         try:
             _check_length(self.path)
-            reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(os.fspath(self.path)), 1.0)
+            reader, writer = await wait_for(asyncio.open_unix_connection(os.fspath(self.path)), 1.0)
         except (TimeoutError, OSError, ChannelError):
             return False  # no window listens (or it is going away): just record
         uid = peer_uid(writer.get_extra_info("socket"))
@@ -436,7 +437,7 @@ class TapFeed:
                     return
                 if not await self._connect():
                     with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), self.retry_interval)
+                        await wait_for(self._wake.wait(), self.retry_interval)
                     self._wake.clear()
                 continue
             if not self._queue and not (self._closing and self._end_line):

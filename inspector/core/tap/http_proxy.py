@@ -75,6 +75,7 @@ from inspector.core.tap.recorder import capture_destination, fork_recorder, say
 from inspector.core.tap.relay import RECORDER_FINISH_TIMEOUT
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.transports.http_common import HttpOptions, explain, tls_described
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Lifecycle
 
 #: Bound on making the TCP (and TLS) connection to the server; the client's own timeouts bound the rest.
@@ -470,7 +471,7 @@ class HttpProxy:
         if self._connections:
             await asyncio.wait(list(self._connections), timeout=STOP_GRACE)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.http.aclose(), STOP_GRACE)
+            await wait_for(self.http.aclose(), STOP_GRACE)
 
 
 class _NoRecorder:

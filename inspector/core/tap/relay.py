@@ -87,6 +87,7 @@ from inspector.core.transports.stdio import (
     STDIN_CLOSE_GRACE,
     StdioTransport,
 )
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Lifecycle
 
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
@@ -594,7 +595,7 @@ class Relay:
 
     async def _wait_exit(self, timeout: float) -> bool:
         try:
-            await asyncio.wait_for(asyncio.shield(self.exited), timeout)
+            await wait_for(asyncio.shield(self.exited), timeout)
             return True
         except TimeoutError:
             return False

@@ -26,6 +26,7 @@ from inspector.core.transports.http_common import (
     explain_reason,
     origin_of,
 )
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
 from inspector.core.wire.sse import RawSSE
@@ -76,7 +77,7 @@ class HttpSseTransport(HttpTransportBase):
         self._endpoint_ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.ensure_future(self._read(response, number, started))
         try:
-            self.endpoint = await asyncio.wait_for(asyncio.shield(self._endpoint_ready), ENDPOINT_TIMEOUT)
+            self.endpoint = await wait_for(asyncio.shield(self._endpoint_ready), ENDPOINT_TIMEOUT)
         except TimeoutError:
             await self.close()
             raise TransportError(f"GET {self.shown(self.url)}: the stream opened but sent no endpoint event within "

@@ -39,6 +39,7 @@ from inspector.core.transports.process_group import (
     process_state,
     signal_name,
 )
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import (
     BIG_LINE_BYTES,
@@ -382,7 +383,7 @@ class StdioTransport(Transport):
     @staticmethod
     async def _wait_for(awaitable: Any, timeout: float) -> bool:
         try:
-            await asyncio.wait_for(awaitable, timeout)
+            await wait_for(awaitable, timeout)
             return True
         except TimeoutError:
             return False

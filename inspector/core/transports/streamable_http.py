@@ -47,6 +47,7 @@ from inspector.core.transports.http_common import (
     page_text,
     snippet,
 )
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
@@ -143,7 +144,7 @@ class StreamableHttpTransport(HttpTransportBase):
                                                   timeout=httpx.Timeout(CLOSE_TIMEOUT))
             try:
                 # one bound for the whole exchange: httpx's timeout applies to each phase separately
-                _, response, _, event = await asyncio.wait_for(self.exchange(request, purpose="end session"),
+                _, response, _, event = await wait_for(self.exchange(request, purpose="end session"),
                                                                CLOSE_TIMEOUT)
                 if response.status_code == 405:
                     self.flag(event, "delete-405", "the server does not let clients end sessions (405): allowed",

@@ -306,10 +306,10 @@ class AppsPanel(QWidget):
         """Before the session closes: the app is torn down while its messages can still be recorded."""
         if self._notice in self.catalog.listeners:
             self.catalog.listeners.remove(self._notice)
-        import asyncio
+        from inspector.core.waiting import wait_for
 
         try:
-            await asyncio.wait_for(self.close_app("the session is closing"), CLOSE_GRACE)
+            await wait_for(self.close_app("the session is closing"), CLOSE_GRACE)
         except TimeoutError:
             pass
         await self.tasks.wait(CLOSE_GRACE)

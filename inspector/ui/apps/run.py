@@ -26,6 +26,7 @@ from inspector.core.apps.report import Blocked
 from inspector.core.apps.sandbox import unsandboxed_sentence
 from inspector.core.session.session import Session
 from inspector.core.tasks import Tasks
+from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.ids import id_key
@@ -231,7 +232,7 @@ class AppRun(QObject):
                     return condition()
                 woken.clear()
                 try:
-                    await asyncio.wait_for(woken.wait(), min(poll, left))
+                    await wait_for(woken.wait(), min(poll, left))
                 except TimeoutError:
                     pass
             return True

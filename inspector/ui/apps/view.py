@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.core.apps.policy import Policy
 from inspector.core.apps.sandbox import sandbox_refusal
+from inspector.core.waiting import wait_for
 from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, height_call
 from inspector.ui.apps.engine import HOST_NAME, SCHEME, app_profile, prepare
 from inspector.ui.apps.page import AppDocuments, AppPage, PolicyInterceptor
@@ -154,7 +155,7 @@ class AppView(QWidget):
         frame.runJavaScript("document.body ? document.body.innerText : ''", _APPLICATION_WORLD,  # type: ignore[attr-defined]  # QWebEngineFrame
                             done)
         try:
-            value = await asyncio.wait_for(future, READ_TIMEOUT)
+            value = await wait_for(future, READ_TIMEOUT)
         except TimeoutError:
             return ""
         return value if isinstance(value, str) else ""

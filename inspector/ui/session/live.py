@@ -27,6 +27,7 @@ from inspector.core.transports.base import (
     TransportClosed,
     TransportError,
 )
+from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind, Lifecycle
 from inspector.ui import otel_export
 from inspector.ui.session.oauth import NO_BROWSER, WAITING, WindowLogin
@@ -213,7 +214,7 @@ class LiveSession(QObject):
             await self.session.close()
         if self._task is not None:
             try:
-                await asyncio.wait_for(asyncio.shield(self._task), 10)
+                await wait_for(asyncio.shield(self._task), 10)
             except (TimeoutError, asyncio.CancelledError):
                 self._task.cancel()
         if self.state not in (CLOSED, FAILED):
