@@ -277,10 +277,9 @@ def main() -> None:
     mode = sys.argv[3] if len(sys.argv) > 3 else "cli"
     sys.path[0] = os.getcwd()  # as ``python -m inspector`` would have it in the test process's folder
     warm_up(mode)
-    if mode == "scripts":
-        import gc
+    import gc
 
-        gc.freeze()  # the warm objects stay out of the children's collections: fewer pages copied on write
+    gc.freeze()  # the warm objects stay out of the children's collections: fewer pages copied on write
     serve(path, owner_fd, mode)
 
 
