@@ -8,15 +8,11 @@ while the loop keeps running. Headless commands (``record``, the tap's recorder)
 have no window to keep responsive, and a worker would hold another copy of the message (their goal is
 memory: see benchmarks/message_memory.py).
 
-The worker never is a fork of the window (forking a process that runs Qt threads is unsafe): where the
-platform has it (Linux, macOS), it is forked from multiprocessing's fork server, a fresh interpreter that never
-ran Qt, started once per window process, so that a worker started again (after a crash, or for the next
-window of a process, as the tests open) costs a fork rather than an interpreter's start (about 0.2 s of CPU);
-elsewhere, and in the frozen app, it is a fresh interpreter (``spawn``). It is kept for the next calls. If it
-cannot be started or dies, the call runs in place: slower for the window, never lost. Both methods import
-the main module again in a fresh interpreter, so a program that turns workers on keeps its work under ``if
-__name__ == "__main__"`` (``inspector/__main__.py`` does; the frozen app calls
-``multiprocessing.freeze_support()``).
+The worker is a fresh interpreter (the ``spawn`` start method: forking a process that runs Qt threads is
+unsafe), started at the first big message and kept for the next ones. If it cannot be started or dies, the
+call runs in place: slower for the window, never lost. The spawn method imports the main module again in the
+worker, so a program that turns workers on keeps its work under ``if __name__ == "__main__"``
+(``inspector/__main__.py`` does; the frozen app calls ``multiprocessing.freeze_support()``).
 """
 
 from __future__ import annotations
@@ -24,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -70,35 +65,13 @@ OWNER_POLL_SECONDS = 1.0
 
 
 def _watch_owner(owner: int) -> None:
-    """In the worker: end it once ``owner`` (the process that started the pool) is gone. Its parent is no
-    sign: a fork server's children hold the server open (they inherit its lifeline, for pools of their own),
-    so it outlives the owner as long as the worker does."""
+    """In the worker: end it once ``owner`` is gone (then the worker's parent is no longer ``owner``)."""
     def watch() -> None:
-        while _alive(owner):
+        while os.getppid() == owner:
             time.sleep(OWNER_POLL_SECONDS)
         os._exit(0)
 
     threading.Thread(target=watch, name="offload-owner-watch", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return False  # another user's process has the pid now: the owner is gone
-    return True
-
-
-def _start_method() -> Any:
-    """The fork server where there is one (not in the frozen app, whose executable is no interpreter to start
-    a fork server with), else spawn: never a fork of this process (see the module docstring)."""
-    if "forkserver" in multiprocessing.get_all_start_methods() and not getattr(sys, "frozen", False):
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])  # the worker's own module, imported once in the server
-        return context
-    return multiprocessing.get_context("spawn")
 
 
 def workers_enabled() -> bool:
@@ -111,8 +84,8 @@ def _get_pool() -> ProcessPoolExecutor | None:
         return None
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=_start_method(), initializer=_watch_owner,
-                                        initargs=(os.getpid(),))
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_watch_owner, initargs=(os.getpid(),))
         return _pool
 
 
