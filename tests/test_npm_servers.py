@@ -1,21 +1,23 @@
-"""tests/npm_servers.py installs each npm package into a node_modules of its own: an npm install rewrites the
-shared part of the tree it installs into, and a server-everything started while another worker installed
-server-filesystem into the same tree failed with ERR_MODULE_NOT_FOUND (its SDK moved under it)."""
+"""tests/npm_servers.py installs the npm packages a group at a time, each group into a node_modules of its own,
+by one npm install: npm rewrites the shared part of the tree it installs into, and a server-everything started
+while another worker installed server-filesystem into the same tree failed with ERR_MODULE_NOT_FOUND (its SDK
+moved under it)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from npm_servers import install_everything, install_filesystem
+from npm_servers import APP_SERVER_PACKAGES, EVERYTHING_PACKAGE, FILESYSTEM_PACKAGE, GROUPS, group_of, install_command
 
 
-def node_modules_of(entry: Path) -> Path:
-    return next(folder for folder in entry.parents if folder.name == "node_modules")
+def test_the_servers_the_tests_run_are_installed_together_by_one_npm_install():
+    servers = [EVERYTHING_PACKAGE, FILESYSTEM_PACKAGE, *APP_SERVER_PACKAGES.values()]
+    assert {group_of(package) for package in servers} == {"servers"}
+    command = install_command("npm", "servers")
+    assert [word for word in command if word.startswith("@")] == [f"{p}@{v}" for p, v in GROUPS["servers"].items()]
+    assert len(GROUPS["servers"]) == len(servers)
 
 
-def test_two_npm_servers_are_installed_in_node_modules_trees_of_their_own():
-    _, everything = install_everything()
-    _, filesystem = install_filesystem()
-    trees = node_modules_of(everything), node_modules_of(filesystem)
-    assert trees[0] != trees[1]
-    assert not trees[0].is_relative_to(trees[1].parent) and not trees[1].is_relative_to(trees[0].parent)
+def test_every_package_is_in_exactly_one_group_with_a_folder_of_its_own():
+    packages = [package for group in GROUPS.values() for package in group]
+    assert len(packages) == len(set(packages))
+    prefixes = [install_command("npm", group)[install_command("npm", group).index("--prefix") + 1] for group in GROUPS]
+    assert len(set(prefixes)) == len(GROUPS)
