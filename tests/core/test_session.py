@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.session.session import Session
@@ -19,7 +20,7 @@ from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
 
 SERVERS = Path(__file__).parent / "servers"
-DEMO = [sys.executable, "-m", "inspector.demo"]
+DEMO = warm_python.module_command("inspector.demo")
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_python
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 10.0
@@ -46,7 +47,7 @@ class DemoProcess:
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "inspector.demo", *args],
+            warm_python.module_command("inspector.demo", *args),
             cwd=REPO_ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import warm_cli
+import warm_python
 from helpers import ROOT
 
 from inspector.core.capture import Capture
 from inspector.core.wire.events import Event, Kind
 
 SERVERS = Path(__file__).resolve().parent / "servers"
-DEMO = [sys.executable, "-m", "inspector.demo"]
+DEMO = warm_python.module_command("inspector.demo")
 SCRIPT = [sys.executable, str(SERVERS / "script_server.py")]
 FLOOD = [sys.executable, str(SERVERS / "flood_server.py")]
 #: Every subprocess of these tests is bounded by this.

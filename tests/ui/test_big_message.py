@@ -4,9 +4,9 @@ a slice at a time, from a live session's memory or from a capture read a piece a
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
+import warm_python
 from helpers import cli
 from PySide6.QtGui import QColor, QTextDocument
 
@@ -47,7 +47,7 @@ def test_a_50_mb_result_of_the_demo_is_recorded_byte_exact_and_read_back_a_piece
                                                                     "arguments": {"size_bytes": BIG}}}) + "\n")
     out = tmp_path / "big.jsonl"
     done = cli("record", "--out", str(out), "--send", str(calls), "--timeout", "120", "--",
-               sys.executable, "-m", "inspector.demo", timeout=300)
+               *warm_python.module_command("inspector.demo"), timeout=300)
     assert done.returncode == 0, done.stderr
     events = read_capture(out).events
     answer = next(e for e in events if e.kind == Kind.MESSAGE and e.data.get("request_method") == "tools/call")

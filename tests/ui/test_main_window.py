@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import ROOT, until
 from PySide6.QtCore import Qt
 from qt_loop import open_test_window
@@ -340,7 +341,8 @@ def test_replaying_a_session_shows_each_message_and_marks_a_changed_answer(windo
                          "import inspector.demo.tools as t; "
                          "orig = t.text_result; t.text_result = lambda text, **k: orig(text.upper(), **k); "
                          "runpy.run_module('inspector.demo', run_name='__main__')"])
-        same = await window.runs.run_replay(source, Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"]))
+        demo = Target(name="demo", argv=warm_python.module_command("inspector.demo"))
+        same = await window.runs.run_replay(source, demo)
         different = await window.runs.run_replay(source, changed)
         return same, different
 

@@ -4,10 +4,10 @@ saved in the settings, applied to the sessions started afterwards."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from helpers import until
 from PySide6.QtCore import QSettings
 from qt_loop import open_test_window
@@ -40,7 +40,7 @@ def test_a_limit_set_in_the_window_reads_a_longer_answer_as_a_framing_error_and_
     assert window.session_settings.max_message() == 100 * 1024
 
     async def scenario():
-        tab = window.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"],
+        tab = window.open_live(Target(name="demo", argv=warm_python.module_command("inspector.demo"),
                                       handshake="legacy"))
         await until(lambda: tab.live.state in (READY, FAILED), 30, "the handshake")
         big_call(tab)
@@ -56,7 +56,7 @@ def test_a_limit_set_in_the_window_reads_a_longer_answer_as_a_framing_error_and_
 
 def test_the_default_limit_reads_the_same_answer_whole(window, qloop):
     async def scenario():
-        tab = window.open_live(Target(name="demo", argv=[sys.executable, "-m", "inspector.demo"],
+        tab = window.open_live(Target(name="demo", argv=warm_python.module_command("inspector.demo"),
                                       handshake="legacy"))
         await until(lambda: tab.live.state in (READY, FAILED), 30, "the handshake")
         big_call(tab)
