@@ -178,9 +178,9 @@ def intact(path: Path) -> Capture:
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync loop over the test QApplication (as tests/ui/conftest.py), which also fails the test on any
     exception an asyncio task or callback let escape (the GUI's equivalent of a traceback)."""
-    import qasync
+    from qt_loop import new_qloop
 
-    loop = qasync.QEventLoop(qapp, already_running=False)
+    loop = new_qloop(qapp)
     escaped: list[str] = []
 
     def handler(_loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -76,9 +76,11 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[2] == "live":
         import asyncio
 
-        import qasync
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shared loop and wait
+        from helpers import until
+        from qt_loop import new_qloop
 
-        loop = qasync.QEventLoop(app, already_running=False)
+        loop = new_qloop(app)
         asyncio.set_event_loop(loop)
         if os.environ.get("PROBE_COMMAND"):
             from inspector.core.session.target import Target
@@ -88,9 +90,6 @@ def main() -> None:
                 tab.explorer_toggle.click()
         else:
             tab = window.open_demo()
-
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shared wait
-        from helpers import until
 
         async def filled() -> None:
             await until(lambda: tab.explorer.tools.tool_list.count() > 0 and tab.explorer.catalog.settled, 60,

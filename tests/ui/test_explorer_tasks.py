@@ -3,9 +3,10 @@ its task's status while it runs and its research result when it ends, the Tasks 
 are one span of the timeline; its ambiguous variant's question is answered through the elicitation form; a task
 of tests/core/servers/task_server.py is cancelled from the Tasks page. Screenshots in the test's folder.
 
-Each scenario runs as one coroutine on the window's loop (``qloop.run_until_complete`` once): a task's follower
-wakes at any moment, and qasync runs Qt's pending events once more after each ``run_until_complete``, with no
-running loop, which a task step cannot survive (the window's own loop never stops)."""
+Each scenario runs as one coroutine on the window's loop (``qloop.run_until_complete`` once), as the window's own
+loop never stops. (It was the workaround for qasync running Qt's pending events once more after each
+``run_until_complete`` with no running loop, where a task's follower woken then died; tests/qt_loop.py's loop now
+keeps itself running through that pass.)"""
 
 from __future__ import annotations
 

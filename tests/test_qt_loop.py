@@ -1,0 +1,32 @@
+"""The test loop of tests/qt_loop.py: every asyncio callback it runs sees it as the running loop, as the app's
+loop (which runs until the window closes) always does."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from qt_loop import new_qloop
+
+
+def test_a_task_woken_as_run_until_complete_ends_still_finds_its_loop_running(qapp):
+    loop = new_qloop(qapp)
+    seen: list[tuple[object, bool]] = []
+    followers: list[asyncio.Task[None]] = []
+
+    async def follower() -> None:
+        await asyncio.sleep(0)  # its next step comes after the scenario has ended: in qasync's last pass
+        seen.append((asyncio.events._get_running_loop(), loop.is_running()))
+
+    async def scenario() -> None:
+        followers.append(asyncio.ensure_future(follower()))
+
+    try:
+        loop.run_until_complete(scenario())
+        # it ran after run_forever had returned (is_running() is False: the case is exercised), with its loop
+        assert seen == [(loop, False)]
+        assert asyncio.events._get_running_loop() is None  # unmarked once run_until_complete has returned
+    finally:
+        loop.close()
