@@ -190,6 +190,15 @@ def run_child(request: dict, fds: list[int], closing: list[int], mode: str = "cl
         os._exit(code if code >= 0 else 1)
 
 
+def closed_by_peer(conn: socket.socket) -> bool:
+    """Whether a readable connection says its other end closed (end of file, or an error); a stray byte is
+    read and ignored."""
+    try:
+        return not conn.recv(1)
+    except OSError:
+        return True
+
+
 def serve(path: str, owner_fd: int, mode: str = "cli") -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
@@ -235,11 +244,8 @@ def serve(path: str, owner_fd: int, mode: str = "cli") -> None:
                     selector.register(conn, selectors.EVENT_READ, "client")
             elif what == "client":
                 conn = key.fileobj  # type: ignore[assignment]
-                try:
-                    if conn.recv(1):
-                        continue
-                except OSError:
-                    pass
+                if not closed_by_peer(conn):
+                    continue
                 selector.unregister(conn)  # the client is gone: so is the program it stood for
                 try:
                     os.killpg(watched.pop(conn), signal.SIGKILL)
@@ -262,11 +268,8 @@ def serve(path: str, owner_fd: int, mode: str = "cli") -> None:
                 selector.register(conn, selectors.EVENT_READ, "closed")
             elif what == "closed":
                 conn = key.fileobj  # type: ignore[assignment]
-                try:
-                    if conn.recv(1):
-                        continue
-                except OSError:
-                    pass
+                if not closed_by_peer(conn):
+                    continue
                 selector.unregister(conn)
                 os.waitpid(waiting_close.pop(conn), 0)
                 conn.close()
