@@ -152,7 +152,7 @@ def _session_id_ascii(ctx: Context) -> None:
 async def _http(ctx: Context, method: str, headers: dict[str, str], content: bytes | None, purpose: str
                 ) -> tuple[Event, bytes]:
     found = await wait_for(ctx.session.http_probe(method, headers=headers, content=content, purpose=purpose),
-                                   ctx.timeout)
+                           ctx.timeout)
     if found is None:
         raise _NoProbes("the transport cannot make HTTP probes")
     return found

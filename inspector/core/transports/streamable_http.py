@@ -145,7 +145,7 @@ class StreamableHttpTransport(HttpTransportBase):
             try:
                 # one bound for the whole exchange: httpx's timeout applies to each phase separately
                 _, response, _, event = await wait_for(self.exchange(request, purpose="end session"),
-                                                               CLOSE_TIMEOUT)
+                                                       CLOSE_TIMEOUT)
                 if response.status_code == 405:
                     self.flag(event, "delete-405", "the server does not let clients end sessions (405): allowed",
                               "warning")
