@@ -51,8 +51,9 @@ class Owner:
                 self.schedule(kind, self.policy.finished(kind, self.now))
             else:
                 del self.timers[kind]
-                if self.policy.due(kind):
-                    self.start(kind)
+                if self.policy.due(kind, self.now):  # counts the listing as started
+                    self.starts.append((kind, self.now))
+                    self.ends[kind] = self.now + self.listing_takes
         self.now = until
 
     def tools_starts(self) -> list[float]:
@@ -138,7 +139,30 @@ def test_busy_while_a_listing_runs_or_is_scheduled():
     assert policy.changed("tools", 0.1) is None  # under way: followed by one more once it ends
     assert policy.finished("tools", 0.2) == MIN_RELIST_INTERVAL - 0.2
     assert policy.busy()  # scheduled
-    assert policy.due("tools") is True
+    assert policy.due("tools", 1.0) is True
+    assert policy.busy()  # the listing it starts
+    assert policy.finished("tools", 1.1) is None
+    assert not policy.busy()
+
+
+def test_a_change_between_a_listing_coming_due_and_its_request_waits_for_that_listing():
+    # seen in the window: the timer said "list now", the notification came before the listing's task first ran,
+    # and a second listing went out 6 ms after the first
+    policy = RelistPolicy()
+    policy.started("tools", 0.0)
+    assert policy.changed("tools", 0.1) is None
+    assert policy.finished("tools", 0.2) == MIN_RELIST_INTERVAL - 0.2
+    assert policy.due("tools", 1.0) is True
+    assert policy.changed("tools", 1.001) is None, "a second listing scheduled before the first went out"
+    assert policy.finished("tools", 1.05) == MIN_RELIST_INTERVAL - 0.05  # the change is listed a second later
+
+
+def test_a_scheduled_listing_that_is_dropped_leaves_the_policy_idle():
+    policy = RelistPolicy()
+    policy.started("tools", 0.0)
+    policy.changed("tools", 0.1)
+    policy.finished("tools", 0.2)
+    policy.dropped("tools")
     assert not policy.busy()
 
 

@@ -181,7 +181,7 @@ class Catalog:
         self.subscriptions.detach()
         for kind, timer in list(self._timers.items()):
             timer.cancel()
-            self._relist.due(kind)
+            self._relist.dropped(kind)
         self._timers.clear()
         for expiry in self._expiries.values():
             expiry.cancel()
@@ -257,8 +257,10 @@ class Catalog:
 
     def _due(self, kind: str) -> None:
         self._timers.pop(kind, None)
-        if self._relist.due(kind) and not self.session.closed:
-            self._spawn(self.refresh(kind))
+        if self.session.closed:
+            self._relist.dropped(kind)
+        elif self._relist.due(kind, self._now()):  # counted as started now, before the task first runs
+            self._spawn(self._list(kind))
 
     @staticmethod
     def _now() -> float:
@@ -309,6 +311,10 @@ class Catalog:
         list_changed that arrives meanwhile makes it list once more after it, when the policy says (not once
         per notification, and not sooner than a second after this one started)."""
         self._relist.started(kind, self._now())
+        await self._list(kind)
+
+    async def _list(self, kind: str) -> None:
+        """The listing of :meth:`refresh`, once the policy counts it as started."""
         try:
             try:
                 listing = await list_all(self.session, kind, timeout=self.timeout)
@@ -327,7 +333,7 @@ class Catalog:
                 if self._on_events in self.session.listeners:
                     self._schedule(kind, delay)
                 else:  # detached meanwhile: nothing more is listed
-                    self._relist.due(kind)
+                    self._relist.dropped(kind)
 
     # -- calls ---------------------------------------------------------------------------------------------
 
