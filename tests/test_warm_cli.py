@@ -53,24 +53,36 @@ def test_stdin_from_the_test_reaches_the_warm_command(tmp_path):
     assert warm.stdout == cold.stdout and b"2 sent, 2 received" in warm.stdout, (warm.stdout, cold.stdout)
 
 
-def sigint_as_a_user_has_it(sig: int) -> dict:
-    """Popen options that give the child SIGINT's default disposition when this test process has it ignored
-    (then the warm start runs cold: the zygote cannot run a preexec_fn); none otherwise."""
-    if sig != signal.SIGINT or signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        return {}
-    return {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}
+def start_as_a_user_has_it(start, argv: list[str], **kwargs) -> subprocess.Popen:
+    """Start ``argv`` cold (``subprocess.Popen``) or warm, its SIGINT at the default a user's command has even
+    where this test process ignores SIGINT (a run started in the background: children inherit it)."""
+    if start is warm_cli.Popen:
+        return warm_cli.Popen(argv, sigint_default=True, **kwargs)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        kwargs["preexec_fn"] = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    return subprocess.Popen(argv, **kwargs)
+
+
+@pytest.fixture(params=["foreground", "background"])
+def test_run(request):
+    """The test process as started in a terminal, or in the background (``pytest &``: SIGINT ignored)."""
+    before = signal.getsignal(signal.SIGINT)
+    if request.param == "background":
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    yield request.param
+    signal.signal(signal.SIGINT, before)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_ends_a_waiting_command_alike_warm_and_cold_with_one_sentence(tmp_path, sig):
+def test_a_signal_ends_a_waiting_command_alike_warm_and_cold_with_one_sentence(tmp_path, sig, test_run):
     codes = []
     for start in (subprocess.Popen, warm_cli.Popen):
         out = tmp_path / f"{start.__module__}-{sig}.jsonl"
-        # a test run started in the background (`pytest &`, some CI runners) has SIGINT ignored, which children
-        # inherit (and Python then never raises KeyboardInterrupt): a user's Ctrl-C reaches a command that has not
-        process = start([*warm_cli.INSPECTOR, "record", "--out", str(out), "--timeout", "60", "--", *SILENT],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                        env={**os.environ, "PYTHONUNBUFFERED": "1"}, **sigint_as_a_user_has_it(sig))
+        process = start_as_a_user_has_it(
+            start, [*warm_cli.INSPECTOR, "record", "--out", str(out), "--timeout", "60", "--", *SILENT],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        # warm even when the test run ignores SIGINT (a preexec_fn would have made it cold, issue 25)
+        assert warm_cli.COLD or isinstance(process, warm_cli.WarmPopen) == (start is warm_cli.Popen)
         try:
             # the capture holds the spawn once the command waits on the silent server: then the signal
             wait_until(lambda process=process, out=out: process.poll() is not None or (

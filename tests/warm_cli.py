@@ -144,6 +144,8 @@ class WarmPopen(subprocess.Popen):  # type: ignore[type-arg]  # str or bytes, as
     """A ``subprocess.Popen`` whose child is forked by the zygote; pipes, waits and signals work as usual."""
 
     _conn: socket.socket | None = None
+    #: the child ignores SIGINT where this test process does, as a child inherits it
+    sigint_default = False
 
     def _execute_child(self, args: Any, executable: Any, preexec_fn: Any, close_fds: Any, pass_fds: Any,
                        cwd: Any, env: Any, startupinfo: Any, creationflags: Any, shell: Any,
@@ -155,7 +157,7 @@ class WarmPopen(subprocess.Popen):  # type: ignore[type-arg]  # str or bytes, as
             "cwd": os.path.abspath(os.fsdecode(cwd)) if cwd is not None else os.getcwd(),
             "env": {os.fsdecode(k): os.fsdecode(v) for k, v in (env if env is not None else os.environ).items()},
             "session": bool(start_new_session),
-            "sigint": "ignore" if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else "default",
+            "sigint": "ignore" if _sigint_ignored() and not self.sigint_default else "default",
         }
         fds = [p2cread if p2cread != -1 else 0, c2pwrite if c2pwrite != -1 else 1, errwrite if errwrite != -1 else 2]
         conn = _Zygote.get(request["env"]).connect()
@@ -228,10 +230,27 @@ class WarmPopen(subprocess.Popen):  # type: ignore[type-arg]  # str or bytes, as
         return self.returncode
 
 
-def Popen(args: Any, **kwargs: Any) -> subprocess.Popen[Any]:
-    """``subprocess.Popen``, from the zygote when ``args`` is ``python -m inspector ...`` and it can be."""
+class _WarmPopenSigintDefault(WarmPopen):
+    sigint_default = True
+
+
+def _sigint_ignored() -> bool:
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def Popen(args: Any, *, sigint_default: bool = False, **kwargs: Any) -> subprocess.Popen[Any]:
+    """``subprocess.Popen``, from the zygote when ``args`` is ``python -m inspector ...`` and it can be.
+
+    ``sigint_default``: the child takes Ctrl-C (SIGINT) as a user's command does, even where this test process
+    ignores it (a run started in the background ignores SIGINT, and a child inherits that); warm or cold."""
     if warm_possible(args, kwargs):
-        return WarmPopen(args, **kwargs)
+        return (_WarmPopenSigintDefault if sigint_default else WarmPopen)(args, **kwargs)
+    if sigint_default and _sigint_ignored() and kwargs.get("preexec_fn") is None:
+        kwargs["preexec_fn"] = _default_sigint
     return subprocess.Popen(args, **kwargs)
 
 

@@ -62,18 +62,12 @@ def start_inspector(args: list[str]) -> subprocess.Popen[str]:
     from a warm interpreter unless MCP_INSPECTOR_TESTS_COLD_CLI=1); the caller bounds the wait.
 
     A test run started in the background (``pytest &``, some CI runners) has SIGINT ignored, which children
-    inherit, and Python then never turns Ctrl-C into KeyboardInterrupt; in that case (only) SIGINT is reset
-    to its default in the child.
+    inherit, and Python then never turns Ctrl-C into KeyboardInterrupt; the child takes SIGINT as a user's
+    command does all the same (``sigint_default``), and still starts warm.
     """
-    sigint_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-    return warm_cli.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                          errors="backslashreplace", cwd=REPO, env=cli_env(),
-                          preexec_fn=_default_sigint if sigint_ignored else None)
-
-
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    return warm_cli.Popen([sys.executable, "-m", "inspector", *args], sigint_default=True,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          encoding="utf-8", errors="backslashreplace", cwd=REPO, env=cli_env())
 
 
 def finish_inspector(process: subprocess.Popen[str], timeout: float, capture_file: Path | None = None
