@@ -181,3 +181,19 @@ def test_which_kinds_a_notification_makes_stale():
     assert stale_kinds("notifications/resources/list_changed") == ("resources", "templates")
     assert stale_kinds("notifications/prompts/list_changed") == ("prompts",)
     assert stale_kinds("notifications/message") == ()
+
+
+def test_the_next_listing_is_paced_from_when_the_first_request_went_out_not_from_when_it_was_decided():
+    # under load the first tools/list left 60 ms after its listing started, and the two went out 0.94 s apart
+    policy = RelistPolicy()
+    policy.started("tools", 0.0)
+    policy.sent("tools", 0.06)
+    policy.sent("tools", 0.5)  # its next page: the listing's pace is its first request's
+    assert policy.changed("tools", 0.55) is None
+    assert policy.finished("tools", 0.6) == MIN_RELIST_INTERVAL + 0.06 - 0.6
+
+
+def test_a_list_request_outside_a_listing_paces_nothing():
+    policy = RelistPolicy()
+    policy.sent("tools", 5.0)  # the user's own tools/list from the composer
+    assert policy.changed("tools", 5.1) == 0.0

@@ -36,6 +36,8 @@ from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Direction, Event, Kind, params_of
 
 KINDS = tuple(LISTS)  #: tools, resources, templates, prompts
+#: the kind each list request lists (``tools/list``: tools)
+LISTED_BY = {method: kind for kind, (method, _, _) in LISTS.items()}
 #: The prefix of the progress tokens the explorer sends (a counter follows): easy to spot in the timeline.
 PROGRESS_PREFIX = "explorer-"
 
@@ -193,7 +195,14 @@ class Catalog:
 
     def _on_events(self, events: list[Event]) -> None:
         for event in events:
-            if event.kind != Kind.MESSAGE or event.dir != Direction.S2C or event.rpc is None:
+            if event.kind != Kind.MESSAGE or event.rpc is None:
+                continue
+            if event.dir == Direction.C2S:
+                kind = LISTED_BY.get(event.rpc.method or "")
+                if kind is not None:
+                    self._relist.sent(kind, self._now())
+                continue
+            if event.dir != Direction.S2C:
                 continue
             method = event.rpc.method
             if method is None or not method.startswith("notifications/"):

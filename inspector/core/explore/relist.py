@@ -55,6 +55,7 @@ class RelistPolicy:
         self._listing: set[str] = set()
         self._waiting: set[str] = set()  #: a change came that no listing under way or scheduled covers yet
         self._scheduled: set[str] = set()
+        self._unsent: set[str] = set()  #: listings under way whose first request has not gone out yet
 
     def changed(self, kind: str, now: float) -> float | None:
         """The server said ``kind`` changed. Returns the delay of the listing to schedule, or None when one is
@@ -88,10 +89,20 @@ class RelistPolicy:
         self._listing.add(kind)
         self._waiting.discard(kind)
         self._last_start[kind] = now
+        self._unsent.add(kind)
+
+    def sent(self, kind: str, now: float) -> None:
+        """The first request of the listing of ``kind`` under way went out at ``now``: the next listing is paced
+        from here, so two requests on the wire are a whole interval apart however long the first took to leave
+        (a busy loop delayed one by 60 ms, and the two went out 0.94 s apart)."""
+        if kind in self._unsent and kind in self._listing:
+            self._unsent.discard(kind)
+            self._last_start[kind] = max(self._last_start.get(kind, now), now)
 
     def finished(self, kind: str, now: float) -> float | None:
         """The listing of ``kind`` ended. Returns the delay of the next one if a change came while it ran."""
         self._listing.discard(kind)
+        self._unsent.discard(kind)
         if kind not in self._waiting or kind in self._scheduled:
             return None
         self._waiting.discard(kind)

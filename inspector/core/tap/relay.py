@@ -77,6 +77,7 @@ from inspector.core.tap.options import (
 from inspector.core.tap.recorder import capture_destination, fork_recorder, say
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.transports.base import CannotRun, TransportError
+from inspector.core.transports.draining import read_fd, readable, wait_while_busy
 from inspector.core.transports.process_group import (
     SIGTERM_GRACE,
     ProcessGroup,
@@ -162,6 +163,13 @@ class _Fd:
             with contextlib.suppress(OSError):
                 os.close(self.fd)
             self.fd = -1
+
+
+def _read_fd(transport: asyncio.ReadTransport | splice.PipeSplicer | None) -> int:
+    """The descriptor a source's transport reads (-1 once closed)."""
+    if isinstance(transport, splice.PipeSplicer):
+        return -1 if transport.is_closing() else transport.src
+    return read_fd(transport)
 
 
 #: Pipes the relay reads or writes are enlarged to this (Linux): a flood then costs fewer wake-ups per byte.
@@ -631,17 +639,19 @@ class Relay:
         return status
 
     async def _drain(self) -> None:
-        """Wait for EOF on the server's stdout and stderr: :data:`PIPE_DRAIN_GRACE`, longer (up to
-        :data:`STDOUT_FLUSH_TIMEOUT`) while a slow client is what holds them back."""
-        deadline = self.loop.time() + STDOUT_FLUSH_TIMEOUT
-        while True:
-            pending = [f for f in (self.stdout_done, self.stderr_done) if not f.done()]
-            if not pending:
-                return
-            await asyncio.wait(pending, timeout=PIPE_DRAIN_GRACE)
-            held_back = self.server_out.reasons or self.server_err.reasons
-            if not held_back or self.loop.time() > deadline:
-                return
+        """Wait for EOF on the server's stdout and stderr while they have something to read or a slow client
+        holds them back, then :data:`PIPE_DRAIN_GRACE` more; :data:`STDOUT_FLUSH_TIMEOUT` at most
+        (inspector/core/transports/draining.py)."""
+        await wait_while_busy((self.stdout_done, self.stderr_done), self._server_busy, PIPE_DRAIN_GRACE,
+                              STDOUT_FLUSH_TIMEOUT)
+
+    def _server_busy(self) -> bool:
+        """The server's stdout or stderr has something still to read, or is paused for a slow client."""
+        if self.server_out.reasons or self.server_err.reasons:
+            return True
+        fds = [-1 if done.done() else _read_fd(source.transport)
+               for source, done in ((self.server_out, self.stdout_done), (self.server_err, self.stderr_done))]
+        return readable(fds)
 
     async def _until(self, future: asyncio.Future[Any], timeout: float) -> None:
         stop = asyncio.ensure_future(self.stop_waiting.wait())

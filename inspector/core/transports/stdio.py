@@ -34,6 +34,7 @@ from inspector.core.transports.base import (
     TransportClosed,
     TransportError,
 )
+from inspector.core.transports.draining import read_fd, readable, wait_while_busy
 from inspector.core.transports.process_group import (
     ProcessGroup,
     process_state,
@@ -54,7 +55,8 @@ from inspector.core.wire.lines import TextLineSplitter
 
 #: After closing stdin, how long a server gets to exit by itself (the SDKs use 2 s).
 STDIN_CLOSE_GRACE = 2.0
-#: Once the server has exited, how long we keep reading pipes that a leftover process may still hold.
+#: Once the server has exited, how long we keep reading pipes that a leftover process may still hold, once they
+#: have nothing more to read (inspector/core/transports/draining.py).
 PIPE_DRAIN_GRACE = 1.0
 #: A write to stdin that makes no progress for this long means the server stopped reading it.
 WRITE_STALL_TIMEOUT = 10.0
@@ -293,13 +295,22 @@ class StdioTransport(Transport):
         self._closed.set()
 
     async def _finish_readers(self, grace: float) -> None:
+        """Read stdout and stderr to their end while they have something to read, then ``grace`` more (a process
+        the server left behind may hold them open): inspector/core/transports/draining.py."""
         if not self._readers:
             return
-        _, pending = await asyncio.wait(self._readers, timeout=grace)
+        pending = await wait_while_busy(self._readers, self._pipes_readable, grace)
         for task in pending:
             task.cancel()
         if pending:
             await asyncio.wait(pending)
+
+    def _pipes_readable(self) -> bool:
+        """Whether the server's stdout or stderr has bytes (or its end of file) still to read."""
+        subprocess = self._subprocess
+        if subprocess is None:
+            return False
+        return readable([read_fd(subprocess.get_pipe_transport(fd)) for fd in (1, 2)])
 
     # -- writing ---------------------------------------------------------------------------------------
 

@@ -1,0 +1,78 @@
+"""Reading a finished server's pipes to their end (inspector/core/transports/draining.py): the wait for end of
+file is bounded by quiet, not by the clock alone, so a loop starved of CPU past the grace still reads what the
+server wrote last (a tap under load once relayed the answer to id 1 and lost the one to id 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+from inspector.core.transports import stdio
+from inspector.core.transports.draining import readable, wait_while_busy
+from inspector.core.transports.stdio import StdioTransport
+from inspector.core.wire.events import Kind
+
+#: Writes LINES lines of 64 bytes (512 KiB, eight of the transport's reads) into a 1 MiB stdout pipe, then exits:
+#: all of it is still in the pipe when it has exited.
+LINES = 8192
+FLOOD_THEN_EXIT = (
+    "import fcntl, os\n"
+    "fcntl.fcntl(1, 1031, 1 << 20)\n"  # F_SETPIPE_SZ: the whole flood fits, so the server exits before any read
+    f"os.write(1, b''.join(b'{{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{{\"i\":%9d}}}}    \\n' % i "
+    f"for i in range({LINES})))\n"
+)
+
+
+def test_a_pipe_with_bytes_or_an_end_of_file_not_taken_is_readable_and_an_empty_open_one_is_not():
+    read, write = os.pipe()
+    try:
+        assert not readable([read]), "empty, its writer open"
+        os.write(write, b"x")
+        assert readable([read])
+        os.read(read, 1)
+        assert not readable([read])
+        os.close(write)
+        write = -1
+        assert readable([read]), "the end of file is there to take"
+        assert not readable([-1]), "a closed transport's descriptor"
+    finally:
+        os.close(read)
+        if write >= 0:
+            os.close(write)
+
+
+def test_the_wait_goes_on_while_busy_and_ends_a_grace_after_it_is_not():
+    async def scenario() -> tuple[set, int]:
+        never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        asks = 0
+
+        def busy() -> bool:
+            nonlocal asks
+            asks += 1
+            return asks < 3  # busy at the first two looks, then quiet
+
+        return await wait_while_busy([never], busy, grace=0.001, limit=60), asks
+
+    pending, asks = asyncio.run(scenario())
+    assert len(pending) == 1 and asks == 3
+
+
+def test_a_server_whose_last_output_is_still_in_the_pipe_when_the_grace_ends_is_read_to_the_end(monkeypatch):
+    # the starved loop, made certain: no grace at all after the exit, and the server exits before its first read
+    monkeypatch.setattr(stdio, "PIPE_DRAIN_GRACE", 0.0)
+
+    async def scenario() -> list:
+        transport = StdioTransport([sys.executable, "-c", FLOOD_THEN_EXIT])
+        events: list = []
+        transport.emit = events.append
+        transport.emit_many = events.extend
+        await transport.start()
+        await asyncio.wait_for(transport.wait_closed(), 60)
+        await transport.close()
+        return events
+
+    events = asyncio.run(scenario())
+    messages = [e for e in events if e.kind == Kind.MESSAGE]
+    assert len(messages) == LINES, f"{len(messages)} of {LINES} lines read before the transport stopped reading"
+    assert not [e for e in events if e.kind == Kind.FRAMING_ERROR]
