@@ -162,6 +162,10 @@ def test_a_websocket_client_works_through_the_tap_and_each_frame_is_recorded(ws_
         recorded = cli("record", "--url", tap.url, "--transport", "websocket", "--out", str(tmp_path / "client.jsonl"),
                        "--send", str(send), "--handshake", "legacy", timeout=CLIENT_TIMEOUT)
         assert recorded.returncode == 0, recorded.stderr
+        # the client's close frame reaches the tap after the client has exited: stopping the tap before it has
+        # handled it cut the exchange short (seen once on a loaded machine)
+        wait_until(lambda: b"the client closed the WebSocket" in tap.capture_path.read_bytes(), CLIENT_TIMEOUT,
+                   "the tap to record the client's close frame")
         assert tap.stop() == 0, tap.stderr
     capture = tap.capture
     upgrade = http_events(capture, status=101)[0]
