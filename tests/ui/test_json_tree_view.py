@@ -208,3 +208,54 @@ def test_a_level_of_a_message_the_worker_no_longer_keeps_is_fetched_after_openin
     view.tree.expand(top)
     qtbot.waitUntil(lambda: view.model.rowCount(top) == PAGE_ROWS, timeout=5_000)
     assert value(view.model, view.model.index(PAGE_ROWS - 1, 0, top)) == str(PAGE_ROWS - 1)
+
+
+# -- the worker's answers reach the GUI thread through one object that outlives every pane ----------------------
+
+
+def test_a_workers_answer_is_handed_to_its_pane_in_the_gui_thread(qtbot):
+    import threading
+    from concurrent.futures import Future
+
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.ui.panels.json_tree import _Inbox
+
+    pane = QWidget()
+    inbox = _Inbox(pane)
+    got: list = []
+    future: Future = Future()
+    inbox.deliver(future, lambda result, error: got.append((result, error, threading.current_thread())))
+    threading.Thread(target=future.set_result, args=("rows",)).start()  # as the pool thread does
+    qtbot.waitUntil(lambda: bool(got), timeout=WORKER_TIMEOUT_MS)
+    assert got == [("rows", None, threading.main_thread())]
+
+
+def test_a_workers_answer_for_a_pane_closed_meanwhile_goes_to_the_relay_and_is_dropped(qtbot):
+    # a pool thread emitting on the pane's own inbox while the GUI thread deleted it crashed test workers (a
+    # segmentation fault in the next processEvents): the thread emits only on the relay, which lives on
+    import threading
+    from concurrent.futures import Future
+
+    import shiboken6
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.ui.panels.json_tree import _gui_relay, _Inbox
+
+    pane = QWidget()
+    inbox = _Inbox(pane)
+    got: list = []
+    future: Future = Future()
+    inbox.deliver(future, lambda result, error: got.append(result))
+    relayed: list = []
+    _gui_relay().arrived.connect(relayed.append)
+    try:
+        shiboken6.delete(pane)  # the pane and its inbox are gone before the answer comes
+        assert not shiboken6.isValid(inbox)
+        thread = threading.Thread(target=future.set_result, args=("rows",))
+        thread.start()
+        thread.join(WORKER_TIMEOUT_MS / 1000)
+        qtbot.waitUntil(lambda: bool(relayed), timeout=WORKER_TIMEOUT_MS)
+        assert got == []
+    finally:
+        _gui_relay().arrived.disconnect(relayed.append)

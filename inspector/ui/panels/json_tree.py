@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QTreeView, QVBoxLayout, QWidget
@@ -63,27 +64,57 @@ class _Node:
         return self.info.kind in ("object", "array")
 
 
-class _Inbox(QObject):
-    """Carries a worker's answer to the GUI thread (a future's callback runs in a pool thread)."""
+class _Relay(QObject):
+    """The one object a pool thread emits on: created in the GUI thread and kept for the process's life.
+
+    A pool thread must never emit on a pane's own objects: the GUI thread may be deleting that pane at the same
+    moment (a window closed, a tab dropped), and a signal emitted from another thread on a QObject under
+    destruction is a use after free. It crashed test workers twice, a segmentation fault in the next
+    processEvents after the window tests had ended."""
 
     arrived = Signal(object)
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self) -> None:
+        super().__init__()
         self.arrived.connect(lambda call: call())
 
+
+_relay: _Relay | None = None
+
+
+def _gui_relay() -> _Relay:
+    """The relay, made on first use (from an :class:`_Inbox`, so in the GUI thread)."""
+    global _relay
+    if _relay is None:
+        _relay = _Relay()
+    return _relay
+
+
+class _Inbox(QObject):
+    """Carries a worker's answer to the GUI thread (a future's callback runs in a pool thread), and drops it if
+    the inbox (so its pane) is gone by then."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._relay = _gui_relay()
+
     def deliver(self, future: Future[Any], callback: Callable[[Any, BaseException | None], None]) -> None:
-        def done(finished: Future[Any]) -> None:
+        relay = self._relay
+
+        def done(finished: Future[Any]) -> None:  # in a pool thread: touches nothing of the pane
             if finished.cancelled():
                 return
             error = finished.exception()
             result = None if error is not None else finished.result()
-            try:
-                self.arrived.emit(lambda: callback(result, error))
-            except RuntimeError:  # the pane was closed meanwhile
-                pass
+            relay.arrived.emit(lambda: self._hand(callback, result, error))
 
         future.add_done_callback(done)
+
+    def _hand(self, callback: Callable[[Any, BaseException | None], None], result: Any,
+              error: BaseException | None) -> None:
+        """In the GUI thread: the answer to its pane, if the pane still exists."""
+        if shiboken6.isValid(self):
+            callback(result, error)
 
 
 def _in_place(fn: Callable[..., Any], *args: Any) -> Future[Any]:
