@@ -76,3 +76,16 @@ def test_a_server_whose_last_output_is_still_in_the_pipe_when_the_grace_ends_is_
     messages = [e for e in events if e.kind == Kind.MESSAGE]
     assert len(messages) == LINES, f"{len(messages)} of {LINES} lines read before the transport stopped reading"
     assert not [e for e in events if e.kind == Kind.FRAMING_ERROR]
+
+
+def test_a_pipe_that_never_stops_having_data_is_given_up_at_the_limit():
+    async def scenario() -> tuple[set, float]:
+        loop = asyncio.get_running_loop()
+        never: asyncio.Future[None] = loop.create_future()
+        began = loop.time()
+        pending = await wait_while_busy([never], lambda: True, grace=0.01, limit=0.2)
+        return pending, loop.time() - began
+
+    pending, waited = asyncio.run(scenario())
+    assert len(pending) == 1
+    assert 0.2 <= waited < 5, waited  # the limit, not the grace, and not forever

@@ -16,9 +16,10 @@ import select
 from collections.abc import Callable, Iterable
 from typing import Any
 
-#: Once the server has exited, how long the pipes are read in all while they keep having data (a process the
-#: server left behind that writes without end is cut off here).
-PIPE_DRAIN_LIMIT = 10.0
+#: Once the server has exited, how long the pipes are read in all while they keep having data. What the server
+#: itself left in them takes milliseconds once the loop runs; this is for a starved loop, and it cuts off a
+#: process the server left behind (outside its group) that writes without end.
+PIPE_DRAIN_LIMIT = 5.0
 
 
 def readable(fds: Iterable[int]) -> bool:
