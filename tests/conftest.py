@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 
+import npm_servers
 import pytest
 import xdist_groups
 from hypothesis import settings
@@ -88,6 +89,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    npm_servers.running_test = item  # a test that runs an npm package must be marked npm (tests/npm_servers.py)
     row = row_for(item)
     if row is not None:
         item.stash[_ROWS] = row

@@ -54,6 +54,16 @@ GROUPS: dict[str, dict[str, str]] = {
 }
 #: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
 NPM_INSTALL_TIMEOUT = 600.0
+#: The test running now (set by tests/conftest.py; None outside pytest, as in benchmarks/): a test that runs an
+#: npm package must be marked ``npm`` (or ``integration``), or the README's quick loop
+#: (``-m "not integration and not npm ..."``) would install and run it.
+running_test: pytest.Item | None = None
+
+
+def _check_marked(package: str) -> None:
+    item = running_test
+    if item is not None and not any(item.get_closest_marker(mark) for mark in ("npm", "integration")):
+        pytest.fail(f"{item.nodeid} runs the npm package {package} but is not marked npm: add pytest.mark.npm")
 
 
 def npm_cache_dir() -> Path:
@@ -135,6 +145,7 @@ def install_package(package: str, version: str, entry_path: str) -> tuple[str, P
     if node is None or npm is None:
         pytest.fail(f"{'node' if node is None else 'npm'} is not on PATH: these tests run the npm package "
                     f"{package}; install Node.js 18 or newer with npm")
+    _check_marked(package)
     group = group_of(package)
     assert GROUPS[group][package] == version, f"{package}@{version} is not the version of its group"
     prefix = npm_cache_dir() / group

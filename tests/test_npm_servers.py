@@ -5,6 +5,8 @@ moved under it)."""
 
 from __future__ import annotations
 
+import npm_servers
+import pytest
 from npm_servers import APP_SERVER_PACKAGES, EVERYTHING_PACKAGE, FILESYSTEM_PACKAGE, GROUPS, group_of, install_command
 
 
@@ -21,3 +23,10 @@ def test_every_package_is_in_exactly_one_group_with_a_folder_of_its_own():
     assert len(packages) == len(set(packages))
     prefixes = [install_command("npm", group)[install_command("npm", group).index("--prefix") + 1] for group in GROUPS]
     assert len(set(prefixes)) == len(GROUPS)
+
+
+def test_a_test_that_runs_an_npm_package_without_the_npm_mark_fails_with_a_sentence(request):
+    # the README's quick loop deselects npm tests: four modules ran server-everything unmarked and so installed it
+    assert npm_servers.running_test is request.node  # this test, which is not marked npm
+    with pytest.raises(pytest.fail.Exception, match="is not marked npm: add pytest.mark.npm"):
+        npm_servers.install_everything()

@@ -19,6 +19,8 @@ from inspector.core.capture import read_capture
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR
 from inspector.core.wire.events import Kind
 
+pytestmark = [pytest.mark.npm]  # server-everything (tests/npm_servers.py)
+
 # the HTTP tests' server helpers (tests/http is no package: "http" is the standard library's name)
 sys.path.insert(0, str(ROOT / "tests" / "http"))
 http_support: Any = importlib.import_module("http_support")

@@ -23,6 +23,8 @@ from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 
+pytestmark = [pytest.mark.npm]  # server-everything (tests/npm_servers.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 #: bound on one scenario: start node, handshake, one tool call waiting on the user (typing is immediate)
 SCENARIO_TIMEOUT = 60.0

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from explorer_support import everything_tab, shown_text, wait
 from PySide6.QtCore import Qt
 
 from inspector.core.wire.events import Direction, Kind
+
+pytestmark = [pytest.mark.npm]  # server-everything (tests/npm_servers.py)
 
 
 def answer_rows(tab):

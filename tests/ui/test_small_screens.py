@@ -84,6 +84,7 @@ def test_a_live_session_keeps_every_timeline_column_on_screen_and_folds_the_expl
     assert seen["explorer_shown"] is explorer, seen
 
 
+@pytest.mark.npm
 @pytest.mark.parametrize(("width", "height", "scale"), [(1280, 720, 1), (1920, 1080, 1.5), (1920, 1080, 2)])
 def test_filling_a_tools_form_or_answering_an_elicitation_never_makes_the_window_taller_than_the_screen(
         tmp_path, width, height, scale):
