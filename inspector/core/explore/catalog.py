@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,7 +274,9 @@ class Catalog:
 
     @staticmethod
     def _now() -> float:
-        return asyncio.get_running_loop().time()
+        """The policy's clock: any monotonic one (its timers take delays). Not the loop's: session listeners also
+        run where no loop is running (a task step during Qt's event processing), and must not raise there."""
+        return time.monotonic()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)

@@ -45,7 +45,7 @@ async def wait_while_busy(waits: Iterable[asyncio.Future[Any]], busy: Callable[[
     deadline = loop.time() + limit
     pending = {wait for wait in waits if not wait.done()}
     while pending:
-        _, pending = await asyncio.wait(pending, timeout=grace)
+        _, pending = await asyncio.wait(pending, timeout=max(0.0, min(grace, deadline - loop.time())))
         if not pending or loop.time() >= deadline or not busy():
             break
     return pending

@@ -306,11 +306,21 @@ class StdioTransport(Transport):
             await asyncio.wait(pending)
 
     def _pipes_readable(self) -> bool:
-        """Whether the server's stdout or stderr has bytes (or its end of file) still to read."""
+        """Whether stdout or stderr still has something for its reader: bytes (or the end of file) in the pipe,
+        or, once asyncio has taken the end of file, the rest in the reader's buffer while it is still busy with
+        an earlier batch (a big line decoded in the worker process, a starved loop)."""
         subprocess = self._subprocess
         if subprocess is None:
             return False
-        return readable([read_fd(subprocess.get_pipe_transport(fd)) for fd in (1, 2)])
+        fds = []
+        for fd, reader in zip((1, 2), self._readers, strict=False):
+            if reader.done():
+                continue
+            pipe = subprocess.get_pipe_transport(fd)
+            if pipe is not None and pipe.is_closing():
+                return True  # read to its end by asyncio: what is left is in memory, the reader's to take
+            fds.append(read_fd(pipe))
+        return readable(fds)
 
     # -- writing ---------------------------------------------------------------------------------------
 
