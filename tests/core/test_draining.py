@@ -24,6 +24,21 @@ FLOOD_THEN_EXIT = (
 )
 
 
+def run_server(code: str) -> list:
+    """Every event of a stdio transport running ``python -c CODE`` until the server has exited and closed."""
+    async def scenario() -> list:
+        transport = StdioTransport([sys.executable, "-c", code])
+        events: list = []
+        transport.emit = events.append
+        transport.emit_many = events.extend
+        await transport.start()
+        await asyncio.wait_for(transport.wait_closed(), 60)
+        await transport.close()
+        return events
+
+    return asyncio.run(scenario())
+
+
 def test_a_pipe_with_bytes_or_an_end_of_file_not_taken_is_readable_and_an_empty_open_one_is_not():
     read, write = os.pipe()
     try:
@@ -62,17 +77,7 @@ def test_a_server_whose_last_output_is_still_in_the_pipe_when_the_grace_ends_is_
     # the starved loop, made certain: no grace at all after the exit, and the server exits before its first read
     monkeypatch.setattr(stdio, "PIPE_DRAIN_GRACE", 0.0)
 
-    async def scenario() -> list:
-        transport = StdioTransport([sys.executable, "-c", FLOOD_THEN_EXIT])
-        events: list = []
-        transport.emit = events.append
-        transport.emit_many = events.extend
-        await transport.start()
-        await asyncio.wait_for(transport.wait_closed(), 60)
-        await transport.close()
-        return events
-
-    events = asyncio.run(scenario())
+    events = run_server(FLOOD_THEN_EXIT)
     messages = [e for e in events if e.kind == Kind.MESSAGE]
     assert len(messages) == LINES, f"{len(messages)} of {LINES} lines read before the transport stopped reading"
     assert not [e for e in events if e.kind == Kind.FRAMING_ERROR]
@@ -119,17 +124,7 @@ def test_the_rest_of_the_output_asyncio_has_already_read_is_kept_while_the_reade
 
     monkeypatch.setattr(StdioTransport, "_emit_decoded", slow_first_batch)
 
-    async def scenario() -> list:
-        transport = StdioTransport([sys.executable, "-c", server])
-        events: list = []
-        transport.emit = events.append
-        transport.emit_many = events.extend
-        await transport.start()
-        await asyncio.wait_for(transport.wait_closed(), 60)
-        await transport.close()
-        return events
-
-    messages = [e for e in asyncio.run(scenario()) if e.kind == Kind.MESSAGE]
+    messages = [e for e in run_server(server) if e.kind == Kind.MESSAGE]
     assert len(messages) == lines, f"{len(messages)} of {lines} lines kept"
 
 
