@@ -43,6 +43,20 @@ def new_qloop(qapp: Any) -> asyncio.AbstractEventLoop:
                 self._completing = False
                 asyncio.events._set_running_loop(None)
 
+        def close(self) -> None:
+            """Close, and end the Qt timers of the callbacks still scheduled here and now, in the GUI thread.
+
+            qasync's close only marks its timer object stopped and lets each timer die when it next fires. The
+            loop is then garbage, and Python may collect it in any thread (the execnet or the offload pool's);
+            a QObject deleted outside its thread cannot stop its timers, so they fired later on freed memory:
+            the test workers' segmentation faults in QTimerInfoList::activateTimers, during pytest-qt's
+            processEvents after a test with no Qt at all (a core dump showed it)."""
+            super().close()
+            timer = self._timer
+            for timer_id in list(timer._SimpleTimer__callbacks):  # qasync's own bookkeeping, name-mangled
+                timer.killTimer(timer_id)
+            timer._SimpleTimer__callbacks.clear()
+
     return Loop(qapp, already_running=False)
 
 

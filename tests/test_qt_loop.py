@@ -30,3 +30,18 @@ def test_a_task_woken_as_run_until_complete_ends_still_finds_its_loop_running(qa
         assert asyncio.events._get_running_loop() is None  # unmarked once run_until_complete has returned
     finally:
         loop.close()
+
+
+def test_a_closed_loop_leaves_no_qt_timer_behind_for_a_callback_still_scheduled(qapp):
+    # qasync's close leaves its timers registered until they fire; the loop, garbage-collected in another thread
+    # (a QObject deleted there cannot stop its timers), then left them firing on freed memory: segfaults in
+    # QTimerInfoList::activateTimers after tests with no Qt at all
+    from PySide6.QtCore import QAbstractEventDispatcher
+
+    loop = new_qloop(qapp)
+    loop.call_later(60, lambda: None)  # a request's timeout, say, still pending when the test ends
+    timer = loop._timer
+    dispatcher = QAbstractEventDispatcher.instance()
+    assert len(dispatcher.registeredTimers(timer)) == 1, "the case is exercised"
+    loop.close()
+    assert dispatcher.registeredTimers(timer) == []
