@@ -5,11 +5,15 @@ in the worker process)."""
 from __future__ import annotations
 
 import json
+import threading
 import time
+from concurrent.futures import Future
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
 
 from inspector.core import offload
 from inspector.core.present import json_tree
@@ -18,7 +22,7 @@ from inspector.core.present.pretty import FOLD_MARK, unfold
 from inspector.core.wire.events import Direction
 from inspector.core.wire.framing import decode_line
 from inspector.ui.panels.detail import DetailView
-from inspector.ui.panels.json_tree import CELL_CHARS, PAGE_ROWS, JsonTreeModel, JsonTreeView
+from inspector.ui.panels.json_tree import CELL_CHARS, PAGE_ROWS, JsonTreeModel, JsonTreeView, _gui_relay, _Inbox
 
 #: A worker process starts, imports and parses a few MB in well under this on the loaded 2-core machine.
 WORKER_TIMEOUT_MS = 60_000
@@ -214,13 +218,6 @@ def test_a_level_of_a_message_the_worker_no_longer_keeps_is_fetched_after_openin
 
 
 def test_a_workers_answer_is_handed_to_its_pane_in_the_gui_thread(qtbot):
-    import threading
-    from concurrent.futures import Future
-
-    from PySide6.QtWidgets import QWidget
-
-    from inspector.ui.panels.json_tree import _Inbox
-
     pane = QWidget()
     inbox = _Inbox(pane)
     got: list = []
@@ -232,16 +229,8 @@ def test_a_workers_answer_is_handed_to_its_pane_in_the_gui_thread(qtbot):
 
 
 def test_a_workers_answer_for_a_pane_closed_meanwhile_goes_to_the_relay_and_is_dropped(qtbot):
-    # a pool thread emitting on the pane's own inbox while the GUI thread deleted it crashed test workers (a
-    # segmentation fault in the next processEvents): the thread emits only on the relay, which lives on
-    import threading
-    from concurrent.futures import Future
-
-    import shiboken6
-    from PySide6.QtWidgets import QWidget
-
-    from inspector.ui.panels.json_tree import _gui_relay, _Inbox
-
+    # a pool thread emitting on the pane's own inbox while the GUI thread may be deleting it is a use after free:
+    # the thread emits only on the relay, which lives on
     pane = QWidget()
     inbox = _Inbox(pane)
     got: list = []

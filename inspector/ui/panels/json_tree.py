@@ -69,8 +69,7 @@ class _Relay(QObject):
 
     A pool thread must never emit on a pane's own objects: the GUI thread may be deleting that pane at the same
     moment (a window closed, a tab dropped), and a signal emitted from another thread on a QObject under
-    destruction is a use after free. It crashed test workers twice, a segmentation fault in the next
-    processEvents after the window tests had ended."""
+    destruction is a use after free."""
 
     arrived = Signal(object)
 
