@@ -17,6 +17,7 @@ import tempfile
 
 import npm_servers
 import pytest
+import rewrite_cache
 import xdist_groups
 from hypothesis import settings
 from report_rows import ReportRow, row_for, write_row
@@ -78,6 +79,10 @@ def pytest_configure(config: pytest.Config) -> None:
         import shared_servers
 
         shared_servers.configure()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    rewrite_cache.warm_before_workers(session.config)  # before pytest-xdist starts its workers (trylast there)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
