@@ -44,3 +44,16 @@ def test_a_command_not_typed_gets_no_arguments():
 ])
 def test_the_words_typed_parse_the_same_as_with_the_full_parser(argv):
     assert build_parser(only=argv).parse_args(argv) == build_parser().parse_args(argv)
+
+
+def test_argparse_asks_gettext_once_per_word_while_building_and_as_before_afterwards(monkeypatch):
+    asked: list[str] = []
+
+    def gettext(message: str) -> str:
+        asked.append(message)
+        return message
+
+    monkeypatch.setattr(argparse, "_", gettext)
+    build_parser()
+    assert asked and len(asked) == len(set(asked))  # each word once, for the whole parser of 31 commands
+    assert argparse._ is gettext  # restored: a parser made later translates as argparse does
