@@ -1,4 +1,5 @@
-"""Suite-wide settings: the Hypothesis profiles and the rows of the reliability report (report_rows.py).
+"""Suite-wide settings: the Hypothesis profiles, the rows of the reliability report (report_rows.py), what a
+bare run leaves out (quick_run.py) and the caches warmed before the workers start (rewrite_cache.py).
 
 Hypothesis profiles, chosen with the ``HYPOTHESIS_PROFILE`` environment variable:
 
@@ -17,13 +18,13 @@ import tempfile
 
 import npm_servers
 import pytest
+import quick_run
 import rewrite_cache
 import xdist_groups
 from hypothesis import settings
 from report_rows import ReportRow, row_for, write_row
 from xdist_groups import (  # noqa: F401 (pytest finds hooks by name in a conftest)
     pytest_collection_finish,
-    pytest_collection_modifyitems,
     pytest_configure_node,
     pytest_xdist_make_scheduler,
 )
@@ -71,6 +72,20 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
     if row is None:
         raise pytest.UsageError(f"{request.node.nodeid} uses the report fixture without a report marker")
     return row
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    quick_run.add_option(parser)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return quick_run.header(config)
+
+
+@pytest.hookimpl(tryfirst=True)  # the suite is chosen and grouped before anything reads the items' marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    quick_run.deselect_the_slow_part(config, items)
+    xdist_groups.pytest_collection_modifyitems(config, items)
 
 
 def pytest_configure(config: pytest.Config) -> None:

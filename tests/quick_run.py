@@ -1,0 +1,59 @@
+"""What a bare ``python -m pytest`` runs: the quick suite, and ``--whole`` for everything (issue 25).
+
+The README's test command is a newcomer's first check and the loop while working, and it has to end in under
+two minutes on a 2-core machine. The whole suite takes about four there, most of the difference in the tests
+that start real third-party servers or install packages. So a run that names nothing leaves out the tests
+marked
+
+- ``integration``: real third-party MCP servers (the MCP SDK's, mcp-server-time) in subprocesses;
+- ``npm``: npm packages (server-everything, the MCP Apps examples, the conformance suite), installed on first use;
+- ``packaging``: ``pip install .`` into a virtual environment of its own.
+
+A run that names what it wants runs it, marked or not: paths or node ids, ``-m``, ``-k``, or ``--whole`` for
+the whole suite. CI runs the quick suite and then the rest (.ci/run), so every test runs there.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+#: The marks of the tests a bare run leaves out (pyproject.toml says what each means).
+LEFT_OUT_OF_THE_QUICK_RUN = ("integration", "npm", "packaging")
+
+
+def add_option(parser: pytest.Parser) -> None:
+    parser.addoption("--whole", action="store_true", default=False,
+                     help="run the whole suite, also the tests marked "
+                          f"{', '.join(LEFT_OUT_OF_THE_QUICK_RUN)} that a run naming no test leaves out (CI runs "
+                          "them too)")
+
+
+def is_quick(config: pytest.Config) -> bool:
+    """Whether this is a bare run: no ``--whole``, no paths or node ids, no ``-m`` and no ``-k``. The options are
+    the controller's in every pytest-xdist worker, so all of them decide alike."""
+    option = config.option
+    return not (getattr(option, "whole", False) or getattr(option, "file_or_dir", None)
+                or getattr(option, "markexpr", "") or getattr(option, "keyword", ""))
+
+
+def deselect_the_slow_part(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a bare run, deselect the tests carrying any of :data:`LEFT_OUT_OF_THE_QUICK_RUN` (pytest counts them
+    as deselected in its summary)."""
+    if not is_quick(config):
+        return
+    kept: list[pytest.Item] = []
+    left_out: list[pytest.Item] = []
+    for item in items:
+        marked = any(item.get_closest_marker(name) is not None for name in LEFT_OUT_OF_THE_QUICK_RUN)
+        (left_out if marked else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
+def header(config: pytest.Config) -> str | None:
+    """The line the run starts with, saying which suite this is."""
+    if not is_quick(config):
+        return None
+    return (f"the quick suite: tests marked {', '.join(LEFT_OUT_OF_THE_QUICK_RUN)} are left out; "
+            "`python -m pytest --whole` runs them too, as CI does")
