@@ -2,10 +2,11 @@
 
 The README's test command is a newcomer's first check and the loop while working, and it has to end in under
 two minutes on a 2-core machine. The whole suite takes about four there, most of the difference in the tests
-that start real third-party servers or install packages. So a run that names nothing leaves out the tests
-marked
+that drive servers end to end, start npm packages or install the project. So a run that names nothing leaves
+out the tests marked
 
-- ``integration``: real third-party MCP servers (the MCP SDK's, mcp-server-time) in subprocesses;
+- ``integration``: MCP servers driven end to end in subprocesses, through the CLI or the window: the real
+  third-party ones (the MCP SDK's, mcp-server-time) and the fault matrix's misbehaving ones;
 - ``npm``: npm packages (server-everything, the MCP Apps examples, the conformance suite), installed on first use;
 - ``packaging``: ``pip install .`` into a virtual environment of its own.
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import quick_run
@@ -94,12 +95,19 @@ def test_a_bare_run_leaves_out_the_marked_tests_and_says_so_and_how_to_run_them(
            "`python -m pytest --whole` runs them too" in output
 
 
-@pytest.mark.parametrize("args", [["--whole"], ["tests"], ["tests/test_tiers.py"], ["-k", "test_"]],
-                         ids=["whole", "a folder", "a file", "-k"])
-def test_naming_tests_or_asking_for_the_whole_suite_runs_every_test_named(small_suite, args):
-    passed, output = ran(small_suite, *args)
+def test_asking_for_the_whole_suite_runs_every_test(small_suite):
+    passed, output = ran(small_suite, "--whole")
     assert passed == EVERY_TEST
     assert "the quick suite" not in output
+
+
+@pytest.mark.parametrize("named", [{"file_or_dir": ["tests"]}, {"file_or_dir": ["tests/test_x.py::test_y"]},
+                                   {"keyword": "server"}, {"markexpr": "npm"}, {"whole": True}],
+                         ids=["a folder", "a node id", "-k", "-m", "--whole"])
+def test_a_run_naming_tests_is_not_the_quick_suite(named):
+    bare = {"whole": False, "file_or_dir": [], "keyword": "", "markexpr": ""}
+    assert quick_run.is_quick(SimpleNamespace(option=SimpleNamespace(**bare)))  # type: ignore[arg-type]  # is_quick reads only .option
+    assert not quick_run.is_quick(SimpleNamespace(option=SimpleNamespace(**{**bare, **named})))  # type: ignore[arg-type]  # as above
 
 
 def test_a_mark_expression_picks_among_all_tests_the_slow_part_included(small_suite):

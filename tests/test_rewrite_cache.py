@@ -75,7 +75,7 @@ def test_this_module_was_rewritten_before_this_worker_started():
 
 
 def test_the_projects_conftest_warms_the_test_modules_before_the_workers_start(tmp_path):
-    """The suite's own ``pytest_sessionstart`` (tests/conftest.py) under ``-n 2``: the test module a worker
+    """The suite's own ``pytest_sessionstart`` (tests/conftest.py) under ``-n 1``: the test module a worker
     imports was rewritten into the cache before that worker was configured (a worker that rewrote it itself
     writes the cache later than that)."""
     suite = tmp_path / "suite"
@@ -102,7 +102,7 @@ def test_the_projects_conftest_warms_the_test_modules_before_the_workers_start(t
     assert "rewrite_cache.warm_before_workers(session.config)" in project_hook.split("def pytest_sessionstart")[1]
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(Path(rewrite_cache.__file__).parent)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "1", "-p", "no:cacheprovider",
                           "--rootdir", str(suite), "-c", os.devnull, str(suite)],
                          capture_output=True, text=True, timeout=120, cwd=suite, env=env)
     assert "1 passed" in run.stdout, run.stdout + run.stderr

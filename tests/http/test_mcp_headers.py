@@ -22,8 +22,6 @@ from inspector.core.transports.mcp_headers import (
     standard_headers,
 )
 
-pytestmark = [pytest.mark.integration]
-
 #: RFC 9110 field-value characters: visible ASCII, space, tab; no leading or trailing whitespace.
 HEADER_SAFE = re.compile(r"[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?")
 

@@ -13,8 +13,6 @@ from hypothesis import strategies as st
 
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
-pytestmark = [pytest.mark.integration]
-
 PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, database=None,
                              suppress_health_check=[HealthCheck.too_slow])
 
