@@ -8,7 +8,9 @@ out the tests marked
 - ``integration``: MCP servers driven end to end in subprocesses, through the CLI or the window: the real
   third-party ones (the MCP SDK's, mcp-server-time) and the fault matrix's misbehaving ones;
 - ``npm``: npm packages (server-everything, the MCP Apps examples, the conformance suite), installed on first use;
-- ``packaging``: ``pip install .`` into a virtual environment of its own.
+- ``packaging``: ``pip install .`` into a virtual environment of its own;
+- ``slow``: whole processes measured or rendered case by case (memory bounds under a flood, the window on
+  small screens), seconds of CPU each.
 
 A run that names what it wants runs it, marked or not: paths or node ids, ``-m``, ``-k``, or ``--whole`` for
 the whole suite. CI runs the quick suite and then the rest (.ci/run), so every test runs there.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import pytest
 
 #: The marks of the tests a bare run leaves out (pyproject.toml says what each means).
-LEFT_OUT_OF_THE_QUICK_RUN = ("integration", "npm", "packaging")
+LEFT_OUT_OF_THE_QUICK_RUN = ("integration", "npm", "packaging", "slow")
 
 
 def add_option(parser: pytest.Parser) -> None:

@@ -48,6 +48,11 @@ def test_npm_package():
     pass
 
 
+@pytest.mark.slow
+def test_memory_under_a_flood():
+    pass
+
+
 
 class TestInstall:
     pytestmark = pytest.mark.packaging
@@ -63,6 +68,7 @@ markers =
     integration: real servers
     npm: npm packages
     packaging: a venv
+    slow: whole processes
 """
 
 
@@ -84,14 +90,14 @@ def ran(suite: Path, *args: str) -> tuple[set[str], str]:
     return passed, done.stdout
 
 
-EVERY_TEST = {"test_plain", "test_real_server", "test_npm_package", "test_pip_install"}
+EVERY_TEST = {"test_plain", "test_real_server", "test_npm_package", "test_pip_install", "test_memory_under_a_flood"}
 
 
 def test_a_bare_run_leaves_out_the_marked_tests_and_says_so_and_how_to_run_them(small_suite):
     passed, output = ran(small_suite)
     assert passed == {"test_plain"}
-    assert "3 deselected" in output
-    assert "the quick suite: tests marked integration, npm, packaging are left out; " \
+    assert "4 deselected" in output
+    assert "the quick suite: tests marked integration, npm, packaging, slow are left out; " \
            "`python -m pytest --whole` runs them too" in output
 
 
@@ -111,7 +117,7 @@ def test_a_run_naming_tests_is_not_the_quick_suite(named):
 
 
 def test_a_mark_expression_picks_among_all_tests_the_slow_part_included(small_suite):
-    passed, _ = ran(small_suite, "-m", "integration or npm or packaging")
+    passed, _ = ran(small_suite, "-m", " or ".join(quick_run.LEFT_OUT_OF_THE_QUICK_RUN))
     assert passed == EVERY_TEST - {"test_plain"}
 
 

@@ -23,6 +23,10 @@ from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.wire.events import Direction, Kind
 from inspector.core.wire.framing import decode_line
 
+#: each case measures whole processes, started cold, under a flood: seconds of CPU (so the quick suite,
+#: tests/quick_run.py, leaves them out)
+pytestmark = pytest.mark.slow
+
 HOSTILE = ROOT / "tests" / "data" / "hostile"
 INSPECTOR = [sys.executable, "-m", "inspector"]
 MAX_MESSAGE_MIB = 1

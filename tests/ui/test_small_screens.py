@@ -28,6 +28,10 @@ from inspector.ui.timeline.view import (
     column_widths,
 )
 
+#: each case starts the window in a process of its own: about a second of CPU (so the quick suite,
+#: tests/quick_run.py, leaves them out)
+pytestmark = pytest.mark.slow
+
 PROBE = Path(__file__).resolve().parent / "screen_probe.py"
 CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
