@@ -103,3 +103,18 @@ def test_a_signal_ends_a_waiting_command_alike_warm_and_cold_with_one_sentence(t
     assert codes[0] == codes[1]
     # interrupted during the server/discover probe, the command says its one sentence: no asyncio complaint
     assert "Traceback" not in codes[0][1] and "never retrieved" not in codes[0][1], codes[0][1]
+
+
+def test_the_zygote_has_imported_every_module_a_command_imports_to_parse_its_arguments():
+    """A module the zygote lacks is imported again by every child: about 7 ms of CPU for each of the
+    suite's ~850 commands when the warm list fell behind the commands (issue 25)."""
+    probe = ("import sys, warm_cli_zygote\n"
+             "warm_cli_zygote.warm_up('cli')\n"
+             "before = set(sys.modules)\n"
+             "from inspector.cli.main import build_parser\n"
+             "build_parser(only=['check', '--version'])\n"
+             "print(sorted(set(sys.modules) - before))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "tests")})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

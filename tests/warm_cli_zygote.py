@@ -44,6 +44,8 @@ WARM_MODULES = (
     "inspector.core.session.session", "inspector.core.session.record", "inspector.core.session.target",
     "inspector.core.transports.stdio", "inspector.core.transports.streamable_http",
     "inspector.core.transports.http_sse", "inspector.core.protocol.judge", "inspector.core.capture",
+    "inspector.core.session.rounds", "inspector.core.protocol.errata", "inspector.core.check.runner",
+    "inspector.core.replay.engine", "inspector.core.explore", "inspector.core.present.markdown",
 )
 
 #: The test servers' modules (tests/warm_python.py): the SDK's server side, about 0.8 s of CPU to import.
@@ -68,8 +70,21 @@ def warm_up(mode: str = "cli") -> None:
             importlib.import_module(name)
         except ImportError:
             pass  # a module renamed or gone: the child imports what it needs, only slower
+    if mode == "cli":
+        build_the_whole_parser()
     if any(name.startswith("PySide6") for name in sys.modules):
         raise SystemExit("warm_cli_zygote: a warm module imported Qt; the command line must not")
+
+
+def build_the_whole_parser() -> None:
+    """Build the command line's full parser once: every command's module is imported for its arguments (each
+    child builds the parser again, for the words it was given), and argparse's first-use work is done here
+    rather than in every child. The list above may fall behind the commands; this cannot."""
+    try:
+        from inspector.cli.main import build_parser
+    except ImportError:
+        return
+    build_parser()
 
 
 def receive(conn: socket.socket) -> tuple[dict, list[int]]:
