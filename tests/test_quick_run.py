@@ -82,8 +82,9 @@ def small_suite(tmp_path: Path) -> Path:
 
 
 def ran(suite: Path, *args: str) -> tuple[set[str], str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(quick_run.__file__).parent)}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
+    env = {**os.environ, "PYTHONPATH": str(Path(quick_run.__file__).parent),
+           "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # no installed plugin plays a part: each costs start-up time
+    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *args],
                           capture_output=True, text=True, timeout=120, cwd=suite, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     passed = {line.split("::")[-1].split()[0] for line in done.stdout.splitlines() if " PASSED" in line}

@@ -47,7 +47,8 @@ def test_pytest_reads_the_warmed_module_without_rewriting_it_and_its_assert_stil
     warmed = pyc.stat().st_mtime_ns, pyc.stat().st_ino
 
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # pytest alone: the installed plugins play no part here
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "--rootdir", str(tmp_path), "-c", os.devnull, "--confcutdir", str(tmp_path),
                           "-o", "pythonpath=tests", str(module)],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
@@ -102,7 +103,8 @@ def test_the_projects_conftest_warms_the_test_modules_before_the_workers_start(t
     assert "rewrite_cache.warm_before_workers(session.config)" in project_hook.split("def pytest_sessionstart")[1]
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(Path(rewrite_cache.__file__).parent)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "1", "-p", "no:cacheprovider",
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # of the installed plugins, only pytest-xdist plays a part
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "1", "-p", "no:cacheprovider",
                           "--rootdir", str(suite), "-c", os.devnull, str(suite)],
                          capture_output=True, text=True, timeout=120, cwd=suite, env=env)
     assert "1 passed" in run.stdout, run.stdout + run.stderr

@@ -91,12 +91,13 @@ def test_a_marked_group_and_a_module_sharing_a_fixture_each_run_on_one_worker_un
         (project / name).write_text(textwrap.dedent(text))
     seen = tmp_path / "seen"
     seen.mkdir()
-    # -c: pyproject.toml's addopts (-n 6 --dist loadgroup) and its pythonpath (tests/, for xdist_groups).
+    # -c: pyproject.toml's addopts (--dist loadgroup) and its pythonpath (tests/, for xdist_groups); of the
+    # installed plugins only pytest-xdist is loaded (the others cost a second of CPU and play no part here).
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(project),
-         "-p", "no:cacheprovider", "-q", "-n", "3", str(project)],
+         "-p", "xdist", "-p", "no:cacheprovider", "-q", "-n", "3", str(project)],
         cwd=project, capture_output=True, text=True, timeout=120,
-        env={**_env(), "WORKERS_SEEN": str(seen), "PYTHONPATH": str(project)})
+        env={**_env(), "WORKERS_SEEN": str(seen), "PYTHONPATH": str(project), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert done.returncode == 0, done.stdout + done.stderr
     kinds = _workers_by_kind(seen)
     ran = json.dumps({kind: sorted(workers) for kind, workers in kinds.items()})
