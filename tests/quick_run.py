@@ -12,8 +12,9 @@ out the tests marked
 - ``slow``: whole processes measured or rendered case by case (memory bounds under a flood, the window on
   small screens), seconds of CPU each.
 
-A run that names what it wants runs it, marked or not: paths or node ids, ``-m``, ``-k``, or ``--whole`` for
-the whole suite. CI runs the quick suite and then the rest (.ci/run), so every test runs there.
+A run that names what it wants runs it, marked or not: paths or node ids (or a run started in a subfolder),
+``-m``, ``-k``, ``--lf``, ``--sw``, or ``--whole`` for the whole suite. CI runs the quick suite and then the
+rest (.ci/run), so every test runs there.
 """
 
 from __future__ import annotations
@@ -32,16 +33,21 @@ def add_option(parser: pytest.Parser) -> None:
 
 
 def is_quick(config: pytest.Config) -> bool:
-    """Whether this is a bare run: no ``--whole``, no paths or node ids, no ``-m`` and no ``-k``. The options are
-    the controller's in every pytest-xdist worker, so all of them decide alike."""
+    """Whether this is a bare run: the tests come from ``testpaths`` (no paths or node ids given, and pytest
+    started at the project's root: from a subfolder, pytest runs that folder's tests), with no ``--whole``,
+    ``-m``, ``-k``, ``--lf`` or ``--sw`` (those name tests too, the last ones failed). A pytest-xdist worker
+    gets the controller's arguments and folder, so all of them decide alike."""
     option = config.option
-    return not (getattr(option, "whole", False) or getattr(option, "file_or_dir", None)
-                or getattr(option, "markexpr", "") or getattr(option, "keyword", ""))
+    from_testpaths = getattr(config, "args_source", pytest.Config.ArgsSource.TESTPATHS) \
+        == pytest.Config.ArgsSource.TESTPATHS
+    return from_testpaths and not (getattr(option, "whole", False) or getattr(option, "file_or_dir", None)
+                                   or getattr(option, "markexpr", "") or getattr(option, "keyword", "")
+                                   or getattr(option, "lf", False) or getattr(option, "stepwise", False))
 
 
 def deselect_the_slow_part(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a bare run, deselect the tests carrying any of :data:`LEFT_OUT_OF_THE_QUICK_RUN` (pytest counts them
-    as deselected in its summary)."""
+    """In a bare run, deselect the tests carrying any of :data:`LEFT_OUT_OF_THE_QUICK_RUN` (a run without
+    pytest-xdist counts them as deselected in its summary; the header says so in every run)."""
     if not is_quick(config):
         return
     kept: list[pytest.Item] = []

@@ -13,43 +13,56 @@ process per core, and the workers, the zygotes and the commands find the caches:
 ``_pytest.assertion.rewrite`` is pytest's internals. Where it differs from what this expects (a renamed
 function, the assertion pass hook, which changes the rewritten code) the warm-up leaves the test modules alone
 and the workers rewrite them as before; a wrong cache cannot result, because pytest checks each cached file
-against its source's size and time when it reads it.
+against its source when it reads it (its size and time, or since pytest 9.2 a hash of it). An interpreter run
+with ``-O`` or ``-X pycache_prefix`` is left alone: its caches are named or placed otherwise.
 
-Run as a script, it warms the files named on its command line (``--rewrite`` before the test modules).
+Run as a script, it warms the files named in the JSON object on its stdin: ``{"plain": [...], "rewrite": [...]}``.
 """
 
 from __future__ import annotations
 
 import compileall
 import fnmatch
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-#: How long the warm-up may take before the run goes on without it: a fresh clone takes about 4 s.
+#: How long the warm-up may take, all of it, before the run goes on without it: a fresh clone takes 2-4 s.
 WARM_UP_TIMEOUT = 60.0
+#: Folders never walked: caches, data files of tests (hostile inputs, some not even Python), npm packages.
+_SKIPPED_FOLDERS = ("__pycache__", "data", "node_modules")
 
 
 def modules_to_warm(roots: list[Path], test_patterns: list[str]) -> tuple[list[Path], list[Path]]:
     """The Python files under ``roots`` split in two: those pytest rewrites (names matching ``test_patterns``
-    and ``conftest.py``) and every other one. Folders git or Python ignore (dot folders, ``__pycache__``) are
-    skipped, as are the data files of tests (``tests/data``: hostile inputs, some not even Python)."""
+    and ``conftest.py``) and every other one. Hidden folders, :data:`_SKIPPED_FOLDERS` and virtual
+    environments (a folder holding ``pyvenv.cfg``: another project's tests are not this run's) are not walked."""
     rewritten: list[Path] = []
     plain: list[Path] = []
+
+    def sort(path: Path) -> None:
+        name = path.name
+        if name == "conftest.py" or any(fnmatch.fnmatch(name, pattern) for pattern in test_patterns):
+            rewritten.append(path)
+        else:
+            plain.append(path)
+
     for root in roots:
-        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
-        for path in files:
-            parts = path.relative_to(root).parts if root.is_dir() else ()
-            if any(part.startswith(".") or part in ("__pycache__", "data") for part in parts[:-1]):
-                continue
-            name = path.name
-            if name == "conftest.py" or any(fnmatch.fnmatch(name, pattern) for pattern in test_patterns):
-                rewritten.append(path)
-            else:
-                plain.append(path)
+        if root.is_file():
+            sort(root)
+            continue
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith(".")
+                                   and name not in _SKIPPED_FOLDERS
+                                   and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg")))
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    sort(Path(folder) / name)
     return rewritten, plain
 
 
@@ -95,7 +108,7 @@ def warm_before_workers(config: pytest.Config) -> None:
     """On the controller of a run with pytest-xdist workers: warm the caches of what the run will import, in
     ``os.cpu_count()`` processes at once; a warm-up that fails or times out only costs its own time."""
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) \
-            or sys.dont_write_bytecode:
+            or sys.dont_write_bytecode or sys.flags.optimize or sys.pycache_prefix:
         return
     here = Path(config.invocation_params.dir)
     roots = [here / arg.split("::")[0] for arg in config.args]
@@ -105,26 +118,34 @@ def warm_before_workers(config: pytest.Config) -> None:
     if not _usable(config):
         rewritten = []
     jobs = max(1, min(os.cpu_count() or 1, 6))
-    processes = []
-    for job in range(jobs):
-        argv = [*map(str, plain[job::jobs]), "--rewrite", *map(str, rewritten[job::jobs])]
-        processes.append(subprocess.Popen([sys.executable, __file__, *argv], stdin=subprocess.DEVNULL,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    deadline = time.monotonic() + WARM_UP_TIMEOUT
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for job in range(jobs):
+            files = {"plain": list(map(str, plain[job::jobs])), "rewrite": list(map(str, rewritten[job::jobs]))}
+            process = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            processes.append(process)
+            assert process.stdin is not None
+            process.stdin.write(json.dumps(files).encode())
+            process.stdin.close()
+    except OSError:
+        pass  # cannot start another process or write to it: those started still warm their share
     for process in processes:
         try:
-            process.wait(timeout=WARM_UP_TIMEOUT)
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
 
 
-def main(argv: list[str]) -> int:
-    split = argv.index("--rewrite") if "--rewrite" in argv else len(argv)
-    for path in argv[:split]:
+def main() -> int:
+    files = json.load(sys.stdin)
+    for path in files["plain"]:
         compileall.compile_file(path, quiet=2)
-    rewrite([Path(path) for path in argv[split + 1:]])
+    rewrite([Path(path) for path in files["rewrite"]])
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

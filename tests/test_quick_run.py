@@ -81,11 +81,11 @@ def small_suite(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def ran(suite: Path, *args: str) -> tuple[set[str], str]:
+def ran(suite: Path, *args: str, cwd: Path | None = None) -> tuple[set[str], str]:
     env = {**os.environ, "PYTHONPATH": str(Path(quick_run.__file__).parent),
            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # no installed plugin plays a part: each costs start-up time
     done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *args],
-                          capture_output=True, text=True, timeout=120, cwd=suite, env=env)
+                          capture_output=True, text=True, timeout=120, cwd=cwd or suite, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     passed = {line.split("::")[-1].split()[0] for line in done.stdout.splitlines() if " PASSED" in line}
     return passed, done.stdout
@@ -108,11 +108,18 @@ def test_asking_for_the_whole_suite_runs_every_test(small_suite):
     assert "the quick suite" not in output
 
 
+def test_a_run_started_in_a_subfolder_runs_that_folders_tests_marked_or_not(small_suite):
+    passed, output = ran(small_suite, cwd=small_suite / "tests")
+    assert passed == EVERY_TEST
+    assert "the quick suite" not in output
+
+
 @pytest.mark.parametrize("named", [{"file_or_dir": ["tests"]}, {"file_or_dir": ["tests/test_x.py::test_y"]},
-                                   {"keyword": "server"}, {"markexpr": "npm"}, {"whole": True}],
-                         ids=["a folder", "a node id", "-k", "-m", "--whole"])
+                                   {"keyword": "server"}, {"markexpr": "npm"}, {"whole": True}, {"lf": True},
+                                   {"stepwise": True}],
+                         ids=["a folder", "a node id", "-k", "-m", "--whole", "--lf", "--sw"])
 def test_a_run_naming_tests_is_not_the_quick_suite(named):
-    bare = {"whole": False, "file_or_dir": [], "keyword": "", "markexpr": ""}
+    bare = {"whole": False, "file_or_dir": [], "keyword": "", "markexpr": "", "lf": False, "stepwise": False}
     assert quick_run.is_quick(SimpleNamespace(option=SimpleNamespace(**bare)))  # type: ignore[arg-type]  # is_quick reads only .option
     assert not quick_run.is_quick(SimpleNamespace(option=SimpleNamespace(**{**bare, **named})))  # type: ignore[arg-type]  # as above
 

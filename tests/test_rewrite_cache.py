@@ -3,6 +3,7 @@ of rewriting the module again, and the rewritten asserts still explain a failure
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,9 @@ from _pytest.assertion import rewrite as pytest_rewrite
 def _a_small_suite(folder: Path) -> Path:
     (folder / "tests" / "data").mkdir(parents=True)
     (folder / "tests" / "data" / "test_hostile.py").write_text("this is not python (\n")
+    (folder / "tests" / "venv" / "lib").mkdir(parents=True)  # a virtual environment inside the tree walked
+    (folder / "tests" / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (folder / "tests" / "venv" / "lib" / "test_of_another_project.py").write_text("def test_x():\n    pass\n")
     (folder / "tests" / "support.py").write_text("ANSWER = 42\n")
     (folder / "tests" / "conftest.py").write_text("import support\n")
     module = folder / "tests" / "test_lists.py"
@@ -29,7 +33,7 @@ def _a_small_suite(folder: Path) -> Path:
     return module
 
 
-def test_test_modules_and_conftests_are_rewritten_and_every_other_module_is_plain_data_folders_skipped(tmp_path):
+def test_test_modules_and_conftests_are_rewritten_every_other_module_is_plain_data_and_venvs_skipped(tmp_path):
     module = _a_small_suite(tmp_path)
     rewritten, plain = rewrite_cache.modules_to_warm([tmp_path / "tests"], ["test_*.py", "*_test.py"])
     assert rewritten == [tmp_path / "tests" / "conftest.py", module]
@@ -39,8 +43,9 @@ def test_test_modules_and_conftests_are_rewritten_and_every_other_module_is_plai
 def test_pytest_reads_the_warmed_module_without_rewriting_it_and_its_assert_still_explains_the_failure(tmp_path):
     module = _a_small_suite(tmp_path)
     rewritten, plain = rewrite_cache.modules_to_warm([tmp_path / "tests"], ["test_*.py"])
-    done = subprocess.run([sys.executable, rewrite_cache.__file__, *map(str, plain), "--rewrite",
-                           *map(str, rewritten)], capture_output=True, text=True, timeout=60)
+    files = {"plain": list(map(str, plain)), "rewrite": list(map(str, rewritten))}
+    done = subprocess.run([sys.executable, rewrite_cache.__file__], input=json.dumps(files), capture_output=True,
+                          text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     pyc = pytest_rewrite.get_cache_dir(module) / ("test_lists" + pytest_rewrite.PYC_TAIL)
     assert pytest_rewrite._read_pyc(module, pyc) is not None
@@ -69,31 +74,30 @@ import conftest
 
 def test_this_module_was_rewritten_before_this_worker_started():
     assert os.environ.get("PYTEST_XDIST_WORKER")
-    here = Path(__file__)
-    pyc = rewrite.get_cache_dir(here) / (here.name[:-3] + rewrite.PYC_TAIL)
-    assert pyc.stat().st_mtime < conftest.WORKER_CONFIGURED
+    assert conftest.CACHED_WHEN_CONFIGURED
 """
 
 
 def test_the_projects_conftest_warms_the_test_modules_before_the_workers_start(tmp_path):
-    """The suite's own ``pytest_sessionstart`` (tests/conftest.py) under ``-n 1``: the test module a worker
-    imports was rewritten into the cache before that worker was configured (a worker that rewrote it itself
-    writes the cache later than that)."""
+    """The suite's own ``pytest_sessionstart`` (tests/conftest.py) under ``-n 1``: the cache of the test module
+    a worker imports is there when that worker is configured, before it collects anything."""
     suite = tmp_path / "suite"
     suite.mkdir()
     (suite / "test_warmed.py").write_text(CHECKS_ITS_OWN_CACHE)
     (suite / "conftest.py").write_text(textwrap.dedent("""\
-        import time
+        from pathlib import Path
 
         import rewrite_cache
+        from _pytest.assertion import rewrite
 
-
-        WORKER_CONFIGURED = 0.0
+        CACHED_WHEN_CONFIGURED = None
 
 
         def pytest_configure(config):
-            global WORKER_CONFIGURED
-            WORKER_CONFIGURED = time.time()  # on a worker: before it imports any test module
+            global CACHED_WHEN_CONFIGURED
+            module = Path(__file__).with_name("test_warmed.py")  # on a worker: not imported yet
+            pyc = rewrite.get_cache_dir(module) / (module.name[:-3] + rewrite.PYC_TAIL)
+            CACHED_WHEN_CONFIGURED = pyc.exists()
 
 
         def pytest_sessionstart(session):

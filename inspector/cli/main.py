@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import functools
 import sys
+import threading
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -68,18 +69,23 @@ class _OnlyThese:
         return _Unbuilt()
 
 
+_TRANSLATION_SWAP = threading.Lock()
+
+
 @contextlib.contextmanager
 def _argparse_words_translated_once() -> Iterator[None]:
     """While the parser is built, argparse's own words (``options``, ``show this help message and exit``) are
     each translated once. argparse asks gettext for them every time it makes a parser, 93 times here, and
     gettext searches the disk for a catalogue on each call when the locale has none: 11 ms of the 20 ms
-    building took. The locale cannot change while the parser is built, so the answers are the same."""
-    translate = argparse._  # type: ignore[attr-defined]  # argparse's gettext, a module global it calls at run time
-    argparse._ = functools.cache(translate)  # type: ignore[attr-defined]  # the same, remembered
-    try:
-        yield
-    finally:
-        argparse._ = translate  # type: ignore[attr-defined]  # as it was, for any later parser
+    building took. The locale cannot change while the parser is built, so the answers are the same. One build
+    at a time swaps the function, so two threads cannot leave the remembering one in place."""
+    with _TRANSLATION_SWAP:
+        translate = argparse._  # type: ignore[attr-defined]  # argparse's gettext, a module global it calls
+        argparse._ = functools.cache(translate)  # type: ignore[attr-defined]  # the same, remembered
+        try:
+            yield
+        finally:
+            argparse._ = translate  # type: ignore[attr-defined]  # as it was, for any later parser
 
 
 def build_parser(only: list[str] | None = None) -> argparse.ArgumentParser:
