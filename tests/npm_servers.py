@@ -55,8 +55,8 @@ GROUPS: dict[str, dict[str, str]] = {
 #: First install downloads ~110 packages; bound it generously for slow mirrors, but bound it.
 NPM_INSTALL_TIMEOUT = 600.0
 #: The test running now (set by tests/conftest.py; None outside pytest, as in benchmarks/): a test that runs an
-#: npm package must be marked ``npm`` (or ``integration``), or the README's quick loop
-#: (``-m "not integration and not npm ..."``) would install and run it.
+#: npm package must be marked ``npm`` (or ``integration``), or the quick suite, the README's test command
+#: (tests/quick_run.py), would install and run it.
 running_test: pytest.Item | None = None
 
 

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -70,13 +71,7 @@ def rewrite(paths: list[Path]) -> int:
     """Write pytest's rewritten bytecode of each file whose cache is missing or stale; the count written."""
     from _pytest.assertion import rewrite as pytest_rewrite
 
-    class _State:
-        """What ``_write_pyc`` reads of pytest's assertion state: its trace."""
-
-        @staticmethod
-        def trace(message: str) -> None:
-            pass
-
+    state = SimpleNamespace(trace=lambda message: None)  # all ``_write_pyc`` reads of pytest's assertion state
     written = 0
     for path in paths:
         cache = pytest_rewrite.get_cache_dir(path)
@@ -87,7 +82,7 @@ def rewrite(paths: list[Path]) -> int:
             source_stat, code = pytest_rewrite._rewrite_test(path, None)  # type: ignore[arg-type]  # a config is read only for the pass hook, checked off by the caller
         except SyntaxError:
             continue  # pytest reports it where the module is collected
-        written += bool(pytest_rewrite._write_pyc(_State(), code, source_stat, pyc))  # type: ignore[arg-type]  # duck-typed: only .trace is read
+        written += bool(pytest_rewrite._write_pyc(state, code, source_stat, pyc))  # type: ignore[arg-type]  # duck-typed: only .trace is read
     return written
 
 
