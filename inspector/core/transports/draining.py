@@ -4,9 +4,10 @@ Once a server has exited, what it wrote last is still in its pipes, and end of f
 unless a process it left behind holds a pipe open. The wait for end of file must be bounded (such a leftover
 may never close it), but a plain timeout drops data on a loaded machine: an event loop that gets no CPU for
 longer than the timeout wakes with the timeout expired and the pipes still full, and stopping then loses the
-server's last lines (a ``tap`` run under load relayed the answer to id 1 and not the one to id 2). So the wait
-goes on while a pipe has something to take (bytes, or the end of file itself), and ends once ``grace``
-seconds pass in which none has, or after ``limit`` in all (a leftover that never stops writing).
+server's last lines (a stdio session whose loop missed the grace kept 7,645 of a server's 8,192 last lines:
+tests/core/test_draining.py). So the wait goes on while a pipe has something to take (bytes, or the end of
+file itself), and ends once ``grace`` seconds pass in which none has, or after ``limit`` in all (a leftover
+that never stops writing).
 """
 
 from __future__ import annotations

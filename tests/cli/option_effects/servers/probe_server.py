@@ -6,7 +6,7 @@ At start it appends ``{"start": {"cwd", "env", "argv"}}`` to LOG_FILE (``env``: 
 ``PROBE_*``) and says the same on stderr; then every message it reads is appended as
 ``{"got": MESSAGE}``. It speaks the legacy handshake (``initialize``, echoing the revision asked for when it speaks it;
 ``server/discover`` is an unknown method) and needs none: a request before ``initialize`` is answered too.
-It ends at the end of its stdin.
+It ends at the end of its stdin, once it has answered what it read (but the tools that wait: see WAITING_TOOLS).
 
 Tools (each answers with one text item):
   ``where``      the ``start`` record as JSON (read-only)
@@ -86,6 +86,13 @@ def text(value):
     return {"content": [{"type": "text", "text": value}]}
 
 
+#: The tools that wait (for time to pass, or for the client's answers, read by the main loop): each runs in a
+#: thread of its own, and the server ends at the end of its stdin without waiting for them. Every other tool,
+#: like every other request, is answered before the next line is read, so a request followed at once by the
+#: end of stdin still gets its answer (in a thread, it was lost when the interpreter exited first).
+WAITING_TOOLS = ("slow", "ask", "late", "progress")
+
+
 def ask(method):
     ask_id = f"probe-{len(PENDING) + 1}"
     waiter = [threading.Event(), None]
@@ -158,14 +165,20 @@ def handle(message):
                                          "logging": {}},
                         "serverInfo": {"name": "probe", "version": "1"}})
     elif method == "ping":
-        threading.Thread(target=ping, args=(msg_id,), daemon=True).start()
+        if SLOW_PING:
+            threading.Thread(target=ping, args=(msg_id,), daemon=True).start()
+        else:
+            ping(msg_id)
     elif method == "tools/list":
         tools = [tool for tool in TOOLS if ONLY is None or tool["name"] in ONLY.split(",")]
         answer(msg_id, {"tools": [{**tools[0], "description": "x" * PAD}, *tools[1:]] if PAD else tools})
     elif method == "tools/call":
         arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-        threading.Thread(target=call, args=(msg_id, params.get("name"), arguments, meta), daemon=True).start()
+        if params.get("name") in WAITING_TOOLS:
+            threading.Thread(target=call, args=(msg_id, params.get("name"), arguments, meta), daemon=True).start()
+        else:
+            call(msg_id, params.get("name"), arguments, meta)
     elif method == "prompts/list":
         answer(msg_id, {"prompts": [{"name": "greet", "arguments": [{"name": "name"}]}]})
     elif method == "prompts/get":
