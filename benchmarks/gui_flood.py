@@ -31,8 +31,8 @@ import qasync
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
+from inspector.core.capture.columns import KIND_CODES, KIND_MASK
 from inspector.core.clients.profiles import ProfileStore
-from inspector.core.present.columns import KIND_CODES, KIND_MASK
 from inspector.core.wire.events import Kind
 from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import Target

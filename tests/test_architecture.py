@@ -1,71 +1,73 @@
-"""The layering docs/architecture.md describes, kept by the code: which package may import which, and every
-package of inspector/ named in the architecture page.
+"""The architecture page and the code agree: the layers' picture in docs/architecture.md is drawn from the
+import contracts that ``lint-imports`` keeps (pyproject.toml, ``[tool.importlinter]``; CI runs it), and every
+package of inspector/ and every command is named in the page.
 
-Imports are read from the source (every ``import`` and ``from ... import``, at module level or inside a
-function: a lazy import is still a dependency), so nothing is imported to check.
+Which package may import which is import-linter's to check, not a hand-written walk here: the tests below show
+the contracts are the ones the page draws, and that a broken layer is caught.
 """
 
 from __future__ import annotations
 
-import ast
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from helpers import ROOT
 
 PACKAGE = ROOT / "inspector"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
+sys.path.insert(0, str(ROOT / "scripts"))
 
-#: (importer prefix, imported prefix, why): an importer under the first may not import anything under the second.
-FORBIDDEN = (
-    ("inspector.core", "inspector.ui", "the core runs headless: the CLI, the tap and the tests sit on it"),
-    ("inspector.core", "inspector.cli", "the core is what the CLI is built on, not the other way round"),
-    ("inspector.core.transports", "inspector.core.session", "a transport moves bytes; the session owns it"),
-    ("inspector.core.transports", "inspector.core.capture", "a transport reports events; saving them is the "
-                                                           "pipeline's"),
-    ("inspector.core.transports", "inspector.ui", "a transport knows no window"),
-    ("inspector.ui", "inspector.cli", "the window is started by the CLI, never the reverse"),
-    ("inspector.demo", "inspector", "the demo server shares no code with the inspector it is inspected by"),
-)
+from layers_diagram import contracts, diagram, page_with_diagram  # noqa: E402  (a script, found on sys.path above)
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+def test_the_architecture_pages_diagram_is_drawn_from_the_import_contracts() -> None:
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    assert page_with_diagram(page, contracts()) == page, \
+        "docs/architecture.md's layers diagram is out of date: run python scripts/layers_diagram.py"
 
 
-def imports_of(path: Path) -> set[str]:
-    """The modules a source file imports (absolute names; relative imports resolved)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    here = module_name(path).split(".")
-    package = here if path.name == "__init__.py" else here[:-1]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
-    return found
+def test_the_diagram_draws_every_layer_of_every_contract() -> None:
+    drawn = diagram(contracts())
+    layers = [layer for contract in contracts() if contract["type"] == "layers" for layer in contract["layers"]]
+    assert len(layers) > 10
+    assert all(layer in drawn for layer in layers)
 
 
-def under(name: str, prefix: str) -> bool:
-    return name == prefix or name.startswith(prefix + ".")
+def test_the_core_layers_forbid_the_edges_that_made_one_cycle_of_the_core() -> None:
+    """Issue 39: each edge that closed the core's import cycle goes up a layer or across independent siblings."""
+    core = next(c for c in contracts() if c.get("containers") == ["inspector.core"])
+    rank = {}
+    for number, layer in enumerate(core["layers"]):
+        independent = "|" in layer
+        for name in layer.replace(":", "|").split("|"):
+            rank[name.strip()] = (number, independent)
+    closed = [("capture", "present"), ("present", "apps"), ("present", "explore"), ("present", "protocol"),
+              ("protocol", "capture"), ("protocol", "present"), ("urls", "present"), ("clients", "tap"),
+              ("session", "interop"), ("session", "auth"), ("session", "clients"), ("transports", "auth")]
+    allowed = [(a, b) for a, b in closed
+               if rank[a][0] < rank[b][0] or (rank[a][0] == rank[b][0] and not rank[a][1])]
+    assert not allowed, f"the contract lets these imports through: {allowed}"
 
 
-def test_each_layer_imports_only_what_it_may() -> None:
-    broken = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        importer = module_name(path)
-        for imported in imports_of(path):
-            for low, high, why in FORBIDDEN:
-                if under(importer, low) and under(imported, high) and not under(imported, low):
-                    broken.append(f"{importer} imports {imported}: {why}")
-    assert not broken, "\n".join(sorted(set(broken)))
+@pytest.mark.integration
+def test_lint_imports_fails_on_an_import_that_breaks_a_layer(tmp_path: Path) -> None:
+    """The contracts are live: a copy of the package where the session imports OAuth breaks one, by name."""
+    import shutil
+
+    copy = tmp_path / "tree"
+    shutil.copytree(PACKAGE, copy / "inspector", ignore=shutil.ignore_patterns("__pycache__", "resources"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    handshake = copy / "inspector" / "core" / "session" / "handshake.py"
+    handshake.write_text(handshake.read_text(encoding="utf-8") + "\nfrom inspector.core.auth import model\n",
+                         encoding="utf-8")
+    lint = Path(sys.executable).with_name("lint-imports")
+    run = subprocess.run([str(lint), "--no-cache"], cwd=copy, capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "inspector.core.session is not allowed to import inspector.core.auth" in run.stdout
 
 
 def packages() -> list[str]:

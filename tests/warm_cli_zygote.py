@@ -41,7 +41,7 @@ WARM_MODULES = (
     "inspector.cli.main", "inspector.cli.record_cmd", "inspector.cli.tap_cmd", "inspector.cli.replay_cmd",
     "inspector.cli.show_cmd", "inspector.cli.oneshot_cmd", "inspector.cli.check_cmd", "inspector.cli.lint_cmd",
     "inspector.cli.wrap_cmd", "inspector.cli.interop_cmd", "inspector.cli.completions",
-    "inspector.core.session.session", "inspector.core.session.record", "inspector.core.session.target",
+    "inspector.core.session.session", "inspector.core.record.run", "inspector.core.connect.target",
     "inspector.core.transports.stdio", "inspector.core.transports.streamable_http",
     "inspector.core.transports.http_sse", "inspector.core.protocol.judge", "inspector.core.capture",
     "inspector.core.session.rounds", "inspector.core.protocol.errata", "inspector.core.check.runner",

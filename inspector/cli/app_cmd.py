@@ -20,7 +20,7 @@ from inspector.core.exits import (
     EXIT_INTERRUPTED,
     exits_help,
 )
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 if TYPE_CHECKING:  # the job (and the target model under it) is imported when the command runs, not for --help
     from inspector.core.apps.job import AppJob
@@ -110,9 +110,9 @@ def job_of(args: argparse.Namespace, command: list[str]) -> AppJob:
     from inspector.cli.oneshot_cmd import roots_of
     from inspector.cli.record_cmd import parse_answers
     from inspector.core.apps.job import AppJob
+    from inspector.core.connect.target import InputError
+    from inspector.core.connect.target import Target as _Target
     from inspector.core.explore.arguments import ArgumentError, parse_json_object, split_pair
-    from inspector.core.session.target import InputError
-    from inspector.core.session.target import Target as _Target
 
     try:
         job = AppJob(_Target.from_args(args, command), args.name, list(args.words), text=args.text, json=args.json,

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, exits_help
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 #: ``--report`` file endings and the format they mean when ``--format`` is not given.
 FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".xml": "junit", ".sarif": "sarif"}
@@ -80,7 +80,7 @@ def run_check(args: argparse.Namespace, command: list[str], parser: argparse.Arg
     from inspector.core.check.context import CheckOptions
     from inspector.core.check.report import render
     from inspector.core.check.runner import CheckRun, run_checks
-    from inspector.core.session.target import InputError, Target
+    from inspector.core.connect.target import InputError, Target
 
     if args.url and command:
         parser.error("give either --url or a command after --, not both")

@@ -21,7 +21,7 @@ from inspector.core.exits import (
     EXIT_SERVER_FAILED,
     exits_help,
 )
-from inspector.core.present.terminal import safe_json
+from inspector.core.text import safe_json
 
 DIFF_EPILOG = """\
 examples:
@@ -93,9 +93,9 @@ def run_diff(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.core.compare.against import probe_server
     from inspector.core.compare.differ import compare
     from inspector.core.compare.sessions import CompareError, read_server
+    from inspector.core.connect.opened import CannotOpen
+    from inspector.core.connect.target import InputError, Target
     from inspector.core.replay.diff import PathError, parse_paths
-    from inspector.core.session.opened import CannotOpen
-    from inspector.core.session.target import InputError, Target
 
     if args.against and args.b is not None:
         return fail("give either a second capture B or --against with a server, not both", EXIT_CANNOT_COMPARE)
@@ -156,8 +156,8 @@ def run_baseline(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.core.compare.against import probe_server
     from inspector.core.compare.baseline import Baseline, BaselineError, check
     from inspector.core.compare.sessions import CompareError, read_server
-    from inspector.core.session.opened import CannotOpen
-    from inspector.core.session.target import InputError, Target
+    from inspector.core.connect.opened import CannotOpen
+    from inspector.core.connect.target import InputError, Target
 
     try:
         approved = Baseline.load(args.file) if args.action == "check" else None
@@ -201,7 +201,7 @@ def _listed(record: Any) -> Any:
 
 def _print_drift(drift: Any, shape: str) -> None:
     from inspector.core.compare.report import MARKS
-    from inspector.core.present.terminal import safe
+    from inspector.core.text import safe
 
     try:
         if shape == "json":

@@ -12,10 +12,10 @@ from typing import Any
 
 from inspector.cli.main import run_async
 from inspector.cli.show_cmd import run_show
+from inspector.core.connect.target import Target
 from inspector.core.exits import EXIT_OK, EXIT_PROTOCOL
 from inspector.core.paths import captures_dir
-from inspector.core.session.record import RecordOptions, record
-from inspector.core.session.target import Target
+from inspector.core.record.run import RecordOptions, record
 
 DEMO_SCRIPT: list[dict[str, Any]] = [
     {"method": "tools/list"},

@@ -58,7 +58,7 @@ def launcher() -> list[str]:
     if script is not None and script.name in ("mcp-inspector", "mcp-inspector.exe") and script.is_file():
         return [os.path.abspath(script)]
     # `python -m inspector`: this python, if it imports this package from any folder (an install, not a checkout)
-    from inspector.core.clients.wrap import tap_runs_anywhere
+    from inspector.core.tap.wrap import tap_runs_anywhere
 
     python = [os.path.abspath(sys.executable), "-m", "inspector"]
     if tap_runs_anywhere():
@@ -68,7 +68,7 @@ def launcher() -> list[str]:
 
 
 def _imports_anywhere(python: str) -> bool:
-    from inspector.core.clients.wrap import tap_runs_anywhere
+    from inspector.core.tap.wrap import tap_runs_anywhere
 
     return tap_runs_anywhere(python)
 

@@ -13,8 +13,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from inspector.core.exits import DOCTOR_EXITS, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_STEP_FAILED, exits_help
-from inspector.core.present.terminal import safe, safe_json
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
+from inspector.core.text import safe, safe_json
 
 if TYPE_CHECKING:  # the doctor is imported only when it runs, not for --help
     from inspector.core.doctor.model import Step
@@ -54,9 +54,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run_doctor(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     from inspector.cli.main import run_async
+    from inspector.core.connect.target import InputError, Target
     from inspector.core.doctor.runner import diagnose
     from inspector.core.doctor.text import heading, step_text
-    from inspector.core.session.target import InputError, Target
 
     if args.url and command:
         parser.error("give either --url or a command after --, not both")

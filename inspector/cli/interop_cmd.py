@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

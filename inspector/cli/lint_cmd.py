@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 EXIT_CLEAN = 0
 EXIT_MUST_BROKEN = 1
@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run_lint(args: argparse.Namespace) -> int:
     from inspector.core.capture import CaptureError
-    from inspector.core.protocol.lint import lint_capture
+    from inspector.core.check.lint import lint_capture
 
     try:
         report = lint_capture(args.capture, args.revision)
@@ -53,7 +53,7 @@ def run_lint(args: argparse.Namespace) -> int:
 
 
 def _text(report: object) -> str:
-    from inspector.core.protocol.lint import LintReport
+    from inspector.core.check.lint import LintReport
 
     assert isinstance(report, LintReport)
     lines = [f"{report.path}: {report.events} events, revision {report.revision or 'unknown'}"]
@@ -70,7 +70,7 @@ def _text(report: object) -> str:
 
 
 def _json(report: object) -> str:
-    from inspector.core.protocol.lint import LintReport
+    from inspector.core.check.lint import LintReport
 
     assert isinstance(report, LintReport)
     doc = {
@@ -87,7 +87,7 @@ def _junit(report: object) -> str:
     """One test case per rule of the table (and per other finding code seen); a case fails on a MUST broken."""
     from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib.request, ~15 ms at every start
 
-    from inspector.core.protocol.lint import LintReport
+    from inspector.core.check.lint import LintReport
     from inspector.core.protocol.rules import RULES
 
     assert isinstance(report, LintReport)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.exits import EXIT_CANNOT_COMPARE, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_OK, LOAD_EXITS, exits_help
-from inspector.core.present.terminal import safe, safe_json
+from inspector.core.text import safe, safe_json
 
 EPILOG = """\
 examples:
@@ -60,10 +60,10 @@ def run_load_command(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.cli.main import run_async
     from inspector.cli.record_cmd import parse_answers
     from inspector.cli.server_options import fail, server_problem
+    from inspector.core.connect.opened import CannotOpen
+    from inspector.core.connect.target import InputError, Target
     from inspector.core.explore.arguments import ArgumentError, parse_json_object, split_pair
     from inspector.core.load.runner import LoadError, LoadPlan, ToolCall
-    from inspector.core.session.opened import CannotOpen
-    from inspector.core.session.target import InputError, Target
 
     problem = server_problem(args, command, "load", "load TOOL KEY=VALUE")
     if problem:
@@ -114,8 +114,8 @@ def run_load_command(args: argparse.Namespace, command: list[str]) -> int:
 
 async def _run(target: Any, plan: Any, call: Any, out: Path, answers: dict[str, str], progress: Progress
                ) -> dict[str, Any]:
+    from inspector.core.connect.opened import opened
     from inspector.core.load.runner import LoadRun, call_params
-    from inspector.core.session.opened import opened
 
     async with opened(target, out, answers=answers, load=True) as session:
         if call is not None:

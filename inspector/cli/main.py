@@ -270,7 +270,7 @@ def add_config_options(parser: argparse.ArgumentParser, dest_prefix: str = "") -
 
 def add_oauth_options(parser: argparse.ArgumentParser) -> None:
     """``--oauth`` and its options, for every command that connects to a URL (read by
-    ``inspector.core.session.target.oauth_from_args``, which Target.from_args calls)."""
+    ``inspector.core.connect.target.oauth_from_args``, which Target.from_args calls)."""
     oauth = parser.add_argument_group("OAuth (HTTP servers that answer 401)")
     oauth.add_argument("--oauth", action="store_true",
                        help="on 401, run the OAuth 2.1 flow (discovery, registration, PKCE) and retry with its token")
@@ -479,7 +479,7 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             print("mcp-inspector: no display here, so the demo runs headless (the window needs X11 or Wayland)",
                   file=sys.stderr)
         return run_demo()
-    from inspector.core.session.target import InputError, Target
+    from inspector.core.connect.target import InputError, Target
 
     try:  # what the user typed is checked before anything else, the display included
         target = Target.from_window_args(args, command)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, LISTEN_EXITS, ONESHOT_EXITS, SKILL_EXITS, exits_help
-from inspector.core.present.terminal import safe, safe_json
+from inspector.core.text import safe, safe_json
 
 LISTS = {
     "tools": "list the server's tools (every page)",
@@ -212,9 +212,9 @@ def run_oneshot_command(args: argparse.Namespace, command: list[str], *, exit_no
 def _run(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.cli.main import run_async
     from inspector.cli.record_cmd import parse_answers
+    from inspector.core.connect.target import InputError, Target
     from inspector.core.explore.arguments import ArgumentError, parse_json_object, split_pair
     from inspector.core.explore.oneshot import OneShot, run_oneshot
-    from inspector.core.session.target import InputError, Target
 
     name = args.command
     if args.url and command:

@@ -13,10 +13,10 @@ import os
 import sys
 
 from inspector.cli.main import run_async
+from inspector.core.connect.target import InputError, Target
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
-from inspector.core.present.terminal import safe
-from inspector.core.session.record import STDIO_NAME, RecordOptions, load_messages, record
-from inspector.core.session.target import InputError, Target
+from inspector.core.record.run import STDIO_NAME, RecordOptions, load_messages, record
+from inspector.core.text import safe
 
 
 def parse_answers(pairs: list[str]) -> dict[str, str]:

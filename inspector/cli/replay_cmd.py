@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.exits import EXIT_CANNOT_REPLAY, EXIT_INTERRUPTED, REPLAY_EXITS, exits_help
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 EPILOG = """\
 examples:
@@ -79,15 +79,15 @@ def run_replay(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from dataclasses import replace as with_changes
 
     from inspector.cli.main import run_async
-    from inspector.core.replay.diff import PathError, parse_paths
-    from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
-    from inspector.core.session.target import (
+    from inspector.core.connect.target import (
         InputError,
         Target,
         make_transport,
         no_tls_options,
         parse_env,
     )
+    from inspector.core.replay.diff import PathError, parse_paths
+    from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
     from inspector.core.transports.base import TransportError
 
     if args.url and command:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.exits import EXIT_CANNOT_COMPARE, EXIT_DIFFERENT, EXIT_INTERRUPTED, EXIT_OK, RUN_EXITS, exits_help
-from inspector.core.present.terminal import safe, safe_json
+from inspector.core.text import safe, safe_json
 
 EPILOG = """\
 examples:
@@ -46,8 +46,8 @@ def run_collection_command(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.cli.server_options import fail, server_problem
     from inspector.core.collections.format import CollectionError, load
     from inspector.core.collections.runner import run_collection
-    from inspector.core.session.opened import CannotOpen
-    from inspector.core.session.target import InputError, Target
+    from inspector.core.connect.opened import CannotOpen
+    from inspector.core.connect.target import InputError, Target
 
     problem = server_problem(args, command, "run", "run COLLECTION")
     if problem:

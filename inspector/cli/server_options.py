@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from inspector.core.exits import EXIT_BAD_INPUT
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 
 def add_server_options(parser: argparse.ArgumentParser, *, timeout_help: str = "wait for the handshake and each "

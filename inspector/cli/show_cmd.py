@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from inspector.core.capture import CaptureError, iter_capture
-from inspector.core.present.describe import event_record, format_event, safe, target_words
+from inspector.core.present.describe import event_record, format_event, target_words
 from inspector.core.protocol.judge import ProtocolJudge
+from inspector.core.text import safe
 from inspector.core.wire.events import Event
 
 #: C1 control characters: JSON allows them raw, but a terminal may act on them (U+009B is a CSI).

@@ -132,7 +132,7 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
     transport = args.transport or ("websocket" if args.url.startswith(("ws://", "wss://")) else "auto")
     if args.url.startswith(("ws://", "wss://")) and transport != "websocket":
         return _usage(f"--url {args.url!r} is a WebSocket URL; --transport {transport} cannot reach it")
-    from inspector.core.session.target import InputError, tls_from_args
+    from inspector.core.connect.target import InputError, tls_from_args
 
     try:
         ca_file, insecure = tls_from_args(args.ca_file, args.insecure)

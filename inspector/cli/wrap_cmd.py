@@ -1,6 +1,6 @@
 """``mcp-inspector wrap CONFIG [--server NAME | --all]`` and ``unwrap CONFIG``: route a client's servers through
 ``mcp-inspector tap`` (stdio servers: the client starts the tap; URL servers: an HTTP tap the user runs) and back
-(see :mod:`inspector.core.clients.wrap`). Prints what changed, and the command of each HTTP tap to run."""
+(see :mod:`inspector.core.tap.wrap`). Prints what changed, and the command of each HTTP tap to run."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from inspector.core.clients.wrap import (
+    from inspector.core.paths import captures_dir
+    from inspector.core.tap.wrap import (
         WrapError,
         load,
         tap_command_text,
@@ -54,7 +55,6 @@ def run_wrap_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         unwrap_config,
         wrap_config,
     )
-    from inspector.core.paths import captures_dir
 
     try:
         if args.command == "wrap" and not args.server and not args.all:

@@ -21,7 +21,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 #: What a refusal cites.
 RULE = "MCP authorization, Communication Security: authorization server endpoints must be served over HTTPS; " \

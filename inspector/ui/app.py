@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.core.clients.profiles import ProfileStore
+from inspector.core.connect.target import Target
 from inspector.core.paths import captures_dir
-from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 
 if TYPE_CHECKING:  # Qt is imported when the window is built, not with this module

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.clients.config_out import CLIENTS, config_snippet
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.wheel_guard import guard_wheel
 
 

@@ -30,10 +30,10 @@ from inspector.core import offload
 from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileError, ProfileStore
+from inspector.core.connect.target import Target
 from inspector.core.explore.history import FILE_NAME as HISTORY_FILE
 from inspector.core.explore.history import History
 from inspector.core.paths import captures_dir
-from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions

@@ -22,8 +22,8 @@ from helpers import wait_until
 
 from inspector.core.auth.model import OAuthOptions
 from inspector.core.capture import read_capture
-from inspector.core.session.record import RecordOptions, RecordResult, record
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
+from inspector.core.record.run import RecordOptions, RecordResult, record
 from inspector.core.wire.events import Event, Kind
 
 SERVER = Path(__file__).resolve().parent / "servers" / "oauth_server.py"

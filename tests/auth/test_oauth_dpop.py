@@ -14,10 +14,11 @@ from auth_support import AuthServer, make_key, record_with_oauth
 from inspector.core.auth import dpop
 from inspector.core.auth.assertions import claims_of, header_of
 from inspector.core.auth.challenge import Challenge
-from inspector.core.auth.flow import AuthIO, OAuthClient
+from inspector.core.auth.flow import OAuthClient
 from inspector.core.auth.model import RULES, AuthError, OAuthOptions, Step
 from inspector.core.auth.tokens import TokenStore
 from inspector.core.exits import EXIT_OK
+from inspector.core.transports.credentials import AuthIO
 
 
 def proofs(server: AuthServer, path: str) -> list[dict[str, Any]]:

@@ -15,8 +15,8 @@ from helpers import cli
 
 from inspector.cli.main import build_parser
 from inspector.core.auth.assertions import claims_of, header_of
+from inspector.core.connect.target import InputError, oauth_from_args
 from inspector.core.exits import EXIT_OK
-from inspector.core.session.target import InputError, oauth_from_args
 
 MEMORY = {"MCP_INSPECTOR_TOKEN_STORE": "memory"}
 RECORD = ["record", "--out", "s.jsonl", "--url", "http://127.0.0.1:9/mcp"]

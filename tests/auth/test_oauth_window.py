@@ -28,7 +28,7 @@ from test_oauth_loopback import own_listening_ports
 from inspector.core.auth.model import OAuthOptions, TokenSet
 from inspector.core.auth.tokens import TokenStore
 from inspector.core.clients.profiles import ServerProfile
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.main_window import NO_PORT
 from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.session import oauth

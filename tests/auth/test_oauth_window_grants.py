@@ -23,7 +23,7 @@ from test_oauth_window import steps_shown
 
 from inspector.core.auth.tokens import TokenStore
 from inspector.core.clients.profiles import ServerProfile
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.session import oauth
 from inspector.ui.session.live import FAILED, READY

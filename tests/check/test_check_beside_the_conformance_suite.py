@@ -16,7 +16,7 @@ from http_support import SERVERS, ServerProcess, launch, launch_on_free_port, st
 from inspector.core.check.checks import CHECKS, FAILED, NOT_APPLICABLE, PASSED
 from inspector.core.check.context import CheckOptions
 from inspector.core.check.runner import CheckRun, Report, run_checks
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 pytestmark = pytest.mark.integration
 

@@ -18,7 +18,7 @@ from inspector.core.check.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASS
 from inspector.core.check.context import CheckOptions
 from inspector.core.check.report import render
 from inspector.core.check.runner import CheckRun, Report, run_checks
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 BROKEN = [sys.executable, str(Path(__file__).resolve().parent / "servers" / "broken_server.py")]
 #: the broken server answers at once; only the id it mangles is waited for in full

@@ -14,8 +14,8 @@ from helpers import ROOT, cli
 
 from inspector.core.capture import read_capture
 from inspector.core.check.checks import CHECKS, INCOMPLETE, NOT_APPLICABLE, PASSED
+from inspector.core.check.lint import lint_capture
 from inspector.core.exits import EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED
-from inspector.core.protocol.lint import lint_capture
 
 HOSTILE = [sys.executable, str(ROOT / "tests" / "data" / "hostile" / "hs.py")]
 #: the hostile servers answer at once; a wait of TIMEOUT is a request they never answer

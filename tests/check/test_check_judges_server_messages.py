@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.check.checks import MUST
 from inspector.core.check.judging import judge_server_messages
-from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Direction
 from inspector.core.wire.framing import decode_line
 

@@ -12,7 +12,7 @@ from helpers import until
 from qt_loop import open_test_window
 
 from inspector.core.check.checks import FAILED, INCOMPLETE
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.panels.check_report import CheckReportView
 from inspector.ui.session.live import READY
 

@@ -53,7 +53,7 @@ def test_a_wrong_or_missing_server_name_is_a_sentence_naming_the_servers(claude_
 
 def test_the_window_opens_the_config_entry_too(claude_config):
     from inspector.cli.main import build_parser
-    from inspector.core.session.target import Target
+    from inspector.core.connect.target import Target
 
     args = build_parser().parse_args(["--config", str(claude_config), "--server", "demo", "--timeout", "12"])
     target = Target.from_window_args(args, [])

@@ -17,7 +17,7 @@ from helpers import ROOT, cli, wait_until
 
 from inspector.core.check.context import code_text as _code_text
 from inspector.core.check.context import got as _got
-from inspector.core.protocol.lint import lint_capture
+from inspector.core.check.lint import lint_capture
 from inspector.core.wire.events import Event, Kind
 
 HOSTILE = [sys.executable, str(ROOT / "tests" / "data" / "hostile" / "hs.py")]

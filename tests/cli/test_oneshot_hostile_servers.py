@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, cli
 
+from inspector.core.check.lint import lint_capture
 from inspector.core.exits import EXIT_OK, EXIT_PROTOCOL
-from inspector.core.protocol.lint import lint_capture
 
 HOSTILE = [sys.executable, str(ROOT / "tests" / "data" / "hostile" / "hs.py")]
 TIMEOUT = 5.0

@@ -13,11 +13,11 @@ import pytest
 import warm_python
 from helpers import until
 
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.explore.caching import MIN_EXPIRY, CacheHints, describe, expiry_delay, hints_of
 from inspector.core.explore.catalog import Catalog
 from inspector.core.present.annotations import message_notes
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 

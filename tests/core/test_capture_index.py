@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from inspector.core.capture import index as index_module
 from inspector.core.capture import read_capture
+from inspector.core.capture.columns import BINARY, Columns, category_table
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.index import CaptureIndex, IndexedEvents
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.present.columns import BINARY, Columns, category_table
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
 

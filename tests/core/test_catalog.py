@@ -15,10 +15,10 @@ import warm_python
 from helpers import until
 from npm_servers import install_everything
 
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.explore.catalog import Catalog, Notice, roots_of
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 
 pytestmark = [pytest.mark.integration]
 HERE = Path(__file__).parent

@@ -1,6 +1,6 @@
 """Spans (inspector/core/session/spans.py): the messages of one task or one multi-round call marked as one, on
 the events as they are saved, and read back into the timeline's columns for a live session and an opened capture
-alike (inspector/core/present/columns.py, inspector/core/capture/index.py)."""
+alike (inspector/core/capture/columns.py, inspector/core/capture/index.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 from inspector.core.capture import read_capture
+from inspector.core.capture.columns import Columns
 from inspector.core.capture.index import CaptureIndex
+from inspector.core.connect.target import Target
 from inspector.core.explore.oneshot import OneShot, run_oneshot
-from inspector.core.present.columns import Columns
 from inspector.core.session.spans import Spans
-from inspector.core.session.target import Target
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 

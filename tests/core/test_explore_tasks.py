@@ -17,6 +17,7 @@ from helpers import until
 from npm_servers import install_everything
 
 from inspector.core.capture import read_capture
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_SERVER_FAILED
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.oneshot import OneShot, run_oneshot
@@ -33,7 +34,6 @@ from inspector.core.explore.tasks import (
 )
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, ServerInfo
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.wire.events import Event, Kind
 
 pytestmark = [pytest.mark.integration]

@@ -12,10 +12,10 @@ import pytest
 from inspector.core.capture import index as index_module
 from inspector.core.capture import read_capture
 from inspector.core.capture.live import LiveIndex
+from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.protocol.pacer import JudgePacer
-from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
 

@@ -14,7 +14,7 @@ import pytest
 from helpers import until
 from test_waiting_and_cancelling import TIMEOUT, Person, ask, open_session, run, sent_request
 
-from inspector.core.present.columns import Columns
+from inspector.core.capture.columns import Columns
 from inspector.core.present.request_states import CANCELLED, CONNECTION_CLOSED, TIMED_OUT, RequestStates
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout
 from inspector.core.session.session import Session

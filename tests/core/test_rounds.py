@@ -13,9 +13,9 @@ import warm_python
 
 from inspector.core.capture import read_capture
 from inspector.core.capture.index import CaptureIndex
+from inspector.core.connect.target import Target
 from inspector.core.explore.oneshot import OneShot, run_oneshot
 from inspector.core.session.rounds import MAX_INPUT_ROUNDS
-from inspector.core.session.target import Target
 from inspector.core.wire.events import Event, Kind
 
 pytestmark = [pytest.mark.integration]

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from helpers import cli
 
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_SKILL_UNVERIFIED
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.skills.entries import MAX_FILES, entry_of
 from inspector.core.skills.frontmatter import FrontmatterError, differences, split
 from inspector.core.skills.loader import (

@@ -16,11 +16,11 @@ import warm_python
 from helpers import cli, until
 from npm_servers import install_everything
 
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.explore.subscriptions import LISTEN, filter_for, wait_for_acknowledgement
 from inspector.core.protocol.judge import judge_events
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 

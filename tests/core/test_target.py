@@ -14,9 +14,9 @@ from inspector.cli.main import build_parser, split_command
 from inspector.core.capture import read_capture
 from inspector.core.clients.configs import ConfigError
 from inspector.core.clients.profiles import ServerProfile
+from inspector.core.connect.target import InputError, Target, make_transport
+from inspector.core.record.run import RecordOptions, record
 from inspector.core.redaction import REDACTED
-from inspector.core.session.record import RecordOptions, record
-from inspector.core.session.target import InputError, Target, make_transport
 from inspector.core.transports.base import TransportError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,8 +25,8 @@ from helpers import until
 from PySide6.QtWidgets import QPushButton
 from qt_loop import open_test_window, qloop  # noqa: F401 - qloop is a fixture
 
+from inspector.core.connect.target import Target
 from inspector.core.forms.fields import CUT_NOTE
-from inspector.core.session.target import Target
 
 pytestmark = [pytest.mark.integration]
 

@@ -32,8 +32,8 @@ from http_fault_support import (  # noqa: F401 - fixtures
 )
 
 from inspector.core.clients.profiles import ServerProfile
+from inspector.core.connect.target import Target
 from inspector.core.exits import EXIT_CANNOT_CONNECT
-from inspector.core.session.target import Target
 from inspector.ui.session.live import CLOSED, FAILED, READY
 
 pytestmark = [pytest.mark.integration]

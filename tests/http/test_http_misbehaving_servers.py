@@ -37,9 +37,9 @@ from integration.integration_support import (
     run_inspector,
 )
 
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import (
     ConnectionRefused,
     HttpStatusError,

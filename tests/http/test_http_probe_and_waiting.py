@@ -19,8 +19,8 @@ from qt_loop import accept_elicitation, open_test_window, qloop  # noqa: F401 - 
 from qt_loop import call_tool as send
 from qt_loop import latency_cell as latency
 
-from inspector.core.present.columns import PROBLEM, is_problem
-from inspector.core.session.target import HTTP_BACKSTOP, Target
+from inspector.core.capture.columns import PROBLEM, is_problem
+from inspector.core.connect.target import HTTP_BACKSTOP, Target
 from inspector.core.wire.events import Direction, Event, Kind
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -34,8 +34,8 @@ from integration_support import (
     start_inspector,
 )
 
+from inspector.core.capture.columns import is_problem
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_PROTOCOL, EXIT_TIMEOUT
-from inspector.core.present.columns import is_problem
 from inspector.core.wire.events import Kind
 from inspector.core.wire.framing import CUT_BY_STOP
 

@@ -10,8 +10,8 @@ import warm_cli
 from helpers import ROOT
 
 from inspector.core.auth.model import OAuthOptions
+from inspector.core.connect.target import Target
 from inspector.core.interop.copy_as import as_command, as_curl, as_jsonrpc
-from inspector.core.session.target import Target
 
 CALL = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
         "params": {"name": "get-sum", "arguments": {"a": 2, "b": 3.5, "flag": True, "note": "it's $HOME",

@@ -9,6 +9,7 @@ from pathlib import Path
 from replay_support import ECHO, GREET, versioned
 
 from inspector.core.capture import read_capture
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.replay.diff import CHANGED, MessageDiff, WindowDelta, parse_paths
 from inspector.core.replay.engine import (
     EXIT_DIFFERENT,
@@ -17,7 +18,6 @@ from inspector.core.replay.engine import (
     ReplayPlan,
     replay,
 )
-from inspector.core.session.target import Target, make_transport
 
 
 def run(capture: Path, server: list[str], out: Path, *ignore: str):

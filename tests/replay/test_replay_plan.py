@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from inspector.core.capture import Capture
+from inspector.core.connect.target import Target
 from inspector.core.replay.engine import (
     MAPPED,
     RAW,
@@ -21,7 +22,6 @@ from inspector.core.replay.engine import (
     ReplayPlan,
 )
 from inspector.core.session.outcomes import RpcError
-from inspector.core.session.target import Target
 from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line

@@ -32,10 +32,11 @@ from qt_loop import open_test_window
 
 from inspector.core.auth import authorize, tokens
 from inspector.core.auth.challenge import parse_challenge
-from inspector.core.auth.flow import AuthIO, OAuthClient, Reply
+from inspector.core.auth.flow import OAuthClient
 from inspector.core.auth.model import RULES, AuthError, OAuthOptions
+from inspector.core.connect.target import Target
 from inspector.core.exits import EXIT_OK
-from inspector.core.session.target import Target
+from inspector.core.transports.credentials import AuthIO, Reply
 from inspector.ui.session import oauth
 from inspector.ui.session.live import FAILED, READY
 

@@ -15,9 +15,9 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from helpers import ROOT, cli
 
-from inspector.core.clients import wrap as wrap_module
 from inspector.core.clients.configs import read_config, strip_json_comments
-from inspector.core.clients.wrap import (
+from inspector.core.tap import wrap as wrap_module
+from inspector.core.tap.wrap import (
     TAP_PREFIX,
     WrapError,
     load,

@@ -11,7 +11,7 @@ from helpers import until
 from npm_servers import install_everything
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.explorer.result_view import ResultView, SafeBrowser
 
 #: server-everything (Node) starts, shakes hands and is listed well within this on a loaded machine

@@ -83,7 +83,7 @@ def main() -> None:
         loop = new_qloop(app)
         asyncio.set_event_loop(loop)
         if os.environ.get("PROBE_COMMAND"):
-            from inspector.core.session.target import Target
+            from inspector.core.connect.target import Target
 
             tab = window.open_live(Target(name="probed", argv=json.loads(os.environ["PROBE_COMMAND"])))
             if not tab.explorer.isVisible():  # folded on a small screen: opened as a user would

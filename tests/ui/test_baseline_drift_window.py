@@ -11,7 +11,7 @@ from qt_loop import open_test_window
 from window_views_support import VERSIONED, shot
 
 from inspector.core.clients.profiles import ServerProfile
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.compare.drift import save_baseline
 from inspector.ui.session.live import READY
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from qt_loop import open_test_window
 from tls_support import closed_port
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.panels.doctor import DoctorDialog
 from inspector.ui.session.live import FAILED, READY
 

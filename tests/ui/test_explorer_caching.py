@@ -16,7 +16,7 @@ from explorer_support import BOUND, rows
 from helpers import until
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 

@@ -15,7 +15,7 @@ import pytest
 from explorer_support import wait
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 pytestmark = [pytest.mark.integration]
 

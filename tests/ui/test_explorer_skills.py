@@ -15,7 +15,7 @@ from explorer_support import BOUND, rows
 from helpers import until
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 pytestmark = [pytest.mark.integration]
 SERVER = Path(__file__).resolve().parents[1] / "core" / "servers" / "skills_server.py"

@@ -15,7 +15,7 @@ from explorer_support import BOUND, rows
 from helpers import until
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.timeline.model import COL_LATENCY
 
 pytestmark = [pytest.mark.integration]

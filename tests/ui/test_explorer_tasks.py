@@ -20,7 +20,7 @@ from explorer_support import BOUND, everything_tab, rows, shown_text
 from helpers import until
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.explorer.tasks_page import COL_STATUS, COL_TOOL
 from inspector.ui.timeline.model import COL_SEQ, COL_SUMMARY
 

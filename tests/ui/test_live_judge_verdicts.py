@@ -8,8 +8,8 @@ import pytest
 from helpers import DEMO, until
 from qt_loop import call_tool, open_test_window
 
+from inspector.core.connect.target import Target
 from inspector.core.protocol.judge import ProtocolJudge, Verdict
-from inspector.core.session.target import Target
 from inspector.ui.session.live import READY
 
 pytestmark = pytest.mark.integration

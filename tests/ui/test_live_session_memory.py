@@ -17,7 +17,7 @@ from qt_loop import call_tool, latency_cell, open_test_window
 from inspector.core.capture import index as index_module
 from inspector.core.capture import live as live_module
 from inspector.core.capture import read_capture
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.core.wire.events import Event, Kind
 from inspector.ui.session.live import READY
 from inspector.ui.timeline.model import COL_METHOD, EVENT_ROLE

@@ -11,8 +11,8 @@ from helpers import until
 from qt_loop import open_test_window
 from window_views_support import LOAD_SERVER, shot
 
+from inspector.core.connect.target import Target
 from inspector.core.load.runner import LoadPlan, ToolCall
-from inspector.core.session.target import Target
 from inspector.ui.load.run import run_load_view
 from inspector.ui.load.view import LoadView
 

@@ -12,7 +12,7 @@ from helpers import ROOT, until
 from PySide6.QtCore import Qt
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.core.wire.events import Direction, Kind
 from inspector.ui.session.live import CLOSED, FAILED, READY
 from inspector.ui.session.tab import SessionTab

@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings
 from qt_loop import open_test_window
 
 from inspector.core.clients.profiles import ProfileStore
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.core.wire.events import Kind
 from inspector.ui.controllers.settings import MAX_MESSAGE_KEY
 from inspector.ui.main_window import MainWindow

@@ -18,7 +18,7 @@ from helpers import DEMO, ROOT
 from npm_servers import install_everything
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import COL_LATENCY
 

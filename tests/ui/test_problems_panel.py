@@ -78,10 +78,10 @@ def f8_rows(tab):
 def test_a_schema_finding_is_one_problem_for_f8_problems_only_the_panel_and_the_export(qapp, qloop, qtbot,
                                                                                      tmp_path):
     """Three notions of problem disagreed (issue 27): a schema finding coloured its row and was in the Problems
-    panel, but F8 and "problems only" never reached it. Now one rule (core/present/problems.py) decides for all;
+    panel, but F8 and "problems only" never reached it. Now one rule (core/wire/problems.py) decides for all;
     muting the rule takes the row out of them all, unmuting brings it back."""
     from inspector.core.interop.convert import export_capture
-    from inspector.core.present.problems import event_is_problem
+    from inspector.core.wire.problems import event_is_problem
 
     out = record_broken(tmp_path)
     with open_test_window(qloop, tmp_path) as window:

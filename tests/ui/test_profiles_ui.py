@@ -113,7 +113,7 @@ def test_adding_an_http_profile_offers_the_url_transports_and_parses_headers(qtb
 
 
 def test_the_response_timeout_set_in_the_dialog_is_saved_and_given_to_the_session(qtbot, make_sidebar, store) -> None:
-    from inspector.core.session.target import Target
+    from inspector.core.connect.target import Target
 
     sidebar = make_sidebar()
     dialog = sidebar.add_profile()

@@ -19,7 +19,7 @@ from qt_loop import call_tool as call
 from qt_loop import latency_cell as latency
 
 from inspector.cli.main import build_parser
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.session.live import READY
 from inspector.ui.session.tab import SessionTab

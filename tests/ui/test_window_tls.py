@@ -11,7 +11,7 @@ from qt_loop import open_test_window
 from tls_support import Certificate, https_server, make_certificate
 
 from inspector.cli.main import build_parser
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.session.live import FAILED, READY
 
 pytestmark = pytest.mark.integration

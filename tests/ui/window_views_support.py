@@ -11,7 +11,7 @@ from pathlib import Path
 import warm_python
 from helpers import cli
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 VERSIONED = Path(__file__).resolve().parents[1] / "compare" / "servers" / "versioned_server.py"
 LOAD_SERVER = Path(__file__).resolve().parents[1] / "load" / "servers" / "load_server.py"

@@ -13,7 +13,7 @@ the app posted (:meth:`AppHost.receive`) and gives it a way to post back (:class
 - sends nothing before the app's ``ui/notifications/initialized`` ("The Host MUST NOT send any request or
   notification to the View before it receives an initialized notification"), then the tool's input and its
   result, ``ui/notifications/host-context-changed`` and ``ui/resource-teardown``;
-- records every message both ways as an ``app`` event of the session (:mod:`inspector.core.apps.lane`), a
+- records every message both ways as an ``app`` event of the session (:mod:`inspector.core.wire.app_lane`), a
   response paired with its request as on the wire.
 
 Nothing here blocks: the server round trips run as tasks of the host's :class:`~inspector.core.tasks.Tasks`.
@@ -29,13 +29,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.core.apps import lane
 from inspector.core.apps.meta import APPS_PROTOCOL_VERSION, app_may_call
 from inspector.core.apps.policy import Policy
 from inspector.core.session.outcomes import client_info, result_of
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.core.waiting import wait_for
+from inspector.core.wire import app_lane as lane
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 
 @dataclass

@@ -21,7 +21,7 @@ from inspector.core.auth.model import NO_LISTENER_REDIRECT, RULES, AuthError, OA
 from inspector.core.urls import shown_url, url_refusal
 
 if TYPE_CHECKING:
-    from inspector.core.auth.flow import AuthIO
+    from inspector.core.transports.credentials import AuthIO
 
 #: Redirects followed inside the authorization server before the one to the redirect URI.
 MAX_HOPS = 5

@@ -29,7 +29,8 @@ from inspector.core.auth.challenge import Challenge, parse_challenges
 from inspector.core.auth.model import RULES, Step
 
 if TYPE_CHECKING:
-    from inspector.core.auth.flow import AuthIO, OAuthClient
+    from inspector.core.auth.flow import OAuthClient
+    from inspector.core.transports.credentials import AuthIO
 
 #: The algorithms proofs can be signed with, in the order the inspector prefers them.
 PROOF_ALGORITHMS = ("ES256", "ES384", "ES512", "RS256", "PS256", "Ed25519", "EdDSA")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
@@ -39,7 +39,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from inspector.core.auth import discovery, grants
 from inspector.core.auth.assertions import ClientKey
 from inspector.core.auth.authorize import Authorizer, default_authorizer
-from inspector.core.auth.challenge import Challenge
+from inspector.core.auth.challenge import Challenge, parse_challenge
 from inspector.core.auth.dpop import RS, DPoP, start_dpop, wants_nonce_at_resource
 from inspector.core.auth.model import (
     RULES,
@@ -53,41 +53,13 @@ from inspector.core.auth.model import (
 )
 from inspector.core.auth.pkce import challenge_of, make_state, make_verifier
 from inspector.core.auth.tokens import TokenStore, default_store
+from inspector.core.transports.credentials import AuthIO, CredentialsError, Reply
 from inspector.core.urls import shown_url, url_refusal
 
 #: How many step-up authorizations one request may cause before it fails for good ("no more than a few").
 MAX_STEP_UPS = 2
 #: Why an access token is refused that cannot go into an ``Authorization`` header as it came (the token
 #: itself is never repeated: sentences reach the terminal and the capture).
-
-@dataclass
-class Reply:
-    """One answered HTTP exchange of the flow."""
-
-    status: int
-    headers: Mapping[str, str]
-    body: bytes
-    url: str
-
-    def json(self) -> dict[str, Any] | None:
-        try:
-            value = json.loads(self.body)
-        except (ValueError, RecursionError):
-            return None
-        return value if isinstance(value, dict) else None
-
-
-#: ``fetch(method, url, step, headers, body)``: one recorded exchange; raises AuthError on a network failure.
-Fetch = Callable[[str, str, str, dict[str, str], bytes | None], Awaitable[Reply]]
-
-
-@dataclass
-class AuthIO:
-    """How the flow reaches the network and reports: given by the transport for each run."""
-
-    fetch: Fetch
-    note: Callable[[Step], None] = lambda step: None
-
 
 @dataclass
 class _Pending:
@@ -155,6 +127,13 @@ class OAuthClient:
     def note_nonce_retry(self, url: str, io: AuthIO) -> None:
         self._record(Step("dpop", url, "ok", "the MCP server wants a DPoP nonce (use_dpop_nonce): the request is "
                           "sent again, once, with it", RULES["dpop-nonce"]), io)
+
+    #: how many step-up authorizations one request may cause (the transport counts them)
+    max_step_ups = MAX_STEP_UPS
+
+    def challenge_of(self, www_authenticate: str) -> Challenge:
+        """A response's ``WWW-Authenticate`` header read (RFC 6750 section 3, RFC 9728 ``resource_metadata``)."""
+        return parse_challenge(www_authenticate)
 
     def handles(self, status: int, challenge: Challenge) -> bool:
         """Whether a response calls for the flow: 401, or 403 with ``insufficient_scope``."""
@@ -494,7 +473,12 @@ class OAuthClient:
         refusal = url_refusal(url)
         if refusal is not None:
             raise self._fail(step, shown_url(url), f"the {what} was refused: {refusal}", "url", io)
-        return await io.fetch(method, url, step, headers, body)
+        try:
+            return await io.fetch(method, url, step, headers, body)
+        except AuthError:
+            raise
+        except CredentialsError as exc:  # the transport's sentence for a network failure
+            raise AuthError(str(exc)) from None
 
     # -- tokens ---------------------------------------------------------------------------------------------
 

@@ -31,7 +31,8 @@ from inspector.core.auth.dpop import AS, wants_nonce_at_token_endpoint
 from inspector.core.auth.model import RULES, UNSENDABLE_TOKEN, ClientInfo, Step, TokenSet, sendable
 
 if TYPE_CHECKING:
-    from inspector.core.auth.flow import AuthIO, OAuthClient, Reply
+    from inspector.core.auth.flow import OAuthClient
+    from inspector.core.transports.credentials import AuthIO, Reply
 
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.transports.credentials import CredentialsError
 from inspector.core.urls import RULE as URL_RULE
 
 #: How the authorization step is done headless: the system browser and the loopback listener, a redirect
@@ -117,7 +118,7 @@ class Step:
         return data
 
 
-class AuthError(Exception):
+class AuthError(CredentialsError):
     """The flow cannot go on: ``str()`` is one sentence that names the rule."""
 
     def __init__(self, sentence: str, step: Step | None = None) -> None:

@@ -4,7 +4,7 @@
 a million events that is tens of seconds and gigabytes. :class:`CaptureIndex` instead scans the file once,
 in slices the caller paces (:meth:`CaptureIndex.scan` stops after a time budget, so a window stays
 responsive), and keeps per event only the file offset of its line and the timeline's
-:class:`~inspector.core.present.columns.Columns` (kind, direction, problem, method, paired row): 18 bytes an
+:class:`~inspector.core.capture.columns.Columns` (kind, direction, problem, method, paired row): 18 bytes an
 event.
 :meth:`CaptureIndex.event` reads one line back and decodes it exactly as the reader does; a line over
 :data:`BIG_LINE_BYTES` becomes a :class:`PartialEvent` (its start, and its raw bytes a piece at a time).
@@ -36,19 +36,19 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, overload
 
-from inspector.core.capture.format import FORMAT_VERSION, CaptureError, event_from_obj
-from inspector.core.capture.reader import (
-    MAX_LISTED_PROBLEMS,
-    UPGRADES,
-    _check_header,
-)
-from inspector.core.present.columns import (
+from inspector.core.capture.columns import (
     BINARY,
     Columns,
     category,
     category_of,
     method_of,
     reply_to_of,
+)
+from inspector.core.capture.format import FORMAT_VERSION, CaptureError, event_from_obj
+from inspector.core.capture.reader import (
+    MAX_LISTED_PROBLEMS,
+    UPGRADES,
+    _check_header,
 )
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind, RpcInfo

@@ -5,7 +5,7 @@ A live session used to keep every :class:`~inspector.core.wire.events.Event` it 
 a million notifications took 400 MB and ten million would take gigabytes. Every event is in the capture file
 anyway (:class:`~inspector.core.capture.writer.CaptureWriter` writes them all, in order), so :class:`LiveIndex`
 keeps per event only what :class:`~inspector.core.capture.index.CaptureIndex` keeps for an opened capture: the
-timeline's :class:`~inspector.core.present.columns.Columns` (kind, direction, problem, method, pairing) and
+timeline's :class:`~inspector.core.capture.columns.Columns` (kind, direction, problem, method, pairing) and
 the offset of its line, which the writer notes as it writes it (``track_offsets``): about 14 bytes an event.
 The last :data:`RING_EVENTS` events (at most :data:`RING_BYTES` of raw bytes) stay in memory as they came,
 for the rows a following view shows and for whoever reads a batch just after it arrived; any older row is
@@ -27,10 +27,10 @@ from array import array
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator
 
+from inspector.core.capture.columns import BINARY, Columns, category_of, method_of, reply_to_of
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.writer import CaptureWriter
-from inspector.core.present.columns import BINARY, Columns, category_of, method_of, reply_to_of
 from inspector.core.wire.events import Event, Kind
 
 #: Recent events kept as they came: more than a following view shows, and more than arrive between two

@@ -29,7 +29,7 @@ _ALWAYS = frozenset({Kind.HTTP, Kind.LIFECYCLE, Kind.NOTE})
 
 
 class KeptEvents:
-    """A session's keeper (:class:`~inspector.core.session.pipeline.Keeper`) for ``check``: :attr:`events` in
+    """A session's keeper (:class:`~inspector.core.capture.pipeline.Keeper`) for ``check``: :attr:`events` in
     seq order, bounded as the module says; :attr:`dropped` counts what was left to the capture."""
 
     def __init__(self, other_events: int = OTHER_EVENTS, stray_answers: int = STRAY_ANSWERS,

@@ -16,8 +16,8 @@ from xml.etree import ElementTree as ET
 
 from inspector.core.check.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, Result
 from inspector.core.check.runner import Report
-from inspector.core.present.describe import safe
 from inspector.core.present.markdown import literal
+from inspector.core.text import safe
 
 FORMATS = ("text", "markdown", "json", "junit", "sarif")
 #: the text report's mark of each outcome; an incomplete check is never shown as a pass nor as a skip

@@ -56,11 +56,12 @@ from inspector.core.check.context import UNSUPPORTED_REVISION, CheckOptions, Con
 from inspector.core.check.judging import ServerMessageJudge
 from inspector.core.check.kept import KeptEvents
 from inspector.core.check.probes import PROBES
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
-from inspector.core.present.describe import clip, describe_http, label, method_and_id, safe
+from inspector.core.present.describe import clip, describe_http, label, method_and_id
 from inspector.core.session.outcomes import HandshakeError, RequestTimeout, ServerInfo, client_info, result_of
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
+from inspector.core.text import safe
 from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportClosed, TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind

@@ -16,10 +16,10 @@ from typing import Any
 
 from inspector.core.collections.expectations import Outcome, judge
 from inspector.core.collections.format import Collection, SavedRequest
+from inspector.core.connect.opened import opened
+from inspector.core.connect.target import Target
 from inspector.core.explore.listing import ListingError, list_all
-from inspector.core.session.opened import opened
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target
 from inspector.core.transports.base import TransportClosed, TransportError
 
 
@@ -72,7 +72,7 @@ async def run_collection(collection: Collection, target: Target, out: Path | Non
                          answers: dict[str, str] | None = None,
                          on_result: Callable[[RequestResult], None] | None = None) -> CollectionRun:
     """Run ``collection`` against ``target``, saving the session at ``out``. Raises
-    :class:`~inspector.core.session.opened.CannotOpen` when no session can be had."""
+    :class:`~inspector.core.connect.opened.CannotOpen` when no session can be had."""
     import time
 
     run = CollectionRun(collection, out)

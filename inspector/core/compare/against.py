@@ -14,17 +14,17 @@ import tempfile
 from pathlib import Path
 
 from inspector.core.compare.sessions import Exchange, ServerRecord, plain_params, read_server
+from inspector.core.connect.opened import opened
+from inspector.core.connect.target import Target
 from inspector.core.explore.listing import LISTS, ListingError, declared, list_all
-from inspector.core.session.opened import opened
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target
 from inspector.core.transports.base import TransportClosed, TransportError
 
 
 async def probe_server(target: Target, requests: list[Exchange], out: Path | None = None, *,
                        answers: dict[str, str] | None = None, kinds: tuple[str, ...] = tuple(LISTS)) -> ServerRecord:
     """The server ``target`` names, its ``kinds`` listed and asked ``requests`` again; its capture saved at ``out``
-    (else in a temporary file, removed afterwards). Raises :class:`~inspector.core.session.opened.CannotOpen`."""
+    (else in a temporary file, removed afterwards). Raises :class:`~inspector.core.connect.opened.CannotOpen`."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="mcp-inspector-diff-") as folder:
             return await probe_server(target, requests, Path(folder) / "live.jsonl", answers=answers, kinds=kinds)

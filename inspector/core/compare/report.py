@@ -19,8 +19,8 @@ from typing import Any
 
 from inspector.core.compare.differ import KIND_NAMES, BehaviourChange, Comparison, InterfaceChange
 from inspector.core.compare.sessions import ServerRecord
-from inspector.core.present.describe import safe
 from inspector.core.replay.diff import CHANGED, MessageDiff
+from inspector.core.text import safe
 
 #: Differences listed under one item before the rest are counted.
 MAX_LISTED_DIFFS = 10

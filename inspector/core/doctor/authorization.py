@@ -12,13 +12,14 @@ the step's.
 from __future__ import annotations
 
 from inspector.core.auth.challenge import Challenge, parse_challenge
-from inspector.core.auth.flow import AuthIO, OAuthClient, Reply
+from inspector.core.auth.flow import OAuthClient
 from inspector.core.auth.model import AuthError, OAuthOptions
 from inspector.core.auth.tokens import TokenStore
+from inspector.core.connect.target import Target
 from inspector.core.doctor.http_steps import asks_authorization
 from inspector.core.doctor.model import Step, failed, passed, warning
 from inspector.core.doctor.session_run import SessionRun
-from inspector.core.session.target import Target
+from inspector.core.transports.credentials import AuthIO, Reply
 from inspector.core.transports.http_common import USER_AGENT, explain
 
 #: Bound on each request of the discovery the doctor runs alone.

@@ -15,10 +15,10 @@ import os
 import shutil
 from pathlib import Path
 
+from inspector.core.connect.target import Target
 from inspector.core.doctor.model import Step, failed, passed, warning
 from inspector.core.doctor.session_run import SessionRun
-from inspector.core.present.describe import safe
-from inspector.core.session.target import Target
+from inspector.core.text import safe
 from inspector.core.transports.base import CannotRun, CommandNotFound, TransportClosed, TransportError
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind, Lifecycle

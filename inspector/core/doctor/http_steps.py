@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from urllib.parse import urlsplit, urlunsplit
 
+from inspector.core.connect.target import Target
 from inspector.core.doctor.model import Step, failed, passed, skipped, warning
 from inspector.core.doctor.network import Where
 from inspector.core.doctor.session_run import SessionRun, run_session
-from inspector.core.session.target import Target
 from inspector.core.transports.http_common import ACCEPT_BOTH
 from inspector.core.transports.tls import tls_context
 from inspector.core.waiting import wait_for

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from inspector.core.connect.target import Target
 from inspector.core.doctor.model import COMMAND_STEPS, URL_STEPS, Report, Step, skipped
 from inspector.core.doctor.session_run import SessionRun, run_session
-from inspector.core.session.target import Target
 
 #: The handshake's bound when the caller gives none: a server that answers at all does so within seconds.
 DEFAULT_DOCTOR_TIMEOUT = 10.0

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 
 from inspector.core.doctor.model import Report, Step
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 #: How wide the status and step columns are.
 STATUS_WIDTH, STEP_WIDTH = 8, 10

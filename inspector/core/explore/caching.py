@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core.present.annotations import register as register_annotator
+
 #: The shortest expiry the Explorer acts on: a server asking for a few milliseconds is listed once a second at
 #: most (the same bound as list_changed, inspector/core/explore/relist.py).
 MIN_EXPIRY = 1.0
@@ -69,3 +71,12 @@ def _seconds(ttl_ms: int) -> str:
     if seconds < 7200:
         return f"{seconds / 60:g} min"
     return f"{seconds / 3600:g} h"
+
+
+def cache_notes(message: dict[str, Any]) -> list[str]:
+    """What the detail pane says of a message's caching hints (:mod:`inspector.core.present.annotations`)."""
+    hints = hints_of(message.get("result"))
+    return [] if hints is None else [f"cache: {describe(hints)}"]
+
+
+register_annotator(cache_notes, ("ttlMs", "cacheScope"))

@@ -9,7 +9,7 @@ closed, then the process group ended; an HTTP session deleted). Nothing is print
 Exit statuses (:data:`inspector.core.exits.ONESHOT_EXITS`): 0 a result; 7 a tool result with
 ``isError: true``; 5 a JSON-RPC error answer (``rpc_error`` holds it); 2 unusable input (a ``KEY=VALUE`` that is
 not one, arguments that break the tool's ``inputSchema``, an unknown tool or prompt); 3 cannot start or
-connect, 4 no answer in time, 1 any other failure, as :func:`inspector.core.session.record.failure_exit` says.
+connect, 4 no answer in time, 1 any other failure, as :func:`inspector.core.record.run.failure_exit` says.
 
 With ``roots``, the client declares the ``roots`` capability and the session answers ``roots/list`` with them
 (https://modelcontextprotocol.io/specification/2025-11-25/client/roots). Many servers ask for the roots as
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.core.connect.opened import CannotOpen, new_session
+from inspector.core.connect.target import Target
 from inspector.core.exits import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -45,12 +47,10 @@ from inspector.core.explore.arguments import (
 from inspector.core.explore.listing import LISTS, ListingError, list_all
 from inspector.core.explore.tasks import TaskBook, TaskError, outcome_of, plan
 from inspector.core.protocol.names import name_problems
+from inspector.core.record.run import suggested_limit
 from inspector.core.schemas.output import output_problem
-from inspector.core.session.opened import CannotOpen, new_session
-from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, result_of
-from inspector.core.session.record import failure_exit, suggested_limit
+from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, failure_exit, result_of
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target
 from inspector.core.transports.base import TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc

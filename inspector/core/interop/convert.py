@@ -11,6 +11,7 @@ from typing import Any
 
 from inspector.core.capture import CaptureError, iter_capture
 from inspector.core.capture.format import event_to_line
+from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.capture.writer import make_header
 from inspector.core.interop import FORMATS
 from inspector.core.interop.har import ExportError, events_from_har, to_har
@@ -18,7 +19,6 @@ from inspector.core.interop.inspector_history import HistoryError, events_from_h
 from inspector.core.interop.jsonrpc_lines import jsonrpc_lines
 from inspector.core.interop.report import html_chunks, markdown_chunks
 from inspector.core.redaction import redact_headers, redact_url
-from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Event, Kind
 
 

@@ -54,7 +54,7 @@ def _key_values(arguments: Mapping[str, Any]) -> tuple[list[str], dict[str, Any]
 def as_command(message: Mapping[str, Any], server: list[str]) -> str:
     """The ``mcp-inspector`` command that sends this request again to the same server: ``call`` for
     tools/call, ``read`` for resources/read, ``prompt`` for prompts/get, ``request`` for anything else.
-    ``server``: the options that reach the server (:meth:`~inspector.core.session.target.Target.command_options`:
+    ``server``: the options that reach the server (:meth:`~inspector.core.connect.target.Target.command_options`:
     ``--url ...`` or ``-- COMMAND``)."""
     method = str(message.get("method", ""))
     params = message.get("params") if isinstance(message.get("params"), dict) else {}

@@ -26,16 +26,16 @@ from inspector.core.present.describe import (
     hexdump,
     label,
     method_and_id,
-    safe,
     summary,
     target_words,
 )
 from inspector.core.present.markdown import literal
 from inspector.core.present.pretty import pretty_text
-from inspector.core.present.problems import event_is_problem, is_problem_finding
+from inspector.core.text import safe
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import server_broke_framing
+from inspector.core.wire.problems import event_is_problem, is_problem_finding
 
 #: bytes of a framing error shown as a hex dump (the rest is counted)
 HEX_BYTES = 64
@@ -123,7 +123,7 @@ def _survey(header: dict[str, Any], events: Iterable[Event]) -> _Survey:
 
 
 def _is_problem(event: Event, judged: dict[int, list[Finding]]) -> bool:
-    """One notion of problem, the window's (:mod:`inspector.core.present.problems`)."""
+    """One notion of problem, the window's (:mod:`inspector.core.wire.problems`)."""
     return event_is_problem(event, judged.get(event.seq, ()))
 
 

@@ -1,17 +1,26 @@
-"""What the detail pane says about a message beyond its text: its caching hints (2026-07-28 ``ttlMs`` and
-``cacheScope``: :mod:`inspector.core.explore.caching`) and the trace context it carries in ``_meta``
+"""What the detail pane says about a message beyond its text: the trace context it carries in ``_meta``
 (``traceparent``, ``tracestate``, ``baggage``: W3C Trace Context and Baggage, which 2026-07-28 carries in
-``_meta`` of requests, results and notifications for OpenTelemetry). One sentence each, for messages small enough
-to parse at once; no Qt.
+``_meta`` of requests, results and notifications for OpenTelemetry), and what the features registered with
+:func:`register` say of it (the Explorer's caching hints, 2026-07-28 ``ttlMs`` and ``cacheScope``:
+:mod:`inspector.core.explore.caching`). One sentence each, for messages small enough to parse at once; no Qt.
+
+Presentation sits below the features (docs/architecture.md): a feature that has something to say about a
+message registers an :data:`Annotator` here, when its module is imported, instead of this module importing it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from inspector.core.explore.caching import describe, hints_of
 from inspector.core.wire.events import Event, Kind
+
+#: Sentences about a parsed message (a JSON object), ``[]`` when there is nothing to say; ``keys`` are the
+#: member names it looks for, so a message that carries none of them is not parsed at all.
+Annotator = Callable[[dict[str, Any]], list[str]]
+_ANNOTATORS: list[Annotator] = []
+_KEYS: list[bytes] = []
 
 #: Messages bigger than this are not parsed for annotations (the detail pane shows a preview of them).
 ANNOTATE_BYTES = 256 * 1024
@@ -20,11 +29,19 @@ TRACE_KEYS = ("traceparent", "tracestate", "baggage")
 _TRACEPARENT = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
 
 
+def register(annotator: Annotator, keys: tuple[str, ...]) -> None:
+    """Have :func:`message_notes` ask ``annotator`` about every message that carries one of ``keys`` (once per
+    annotator: a module imported again registers nothing more)."""
+    if annotator not in _ANNOTATORS:
+        _ANNOTATORS.append(annotator)
+        _KEYS.extend(key.encode() for key in keys)
+
+
 def message_notes(event: Event) -> list[str]:
-    """Sentences about ``event``'s caching hints and trace context (``[]``: nothing to say)."""
+    """Sentences about ``event``: what the registered annotators say, then its trace context (``[]``: nothing)."""
     if event.kind != Kind.MESSAGE or event.rpc is None or event.size > ANNOTATE_BYTES:
         return []
-    if not any(key.encode() in event.raw for key in ("ttlMs", "cacheScope", *TRACE_KEYS)):
+    if not any(key in event.raw for key in (*_KEYS, *(key.encode() for key in TRACE_KEYS))):
         return []
     try:
         obj = event.json()
@@ -32,10 +49,7 @@ def message_notes(event: Event) -> list[str]:
         return []
     if not isinstance(obj, dict):
         return []
-    lines = []
-    hints = hints_of(obj.get("result"))
-    if hints is not None:
-        lines.append(f"cache: {describe(hints)}")
+    lines = [line for annotator in _ANNOTATORS for line in annotator(obj)]
     for holder in (obj.get("params"), obj.get("result")):
         meta = holder.get("_meta") if isinstance(holder, dict) else None
         if isinstance(meta, dict):

@@ -12,9 +12,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspector.core.apps.lane import describe as describe_app
-from inspector.core.present.terminal import safe as safe  # re-exported: the printers import it from here
+from inspector.core.text import safe
 from inspector.core.wire import jsonrpc
+from inspector.core.wire.app_lane import describe as describe_app
 from inspector.core.wire.events import Direction, Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import CUT_BY_STOP, cut_by_stop, server_broke_framing
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.core.present.terminal import safe
+from inspector.core.text import safe
 
 #: What starts a link, an image, raw HTML, an entity, emphasis, code or a table cell, and what GitHub's
 #: autolinks look for (``://`` after a scheme, ``www.``, the ``@`` of an address).

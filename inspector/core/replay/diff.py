@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.present.describe import safe
+from inspector.core.text import safe
 
 CHANGED = "changed"
 ADDED = "added"

@@ -43,8 +43,9 @@ from typing import Any
 
 from inspector.core.capture.reader import Capture
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.connect.target import STDIO
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_CANNOT_REPLAY, EXIT_DIFFERENT, EXIT_OK
-from inspector.core.present.describe import safe
+from inspector.core.record.run import DEFAULT_IDLE
 from inspector.core.replay.diff import (
     JsonPath,
     MessageDiff,
@@ -55,10 +56,9 @@ from inspector.core.replay.diff import (
 )
 from inspector.core.session.handshake import MODERN_REVISION
 from inspector.core.session.outcomes import METHOD_NOT_FOUND, RequestTimeout, RpcError, ServerInfo, result_of
-from inspector.core.session.record import DEFAULT_IDLE
 from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
-from inspector.core.session.target import STDIO
+from inspector.core.text import safe
 from inspector.core.transports.base import CannotConnect, Transport, TransportClosed, TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
@@ -497,7 +497,7 @@ class ReplayMarker:
 
 
 async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions) -> ReplayResult:
-    """Replay ``plan`` over ``transport`` (not started yet: :func:`inspector.core.session.target.make_transport`
+    """Replay ``plan`` over ``transport`` (not started yet: :func:`inspector.core.connect.target.make_transport`
     makes it), saving the run to ``options.out`` with what the transport describes in its header."""
     reason = plan.check()
     if reason is not None:

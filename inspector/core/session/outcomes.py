@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.core.transports.base import TransportError
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_RPC_ERROR, EXIT_SERVER_FAILED, EXIT_TIMEOUT
+from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportError
 from inspector.core.wire.events import Event
 
 #: JSON-RPC error codes that identify a modern server (2026-07-28 schema).
@@ -88,3 +89,31 @@ def error_text(error: Any) -> str:
     if isinstance(error, dict):
         return f"{error.get('message', '(no message)')} (code {error.get('code')})"
     return repr(error)
+
+
+def failure_exit(exc: BaseException, *, started: bool, connected: bool, refused: bool = False) -> int:
+    """The exit status of a run that ``exc`` stopped (record's, and the one-shot commands'): 3 when the server
+    could not be started or reached (``started``: the transport started; ``connected``: the handshake got
+    through), 4 for no response in time, 5 for a handshake the server ``refused`` with an error answer, else 1."""
+    if not started or isinstance(exc, (CommandNotFound, CannotRun)) or \
+            (_raised_while(exc, CannotConnect) and not connected):  # also behind the handshake's error
+        return EXIT_CANNOT_CONNECT
+    if _raised_while(exc, RequestTimeout):
+        return EXIT_TIMEOUT
+    if isinstance(exc, HandshakeError) and refused:  # refused with an error answer
+        return EXIT_RPC_ERROR
+    return EXIT_SERVER_FAILED
+
+
+def _raised_while(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``exc`` is a ``kind`` or was raised while handling one (a handshake turns the timeout of its
+    request into a HandshakeError ``from None``, which hides the timeout from tracebacks, not from
+    ``__context__``)."""
+    seen: BaseException | None = exc
+    for _ in range(10):  # a chain is short; a cycle must not hang us
+        if seen is None:
+            return False
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -1,7 +1,7 @@
 """One connection to one server: numbers and times events, pairs them, saves them, and speaks the protocol.
 
 The session owns a transport and is the single place its events pass through, in order: transport ->
-:class:`~inspector.core.session.pipeline.EventPipeline` (seq, times, correlation, counts, capture, ``events``
+:class:`~inspector.core.capture.pipeline.EventPipeline` (seq, times, correlation, counts, capture, ``events``
 list, listeners) -> the session's reactions (waiting requests, server requests, the server's exit). Listeners
 are plain callables, called with each batch of events after all state changed (the GUI bridges them to Qt
 signals; the core never sees Qt).
@@ -27,6 +27,7 @@ import time
 from collections.abc import Awaitable
 from typing import Any
 
+from inspector.core.capture.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.session.handshake import MODERN_REVISION, Handshake
 from inspector.core.session.outcomes import (
@@ -36,7 +37,6 @@ from inspector.core.session.outcomes import (
     UnreadableResponse,
     client_info,
 )
-from inspector.core.session.pipeline import EventPipeline, Keeper, Listener
 from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
 from inspector.core.session.spans import Spans
 from inspector.core.transports.base import Transport, TransportClosed, TransportError

@@ -14,7 +14,7 @@ annotators). Which events belong: the requests the owner claims by id (:meth:`Sp
 answers, and once a task is claimed (:meth:`Spans.claim_task`), the notifications and server requests naming it
 (``params.taskId``, or ``_meta["io.modelcontextprotocol/related-task"].taskId``).
 
-No I/O, no Qt. The timeline's columns (:mod:`inspector.core.present.columns`) read the same keys back, for a
+No I/O, no Qt. The timeline's columns (:mod:`inspector.core.capture.columns`) read the same keys back, for a
 live session and an opened capture alike.
 """
 

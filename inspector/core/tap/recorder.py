@@ -1,5 +1,5 @@
 """The tap's recorder: a forked process that reads the relay's frames from the spool, turns them into events
-through the session's own :class:`~inspector.core.session.pipeline.EventPipeline` (numbered, paired, counted,
+through the session's own :class:`~inspector.core.capture.pipeline.EventPipeline` (numbered, paired, counted,
 saved to the capture) and streams them to a listening window. See :mod:`inspector.core.tap.relay` for the
 whole design."""
 
@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.format import event_to_line
+from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.paths import default_capture_path
-from inspector.core.session.pipeline import EventPipeline
 from inspector.core.tap.channel import TapFeed
 from inspector.core.tap.options import C2S, C2S_EOF, END, LIFECYCLE, NOTE, S2C, S2C_EOF, STDERR, STDERR_EOF
 from inspector.core.tap.spool import Spool, SpoolReader

@@ -20,7 +20,7 @@ Two processes, so that recording never slows the wire:
 * **the recorder** (forked at start, in its own session so a Ctrl-C or a signal to the tap's process group
   does not cut the capture short): feeds each direction to a :class:`~inspector.core.wire.framing.LineDecoder`
   and stderr to a :class:`~inspector.core.wire.lines.TextLineSplitter`, and passes the events through the
-  session's own :class:`~inspector.core.session.pipeline.EventPipeline` (numbered; ``t`` and ``wall`` from the
+  session's own :class:`~inspector.core.capture.pipeline.EventPipeline` (numbered; ``t`` and ``wall`` from the
   relay; paired, so the capture has latencies; saved to the capture), which streams them to a listening window
   (:class:`~inspector.core.tap.channel.TapFeed`: a bounded queue; a slow or absent window only loses
   *live* events, counted; the capture gets everything).

@@ -22,6 +22,7 @@ import httpx
 
 from inspector.core.redaction import REDACTED, redact_headers, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
+from inspector.core.transports.credentials import AuthIO, Credentials, CredentialsError, Noted, Reply
 from inspector.core.transports.tls import CaFileError as CaFileError
 from inspector.core.transports.tls import tls_context as tls_context
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
@@ -54,9 +55,10 @@ class HttpOptions:
     #: the largest message a transport with its own message limit (WebSocket) accepts
     max_message: int = DEFAULT_MAX_LINE_BYTES
     redact: bool = True
-    #: an :class:`inspector.core.auth.flow.OAuthClient`: on 401 (or 403 insufficient_scope) it runs the OAuth
-    #: flow and the request is sent again with its token; shared by the transports ``auto`` tries
-    oauth: Any = None
+    #: the credentials sent (an :class:`inspector.core.auth.flow.OAuthClient`): on 401 (or 403
+    #: insufficient_scope) they are renewed (the OAuth flow) and the request is sent again; shared by the
+    #: transports ``auto`` tries
+    oauth: Credentials | None = None
     #: a PEM file of certificates trusted for https besides the usual ones (``--ca-file``)
     ca_file: str | None = None
     #: https certificates are not verified at all (``--insecure``): a test server's self-signed one
@@ -447,18 +449,14 @@ class HttpTransportBase(Transport):
         if oauth is None or auth_step:
             return await self._exchange_once(request, purpose=purpose, read_body=read_body, number=number,
                                              auth_step=auth_step)
-        from inspector.core.auth.challenge import parse_challenge
-        from inspector.core.auth.model import AuthError
-
         io = self._auth_io()
         mark = self._auth_waiting_for("the OAuth sign-in under way")  # a sign-in another request started
         try:
             await oauth.before_request(io)
-        except AuthError as exc:
+        except CredentialsError as exc:
             raise TransportError(str(exc)) from None
         finally:
             self._auth_waits.pop(mark, None)
-        from inspector.core.auth.flow import MAX_STEP_UPS
 
         logged_in = False
         step_ups = 0
@@ -482,12 +480,12 @@ class HttpTransportBase(Transport):
                 oauth.note_nonce_retry(self.shown(request.url), io)
                 request, number = self._again(request), self.next_exchange()
                 continue
-            challenge = parse_challenge(response.headers.get("www-authenticate", ""))
+            challenge = oauth.challenge_of(response.headers.get("www-authenticate", ""))
             if not oauth.handles(status, challenge) or (status == 401 and logged_in):
                 return number, response, body, event  # a second 401 after a login: the caller's error says it
             if status == 403:
                 step_ups += 1
-                if step_ups > MAX_STEP_UPS:
+                if step_ups > oauth.max_step_ups:
                     await response.aclose()
                     self.emit(event)
                     raise TransportError(str(oauth.give_up_step_up(io)))
@@ -502,7 +500,7 @@ class HttpTransportBase(Transport):
             mark = self._auth_waiting_for("the OAuth sign-in (a browser, a pasted URL or the authorization server)")
             try:
                 await oauth.on_challenge(status, challenge, sent, io)
-            except AuthError as exc:
+            except CredentialsError as exc:
                 raise TransportError(str(exc)) from None
             finally:
                 self._auth_waits.pop(mark, None)
@@ -515,16 +513,14 @@ class HttpTransportBase(Transport):
                                            content=request.content,
                                            extensions={k: v for k, v in request.extensions.items() if k != "trace"})
 
-    def _auth_io(self) -> Any:
+    def _auth_io(self) -> AuthIO:
         """How the OAuth flow reaches the network: each request an exchange of this transport (an ``http``
         event marked ``auth_step``), each step a ``note`` event."""
-        from inspector.core.auth.flow import AuthIO, Reply
-        from inspector.core.auth.model import AuthError, Step
 
         async def fetch(method: str, url: str, step: str, headers: dict[str, str], body: bytes | None) -> Reply:
             if urlsplit(url).scheme.lower() not in ("http", "https"):  # httpx would drop the scheme from its sentence
-                raise AuthError(f"OAuth {step}: {self.shown(url.split('?', 1)[0])} is not an http:// or https:// "
-                                "URL, so mcp-inspector does not fetch it")
+                raise CredentialsError(f"OAuth {step}: {self.shown(url.split('?', 1)[0])} is not an http:// or "
+                                       "https:// URL, so mcp-inspector does not fetch it")
             request = self.client().build_request(method, url, headers={"User-Agent": USER_AGENT, **headers},
                                                   content=body)
             mark = self._auth_waiting_for(f"OAuth {step}: {method} {self.shown(url.split('?', 1)[0])}")
@@ -532,13 +528,13 @@ class HttpTransportBase(Transport):
                 _, response, data, event = await self._exchange_once(request, purpose=f"OAuth {step}",
                                                                      auth_step=step)
             except TransportError as exc:
-                raise AuthError(f"OAuth {step}: {exc}") from None
+                raise CredentialsError(f"OAuth {step}: {exc}") from None
             finally:
                 self._auth_waits.pop(mark, None)
             self.emit(event)
             return Reply(response.status_code, response.headers, data or b"", str(response.url))
 
-        def note(step: Step) -> None:
+        def note(step: Noted) -> None:
             data = step.as_data()
             if self.options.redact:
                 data["url"] = redact_url(data["url"])

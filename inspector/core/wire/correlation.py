@@ -38,7 +38,7 @@ class Correlator:
     ``data["request_method"]``. Problems become findings on the event, and so does a tool's failure
     (``tool-error``, a warning). The request is never touched: it was saved when it was sent, and a saved
     event does not change. That a request was answered is derived from
-    the response's ``reply_to`` (:meth:`inspector.core.present.columns.Columns.pair`).
+    the response's ``reply_to`` (:meth:`inspector.core.capture.columns.Columns.pair`).
     """
 
     def __init__(self) -> None:

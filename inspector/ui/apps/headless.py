@@ -34,6 +34,7 @@ from inspector.core.apps.report import (
     summary_lines,
 )
 from inspector.core.apps.sandbox import unsandboxed_sentence
+from inspector.core.connect.opened import CannotOpen, new_session
 from inspector.core.exits import (
     EXIT_APP_FAILED,
     EXIT_APP_POLICY,
@@ -44,11 +45,9 @@ from inspector.core.exits import (
     EXIT_TOOL_ERROR,
 )
 from inspector.core.explore.arguments import ArgumentError, argument_problems, tool_arguments
-from inspector.core.present.terminal import safe, safe_json
-from inspector.core.session.opened import CannotOpen, new_session
-from inspector.core.session.outcomes import error_text, result_of
-from inspector.core.session.record import failure_exit
+from inspector.core.session.outcomes import error_text, failure_exit, result_of
 from inspector.core.session.session import Session
+from inspector.core.text import safe, safe_json
 from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Event
 

@@ -3,7 +3,7 @@ that records all of it.
 
 :class:`AppRun` wires an :class:`~inspector.ui.apps.view.AppView` to an :class:`~inspector.core.apps.host.AppHost`:
 the app's messages go to the host, the host's go to the app, and every one is an ``app`` event of the session
-(:mod:`inspector.core.apps.lane`). A request the app sends to the server goes out through the session with
+(:mod:`inspector.core.wire.app_lane`). A request the app sends to the server goes out through the session with
 ``data.app`` and ``data.app_request`` (the seq of the app's request) on its row: the timeline shows which app
 request caused it. What the policy blocked, the app's console, a crash and the end are ``app`` events too.
 The window's Apps tab and ``mcp-inspector app`` both use it.
@@ -19,7 +19,6 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWebEngineCore import QWebEnginePermission
 
-from inspector.core.apps import lane
 from inspector.core.apps.host import AppHost, HostContext, HostPorts
 from inspector.core.apps.loader import AppSpec
 from inspector.core.apps.report import Blocked
@@ -27,6 +26,7 @@ from inspector.core.apps.sandbox import unsandboxed_sentence
 from inspector.core.session.session import Session
 from inspector.core.tasks import Tasks
 from inspector.core.waiting import wait_for
+from inspector.core.wire import app_lane as lane
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.ids import id_key

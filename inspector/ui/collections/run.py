@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 if TYPE_CHECKING:
     from inspector.ui.main_window import MainWindow
@@ -29,8 +29,8 @@ async def run_collection_view(window: MainWindow, target: Target, path: Path) ->
     """Run the collection at ``path`` against ``target`` in a new tab; returns the view once the run is over."""
     from inspector.core.collections.format import CollectionError, load
     from inspector.core.collections.runner import run_collection
+    from inspector.core.connect.opened import CannotOpen
     from inspector.core.paths import capture_name
-    from inspector.core.session.opened import CannotOpen
     from inspector.ui.collections.view import CollectionView
 
     target = window.session_settings.apply(target)

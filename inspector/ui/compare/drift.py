@@ -18,7 +18,7 @@ from inspector.core.compare.baseline import Baseline, BaselineError, Drift, chec
 from inspector.core.explore.catalog import Notice
 
 if TYPE_CHECKING:
-    from inspector.core.session.target import Target
+    from inspector.core.connect.target import Target
     from inspector.ui.main_window import MainWindow
     from inspector.ui.session.tab import SessionTab
 

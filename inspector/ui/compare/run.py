@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 if TYPE_CHECKING:
     from inspector.ui.main_window import MainWindow
@@ -52,8 +52,8 @@ async def run_compare(window: MainWindow, a_path: Path, *, capture: Path | None 
     from inspector.core.compare.against import probe_server
     from inspector.core.compare.differ import compare
     from inspector.core.compare.sessions import CompareError, read_server
+    from inspector.core.connect.opened import CannotOpen
     from inspector.core.paths import capture_name
-    from inspector.core.session.opened import CannotOpen
     from inspector.ui.compare.view import CompareView
 
     tab = window.current_tab()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from inspector.core.session.target import Target, make_transport
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.transports.base import TransportError
 from inspector.ui.timeline.model import plain_tooltip
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
+from inspector.core.connect.target import Target
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
-from inspector.core.session.target import Target
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size, parse_size
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeout_dialog import TimeoutDialog, setting_of, timeout_of

@@ -18,10 +18,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from inspector.core.connect.target import Target
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice
 from inspector.core.explore.history import History, command_line
 from inspector.core.present.images import ICON_MAX_PIXELS, icon_bytes
-from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.explorer.extension_pages import ExtensionPages

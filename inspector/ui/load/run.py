@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspector.core.connect.target import Target
 from inspector.core.load.runner import LoadPlan, ToolCall
-from inspector.core.session.target import Target
 
 if TYPE_CHECKING:
     from inspector.ui.main_window import MainWindow
@@ -52,9 +52,9 @@ def load_current(window: MainWindow) -> None:
 async def run_load_view(window: MainWindow, target: Target, plan: LoadPlan, call: ToolCall | None = None) -> Any:
     """Run ``plan`` (a ``call`` of a tool, else ``plan.method``) against ``target`` in a new Load view; returns
     the view once the run is over."""
+    from inspector.core.connect.opened import CannotOpen, opened
     from inspector.core.load.runner import LoadError, LoadRun, call_params
     from inspector.core.paths import capture_name
-    from inspector.core.session.opened import CannotOpen, opened
     from inspector.ui.load.view import LoadView
 
     target = window.session_settings.apply(target)

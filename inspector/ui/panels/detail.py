@@ -33,13 +33,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import inspector.core.explore.caching  # noqa: F401  (imported for its effect: registers the caching hints' notes)
 from inspector.core import offload
-from inspector.core.apps.lane import describe as describe_app
 from inspector.core.capture.index import PartialEvent
 from inspector.core.present import json_tree
 from inspector.core.present.annotations import message_notes
 from inspector.core.present.describe import describe_http, describe_lifecycle, hexdump
 from inspector.core.present.pretty import PrettyPrinter, fold_text
+from inspector.core.wire.app_lane import describe as describe_app
 from inspector.core.wire.events import Event, Kind
 from inspector.ui.panels.json_highlighter import JsonHighlighter
 from inspector.ui.panels.json_tree import IN_PLACE_BYTES, JsonTreeView, _Inbox

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.connect.target import Target
 from inspector.core.doctor.model import FAILED, PASSED, SKIPPED, WARNING, Report, Step
-from inspector.core.session.target import Target
 
 #: Status tints that read on light and dark palettes alike (behind the status cell).
 STATUS_COLOURS = {PASSED: QColor(46, 160, 67, 90), FAILED: QColor(218, 54, 51, 110),

@@ -3,7 +3,7 @@ and a rule can be muted for the session (its rows lose their colour, its group i
 selected rule says what it asks and links to the spec.
 
 It shows both kinds of problems: the protocol judge's (kept beside the events) and those the wire layer put on
-the events themselves; what counts as a problem is :mod:`inspector.core.present.problems`' (the same for F8,
+the events themselves; what counts as a problem is :mod:`inspector.core.wire.problems`' (the same for F8,
 "problems only" and the exports). Findings are plain text (server content is untrusted). A group lists at most
 :data:`MAX_ITEMS_PER_RULE` findings (a flood of one mistake must not make the panel the slow part); the count
 says how many there are.

@@ -18,8 +18,8 @@ from PySide6.QtCore import QObject, QPoint
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QWidget
 
+from inspector.core.connect.target import Target
 from inspector.core.interop.copy_as import as_command, as_curl
-from inspector.core.session.target import Target
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.panels.detail import pretty
 from inspector.ui.timeline.view import TimelineView

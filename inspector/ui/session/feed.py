@@ -31,9 +31,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.core import offload
+from inspector.core.capture.columns import KIND_CODES, KIND_MASK
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.capture.live import LiveIndex
-from inspector.core.present.columns import KIND_CODES, KIND_MASK
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.protocol.pacer import JudgePacer
 from inspector.core.session.session import Session

@@ -15,11 +15,11 @@ from inspector.core import paths
 from inspector.core.apps.meta import client_extension
 from inspector.core.capture.live import LiveIndex
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.connect.target import Target, make_transport, oauth_client_of
 from inspector.core.explore.catalog import roots_of
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, ServerInfo, UnreadableResponse
 from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport, oauth_client_of
 from inspector.core.transports.base import (
     CommandNotFound,
     ConnectionRefused,

@@ -4,7 +4,7 @@ and a pasted redirect URL as the fallback.
 The core runs the flow (:class:`inspector.core.auth.flow.OAuthClient`) and asks an authorizer to have the
 authorization URL visited (:class:`inspector.core.auth.authorize.Authorizer`). :class:`WindowLogin` is the
 window's side of it, Qt only through its signals: :meth:`WindowLogin.authorizer` is the factory
-:func:`inspector.core.session.target.make_transport` takes; each of its authorizers opens the loopback listener
+:func:`inspector.core.connect.target.make_transport` takes; each of its authorizers opens the loopback listener
 of RFC 8252 section 7.3 (https://www.rfc-editor.org/rfc/rfc8252#section-7.3; 127.0.0.1, a port the kernel
 picks, one request with the login's ``state``, closed at once or after
 :data:`~inspector.core.auth.loopback.LOGIN_TIMEOUT`), opens the authorization URL in the system browser
@@ -29,7 +29,8 @@ from inspector.core.auth.model import RULES, AuthError, OAuthOptions, Step, Toke
 from inspector.core.urls import shown_url, url_refusal
 
 if TYPE_CHECKING:
-    from inspector.core.auth.flow import AuthIO, OAuthClient
+    from inspector.core.auth.flow import OAuthClient
+    from inspector.core.transports.credentials import AuthIO
 
 
 def system_browser(url: str) -> bool:
@@ -85,7 +86,7 @@ class WindowLogin(QObject):
             self.step_added.emit(step)
 
     def authorizer(self, options: OAuthOptions) -> WindowAuthorizer:
-        """The factory :func:`~inspector.core.session.target.make_transport` takes: one authorizer per login."""
+        """The factory :func:`~inspector.core.connect.target.make_transport` takes: one authorizer per login."""
         return WindowAuthorizer(self)
 
     def _step(self, step: Step) -> None:

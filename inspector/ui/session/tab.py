@@ -22,19 +22,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.capture.columns import category_table
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
+from inspector.core.connect.target import Target
 from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import History
-from inspector.core.present.columns import category_table
 from inspector.core.present.describe import target_words
-from inspector.core.present.problems import ProblemBook, event_severity
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.session.outcomes import ServerInfo
-from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.problems import ProblemBook, event_severity
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -81,7 +81,7 @@ class SessionTab(QWidget):
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
         #: the session's problems (what F8, "problems only", the Problems panel and the rows' colours show)
-        self.book = ProblemBook()
+        self.book: ProblemBook[ProtocolFinding] = ProblemBook()
         self._build()
 
     # -- construction ----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 The filter is a table of source rows, not a QSortFilterProxyModel: that one asks a Python
 ``filterAcceptsRow`` once per row, about a second per million rows. Here direction, kind, problems and
-method are answered from the source's :class:`~inspector.core.present.columns.Columns` with C-level loops (a
+method are answered from the source's :class:`~inspector.core.capture.columns.Columns` with C-level loops (a
 method filter over a million rows takes a fraction of a second), and only free text looks at the events
 themselves. Text search over an opened capture first looks for the text in the file (one pass over the
 bytes) and decodes only the lines that have it; it runs in slices, so the rows appear as they are found
@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from inspector.core.present.columns import PROBLEM_TABLE, RowSet, category_table
+from inspector.core.capture.columns import PROBLEM_TABLE, RowSet, category_table
 from inspector.core.wire.events import Event
 from inspector.ui.timeline.model import TimelineModel
 

@@ -29,8 +29,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
+from inspector.core.capture.columns import PROBLEM, Columns
 from inspector.core.capture.index import CaptureIndex, IndexedEvents
-from inspector.core.present.columns import PROBLEM, Columns
 from inspector.core.present.describe import (
     ARROWS,
     compact_seconds,
@@ -38,11 +38,12 @@ from inspector.core.present.describe import (
     label,
     summary,
 )
-from inspector.core.present.problems import ProblemBook
 from inspector.core.present.request_states import RequestStates, is_sent_request
+from inspector.core.protocol.judge import ProtocolFinding
 from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.ids import id_text
+from inspector.core.wire.problems import ProblemBook
 
 COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
 (COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_LATENCY, COL_SIZE,
@@ -106,7 +107,7 @@ class TimelineModel(QAbstractTableModel):
         self._palette_checked = -1e9
         #: the session's problems kept beside the events (the judge's and the wire's), by seq, muted rules left
         #: out: they colour the rows by severity (set by the tab)
-        self.problems: ProblemBook | None = None
+        self.problems: ProblemBook[ProtocolFinding] | None = None
         self._index_rows(0, self._count)
 
     # -- growth ----------------------------------------------------------------------------------------

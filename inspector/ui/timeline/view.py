@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QHeaderView, QLineEdit, QStyle, QTableView, QWidget
 
-from inspector.core.present.columns import KIND_CODES, KIND_MASK
+from inspector.core.capture.columns import KIND_CODES, KIND_MASK
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui.session.wrap_row import WrapRow
 from inspector.ui.timeline.filter import TimelineFilter

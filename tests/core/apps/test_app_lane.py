@@ -11,12 +11,12 @@ import sys
 
 from helpers import ROOT
 
-from inspector.core.apps import lane
 from inspector.core.capture import read_capture
+from inspector.core.capture.columns import category_of, category_table
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.present.columns import category_of, category_table
 from inspector.core.present.describe import event_record, format_event, label
+from inspector.core.wire import app_lane as lane
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 
 

@@ -21,8 +21,8 @@ from helpers import until
 from inspector.core.apps.host import AppHost, HostContext, HostPorts
 from inspector.core.apps.loader import find_tool, load_app
 from inspector.core.apps.meta import client_extension
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.wire.events import Event, Kind
 
 pytestmark = [pytest.mark.integration]

@@ -9,9 +9,9 @@ import stat
 import sys
 from pathlib import Path
 
+from inspector.core.connect.target import Target
 from inspector.core.doctor.model import COMMAND_STEPS, FAILED, PASSED, SKIPPED, WARNING, Report
 from inspector.core.doctor.runner import diagnose
-from inspector.core.session.target import Target
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
 BANNER = "Weather server v1.2 starting on stdio"

@@ -12,9 +12,9 @@ import pytest
 from tls_support import TESTS, closed_port, resolver_stays_local, serving
 
 from inspector.core.auth.model import OAuthOptions
+from inspector.core.connect.target import Target
 from inspector.core.doctor.model import FAILED, PASSED, SKIPPED, URL_STEPS, WARNING, Report, Step
 from inspector.core.doctor.runner import diagnose
-from inspector.core.session.target import Target
 
 pytestmark = pytest.mark.xdist_group("doctor-servers")  # one worker starts the session's servers once
 

@@ -13,10 +13,10 @@ import warm_python
 from helpers import cli
 
 from inspector.core.capture import read_capture
-from inspector.core.present.problems import is_problem_finding
 from inspector.core.protocol.judge import judge_events
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.problems import is_problem_finding
 
 SDK_SERVER = Path(__file__).resolve().parents[1] / "servers" / "sdk_modern_server.py"
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}

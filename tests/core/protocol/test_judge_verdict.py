@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 
+from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.protocol.judge import ProtocolJudge, Verdict
 from inspector.core.protocol.pacer import JudgePacer
-from inspector.core.session.pipeline import EventPipeline
 from inspector.core.wire.events import Direction, Event
 from inspector.core.wire.framing import NOT_PARSED, LineDecoder
 

@@ -146,7 +146,7 @@ def _scenario() -> bytes:
 def test_rules_that_depend_on_the_session_state_find_the_same_with_the_decoders_parse():
     """Notifications of one method repeated across state changes (handshake, requests in flight) and invalid
     ones among them: judged with the decoder's parse, in one batch, exactly what judging the bytes finds."""
-    from inspector.core.session.pipeline import EventPipeline
+    from inspector.core.capture.pipeline import EventPipeline
 
     pipeline = EventPipeline()
     events: list[Event] = []

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from qt_loop import open_test_window
 
 from inspector.core.capture import read_capture
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 from inspector.ui.apps import panel as panel_module
 from inspector.ui.timeline.model import COLUMNS
 

@@ -11,7 +11,7 @@ from helpers import until
 from npm_servers import install_app_server
 from qt_loop import open_test_window
 
-from inspector.core.session.target import Target
+from inspector.core.connect.target import Target
 
 pytestmark = [pytest.mark.integration, pytest.mark.npm]
 #: Node starts, the explorer lists the tools and a web view renders a 200-300 KB app within this

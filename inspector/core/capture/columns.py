@@ -24,8 +24,8 @@ from array import array
 from collections.abc import Iterable
 from itertools import compress
 
-from inspector.core.present.problems import event_severity
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.problems import event_severity
 
 #: Kind codes (the low 3 bits of a category byte); any other kind is OTHER_KIND.
 KIND_CODES = {Kind.MESSAGE: 0, Kind.FRAMING_ERROR: 1, Kind.STDERR: 2, Kind.LIFECYCLE: 3, Kind.NOTE: 4,
@@ -37,13 +37,13 @@ DIR_CODES = {None: 0, Direction.C2S: 1, Direction.S2C: 2}
 OTHER_DIR = 3
 DIR_SHIFT = 3
 #: The event breaks a MUST by what it carries: a framing error of the server's, or a finding of severity error
-#: (:func:`inspector.core.present.problems.event_severity`): the red band.
+#: (:func:`inspector.core.wire.problems.event_severity`): the red band.
 PROBLEM = 0x20
 #: The raw bytes were not valid UTF-8 (``raw_b64`` in the capture): a text search cannot see them in the file.
 BINARY = 0x40
 #: The event is a problem of any severity: it breaks a SHOULD by what it carries, or the protocol judge found it
 #: breaks a rule not muted (set and cleared by the window, from its
-#: :class:`~inspector.core.present.problems.ProblemBook`).
+#: :class:`~inspector.core.wire.problems.ProblemBook`).
 FLAGGED = 0x80
 #: Either way, a problem: what "problems only" and F8 look for.
 PROBLEM_BITS = PROBLEM | FLAGGED

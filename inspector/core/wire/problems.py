@@ -15,14 +15,27 @@ still shown on the event itself (the detail pane's Findings).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
 from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Event, Finding
 from inspector.core.wire.framing import server_broke_framing
 
-if TYPE_CHECKING:  # the judge imports the columns, which ask this module what a problem is
-    from inspector.core.protocol.judge import ProtocolFinding
+
+class ProtocolFinding(Protocol):
+    """What this module reads of a judged finding (:class:`inspector.core.protocol.judge.ProtocolFinding`): the
+    wire sits below the judge, so it names the shape, not the class."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+
+
+#: The findings a :class:`ProblemBook` keeps (the judge's :class:`~inspector.core.protocol.judge.ProtocolFinding`).
+F = TypeVar("F", bound=ProtocolFinding)
 
 #: Severities of a broken rule: MUST and SHOULD.
 PROBLEM_SEVERITIES = frozenset({"error", "warning"})
@@ -63,22 +76,22 @@ def _code(finding: Finding | ProtocolFinding) -> str:
     return finding.code if isinstance(finding, Finding) else finding.rule
 
 
-class ProblemBook:
+class ProblemBook(Generic[F]):
     """One session's problems (the judge's and the wire's, as :class:`ProtocolFinding`), by seq, and the rules
     muted for the session (a muted rule's findings are no problems while it is muted)."""
 
     def __init__(self) -> None:
-        self._by_seq: dict[int, list[ProtocolFinding]] = {}
+        self._by_seq: dict[int, list[F]] = {}
         self.muted: set[str] = set()
 
-    def add(self, found: Iterable[ProtocolFinding]) -> list[ProtocolFinding]:
+    def add(self, found: Iterable[F]) -> list[F]:
         """Keep the problems among ``found``; returns them (the rest are notes and failures)."""
         kept = [f for f in found if is_problem_finding(f.rule, f.severity)]
         for finding in kept:
             self._by_seq.setdefault(finding.seq, []).append(finding)
         return kept
 
-    def of(self, seq: int) -> list[ProtocolFinding]:
+    def of(self, seq: int) -> list[F]:
         """The problems of event ``seq`` whose rule is not muted."""
         return [f for f in self._by_seq.get(seq, ()) if f.rule not in self.muted]
 

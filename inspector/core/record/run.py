@@ -16,21 +16,18 @@ from pathlib import Path
 from typing import IO, Any
 
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.connect.target import InputError, Target, make_transport
 from inspector.core.exits import (
     EXIT_BAD_INPUT,
-    EXIT_CANNOT_CONNECT,
     EXIT_OK,
     EXIT_PROTOCOL,
     EXIT_RPC_ERROR,
-    EXIT_SERVER_FAILED,
-    EXIT_TIMEOUT,
 )
-from inspector.core.present.describe import safe
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.outcomes import HandshakeError, RequestTimeout, UnreadableResponse, result_of
+from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, failure_exit, result_of
 from inspector.core.session.session import Session
-from inspector.core.session.target import InputError, Target, make_transport
-from inspector.core.transports.base import CannotConnect, CannotRun, CommandNotFound, TransportError
+from inspector.core.text import safe
+from inspector.core.transports.base import TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
@@ -235,34 +232,6 @@ class _Outcome:
             return EXIT_PROTOCOL if self.violations else EXIT_RPC_ERROR if self.error_answers else EXIT_OK
         return failure_exit(exc, started=self.started, connected=self.connected,
                             refused=self.last_answer_was_error)
-
-
-def failure_exit(exc: BaseException, *, started: bool, connected: bool, refused: bool = False) -> int:
-    """The exit status of a run that ``exc`` stopped (record's, and the one-shot commands'): 3 when the server
-    could not be started or reached (``started``: the transport started; ``connected``: the handshake got
-    through), 4 for no response in time, 5 for a handshake the server ``refused`` with an error answer, else 1."""
-    if not started or isinstance(exc, (CommandNotFound, CannotRun)) or \
-            (_raised_while(exc, CannotConnect) and not connected):  # also behind the handshake's error
-        return EXIT_CANNOT_CONNECT
-    if _raised_while(exc, RequestTimeout):
-        return EXIT_TIMEOUT
-    if isinstance(exc, HandshakeError) and refused:  # refused with an error answer
-        return EXIT_RPC_ERROR
-    return EXIT_SERVER_FAILED
-
-
-def _raised_while(exc: BaseException, kind: type[BaseException]) -> bool:
-    """Whether ``exc`` is a ``kind`` or was raised while handling one (a handshake turns the timeout of its
-    request into a HandshakeError ``from None``, which hides the timeout from tracebacks, not from
-    ``__context__``)."""
-    seen: BaseException | None = exc
-    for _ in range(10):  # a chain is short; a cycle must not hang us
-        if seen is None:
-            return False
-        if isinstance(seen, kind):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 async def _drive(session: Session, options: RecordOptions, outcome: _Outcome) -> None:

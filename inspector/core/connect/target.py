@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.present.describe import safe
 from inspector.core.redaction import REDACTED, SECRET_HEADERS, is_secret_name
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
+from inspector.core.text import safe
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES

@@ -4,7 +4,7 @@ done; closed again, capture and all, when the ``async with`` ends.
 
 :func:`opened` raises :class:`CannotOpen` with the exit status (:data:`inspector.core.exits.RECORD_EXITS`: 2
 unusable input, 3 cannot start or connect, 4 no answer in time, 5 a handshake refused with an error, 1 any
-other failure, as :func:`inspector.core.session.record.failure_exit` says) and one sentence; what went wrong
+other failure, as :func:`inspector.core.record.run.failure_exit` says) and one sentence; what went wrong
 is also a note in the capture.
 """
 
@@ -15,12 +15,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_BAD_INPUT
 from inspector.core.session.answers import AnswerPolicy
-from inspector.core.session.outcomes import HandshakeError
-from inspector.core.session.record import failure_exit
+from inspector.core.session.outcomes import HandshakeError, failure_exit
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
