@@ -11,6 +11,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # generated_doc, beside this script
+
 from generated_doc import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
