@@ -30,6 +30,7 @@ from inspector.core import offload
 from inspector.core.capture import CaptureError
 from inspector.core.capture.index import CaptureIndex
 from inspector.core.clients.profiles import ProfileError, ProfileStore
+from inspector.core.connect.opened import CannotOpen
 from inspector.core.connect.target import Target
 from inspector.core.explore.history import FILE_NAME as HISTORY_FILE
 from inspector.core.explore.history import History
@@ -244,7 +245,8 @@ class MainWindow(QMainWindow):
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
             watch_drift(self, tab, target)  # a profile's tool baseline: warn when the tools drifted from it
-        except (TransportError, ValueError) as exc:  # a URL, header or transport no one can use: nothing was started
+        except (TransportError, ValueError, CannotOpen) as exc:  # a URL, header, transport or capture folder no one
+            # can use: nothing was started
             tab.cannot_start(str(exc))
         self.add_tab(tab)
         return tab

@@ -81,6 +81,7 @@ class CaptureWriter:
         self.offsets: array[int] | None = array("q") if track_offsets else None
         self.position = 0  #: bytes of lines given to the writer, header included (tracked with ``offsets``)
         self.flushed = 0  #: how many of them reached the file
+        self.header = header  #: the header line written first (not to be changed: it is written already)
         # ASCII: an undecodable argument (a lone surrogate) is escaped instead of breaking the file
         first = dumps_json(header) + "\n"
         self._write(first)

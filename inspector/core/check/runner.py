@@ -33,7 +33,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.check.checks import (  # noqa: F401 - re-exported
     ALL_REVISIONS,
     BY_ID,
@@ -56,7 +55,8 @@ from inspector.core.check.context import UNSUPPORTED_REVISION, CheckOptions, Con
 from inspector.core.check.judging import ServerMessageJudge
 from inspector.core.check.kept import KeptEvents
 from inspector.core.check.probes import PROBES
-from inspector.core.connect.target import Target, make_transport
+from inspector.core.connect.opened import CannotOpen, new_session
+from inspector.core.connect.target import Target
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
 from inspector.core.present.describe import clip, describe_http, label, method_and_id
 from inspector.core.session.outcomes import HandshakeError, RequestTimeout, ServerInfo, client_info, result_of
@@ -298,18 +298,17 @@ def _handshake_failure(exc: TransportError, mode: str, version: str | None) -> s
 def _open(run: CheckRun, report: Report, target: Target, label_: str, kept: KeptEvents
           ) -> tuple[Session | None, str | Path]:
     """A session for ``target`` saving to its capture; (None, the sentence) when it cannot be set up."""
-    try:
-        transport = make_transport(target)
-    except (TransportError, ValueError) as exc:
-        return None, str(exc)
     path = capture_path(run.capture_base, label_)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        writer = CaptureWriter(path, make_header(transport.describe(), name=f"check {label_}"))
     except OSError as exc:
         return None, f"cannot write the capture {path}: {exc.strerror or exc}"
+    try:
+        session, _ = new_session(target, path, keeper=lambda _writer: kept, name=f"check {label_}")
+    except CannotOpen as exc:
+        return None, str(exc)
     report.captures.append(str(path))
-    return Session(transport, capture=writer, timeout_hint="raise --timeout to wait longer", keeper=kept), path
+    return session, path
 
 
 async def _run_probes(ctx: Context, only: frozenset[str] | None = None) -> None:

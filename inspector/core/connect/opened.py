@@ -10,19 +10,26 @@ is also a note in the capture.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
+from inspector.core.capture.pipeline import Keeper
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_BAD_INPUT
 from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.outcomes import HandshakeError, failure_exit
-from inspector.core.session.session import Session
-from inspector.core.transports.base import TransportError
+from inspector.core.session.server_requests import ServerRequestHandler
+from inspector.core.session.session import DEFAULT_TIMEOUT_HINT, Session
+from inspector.core.transports.base import Transport, TransportError
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+
+if TYPE_CHECKING:  # OAuth is loaded only when a target signs in
+    from inspector.core.auth.authorize import Authorizer
+    from inspector.core.auth.model import OAuthOptions
 
 
 class CannotOpen(Exception):
@@ -48,25 +55,52 @@ class _LastAnswer:
                 self.was_error = rpc.kind == jsonrpc.ERROR
 
 
-def new_session(target: Target, out: Path | None, *, answers: dict[str, str] | None = None,
-                roots: list[dict[str, str]] | None = None, keep_events: bool = False,
-                **header: object) -> tuple[Session, CaptureWriter | None]:
-    """A session on ``target`` not started yet: its transport made, the ``--answer`` policies parsed, the capture
-    ``out`` opened (none when None; its header gets ``header``'s fields besides the target). The caller closes
-    the session, then the writer. Raises :class:`CannotOpen` (status 2) with one sentence."""
+def open_capture(transport: Transport, out: Path | None, *, stream: IO[str] | None = None,
+                 track_offsets: bool = False, what: str = "the capture", **header: object) -> CaptureWriter | None:
+    """The capture ``out`` opened for a session on ``transport`` (none when None; its header names the transport
+    and gets ``header``'s fields). Raises :class:`CannotOpen` (status 2) with one sentence naming ``what``."""
+    if out is None:
+        return None
     try:
-        transport = make_transport(target)
-        handler = AnswerPolicy.parse(answers or {})
-    except (TransportError, ValueError) as exc:
-        raise CannotOpen(EXIT_BAD_INPUT, str(exc)) from None
-    writer = None
-    if out is not None:
-        try:
-            writer = CaptureWriter(out, make_header(transport.describe(), **header))
-        except OSError as exc:
-            raise CannotOpen(EXIT_BAD_INPUT, f"cannot write the capture {out}: {exc.strerror or exc}") from None
-    session = Session(transport, capture=writer, roots=roots, keep_events=keep_events, server_request_handler=handler)
+        return CaptureWriter(out, make_header(transport.describe(), **header), stream=stream,
+                             track_offsets=track_offsets)
+    except OSError as exc:
+        raise CannotOpen(EXIT_BAD_INPUT, f"cannot write {what} {out}: {exc.strerror or exc}") from None
+
+
+def session_on(transport: Transport, out: Path | None, *, handler: ServerRequestHandler | None = None,
+               stream: IO[str] | None = None, track_offsets: bool = False, what: str = "the capture",
+               keeper: Callable[[CaptureWriter | None], Keeper] | None = None,
+               roots: list[dict[str, str]] | None = None, keep_events: bool = False,
+               timeout_hint: str = DEFAULT_TIMEOUT_HINT, header: Mapping[str, object] | None = None,
+               **fields: object) -> tuple[Session, CaptureWriter | None]:
+    """A session on a built ``transport``, not started yet: the server's requests answered by ``handler``, the
+    capture ``out`` opened (:func:`open_capture`, its header given ``header``'s and ``fields``' fields) and its
+    events kept by ``keeper(writer)`` if given. The caller closes the session, then the writer. Raises
+    :class:`CannotOpen` (status 2) with one sentence."""
+    writer = open_capture(transport, out, stream=stream, track_offsets=track_offsets, what=what,
+                          **{**(header or {}), **fields})
+    session = Session(transport, capture=writer, roots=roots, keep_events=keep_events, server_request_handler=handler,
+                      timeout_hint=timeout_hint, keeper=keeper(writer) if keeper is not None else None)
     return session, writer
+
+
+def new_session(target: Target, out: Path | None, *, answers: dict[str, str] | None = None,
+                handler: ServerRequestHandler | None = None,
+                authorizer: Callable[[OAuthOptions], Authorizer] | None = None,
+                **options: Any) -> tuple[Session, CaptureWriter | None]:
+    """A session on ``target`` not started yet, the one way a command or the window builds one: its transport
+    made (with ``authorizer`` for a sign-in in the window), the server's requests answered by ``handler`` or the
+    ``--answer`` policies ``answers``, and the rest as :func:`session_on` (``options``: the capture's stream and
+    header fields, the keeper, roots, the timeout hint). Raises :class:`CannotOpen` (status 2) with one sentence;
+    the error it stands for is its ``__cause__``."""
+    try:
+        transport = make_transport(target, authorizer=authorizer)
+        if handler is None:
+            handler = AnswerPolicy.parse(answers or {})
+    except (TransportError, ValueError) as exc:
+        raise CannotOpen(EXIT_BAD_INPUT, str(exc)) from exc
+    return session_on(transport, out, handler=handler, **options)
 
 
 @asynccontextmanager
@@ -75,7 +109,8 @@ async def opened(target: Target, out: Path | None, *, answers: dict[str, str] | 
                  **header: object) -> AsyncIterator[Session]:
     """A session on ``target`` whose handshake is done, saving to the capture ``out`` (none when None; the
     capture header gets ``header``'s fields besides the target). Raises :class:`CannotOpen`."""
-    session, writer = new_session(target, out, answers=answers, roots=roots, keep_events=keep_events, **header)
+    session, writer = new_session(target, out, answers=answers, roots=roots, keep_events=keep_events,
+                                  header=header)
     last = _LastAnswer()
     session.listeners.append(last.saw)
     started = False

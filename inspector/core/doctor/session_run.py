@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.connect.opened import session_on
 from inspector.core.connect.target import Target, make_transport
 from inspector.core.session.outcomes import ServerInfo
-from inspector.core.session.session import Session
 from inspector.core.transports.base import Transport, TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind
@@ -61,7 +61,7 @@ async def run_session(target: Target, timeout: float) -> SessionRun:
         transport = make_transport(target)
     except TransportError as exc:
         return SessionRun(None, error=exc, stage="make")
-    session = Session(transport, keep_events=True, timeout_hint="raise --timeout to wait longer")
+    session, _ = session_on(transport, None, keep_events=True)  # the doctor reads the transport's own state too
     run = SessionRun(transport, events=session.events)
     try:
         run.stage = "start"

@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from inspector.core.capture.writer import CaptureWriter, make_header
-from inspector.core.connect.target import InputError, Target, make_transport
+from inspector.core.connect.opened import CannotOpen, new_session
+from inspector.core.connect.target import InputError, Target
 from inspector.core.exits import (
-    EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_PROTOCOL,
     EXIT_RPC_ERROR,
 )
-from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, failure_exit, result_of
 from inspector.core.session.session import Session
 from inspector.core.text import safe
@@ -119,20 +117,14 @@ def with_progress_token(request: dict[str, Any]) -> dict[str, Any]:
 
 async def record(options: RecordOptions) -> RecordResult:
     try:
-        transport = make_transport(options.target)
-        handler = AnswerPolicy.parse(options.answers)
-    except (TransportError, ValueError) as exc:
-        return RecordResult(EXIT_BAD_INPUT, "", str(exc))
-    header = make_header(transport.describe())
-    try:
-        writer = CaptureWriter(options.out, header, stream=options.stream)
-    except OSError as exc:
-        return RecordResult(EXIT_BAD_INPUT, "", f"cannot write the capture {options.out}: {exc.strerror or exc}")
-    session = Session(transport, capture=writer, roots=options.roots, keep_events=False,
-                      server_request_handler=handler)
+        session, writer = new_session(options.target, options.out, answers=options.answers,
+                                      stream=options.stream, roots=options.roots)
+    except CannotOpen as exc:
+        return RecordResult(exc.exit_code, "", str(exc))
+    assert writer is not None  # a capture was asked for
     outcome = _Outcome()
     session.listeners.append(outcome.saw)
-    exporter = await _start_export(options.otlp_endpoint, header, session)
+    exporter = await _start_export(options.otlp_endpoint, writer.header, session)
     try:
         await _drive(session, options, outcome)
     finally:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.reader import Capture
-from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.connect.opened import CannotOpen, session_on
 from inspector.core.connect.target import STDIO
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_CANNOT_REPLAY, EXIT_DIFFERENT, EXIT_OK
 from inspector.core.record.run import DEFAULT_IDLE
@@ -503,14 +503,14 @@ async def replay(plan: ReplayPlan, transport: Transport, options: ReplayOptions)
     if reason is not None:
         return ReplayResult(EXIT_CANNOT_REPLAY, [], None, reason)
     source = {"path": str(plan.source.resolve()) if plan.source else None, "created": plan.header.get("created")}
-    try:
-        writer = CaptureWriter(options.out, make_header(transport.describe(), replay_of=source))
-    except OSError as exc:
-        return ReplayResult(EXIT_CANNOT_REPLAY, [], None,
-                            f"cannot write the replay to {options.out}: {exc.strerror or exc}")
     answers = RecordedAnswers(plan.answers)
+    try:
+        session, writer = session_on(transport, options.out, handler=answers, roots=plan.roots, keep_events=True,
+                                     what="the replay to", replay_of=source)
+    except CannotOpen as exc:
+        return ReplayResult(EXIT_CANNOT_REPLAY, [], None, str(exc))
+    assert writer is not None  # options.out is a path
     marker = ReplayMarker()
-    session = Session(transport, capture=writer, roots=plan.roots, server_request_handler=answers)
     session.annotators.append(marker)
     engine = _Engine(plan, session, marker, transport.name, answers, options)
     try:

@@ -14,7 +14,8 @@ from PySide6.QtCore import QObject, Signal
 from inspector.core import paths
 from inspector.core.apps.meta import client_extension
 from inspector.core.capture.live import LiveIndex
-from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.capture.writer import CaptureWriter
+from inspector.core.connect.opened import session_on
 from inspector.core.connect.target import Target, make_transport, oauth_client_of
 from inspector.core.explore.catalog import roots_of
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, ServerInfo, UnreadableResponse
@@ -83,14 +84,18 @@ class LiveSession(QObject):
             transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
             transport.keep_parse = self.keep_parse
         self.capture_path = self.captures / capture_name(self.target)
-        header = make_header(transport.describe(), name=self.target.name)
-        self.writer = CaptureWriter(self.capture_path, header, track_offsets=True)
-        self.index = LiveIndex(self.writer)
-        self.session = Session(transport, capture=self.writer, server_request_handler=self.handler,
-                               keep_events=False, keeper=self.index)
-        self.exporter = otel_export.attach(self.session, header)  # --otlp-endpoint: a span per request
-        self.session.timeout_hint = timeout_hint(self.target)
-        self.session.roots = roots_of(self.target.roots)
+
+        def index_of(writer: CaptureWriter | None) -> LiveIndex:
+            assert writer is not None  # the window always saves its capture
+            self.index = LiveIndex(writer)
+            return self.index
+
+        self.session, writer = session_on(transport, self.capture_path, handler=self.handler, track_offsets=True,
+                                          keeper=index_of, timeout_hint=timeout_hint(self.target),
+                                          roots=roots_of(self.target.roots), name=self.target.name)
+        assert writer is not None
+        self.writer = writer
+        self.exporter = otel_export.attach(self.session, writer.header)  # --otlp-endpoint: a span per request
         self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so
         self.session.extensions = client_extension()  # the Apps tab renders MCP Apps: servers may offer them
         return self.session
