@@ -1,5 +1,5 @@
-"""Suite-wide settings: the Hypothesis profiles, the rows of the reliability report (report_rows.py), what a
-bare run leaves out (quick_run.py) and the caches warmed before the workers start (rewrite_cache.py).
+"""Suite-wide settings: the Hypothesis profiles, the rows of the reliability report (report_rows.py), the line
+that says a run is the quick suite (quick_run.py) and the caches warmed before the workers start (rewrite_cache.py).
 
 Hypothesis profiles, chosen with the ``HYPOTHESIS_PROFILE`` environment variable:
 
@@ -74,18 +74,17 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
     return row
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    quick_run.add_option(parser)
-
-
 def pytest_report_header(config: pytest.Config) -> str | None:
     return quick_run.header(config)
 
 
-@pytest.hookimpl(tryfirst=True)  # the suite is chosen and grouped before anything reads the items' marks
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    quick_run.deselect_the_slow_part(config, items)
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """Group and order the tests that run (tests/xdist_groups.py): after pytest's ``-m``/``-k`` deselection (the
+    quick suite's, from addopts), so each module's tests that remain are spread over the whole run."""
+    result = yield
     xdist_groups.pytest_collection_modifyitems(config, items)
+    return result
 
 
 def pytest_configure(config: pytest.Config) -> None:
