@@ -1,5 +1,5 @@
-"""Suite-wide settings: the Hypothesis profiles, the rows of the reliability report (report_rows.py), what a
-bare run leaves out (quick_run.py) and the caches warmed before the workers start (rewrite_cache.py).
+"""Suite-wide settings: the Hypothesis profiles, the rows of the reliability report (report_rows.py), the line
+that says a run is the quick suite (quick_run.py) and the caches warmed before the workers start (rewrite_cache.py).
 
 Hypothesis profiles, chosen with the ``HYPOTHESIS_PROFILE`` environment variable:
 
@@ -74,18 +74,17 @@ def report(request: pytest.FixtureRequest) -> ReportRow:
     return row
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    quick_run.add_option(parser)
-
-
 def pytest_report_header(config: pytest.Config) -> str | None:
     return quick_run.header(config)
 
 
-@pytest.hookimpl(tryfirst=True)  # the suite is chosen and grouped before anything reads the items' marks
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    quick_run.deselect_the_slow_part(config, items)
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """Group and order the tests that run (tests/xdist_groups.py): after pytest's ``-m``/``-k`` deselection (the
+    quick suite's, from addopts), so each module's tests that remain are spread over the whole run."""
+    result = yield
     xdist_groups.pytest_collection_modifyitems(config, items)
+    return result
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -160,18 +159,26 @@ def time_server() -> list[str]:
     return warm_python.module_command("mcp_server_time", "--local-timezone", "UTC")
 
 
+#: The widgets the running test gave ``qtbot.addWidget``, kept alive until its teardown (one test at a time runs
+#: in a process).
+_kept_widgets: list[object] = []
+
+
 def _keep_test_widgets_alive() -> None:
     """pytest-qt's ``qtbot.addWidget`` keeps only a weak reference: a shown top-level widget whose last
     reference was a local of the test was deleted from Python the moment the test returned, with a relayout
     still posted for its tree view, and the worker crashed in the next processEvents (a segfault in
-    QTreeViewPrivate::layout). The widgets are kept here until the test's teardown has closed and deleted them."""
+    QTreeViewPrivate::layout). The widgets are kept here until the test's teardown has closed and deleted them.
+
+    pytest-qt has no hook for this, so its public ``QtBot.addWidget`` is wrapped (same signature in the pytest-qt
+    versions the test extra pins)."""
     from pytestqt.qtbot import QtBot
 
     add_widget = QtBot.addWidget
 
     def add_and_keep(self, widget, *, before_close_func=None):  # type: ignore[no-untyped-def]
         add_widget(self, widget, before_close_func=before_close_func)
-        self._request.node.__dict__.setdefault("kept_widgets", []).append(widget)
+        _kept_widgets.append(widget)
 
     QtBot.addWidget = add_and_keep
 
@@ -190,5 +197,5 @@ def pytest_runtest_teardown(item):
     qt_core = sys.modules.get("PySide6.QtCore")
     if qt_core is not None and qt_core.QCoreApplication.instance() is not None:
         qt_core.QCoreApplication.sendPostedEvents(None, qt_core.QEvent.Type.DeferredDelete)
-    item.__dict__.pop("kept_widgets", None)
+    _kept_widgets.clear()
     return result

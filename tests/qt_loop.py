@@ -22,7 +22,12 @@ def new_qloop(qapp: Any) -> asyncio.AbstractEventLoop:
     awaited condition came true) then runs with no running loop, and a task step that calls
     ``asyncio.get_running_loop()`` dies with "no running event loop": seen as the Explorer's icon task that drew
     the first icon and died before measuring the next (tests/faults/test_hostile_window.py, about one run in
-    two). This loop keeps itself marked running through that last pass."""
+    two). This loop keeps itself marked running through that last pass.
+
+    Two private names are used, for want of public ones (the test extra pins qasync to the versions tested):
+    ``asyncio._set_running_loop``, which asyncio exports for event-loop implementations (qasync itself marks its
+    loop with it; no public call does), and qasync's ``_timer`` with its name-mangled callbacks (:meth:`close`).
+    tests/test_qt_loop.py fails if either stops doing what this expects."""
     import qasync
 
     class Loop(qasync.QEventLoop):
@@ -33,7 +38,7 @@ def new_qloop(qapp: Any) -> asyncio.AbstractEventLoop:
                 return super().run_forever()
             finally:
                 if self._completing:
-                    asyncio.events._set_running_loop(self)  # qasync unmarked it; its last pass is next
+                    asyncio._set_running_loop(self)  # qasync unmarked it; its last pass is next
 
         def run_until_complete(self, future: Any) -> Any:
             self._completing = True
@@ -41,7 +46,7 @@ def new_qloop(qapp: Any) -> asyncio.AbstractEventLoop:
                 return super().run_until_complete(future)
             finally:
                 self._completing = False
-                asyncio.events._set_running_loop(None)
+                asyncio._set_running_loop(None)
 
         def close(self) -> None:
             """Close, and end the Qt timers of the callbacks still scheduled here and now, in the GUI thread.

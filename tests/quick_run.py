@@ -1,9 +1,9 @@
-"""What a bare ``python -m pytest`` runs: the quick suite, and ``--whole`` for everything (issue 25).
+"""The quick suite, what ``python -m pytest`` runs (issue 25), and the line a run starts with to say so.
 
 The README's test command is a newcomer's first check and the loop while working, and it has to end in under
 two minutes on a 2-core machine. The whole suite takes about four there, most of the difference in the tests
-that drive servers end to end, start npm packages or install the project. So a run that names nothing leaves
-out the tests marked
+that drive servers end to end, start npm packages or install the project. So pyproject.toml's ``addopts`` ends
+in the mark expression ``-m "not (integration or npm or packaging or slow)"``, which leaves out the tests marked
 
 - ``integration``: MCP servers driven end to end in subprocesses, through the CLI or the window: the real
   third-party ones (the MCP SDK's, mcp-server-time) and the fault matrix's misbehaving ones;
@@ -12,57 +12,33 @@ out the tests marked
 - ``slow``: whole processes measured or rendered case by case (memory bounds under a flood, the window on
   small screens), seconds of CPU each.
 
-A run that names what it wants runs it, marked or not: paths or node ids (or a run started in a subfolder),
-``-m``, ``-k``, ``--lf``, ``--sw``, or ``--whole`` for the whole suite. CI runs the quick suite and then the
-rest (.ci/run), so every test runs there.
+That is pytest's own way (issue 39; it replaced a rule of this module that ran the whole suite whenever tests
+were named, so ``pytest`` and ``pytest tests`` ran different suites). Every run applies it, whatever it names; a
+``-m`` on the command line comes after ``addopts`` and replaces it: ``-m integration`` runs those tests, and
+``-m ""`` the whole suite (``python -m pytest -m "" tests/integration`` for a folder of marked tests). CI runs
+the quick suite and then ``-m "integration or npm or packaging or slow"`` (.ci/run), so every test runs there,
+once.
 """
 
 from __future__ import annotations
 
 import pytest
 
-#: The marks of the tests a bare run leaves out (pyproject.toml says what each means).
-LEFT_OUT_OF_THE_QUICK_RUN = ("integration", "npm", "packaging", "slow")
 
-
-def add_option(parser: pytest.Parser) -> None:
-    parser.addoption("--whole", action="store_true", default=False,
-                     help="run the whole suite, also the tests marked "
-                          f"{', '.join(LEFT_OUT_OF_THE_QUICK_RUN)} that a run naming no test leaves out (CI runs "
-                          "them too)")
-
-
-def is_quick(config: pytest.Config) -> bool:
-    """Whether this is a bare run: the tests come from ``testpaths`` (no paths or node ids given, and pytest
-    started at the project's root: from a subfolder, pytest runs that folder's tests), with no ``--whole``,
-    ``-m``, ``-k``, ``--lf`` or ``--sw`` (those name tests too, the last ones failed). A pytest-xdist worker
-    gets the controller's arguments and folder, so all of them decide alike."""
-    option = config.option
-    from_testpaths = getattr(config, "args_source", pytest.Config.ArgsSource.TESTPATHS) \
-        == pytest.Config.ArgsSource.TESTPATHS
-    return from_testpaths and not (getattr(option, "whole", False) or getattr(option, "file_or_dir", None)
-                                   or getattr(option, "markexpr", "") or getattr(option, "keyword", "")
-                                   or getattr(option, "lf", False) or getattr(option, "stepwise", False))
-
-
-def deselect_the_slow_part(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In a bare run, deselect the tests carrying any of :data:`LEFT_OUT_OF_THE_QUICK_RUN` (a run without
-    pytest-xdist counts them as deselected in its summary; the header says so in every run)."""
-    if not is_quick(config):
-        return
-    kept: list[pytest.Item] = []
-    left_out: list[pytest.Item] = []
-    for item in items:
-        marked = any(item.get_closest_marker(name) is not None for name in LEFT_OUT_OF_THE_QUICK_RUN)
-        (left_out if marked else kept).append(item)
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-        items[:] = kept
+def configured_mark_expression(config: pytest.Config) -> str | None:
+    """The mark expression ``addopts`` gives (its last ``-m``), or None when it gives none."""
+    addopts = list(config.getini("addopts"))
+    expression = None
+    for index, arg in enumerate(addopts[:-1]):
+        if arg in ("-m", "--markexpr"):  # not "-mEXPR": pyproject.toml spells it with a space
+            expression = addopts[index + 1]
+    return expression
 
 
 def header(config: pytest.Config) -> str | None:
-    """The line the run starts with, saying which suite this is."""
-    if not is_quick(config):
+    """The line a run of the quick suite starts with: which tests it leaves out and how to run them; None when
+    the command line chose its own ``-m``."""
+    expression = configured_mark_expression(config)
+    if not expression or config.option.markexpr != expression:
         return None
-    return (f"the quick suite: tests marked {', '.join(LEFT_OUT_OF_THE_QUICK_RUN)} are left out; "
-            "`python -m pytest --whole` runs them too, as CI does")
+    return f'the quick suite: -m "{expression}" (pyproject.toml\'s addopts); -m "" runs every test'

@@ -10,9 +10,13 @@ process per core, and the workers, the zygotes and the commands find the caches:
 - every other module of the checkout (the ``inspector`` package, the tests' support modules) gets its plain
   ``.pyc``, as the first import would write it.
 
-``_pytest.assertion.rewrite`` is pytest's internals. Where it differs from what this expects (a renamed
-function, the assertion pass hook, which changes the rewritten code) the warm-up leaves the test modules alone
-and the workers rewrite them as before; a wrong cache cannot result, because pytest checks each cached file
+``_pytest.assertion.rewrite`` is pytest's internals: pytest has no public way to write its rewritten bytecode
+without importing the module, and importing every test module (``--collect-only`` in the warm-up processes)
+would cost each of them the collection's CPU again, the very time saved. So the test extra pins pytest to the
+minor versions this was tested with (pyproject.toml), and tests/test_rewrite_cache.py fails when a new one
+reads the cache otherwise. Where pytest differs from what this expects (a renamed function, the assertion pass
+hook, which changes the rewritten code) the warm-up leaves the test modules alone and the workers rewrite them
+as before; a wrong cache cannot result, because pytest checks each cached file
 against its source when it reads it (its size and time, or since pytest 9.2 a hash of it). An interpreter run
 with ``-O`` or ``-X pycache_prefix`` is left alone: its caches are named or placed otherwise.
 

@@ -11,6 +11,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from qt_loop import new_qloop
 
 
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The loop marked running in this thread, or None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def test_a_task_woken_as_run_until_complete_ends_still_finds_its_loop_running(qapp):
     loop = new_qloop(qapp)
     seen: list[tuple[object, bool]] = []
@@ -18,7 +26,7 @@ def test_a_task_woken_as_run_until_complete_ends_still_finds_its_loop_running(qa
 
     async def follower() -> None:
         await asyncio.sleep(0)  # its next step comes after the scenario has ended: in qasync's last pass
-        seen.append((asyncio.events._get_running_loop(), loop.is_running()))
+        seen.append((running_loop(), loop.is_running()))
 
     async def scenario() -> None:
         followers.append(asyncio.ensure_future(follower()))
@@ -27,7 +35,7 @@ def test_a_task_woken_as_run_until_complete_ends_still_finds_its_loop_running(qa
         loop.run_until_complete(scenario())
         # it ran after run_forever had returned (is_running() is False: the case is exercised), with its loop
         assert seen == [(loop, False)]
-        assert asyncio.events._get_running_loop() is None  # unmarked once run_until_complete has returned
+        assert running_loop() is None  # unmarked once run_until_complete has returned
     finally:
         loop.close()
 

@@ -13,6 +13,12 @@ So the grouping is done here, through pytest-xdist's public hooks only:
 - the controller's scheduler (:class:`MarkedGroupScheduling`, a ``LoadGroupScheduling``) reads those files
   when it first schedules, after every worker reported, and gives every test of a group the same scope.
 
+One private method is overridden, for want of a public one: ``LoadScopeScheduling._split_scope`` (the scope of
+a node id), which every scope scheduler of pytest-xdist has been built on since 1.19 (2017) and which its own
+``LoadGroupScheduling`` overrides the same way; a public hook gives only the whole scheduler
+(``pytest_xdist_make_scheduler``, used below), and rewriting the scheduler to stay public would copy pytest-xdist's
+work distribution instead. The test extra pins pytest-xdist to the minor versions tested (pyproject.toml).
+
 ``conftest.py`` re-exports the hooks below. tests/test_xdist_groups.py runs a small suite with the project's
 own configuration and fails when a group is split again.
 """

@@ -1,7 +1,7 @@
 """The ``tls`` step of an https (or wss) URL: the TLS handshake, and the server's certificate judged as the
 transports judge it.
 
-The handshake is made with :func:`inspector.core.transports.http_common.tls_context`, the settings every https
+The handshake is made with :func:`inspector.core.transports.tls.tls_context`, the settings every https
 connection of the inspector uses (certifi's CAs, plus ``--ca-file``), always verifying: under ``--insecure`` the
 step still says what is wrong with the certificate (as a warning: the session works without verifying it). When
 verification fails, the certificate is fetched once more without verifying it, only to read what it says (its
