@@ -23,8 +23,7 @@ import httpx
 from inspector.core.redaction import REDACTED, redact_headers, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.transports.credentials import AuthIO, Credentials, CredentialsError, Noted, Reply
-from inspector.core.transports.tls import CaFileError as CaFileError
-from inspector.core.transports.tls import tls_context as tls_context
+from inspector.core.transports.tls import tls_context
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
 from inspector.core.wire.sse import RawSSE, SSEDecoder
