@@ -1,11 +1,14 @@
-"""A session opened on a target for a headless command that does several things on it (``diff --against``,
-``baseline``, ``run``, ``load``): the transport made, the capture opened, the server started and the handshake
-done; closed again, capture and all, when the ``async with`` ends.
+"""Every session a command or the window opens is built here: :func:`new_session` on a target (its transport
+made, with its credentials), :func:`session_on` on a transport already made (replay, the doctor and the window,
+which read or set the transport's own state), each with its capture opened and its server requests' answers
+given; :func:`opened` for a headless command that does several things on one session (``diff --against``,
+``baseline``, ``run``, ``load``): the server started and the handshake done, closed again, capture and all,
+when the ``async with`` ends.
 
-:func:`opened` raises :class:`CannotOpen` with the exit status (:data:`inspector.core.exits.RECORD_EXITS`: 2
-unusable input, 3 cannot start or connect, 4 no answer in time, 5 a handshake refused with an error, 1 any
-other failure, as :func:`inspector.core.record.run.failure_exit` says) and one sentence; what went wrong
-is also a note in the capture.
+They raise :class:`CannotOpen` with the exit status (:data:`inspector.core.exits.RECORD_EXITS`: 2 unusable input,
+3 cannot start or connect, 4 no answer in time, 5 a handshake refused with an error, 1 any other failure, as
+:func:`inspector.core.session.outcomes.failure_exit` says) and one sentence; what went wrong after the start is
+also a note in the capture.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ closed, then the process group ended; an HTTP session deleted). Nothing is print
 Exit statuses (:data:`inspector.core.exits.ONESHOT_EXITS`): 0 a result; 7 a tool result with
 ``isError: true``; 5 a JSON-RPC error answer (``rpc_error`` holds it); 2 unusable input (a ``KEY=VALUE`` that is
 not one, arguments that break the tool's ``inputSchema``, an unknown tool or prompt); 3 cannot start or
-connect, 4 no answer in time, 1 any other failure, as :func:`inspector.core.record.run.failure_exit` says.
+connect, 4 no answer in time, 1 any other failure, as :func:`inspector.core.session.outcomes.failure_exit` says.
 
 With ``roots``, the client declares the ``roots`` capability and the session answers ``roots/list`` with them
 (https://modelcontextprotocol.io/specification/2025-11-25/client/roots). Many servers ask for the roots as
