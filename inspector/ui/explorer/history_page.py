@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushBu
 
 from inspector.core.explore.catalog import request_message
 from inspector.core.explore.history import Call, History
-from inspector.ui.collections.save import save_to_collection_button
+from inspector.ui.explorer.save_to_collection import save_to_collection_button
 from inspector.ui.explorer.widgets import ROLE_ITEM, copy_as_button
 
 if TYPE_CHECKING:
