@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QWidget
 
+from inspector.core.explore.catalog import Catalog
 from inspector.core.explore.history import Call, History
 from inspector.ui.explorer.history_page import HistoryPage
 from inspector.ui.explorer.roots_page import RootsPage
@@ -19,7 +20,7 @@ class FakeContext:
     """An Explorer that is ready, has no catalog, and keeps what it was told."""
 
     def __init__(self) -> None:
-        self.catalog = None
+        self.catalog: Catalog | None = None
         self.ready = True
         self.said: list[str] = []
         self.shown: list[QWidget] = []
