@@ -39,7 +39,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.clients.profiles import ProfileStore
-from inspector.ui.main_window import MainWindow
+from inspector.ui.app import build_window
 from inspector.ui.panels.detail import pretty
 from inspector.ui.session.live import READY
 from inspector.ui.session.tab import SessionTab
@@ -132,7 +132,7 @@ def _visible_blocks(editor: Any) -> list[Any]:
 
 async def run(size: int) -> dict[str, object]:
     tmp = tempfile.mkdtemp()
-    window = MainWindow(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
+    window = build_window(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
                         store=ProfileStore(Path(tmp, "p.json")), captures=Path(tmp))
     window.resize(1400, 860)
     window.show()

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QApplication
 from inspector.core.capture.columns import KIND_CODES, KIND_MASK
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.wire.events import Kind
-from inspector.ui.main_window import MainWindow
+from inspector.ui.app import build_window
 from inspector.ui.session.live import Target
 
 HERE = Path(__file__).resolve().parent
@@ -55,7 +55,7 @@ def peak_rss_mb() -> float:
 
 async def run(rate: int, seconds: float) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        window = MainWindow(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
+        window = build_window(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
                             store=ProfileStore(Path(tmp, "p.json")), captures=Path(tmp))
         window.resize(1400, 860)
         window.show()

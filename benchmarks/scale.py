@@ -106,11 +106,11 @@ def measure(path: Path) -> dict[str, float]:
     from PySide6.QtWidgets import QApplication
 
     from inspector.core.clients.profiles import ProfileStore
-    from inspector.ui.main_window import MainWindow
+    from inspector.ui.app import build_window
 
     app = QApplication([])
     tmp = tempfile.mkdtemp()
-    window = MainWindow(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
+    window = build_window(settings=QSettings(str(Path(tmp, "s.ini")), QSettings.Format.IniFormat),
                         store=ProfileStore(Path(tmp, "p.json")), captures=Path(tmp))
     window.resize(1400, 860)
     window.show()

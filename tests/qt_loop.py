@@ -87,11 +87,11 @@ def open_test_window(qloop: asyncio.AbstractEventLoop, folder: Path) -> Iterator
     from PySide6.QtCore import QSettings
 
     from inspector.core.clients.profiles import ProfileStore
-    from inspector.ui.main_window import MainWindow
+    from inspector.ui.app import build_window
     from inspector.ui.session.tab import SessionTab
 
     (folder / "captures").mkdir(exist_ok=True)
-    win = MainWindow(settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
+    win = build_window(settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
                      store=ProfileStore(folder / "profiles.json"), captures=folder / "captures")
     win.show()
     try:

@@ -14,16 +14,44 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMainWindow, QMenu, QTabWidget
 
 if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
+    from inspector.ui.collections.run import CollectionRuns
+    from inspector.ui.compare.drift import Baselines
+    from inspector.ui.compare.run import Comparisons
+    from inspector.ui.controllers.files import CaptureFiles
+    from inspector.ui.controllers.runs import ServerRuns
+    from inspector.ui.controllers.settings import SessionSettings
+    from inspector.ui.load.run import LoadTests
     from inspector.ui.session.tab import SessionTab
 
 Shortcut = str | QKeySequence.StandardKey
+
+
+class Window(Protocol):
+    """What the actions work on: the main window and the controllers the composition root gave it
+    (inspector/ui/app.py)."""
+
+    tabs: QTabWidget
+    session_settings: SessionSettings
+    files: CaptureFiles
+    runs: ServerRuns
+    comparisons: Comparisons
+    load_tests: LoadTests
+    collection_runs: CollectionRuns
+    baselines: Baselines
+
+    def current_tab(self) -> SessionTab | None: ...
+    def open_demo(self) -> Any: ...
+    def close_tab(self, index: int) -> None: ...
+    def close(self) -> bool: ...
+    def restart_current(self) -> None: ...
+    def stop_current(self) -> None: ...
+    def about(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -38,7 +66,7 @@ class ActionSpec:
     menu: str  #: the menu title it sits in
     text: str
     shortcut: Shortcut | None = None
-    window: Callable[[MainWindow], Any] | None = None
+    window: Callable[[Window], Any] | None = None
     tab: Callable[[SessionTab], Any] | None = None
     separator_before: bool = False
     needs_tab: bool = False  #: a window action that works on the current tab: disabled while there is none
@@ -69,11 +97,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
                needs_tab=True),
     ActionSpec("check_server", "&Session", "C&heck server", window=lambda w: w.runs.check_current(), needs_tab=True),
     ActionSpec("resend", "&Session", "Resend the selected message", "Ctrl+Shift+E", tab=lambda t: t.resend_selected()),
-    ActionSpec("compare_with", "&Session", "Co&mpare with…", window=lambda w: _compare(w), needs_tab=True,
-               separator_before=True),
-    ActionSpec("load_test", "&Session", "&Load test…", window=lambda w: _load(w), needs_tab=True),
-    ActionSpec("run_collection", "&Session", "Run co&llection…", window=lambda w: _collection(w), needs_tab=True),
-    ActionSpec("save_baseline", "&Session", "Save tool &baseline…", window=lambda w: _baseline(w), needs_tab=True),
+    ActionSpec("compare_with", "&Session", "Co&mpare with…", window=lambda w: w.comparisons.compare_current(),
+               needs_tab=True, separator_before=True),
+    ActionSpec("load_test", "&Session", "&Load test…", window=lambda w: w.load_tests.load_current(), needs_tab=True),
+    ActionSpec("run_collection", "&Session", "Run co&llection…",
+               window=lambda w: w.collection_runs.run_collection_current(), needs_tab=True),
+    ActionSpec("save_baseline", "&Session", "Save tool &baseline…",
+               window=lambda w: w.baselines.save_baseline_current(), needs_tab=True),
     ActionSpec("copy_config", "&Session", "Copy server as &config…", window=lambda w: w.files.copy_server_config(),
                needs_tab=True),
     ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.session_settings.ask_request_timeout(),
@@ -88,29 +118,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
                separator_before=True),
     ActionSpec("about", "&Help", "&About", window=lambda w: w.about()),
 )
-
-def _compare(window: MainWindow) -> None:
-    from inspector.ui.compare.run import compare_current  # the views are imported when first used
-
-    compare_current(window)
-
-
-def _load(window: MainWindow) -> None:
-    from inspector.ui.load.run import load_current
-
-    load_current(window)
-
-
-def _collection(window: MainWindow) -> None:
-    from inspector.ui.collections.run import run_collection_current
-
-    run_collection_current(window)
-
-
-def _baseline(window: MainWindow) -> None:
-    from inspector.ui.compare.drift import save_baseline_current
-
-    save_baseline_current(window)
 
 
 #: Keys bound inside one widget (and its children) only, by the widget that owns them.
@@ -131,13 +138,10 @@ def menu_path(name: str) -> str:
     return f"{spec.menu} > {spec.text}".replace("&", "")
 
 
-#: The window's timeout setting, as the "no response" sentences name it.
-TIMEOUT_SETTING = menu_path("timeout")
-
-
-def install_actions(window: MainWindow) -> tuple[dict[str, QAction], QMenu]:
-    """Build the menu bar of ``window`` from :data:`ACTIONS`; returns the actions by name, and the "Open recent"
-    submenu the File menu gets after "Open capture…" (the window fills it)."""
+def install_actions(window: QMainWindow, target: Window) -> tuple[dict[str, QAction], QMenu]:
+    """Build the menu bar of ``window`` from :data:`ACTIONS`, each action working on ``target`` (the window with its
+    controllers); returns the actions by name, and the "Open recent" submenu the File menu gets after "Open
+    capture…" (the window's captures controller fills it)."""
     bar = window.menuBar()
     menus = {title: bar.addMenu(title) for title in MENU_ORDER}
     actions: dict[str, QAction] = {}
@@ -151,7 +155,7 @@ def install_actions(window: MainWindow) -> tuple[dict[str, QAction], QMenu]:
             action.setShortcuts(spec.shortcut)  # every key the platform binds (Close: Ctrl+W and Ctrl+F4)
         elif spec.shortcut is not None:
             action.setShortcut(QKeySequence(spec.shortcut))
-        action.triggered.connect(_runner(window, spec))
+        action.triggered.connect(_runner(target, spec))
         menu.addAction(action)
         actions[spec.name] = action
         if spec.name == "open":
@@ -175,7 +179,7 @@ def enable_tab_actions(actions: dict[str, QAction], has_tab: bool) -> None:
             actions[spec.name].setEnabled(has_tab)
 
 
-def _runner(window: MainWindow, spec: ActionSpec) -> Callable[[], None]:
+def _runner(window: Window, spec: ActionSpec) -> Callable[[], None]:
     def run() -> None:
         if spec.window is not None:
             spec.window(window)

@@ -1,4 +1,5 @@
-"""Composition root of the desktop app: the Qt application, the qasync event loop, the main window.
+"""Composition root of the desktop app: the Qt application, the qasync event loop, the main window and its
+controllers (:func:`build_window`).
 
 All I/O (subprocess pipes, HTTP) runs as asyncio tasks on the Qt event loop through qasync, so the GUI
 thread never blocks on the network or a pipe.
@@ -18,8 +19,11 @@ from inspector.core.paths import captures_dir
 from inspector.core.tasks import Tasks
 
 if TYPE_CHECKING:  # Qt is imported when the window is built, not with this module
+    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QWidget
+
+    from inspector.ui.main_window import MainWindow
 
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
@@ -35,7 +39,6 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     from PySide6.QtWidgets import QApplication
 
     from inspector.ui import otel_export
-    from inspector.ui.main_window import MainWindow
 
     otel_export.configure(otlp_endpoint)
     QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)  # Qt WebEngine (MCP Apps)
@@ -51,8 +54,8 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     quit_requested = asyncio.Event()
     app.aboutToQuit.connect(quit_requested.set)
     # the composition root: the window gets its stores and its task keeper here, and starts listening for taps
-    window = MainWindow(settings=QSettings(), store=ProfileStore(), captures=captures_dir(), tasks=Tasks(),
-                        listen_for_taps=True, timeout=timeout, max_message=max_message)
+    window = build_window(settings=QSettings(), store=ProfileStore(), captures=captures_dir(), tasks=Tasks(),
+                          listen_for_taps=True, timeout=timeout, max_message=max_message)
     # Ctrl-C or SIGTERM close the window the normal way: live sessions shut their servers down first
     signal.signal(signal.SIGINT, lambda *_: window.close())
     signal.signal(signal.SIGTERM, lambda *_: window.close())
@@ -71,6 +74,57 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     with loop:
         loop.run_until_complete(quit_requested.wait())
     return 0
+
+
+def build_window(*, settings: QSettings | None = None, store: ProfileStore | None = None, captures: Path | None = None,
+                 tap_socket: Path | None = None, listen_for_taps: bool = False, tasks: Tasks | None = None,
+                 timeout: float | None = None, max_message: int | None = None) -> MainWindow:
+    """The main window with its controllers, each given the services it uses and the window as its view host
+    (:class:`inspector.ui.host.ViewHost`), their signals connected to the window: what they say goes to the status
+    line, the views they have ready open in tabs (:meth:`MainWindow.show_view`), the captures and sessions they
+    want opened are opened. The defaults are the user's own stores (tests give their own). ``timeout``:
+    ``--timeout`` at start, which overrides the saved request timeout for this run (``inf``: none).
+    ``max_message``: the command line's --max-message, which outranks the saved setting until the user sets
+    another. ``listen_for_taps``: listen (on ``tap_socket``, else the user's own) for ``mcp-inspector tap``."""
+
+    from inspector.ui.collections.run import CollectionRuns
+    from inspector.ui.compare.drift import Baselines
+    from inspector.ui.compare.run import Comparisons
+    from inspector.ui.controllers.files import CaptureFiles
+    from inspector.ui.controllers.runs import ServerRuns
+    from inspector.ui.controllers.settings import SessionSettings
+    from inspector.ui.controllers.taps import TapWatcher
+    from inspector.ui.host import Controller
+    from inspector.ui.load.run import LoadTests
+    from inspector.ui.main_window import MainWindow
+
+    window = MainWindow(settings=settings, store=store, captures=captures, tasks=tasks)
+    profiles = window.sidebar.profiles
+    window.session_settings = settings_ = SessionSettings(window, window.settings, timeout, max_message, window)
+    prepare = settings_.apply
+    window.files = CaptureFiles(window, window.settings, window.captures, window.recent_menu, window)
+    window.runs = ServerRuns(window, window.tasks, window.captures, prepare, settings_.with_request_timeout,
+                             profiles, window)
+    window.tap_watcher = TapWatcher(window, window.taps, tap_socket, window)
+    window.comparisons = Comparisons(window, window.tasks, window.captures, prepare, profiles, window)
+    window.load_tests = LoadTests(window, window.tasks, window.captures, prepare, window)
+    window.collection_runs = CollectionRuns(window, window.tasks, window.captures, prepare, window)
+    window.baselines = Baselines(window, window.sidebar.store, profiles, window)
+    controllers: list[Controller] = [settings_, window.files, window.runs, window.tap_watcher, window.comparisons,
+                                     window.load_tests, window.collection_runs, window.baselines]
+    for controller in controllers:
+        controller.said.connect(window.say)
+        controller.view_ready.connect(window.show_view)
+        controller.capture_wanted.connect(window.open_capture)
+        controller.session_wanted.connect(window.open_live)
+    window.capture_opened.connect(window.files.remember)
+    window.session_opened.connect(window.baselines.watch)
+    window.baselines.profiles_changed.connect(window.sidebar.reload)
+    window.closing.connect(window.tap_watcher.stop)
+    window.files.refresh_recent()
+    if listen_for_taps:
+        window.tasks.spawn(window.tap_watcher.listen(), "listening for taps")
+    return window
 
 
 def _quit_when_painted(window: QWidget, app: QApplication) -> None:

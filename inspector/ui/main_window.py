@@ -1,5 +1,9 @@
 """The main window: server profiles on the left, one tab per session or capture, standard menus.
 
+It is the view host of its controllers (:class:`inspector.ui.host.ViewHost`): the composition root
+(inspector/ui/app.py, :func:`~inspector.ui.app.build_window`) builds them, hands them to the window for its menus and
+connects their signals to it; the window never builds or calls into them itself but for its menus' actions.
+
 No listening port anywhere: sessions are subprocesses or outgoing connections, captures are files.
 """
 
@@ -8,9 +12,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QScreen, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -38,15 +43,20 @@ from inspector.core.paths import captures_dir
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.ui.actions import enable_tab_actions, install_actions
-from inspector.ui.compare.drift import watch_drift
-from inspector.ui.controllers.files import CaptureFiles
-from inspector.ui.controllers.runs import ServerRuns
-from inspector.ui.controllers.settings import SessionSettings
-from inspector.ui.controllers.taps import TapWatcher
 from inspector.ui.profiles.sidebar import ProfilesSidebar
 from inspector.ui.session.live import LiveSession
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
+
+if TYPE_CHECKING:
+    from inspector.ui.collections.run import CollectionRuns
+    from inspector.ui.compare.drift import Baselines
+    from inspector.ui.compare.run import Comparisons
+    from inspector.ui.controllers.files import CaptureFiles
+    from inspector.ui.controllers.runs import ServerRuns
+    from inspector.ui.controllers.settings import SessionSettings
+    from inspector.ui.controllers.taps import TapWatcher
+    from inspector.ui.load.run import LoadTests
 
 #: The window's size on a first start, where the screen has room for it (else the screen's free area).
 DEFAULT_SIZE = QSize(1320, 820)
@@ -76,19 +86,24 @@ def screen_key(screen: QScreen) -> str:
 
 
 class MainWindow(QMainWindow):
-    # the controllers (made in __init__), declared for the actions that reach them
+    # the controllers, given by the composition root (inspector/ui/app.py), for the actions that reach them
     session_settings: SessionSettings
     files: CaptureFiles
     runs: ServerRuns
     tap_watcher: TapWatcher
+    comparisons: Comparisons
+    load_tests: LoadTests
+    collection_runs: CollectionRuns
+    baselines: Baselines
+
+    session_opened = Signal(object, object)  #: a live session's tab and its target, once attached
+    capture_opened = Signal(object)  #: the Path of a capture opened read-only
+    closing = Signal()  #: the window is closing: stop listening for taps
 
     def __init__(self, *, settings: QSettings | None = None, store: ProfileStore | None = None,
-                 captures: Path | None = None, tap_socket: Path | None = None, listen_for_taps: bool = False,
-                 tasks: Tasks | None = None, timeout: float | None = None, max_message: int | None = None) -> None:
-        """What the window works with comes from its composition root (inspector/ui/app.py); the defaults are
-        the user's own stores, for tests and embedding. ``timeout``: ``--timeout`` at start, which overrides
-        the saved request timeout for this run (``inf``: none). ``max_message``: the command line's
-        --max-message, which outranks the saved setting until the user sets another."""
+                 captures: Path | None = None, tasks: Tasks | None = None) -> None:
+        """What the window works with comes from its composition root (:func:`inspector.ui.app.build_window`,
+        which also gives it its controllers); the defaults are the user's own stores."""
         super().__init__()
         offload.use_workers()  # big messages are decoded, judged and formatted in a worker process (issue 17)
         #: every background task the window starts; a failure shows in the status bar
@@ -119,11 +134,6 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([SIDEBAR_WIDTH, DEFAULT_SIZE.width() - SIDEBAR_WIDTH])
         self.setCentralWidget(self.splitter)
-        # the window's controllers: what its menus and signals do, each with one owner
-        self.session_settings = SessionSettings(self, timeout, max_message)
-        self.files = CaptureFiles(self)
-        self.runs = ServerRuns(self)
-        self.tap_watcher = TapWatcher(self, tap_socket)
         self._build_menus()
         self.statusBar().showMessage(NO_PORT)
         self._closing = False
@@ -134,8 +144,6 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(state)
             if self.splitter.sizes()[0] > self.width() * MAX_SIDEBAR_SHARE:  # saved in a wider window
                 self.splitter.setSizes([SIDEBAR_WIDTH, max(0, self.width() - SIDEBAR_WIDTH)])
-        if listen_for_taps:
-            self.tasks.spawn(self.tap_watcher.listen(), "listening for taps")
 
     def _restore_geometry(self) -> None:
         """Reopen where and as large as the window was closed, on a screen of the same logical size only: a
@@ -197,13 +205,18 @@ class MainWindow(QMainWindow):
     # -- menus -----------------------------------------------------------------------------------------
 
     def _build_menus(self) -> None:
-        self.menu_actions, self.recent_menu = install_actions(self)
+        """The menus, each action working on this window and the controllers it is given (the "Open recent"
+        submenu is filled by the captures controller)."""
+        self.menu_actions, self.recent_menu = install_actions(self, self)
         self.tabs.currentChanged.connect(
             lambda _: enable_tab_actions(self.menu_actions, self.current_tab() is not None))
-        self.files.refresh_recent()
 
     def report_failure(self, sentence: str) -> None:
         """A background task failed: say so in the status bar (plain text), never a traceback."""
+        self.statusBar().showMessage(sentence)
+
+    def say(self, sentence: str) -> None:
+        """A sentence in the status line (what a controller ``said``)."""
         self.statusBar().showMessage(sentence)
 
     def warn(self, title: str, text: str) -> None:
@@ -220,11 +233,25 @@ class MainWindow(QMainWindow):
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, SessionTab) else None
 
-    def add_tab(self, tab: SessionTab) -> None:
-        index = self.tabs.addTab(tab, tab.title)
-        self.tabs.setTabToolTip(index, plain_tooltip(tab.title))  # a capture's file name is not markup
-        tab.title_changed.connect(lambda title, t=tab: self.tabs.setTabText(self.tabs.indexOf(t), title))
+    def session_tabs(self) -> list[SessionTab]:
+        return [tab for tab in map(self.tabs.widget, range(self.tabs.count())) if isinstance(tab, SessionTab)]
+
+    def show_tab(self, widget: QWidget) -> None:
+        if self.tabs.indexOf(widget) >= 0:
+            self.tabs.setCurrentWidget(widget)
+
+    def show_view(self, view: QWidget, title: str, tooltip: str = "") -> None:
+        """``view`` in a new tab titled ``title``, brought forward: every tab opens here (a session's, a tap's, a
+        capture's, and each result view a controller has ready). ``tooltip``: the tab's, as plain text."""
+        index = self.tabs.addTab(view, title)
+        if tooltip:
+            self.tabs.setTabToolTip(index, plain_tooltip(tooltip))  # a capture's file name is not markup
+        if isinstance(view, SessionTab):
+            view.title_changed.connect(lambda text, t=view: self.tabs.setTabText(self.tabs.indexOf(t), text))
         self.tabs.setCurrentIndex(index)
+
+    def add_tab(self, tab: SessionTab) -> None:
+        self.show_view(tab, tab.title, tab.title)
 
     # -- settings --------------------------------------------------------------------------------------
 
@@ -244,7 +271,7 @@ class MainWindow(QMainWindow):
         try:
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
-            watch_drift(self, tab, target)  # a profile's tool baseline: warn when the tools drifted from it
+            self.session_opened.emit(tab, target)  # a profile's tool baseline: warn when the tools drifted from it
         except (TransportError, ValueError, CannotOpen) as exc:  # a URL, header, transport or capture folder no one
             # can use: nothing was started
             tab.cannot_start(str(exc))
@@ -280,7 +307,7 @@ class MainWindow(QMainWindow):
         tab.attach_index(index, path)
         tab.capture_header = index.header
         self.add_tab(tab)
-        self.files.remember(path)
+        self.capture_opened.emit(path)
         return tab
 
     def close_tab(self, index: int) -> None:
@@ -330,7 +357,7 @@ class MainWindow(QMainWindow):
     # -- closing ---------------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.tap_watcher.stop()
+        self.closing.emit()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/screen", screen_key(self.screen()))
         self.settings.setValue("window/splitter", self.splitter.saveState())

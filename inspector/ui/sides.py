@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSizePolicy, QSplitter, QTextEdit, QVBoxLayout, QWidget
 
-from inspector.ui.panels.json_highlighter import JsonHighlighter
+from inspector.ui.json_highlighter import JsonHighlighter
 
 CHANGED = QColor(220, 160, 40, 90)
 

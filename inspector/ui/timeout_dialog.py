@@ -17,6 +17,9 @@ from inspector.ui.wheel_guard import guard_wheel
 
 #: The spin box's lowest value, shown as "no timeout" (a session then waits as long as the server takes).
 NO_TIMEOUT_TEXT = "no timeout"
+#: Where the window's request timeout is set, as the "no response" sentences name it: the Session menu's item
+#: (tests/ui/test_actions.py holds the menu to it; a session does not import the window's menus).
+TIMEOUT_SETTING = "Session > Request timeout…"
 
 
 def setting_of(seconds: float) -> float:

@@ -29,9 +29,9 @@ from inspector.core.auth.model import OAuthOptions, TokenSet
 from inspector.core.auth.tokens import TokenStore
 from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target
+from inspector.ui import oauth
 from inspector.ui.main_window import NO_PORT
 from inspector.ui.profiles.dialog import ProfileDialog
-from inspector.ui.session import oauth
 from inspector.ui.session.live import CLOSED, FAILED, READY
 
 #: Bound on a session reaching a state, a login included (a Python server on a loaded machine).

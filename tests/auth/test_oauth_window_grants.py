@@ -24,8 +24,8 @@ from test_oauth_window import steps_shown
 from inspector.core.auth.tokens import TokenStore
 from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target
+from inspector.ui import oauth
 from inspector.ui.profiles.dialog import ProfileDialog
-from inspector.ui.session import oauth
 from inspector.ui.session.live import FAILED, READY
 
 #: Bound on a session reaching a state, its sign-in included (a Python server on a loaded machine).

@@ -210,12 +210,12 @@ def window(qapp, qloop, tmp_path):
     from PySide6.QtCore import QSettings
 
     from inspector.core.clients.profiles import ProfileStore
-    from inspector.ui.main_window import MainWindow
+    from inspector.ui.app import build_window
     from inspector.ui.session.tab import SessionTab
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     (tmp_path / "captures").mkdir()
-    win = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"),
+    win = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"),
                      captures=tmp_path / "captures")
     win.show()
     yield win

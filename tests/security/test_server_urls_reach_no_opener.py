@@ -32,12 +32,11 @@ from qt_loop import open_test_window
 
 from inspector.core.auth import authorize, tokens
 from inspector.core.auth.challenge import parse_challenge
-from inspector.core.auth.flow import OAuthClient
+from inspector.core.auth.flow import AuthIO, OAuthClient, Reply
 from inspector.core.auth.model import RULES, AuthError, OAuthOptions
 from inspector.core.connect.target import Target
 from inspector.core.exits import EXIT_OK
-from inspector.core.transports.credentials import AuthIO, Reply
-from inspector.ui.session import oauth
+from inspector.ui import oauth
 from inspector.ui.session.live import FAILED, READY
 
 SERVERS = Path(__file__).resolve().parent / "servers"
@@ -305,7 +304,7 @@ OPENERS = re.compile(r"QDesktopServices\.openUrl|webbrowser\.(?:open|get)|startf
                      r"True\)|\[\"open\"")
 #: The only functions allowed to call one: the two sign-in openers, each behind the URL rule, and the Problems
 #: panel's spec links (the rules' own pages, never a server's URL; behind the URL rule too).
-GUARDED = {("inspector/ui/session/oauth.py", "system_browser"),
+GUARDED = {("inspector/ui/oauth.py", "system_browser"),
            ("inspector/core/auth/authorize.py", "open_in_system_browser"),
            ("inspector/ui/panels/problems.py", "open_spec_link")}
 

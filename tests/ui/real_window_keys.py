@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.wire.events import Direction
-from inspector.ui.main_window import MainWindow
+from inspector.ui.app import build_window
 from inspector.ui.panels.detail import pretty
 from inspector.ui.session.live import READY
 
@@ -49,7 +49,7 @@ def main() -> None:
 
 async def scenario(capture: Path, screenshot: str) -> dict[str, object]:
     folder = Path(tempfile.mkdtemp())
-    window = MainWindow(settings=QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat),
+    window = build_window(settings=QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat),
                         store=ProfileStore(folder / "profiles.json"), captures=folder)
     window.resize(1200, 700)
     window.show()

@@ -55,13 +55,13 @@ def form_height(tab) -> int:
 def main() -> None:
     app = QApplication([])
     from inspector.core.clients.profiles import ProfileStore
-    from inspector.ui.main_window import MainWindow
+    from inspector.ui.app import build_window
     from inspector.ui.timeline.model import COL_SUMMARY
     from inspector.ui.timeline.view import NUMBER_COLUMNS, SUMMARY_MIN_CHARS
 
     folder = Path(tempfile.mkdtemp())
     settings = QSettings(sys.argv[1], QSettings.Format.IniFormat)
-    window = MainWindow(settings=settings, store=ProfileStore(folder / "profiles.json"), captures=folder)
+    window = build_window(settings=settings, store=ProfileStore(folder / "profiles.json"), captures=folder)
     window.show()
     for _ in range(20):  # the window manager's part (here the offscreen platform's): placing, maximizing
         app.processEvents()

@@ -12,7 +12,6 @@ from window_views_support import VERSIONED, shot
 
 from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target
-from inspector.ui.compare.drift import save_baseline
 from inspector.ui.session.live import READY
 
 pytestmark = pytest.mark.integration
@@ -39,7 +38,7 @@ def test_a_saved_baseline_warns_on_connect_when_the_tools_drifted(window, qloop,
     async def approve():
         tab = window.open_live(Target.from_profile(store.get("tools")))
         await until(lambda: tab.live.state == READY and tab.explorer.catalog.settled, 30, "the tools listed")
-        return tab, save_baseline(window, tab, baseline)
+        return tab, window.baselines.save_baseline(tab, baseline)
 
     tab, said = qloop.run_until_complete(approve())
     assert said == f"3 tools kept in {baseline}; the profile tools checks it at every connect"

@@ -20,9 +20,9 @@ from inspector.core.wire.events import Direction, Kind
 from inspector.core.wire.framing import decode_line
 from inspector.demo.tools import _BIG_PATTERN, text_result
 from inspector.demo.transport import encode_message
-from inspector.ui.main_window import MainWindow
+from inspector.ui.app import build_window
+from inspector.ui.json_highlighter import COLOURS, JsonHighlighter
 from inspector.ui.panels.detail import PREVIEW_TEXT_BYTES, DetailView
-from inspector.ui.panels.json_highlighter import COLOURS, JsonHighlighter
 
 BIG = 50 * 1024 * 1024
 
@@ -97,7 +97,7 @@ def test_show_all_of_a_long_capture_line_reads_it_in_pieces_and_gives_the_same_t
     path = tmp_path / "big.jsonl"
     with CaptureWriter(path, make_header({"transport": "stdio", "argv": ["x"]})) as writer:
         writer.write(event)
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
     qtbot.addWidget(window)
     tab = window.open_capture(path)
     qtbot.waitUntil(lambda: not tab.loading, timeout=30_000)

@@ -12,8 +12,7 @@ from window_views_support import shot, versioned_target
 
 from inspector.core.collections.format import load
 from inspector.core.explore.history import Call
-from inspector.ui.collections.run import run_collection_view
-from inspector.ui.collections.save import save_call
+from inspector.ui.explorer.save_to_collection import save_call
 
 pytestmark = pytest.mark.integration
 
@@ -32,7 +31,7 @@ def test_a_collection_run_shows_each_expectation_and_opens_the_failures(window, 
         {"name": "echo says bye", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}},
          "expect": {"textContains": "bye"}},
     ]}))
-    view = qloop.run_until_complete(run_collection_view(window, versioned_target(1), path))
+    view = qloop.run_until_complete(window.collection_runs.run_collection_view(versioned_target(1), path))
     window.resize(1200, 650)
     rows = [view.tree.topLevelItem(i) for i in range(view.tree.topLevelItemCount())]
     assert [(r.text(0), r.text(1)) for r in rows] == [("add", "passed"), ("echo says bye", "FAILED")]

@@ -9,7 +9,6 @@ import pytest
 from qt_loop import open_test_window
 from window_views_support import record_version, shot, versioned_target
 
-from inspector.ui.compare.run import run_compare
 from inspector.ui.sides import marked_lines
 
 pytestmark = pytest.mark.integration
@@ -30,7 +29,7 @@ def window(qapp, qloop, tmp_path):
 def test_two_captures_side_by_side_name_the_changed_tool_and_tint_its_description(window, qloop, versions,
                                                                                   tmp_path):
     v1, v2 = versions
-    view = qloop.run_until_complete(run_compare(window, v1, capture=v2))
+    view = qloop.run_until_complete(window.comparisons.run_compare(v1, capture=v2))
     window.resize(1300, 760)
     listed = [view.items.item(i).text() for i in range(view.items.count())]
     assert listed[:3] == ["- tool shout removed", "+ tool wipe added", "~ tool echo changed (description)"]
@@ -45,7 +44,7 @@ def test_two_captures_side_by_side_name_the_changed_tool_and_tint_its_descriptio
 
 def test_a_capture_against_the_live_next_version_opens_with_its_session_saved(window, qloop, versions):
     v1, _ = versions
-    view = qloop.run_until_complete(run_compare(window, v1, target=versioned_target(2)))
+    view = qloop.run_until_complete(window.comparisons.run_compare(v1, target=versioned_target(2)))
     assert view is not None and view.result.differences == 4
     assert view.open_button.isEnabled()
     captures = list(window.captures.glob("compare-*.jsonl"))

@@ -14,8 +14,8 @@ from PySide6.QtGui import QColor, QPalette
 from inspector.core.session import compose
 from inspector.core.wire.events import Direction
 from inspector.core.wire.framing import decode_line
+from inspector.ui.json_highlighter import JsonHighlighter
 from inspector.ui.panels.composer import HISTORY_LIMIT, Composer
-from inspector.ui.panels.json_highlighter import JsonHighlighter
 
 TOOLS = [{"name": "add", "inputSchema": {"type": "object", "properties": {
     "a": {"type": "number"}, "b": {"type": "number", "default": 2}}, "required": ["a"]}}]

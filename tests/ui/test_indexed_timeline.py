@@ -18,7 +18,7 @@ from inspector.core.clients.profiles import ProfileStore
 from inspector.core.present.describe import compact_seconds
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import decode_line
-from inspector.ui.main_window import MainWindow
+from inspector.ui.app import build_window
 from inspector.ui.session import feed as feed_module
 from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import COL_LATENCY, COLUMNS, EVENT_ROLE, TimelineModel
@@ -149,7 +149,7 @@ def test_a_filter_set_while_a_capture_loads_ends_with_the_rows_of_the_whole_file
         for seq, event in enumerate(events, start=1):
             event.seq = seq
             writer.write(event)
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
     qtbot.addWidget(window)
     tab = window.open_capture(path)
     assert tab.loading  # the filter is set while the file is still being read
@@ -167,7 +167,7 @@ def test_a_filter_set_while_a_capture_loads_ends_with_the_rows_of_the_whole_file
 @pytest.mark.parametrize("filtered", [False, True])
 def test_next_problem_walks_the_problem_rows_in_order_with_and_without_a_filter(qtbot, tmp_path, settings, filtered):
     events = read_capture(SAMPLE).events
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "p.json"), captures=tmp_path)
     qtbot.addWidget(window)
     tab = window.open_capture(SAMPLE)
     qtbot.waitUntil(lambda: not tab.loading, timeout=30_000)

@@ -13,7 +13,7 @@ from helpers import DEMO, ROOT, until
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.wire.events import Direction, Kind
-from inspector.ui.main_window import MainWindow
+from inspector.ui.app import build_window
 from inspector.ui.session.tab import SessionTab
 
 pytestmark = pytest.mark.integration
@@ -29,7 +29,7 @@ CLIENT_SCRIPT = [
 
 def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, settings, tmp_path):
     socket_path = tmp_path / "run" / "tap.sock"
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
                         tap_socket=socket_path, listen_for_taps=True)
     window.show()
     capture = tmp_path / "tap.jsonl"
@@ -100,7 +100,7 @@ def test_an_http_tap_appears_in_the_window_and_its_exchanges_stream_live(qapp, q
     import httpx
 
     socket_path = tmp_path / "run" / "tap.sock"
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
                         tap_socket=socket_path, listen_for_taps=True)
     window.show()
     capture = tmp_path / "tap.jsonl"
@@ -165,7 +165,7 @@ def start_tap(window, socket_path, capture, name, server):
 
 def tap_window(settings, tmp_path):
     socket_path = tmp_path / "run" / "tap.sock"
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
                         tap_socket=socket_path, listen_for_taps=True)
     window.show()
     return window, socket_path

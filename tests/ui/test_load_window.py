@@ -13,7 +13,6 @@ from window_views_support import LOAD_SERVER, shot
 
 from inspector.core.connect.target import Target
 from inspector.core.load.runner import LoadPlan, ToolCall
-from inspector.ui.load.run import run_load_view
 from inspector.ui.load.view import LoadView
 
 pytestmark = pytest.mark.integration
@@ -31,7 +30,8 @@ def target() -> Target:
 
 def test_the_load_view_draws_throughput_and_a_latency_histogram_then_the_figures(window, qloop, tmp_path):
     plan = LoadPlan("tools/call", None, concurrency=5, duration=2.0)
-    view = qloop.run_until_complete(run_load_view(window, target(), plan, ToolCall("echo", [], {"text": "hi"})))
+    view = qloop.run_until_complete(window.load_tests.run_load_view(target(), plan,
+                                                                    ToolCall("echo", [], {"text": "hi"})))
     window.resize(1300, 700)
     assert isinstance(view, LoadView) and view.result is not None
     assert view.result["requests"] > 0 and view.result["errors"] == 0
@@ -50,7 +50,7 @@ def test_stop_ends_the_run_before_its_duration(window, qloop):
     plan = LoadPlan("tools/call", None, concurrency=3, duration=60.0)
 
     async def scenario():
-        task = asyncio.ensure_future(run_load_view(window, target(), plan, ToolCall("echo", [], {})))
+        task = asyncio.ensure_future(window.load_tests.run_load_view(target(), plan, ToolCall("echo", [], {})))
         await until(lambda: isinstance(window.tabs.currentWidget(), LoadView)
                     and window.tabs.currentWidget().points, 30, "the first progress point")
         window.tabs.currentWidget().stop_button.click()
@@ -62,5 +62,5 @@ def test_stop_ends_the_run_before_its_duration(window, qloop):
 
 def test_an_unknown_tool_says_so_in_the_view(window, qloop):
     plan = LoadPlan("tools/call", None, concurrency=1, requests=1)
-    view = qloop.run_until_complete(run_load_view(window, target(), plan, ToolCall("ecko", [], {})))
+    view = qloop.run_until_complete(window.load_tests.run_load_view(target(), plan, ToolCall("ecko", [], {})))
     assert "no tool named ecko" in view.figures.text()

@@ -15,8 +15,8 @@ from qt_loop import open_test_window
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.connect.target import Target
 from inspector.core.wire.events import Kind
+from inspector.ui.app import build_window
 from inspector.ui.controllers.settings import MAX_MESSAGE_KEY
-from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import FAILED, READY
 
 pytestmark = pytest.mark.integration
@@ -78,7 +78,7 @@ def test_the_command_lines_max_message_outranks_the_setting_until_the_user_sets_
                                                                                        tmp_path: Path):
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     settings.setValue(MAX_MESSAGE_KEY, 5000)
-    window = MainWindow(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
                         max_message=1000)
     try:
         assert window.session_settings.max_message() == 1000

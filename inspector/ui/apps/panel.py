@@ -72,7 +72,7 @@ async def _message_box(parent: QWidget, title: str, text: str) -> bool:
 
 
 def _system_browser(url: str) -> bool:
-    from inspector.ui.session import oauth
+    from inspector.ui import oauth
 
     return bool(oauth.open_in_browser(url))
 

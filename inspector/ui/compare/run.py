@@ -5,80 +5,89 @@ session of its own, saved in the captures folder (:func:`inspector.core.compare.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from PySide6.QtCore import QObject
+
+from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target
-
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
+from inspector.core.tasks import Tasks
+from inspector.ui.host import Controller, ViewHost
 
 A_FILE = "a capture file…"
 SAME = "the same server, now"
 PROFILE = "profile: "
 
 
-def compare_current(window: MainWindow) -> None:
-    """Ask what to compare the current tab's capture with, then compare in the background."""
-    from PySide6.QtWidgets import QFileDialog, QInputDialog
+class Comparisons(Controller):
+    def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
+                 profiles: Callable[[], list[ServerProfile]], parent: QObject | None = None) -> None:
+        """Comparisons run in ``tasks``; a live server's session is saved in ``captures``; ``prepare`` applies the
+        window's session settings to its target; ``profiles``: the saved servers to choose from."""
+        super().__init__(host, parent)
+        self.tasks = tasks
+        self.captures = captures
+        self.prepare = prepare
+        self.profiles = profiles
 
-    tab = window.current_tab()
-    if tab is None or tab.capture_path is None:
-        return
-    choices = [A_FILE] + ([SAME] if tab.live is not None else []) + \
-        [f"{PROFILE}{p.name}" for p in window.sidebar.profiles()]
-    choice, ok = QInputDialog.getItem(window, "Compare with…", f"Compare {tab.capture_path.name} with:", choices,
-                                      0, False)
-    if not ok:
-        return
-    if choice == A_FILE:
-        name, _ = QFileDialog.getOpenFileName(window, "Compare with capture", str(window.captures),
-                                              "Captures (*.jsonl);;All files (*)")
-        if name:
-            window.tasks.spawn(run_compare(window, tab.capture_path, capture=Path(name)), "the comparison")
-        return
-    if choice == SAME and tab.live is not None:
-        target: Target = tab.live.target
-    else:
-        profile = next(p for p in window.sidebar.profiles() if p.name == choice[len(PROFILE):])
-        target = Target.from_profile(profile)
-    window.tasks.spawn(run_compare(window, tab.capture_path, target=target), "the comparison")
+    def compare_current(self) -> None:
+        """Ask what to compare the current tab's capture with, then compare in the background."""
+        from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-
-async def run_compare(window: MainWindow, a_path: Path, *, capture: Path | None = None,
-                      target: Target | None = None) -> Any:
-    """Compare ``a_path`` with ``capture`` or the live ``target``; returns the view it opened, or None (a
-    sentence in a warning and the status bar)."""
-    from inspector.core.compare.against import probe_server
-    from inspector.core.compare.differ import compare
-    from inspector.core.compare.sessions import CompareError, read_server
-    from inspector.core.connect.opened import CannotOpen
-    from inspector.core.paths import capture_name
-    from inspector.ui.compare.view import CompareView
-
-    tab = window.current_tab()
-    if tab is not None and tab.live is not None and tab.live.writer is not None:
-        tab.live.writer.flush()
-    b_capture = None
-    try:
-        a = read_server(a_path)
-        if capture is not None:
-            b = read_server(capture)
+        tab = self.host.current_tab()
+        if tab is None or tab.capture_path is None:
+            return
+        parent = self.host.window()
+        choices = [A_FILE] + ([SAME] if tab.live is not None else []) + \
+            [f"{PROFILE}{p.name}" for p in self.profiles()]
+        choice, ok = QInputDialog.getItem(parent, "Compare with…", f"Compare {tab.capture_path.name} with:",
+                                          choices, 0, False)
+        if not ok:
+            return
+        if choice == A_FILE:
+            name, _ = QFileDialog.getOpenFileName(parent, "Compare with capture", str(self.captures),
+                                                  "Captures (*.jsonl);;All files (*)")
+            if name:
+                self.tasks.spawn(self.run_compare(tab.capture_path, capture=Path(name)), "the comparison")
+            return
+        if choice == SAME and tab.live is not None:
+            target: Target = tab.live.target
         else:
-            assert target is not None
-            target = window.session_settings.apply(target)
-            b_capture = window.captures / ("compare-" + capture_name(target.name or "server"))
-            window.statusBar().showMessage(f"comparing {a_path.name} with {target.describe()}…")
-            b = await probe_server(target, a.exchanges, b_capture)
-    except (CompareError, CannotOpen) as exc:
-        window.warn("Compare", str(exc))
-        window.statusBar().showMessage(str(exc))
-        return None
-    result = compare(a, b)
-    view = CompareView(result, b_capture, window)
-    view.open_capture_requested.connect(lambda path: window.open_capture(Path(path)))
-    index = window.tabs.addTab(view, f"compare: {a_path.stem}")
-    window.tabs.setCurrentIndex(index)
-    window.statusBar().showMessage(f"compared with {b.describe()}: "
-                                   f"{'no differences' if result.same else f'{result.differences} differences'}")
-    return view
+            profile = next(p for p in self.profiles() if p.name == choice[len(PROFILE):])
+            target = Target.from_profile(profile)
+        self.tasks.spawn(self.run_compare(tab.capture_path, target=target), "the comparison")
+
+    async def run_compare(self, a_path: Path, *, capture: Path | None = None, target: Target | None = None) -> Any:
+        """Compare ``a_path`` with ``capture`` or the live ``target``; returns the view it opened, or None (a
+        sentence in a warning and the status bar)."""
+        from inspector.core.compare.against import probe_server
+        from inspector.core.compare.differ import compare
+        from inspector.core.compare.sessions import CompareError, read_server
+        from inspector.core.connect.opened import CannotOpen
+        from inspector.core.paths import capture_name
+        from inspector.ui.compare.view import CompareView
+
+        self.flush_current()
+        b_capture = None
+        try:
+            a = read_server(a_path)
+            if capture is not None:
+                b = read_server(capture)
+            else:
+                assert target is not None
+                target = self.prepare(target)
+                b_capture = self.captures / ("compare-" + capture_name(target.name or "server"))
+                self.say(f"comparing {a_path.name} with {target.describe()}…")
+                b = await probe_server(target, a.exchanges, b_capture)
+        except (CompareError, CannotOpen) as exc:
+            self.host.warn("Compare", str(exc))
+            self.say(str(exc))
+            return None
+        result = compare(a, b)
+        view = CompareView(result, b_capture, self.host.window())
+        self.show_view(view, f"compare: {a_path.stem}")
+        self.say(f"compared with {b.describe()}: "
+                 f"{'no differences' if result.same else f'{result.differences} differences'}")
+        return view

@@ -5,47 +5,49 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMenu
 
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
+from inspector.ui.host import Controller, ViewHost
 
 MAX_RECENT = 10
 
 
-class CaptureFiles(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+class CaptureFiles(Controller):
+    def __init__(self, host: ViewHost, settings: QSettings, captures: Path, recent_menu: QMenu,
+                 parent: QObject | None = None) -> None:
+        """The recent files are kept in ``settings`` and listed in ``recent_menu`` (File > Open recent);
+        ``captures`` is where Open capture… starts."""
+        super().__init__(host, parent)
+        self.settings = settings
+        self.captures = captures
+        self.recent_menu = recent_menu
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self.window, "Open capture", str(self.window.captures),
+        name, _ = QFileDialog.getOpenFileName(self.host.window(), "Open capture", str(self.captures),
                                               "Captures (*.jsonl *.json);;All files (*)")
         if name:
-            self.window.open_capture(Path(name))
+            self.capture_wanted.emit(Path(name))
 
     def save_as(self) -> None:
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None or tab.capture_path is None:
             return
-        name, _ = QFileDialog.getSaveFileName(self.window, "Save capture as", str(Path.home() / tab.capture_path.name),
-                                              "Captures (*.jsonl)")
+        name, _ = QFileDialog.getSaveFileName(self.host.window(), "Save capture as",
+                                              str(Path.home() / tab.capture_path.name), "Captures (*.jsonl)")
         if name:
             problem = self.save_current(Path(name))
-            self.window.statusBar().showMessage(problem or f"saved {name}")
+            self.say(problem or f"saved {name}")
 
     def save_current(self, path: Path) -> str | None:
         """Copy the current tab's capture to ``path``; a sentence when it cannot be done (a folder that is not
         there or not writable, a full disk), which File > Save capture as… puts in the status line."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None or tab.capture_path is None:
             return "no capture to save"
-        if tab.live is not None and tab.live.writer is not None:
-            tab.live.writer.flush()
+        self.flush_current()
         try:
             shutil.copyfile(tab.capture_path, path)
         except shutil.SameFileError:
@@ -57,22 +59,22 @@ class CaptureFiles(QObject):
 
     def export_dialog(self) -> None:
         """File > Export…: the current tab's capture as HAR, a Markdown or HTML report, or JSON-RPC lines."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None or tab.capture_path is None:
             return
         filters = self.export_formats()
         title = "Export" if any(to == "har" for to in filters.values()) else \
             "Export (HAR is for HTTP sessions; this one ran its server over stdio)"
-        name, chosen = QFileDialog.getSaveFileName(self.window, title, str(Path.home() / tab.capture_path.stem),
-                                                   ";;".join(filters))
+        name, chosen = QFileDialog.getSaveFileName(self.host.window(), title,
+                                                   str(Path.home() / tab.capture_path.stem), ";;".join(filters))
         if name:
             problem = self.export_current(Path(name), filters.get(chosen, "html"))
-            self.window.statusBar().showMessage(problem or f"exported {name}")
+            self.say(problem or f"exported {name}")
 
     def export_formats(self) -> dict[str, str]:
         """The formats File > Export… offers for the current tab (file filter -> format): HAR only for a session
         over HTTP (a stdio session has no HTTP exchange to export, so it is not offered, rather than refused)."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         target = tab.target() if tab is not None else None
         formats = {"HTML report (*.html)": "html", "Markdown report (*.md)": "markdown"}
         if target is not None and target.is_http:
@@ -87,11 +89,10 @@ class CaptureFiles(QObject):
         from inspector.core.interop.convert import export_to_file
         from inspector.core.interop.har import ExportError
 
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None or tab.capture_path is None:
             return "no capture to export"
-        if tab.live is not None and tab.live.writer is not None:
-            tab.live.writer.flush()
+        self.flush_current()
         if not path.suffix:
             path = path.with_suffix(FORMATS[to])
         try:
@@ -106,28 +107,28 @@ class CaptureFiles(QObject):
         """Session > Copy server as config…: the current tab's server as a client config entry."""
         from inspector.ui.config_dialog import ConfigDialog
 
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         target = tab.target() if tab is not None else None
         if target is None:
             return
-        self.config_dialog = ConfigDialog(target, self.window)
+        self.config_dialog = ConfigDialog(target, self.host.window())
         self.config_dialog.open()
 
     def refresh_recent(self) -> None:
-        self.window.recent_menu.clear()
+        self.recent_menu.clear()
         for path in self.recent_files():
             action = QAction(path, self)
-            action.triggered.connect(lambda _=False, p=path: self.window.open_capture(Path(p)))
-            self.window.recent_menu.addAction(action)
-        self.window.recent_menu.setEnabled(bool(self.recent_files()))
+            action.triggered.connect(lambda _=False, p=path: self.capture_wanted.emit(Path(p)))
+            self.recent_menu.addAction(action)
+        self.recent_menu.setEnabled(bool(self.recent_files()))
 
     def recent_files(self) -> list[str]:
-        value = self.window.settings.value("recent", [])
+        value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
         return [str(v) for v in value] if isinstance(value, list) else []
 
     def remember(self, path: Path) -> None:
         recent = [str(path)] + [p for p in self.recent_files() if p != str(path)]
-        self.window.settings.setValue("recent", recent[:MAX_RECENT])
+        self.settings.setValue("recent", recent[:MAX_RECENT])
         self.refresh_recent()

@@ -5,56 +5,66 @@ of their own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
+from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target, make_transport
+from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
-from inspector.ui.timeline.model import plain_tooltip
-
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
+from inspector.ui.host import Controller, ViewHost
 
 
-class ServerRuns(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+class ServerRuns(Controller):
+    def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
+                 with_timeout: Callable[[Target], Target], profiles: Callable[[], list[ServerProfile]],
+                 parent: QObject | None = None) -> None:
+        """Runs go in ``tasks``, their captures in ``captures``; ``prepare`` applies the window's session settings
+        to a target, ``with_timeout`` gives a capture's server the window's request timeout; ``profiles`` are the
+        saved servers to choose from."""
+        super().__init__(host, parent)
+        self.tasks = tasks
+        self.captures = captures
+        self.prepare = prepare
+        self.with_timeout = with_timeout
+        self.profiles = profiles
 
     def reconnect_current(self) -> None:
         """Start the server a capture names, after showing exactly what would run and asking; refused, as replay
         and check refuse it, when the capture does not name one or kept its secrets out (``[redacted]``)."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         header = getattr(tab, "capture_header", None)
         if tab is None or header is None:
             return
         target = self.confirmed_capture_target(header, tab.title, "Reconnect")
         if target is not None:
-            self.window.open_live(self.window.session_settings.with_request_timeout(target))
+            self.session_wanted.emit(self.with_timeout(target))
 
     def replay_current(self) -> None:
         """Replay the current session or capture against a server the user picks: the same one (a capture's
         command or URL only after showing it and asking) or a saved profile. The result opens in a new tab."""
         from PySide6.QtWidgets import QInputDialog
 
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None or tab.capture_path is None:
             return
         header = getattr(tab, "capture_header", None)
         same = tab.live.target if tab.live is not None else None
         choices = (["the same server"] if (same is not None or header is not None) else []) + \
-                  [f"profile: {p.name}" for p in self.window.sidebar.profiles()]
+                  [f"profile: {p.name}" for p in self.profiles()]
         if not choices:
-            QMessageBox.information(self.window, "Replay", "There is no server to replay against: add a profile first.")
+            QMessageBox.information(self.host.window(), "Replay",
+                                    "There is no server to replay against: add a profile first.")
             return
-        choice, ok = QInputDialog.getItem(self.window, "Replay session", "Replay against:", choices, 0, False)
+        choice, ok = QInputDialog.getItem(self.host.window(), "Replay session", "Replay against:", choices, 0, False)
         if not ok:
             return
         if choice.startswith("profile: "):
-            profile = next(p for p in self.window.sidebar.profiles() if p.name == choice[len("profile: "):])
+            profile = next(p for p in self.profiles() if p.name == choice[len("profile: "):])
             target = Target.from_profile(profile)
         elif same is not None:
             target = same
@@ -63,7 +73,7 @@ class ServerRuns(QObject):
             if confirmed is None:
                 return
             target = confirmed
-        self.window.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
+        self.tasks.spawn(self.run_replay(tab.capture_path, target), "the replay")
 
     def confirmed_capture_target(self, header: dict[str, Any], name: str, action: str) -> Target | None:
         """The server a capture names, once the person saw exactly what would run and agreed; None when they did
@@ -72,9 +82,9 @@ class ServerRuns(QObject):
         recorded = Target.from_capture_header(header, name)
         problem = recorded.rerun_problem()
         if problem is not None:
-            self.window.warn(action, f"{problem}: use a saved server (a profile) instead.")
+            self.host.warn(action, f"{problem}: use a saved server (a profile) instead.")
             return None
-        box = QMessageBox(self.window)
+        box = QMessageBox(self.host.window())
         box.setWindowTitle("Start this server?")
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(f"{action} will start (or contact) the server this capture names, exactly as shown:\n\n"
@@ -92,31 +102,27 @@ class ServerRuns(QObject):
         from inspector.ui.panels.replay import ReplayView
         from inspector.ui.session.live import capture_name
 
-        tab = self.window.current_tab()
-        if tab is not None and tab.live is not None and tab.live.writer is not None:
-            tab.live.writer.flush()
+        self.flush_current()
         try:
             # only built: nothing starts before the replay
-            transport = make_transport(self.window.session_settings.apply(target))
+            transport = make_transport(self.prepare(target))
             plan, _ = ReplayPlan.load(source)  # what the reader skipped shows when the capture is opened
         except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
-            self.window.warn("Replay", str(exc))
+            self.host.warn("Replay", str(exc))
             return None
-        out = self.window.captures / ("replay-" + capture_name(target))
-        self.window.statusBar().showMessage(f"replaying {source.name} against {target.describe()}…")
+        out = self.captures / ("replay-" + capture_name(target))
+        self.say(f"replaying {source.name} against {target.describe()}…")
         result = await replay(plan, transport, ReplayOptions(out=out))
-        view = ReplayView(result, source.name, self.window)
-        view.open_capture_requested.connect(lambda path: self.window.open_capture(Path(path)))
-        index = self.window.tabs.addTab(view, f"replay: {source.stem}")
-        self.window.tabs.setCurrentIndex(index)
-        self.window.statusBar().showMessage(result.summary)
+        view = ReplayView(result, source.name, self.host.window())
+        self.show_view(view, f"replay: {source.stem}")
+        self.say(result.summary)
         return view
 
     def check_current(self) -> None:
         """Session > Check server: the checks of ``mcp-inspector check`` against the current tab's server (a
         capture's only after showing it and asking), in new sessions saved as captures; the report opens in a
         new tab."""
-        tab = self.window.current_tab()
+        tab = self.host.current_tab()
         if tab is None:
             return
         if tab.live is not None:
@@ -126,7 +132,7 @@ class ServerRuns(QObject):
             target = self.confirmed_capture_target(header, tab.title, "Check") if header is not None else None
         if target is None:
             return
-        self.window.tasks.spawn(self.run_check(target), "the server check")
+        self.tasks.spawn(self.run_check(target), "the server check")
 
     async def run_check(self, target: Target) -> Any:
         """Check ``target``'s server; returns the report view it opened."""
@@ -135,15 +141,12 @@ class ServerRuns(QObject):
         from inspector.ui.panels.check_report import CheckReportView
         from inspector.ui.session.live import capture_name
 
-        base = self.window.captures / ("check-" + capture_name(target)).removesuffix(".jsonl")
-        self.window.statusBar().showMessage(f"checking {target.describe()}…")
+        base = self.captures / ("check-" + capture_name(target)).removesuffix(".jsonl")
+        self.say(f"checking {target.describe()}…")
         # each answer is waited for as the command line's check does, or the session's timeout when shorter
         timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)
-        report = await run_checks(CheckRun(self.window.session_settings.apply(target), base, timeout=timeout))
-        view = CheckReportView(report, self.window)
-        view.open_capture_requested.connect(lambda path: self.window.open_capture(Path(path)))
-        index = self.window.tabs.addTab(view, f"check: {target.name or target.describe()}")
-        self.window.tabs.setTabToolTip(index, plain_tooltip(target.describe()))
-        self.window.tabs.setCurrentIndex(index)
-        self.window.statusBar().showMessage(f"check of {target.describe()}: {report.summary()}")
+        report = await run_checks(CheckRun(self.prepare(target), base, timeout=timeout))
+        view = CheckReportView(report, self.host.window())
+        self.show_view(view, f"check: {target.name or target.describe()}", target.describe())
+        self.say(f"check of {target.describe()}: {report.summary()}")
         return view

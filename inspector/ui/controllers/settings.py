@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QSettings
 
 from inspector.core.connect.target import Target
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size, parse_size
-from inspector.ui.session.tab import SessionTab
+from inspector.ui.host import Controller, ViewHost
 from inspector.ui.timeout_dialog import TimeoutDialog, setting_of, timeout_of
-
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
 
 #: The settings key of the window's request timeout (seconds; 0 for none).
 TIMEOUT_KEY = "session/timeout"
@@ -25,13 +21,14 @@ TIMEOUT_KEY = "session/timeout"
 MAX_MESSAGE_KEY = "session/max_message"
 
 
-class SessionSettings(QObject):
-    def __init__(self, window: MainWindow, timeout: float | None, max_message: int | None) -> None:
-        """``timeout``: ``--timeout`` at start, which overrides the saved request timeout for this run (``inf``:
-        none). ``max_message``: the command line's --max-message, which outranks the saved setting until the user
-        sets another."""
-        super().__init__(window)
-        self.window = window
+class SessionSettings(Controller):
+    def __init__(self, host: ViewHost, settings: QSettings, timeout: float | None, max_message: int | None,
+                 parent: QObject | None = None) -> None:
+        """Saved in ``settings``. ``timeout``: ``--timeout`` at start, which overrides the saved request timeout
+        for this run (``inf``: none). ``max_message``: the command line's --max-message, which outranks the saved
+        setting until the user sets another."""
+        super().__init__(host, parent)
+        self.settings = settings
         self.timeout_override = timeout
         self._max_message_override = max_message
 
@@ -40,7 +37,7 @@ class SessionSettings(QObject):
         else the default (64 MiB)."""
         if self._max_message_override is not None:
             return self._max_message_override
-        value = self.window.settings.value(MAX_MESSAGE_KEY)
+        value = self.settings.value(MAX_MESSAGE_KEY)
         try:
             return int(value) if value is not None and int(value) > 0 else DEFAULT_MAX_MESSAGE
         except (TypeError, ValueError):  # a settings file edited by hand
@@ -53,10 +50,9 @@ class SessionSettings(QObject):
             size = parse_size(text)
         except ValueError as exc:
             return str(exc)
-        self.window.settings.setValue(MAX_MESSAGE_KEY, size)
+        self.settings.setValue(MAX_MESSAGE_KEY, size)
         self._max_message_override = None
-        self.window.statusBar().showMessage(f"messages up to {format_size(size)} are read whole in sessions started "
-                                     "from now on")
+        self.say(f"messages up to {format_size(size)} are read whole in sessions started from now on")
         return None
 
     def ask_max_message(self) -> None:
@@ -68,7 +64,7 @@ class SessionSettings(QObject):
             label = ("The largest message a session reads whole, for example 64M or 200MB. A longer line is "
                      "recorded as a framing error keeping its first and last 64 KiB. Applies to sessions "
                      "started from now on.") + (f"\n\n{problem}" if problem else "")
-            text, ok = QInputDialog.getText(self.window, "Message size limit", label, text=text)
+            text, ok = QInputDialog.getText(self.host.window(), "Message size limit", label, text=text)
             if not ok:
                 return
             problem = self.set_max_message(text)
@@ -84,7 +80,7 @@ class SessionSettings(QObject):
         run, else Session > Request timeout… (saved), else the session's default; ``inf`` for none."""
         if self.timeout_override is not None:
             return self.timeout_override
-        return timeout_of(self.window.settings.value(TIMEOUT_KEY, DEFAULT_REQUEST_TIMEOUT), DEFAULT_REQUEST_TIMEOUT)
+        return timeout_of(self.settings.value(TIMEOUT_KEY, DEFAULT_REQUEST_TIMEOUT), DEFAULT_REQUEST_TIMEOUT)
 
     def with_request_timeout(self, target: Target) -> Target:
         """``target`` waiting :meth:`request_timeout`: for the sessions the window starts without a profile (its
@@ -95,15 +91,14 @@ class SessionSettings(QObject):
         """Save the request timeout (``inf``: none); it replaces ``--timeout`` for the rest of the run and applies
         to the next requests of the open sessions without a profile."""
         self.timeout_override = None
-        self.window.settings.setValue(TIMEOUT_KEY, setting_of(seconds))
-        for tab in map(self.window.tabs.widget, range(self.window.tabs.count())):
-            if isinstance(tab, SessionTab) and tab.live is not None and not tab.live.target.named_by_user:
+        self.settings.setValue(TIMEOUT_KEY, setting_of(seconds))
+        for tab in self.host.session_tabs():
+            if tab.live is not None and not tab.live.target.named_by_user:
                 tab.live.target.timeout = seconds
-        self.window.statusBar().showMessage("sessions without a profile now wait "
-                                     + ("as long as the server takes" if seconds == float("inf") else
-                                        f"{seconds:g} s for each response"))
+        self.say("sessions without a profile now wait "
+                 + ("as long as the server takes" if seconds == float("inf") else f"{seconds:g} s for each response"))
 
     def ask_request_timeout(self) -> None:
-        dialog = TimeoutDialog(self.request_timeout(), self.window)
+        dialog = TimeoutDialog(self.request_timeout(), self.host.window())
         if dialog.exec() == TimeoutDialog.DialogCode.Accepted:
             self.set_request_timeout(dialog.seconds())

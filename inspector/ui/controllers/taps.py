@@ -4,26 +4,26 @@ port); each tap gets a read-only tab fed with its events as they come, and an en
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QListWidgetItem
+from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
+from inspector.ui.host import Controller, ViewHost
 from inspector.ui.session.tab import SessionTab
 
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
 
-
-class TapWatcher(QObject):
-    def __init__(self, window: MainWindow, socket: Path | None) -> None:
-        super().__init__(window)
-        self.window = window
+class TapWatcher(Controller):
+    def __init__(self, host: ViewHost, taps: QListWidget, socket: Path | None, parent: QObject | None = None) -> None:
+        """Each tap gets an entry in ``taps`` (the LIVE TAPS list) and a tab (``view_ready``); ``socket``: where to
+        listen (None: the user's own)."""
+        super().__init__(host, parent)
+        self.taps = taps
         self.socket = socket
         self.listener: Any = None
         self.problem: str | None = None  #: why the window does not listen for taps, in one sentence
-        window.taps.itemActivated.connect(self._selected)
-        window.taps.itemClicked.connect(self._selected)
+        taps.itemActivated.connect(self._selected)
+        taps.itemClicked.connect(self._selected)
 
     async def listen(self) -> None:
         """Taps (mcp-inspector tap) find the window on a private per-user Unix socket; no TCP port."""
@@ -33,17 +33,17 @@ class TapWatcher(QObject):
             self.listener = await listen(self.socket, self._on_tap)
         except ChannelError as exc:
             self.problem = str(exc)
-            self.window.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
+            self.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
 
     async def _on_tap(self, connection: Any) -> None:
         from inspector.core.wire.events import Event
 
-        tab = SessionTab(f"tap: {connection.name}", self.window)
+        tab = SessionTab(f"tap: {connection.name}", self.host.window())
         tab.attach_tap(connection.hello)
-        self.window.add_tab(tab)
+        self.show_view(tab, tab.title, tab.title)
         item = QListWidgetItem(f"{connection.name} (live)")
         item.setData(Qt.ItemDataRole.UserRole, tab)
-        self.window.taps.addItem(item)
+        self.taps.addItem(item)
         dropped = 0
         async for message in connection.messages():  # read to the end even after the tab closed: the tap waits
             if tab.closed:
@@ -53,15 +53,15 @@ class TapWatcher(QObject):
             elif message.get("type") == "dropped":
                 dropped = int(message.get("total", dropped))
         if tab.closed:  # its tab was closed during the tap: the list's entry goes too
-            self.window.taps.takeItem(self.window.taps.row(item))
+            self.taps.takeItem(self.taps.row(item))
             return
         item.setText(f"{connection.name} (ended)")
         tab.tap_ended(connection.end, dropped)
 
     def _selected(self, item: QListWidgetItem) -> None:
         tab = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(tab, SessionTab) and self.window.tabs.indexOf(tab) >= 0:
-            self.window.tabs.setCurrentWidget(tab)
+        if isinstance(tab, SessionTab):
+            self.host.show_tab(tab)
 
     def stop(self) -> None:
         if self.listener is not None:

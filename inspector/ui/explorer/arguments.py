@@ -16,7 +16,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.core.schemas.validate import violations
-from inspector.ui.panels.json_highlighter import JsonHighlighter
+from inspector.ui.json_highlighter import JsonHighlighter
 
 
 def defaults_of(schema: Any) -> dict[str, Any]:

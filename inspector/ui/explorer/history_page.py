@@ -7,19 +7,22 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from inspector.core.explore.catalog import request_message
 from inspector.core.explore.history import Call, History
-from inspector.ui.collections.save import save_to_collection_button
+from inspector.ui.explorer.save_to_collection import save_to_collection_button
 from inspector.ui.explorer.widgets import ROLE_ITEM, copy_as_button
 
 if TYPE_CHECKING:
-    from inspector.ui.explorer.panel import ExplorerPanel
+    from inspector.ui.explorer.shared import PageContext
 
 
 class HistoryPage(QWidget):
-    def __init__(self, explorer: ExplorerPanel) -> None:
+    rerun_requested = Signal(str, dict)  #: call this tool with these arguments again (on the Tools page)
+
+    def __init__(self, explorer: PageContext) -> None:
         super().__init__()
         self.explorer = explorer
         self.store: History | None = None  #: where calls are kept, per profile (None: this session only)
@@ -75,16 +78,11 @@ class HistoryPage(QWidget):
         return item.data(ROLE_ITEM) if item is not None else None
 
     def rerun(self) -> None:
-        """Call the chosen entry again, as it was; its result shows on the Tools page."""
+        """Call the chosen entry again, as it was (``rerun_requested``); its result shows on the Tools page."""
         call = self.chosen()
         if call is None or not self.explorer.ready:
             return
-        tools = self.explorer.tools
-        tools.select_tool(call.tool)
-        if tools.arguments_editor is not None:
-            tools.arguments_editor.set_arguments(call.arguments)
-        self.explorer.pages.setCurrentWidget(tools)
-        tools.call_tool(call.tool, call.arguments)
+        self.rerun_requested.emit(call.tool, call.arguments)
 
     def history_text(self, *, command: bool) -> str:
         """The chosen call as an ``mcp-inspector call`` line (``command``) or as its JSON-RPC request."""

@@ -71,6 +71,12 @@ class ExplorerPanel(QWidget):
                             (self.roots, "Roots"), (self.history, "History")):
             self.pages.add_page(page, title)
         self.extensions = ExtensionPages(self)  # Tasks (and Run as task), Skills, subscription and caching lines
+        # what one page asks of another comes through here: the pages do not know each other
+        for result in (self.tools.tool_result, self.prompts.prompt_result):
+            result.read_requested.connect(self.read)
+        self.tools.called.connect(self.history.remember)
+        self.history.rerun_requested.connect(self._rerun)
+        self.roots.edited.connect(self.roots_edited.emit)
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
@@ -212,6 +218,21 @@ class ExplorerPanel(QWidget):
     def read(self, uri: str) -> None:
         """Read ``uri`` on the Resources page (a resource link clicked on any page comes here)."""
         self.resources.read(uri)
+
+    def _rerun(self, tool: str, arguments: dict[str, Any]) -> None:
+        """A History entry called again: on the Tools page, its tool selected and its arguments in the form."""
+        tools = self.tools
+        tools.select_tool(tool)
+        if tools.arguments_editor is not None:
+            tools.arguments_editor.set_arguments(arguments)
+        self.show_page(tools)
+        tools.call_tool(tool, arguments)
+
+    def show_page(self, page: QWidget) -> None:
+        self.pages.setCurrentWidget(page)
+
+    def as_task(self) -> bool:
+        return self.extensions.as_task()
 
     def command(self, tool: str, arguments: dict[str, Any]) -> str:
         """The ``mcp-inspector call`` line that makes this call to this session's server (its options kept,

@@ -23,11 +23,11 @@ from inspector.ui.explorer.result_view import ResultView
 from inspector.ui.explorer.widgets import ROLE_ITEM, CompletingField
 
 if TYPE_CHECKING:
-    from inspector.ui.explorer.panel import ExplorerPanel
+    from inspector.ui.explorer.shared import PageContext
 
 
 class PromptsPage(QWidget):
-    def __init__(self, explorer: ExplorerPanel) -> None:
+    def __init__(self, explorer: PageContext) -> None:
         super().__init__()
         self.explorer = explorer
         self._prompt: dict[str, Any] | None = None
@@ -47,8 +47,7 @@ class PromptsPage(QWidget):
         left_layout.addWidget(self.prompt_about)
         left_layout.addLayout(self.prompt_form)
         left_layout.addWidget(self.get_button)
-        self.prompt_result = ResultView()
-        self.prompt_result.read_requested.connect(explorer.read)
+        self.prompt_result = ResultView()  # its resource links: read_requested, which the panel connects
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(left)
         split.addWidget(self.prompt_result)

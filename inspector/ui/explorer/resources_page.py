@@ -28,11 +28,11 @@ from inspector.ui.explorer.result_view import ResultView
 from inspector.ui.explorer.widgets import ROLE_ITEM, CompletingField
 
 if TYPE_CHECKING:
-    from inspector.ui.explorer.panel import ExplorerPanel
+    from inspector.ui.explorer.shared import PageContext
 
 
 class ResourcesPage(QWidget):
-    def __init__(self, explorer: ExplorerPanel) -> None:
+    def __init__(self, explorer: PageContext) -> None:
         super().__init__()
         self.explorer = explorer
         self._template: dict[str, Any] | None = None
@@ -103,7 +103,7 @@ class ResourcesPage(QWidget):
         """Read ``uri`` and show it here (a resource link clicked anywhere in the Explorer comes here)."""
         if self.explorer.catalog is None or not self.explorer.ready:
             return
-        self.explorer.pages.setCurrentWidget(self)
+        self.explorer.show_page(self)
         self.resource_result.clear(f"reading {uri}…")
         self.explorer.spawn(self._read(uri), f"reading {uri}")
 

@@ -39,8 +39,8 @@ from inspector.core.present.images import MAX_PIXELS
 from inspector.core.schemas.validate import violations
 from inspector.core.tasks import Tasks
 from inspector.ui.images import Decoded, decode, decode_off_thread
+from inspector.ui.json_highlighter import is_dark
 from inspector.ui.panels.composer import STATUS_COLOURS
-from inspector.ui.panels.json_highlighter import is_dark
 from inspector.ui.timeline.model import plain_tooltip
 
 #: An image is shown at most this many pixels wide or high in the result; a click shows it whole.

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from inspector.ui.explorer.panel import ExplorerPanel
+    from inspector.ui.explorer.shared import PageContext
 
 
 class RootsPage(QWidget):
-    def __init__(self, explorer: ExplorerPanel) -> None:
+    edited = Signal(list)  #: the user changed the roots: the folders (the panel's ``roots_edited``)
+
+    def __init__(self, explorer: PageContext) -> None:
         super().__init__()
         self.explorer = explorer
         about = QLabel("Folders the server may work in, answered to its roots/list as file:// URIs. Kept in the "
@@ -53,10 +56,10 @@ class RootsPage(QWidget):
             self.set_roots(folders)
 
     def set_roots(self, folders: list[str]) -> None:
-        """The roots are now ``folders``: shown, kept in the profile (the Explorer's ``roots_edited``) and, in a
-        live session, answered to roots/list with the server told they changed."""
+        """The roots are now ``folders``: shown, kept in the profile (``edited``, the Explorer's ``roots_edited``)
+        and, in a live session, answered to roots/list with the server told they changed."""
         self.show_roots(folders)
         explorer = self.explorer
-        explorer.roots_edited.emit(list(folders))
+        self.edited.emit(list(folders))
         if explorer.catalog is not None and not explorer.catalog.session.closed:
             explorer.spawn(explorer.catalog.set_roots(folders), "telling the server the roots changed")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -27,11 +27,13 @@ from inspector.ui.explorer.result_view import ResultView
 from inspector.ui.explorer.widgets import CALL_KEYS, ROLE_ITEM, CallKeys, badges, copy_as_button, item_text
 
 if TYPE_CHECKING:
-    from inspector.ui.explorer.panel import ExplorerPanel
+    from inspector.ui.explorer.shared import PageContext
 
 
 class ToolsPage(QWidget):
-    def __init__(self, explorer: ExplorerPanel) -> None:
+    called = Signal(str, dict, str)  #: a call ended: the tool, its arguments, the summary the History keeps
+
+    def __init__(self, explorer: PageContext) -> None:
         super().__init__()
         self.explorer = explorer
         self._tool: dict[str, Any] | None = None
@@ -58,8 +60,7 @@ class ToolsPage(QWidget):
         form_layout.addWidget(self.tool_about)
         form_layout.addLayout(self.editor_slot, 1)
         form_layout.addLayout(buttons)
-        self.tool_result = ResultView()
-        self.tool_result.read_requested.connect(explorer.read)
+        self.tool_result = ResultView()  # its resource links: read_requested, which the panel connects
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.tool_list)
         split.addWidget(form)
@@ -138,12 +139,12 @@ class ToolsPage(QWidget):
         assert catalog is not None
         try:
             response = await catalog.call_tool(name, arguments, progress=token,
-                                               as_task=self.explorer.extensions.as_task())
+                                               as_task=self.explorer.as_task())
         except TransportError as exc:
             if self._token == token:
                 self.tool_result.clear()
                 self.tool_result.say(str(exc), failure=True)
-            self.explorer.history.remember(name, arguments, f"failed: {exc}")
+            self.called.emit(name, arguments, f"failed: {exc}")
             return
         result, error = outcome_of(response)  # a task's own result, for a call that ran as one
         if self._token == token:
@@ -152,7 +153,7 @@ class ToolsPage(QWidget):
                 self.tool_result.show_error("tools/call", error)
             else:
                 self.tool_result.show_call(name, result, output_schema)
-        self.explorer.history.remember(name, arguments, summarize(result, error))
+        self.called.emit(name, arguments, summarize(result, error))
 
     def show_progress(self, token: str | None, data: dict[str, Any]) -> None:
         """The server's progress for the call with ``token`` (shown when it is the call on the page)."""

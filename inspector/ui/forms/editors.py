@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.forms import values as V
 from inspector.core.forms.fields import Field
-from inspector.ui.panels.json_highlighter import is_dark
+from inspector.ui.json_highlighter import is_dark
 from inspector.ui.wheel_guard import guard_wheel
 
 #: red for problems, in light and dark palettes (the server requests panel's error colours)

@@ -37,7 +37,7 @@ from inspector.core.forms.fields import Field, build, expand, replace_field, val
 from inspector.core.protocol.replies import server_defaults_trusted
 from inspector.core.schemas.validate import Violation, describe_value, violations
 from inspector.ui.forms.editors import ERROR_COLOURS, EXPAND_TEXT, NOT_SENT, FieldBox, plain
-from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+from inspector.ui.json_highlighter import JsonHighlighter, is_dark
 
 # -- the form ------------------------------------------------------------------------------------------------
 

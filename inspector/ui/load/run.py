@@ -5,78 +5,89 @@ again and again in a session of its own (saved in the captures folder), its prog
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from PySide6.QtCore import QObject
 
 from inspector.core.connect.target import Target
 from inspector.core.load.runner import LoadPlan, ToolCall
-
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
-
-
-def load_current(window: MainWindow) -> None:
-    """Ask for the tool, its arguments (JSON), the concurrency and the duration; then run in a new tab."""
-    from PySide6.QtWidgets import QInputDialog
-
-    tab = window.current_tab()
-    if tab is None or tab.live is None:
-        window.statusBar().showMessage("Load test needs a live session: connect to the server first")
-        return
-    catalog = tab.explorer.catalog
-    tools = sorted(str(t.get("name")) for t in catalog.items["tools"]) if catalog is not None else []
-    tool, ok = QInputDialog.getItem(window, "Load test", "Tool to call:", tools or [""], 0, True)
-    if not ok or not tool:
-        return
-    arguments, ok = QInputDialog.getText(window, "Load test", f"Arguments of {tool} (a JSON object):", text="{}")
-    if not ok:
-        return
-    concurrency, ok = QInputDialog.getInt(window, "Load test", "Concurrency:", 10, 1, 1000)
-    if not ok:
-        return
-    duration, ok = QInputDialog.getDouble(window, "Load test", "Duration (seconds):", 10.0, 0.5, 3600.0, 1)
-    if not ok:
-        return
-    try:
-        base = json.loads(arguments or "{}")
-    except ValueError:
-        window.statusBar().showMessage("the arguments are not JSON: give an object such as {\"text\": \"hi\"}")
-        return
-    if not isinstance(base, dict):
-        window.statusBar().showMessage("the arguments must be a JSON object")
-        return
-    plan = LoadPlan("tools/call", None, concurrency, duration)
-    window.tasks.spawn(run_load_view(window, tab.live.target, plan, ToolCall(tool, [], base)), "the load test")
+from inspector.core.tasks import Tasks
+from inspector.ui.host import Controller, ViewHost
 
 
-async def run_load_view(window: MainWindow, target: Target, plan: LoadPlan, call: ToolCall | None = None) -> Any:
-    """Run ``plan`` (a ``call`` of a tool, else ``plan.method``) against ``target`` in a new Load view; returns
-    the view once the run is over."""
-    from inspector.core.connect.opened import CannotOpen, opened
-    from inspector.core.load.runner import LoadError, LoadRun, call_params
-    from inspector.core.paths import capture_name
-    from inspector.ui.load.view import LoadView
+class LoadTests(Controller):
+    def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
+                 parent: QObject | None = None) -> None:
+        """Runs go in ``tasks``, their sessions' captures in ``captures``; ``prepare`` applies the window's session
+        settings to the target."""
+        super().__init__(host, parent)
+        self.tasks = tasks
+        self.captures = captures
+        self.prepare = prepare
 
-    target = window.session_settings.apply(target)
-    out = window.captures / ("load-" + capture_name(target.name or "server"))
-    what = f"tools/call {call.tool}" if call is not None else plan.method
-    view = LoadView(f"load test of {what} on {target.describe()}: concurrency {plan.concurrency}, "
-                    f"{plan.duration:g} s" if plan.duration else f"{plan.requests} requests", out, window)
-    view.open_capture_requested.connect(lambda path: window.open_capture(Path(path)))
-    index = window.tabs.addTab(view, f"load: {call.tool if call is not None else plan.method}")
-    window.tabs.setCurrentIndex(index)
-    try:
-        async with opened(target, out) as session:
-            if call is not None:
-                plan.params = await call_params(session, call, target.timeout)
-            run = LoadRun(session, plan, http=target.is_http, timeout=target.timeout, on_progress=view.progress)
-            view.on_stop(run.stop)
-            figures = await run.run()
-    except (CannotOpen, LoadError) as exc:
-        view.finished({}, str(exc))
-        window.statusBar().showMessage(f"load test: {exc}")
+    def load_current(self) -> None:
+        """Ask for the tool, its arguments (JSON), the concurrency and the duration; then run in a new tab."""
+        from PySide6.QtWidgets import QInputDialog
+
+        tab = self.host.current_tab()
+        if tab is None or tab.live is None:
+            self.say("Load test needs a live session: connect to the server first")
+            return
+        parent = self.host.window()
+        catalog = tab.explorer.catalog
+        tools = sorted(str(t.get("name")) for t in catalog.items["tools"]) if catalog is not None else []
+        tool, ok = QInputDialog.getItem(parent, "Load test", "Tool to call:", tools or [""], 0, True)
+        if not ok or not tool:
+            return
+        arguments, ok = QInputDialog.getText(parent, "Load test", f"Arguments of {tool} (a JSON object):", text="{}")
+        if not ok:
+            return
+        concurrency, ok = QInputDialog.getInt(parent, "Load test", "Concurrency:", 10, 1, 1000)
+        if not ok:
+            return
+        duration, ok = QInputDialog.getDouble(parent, "Load test", "Duration (seconds):", 10.0, 0.5, 3600.0, 1)
+        if not ok:
+            return
+        try:
+            base = json.loads(arguments or "{}")
+        except ValueError:
+            self.say("the arguments are not JSON: give an object such as {\"text\": \"hi\"}")
+            return
+        if not isinstance(base, dict):
+            self.say("the arguments must be a JSON object")
+            return
+        plan = LoadPlan("tools/call", None, concurrency, duration)
+        self.tasks.spawn(self.run_load_view(tab.live.target, plan, ToolCall(tool, [], base)), "the load test")
+
+    async def run_load_view(self, target: Target, plan: LoadPlan, call: ToolCall | None = None) -> Any:
+        """Run ``plan`` (a ``call`` of a tool, else ``plan.method``) against ``target`` in a new Load view; returns
+        the view once the run is over."""
+        from inspector.core.connect.opened import CannotOpen, opened
+        from inspector.core.load.runner import LoadError, LoadRun, call_params
+        from inspector.core.paths import capture_name
+        from inspector.ui.load.view import LoadView
+
+        target = self.prepare(target)
+        out = self.captures / ("load-" + capture_name(target.name or "server"))
+        what = f"tools/call {call.tool}" if call is not None else plan.method
+        view = LoadView(f"load test of {what} on {target.describe()}: concurrency {plan.concurrency}, "
+                        f"{plan.duration:g} s" if plan.duration else f"{plan.requests} requests", out,
+                        self.host.window())
+        self.show_view(view, f"load: {call.tool if call is not None else plan.method}")
+        try:
+            async with opened(target, out) as session:
+                if call is not None:
+                    plan.params = await call_params(session, call, target.timeout)
+                run = LoadRun(session, plan, http=target.is_http, timeout=target.timeout, on_progress=view.progress)
+                view.on_stop(run.stop)
+                figures = await run.run()
+        except (CannotOpen, LoadError) as exc:
+            view.finished({}, str(exc))
+            self.say(f"load test: {exc}")
+            return view
+        figures["capture"] = str(out)
+        view.finished(figures)
+        self.say(f"load test of {what}: {figures['throughput']:,.0f}/s, {figures['errors']} errors")
         return view
-    figures["capture"] = str(out)
-    view.finished(figures)
-    window.statusBar().showMessage(f"load test of {what}: {figures['throughput']:,.0f}/s, {figures['errors']} errors")
-    return view

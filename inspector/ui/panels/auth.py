@@ -3,7 +3,7 @@ authorize, token, refresh, step-up, retry), each with its outcome; a failed step
 it keeps. While a login waits for the browser it says so, shows the authorization address (copyable) and takes
 a pasted redirect URL instead. "Log out" forgets the server's tokens.
 
-A thin view of :class:`inspector.ui.session.oauth.WindowLogin`: it only follows its signals and calls its
+A thin view of :class:`inspector.ui.oauth.WindowLogin`: it only follows its signals and calls its
 methods. Everything shown is plain text (URLs and sentences carry server content, which is untrusted).
 """
 
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.auth.model import Step, TokenSet
+from inspector.ui.json_highlighter import is_dark
+from inspector.ui.oauth import WindowLogin
 from inspector.ui.panels.composer import STATUS_COLOURS
-from inspector.ui.panels.json_highlighter import is_dark
-from inspector.ui.session.oauth import WindowLogin
 from inspector.ui.timeline.model import plain_tooltip
 
 #: How each outcome is marked in the list (a narrow side panel: a mark, the word in its tooltip and in the box

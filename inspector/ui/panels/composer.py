@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 from inspector.core.session import compose
 from inspector.core.wire.events import Event
 from inspector.core.wire.ids import describe_id, id_key
-from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+from inspector.ui.json_highlighter import JsonHighlighter, is_dark
 from inspector.ui.wheel_guard import guard_wheel
 
 #: Sent messages (and replaced drafts) kept for recall; older ones are dropped.

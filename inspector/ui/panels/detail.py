@@ -42,7 +42,7 @@ from inspector.core.present.describe import describe_http, describe_lifecycle, h
 from inspector.core.present.pretty import PrettyPrinter, fold_text
 from inspector.core.wire.app_lane import describe as describe_app
 from inspector.core.wire.events import Event, Kind
-from inspector.ui.panels.json_highlighter import JsonHighlighter
+from inspector.ui.json_highlighter import JsonHighlighter
 from inspector.ui.panels.json_tree import IN_PLACE_BYTES, JsonTreeView, _Inbox
 from inspector.ui.panels.visible_colours import VisibleColours
 

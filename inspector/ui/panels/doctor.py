@@ -172,12 +172,12 @@ class DiagnoseButton(QPushButton):
         self.dialog: DoctorDialog | None = None
         self.clicked.connect(self.diagnose)
 
-    def watch(self, live: Any) -> None:
-        """Follow a :class:`~inspector.ui.session.live.LiveSession`: shown when it enters ``failed``."""
-        from inspector.ui.session.live import FAILED as SESSION_FAILED
-
+    def watch(self, live: Any, failed: str) -> None:
+        """Follow a :class:`~inspector.ui.session.live.LiveSession`: shown when it enters its state ``failed``
+        (the session's own constant, handed in by the tab that composes both: a pane does not import the tab's
+        package)."""
         self.target = live.target
-        live.state_changed.connect(lambda state, _sentence: self.setVisible(state == SESSION_FAILED))
+        live.state_changed.connect(lambda state, _sentence: self.setVisible(state == failed))
 
     def diagnose(self) -> DoctorDialog | None:
         """Open the doctor's dialog on the watched target and start it (an open one is brought forward)."""

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QLabel, QTreeView, QVBoxLayout, QWidget
 from inspector.core import offload
 from inspector.core.present import json_tree
 from inspector.core.present.json_tree import Row
-from inspector.ui.panels.json_highlighter import COLOURS, is_dark
+from inspector.ui.json_highlighter import COLOURS, is_dark
 from inspector.ui.timeline.model import plain_tooltip
 
 #: Messages up to this size are parsed in this process (a few milliseconds); bigger ones in the worker.

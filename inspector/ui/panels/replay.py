@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.replay.engine import ReplayResult, StepOutcome
+from inspector.ui.json_highlighter import JsonHighlighter
 from inspector.ui.panels.comparison_layout import lay_out_comparison
 from inspector.ui.panels.detail import pretty
-from inspector.ui.panels.json_highlighter import JsonHighlighter
 
 CHANGED = QColor(220, 160, 40, 90)
 

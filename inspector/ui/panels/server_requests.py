@@ -58,7 +58,7 @@ from inspector.core.session.outcomes import RpcError
 from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
-from inspector.ui.panels.json_highlighter import JsonHighlighter, is_dark
+from inspector.ui.json_highlighter import JsonHighlighter, is_dark
 from inspector.ui.scrolling import VerticalScroller
 from inspector.ui.wheel_guard import guard_wheel
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QTextLayout
 from PySide6.QtWidgets import QPlainTextEdit
 
-from inspector.ui.panels.json_highlighter import JsonHighlighter
+from inspector.ui.json_highlighter import JsonHighlighter
 
 #: Lines below the last one on screen coloured in advance, so a small scroll shows colours at once.
 AHEAD_LINES = 20

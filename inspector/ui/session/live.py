@@ -31,7 +31,7 @@ from inspector.core.transports.base import (
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind, Lifecycle
 from inspector.ui import otel_export
-from inspector.ui.session.oauth import NO_BROWSER, WAITING, WindowLogin
+from inspector.ui.oauth import NO_BROWSER, WAITING, WindowLogin
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
 
@@ -252,7 +252,7 @@ class LiveSession(QObject):
 def timeout_hint(target: Target) -> str:
     """How to wait longer, as a clause for the "no response" sentences: a profile's own setting, or the
     window's (Session > Request timeout…, or ``--timeout`` at start)."""
-    from inspector.ui.actions import TIMEOUT_SETTING
+    from inspector.ui.timeout_dialog import TIMEOUT_SETTING
 
     if target.named_by_user:
         return "to wait longer, raise the response timeout in the server's profile"

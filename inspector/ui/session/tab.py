@@ -36,10 +36,10 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.problems import ProblemBook, event_severity
 from inspector.ui.explorer.panel import ExplorerPanel
+from inspector.ui.json_highlighter import is_dark
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
 from inspector.ui.panels.doctor import DiagnoseButton
-from inspector.ui.panels.json_highlighter import is_dark
 from inspector.ui.panels.problems import ProblemsPanel
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
@@ -197,7 +197,7 @@ class SessionTab(QWidget):
         self._set_model(model)
         self._attach_feed(live.index).follow_session(session)
         live.state_changed.connect(self._state_changed)
-        self.diagnose.watch(live)
+        self.diagnose.watch(live, FAILED)
         live.server_known.connect(self._server_known)
         self.composer.in_flight = session.pending_requests
         self.composer.set_line_framed(not live.target.is_http)

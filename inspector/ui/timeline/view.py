@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QHeaderView, QLineEd
 
 from inspector.core.capture.columns import KIND_CODES, KIND_MASK
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.ui.session.wrap_row import WrapRow
 from inspector.ui.timeline.filter import TimelineFilter
 from inspector.ui.timeline.model import (
     COL_DELTA,
@@ -29,6 +28,7 @@ from inspector.ui.timeline.model import (
     EVENT_ROLE,
     TimelineModel,
 )
+from inspector.ui.wrap_row import WrapRow
 
 #: How far from the selected row an opened capture is searched for the HTTP exchange a message belongs to.
 EXCHANGE_SEARCH_ROWS = 20_000
