@@ -21,6 +21,7 @@ from typing import Any, TypeGuard
 from inspector.core.session.handshake import MODERN_REVISION
 from inspector.core.session.outcomes import client_info
 from inspector.core.wire import jsonrpc
+from inspector.core.wire.json_types import json_type
 
 REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 LATEST_REVISION = REVISIONS[-1]
@@ -362,7 +363,7 @@ def validate(text: str) -> Validation:
     if problem is not None:
         return problem
     if not isinstance(obj, (dict, list)):
-        return Validation(False, f"a JSON-RPC message is an object (or a batch array), not a {jsonrpc.json_type(obj)}; "
+        return Validation(False, f"a JSON-RPC message is an object (or a batch array), not a {json_type(obj)}; "
                                  "tick Raw to send it anyway", obj=obj, severity="error")
     info, findings = jsonrpc.classify(obj)
     warnings = [f.text for f in findings]
@@ -459,7 +460,7 @@ def check_reply(method: str, text: str, *, revision: str | None = None, params: 
     if problem is not None:
         return problem
     if not isinstance(obj, dict):
-        problems = [f"a result is a JSON object, not a {jsonrpc.json_type(obj)}"]
+        problems = [f"a result is a JSON object, not a {json_type(obj)}"]
     else:
         problems = [v.sentence for v in reply_problems(method, obj, revision=revision or LATEST, params=params)]
     if problems:
