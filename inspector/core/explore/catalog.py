@@ -33,6 +33,7 @@ from inspector.core.explore.subscriptions import Subscriptions, filter_for
 from inspector.core.explore.tasks import TaskBook, plan
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
+from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Direction, Event, Kind, params_of
 
@@ -119,7 +120,7 @@ class Catalog:
         self.loaded = False  #: load() ran: list_changed notifications refresh from now on
         self._tokens: set[str] = set()  #: progress tokens of calls still running
         self._counter = itertools.count(1)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks()
         self._loading = False  #: load() is under way
         self._relist = RelistPolicy()  #: when a kind the server says changed is listed again
         self._timers: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing scheduled by the policy
@@ -270,18 +271,13 @@ class Catalog:
         if self.session.closed:
             self._relist.dropped(kind)
         elif self._relist.due(kind, self._now()):  # counted as started now, before the task first runs
-            self._spawn(self._list(kind))
+            self._tasks.spawn(self._list(kind), f"listing {kind}")
 
     @staticmethod
     def _now() -> float:
         """The policy's clock: any monotonic one (its timers take delays). Not the loop's: session listeners also
         run where no loop is running (a task step during Qt's event processing), and must not raise there."""
         return time.monotonic()
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # -- listing -------------------------------------------------------------------------------------------
 
@@ -310,8 +306,7 @@ class Catalog:
 
     async def wait_idle(self, timeout: float) -> None:
         """Wait at most ``timeout`` seconds for the listings started by list_changed notifications to end."""
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=timeout)
+        await self._tasks.wait(timeout)
 
     @property
     def settled(self) -> bool:
