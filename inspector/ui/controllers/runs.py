@@ -88,9 +88,9 @@ class ServerRuns(QObject):
 
     async def run_replay(self, source: Path, target: Target) -> Any:
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
+        from inspector.core.paths import capture_name
         from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
         from inspector.ui.panels.replay import ReplayView
-        from inspector.ui.session.live import capture_name
 
         tab = self.window.current_tab()
         if tab is not None and tab.live is not None and tab.live.writer is not None:
@@ -102,7 +102,7 @@ class ServerRuns(QObject):
         except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
             self.window.warn("Replay", str(exc))
             return None
-        out = self.window.captures / ("replay-" + capture_name(target))
+        out = self.window.captures / ("replay-" + capture_name(target.name))
         self.window.statusBar().showMessage(f"replaying {source.name} against {target.describe()}…")
         result = await replay(plan, transport, ReplayOptions(out=out))
         view = ReplayView(result, source.name, self.window)
@@ -132,10 +132,10 @@ class ServerRuns(QObject):
         """Check ``target``'s server; returns the report view it opened."""
         from inspector.core.check.checks import DEFAULT_CHECK_TIMEOUT
         from inspector.core.check.runner import CheckRun, run_checks
+        from inspector.core.paths import capture_name
         from inspector.ui.panels.check_report import CheckReportView
-        from inspector.ui.session.live import capture_name
 
-        base = self.window.captures / ("check-" + capture_name(target)).removesuffix(".jsonl")
+        base = self.window.captures / ("check-" + capture_name(target.name)).removesuffix(".jsonl")
         self.window.statusBar().showMessage(f"checking {target.describe()}…")
         # each answer is waited for as the command line's check does, or the session's timeout when shorter
         timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)

@@ -35,11 +35,6 @@ from inspector.ui.session.oauth import NO_BROWSER, WAITING, WindowLogin
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
 
 
-def capture_name(target: Target) -> str:
-    """The file name of a new capture of ``target`` (the one naming rule: :func:`inspector.core.paths.capture_name`)."""
-    return paths.capture_name(target.name)
-
-
 class LiveSession(QObject):
     state_changed = Signal(str, str)  #: state, one sentence (empty when there is nothing to explain)
     server_known = Signal(object)  #: ServerInfo after the handshake
@@ -82,7 +77,7 @@ class LiveSession(QObject):
         if isinstance(transport, StdioTransport):
             transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
             transport.keep_parse = self.keep_parse
-        self.capture_path = self.captures / capture_name(self.target)
+        self.capture_path = self.captures / paths.capture_name(self.target.name)
         header = make_header(transport.describe(), name=self.target.name)
         self.writer = CaptureWriter(self.capture_path, header, track_offsets=True)
         self.index = LiveIndex(self.writer)
