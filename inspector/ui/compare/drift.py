@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from inspector.core.compare.baseline import Baseline, BaselineError, Drift, check, record_of_tools
 from inspector.core.explore.catalog import Notice
+from inspector.core.notices import What
 
 if TYPE_CHECKING:
     from inspector.core.session.target import Target
@@ -39,7 +40,7 @@ class DriftWatch(QObject):
 
     def notice(self, notice: Notice) -> None:
         """A catalog listener: the first complete tools listing is checked."""
-        if self.drift is not None or notice.what != "listed" or notice.kind != "tools":
+        if self.drift is not None or notice.what != What.LISTED or notice.kind != "tools":
             return
         catalog = self.tab.explorer.catalog
         if catalog is None:
