@@ -276,7 +276,6 @@ class MainWindow(QMainWindow):
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_index(index, path)
-        tab.capture_header = index.header
         self.add_tab(tab)
         self.files.remember(path)
         return tab

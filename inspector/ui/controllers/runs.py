@@ -28,7 +28,7 @@ class ServerRuns(QObject):
         """Start the server a capture names, after showing exactly what would run and asking; refused, as replay
         and check refuse it, when the capture does not name one or kept its secrets out (``[redacted]``)."""
         tab = self.window.current_tab()
-        header = getattr(tab, "capture_header", None)
+        header = tab.capture_header if tab is not None else None
         if tab is None or header is None:
             return
         target = self.confirmed_capture_target(header, tab.title, "Reconnect")
@@ -43,7 +43,7 @@ class ServerRuns(QObject):
         tab = self.window.current_tab()
         if tab is None or tab.capture_path is None:
             return
-        header = getattr(tab, "capture_header", None)
+        header = tab.capture_header
         same = tab.live.target if tab.live is not None else None
         choices = (["the same server"] if (same is not None or header is not None) else []) + \
                   [f"profile: {p.name}" for p in self.window.sidebar.profiles()]
@@ -122,7 +122,7 @@ class ServerRuns(QObject):
         if tab.live is not None:
             target: Target | None = tab.live.target
         else:
-            header = getattr(tab, "capture_header", None)
+            header = tab.capture_header
             target = self.confirmed_capture_target(header, tab.title, "Check") if header is not None else None
         if target is None:
             return
