@@ -77,6 +77,14 @@ async def answered(host: AppHost, fake: FakePorts, msg_id: Any) -> dict[str, Any
     return next(p for p in fake.posted if p.get("id") == msg_id and "method" not in p)
 
 
+async def teardown_asked(host: AppHost, fake: FakePorts) -> tuple[asyncio.Future[bool], dict[str, Any]]:
+    """A ready app asked to tear down: the teardown under way, and the request the app got."""
+    send(host, "ui/notifications/initialized", {})
+    teardown = asyncio.ensure_future(host.teardown("done", timeout=BOUND))
+    await until(lambda: any(p.get("method") == "ui/resource-teardown" for p in fake.posted), BOUND, "the teardown")
+    return teardown, next(p for p in fake.posted if p.get("method") == "ui/resource-teardown")
+
+
 def test_ui_initialize_gets_the_host_its_context_and_policy_and_the_app_is_then_initializing() -> None:
     async def scenario() -> None:
         fake = FakePorts()
@@ -183,10 +191,7 @@ def test_a_teardown_is_paired_with_the_apps_answer_and_what_comes_after_is_not_a
     async def scenario() -> None:
         fake = FakePorts()
         host = host_of(fake)
-        send(host, "ui/notifications/initialized", {})
-        teardown = asyncio.ensure_future(host.teardown("done"))
-        await until(lambda: any(p.get("method") == "ui/resource-teardown" for p in fake.posted), BOUND, "the teardown")
-        request = next(p for p in fake.posted if p.get("method") == "ui/resource-teardown")
+        teardown, request = await teardown_asked(host, fake)
         answer = host.receive(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {}}))
         assert await teardown is True and host.state.phase == AppPhase.CLOSED
         asked = next(e for e in fake.recorded if e.rpc is not None and e.rpc.method == "ui/resource-teardown")
@@ -203,10 +208,7 @@ def test_an_answer_whose_id_is_of_another_json_type_is_not_taken_for_the_hosts_r
     async def scenario() -> None:
         fake = FakePorts()
         host = host_of(fake)
-        send(host, "ui/notifications/initialized", {})
-        teardown = asyncio.ensure_future(host.teardown("done", timeout=BOUND))
-        await until(lambda: any(p.get("method") == "ui/resource-teardown" for p in fake.posted), BOUND, "the teardown")
-        request = next(p for p in fake.posted if p.get("method") == "ui/resource-teardown")
+        teardown, request = await teardown_asked(host, fake)
         wrong = host.receive(json.dumps({"jsonrpc": "2.0", "id": [request["id"]], "result": {}}))
         assert "app-unknown-id" in [f.code for f in wrong.findings] and not teardown.done()
         host.receive(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {}}))
