@@ -27,7 +27,10 @@ def _template_tool(tab) -> str:
 
 
 @pytest.mark.integration
-def test_the_composer_names_the_first_tool_of_a_paged_listing_live_and_in_the_reopened_capture(qloop, tmp_path):
+@pytest.mark.report("faults", "a server that lists its tools in three pages, in the composer and its capture",
+                    surface="GUI", group="input")
+def test_the_composer_names_the_first_tool_of_a_paged_listing_live_and_in_the_reopened_capture(qloop, tmp_path,
+                                                                                                 report):
     with open_test_window(qloop, tmp_path) as win:
         tab = win.open_live(Target(name="paging", argv=PAGING))
         wait(qloop, lambda: tab.explorer.catalog is not None and len(tab.explorer.catalog.items["tools"]) == 5
@@ -39,3 +42,5 @@ def test_the_composer_names_the_first_tool_of_a_paged_listing_live_and_in_the_re
         wait(qloop, lambda: not opened.loading, "the capture read")
         assert _template_tool(opened) == "echo"
         assert opened.capture_header is not None and opened.target().argv == PAGING
+        report.saw("the tools/call template names echo, the first tool of the first page, as the Explorer lists "
+                   "all five")
