@@ -60,6 +60,18 @@ def test_the_core_layers_forbid_the_edges_that_made_one_cycle_of_the_core() -> N
     assert not allowed, f"the contract lets these imports through: {allowed}"
 
 
+@pytest.mark.parametrize("container", ["inspector.core", "inspector.ui"])
+def test_every_module_at_the_top_of_a_layered_package_has_its_layer(container: str) -> None:
+    """A module the layers do not name is bound by nothing: every package and module directly under
+    inspector/core and inspector/ui is in its contract's layers."""
+    layered = next(c for c in contracts() if c["type"] == "layers" and c.get("containers") == [container])
+    named = {name.strip() for layer in layered["layers"] for name in layer.replace(":", "|").split("|")}
+    folder = ROOT / container.replace(".", "/")
+    present = {path.stem for path in folder.glob("*.py") if path.stem != "__init__"} | \
+        {path.name for path in folder.iterdir() if (path / "__init__.py").exists()}
+    assert sorted(present - named) == [], f"pyproject.toml's layers of {container} do not name these"
+
+
 @pytest.mark.integration
 def test_lint_imports_fails_on_an_import_that_breaks_a_layer(tmp_path: Path) -> None:
     """The contracts are live: a copy of the package where the session imports OAuth breaks one, by name."""

@@ -34,8 +34,9 @@ EXAMPLES = """examples:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from inspector.cli.main import EpilogFormatter, _positive, _size_pair
-    from inspector.cli.oneshot_cmd import add_server_options
+    from inspector.cli.argtypes import positive, size_pair
+    from inspector.cli.main import EpilogFormatter
+    from inspector.cli.server_options import EACH_RESPONSE_TIMEOUT_HELP, add_server_options
 
     parser = sub.add_parser(
         "app", help="call a tool and render its MCP App headless: text, screenshot, policy report",
@@ -62,14 +63,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     output.add_argument("--screenshot", type=Path, metavar="PNG", help="save what the app shows as a PNG image")
     output.add_argument("--out", type=Path, metavar="FILE",
                         help="save the session as a capture, the app's messages in its app lane")
-    parser.add_argument("--wait", type=_positive, metavar="S",
+    parser.add_argument("--wait", type=positive, metavar="S",
                         help="play the host for S seconds after the app is ready, instead of until it is idle")
-    parser.add_argument("--size", type=_size_pair, default=(800, 600), metavar="WxH",
+    parser.add_argument("--size", type=size_pair, default=(800, 600), metavar="WxH",
                         help="the size of the view the app is rendered in (default 800x600); the screenshot is as "
                              "tall as the app says its content is, up to 4 times H")
     parser.add_argument("--theme", choices=("light", "dark"), default="light",
                         help="the theme the host tells the app (default light)")
-    add_server_options(parser)
+    add_server_options(parser, roots=True, timeout_help=EACH_RESPONSE_TIMEOUT_HELP)
 
 
 def run_app_command(args: argparse.Namespace, command: list[str]) -> int:

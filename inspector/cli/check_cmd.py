@@ -15,7 +15,8 @@ FORMAT_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json",
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from inspector.cli.main import EpilogFormatter, _positive, add_http_options, add_max_message_option
+    from inspector.cli.argtypes import positive
+    from inspector.cli.main import EpilogFormatter, add_http_options, add_max_message_option
     from inspector.core.check.checks import (
         ALL_REVISIONS,
         CHECK_EXITS,
@@ -55,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="call every tool, read-only or not (it may change things: use a test server)")
     check.add_argument("--handshake", choices=("auto", "legacy", "modern"), default="auto",
                        help="without --revision: auto (default: server/discover, else initialize), legacy or modern")
-    check.add_argument("--timeout", type=_positive, default=DEFAULT_CHECK_TIMEOUT, metavar="S",
+    check.add_argument("--timeout", type=positive, default=DEFAULT_CHECK_TIMEOUT, metavar="S",
                        help=f"wait for each answer (default {DEFAULT_CHECK_TIMEOUT:g})")
     add_max_message_option(check)
     check.add_argument("--cwd", metavar="DIR", help="working directory of the server")

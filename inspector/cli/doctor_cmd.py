@@ -25,7 +25,8 @@ DEFAULT_TIMEOUT = 10.0
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from inspector.cli.main import EpilogFormatter, _positive, add_http_options
+    from inspector.cli.argtypes import positive
+    from inspector.cli.main import EpilogFormatter, add_http_options
 
     doctor = sub.add_parser(
         "doctor", help="explain why a connection to a server fails, step by step, with the fix",
@@ -37,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     doctor.add_argument("--format", choices=("text", "json"), default="text",
                         help="text: a line per step as it is known (default); json: {\"steps\": [{\"step\", "
                              "\"status\", \"detail\", \"fix\"}]} at the end")
-    doctor.add_argument("--timeout", type=_positive, default=DEFAULT_TIMEOUT, metavar="S",
+    doctor.add_argument("--timeout", type=positive, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"wait this long for the handshake (default {DEFAULT_TIMEOUT:g}); --connect-timeout "
                              "bounds resolving, connecting and TLS")
     doctor.add_argument("--handshake", choices=("auto", "legacy", "modern"), default="auto",

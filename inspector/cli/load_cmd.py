@@ -26,7 +26,8 @@ DEFAULT_DURATION = 10.0
 
 
 def add_parser(sub: Any) -> None:
-    from inspector.cli.main import EpilogFormatter, _positive
+    from inspector.cli.argtypes import positive
+    from inspector.cli.main import EpilogFormatter
     from inspector.cli.server_options import add_server_options
 
     load = sub.add_parser(
@@ -44,10 +45,10 @@ def add_parser(sub: Any) -> None:
     load.add_argument("--params", metavar="JSON", help="with --method: its params, a JSON object")
     load.add_argument("--concurrency", type=int, default=10, metavar="N",
                       help="requests waiting for their answers at once at most (default 10)")
-    load.add_argument("--duration", type=_positive, metavar="S",
+    load.add_argument("--duration", type=positive, metavar="S",
                       help=f"stop starting requests after S seconds (default {DEFAULT_DURATION:g} without --requests)")
     load.add_argument("--requests", type=int, metavar="N", help="stop after starting N requests")
-    load.add_argument("--rate", type=_positive, metavar="R", help="start at most R requests a second, spread evenly")
+    load.add_argument("--rate", type=positive, metavar="R", help="start at most R requests a second, spread evenly")
     load.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or one JSON object")
     load.add_argument("--out", type=Path, metavar="CAPTURE",
                       help="where to save the run's capture (default: a new file in the captures folder)")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from inspector import __version__
+from inspector.cli.argtypes import non_negative, positive, size, timeout_or_none
 from inspector.core.exits import RECORD_EXITS, RECORD_EXITS_ORDER, exits_help
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
@@ -116,7 +117,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
                              "each step)")
     add_tls_options(parser, dest_prefix="gui_", lead="with --url: ")
     add_config_options(parser, dest_prefix="gui_")
-    parser.add_argument("--timeout", dest="gui_timeout", type=_timeout_or_none, metavar="S",
+    parser.add_argument("--timeout", dest="gui_timeout", type=timeout_or_none, metavar="S",
                         help="the window's sessions without a profile wait S seconds for the handshake and each "
                              "response ('none': no timeout; default: Session > Request timeout…, 30)")
     add_otlp_option(parser, dest="gui_otlp_endpoint")
@@ -145,15 +146,15 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     rec.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
                      help="auto: probe server/discover (2026-07-28), else initialize (default)")
     rec.add_argument("--protocol-version", metavar="V", help="protocol revision to ask for (legacy default 2025-11-25)")
-    rec.add_argument("--timeout", type=_positive, default=30.0, metavar="S",
+    rec.add_argument("--timeout", type=positive, default=30.0, metavar="S",
                      help="wait for each response, and for the whole handshake, probe and retries included "
                           "(default 30)")
     rec.add_argument("--progress", action="store_true",
                      help="ask for progress on each request of --send (a progressToken); progress restarts --timeout")
-    rec.add_argument("--max-time", type=_positive, default=600.0, metavar="S",
+    rec.add_argument("--max-time", type=positive, default=600.0, metavar="S",
                      help="however much progress a request reports, stop waiting for it after S (default 600)")
     add_max_message_option(rec)
-    rec.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
+    rec.add_argument("--idle", type=non_negative, default=0.5, metavar="S",
                      help="after the last response, wait this long for trailing notifications (default 0.5)")
     rec.add_argument("--cwd", metavar="DIR", help="working directory of the server")
     rec.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
@@ -225,7 +226,7 @@ def add_http_options(parser: argparse.ArgumentParser, url_help: str, transport_h
     http.add_argument("--bearer", metavar="TOKEN", help="send Authorization: Bearer TOKEN (redacted in captures)")
     http.add_argument("--bearer-env", metavar="VAR", help="read the bearer token from this environment variable")
     http.add_argument("--origin", metavar="ORIGIN", help="send this Origin header")
-    http.add_argument("--connect-timeout", type=_positive, default=10.0, metavar="S",
+    http.add_argument("--connect-timeout", type=positive, default=10.0, metavar="S",
                       help="bound on connecting (default 10)")
     add_tls_options(http)
     add_oauth_options(parser)
@@ -328,7 +329,7 @@ def add_max_message_option(parser: argparse.ArgumentParser, default: int | None 
                                        "a framing error keeping its first and last 64 KiB, a longer HTTP body is "
                                        "not read past it (default 64M)") -> None:
     """``--max-message SIZE``: the largest message read whole (record, replay, tap and the window)."""
-    parser.add_argument("--max-message", type=_size, default=default, metavar="SIZE", help=help)
+    parser.add_argument("--max-message", type=size, default=default, metavar="SIZE", help=help)
 
 
 class EpilogFormatter(argparse.HelpFormatter):
@@ -339,48 +340,6 @@ class EpilogFormatter(argparse.HelpFormatter):
         if "\n" in text:
             return "".join(indent + line for line in text.splitlines(keepends=True))
         return super()._fill_text(text, width, indent)
-
-
-def _size(text: str) -> int:
-    from inspector.core.sizes import parse_size
-
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _size_pair(text: str) -> tuple[int, int]:
-    """``WxH`` in pixels, each from 100 to 10000."""
-    width, sep, height = text.lower().partition("x")
-    if not sep or not width.isdigit() or not height.isdigit() or not (100 <= int(width) <= 10000
-                                                                     and 100 <= int(height) <= 10000):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x600 (each from 100 to 10000 pixels)")
-    return int(width), int(height)
-
-
-def _positive(text: str) -> float:
-    value = _non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value
-
-
-def _timeout_or_none(text: str) -> float:
-    """Seconds above 0, or ``none`` (also 0) for no timeout at all (``inf``)."""
-    if text.strip().lower() in ("none", "0"):
-        return float("inf")
-    return _positive(text)
-
-
-def _non_negative(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if value < 0 or value != value:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ LISTS = {
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the one-shot commands to ``mcp-inspector``'s subcommands."""
-    from inspector.cli.main import _positive
+    from inspector.cli.argtypes import positive
 
     for kind, what in LISTS.items():
         _command(sub, kind, what, f"mcp-inspector {kind} -- npx -y @modelcontextprotocol/server-everything\n"
@@ -109,7 +109,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                                   "resources/subscribe. Each notification from the server (the acknowledgement "
                                   "included) is printed as one line of JSON, as it arrives, until --for elapses, the "
                                   "server ends the subscription, or Ctrl-C.")
-    listen.add_argument("--for", dest="listen_for", type=_positive, metavar="S",
+    listen.add_argument("--for", dest="listen_for", type=positive, metavar="S",
                         help="stop after S seconds (default: until Ctrl-C)")
     listen.add_argument("--resource", action="append", default=[], metavar="URI",
                         help="also ask for notifications/resources/updated of this resource (repeatable)")
@@ -139,6 +139,8 @@ def _command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str
 
 def add_connection_options(parser: argparse.ArgumentParser) -> None:
     """``record``'s ways to reach a server, plus ``--root``, ``--out`` and the output options."""
+    from inspector.cli.server_options import EACH_RESPONSE_TIMEOUT_HELP, add_server_options
+
     output = parser.add_argument_group("output")
     shape = output.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="the result as one line of JSON, even on a terminal")
@@ -146,33 +148,7 @@ def add_connection_options(parser: argparse.ArgumentParser) -> None:
                        help="only the text: text content items, text resource contents, completion values, or "
                             "the names of a list, one per line")
     output.add_argument("--out", type=Path, metavar="FILE", help="also save the session as a capture")
-    add_server_options(parser)
-
-
-def add_server_options(parser: argparse.ArgumentParser) -> None:
-    """How ``record`` reaches a server and what it declares (handshake, timeout, roots, answers, HTTP, config),
-    without the output options."""
-    from inspector.cli.main import _positive, add_http_options, add_max_message_option
-
-    parser.add_argument("--handshake", choices=("auto", "legacy", "modern", "none"), default="auto",
-                        help="auto: probe server/discover (2026-07-28), else initialize (default)")
-    parser.add_argument("--protocol-version", metavar="V",
-                        help="protocol revision to ask for (legacy default 2025-11-25)")
-    parser.add_argument("--timeout", type=_positive, default=30.0, metavar="S",
-                        help="wait for each response, and for the whole handshake (default 30)")
-    add_max_message_option(parser)
-    parser.add_argument("--cwd", metavar="DIR", help="working directory of the server")
-    parser.add_argument("--env", action="append", default=[], metavar="K=V", help="environment override (repeatable)")
-    parser.add_argument("--root", action="append", default=[], metavar="DIR",
-                        help="declare the roots capability and answer roots/list with this folder (a file:// URI; "
-                             "repeatable; default: no roots)")
-    parser.add_argument("--no-redact", action="store_true", help="keep secrets in the --out capture")
-    parser.add_argument("--answer", action="append", default=[], metavar="KIND=POLICY",
-                        help="answer server requests: elicitation=accept-defaults|decline|cancel, "
-                             "sampling=error|text:TEXT (repeatable)")
-    add_http_options(parser, "connect to this URL instead of launching a command",
-                     "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
-                     "or a plug-in transport")
+    add_server_options(parser, roots=True, timeout_help=EACH_RESPONSE_TIMEOUT_HELP)
 
 
 def roots_of(folders: list[str]) -> list[dict[str, str]]:

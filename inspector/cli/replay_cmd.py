@@ -31,7 +31,8 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Register ``replay`` on the main parser's subcommands."""
-    from inspector.cli.main import EpilogFormatter, _non_negative, _positive, add_http_options, add_max_message_option
+    from inspector.cli.argtypes import non_negative, positive
+    from inspector.cli.main import EpilogFormatter, add_http_options, add_max_message_option
 
     rep = sub.add_parser(
         "replay", help="send a capture's messages to a server again and show what changed",
@@ -44,9 +45,9 @@ def add_parser(sub: Any) -> None:
                      help="where to save the replay (default: a new file in the captures folder)")
     rep.add_argument("--ignore", action="append", default=[], metavar="PATH",
                      help="a JSON path whose differences do not count, e.g. '$.result.content[*].text' (repeatable)")
-    rep.add_argument("--timeout", type=_positive, default=30.0, metavar="S", help="wait for each answer (default 30)")
+    rep.add_argument("--timeout", type=positive, default=30.0, metavar="S", help="wait for each answer (default 30)")
     add_max_message_option(rep)
-    rep.add_argument("--idle", type=_non_negative, default=0.5, metavar="S",
+    rep.add_argument("--idle", type=non_negative, default=0.5, metavar="S",
                      help="after the last message, collect trailing server messages this long (default 0.5)")
     rep.add_argument("--yes", action="store_true",
                      help="without a target: run the server the capture names (it is shown first)")

@@ -305,7 +305,6 @@ class MainWindow(QMainWindow):
             return None
         tab = SessionTab(f"{path.name} (read-only)", self)
         tab.attach_index(index, path)
-        tab.capture_header = index.header
         self.add_tab(tab)
         self.capture_opened.emit(path)
         return tab

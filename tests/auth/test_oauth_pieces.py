@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import re
 
 from inspector.core.auth import discovery
 from inspector.core.auth.challenge import parse_challenge
@@ -19,11 +18,15 @@ def test_the_bearer_challenge_is_read_among_others_with_quoted_values() -> None:
     assert parse_challenge("").scheme == "" and parse_challenge("Bearer").scope is None
 
 
-def test_pkce_s256_is_base64url_of_the_sha256_of_a_verifier_of_43_to_128_characters() -> None:
+def test_pkce_s256_gives_rfc_7636s_own_example_challenge() -> None:
+    # RFC 7636 Appendix B: the verifier and the S256 challenge the RFC computes from it
+    assert challenge_of("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+
+def test_a_pkce_verifier_is_43_to_128_unreserved_characters_and_new_each_time() -> None:
     verifier = make_verifier()
-    assert 43 <= len(verifier) <= 128
-    expected = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    assert challenge_of(verifier) == expected
+    assert 43 <= len(verifier) <= 128 and re.fullmatch(r"[A-Za-z0-9._~-]+", verifier)
+    assert make_verifier() != verifier
 
 
 def test_discovery_urls_follow_the_spec_order() -> None:

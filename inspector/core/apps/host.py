@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from inspector.core.apps.meta import APPS_PROTOCOL_VERSION, app_may_call
@@ -38,6 +39,7 @@ from inspector.core.waiting import wait_for
 from inspector.core.wire import app_lane as lane
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding
+from inspector.core.wire.ids import IdKey, id_key
 
 #: The app-protocol revisions this host answers in (the app's, when it is one of them; else the newest).
 SUPPORTED_VERSIONS = (APPS_PROTOCOL_VERSION, "2025-11-21")
@@ -128,11 +130,20 @@ class HostPorts:
     teardown_requested: Callable[[], None] = lambda: None
 
 
+class AppPhase(StrEnum):
+    """Where an app is in its life with the host (its value is the word the Apps panel and the report show)."""
+
+    LOADING = "loading"  #: shown, ui/initialize not answered yet
+    INITIALIZING = "initializing"  #: ui/initialize answered, initialized not sent yet
+    READY = "ready"  #: initialized: the host may speak to it
+    CLOSED = "closed"  #: torn down
+
+
 @dataclass
 class AppState:
     """What the app said about itself and did, for the Apps panel and the report."""
 
-    phase: str = "loading"  #: loading, initializing (ui/initialize answered), ready (initialized), closed
+    phase: AppPhase = AppPhase.LOADING
     protocol_version: Any = None
     app_info: Any = None
     app_capabilities: Any = None
@@ -165,7 +176,7 @@ class AppHost:
         self.counts: Counter[tuple[str, str]] = Counter()  #: (direction, method or "response") -> messages
         self.tasks = Tasks()
         self._result: tuple[str, Any] | None = None  #: ("result", CallToolResult) or ("cancelled", reason)
-        self._pending: dict[Any, tuple[str, asyncio.Future[Any], int, float]] = {}  # host requests by id
+        self._pending: dict[IdKey, tuple[str, asyncio.Future[Any], int, float]] = {}  # host requests by id
         self._next_id = 1
         self._serving = 0  #: app requests being answered (a server round trip, a person's confirmation)
         self.last_activity = clock()
@@ -184,7 +195,7 @@ class AppHost:
         data: dict[str, Any] = {}
         pending = None
         if isinstance(obj, dict) and "method" not in obj and ("result" in obj or "error" in obj):
-            pending = self._pending.pop(_key(obj.get("id")), None)
+            pending = self._pending.pop(id_key(obj.get("id")), None)
             if pending is not None:
                 data = {"reply_to": pending[2], "latency": round(self.clock() - pending[3], 6),
                         "request_method": pending[0]}
@@ -192,11 +203,11 @@ class AppHost:
                 findings.append(Finding("app-unknown-id", "the app answered an id the host never asked with",
                                         "warning"))
         method = obj.get("method") if isinstance(obj, dict) else None
-        closed = self.state.phase == "closed" and pending is None
+        closed = self.state.phase == AppPhase.CLOSED and pending is None
         if closed:
             findings.append(Finding("app-after-teardown", "the app sent this after its teardown: it is not acted on",
                                     "warning"))
-        elif isinstance(method, str) and self.state.phase == "loading" and method != "ui/initialize":
+        elif isinstance(method, str) and self.state.phase == AppPhase.LOADING and method != "ui/initialize":
             findings.append(Finding("app-before-initialize", f"the app sent {method} before ui/initialize",
                                     "warning"))
         event = self.ports.record(lane.message_event(Direction.A2H, raw, self.app, findings, **data))
@@ -254,8 +265,8 @@ class AppHost:
         self.state.protocol_version = asked if asked in SUPPORTED_VERSIONS else APPS_PROTOCOL_VERSION
         self.state.app_info = params.get("appInfo")
         self.state.app_capabilities = params.get("appCapabilities")
-        if self.state.phase == "loading":
-            self.state.phase = "initializing"
+        if self.state.phase == AppPhase.LOADING:
+            self.state.phase = AppPhase.INITIALIZING
         return {"protocolVersion": self.state.protocol_version, "hostInfo": client_info(),
                 "hostCapabilities": self.capabilities(), "hostContext": self.host_context()}, None
 
@@ -325,8 +336,8 @@ class AppHost:
 
     def _notified(self, method: str, params: Any) -> None:
         if method == "ui/notifications/initialized":
-            if self.state.phase in ("loading", "initializing"):
-                self.state.phase = "ready"
+            if self.state.phase in (AppPhase.LOADING, AppPhase.INITIALIZING):
+                self.state.phase = AppPhase.READY
                 self._send_tool_data()
         elif method == "ui/notifications/size-changed" and isinstance(params, dict):
             self.state.size = {"width": params.get("width"), "height": params.get("height")}
@@ -347,7 +358,7 @@ class AppHost:
 
     def _notify(self, method: str, params: Any) -> bool:
         """Send a notification, if the app may be spoken to yet (after its initialized)."""
-        if self.state.phase != "ready":
+        if self.state.phase != AppPhase.READY:
             return False
         self._post({"jsonrpc": "2.0", "method": method, "params": params})
         return True
@@ -368,7 +379,7 @@ class AppHost:
         self._send_tool_data()
 
     def _send_tool_data(self) -> None:
-        if self.state.phase != "ready":
+        if self.state.phase != AppPhase.READY:
             return
         if not self.state.input_sent:
             self.state.input_sent = self._notify("ui/notifications/tool-input", {"arguments": self.arguments})
@@ -392,30 +403,30 @@ class AppHost:
     async def teardown(self, reason: str, timeout: float = TEARDOWN_WAIT) -> bool:
         """Send ``ui/resource-teardown`` and wait (at most ``timeout``) for the app's answer; True when it
         answered. Only an app that is ready is asked."""
-        if self.state.phase != "ready":
-            self.state.phase = "closed"
+        if self.state.phase != AppPhase.READY:
+            self.state.phase = AppPhase.CLOSED
             return False
         msg_id = f"host-{self._next_id}"
         self._next_id += 1
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         event = self._post({"jsonrpc": "2.0", "id": msg_id, "method": "ui/resource-teardown",
                             "params": {"reason": reason}})
-        self._pending[_key(msg_id)] = ("ui/resource-teardown", future, event.seq, self.clock())
+        self._pending[id_key(msg_id)] = ("ui/resource-teardown", future, event.seq, self.clock())
         try:
             await wait_for(future, timeout)
             return True
         except TimeoutError:
             return False
         finally:
-            self._pending.pop(_key(msg_id), None)
-            self.state.phase = "closed"
+            self._pending.pop(id_key(msg_id), None)
+            self.state.phase = AppPhase.CLOSED
 
     # -- how the app stands ----------------------------------------------------------------------------
 
     @property
     def settled(self) -> bool:
         """Ready, its tool data delivered, and nothing in flight either way."""
-        return (self.state.phase == "ready" and self.state.input_sent and self.state.result_sent
+        return (self.state.phase == AppPhase.READY and self.state.input_sent and self.state.result_sent
                 and self._serving == 0 and not self._pending)
 
     def quiet_for(self) -> float:
@@ -429,6 +440,3 @@ class AppHost:
             out["app_to_host" if direction == Direction.A2H else "host_to_app"][method] = count
         return out
 
-
-def _key(msg_id: Any) -> str:
-    return json.dumps(msg_id)

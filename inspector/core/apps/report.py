@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.core.apps.host import AppHost
+from inspector.core.apps.host import AppHost, AppPhase
 from inspector.core.apps.loader import AppSpec
 
 #: How a run ended (``outcome.state``).
@@ -71,7 +71,7 @@ def build_report(spec: AppSpec, host: AppHost, blocked: list[Blocked], outcome: 
         "blocked": [b.to_json() for b in blocked],
         "messages": {**host.message_counts(),
                      "total": sum(host.counts.values())},
-        "app": {"initialized": state.phase in ("ready", "closed") and state.input_sent,
+        "app": {"initialized": state.phase in (AppPhase.READY, AppPhase.CLOSED) and state.input_sent,
                 "protocolVersion": state.protocol_version, "appInfo": state.app_info,
                 "appCapabilities": state.app_capabilities, "displayMode": host.context.display_mode,
                 "size": state.size, "modelContext": state.model_context, "messages": state.messages,

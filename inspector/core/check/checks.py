@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INCOMPLETE, EXIT_OK, EXIT_SERVER_FAILED, EXIT_TIMEOUT
+from inspector.core.protocol.revisions import HANDSHAKE_REVISIONS, STATELESS_FROM, STREAMABLE_REVISIONS
 
 #: 10 s forgives a slow machine without stalling a run on a server that ignores one of them.
 DEFAULT_CHECK_TIMEOUT = 10.0
@@ -47,11 +48,12 @@ INCOMPLETE = "incomplete"
 OUTCOMES = (PASSED, FAILED, NOT_APPLICABLE, INCOMPLETE)
 STATUSES = OUTCOMES
 
-MODERN = "2026-07-28"
-LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+#: The revisions, as protocol/revisions.py has them: the stateless one, the handshake ones newest first, and
+#: those with Streamable HTTP.
+MODERN = STATELESS_FROM
+LEGACY = HANDSHAKE_REVISIONS
 ALL_REVISIONS = (MODERN, *LEGACY)
-#: Revisions with Streamable HTTP (2024-11-05 had HTTP+SSE only).
-STREAMABLE = ("2025-03-26", "2025-06-18", "2025-11-25", MODERN)
+STREAMABLE = STREAMABLE_REVISIONS
 
 
 @dataclass(frozen=True)

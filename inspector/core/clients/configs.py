@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from inspector.core.clients.profiles import PLACEHOLDER, ServerProfile
+from inspector.core.wire.json_types import json_type_phrase
 
 
 class ConfigError(Exception):
@@ -148,7 +149,7 @@ def read_config(path: Path | str) -> ImportPreview:
     path = Path(path)
     data = _load_json(path)
     if not isinstance(data, dict):
-        raise ConfigError(f"{path} should contain a JSON object, but it contains {_json_type(data)}.")
+        raise ConfigError(f"{path} should contain a JSON object, but it contains {json_type_phrase(data)}.")
     file_name = path.name.lower()
 
     if "projects" in data or file_name == ".claude.json":
@@ -188,7 +189,8 @@ def _claude_code_user(path: Path, data: dict[str, Any]) -> ImportPreview:
         _read_servers(preview, path, data["mcpServers"], "mcpServers")
     projects = data.get("projects", {})
     if not isinstance(projects, dict):
-        raise ConfigError(f'{path}: "projects" should be an object of projects by folder, not {_json_type(projects)}.')
+        raise ConfigError(f'{path}: "projects" should be an object of projects by folder, '
+                          f'not {json_type_phrase(projects)}.')
     for project, settings in projects.items():
         if not isinstance(settings, dict) or "mcpServers" not in settings:
             continue
@@ -212,7 +214,7 @@ def _vscode_inputs(section: dict[str, Any]) -> dict[str, str]:
 def _read_servers(preview: ImportPreview, path: Path, servers: object, where: str, *, suffix: str = "",
                   inputs: Mapping[str, str] | None = None) -> None:
     if not isinstance(servers, dict):
-        raise ConfigError(f"{path}: {where} should be an object of servers by name, not {_json_type(servers)}.")
+        raise ConfigError(f"{path}: {where} should be an object of servers by name, not {json_type_phrase(servers)}.")
     for name, entry in servers.items():
         display = f"{name}{suffix}"
         if not name.strip():
@@ -247,11 +249,11 @@ HTTP_TYPES = {"http", "streamable-http", "streamablehttp", "streamable_http", "s
 
 def _entry_to_profile(name: str, entry: object, inputs: Mapping[str, str]) -> tuple[ServerProfile, list[str]]:
     if not isinstance(entry, dict):
-        raise _Skip(f"it is {_json_type(entry)}, not an object with a command or a url")
+        raise _Skip(f"it is {json_type_phrase(entry)}, not an object with a command or a url")
     notes: list[str] = []
     kind_field = entry.get("type", entry.get("transport"))
     if kind_field is not None and not isinstance(kind_field, str):
-        raise _Skip(f'its "type" is {_json_type(kind_field)}, not a string')
+        raise _Skip(f'its "type" is {json_type_phrase(kind_field)}, not a string')
     declared = kind_field.lower() if isinstance(kind_field, str) else None
     url = entry.get("url", entry.get("serverUrl", entry.get("httpUrl")))
     command = entry.get("command")
@@ -285,7 +287,7 @@ def _stdio_profile(name: str, entry: dict[str, Any], notes: list[str]) -> Server
     command = entry.get("command")
     if not isinstance(command, str) or not command.strip():
         raise _Skip("its command is missing or empty" if command in (None, "") else
-                    f"its command is {_json_type(command)}, not a string")
+                    f"its command is {json_type_phrase(command)}, not a string")
     args_field = entry.get("args", [])
     if args_field is None:
         args_field = []
@@ -299,13 +301,13 @@ def _stdio_profile(name: str, entry: dict[str, Any], notes: list[str]) -> Server
         args = []
         for arg in args_field:
             if isinstance(arg, (dict, list)) or arg is None:
-                raise _Skip(f"its args contain {_json_type(arg)}; they must be strings")
+                raise _Skip(f"its args contain {json_type_phrase(arg)}; they must be strings")
             args.append(_scalar_text(arg))
     else:
-        raise _Skip(f"its args are {_json_type(args_field)}, not a list of strings")
+        raise _Skip(f"its args are {json_type_phrase(args_field)}, not a list of strings")
     cwd = entry.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
-        raise _Skip(f"its cwd is {_json_type(cwd)}, not a string")
+        raise _Skip(f"its cwd is {json_type_phrase(cwd)}, not a string")
     return ServerProfile(name=name, kind="stdio", command=command, args=args,
                          env=_string_map(entry.get("env"), "env"), cwd=cwd or None)
 
@@ -314,7 +316,7 @@ def _http_profile(name: str, entry: dict[str, Any], url: object, declared: str |
                   notes: list[str]) -> ServerProfile:
     if not isinstance(url, str) or not url.strip():
         raise _Skip("its url is missing or empty" if url in (None, "")
-                    else f"its url is {_json_type(url)}, not a string")
+                    else f"its url is {json_type_phrase(url)}, not a string")
     try:
         scheme = urlsplit(url).scheme.lower()
     except ValueError:
@@ -335,11 +337,11 @@ def _string_map(value: object, what: str) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _Skip(f"its {what} is {_json_type(value)}, not an object of names and values")
+        raise _Skip(f"its {what} is {json_type_phrase(value)}, not an object of names and values")
     out: dict[str, str] = {}
     for key, item in value.items():
         if isinstance(item, (dict, list)):
-            raise _Skip(f"its {what} value for {key!r} is {_json_type(item)}, not a string")
+            raise _Skip(f"its {what} value for {key!r} is {json_type_phrase(item)}, not a string")
         if item is None:
             continue
         out[key] = _scalar_text(item)
@@ -361,11 +363,6 @@ def _placeholders(profile: ServerProfile) -> list[str]:
             if match not in found:
                 found.append(match)
     return found
-
-
-def _json_type(value: object) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
-            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 # -- where the files are ---------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from inspector.core.redaction import (
     redact_headers,
     redact_url,
 )
+from inspector.core.wire.json_types import json_type_phrase
 
 FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1
@@ -183,7 +184,7 @@ class ServerProfile:
     def from_json(cls, data: object) -> ServerProfile:
         """Build a profile from :meth:`to_json` output; anything malformed raises ProfileError."""
         if not isinstance(data, dict):
-            raise ProfileError(f"A profile must be a JSON object, not {_json_type(data)}.")
+            raise ProfileError(f"A profile must be a JSON object, not {json_type_phrase(data)}.")
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
             raise ProfileError("A profile has no name (it must be a non-empty string).")
@@ -192,7 +193,7 @@ class ServerProfile:
         def text(key: str, default: str) -> str:
             value = data.get(key, default)
             if not isinstance(value, str):
-                raise ProfileError(f"{where}: {key!r} must be a string, not {_json_type(value)}.")
+                raise ProfileError(f"{where}: {key!r} must be a string, not {json_type_phrase(value)}.")
             return value
 
         def optional_text(key: str) -> str | None:
@@ -201,15 +202,15 @@ class ServerProfile:
         def mapping(key: str) -> dict[str, str]:
             value = data.get(key, {})
             if not isinstance(value, dict):
-                raise ProfileError(f"{where}: {key!r} must be an object of strings, not {_json_type(value)}.")
+                raise ProfileError(f"{where}: {key!r} must be an object of strings, not {json_type_phrase(value)}.")
             for k, v in value.items():
                 if not isinstance(v, str):
-                    raise ProfileError(f"{where}: {key}[{k!r}] must be a string, not {_json_type(v)}.")
+                    raise ProfileError(f"{where}: {key}[{k!r}] must be a string, not {json_type_phrase(v)}.")
             return dict(value)
 
         timeout = data.get("timeout", DEFAULT_TIMEOUT)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-            raise ProfileError(f"{where}: 'timeout' must be a number of seconds, not {_json_type(timeout)}.")
+            raise ProfileError(f"{where}: 'timeout' must be a number of seconds, not {json_type_phrase(timeout)}.")
         args = data.get("args", [])
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise ProfileError(f"{where}: 'args' must be a list of strings.")
@@ -218,10 +219,10 @@ class ServerProfile:
             raise ProfileError(f"{where}: 'roots' must be a list of folder paths (strings).")
         oauth = data.get("oauth", False)  # absent from files written before OAuth existed
         if not isinstance(oauth, bool):
-            raise ProfileError(f"{where}: 'oauth' must be true or false, not {_json_type(oauth)}.")
+            raise ProfileError(f"{where}: 'oauth' must be true or false, not {json_type_phrase(oauth)}.")
         dpop = data.get("oauth_dpop", False)
         if not isinstance(dpop, bool):
-            raise ProfileError(f"{where}: 'oauth_dpop' must be true or false, not {_json_type(dpop)}.")
+            raise ProfileError(f"{where}: 'oauth_dpop' must be true or false, not {json_type_phrase(dpop)}.")
         profile = cls(
             name=name,
             kind=text("kind", ""),
@@ -246,11 +247,6 @@ class ServerProfile:
         if problem:
             raise ProfileError(problem)
         return profile
-
-
-def _json_type(value: object) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
-            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from inspector.core.schemas.refs import ref_target
+from inspector.core.wire.json_types import json_type
 
 #: how deep ``$ref``/``anyOf`` chains are followed to find a property's types (a cycle must end)
 MAX_DEPTH = 16
@@ -64,23 +65,6 @@ def parse_json_object(text: str, what: str = "--args") -> dict[str, Any]:
     return value
 
 
-def json_type(value: Any) -> str:
-    """The JSON type of a Python value decoded from JSON (``integer`` for whole numbers)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def allowed_types(schema: Any, root: Any = None, depth: int = 0) -> set[str] | None:
     """The JSON types ``schema`` allows, as far as ``type``, ``const``, ``enum``, local ``$ref`` and
     ``anyOf``/``oneOf``/``allOf`` say; None when it does not say (any type)."""
@@ -100,9 +84,9 @@ def allowed_types(schema: Any, root: Any = None, depth: int = 0) -> set[str] | N
     elif isinstance(declared, list):
         narrow({t for t in declared if isinstance(t, str)})
     if "const" in schema:
-        narrow({json_type(schema["const"])})
+        narrow({json_type(schema["const"], integers=True)})
     if isinstance(schema.get("enum"), list) and schema["enum"]:
-        narrow({json_type(v) for v in schema["enum"]})
+        narrow({json_type(v, integers=True) for v in schema["enum"]})
     ref = schema.get("$ref")
     if isinstance(ref, str):
         narrow(allowed_types(resolve_local(ref, root), root, depth + 1))
@@ -168,7 +152,7 @@ def _readings(text: str, types: set[str]) -> list[Any]:
 
 
 def _fits(value: Any, types: set[str]) -> bool:
-    kind = json_type(value)
+    kind = json_type(value, integers=True)
     if kind == "integer":
         return bool(types & {"integer", "number"})
     if kind == "string":

@@ -31,8 +31,10 @@ from inspector.core.explore.listing import LISTS, ListingError, declared, list_a
 from inspector.core.explore.relist import RelistPolicy, declares_list_changed, stale_kinds
 from inspector.core.explore.subscriptions import Subscriptions, filter_for
 from inspector.core.explore.tasks import TaskBook, plan
+from inspector.core.notices import What
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
+from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.core.wire.events import Direction, Event, Kind, params_of
 
@@ -53,19 +55,20 @@ class ExploreError(Exception):
 
 @dataclass(frozen=True)
 class Notice:
-    """What the catalog tells its listeners.
+    """What the catalog tells its listeners (``what``, a :class:`~inspector.core.notices.What`).
 
-    ``what`` is one of: ``listed`` (``kind``'s items are new), ``list_failed`` (``kind`` could not be listed:
-    ``sentence``), ``change_ignored`` (the server said ``kind`` changed without declaring ``listChanged``, so it
-    is not listed again: ``sentence``; told once per kind), ``updated`` (the server says resource ``uri``
-    changed), ``progress`` (``token``'s notification params in ``data``: ``progress``, ``total``,
-    ``message``), ``roots`` (the roots changed), ``called`` (a tool call came back: ``data`` has its ``name``,
-    ``arguments`` and ``response`` event; the Apps tab shows the tool's app, if it has one), ``read`` (resource
-    ``uri`` was read: its caching hints in ``data``), ``listen_failed`` (no subscription could be opened:
-    ``sentence``). ``listed`` carries the listing's caching hints in ``data``.
+    :attr:`~What.LISTED` (``kind``'s items are new; the listing's caching hints in ``data``),
+    :attr:`~What.LIST_FAILED` (``kind`` could not be listed: ``sentence``), :attr:`~What.CHANGE_IGNORED` (the server
+    said ``kind`` changed without declaring ``listChanged``, so it is not listed again: ``sentence``; told once
+    per kind), :attr:`~What.UPDATED` (the server says resource ``uri`` changed), :attr:`~What.PROGRESS` (``token``'s
+    notification params in ``data``: ``progress``, ``total``, ``message``), :attr:`~What.ROOTS` (the roots
+    changed), :attr:`~What.CALLED` (a tool call came back: ``data`` has its ``name``, ``arguments`` and
+    ``response`` event; the Apps tab shows the tool's app, if it has one), :attr:`~What.READ` (resource ``uri``
+    was read: its caching hints in ``data``), :attr:`~What.LISTEN_FAILED` (no subscription could be opened:
+    ``sentence``).
     """
 
-    what: str
+    what: What
     kind: str | None = None
     uri: str | None = None
     token: str | None = None
@@ -119,7 +122,7 @@ class Catalog:
         self.loaded = False  #: load() ran: list_changed notifications refresh from now on
         self._tokens: set[str] = set()  #: progress tokens of calls still running
         self._counter = itertools.count(1)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks()
         self._loading = False  #: load() is under way
         self._relist = RelistPolicy()  #: when a kind the server says changed is listed again
         self._timers: dict[str, asyncio.TimerHandle] = {}  #: kind -> its listing scheduled by the policy
@@ -217,12 +220,12 @@ class Catalog:
                 params = params_of(event)
                 uri = params.get("uri")
                 if isinstance(uri, str):
-                    self._tell(Notice("updated", uri=uri, data=params))
+                    self._tell(Notice(What.UPDATED, uri=uri, data=params))
             elif method == "notifications/progress" and self._tokens:
                 params = params_of(event)
                 token = params.get("progressToken")
                 if isinstance(token, str) and token in self._tokens:
-                    self._tell(Notice("progress", token=token, data=params))
+                    self._tell(Notice(What.PROGRESS, token=token, data=params))
 
     def _changed(self, kind: str, method: str) -> None:
         """The server said ``kind`` changed: list it again if it declared it would say so (or, on 2026-07-28, its
@@ -231,7 +234,7 @@ class Catalog:
             if kind not in self._ignored:
                 self._ignored.add(kind)
                 capability = LISTS[kind][2]
-                self._tell(Notice("change_ignored", kind=kind, sentence=(
+                self._tell(Notice(What.CHANGE_IGNORED, kind=kind, sentence=(
                     f"the server sent {method} but does not declare {capability}.listChanged, so its {kind} are "
                     "not listed again (a protocol finding; reconnect to see the new list)")))
             return
@@ -270,18 +273,13 @@ class Catalog:
         if self.session.closed:
             self._relist.dropped(kind)
         elif self._relist.due(kind, self._now()):  # counted as started now, before the task first runs
-            self._spawn(self._list(kind))
+            self._tasks.spawn(self._list(kind), f"listing {kind}")
 
     @staticmethod
     def _now() -> float:
         """The policy's clock: any monotonic one (its timers take delays). Not the loop's: session listeners also
         run where no loop is running (a task step during Qt's event processing), and must not raise there."""
         return time.monotonic()
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # -- listing -------------------------------------------------------------------------------------------
 
@@ -306,12 +304,11 @@ class Catalog:
         try:
             await self.subscriptions.listen(filter_for(self.capabilities, sorted(self.subscribed)))
         except TransportError as exc:
-            self._tell(Notice("listen_failed", sentence=f"cannot listen for changes: {exc}"))
+            self._tell(Notice(What.LISTEN_FAILED, sentence=f"cannot listen for changes: {exc}"))
 
     async def wait_idle(self, timeout: float) -> None:
         """Wait at most ``timeout`` seconds for the listings started by list_changed notifications to end."""
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=timeout)
+        await self._tasks.wait(timeout)
 
     @property
     def settled(self) -> bool:
@@ -332,13 +329,13 @@ class Catalog:
                 listing = await list_all(self.session, kind, timeout=self.timeout)
             except (ListingError, TransportError) as exc:
                 self.problems[kind] = str(exc)
-                self._tell(Notice("list_failed", kind=kind, sentence=str(exc)))
+                self._tell(Notice(What.LIST_FAILED, kind=kind, sentence=str(exc)))
                 return
             self.problems.pop(kind, None)
             self.items[kind] = listing.items
             self.freshness[kind] = listing.hints
             self._expire_later(kind, expiry_delay(listing.hints))
-            self._tell(Notice("listed", kind=kind, data=listing.hints))
+            self._tell(Notice(What.LISTED, kind=kind, data=listing.hints))
         finally:
             delay = self._relist.finished(kind, self._now())
             if delay is not None:
@@ -376,7 +373,7 @@ class Catalog:
             response = await self.tasks.call_tool(self.call_params(name, arguments, token), form)
         finally:
             self._tokens.discard(token or "")
-        self._tell(Notice("called", kind="tools", data={"name": name, "arguments": arguments, "response": response}))
+        self._tell(Notice(What.CALLED, kind="tools", data={"name": name, "arguments": arguments, "response": response}))
         return response
 
     async def read_resource(self, uri: str) -> Event:
@@ -385,7 +382,7 @@ class Catalog:
         response = await self.session.request("resources/read", {"uri": uri}, timeout=self.timeout)
         result, _error = result_of(response)
         self.read_hints[uri] = hints = hints_of(result)
-        self._tell(Notice("read", uri=uri, data=hints))
+        self._tell(Notice(What.READ, uri=uri, data=hints))
         return response
 
     async def subscribe(self, uri: str) -> None:
@@ -446,7 +443,7 @@ class Catalog:
         """Answer ``roots/list`` with ``folders`` from now on and tell the server the list changed
         (``notifications/roots/list_changed``; not in the 2026-07-28 revision, which has no such notification)."""
         self.session.roots = roots_of(folders)
-        self._tell(Notice("roots", data=list(self.session.roots)))
+        self._tell(Notice(What.ROOTS, data=list(self.session.roots)))
         if not self.session.modern and not self.session.closed and self.session.server is not None:
             await self.session.notify("notifications/roots/list_changed")
 

@@ -9,6 +9,7 @@ request of the session, so every page is a row of the timeline.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,27 @@ class Listing:
     items: list[dict[str, Any]]
     pages: int
     hints: CacheHints | None = None
+
+
+def listed_in(answers: Iterable[tuple[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """What the last listing of each kind held, from recorded answers (``(method, result)`` in the order they
+    came, as an opened capture has them): every page of it, not only its last one. A page whose result has a
+    ``nextCursor`` is continued by the next answer to its method; an answer after a last page starts a new
+    listing. Kinds no answer listed are left out; items that are not objects are dropped."""
+    by_method = {method: (kind, field) for kind, (method, field, _) in LISTS.items()}
+    found: dict[str, list[dict[str, Any]]] = {}
+    continued: set[str] = set()
+    for method, result in answers:
+        kind, field = by_method.get(method, ("", ""))
+        if not kind or not isinstance(result, dict) or not isinstance(result.get(field), list):
+            continue
+        page = [item for item in result[field] if isinstance(item, dict)]
+        found[kind] = (found[kind] if kind in continued else []) + page
+        if result.get("nextCursor"):
+            continued.add(kind)
+        else:
+            continued.discard(kind)
+    return found
 
 
 async def list_all(session: Session, kind: str, *, timeout: float = DEFAULT_REQUEST_TIMEOUT) -> Listing:

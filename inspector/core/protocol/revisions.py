@@ -18,6 +18,10 @@ REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11
 LATEST = REVISIONS[-1]
 #: The revision whose era has no initialize handshake (every request carries its revision in ``_meta``).
 STATELESS_FROM = "2026-07-28"
+#: The revisions of the initialize handshake (before :data:`STATELESS_FROM`), newest first.
+HANDSHAKE_REVISIONS: tuple[str, ...] = tuple(r for r in reversed(REVISIONS) if r < STATELESS_FROM)
+#: The revisions with Streamable HTTP (2024-11-05 had HTTP+SSE only), oldest first.
+STREAMABLE_REVISIONS: tuple[str, ...] = tuple(r for r in REVISIONS if r >= "2025-03-26")
 #: The only revision whose JSON-RPC layer allows batches.
 BATCH_REVISIONS = frozenset({"2025-03-26"})
 

@@ -18,12 +18,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from inspector.core.protocol.revisions import LATEST, REVISIONS
 from inspector.core.session.handshake import MODERN_REVISION
 from inspector.core.session.outcomes import client_info
 from inspector.core.wire import jsonrpc
+from inspector.core.wire.json_types import json_type
 
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
-LATEST_REVISION = REVISIONS[-1]
+LATEST_REVISION = LATEST
 
 _BASE_REQUESTS = (
     "initialize", "ping", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
@@ -362,7 +363,7 @@ def validate(text: str) -> Validation:
     if problem is not None:
         return problem
     if not isinstance(obj, (dict, list)):
-        return Validation(False, f"a JSON-RPC message is an object (or a batch array), not a {jsonrpc.json_type(obj)}; "
+        return Validation(False, f"a JSON-RPC message is an object (or a batch array), not a {json_type(obj)}; "
                                  "tick Raw to send it anyway", obj=obj, severity="error")
     info, findings = jsonrpc.classify(obj)
     warnings = [f.text for f in findings]
@@ -451,7 +452,6 @@ def check_reply(method: str, text: str, *, revision: str | None = None, params: 
     ``requestedSchema``: :func:`inspector.core.protocol.replies.reply_problems`, the one check both share) is a
     warning, listed in ``warnings``: it can still be sent, on purpose. ``revision`` None: the latest's schema."""
     from inspector.core.protocol.replies import reply_problems
-    from inspector.core.protocol.revisions import LATEST
 
     if not text.strip():
         return Validation(False, "nothing to answer with: write a JSON result", severity="error")
@@ -459,7 +459,7 @@ def check_reply(method: str, text: str, *, revision: str | None = None, params: 
     if problem is not None:
         return problem
     if not isinstance(obj, dict):
-        problems = [f"a result is a JSON object, not a {jsonrpc.json_type(obj)}"]
+        problems = [f"a result is a JSON object, not a {json_type(obj)}"]
     else:
         problems = [v.sentence for v in reply_problems(method, obj, revision=revision or LATEST, params=params)]
     if problems:

@@ -24,7 +24,6 @@ import json
 import math
 import re
 import time
-from collections.abc import Awaitable
 from typing import Any
 
 from inspector.core.capture.pipeline import EventPipeline, Keeper, Listener
@@ -39,6 +38,7 @@ from inspector.core.session.outcomes import (
 )
 from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
 from inspector.core.session.spans import Spans
+from inspector.core.tasks import Tasks
 from inspector.core.transports.base import Transport, TransportClosed, TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
@@ -103,7 +103,7 @@ class Session:
         self.max_time_hint = DEFAULT_MAX_TIME_HINT  #: the same for ``max_request_time``
         #: the handshake while it runs (its requests' "no response" sentences name its whole bound)
         self._handshake: Handshake | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks()
         #: one per request being waited for: the framing errors from the server since it was sent
         self._junk_watchers: list[_Junk] = []
         #: the conversations of several requests (tasks, multi-round calls), marked on their events
@@ -142,7 +142,7 @@ class Session:
                 waiter.future.set_result(event)
         elif event.kind == Kind.MESSAGE and event.dir == Direction.S2C and event.rpc is not None \
                 and event.rpc.kind == jsonrpc.REQUEST:
-            self._spawn(self.server_requests.receive(event))
+            self._tasks.spawn(self.server_requests.receive(event), "answering the server's request")
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
             for waiter in self.waiters.values():
                 if not waiter.future.done():
@@ -188,11 +188,6 @@ class Session:
         self._on_event(event)
         return event
 
-    def _spawn(self, coro: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     # -- lifecycle -------------------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -201,11 +196,10 @@ class Session:
         await self._transport.start()
 
     async def close(self) -> None:
-        if self._tasks:  # answers and cancellations still on their way go out first (a frozen peer: bounded)
-            await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
+        # answers and cancellations still on their way go out first (a frozen peer: bounded)
+        await self._tasks.wait(PENDING_SENDS_GRACE)
         await self._transport.close()
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=PENDING_SENDS_GRACE)
+        await self._tasks.wait(PENDING_SENDS_GRACE)
         if self.capture is not None:
             self.capture.flush()
 
@@ -373,7 +367,7 @@ class Session:
             text += self._why_no_answer(obj.get("id"), junk) + (f"; {hint}" if hint else "")
             self.note(text, request_id=obj.get("id"), method=method, failure=True, gave_up=True)
             if cancel_on_timeout:  # in the background: a frozen server must not hold up the error path too
-                self._spawn(self.cancel(obj.get("id"), reason))
+                self._tasks.spawn(self.cancel(obj.get("id"), reason), "cancelling the request")
             raise RequestTimeout(text) from None
         finally:
             self._junk_watchers.remove(junk)

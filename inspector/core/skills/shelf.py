@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core.notices import What
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
 from inspector.core.skills.entries import SkillEntry
 from inspector.core.skills.loader import (
@@ -28,10 +29,11 @@ from inspector.core.transports.base import TransportError
 
 @dataclass(frozen=True)
 class ShelfNotice:
-    """``what``: ``listed``, ``list_failed``, ``loaded``, ``read``, ``directory``, ``failed`` (a sentence), or
-    ``finding`` (a verification failure: the load stopped); ``skill``/``uri``: what it is about."""
+    """``what`` (a :class:`~inspector.core.notices.What`): ``LISTED``, ``LIST_FAILED``, ``LOADED``, ``READ``,
+    ``DIRECTORY``, ``FAILED`` (a sentence), or ``FINDING`` (a verification failure: the load stopped);
+    ``skill``/``uri``: what it is about."""
 
-    what: str
+    what: What
     skill: str = ""
     uri: str = ""
     sentence: str = ""
@@ -75,9 +77,9 @@ class SkillShelf:
         try:
             self.listing = await list_skills(self.session, timeout=self.timeout)
         except (SkillError, TransportError) as exc:
-            self._tell(ShelfNotice("list_failed", sentence=str(exc)))
+            self._tell(ShelfNotice(What.LIST_FAILED, sentence=str(exc)))
             return
-        self._tell(ShelfNotice("listed"))
+        self._tell(ShelfNotice(What.LISTED))
 
     async def load(self, uri: str) -> None:
         """Load the skill whose SKILL.md is ``uri`` (its entry from the listing, else ``skills/get``; after a
@@ -91,28 +93,28 @@ class SkillShelf:
             load = self.loads[uri] = SkillLoad(self.session, entry, self.timeout)
             await load.open()
         except SkillVerificationError as exc:
-            self._tell(ShelfNotice("finding", uri, exc.uri, str(exc), exc.check))
+            self._tell(ShelfNotice(What.FINDING, uri, exc.uri, str(exc), exc.check))
             return
         except (SkillError, TransportError) as exc:
-            self._tell(ShelfNotice("failed", uri, uri, str(exc)))
+            self._tell(ShelfNotice(What.FAILED, uri, uri, str(exc)))
             return
-        self._tell(ShelfNotice("loaded", uri, uri))
+        self._tell(ShelfNotice(What.LOADED, uri, uri))
 
     async def read(self, skill: str, uri: str) -> None:
         """Read file ``uri`` of the loaded skill ``skill`` now, verified; tells ``read``, ``finding`` or ``failed``."""
         load = self.loads.get(skill)
         if load is None:
-            self._tell(ShelfNotice("failed", skill, uri, f"load {skill} before reading its files"))
+            self._tell(ShelfNotice(What.FAILED, skill, uri, f"load {skill} before reading its files"))
             return
         try:
             await load.read(uri)
         except SkillVerificationError as exc:
-            self._tell(ShelfNotice("finding", skill, exc.uri, str(exc), exc.check))
+            self._tell(ShelfNotice(What.FINDING, skill, exc.uri, str(exc), exc.check))
             return
         except (SkillError, TransportError) as exc:
-            self._tell(ShelfNotice("failed", skill, uri, str(exc)))
+            self._tell(ShelfNotice(What.FAILED, skill, uri, str(exc)))
             return
-        self._tell(ShelfNotice("read", skill, uri))
+        self._tell(ShelfNotice(What.READ, skill, uri))
 
     async def directory(self, skill: str, uri: str) -> None:
         """``resources/directory/read`` of ``uri`` (a server that declares directoryRead); tells ``directory`` with
@@ -120,6 +122,6 @@ class SkillShelf:
         try:
             children = await read_directory(self.session, uri, timeout=self.timeout)
         except (SkillError, TransportError) as exc:
-            self._tell(ShelfNotice("failed", skill, uri, str(exc)))
+            self._tell(ShelfNotice(What.FAILED, skill, uri, str(exc)))
             return
-        self._tell(ShelfNotice("directory", skill, uri, data=children))
+        self._tell(ShelfNotice(What.DIRECTORY, skill, uri, data=children))

@@ -76,6 +76,7 @@ from inspector.core.tap.options import (
 )
 from inspector.core.tap.recorder import capture_destination, fork_recorder, say
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
+from inspector.core.tasks import Tasks
 from inspector.core.transports.base import CannotRun, TransportError
 from inspector.core.transports.draining import read_fd, readable, wait_while_busy
 from inspector.core.transports.process_group import (
@@ -355,7 +356,7 @@ class Relay:
         self._client_eof = False
         self._closing_stdin = False
         self._escalating = False
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks()
         self._in_fd: int | None = None
         self._out_fd: int | None = None
         self._splice_in = False  # client stdin -> server stdin by the kernel
@@ -432,11 +433,6 @@ class Relay:
     def _resume_all(self) -> None:
         for source in (self.client_in, self.server_out, self.server_err):
             source.resume("recorder")
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # -- the run -----------------------------------------------------------------------------------------
 
@@ -537,7 +533,7 @@ class Relay:
             if self.client_in.reasons:
                 transport.pause_reading()
         else:
-            self._spawn(self._read_file(in_fd))
+            self._tasks.spawn(self._read_file(in_fd), "reading the client's input")
 
     async def _read_file(self, fd: int) -> None:
         """Stdin is a regular file (``tap < session.jsonl``): read it in chunks, honouring the pauses."""
@@ -587,7 +583,7 @@ class Relay:
             return
         self._escalating = True
         self.note("the client is gone (its stdin and stdout are closed)")
-        self._spawn(self._escalate())
+        self._tasks.spawn(self._escalate(), "stopping the server")
 
     async def _escalate(self) -> None:
         assert self.group is not None
@@ -599,7 +595,7 @@ class Relay:
         if self.group is None or self.exited.done():
             return
         self.group.send(signal.Signals(sig), forwarded=True)
-        self._spawn(self.group.kill_after(self._wait_exit, SIGTERM_GRACE))
+        self._tasks.spawn(self.group.kill_after(self._wait_exit, SIGTERM_GRACE), "stopping the server")
 
     async def _wait_exit(self, timeout: float) -> bool:
         try:
@@ -634,8 +630,7 @@ class Relay:
         await asyncio.wait([self.client_err.closed], timeout=PIPE_DRAIN_GRACE)
         status = exit_status(returncode)
         self._send_json(END, {"exit": status})
-        for task in list(self._tasks):
-            task.cancel()
+        self._tasks.cancel_all()
         return status
 
     async def _drain(self) -> None:

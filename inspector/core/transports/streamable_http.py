@@ -24,13 +24,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from inspector.core.redaction import redact_text
+from inspector.core.tasks import Tasks
 from inspector.core.transports import mcp_headers
 from inspector.core.transports.base import (
     HttpStatusError,
@@ -104,7 +104,7 @@ class StreamableHttpTransport(HttpTransportBase):
         self._expired = False  #: the server answered 404 for our session id: the session is over
         self.protocol_version: str | None = None  #: the negotiated revision (for the version header)
         self.era: str | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks()
         self._streams: dict[IdKey, asyncio.Task[Any]] = {}  # request id -> task reading its SSE response
         self._progress: dict[IdKey, StreamProgress] = {}  # request id -> what its SSE response brought so far
         self._request_methods: dict[IdKey, str] = {}  # request id -> its method
@@ -127,15 +127,13 @@ class StreamableHttpTransport(HttpTransportBase):
     def on_ready(self) -> None:
         """After initialization, legacy sessions open the standalone GET stream, as clients do."""
         if self.era == "legacy" and self._get_stream is None and not self.closed:
-            self._get_stream = self._spawn(self._standalone_stream())
+            self._get_stream = self._tasks.spawn(self._standalone_stream(), "the standalone SSE stream")
 
     async def close(self) -> None:
         if self.closed:
             return
-        for task in list(self._tasks):
-            task.cancel()
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=CLOSE_TIMEOUT)
+        self._tasks.cancel_all()
+        await self._tasks.wait(CLOSE_TIMEOUT)
         if self.session_id is not None and self._gone is None and self.unresponsive:
             self.emit(Event(Kind.NOTE, data={"text": "not ending the session with DELETE: the server stopped "
                                                      "answering, and waiting for it again would only delay closing"}))
@@ -155,12 +153,6 @@ class StreamableHttpTransport(HttpTransportBase):
         await self._close_client()
         self.emit(Event(Kind.LIFECYCLE, data={"what": Lifecycle.CLOSED}))
         self._closed_event.set()
-
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
 
     # -- sending ---------------------------------------------------------------------------------------
 
@@ -277,7 +269,7 @@ class StreamableHttpTransport(HttpTransportBase):
                 self.flag(event, "stream-for-non-request", f"an SSE stream for a {kind}, where 202 was due")
             self.emit(event)
             _quiet_is_not_dead(response)
-            task = self._spawn(self._read_stream(response, number, started, msg_id))
+            task = self._tasks.spawn(self._read_stream(response, number, started, msg_id), "reading a response stream")
             if msg_id is not None:
                 self._streams[id_key(msg_id)] = task
             return

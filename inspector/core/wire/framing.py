@@ -31,6 +31,7 @@ from typing import Any
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
 from inspector.core.wire import jsonrpc, skim
 from inspector.core.wire.events import Direction, Event, Finding, Kind, RpcInfo
+from inspector.core.wire.json_types import json_type
 
 #: Lines longer than this are not buffered whole. 64 MiB: well above the 10 MiB some SDKs accept, so real
 #: oversized results are still recorded byte-exactly, while a server writing endless bytes without a newline
@@ -456,7 +457,7 @@ def _decode_slowly(line: bytes, eol: bytes, direction: str) -> Event:
         return _error(event, "a JSON number too long to read (an integer of more than "
                              f"{sys.get_int_max_str_digits():,} digits)")
     if not isinstance(value, (dict, list)):
-        return _error(event, f"valid JSON, but a {jsonrpc.json_type(value)} rather than a JSON-RPC object "
+        return _error(event, f"valid JSON, but a {json_type(value)} rather than a JSON-RPC object "
                              "or batch array")
     event.rpc, found = jsonrpc.classify(value)
     if found:
@@ -534,7 +535,7 @@ def decode_document(body: bytes, direction: str = Direction.S2C) -> Event:
     except RecursionError:
         return _error(event, TOO_DEEP)
     if not isinstance(value, (dict, list)):
-        return _error(event, f"valid JSON, but a {jsonrpc.json_type(value)} rather than a JSON-RPC object or batch")
+        return _error(event, f"valid JSON, but a {json_type(value)} rather than a JSON-RPC object or batch")
     event.rpc, found = jsonrpc.classify(value)
     if found:
         event.add_findings(found)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.core.wire.jsonrpc import json_type
+from inspector.core.wire.json_types import json_type
 
 #: A key made by :func:`id_key`: a type tag and a hashable value.
 IdKey = tuple[str, Any]

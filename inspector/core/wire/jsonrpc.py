@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.wire.events import Finding, RpcInfo
+from inspector.core.wire.json_types import json_type
 
 REQUEST = "request"
 NOTIFICATION = "notification"
@@ -58,7 +59,7 @@ def classify(obj: Any) -> tuple[RpcInfo, list[Finding]]:
         findings.append(Finding("id-null", '"id" is null; MCP requests and responses need a string or number id'))
     elif has_id and not _valid_id_type(msg_id):
         findings.append(
-            Finding("id-type", f'"id" is a {_json_type(msg_id)}; JSON-RPC ids must be a string or a number')
+            Finding("id-type", f'"id" is a {json_type(msg_id)}; JSON-RPC ids must be a string or a number')
         )
     elif has_id and isinstance(msg_id, float):
         findings.append(Finding("id-type", f'"id" is {msg_id!r}, a number with a fraction; MCP ids are '
@@ -79,7 +80,7 @@ def classify(obj: Any) -> tuple[RpcInfo, list[Finding]]:
             return RpcInfo(REQUEST, method, msg_id, True), findings
         return RpcInfo(NOTIFICATION, method, None, False), findings
     if "method" in obj:
-        findings.append(Finding("method-type", f'"method" is a {_json_type(method)}, not a string'))
+        findings.append(Finding("method-type", f'"method" is a {json_type(method)}, not a string'))
         return RpcInfo(INVALID, None, msg_id, has_id), findings
     if "result" in obj or "error" in obj:
         if "result" in obj and "error" in obj:
@@ -102,7 +103,7 @@ def _classify_batch(items: list[Any]) -> tuple[RpcInfo, list[Finding]]:
         findings.append(Finding("empty-batch", "an empty batch is invalid JSON-RPC"))
     for index, item in enumerate(items):
         if not isinstance(item, dict):
-            findings.append(Finding("batch-item", f"batch element {index} is a {_json_type(item)}, not an object"))
+            findings.append(Finding("batch-item", f"batch element {index} is a {json_type(item)}, not an object"))
             continue
         _, item_findings = classify(item)
         for finding in item_findings:
@@ -119,7 +120,7 @@ def _check_version(obj: dict[str, Any], findings: list[Finding]) -> None:
 
 def _check_error_object(error: Any, findings: list[Finding]) -> None:
     if not isinstance(error, dict):
-        findings.append(Finding("error-shape", f'"error" is a {_json_type(error)}, not an object'))
+        findings.append(Finding("error-shape", f'"error" is a {json_type(error)}, not an object'))
         return
     if not isinstance(error.get("code"), int) or isinstance(error.get("code"), bool):
         findings.append(Finding("error-code", '"error.code" must be an integer'))
@@ -129,20 +130,3 @@ def _check_error_object(error: Any, findings: list[Finding]) -> None:
 
 def _valid_id_type(value: Any) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-json_type = _json_type

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.core.apps.host import HostContext, system_locale, system_time_zone
+from inspector.core.apps.host import AppPhase, HostContext, system_locale, system_time_zone
 from inspector.core.apps.job import AppJob
 from inspector.core.apps.loader import AppSpec, AppUnreadable, NoApp, find_tool, load_app
 from inspector.core.apps.meta import client_extension
@@ -183,7 +183,7 @@ async def _render(session: Session, job: AppJob, spec: AppSpec, arguments: dict[
     call.add_done_callback(lambda done: _deliver(run, done))
     failure: TransportError | None = None
     try:
-        ready = await run.until(lambda: run.host.state.phase == "ready" or run.closed, job.target.timeout)
+        ready = await run.until(lambda: run.host.state.phase == AppPhase.READY or run.closed, job.target.timeout)
         state = NOT_INITIALIZED
         if ready and not run.closed:
             try:

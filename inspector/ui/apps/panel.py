@@ -33,6 +33,7 @@ from inspector.core.apps.loader import AppUnreadable, NoApp, load_app
 from inspector.core.apps.meta import resource_uri
 from inspector.core.apps.sandbox import sandbox_refusal, unsandboxed_sentence
 from inspector.core.explore.catalog import Catalog, Notice
+from inspector.core.notices import What
 from inspector.core.session.outcomes import result_of
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
@@ -157,7 +158,7 @@ class AppsPanel(QWidget):
     # -- opening an app --------------------------------------------------------------------------------
 
     def _notice(self, notice: Notice) -> None:
-        if notice.what != "called" or not isinstance(notice.data, dict):
+        if notice.what != What.CALLED or not isinstance(notice.data, dict):
             return
         tool = self.catalog.find("tools", str(notice.data.get("name")))
         if tool is not None and resource_uri(tool) is not None:

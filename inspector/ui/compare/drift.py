@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMessageBox
 from inspector.core.clients.profiles import ProfileStore, ServerProfile
 from inspector.core.compare.baseline import Baseline, BaselineError, Drift, check, record_of_tools
 from inspector.core.explore.catalog import Notice
+from inspector.core.notices import What
 from inspector.ui.host import Controller, ViewHost
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class DriftWatch(QObject):
 
     def notice(self, notice: Notice) -> None:
         """A catalog listener: the first complete tools listing is checked."""
-        if self.drift is not None or notice.what != "listed" or notice.kind != "tools":
+        if self.drift is not None or notice.what != What.LISTED or notice.kind != "tools":
             return
         catalog = self.tab.explorer.catalog
         if catalog is None:

@@ -37,7 +37,7 @@ class ServerRuns(Controller):
         """Start the server a capture names, after showing exactly what would run and asking; refused, as replay
         and check refuse it, when the capture does not name one or kept its secrets out (``[redacted]``)."""
         tab = self.host.current_tab()
-        header = getattr(tab, "capture_header", None)
+        header = tab.capture_header if tab is not None else None
         if tab is None or header is None:
             return
         target = self.confirmed_capture_target(header, tab.title, "Reconnect")
@@ -52,7 +52,7 @@ class ServerRuns(Controller):
         tab = self.host.current_tab()
         if tab is None or tab.capture_path is None:
             return
-        header = getattr(tab, "capture_header", None)
+        header = tab.capture_header
         same = tab.live.target if tab.live is not None else None
         choices = (["the same server"] if (same is not None or header is not None) else []) + \
                   [f"profile: {p.name}" for p in self.profiles()]
@@ -98,9 +98,9 @@ class ServerRuns(Controller):
 
     async def run_replay(self, source: Path, target: Target) -> Any:
         """Replay ``source`` against ``target``; returns the view it opened (or None when it could not)."""
+        from inspector.core.paths import capture_name
         from inspector.core.replay.engine import ReplayError, ReplayOptions, ReplayPlan, replay
         from inspector.ui.panels.replay import ReplayView
-        from inspector.ui.session.live import capture_name
 
         self.flush_current()
         try:
@@ -110,7 +110,7 @@ class ServerRuns(Controller):
         except (ReplayError, TransportError, ValueError, OSError) as exc:  # nothing to replay, a bad URL, ...
             self.host.warn("Replay", str(exc))
             return None
-        out = self.captures / ("replay-" + capture_name(target))
+        out = self.captures / ("replay-" + capture_name(target.name))
         self.say(f"replaying {source.name} against {target.describe()}…")
         result = await replay(plan, transport, ReplayOptions(out=out))
         view = ReplayView(result, source.name, self.host.window())
@@ -128,7 +128,7 @@ class ServerRuns(Controller):
         if tab.live is not None:
             target: Target | None = tab.live.target
         else:
-            header = getattr(tab, "capture_header", None)
+            header = tab.capture_header
             target = self.confirmed_capture_target(header, tab.title, "Check") if header is not None else None
         if target is None:
             return
@@ -138,10 +138,10 @@ class ServerRuns(Controller):
         """Check ``target``'s server; returns the report view it opened."""
         from inspector.core.check.checks import DEFAULT_CHECK_TIMEOUT
         from inspector.core.check.runner import CheckRun, run_checks
+        from inspector.core.paths import capture_name
         from inspector.ui.panels.check_report import CheckReportView
-        from inspector.ui.session.live import capture_name
 
-        base = self.captures / ("check-" + capture_name(target)).removesuffix(".jsonl")
+        base = self.captures / ("check-" + capture_name(target.name)).removesuffix(".jsonl")
         self.say(f"checking {target.describe()}…")
         # each answer is waited for as the command line's check does, or the session's timeout when shorter
         timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)

@@ -27,6 +27,7 @@ from inspector.core.explore.caching import CacheHints, short
 from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.explore.subscriptions import Subscription
 from inspector.core.explore.tasks import TaskRun
+from inspector.core.notices import What
 from inspector.core.skills.shelf import SkillShelf
 from inspector.core.wire.ids import id_key
 from inspector.ui.explorer.skills_page import SkillsPage
@@ -112,15 +113,15 @@ class ExtensionPages:
         self.subscription.show()
 
     def _catalog_news(self, notice: Notice) -> None:
-        if notice.what in ("listed", "read"):
+        if notice.what in (What.LISTED, What.READ):
             self._show_caching(notice)
-        elif notice.what == "listen_failed":
+        elif notice.what == What.LISTEN_FAILED:
             self.subscription.setText(str(notice.sentence))
             self.subscription.show()
 
     def _show_caching(self, notice: Notice) -> None:
         assert self.catalog is not None
-        if notice.what == "read" and isinstance(notice.data, CacheHints):
+        if notice.what == What.READ and isinstance(notice.data, CacheHints):
             self._read_line = f"read {notice.uri}: {short(notice.data)}"
         lists = [f"{kind} {short(hints)}" for kind, hints in self.catalog.freshness.items() if hints is not None]
         parts = ([f"Cache: {' · '.join(lists)}"] if lists else []) + ([self._read_line] if self._read_line else [])

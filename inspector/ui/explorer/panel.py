@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 from inspector.core.connect.target import Target
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice
 from inspector.core.explore.history import History, command_line
+from inspector.core.notices import What
 from inspector.core.present.images import ICON_MAX_PIXELS, icon_bytes
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
@@ -146,17 +147,17 @@ class ExplorerPanel(QWidget):
         self.said.emit(text, failure)
 
     def _notice(self, notice: Notice) -> None:
-        if notice.what == "listed" and notice.kind is not None:
+        if notice.what == What.LISTED and notice.kind is not None:
             self._fill(notice.kind)
             self.say(self._counts())
-        elif notice.what == "list_failed":
+        elif notice.what == What.LIST_FAILED:
             self.say(f"could not list {notice.kind}: {notice.sentence}", failure=True)
-        elif notice.what == "change_ignored" and notice.kind is not None:
+        elif notice.what == What.CHANGE_IGNORED and notice.kind is not None:
             self._ignored[notice.kind] = str(notice.sentence)
             self.say(self._counts())
-        elif notice.what == "progress" and isinstance(notice.data, dict):
+        elif notice.what == What.PROGRESS and isinstance(notice.data, dict):
             self.tools.show_progress(notice.token, notice.data)
-        elif notice.what == "updated" and notice.uri is not None:
+        elif notice.what == What.UPDATED and notice.uri is not None:
             self.resources.updated(notice.uri)
 
     def _counts(self) -> str:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.notices import What
 from inspector.core.skills.entries import SkillEntry
 from inspector.core.skills.shelf import ShelfNotice, SkillShelf
 
@@ -138,23 +139,23 @@ class SkillsPage(QWidget):
             self._spawn(self.shelf.refresh(), "listing skills")
 
     def _notice(self, notice: ShelfNotice) -> None:
-        if notice.what == "listed":
+        if notice.what == What.LISTED:
             self._fill()
-        elif notice.what == "list_failed":
+        elif notice.what == What.LIST_FAILED:
             self.listing_about.setText(f"could not list skills: {notice.sentence}")
             self._say(f"could not list skills: {notice.sentence}", failure=True)
-        elif notice.what in ("loaded", "read"):
+        elif notice.what in (What.LOADED, What.READ):
             self._show_skill(keep_file=notice.uri)
-        elif notice.what == "finding":
+        elif notice.what == What.FINDING:
             self._show_skill()
             self.finding.setText(f"Verification failed: {notice.sentence}")
             self._say(notice.sentence, failure=True)
-        elif notice.what == "directory":
+        elif notice.what == What.DIRECTORY:
             children = notice.data if isinstance(notice.data, list) else []
             lines = [f"{c.get('uri')}  ({c.get('mimeType') or '?'})" for c in children]
             self.viewer.setPlainText(f"{notice.uri}: {len(children)} entries, as the server lists them now\n"
                                      + "\n".join(lines))
-        elif notice.what == "failed":
+        elif notice.what == What.FAILED:
             self._say(notice.sentence, failure=True)
             self.finding.setText(notice.sentence)
 

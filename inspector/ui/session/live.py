@@ -36,11 +36,6 @@ from inspector.ui.oauth import NO_BROWSER, WAITING, WindowLogin
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
 
 
-def capture_name(target: Target) -> str:
-    """The file name of a new capture of ``target`` (the one naming rule: :func:`inspector.core.paths.capture_name`)."""
-    return paths.capture_name(target.name)
-
-
 class LiveSession(QObject):
     state_changed = Signal(str, str)  #: state, one sentence (empty when there is nothing to explain)
     server_known = Signal(object)  #: ServerInfo after the handshake
@@ -83,7 +78,7 @@ class LiveSession(QObject):
         if isinstance(transport, StdioTransport):
             transport.share_parses = True  # the tab's protocol judge reads the decoder's parse (issue 15)
             transport.keep_parse = self.keep_parse
-        self.capture_path = self.captures / capture_name(self.target)
+        self.capture_path = self.captures / paths.capture_name(self.target.name)
 
         def index_of(writer: CaptureWriter | None) -> LiveIndex:
             assert writer is not None  # the window always saves its capture

@@ -26,11 +26,13 @@ from inspector.core.capture.columns import category_table
 from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
 from inspector.core.connect.target import Target
-from inspector.core.explore.catalog import Catalog
+from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.explore.history import History
-from inspector.core.present.describe import target_words
+from inspector.core.explore.listing import LISTS, listed_in
+from inspector.core.notices import What
 from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
 from inspector.core.session.outcomes import ServerInfo
+from inspector.core.session.status import capture_status, live_status, tap_dropped, tap_ended_state, tap_status
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
@@ -51,7 +53,8 @@ from inspector.ui.session.room import FormRoom
 from inspector.ui.timeline.model import TimelineModel
 from inspector.ui.timeline.view import TimelineView
 
-CATALOG_METHODS = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}
+#: the answers to each list method an opened capture's composer learns from (the last, with its earlier pages)
+CATALOG_ANSWERS = 20
 #: At close, how long the tab's sends under way may take to fail once the session is closed (at once, normally).
 CLOSE_GRACE = 2.0
 
@@ -68,14 +71,14 @@ class SessionTab(QWidget):
         self.tasks = Tasks(report=lambda sentence: self.say(sentence, failure=True))
         self.live: LiveSession | None = None
         self.capture_path: Path | None = None
-        self.capture_header: dict[str, Any] | None = None  #: an opened capture's header
+        self._capture_header: dict[str, Any] | None = None  #: an opened capture's header (attach_index)
+        self.tap_hello: dict[str, Any] = {}  #: a live tap's hello: its name, target and capture (attach_tap)
         self.read_only = False
         self.closed = False  #: closing or closed: nothing more is shown in it
         self.events: list[Event] = []
         self.model: TimelineModel | None = None
         self.index: CaptureIndex | None = None
         self.loading = False  #: an opened capture is still being scanned
-        self.catalog: dict[str, list[dict[str, Any]]] = {}
         #: the one way events reach this tab (live session, tap, opened capture): kept, judged, announced
         self.feed: TimelineFeed | None = None
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
@@ -180,7 +183,9 @@ class SessionTab(QWidget):
             self.auth = AuthPanel(live.login, self)
             self.side.addTab(self.auth, "Auth")
             live.login.attention.connect(lambda: self.side.setCurrentWidget(self.auth))
-        self.explorer.bind(Catalog(session, timeout=live.target.timeout), live.target, history)
+        catalog = Catalog(session, timeout=live.target.timeout)
+        self.explorer.bind(catalog, live.target, history)
+        catalog.listeners.append(self._catalog_changed)  # the composer's templates name what the Explorer listed
         from inspector.ui.apps.panel import AppsPanel  # MCP Apps: the app of a tool the explorer called
 
         self.apps = AppsPanel(self.explorer.catalog, self)  # type: ignore[arg-type]  # bound on the line above
@@ -235,22 +240,11 @@ class SessionTab(QWidget):
         if self.feed is None or self.closed:
             return  # the tab was closed meanwhile
         self.feed.flush_now()
-        if end is None:
-            self._tap_status("the tap went away without saying how the server ended")
-        elif (self.tap_hello.get("target") or {}).get("url"):
-            self._tap_status("ended: the tap was stopped")  # an HTTP tap: no server process of its own
-        else:
-            self._tap_status(f"ended: the server exited with {end.get('exit')}")
-        if dropped:
-            self.status.setText(self.status.text() + f" · {dropped:,} events were too fast for the window "
-                                                      "(all are in the capture)")
+        self.status.setText(tap_status(self.tap_hello, tap_ended_state(end, self.tap_hello), len(self.events))
+                            + tap_dropped(dropped))
 
     def _tap_status(self, state: str) -> None:
-        hello = getattr(self, "tap_hello", {})
-        target = hello.get("target") or {}
-        what = target_words(target) or "?"
-        self.status.setText(f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
-                            f"{len(self.events):,} events · capture {hello.get('capture')}")
+        self.status.setText(tap_status(self.tap_hello, state, len(self.events)))
 
     def attach_index(self, index: CaptureIndex, path: Path) -> None:
         """An opened capture, indexed rather than read: the first rows show at once, the rest of the file is
@@ -258,6 +252,7 @@ class SessionTab(QWidget):
         self.read_only = True
         self.capture_path = path
         self.index = index
+        self._capture_header = index.header
         self.detail.raw_pieces = lambda event: index.raw_pieces(event) if isinstance(event, PartialEvent) else None
         model = TimelineModel(index=index)
         self._set_model(model)
@@ -280,7 +275,7 @@ class SessionTab(QWidget):
             return
         self.loading = False
         self._capture_status()
-        self._learn_catalog(self._catalog_candidates())
+        self.composer.set_catalog(**_composer_catalog(listed_in(self._catalog_answers())))
 
     def _judging_capture(self, progress: float) -> None:
         """The opened capture is judged in the background after loading, with progress."""
@@ -291,30 +286,32 @@ class SessionTab(QWidget):
         self.progress.hide()
         self._capture_status()
 
-    def _catalog_candidates(self) -> list[Event]:
-        """The last few answers to tools/list, resources/list and prompts/list of an opened capture."""
+    def _catalog_answers(self) -> list[tuple[str, Any]]:
+        """The last answers to each list method of an opened capture, ``(method, result)`` in order (a listing of
+        several pages is joined by :func:`listed_in`)."""
         assert self.index is not None
         columns = self.index.columns
         events = []
-        for method in CATALOG_METHODS:
+        for method, _field, _capability in LISTS.values():
             if method in columns.method_names:
                 table = bytes(name == method for name in columns.method_names)
                 rows = columns.select(0, len(columns), category_table(), table)
-                events += [self.index.event(row) for row in rows[-5:]]
-        return sorted(events, key=lambda e: e.seq)
+                events += [self.index.event(row) for row in rows[-CATALOG_ANSWERS:]]
+        answers = []
+        for event in sorted(events, key=lambda e: e.seq):
+            if event.kind != Kind.MESSAGE or event.rpc is None or event.rpc.kind != jsonrpc.RESPONSE:
+                continue
+            try:
+                answers.append((str(event.data.get("request_method", "")), event.json().get("result")))
+            except (ValueError, AttributeError):
+                continue
+        return answers
 
     def _capture_status(self, state: str = "") -> None:
         assert self.index is not None
         index = self.index
-        target = index.target
-        what = target_words(target)
-        warnings = "; ".join(index.warnings)
-        head = f"{state}: " if state else "opened read-only: "
-        # the reader's warnings once the whole file is read: they stay while the judge goes through it after
-        self.status.setText(f"{head}{self.capture_path} · {len(index):,} events"
-                            f"{' so far' if self.loading else ''} · "
-                            f"recorded {index.header.get('created', '?')} from {target.get('transport', '?')} {what}"
-                            + (f" · {warnings}" if warnings and not self.loading else ""))
+        self.status.setText(capture_status(self.capture_path, state, len(index), self.loading, index.header,
+                                           index.target, index.warnings))
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
@@ -380,9 +377,8 @@ class SessionTab(QWidget):
         return feed
 
     def _rows_arrived(self) -> None:
-        first = self.timeline.catch_up()
+        self.timeline.catch_up()
         if self.live is not None:
-            self._learn_catalog(self.events[first:])
             self._update_counts()
             self.composer.refresh()  # an id the composer warned about may have been answered
         elif self.index is None:
@@ -417,21 +413,10 @@ class SessionTab(QWidget):
         if self.detail.current is not None and self.detail.current.seq in seqs:
             self.detail.show_event(self.detail.current)
 
-    def _learn_catalog(self, events: list[Event]) -> None:
-        changed = False
-        for event in events:
-            key = CATALOG_METHODS.get(event.data.get("request_method", ""))
-            if key is None or event.kind != Kind.MESSAGE or event.rpc is None or event.rpc.kind != jsonrpc.RESPONSE:
-                continue
-            try:
-                items = event.json().get("result", {}).get(key)
-            except (ValueError, AttributeError):
-                continue
-            if isinstance(items, list):
-                self.catalog[key] = [item for item in items if isinstance(item, dict)]
-                changed = True
-        if changed:
-            self.composer.set_catalog(**self.catalog)
+    def _catalog_changed(self, notice: Notice) -> None:
+        """The Explorer's catalog listed a kind again (every page of it): the composer's templates follow."""
+        if notice.what == What.LISTED and self.explorer.catalog is not None:
+            self.composer.set_catalog(**_composer_catalog(self.explorer.catalog.items))
 
     def _tick(self) -> None:
         if self.model is not None:
@@ -461,29 +446,8 @@ class SessionTab(QWidget):
             return  # taps and captures say their own status
         state = state or self.live.state
         sentence = sentence if sentence is not None else self.live.sentence
-        counts = self.live.session.counts
-        info = self.live.server
-        parts = [state]
-        if sentence:
-            parts[0] = f"{state}: {sentence}"
-        if info is not None:
-            name = " ".join(x for x in (info.name, info.version) if x)
-            if name:
-                parts.append(name)
-            if info.protocol_version:
-                parts.append(f"{info.protocol_version} ({info.era})")
-            if info.capabilities:
-                parts.append(", ".join(sorted(info.capabilities)))
-        parts.append(f"{counts['c2s'] + counts['s2c']:,} messages ({counts['s2c']:,} in / {counts['c2s']:,} out)")
-        if counts["framing_errors"]:
-            parts.append(f"{counts['framing_errors']:,} framing errors")
-        if counts["cut_by_stop"]:  # ours, not the server's: the server was still writing when it was stopped
-            parts.append("its last line cut by the stop")
-        if counts["findings"]:
-            parts.append(f"{counts['findings']:,} protocol findings")
-        if counts["stderr"]:
-            parts.append(f"{counts['stderr']:,} stderr lines")
-        self.say(" · ".join(parts), failure=bool(sentence) and self.live.failure)
+        self.say(live_status(state, sentence, self.live.server, self.live.session.counts),
+                 failure=bool(sentence) and self.live.failure)
 
     def say(self, text: str, *, failure: bool = False) -> None:
         """Put ``text`` in the status line: red when it says something failed, the palette's text colour
@@ -552,9 +516,14 @@ class SessionTab(QWidget):
         """The server of this tab: the live session's target, or the one an opened capture names."""
         if self.live is not None:
             return self.live.target
-        if self.capture_header is not None:
-            return Target.from_capture_header(self.capture_header, self.title)
+        if self._capture_header is not None:
+            return Target.from_capture_header(self._capture_header, self.title)
         return None
+
+    @property
+    def capture_header(self) -> dict[str, Any] | None:
+        """The header of the capture this tab opened (None for a live session or a tap)."""
+        return self._capture_header
 
     # -- sending ---------------------------------------------------------------------------------------
 
@@ -582,6 +551,13 @@ class SessionTab(QWidget):
         index = self.model.index_of_file if self.model is not None else None  # an opened capture's, or a live one's
         if index is not None:
             index.close()
+
+
+def _composer_catalog(items: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """A catalog's items as the composer takes them: the resource templates among the resources (for
+    completion/complete)."""
+    return {"tools": items.get("tools", []), "prompts": items.get("prompts", []),
+            "resources": items.get("resources", []) + items.get("templates", [])}
 
 
 def _raw_pieces(index: CaptureIndex, event: Event) -> Iterator[bytes] | None:
