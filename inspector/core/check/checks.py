@@ -493,14 +493,14 @@ CHECKS: tuple[Check, ...] = (
     Check("subscription-notifications-tagged", "Every notification on a subscription carries its id", SHOULD,
           "A client tells which subscription a notification belongs to (on stdio, where all share one channel, "
           "it must) by _meta['io.modelcontextprotocol/subscriptionId']. Judged on what a subscriptions/listen "
-          "stream brings in the second after its acknowledgement; the page states it as a fact, not a MUST.",
+          "stream brings in half a second after its acknowledgement; the page states it as a fact, not a MUST.",
           (_src(MODERN, "basic/patterns/subscriptions",
                 "All notifications delivered on the stream carry io.modelcontextprotocol/subscriptionId in _meta, "
                 "identifying the subscriptions/listen request that opened the stream."),),
           revisions=(MODERN,), conformance=("sep-2575-server-tags-subscription-id",)),
     Check("subscription-filter-honored", "A subscription hears only what its filter asked for", MUST,
           "A subscription that asks for one list's changes is acknowledged with no more than that, and brings "
-          "no other notification type in the second after its acknowledgement (the per-message rule "
+          "no other notification type in half a second after its acknowledgement (the per-message rule "
           "subscription-filter judges every other notification of the session).",
           (_src(MODERN, "basic/patterns/subscriptions",
                 "The server MUST NOT send notification types the client has not explicitly requested."),
