@@ -245,6 +245,19 @@ def test_a_2026_07_28_server_that_gets_its_event_streams_wrong_fails_each_check_
         assert result.seqs and result.exchange, f"{check_id} names no exchange"
 
 
+def test_an_initialized_notification_answered_with_200_and_a_body_fails_the_202_check(tmp_path):
+    server = start_broken("initialized-200", tmp_path)
+    try:
+        results = at(check(server.url("/mcp"), tmp_path), "2025-11-25")
+    finally:
+        stop(server)
+    result = results["http-notification-202"]
+    assert result.status == FAILED, result.sentence
+    # the check's own notification got 202: only the handshake's is named
+    assert result.sentence == "the handshake's notifications/initialized POST got HTTP 200 with 18 bytes of body"
+    assert len(result.seqs) == 2
+
+
 def test_a_session_id_with_a_space_fails_the_visible_ascii_check(tmp_path):
     server = start_broken("spaced-session-id", tmp_path)
     try:

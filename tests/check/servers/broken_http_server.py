@@ -9,6 +9,8 @@ PORT_FILE once it listens and serves ``/mcp`` until killed. Modes:
   spelled exactly ``Mcp-Method`` (http-standard-headers-lenient), and a call whose Mcp-Param-Region is not
   the body's value byte for byte, Base64 left undecoded (http-param-headers-decoded);
 - ``spaced-session-id``: a 2025-11-25 server whose session id has a space in it (http-session-id-ascii);
+- ``initialized-200``: a 2025-11-25 server that answers the handshake's notifications/initialized with HTTP 200
+  and a body, every other notification with 202 (http-notification-202);
 - ``one-at-a-time``: the ``modern`` server that refuses (409) a tools/list arriving while another is in
   hand: it holds each tools/list until another request comes or a second has passed
   (http-concurrent-requests).
@@ -236,11 +238,22 @@ class SpacedSessionId(Handler):
         self.send_json(200, self.answer(message), headers)
 
 
+class Initialized200(Handler):
+    """2025-11-25, well behaved but for the initialized notification: HTTP 200 with a JSON body, not 202."""
+
+    def on_notification_or_response(self, message: dict[str, Any]) -> None:
+        if message.get("method") == "notifications/initialized":
+            self.send_json(200, {"accepted": True})
+        else:
+            self.send_body(202, b"")
+
+
 MODES: dict[str, tuple[type[Handler], dict[str, Any]]] = {
     "modern": (BrokenModern, {}),
     "modern-case-sensitive": (BrokenModern, {"case_sensitive": True}),
     "modern-streams": (BrokenStreams, {}),
     "spaced-session-id": (SpacedSessionId, {}),
+    "initialized-200": (Initialized200, {}),
     "one-at-a-time": (BrokenModern, {"one_at_a_time": True, "busy": threading.Lock(),
                                      "another_came": threading.Event()}),
 }
