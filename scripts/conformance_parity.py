@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from inspector.core.check.checks import CHECKS
 
-#: The suite's generic server checks (need none of its fixture tools, prompts or resources), in the order of
-#: the table: the default set (2025-11-25), then --requirements 2026-07-28.
+#: The suite's generic server checks (decided on a server without its fixture tools, prompts or resources by
+#: that server's own behaviour), in the order of the table: the default set (2025-11-25), then --requirements
+#: 2026-07-28.
 GENERIC = (
     "server-initialize", "server-session-id-visible-ascii", "server-session-initialized-accepted",
     "server-session-delete-accepted", "server-session-terminated-returns-404", "logging-set-level", "ping",

@@ -59,11 +59,12 @@ def notification(method: str, params: dict[str, Any] | None = None) -> tuple[str
 
 
 def test_a_tool_without_a_description_or_an_input_schema_is_named_with_what_it_lacks():
-    tools = [{"name": "fine", "description": "Does things.", "inputSchema": {"type": "object"}},
-             {"name": "quiet", "inputSchema": {"type": "object"}},
-             {"name": "blank", "description": "  ", "inputSchema": {"type": "object"}},
-             {"description": "No name.", "inputSchema": {"type": "object"}},
-             {"name": "bare"}]
+    tools: list[dict[str, Any]] = [
+        {"name": "fine", "description": "Does things.", "inputSchema": {"type": "object"}},
+        {"name": "quiet", "inputSchema": {"type": "object"}},
+        {"name": "blank", "description": "  ", "inputSchema": {"type": "object"}},
+        {"description": "No name.", "inputSchema": {"type": "object"}},
+        {"name": "bare"}]
     assert listing_problems(tools) == ["quiet has no description", "blank has no description", "tool 4 has no name",
                                        "bare has no description and no inputSchema"]
 

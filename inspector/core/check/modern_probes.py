@@ -568,7 +568,8 @@ async def _plain_target(ctx: Context) -> tuple[str, dict[str, Any]] | None:
         return "resources/read", {"uri": uri}
     prompts, _, _ = await ctx.listing("prompts")
     for prompt in prompts or []:
-        arguments = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else []
+        found = prompt.get("arguments")
+        arguments: list[Any] = found if isinstance(found, list) else []
         if isinstance(prompt.get("name"), str) and not any(isinstance(a, dict) and a.get("required") is True
                                                            for a in arguments):
             return "prompts/get", {"name": prompt["name"]}
