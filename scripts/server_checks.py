@@ -62,16 +62,20 @@ Each check names the conformance suite's check ids that test the same requiremen
 `conformance` in the JSON report, `suite:` in the text report, and the SARIF rules' properties), so a report
 reads beside the suite's. A check has none where the suite tests no such thing, or tests something near it
 but not it: the suite's `sep-2575-http-server-method-not-found-404` also wants HTTP 404, which
-`unknown-method` does not judge; its `server-session-initialized-accepted` takes any 2xx for the initialized
-notification and is about the session id, where `http-notification-202` wants 202 with no body;
-`sep-2575-http-server-error-jsonrpc-id` is about error responses, `ids-echoed` about results; its `tools-list`
-wants a description on every tool, `tool-schemas` valid schemas; its `resources-read-*`, `prompts-get-*` and
-`tools-call-*` call the suite's own fixture's items. Two mapped ones differ in detail:
-`localhost-host-rebinding-rejected` sends a foreign Host and Origin and takes any 4xx, as `http-host` does with
-a foreign Host (`http-origin`, a foreign Origin alone that must get 403 from 2025-11-25 on, matches no suite
-check); `server-initialize` and `sep-2575-server-implements-discover` are the
-two eras of `handshake`. tests/check/test_check_conformance_ids.py proves every id named is one the suite
-emits.
+`unknown-method` does not judge; `sep-2575-http-server-error-jsonrpc-id` is about error responses, `ids-echoed`
+about results; its `resources-read-*`, `prompts-get-*` and `tools-call-*` call the suite's own fixture's items.
+Some mapped ones differ in detail: `localhost-host-rebinding-rejected` sends a foreign Host and Origin and takes
+any 4xx, as `http-host` does with a foreign Host (`http-origin`, a foreign Origin alone that must get 403 from
+2025-11-25 on, matches no suite check); `server-session-initialized-accepted` takes any 2xx for the initialized
+notification, where `http-notification-202` wants the spec's 202 with no body; `server-initialize` and
+`sep-2575-server-implements-discover` are the two eras of `handshake`; on a server without the suite's fixture
+tools, its `sep-2575-server-no-log-without-loglevel`, `sep-2575-http-server-no-independent-requests-on-stream`
+and `sep-2322-ignore-unexpected-params` judge a call of a tool the server does not have, where ours judge every
+message of the session (`no-log-without-log-level`, `no-requests-on-response-streams`) or a resources/read with
+answers nobody asked for (`input-responses-unasked-ignored`), and its `sep-2575-server-honors-notification-filter`
+and `sep-2575-server-tags-subscription-id` wait for a list change its fixture makes, where ours hear a
+subscription for half a second. tests/check/test_check_conformance_ids.py proves every id named is one the
+suite emits.
 
 `--format sarif` (or a `.sarif` report) writes SARIF 2.1.0: one run, a rule per check in the report (its spec
 link as `helpUri`, its level and conformance ids in `properties`), a result per failed check (`error` for a

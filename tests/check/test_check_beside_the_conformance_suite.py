@@ -34,6 +34,11 @@ MODERN_CHECKS = ("resource-not-found", "resource-not-found-code", "caching-hints
                  "http-version-header-mismatch", "http-standard-headers", "http-standard-headers-lenient",
                  "http-host", "error-ids-echoed", "tools-order-stable", "http-concurrent-requests",
                  "subscription-acknowledged")
+#: the checks added for the suite's generic checks that had no match (issue 39): 2026-07-28 only ...
+MODERN_ADDED = ("subscription-notifications-tagged", "subscription-filter-honored", "no-log-without-log-level",
+                "no-requests-on-response-streams", "input-responses-unasked-ignored")
+#: ... and at every revision
+ADDED = ("tools-listed", "http-loopback-accepted")
 
 
 def check(url: str, tmp_path: Path, revision: str | None = None, **options: bool) -> Report:
@@ -120,7 +125,7 @@ def test_a_server_that_wants_the_header_name_spelled_mcp_method_fails_the_lenien
 def test_the_sdk_server_passes_every_check_beside_the_suite_at_2026_07_28(sdk_http, tmp_path):
     results = at(check(sdk_http.url("/mcp"), tmp_path, "2026-07-28"), "2026-07-28")
     assert results["handshake"].status == PASSED
-    for check_id in MODERN_CHECKS:
+    for check_id in MODERN_CHECKS + MODERN_ADDED + ADDED:
         assert results[check_id].status == PASSED, (check_id, results[check_id].status, results[check_id].sentence)
     assert "421" in results["http-host"].sentence
     assert results["lists-answered"].status == PASSED
@@ -136,6 +141,12 @@ def test_the_sdk_server_at_2025_11_25_refuses_a_foreign_host_and_issues_a_visibl
     results = at(check(sdk_http.url("/mcp"), tmp_path, "2025-11-25"), "2025-11-25")
     assert results["http-host"].status == PASSED
     assert results["http-session-id-ascii"].status == PASSED
+    for check_id in (*ADDED, "http-notification-202"):
+        assert results[check_id].status == PASSED, (check_id, results[check_id].sentence)
+    # the handshake's own notifications/initialized is judged too (the suite's server-session-initialized-accepted)
+    assert "notifications/initialized" in results["http-notification-202"].sentence
+    for check_id in MODERN_ADDED:
+        assert results[check_id].status == NOT_APPLICABLE, check_id
     # it declares neither logging nor resources.subscribe: those do not apply, with why
     assert results["logging-set-level"].status == NOT_APPLICABLE
     assert "does not declare the logging capability" in results["logging-set-level"].sentence
@@ -205,6 +216,48 @@ def test_a_server_that_compares_mcp_param_headers_undecoded_fails_the_decoding_c
     assert "=?base64?SGVsbG8=?= for 'Hello' got HTTP 400 with error -32020" in decoded.sentence
 
 
+#: what the modern-streams server gets wrong on its event streams (servers/broken_http_server.py), and a piece of
+#: each sentence
+BROKEN_STREAMS = {
+    "tools-listed": "quiet has no description",
+    "http-loopback-accepted": "got HTTP 403 with error -32000 (no Origin is trusted here), not a 2xx",
+    "subscription-notifications-tagged": "did not carry its id (the first, notifications/tools/list_changed: null)",
+    "subscription-filter-honored": "the acknowledgement agrees to promptsListChanged, which was not asked for; 1 "
+                                   "notification it did not ask for came (the first: "
+                                   "notifications/prompts/list_changed)",
+    "no-log-without-log-level": "notifications/message came, though none of the session's",
+    "no-requests-on-response-streams": "requests of its own (elicitation/create)",
+    "input-responses-unasked-ignored": "with inputResponses nobody asked for got HTTP 400 with error -32602",
+}
+
+
+def test_a_2026_07_28_server_that_gets_its_event_streams_wrong_fails_each_check_added_for_the_suite(tmp_path):
+    server = start_broken("modern-streams", tmp_path)
+    try:
+        results = at(check(server.url("/mcp"), tmp_path), "2026-07-28")
+    finally:
+        stop(server)
+    assert results["subscription-acknowledged"].status == PASSED
+    for check_id, piece in BROKEN_STREAMS.items():
+        result = results[check_id]
+        assert result.status == FAILED, (check_id, result.status, result.sentence)
+        assert piece in result.sentence, (check_id, result.sentence)
+        assert result.seqs and result.exchange, f"{check_id} names no exchange"
+
+
+def test_an_initialized_notification_answered_with_200_and_a_body_fails_the_202_check(tmp_path):
+    server = start_broken("initialized-200", tmp_path)
+    try:
+        results = at(check(server.url("/mcp"), tmp_path), "2025-11-25")
+    finally:
+        stop(server)
+    result = results["http-notification-202"]
+    assert result.status == FAILED, result.sentence
+    # the check's own notification got 202: only the handshake's is named
+    assert result.sentence == "the handshake's notifications/initialized POST got HTTP 200 with 18 bytes of body"
+    assert len(result.seqs) == 2
+
+
 def test_a_session_id_with_a_space_fails_the_visible_ascii_check(tmp_path):
     server = start_broken("spaced-session-id", tmp_path)
     try:
@@ -229,10 +282,10 @@ def test_server_everything_takes_set_level_and_subscriptions_but_serves_a_foreig
 
 
 def test_every_check_added_beside_the_suite_names_the_suite_checks_it_matches():
-    added = {c.id: c for c in CHECKS if c.id in MODERN_CHECKS or c.id in (
+    added = {c.id: c for c in CHECKS if c.id in MODERN_CHECKS + MODERN_ADDED + ADDED or c.id in (
         "logging-set-level", "resources-subscribe", "resources-unsubscribe", "http-session-id-ascii",
         "lists-answered", "http-param-headers", "http-param-headers-decoded")}
-    assert len(added) == len(MODERN_CHECKS) + 7
+    assert len(added) == len(MODERN_CHECKS) + len(MODERN_ADDED) + len(ADDED) + 7
     for check_id, found in added.items():
         assert found.conformance, check_id
         assert all(isinstance(i, str) and i == i.strip() and i for i in found.conformance), check_id

@@ -53,3 +53,23 @@ def test_each_generic_suite_check_gets_a_row_with_both_verdicts_and_a_mark_where
     assert rows["wire-schema-valid"].endswith("| passed | failed **≠** |")
     assert "2 verdicts differ where both ran" in out
     assert "generic suite checks matched by a check of ours" in out
+
+
+def test_every_generic_suite_check_but_two_is_matched_and_the_two_say_why_not(tmp_path):
+    suite = suite_run(tmp_path / "suite", {
+        "tools-call-error": [{"id": "tools-call-error", "status": "SUCCESS"}],
+        "tools-list": [{"id": "tools-list", "status": "SUCCESS"}],
+    })
+    ours = report(tmp_path / "ours.json", {"tools-listed": "passed"})
+    out = run("--suite", suite, "--ours", ours)
+    rows = {line.split(" | ")[0].strip("| `"): line for line in out.splitlines() if line.startswith("| `")}
+    assert rows["tools-list"].endswith("| `tools-listed` | passed | passed |")
+    assert "| none (calls the suite's fixture tool test_error_handling;" in rows["tools-call-error"]
+    assert "| none (spaces around a header value" in rows["sep-2243-server-accepts-whitespace-header-value"]
+    # the issue-39 holes are each matched
+    for suite_id in ("server-session-initialized-accepted", "localhost-host-valid-accepted",
+                     "sep-2575-http-server-no-independent-requests-on-stream",
+                     "sep-2575-server-no-log-without-loglevel", "sep-2575-server-tags-subscription-id",
+                     "sep-2575-server-honors-notification-filter", "sep-2322-ignore-unexpected-params"):
+        assert rows[suite_id].split(" | ")[1].startswith("`"), rows[suite_id]
+    assert "62 of 64 generic suite checks matched by a check of ours (97%)" in out

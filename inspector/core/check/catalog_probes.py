@@ -85,7 +85,14 @@ async def probe_tool_schemas(ctx: Context) -> None:
     if tools is None:
         ctx.unlisted("tool-schemas", "tools", sentence, seqs)
         ctx.unlisted("tool-names", "tools", sentence, seqs)
+        ctx.unlisted("tools-listed", "tools", sentence, seqs)
         return
+    missing = listing_problems(tools)
+    if missing:
+        more = f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""
+        ctx.failed("tools-listed", "; ".join(missing[:5]) + more, seqs)
+    else:
+        ctx.passed("tools-listed", f"{len(tools)} tools, each with a name, a description and an inputSchema", seqs)
     named = name_problems(tool.get("name") for tool in tools)
     if named:
         more = f" (and {len(named) - 3} more)" if len(named) > 3 else ""
@@ -110,6 +117,21 @@ async def probe_tool_schemas(ctx: Context) -> None:
     else:
         ctx.passed("tool-schemas", f"{len(tools)} tools, every schema a valid JSON Schema"
                    + ("" if ctx.modern else " of type \"object\""), seqs)
+
+
+def listing_problems(tools: list[dict[str, Any]]) -> list[str]:
+    """What each listed tool lacks of a name, a description and an inputSchema (the conformance suite's
+    ``tools-list``): one clause per tool that lacks any, in list order."""
+    problems = []
+    for number, tool in enumerate(tools, 1):
+        lacks = [what for what, ok in (("name", isinstance(tool.get("name"), str) and tool["name"] != ""),
+                                       ("description", isinstance(tool.get("description"), str)
+                                        and tool["description"].strip() != ""),
+                                       ("inputSchema", isinstance(tool.get("inputSchema"), dict))) if not ok]
+        if lacks:
+            who = shown_name(tool["name"]) if isinstance(tool.get("name"), str) and tool["name"] else f"tool {number}"
+            problems.append(f"{who} has no {' and no '.join(lacks)}")
+    return problems
 
 
 def _schema_object_problem(schema: Any, need_object: bool = True) -> str | None:

@@ -220,13 +220,15 @@ CHECKS: tuple[Check, ...] = (
                                        "schema")),
           revisions=(MODERN, "2025-11-25", "2025-06-18")),
     Check("http-notification-202", "A notification POST gets 202 Accepted with no body", MUST,
-          "202 tells the client the notification was taken; anything else is a response to a message that has none.",
+          "202 tells the client the notification was taken; anything else is a response to a message that has none. "
+          "Judged on a notification the check sends and, up to 2025-11-25, on the handshake's own "
+          "notifications/initialized on the session the server issued.",
           (_src("2025-11-25", "basic/transports",
                 "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no "
                 "body."),
            _src(MODERN, "basic/transports/streamable-http",
                 "If the server accepts it, the server MUST return HTTP status code 202 Accepted with no body.")),
-          revisions=STREAMABLE, http_only=True),
+          revisions=STREAMABLE, http_only=True, conformance=("server-session-initialized-accepted",)),
     Check("http-origin", "A foreign Origin is refused with 403 (DNS-rebinding protection)", MUST,
           "Which origins are valid is the server's choice, so this is judged only for a server on a loopback "
           "address, where a web page's Origin is never valid; 2025-03-26 and 2025-06-18 require validation "
@@ -471,6 +473,67 @@ CHECKS: tuple[Check, ...] = (
                 "Clients and servers MUST use case-insensitive comparisons for header names."),),
           revisions=(MODERN,), http_only=True,
           conformance=("sep-2243-header-name-case-insensitive",)),
+    # -- the suite's generic checks that had no match (issue 39) ---------------------------------------------
+    Check("tools-listed", "tools/list gives every tool a name, a description and an inputSchema", SHOULD,
+          "A client shows and calls a tool by its name, and a model chooses it by its description. The schema "
+          "requires name and inputSchema (a tool without one is also a per-message schema finding) and leaves the "
+          "description optional, so this is a SHOULD.",
+          (_src("2025-11-25", "schema.json",
+                "This can be used by clients to improve the LLM's understanding of available tools."),
+           _src(MODERN, "schema.json",
+                "This can be used by clients to improve the LLM's understanding of available tools.")),
+          conformance=("tools-list",)),
+    Check("http-loopback-accepted", "A request with the server's own loopback Host and Origin is served", SHOULD,
+          "The other half of DNS-rebinding protection (http-host, http-origin): a server on a loopback address "
+          "that refuses its own address as Host and Origin turns away the browser-based clients it serves. "
+          "Judged only for a server on a loopback address.",
+          (_src("2025-11-25", "basic/transports",
+                "Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding "
+                "attacks"),
+           _src(MODERN, "basic/transports/streamable-http", None)),
+          revisions=STREAMABLE, http_only=True, conformance=("localhost-host-valid-accepted",)),
+    Check("subscription-notifications-tagged", "Every notification on a subscription carries its id", SHOULD,
+          "A client tells which subscription a notification belongs to (on stdio, where all share one channel, "
+          "it must) by _meta['io.modelcontextprotocol/subscriptionId']. Judged on what a subscriptions/listen "
+          "stream brings in half a second after its acknowledgement; the page states it as a fact, not a MUST.",
+          (_src(MODERN, "basic/patterns/subscriptions",
+                "All notifications delivered on the stream carry io.modelcontextprotocol/subscriptionId in _meta, "
+                "identifying the subscriptions/listen request that opened the stream."),),
+          revisions=(MODERN,), conformance=("sep-2575-server-tags-subscription-id",)),
+    Check("subscription-filter-honored", "A subscription hears only what its filter asked for", MUST,
+          "A subscription that asks for one list's changes is acknowledged with no more than that, and brings "
+          "no other notification type in half a second after its acknowledgement (the per-message rule "
+          "subscription-filter judges every other notification of the session).",
+          (_src(MODERN, "basic/patterns/subscriptions",
+                "The server MUST NOT send notification types the client has not explicitly requested."),
+           _src(MODERN, "basic/patterns/subscriptions",
+                "The notifications field in the acknowledgment reflects the subset the server agreed to honor.")),
+          revisions=(MODERN,), conformance=("sep-2575-server-honors-notification-filter",)),
+    Check("no-log-without-log-level", "No log message comes for a request that set no log level", SHOULD,
+          "In 2026-07-28 a client opts in to log messages per request; the check's requests set none, so any "
+          "notifications/message in the session is one nobody asked for (the per-message rule log-without-level, "
+          "summed up for the session). The logging page is not in the local extract, so this is a SHOULD here.",
+          (_src(MODERN, "schema.json",
+                "JSONRPCNotification of a log message passed from server to client. The client opts in by "
+                "setting"),),
+          revisions=(MODERN,), conformance=("sep-2575-server-no-log-without-loglevel",)),
+    Check("no-requests-on-response-streams", "The server sends no JSON-RPC request on a response stream", MUST,
+          "In 2026-07-28 sampling, elicitation and roots travel inside an InputRequiredResult; a request from the "
+          "server on a POST's event stream has no answer path a 2026-07-28 client knows. Judged on every message "
+          "the server sent in the session.",
+          (_src(MODERN, "basic/transports/streamable-http",
+                "The server MUST NOT send independent JSON-RPC _requests_ on this stream."),),
+          revisions=(MODERN,), http_only=True,
+          conformance=("sep-2575-http-server-no-independent-requests-on-stream",)),
+    Check("input-responses-unasked-ignored", "inputResponses the server did not ask for are ignored", SHOULD,
+          "A retry may carry answers the server does not need (another round's, a client's extra); the request "
+          "should be served as without them, not refused. Probed with resources/read of a listed resource or "
+          "prompts/get of a prompt without required arguments (with --call-tools also a read-only tool), each "
+          "with two answers nobody asked for.",
+          (_src(MODERN, "basic/patterns/mrtr",
+                "If additional, unexpected parameters are provided in the InputResponses object, the server SHOULD "
+                "ignore any information it does not recognize or need."),),
+          revisions=(MODERN,), conformance=("sep-2322-ignore-unexpected-params",)),
 )
 
 BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}

@@ -40,7 +40,7 @@ def _modern_headers(ctx: Context) -> dict[str, str]:
 async def probe_http(ctx: Context) -> None:
     """The Streamable HTTP checks; the DELETE last, since it ends the session."""
     ids = ("http-origin", "http-accept", "http-get-stream", "http-delete", "http-session-ended-404", "http-modern-405",
-           "http-host", "http-session-id-ascii")
+           "http-host", "http-session-id-ascii", "http-loopback-accepted")
     if not ctx.http:
         for check_id in ids + ("http-notification-202",):
             if not ctx.judged(check_id):
@@ -76,6 +76,7 @@ async def probe_http(ctx: Context) -> None:
             ctx.failed("http-origin", f"a POST with Origin {FOREIGN_ORIGIN} to a server on a loopback address got "
                                       f"{got(event)}" + (", not 403" if strict else ", not refused"), [event.seq])
     await _foreign_host(ctx, json_headers)
+    await _own_host(ctx, json_headers)
     if ctx.modern:
         await _modern_405(ctx)
         return
@@ -131,6 +132,34 @@ async def _foreign_host(ctx: Context, json_headers: dict[str, str]) -> None:
     else:
         ctx.failed("http-host", f"a POST with Host {FOREIGN_HOST} to a server on a loopback address got "
                                 f"{got(event)}, not a 4xx", [event.seq])
+
+
+async def _own_host(ctx: Context, json_headers: dict[str, str]) -> None:
+    """A POST whose Host and Origin are the server's own loopback address (what a browser-based client on that
+    address sends): served, as the conformance suite's ``localhost-host-valid-accepted`` wants."""
+    parts = urlsplit(ctx.url)
+    if not is_loopback_host(parts.hostname or ""):
+        ctx.not_applicable("http-loopback-accepted", "the server is not on a loopback address: which host names it "
+                                                     "answers to is its own choice")
+        return
+    own = parts.netloc.rpartition("@")[2]
+    origin = f"{parts.scheme}://{own}"
+    event, body = await _http(ctx, "POST", {**json_headers, "Accept": "application/json, text/event-stream",
+                                            "Host": own, "Origin": origin}, _ping_body(ctx),
+                              "check: own Host and Origin")
+    status = event.data.get("status")
+    if isinstance(status, int) and 200 <= status < 300:
+        ctx.passed("http-loopback-accepted", f"Host {own} with Origin {origin} was served with HTTP {status}",
+                   [event.seq])
+    else:
+        answer = ""
+        try:
+            error = json.loads(body).get("error") if body else None
+            answer = f" with {code_text(error)}" if isinstance(error, dict) else ""
+        except (ValueError, AttributeError):
+            pass
+        ctx.failed("http-loopback-accepted", f"a POST with the server's own Host {own} and Origin {origin} got "
+                                             f"{got(event)}{answer}, not a 2xx", [event.seq])
 
 
 def _session_id_ascii(ctx: Context) -> None:

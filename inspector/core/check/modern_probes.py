@@ -10,23 +10,29 @@ official conformance suite's check ids it matches (:attr:`~inspector.core.check.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.check.catalog_probes import sample_arguments
 from inspector.core.check.checks import MODERN
 from inspector.core.check.context import Context, code_text, got, is_response, seqs_of
 from inspector.core.explore.subscriptions import (
     ACKNOWLEDGED,
+    FILTER_FIELDS,
     SUBSCRIPTION_ID,
+    Subscription,
     Subscriptions,
+    asked_for,
     filter_for,
     subscription_id,
+    wait_for_acknowledgement,
 )
 from inspector.core.session.outcomes import RequestTimeout, result_of
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, params_of
 from inspector.core.wire.ids import id_key
 
 PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -41,6 +47,13 @@ INVALID_PARAMS = -32602
 #: The methods 2026-07-28 removed, which a server that speaks only it answers with 404 and -32601.
 REMOVED_METHODS = ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe")
 UNKNOWN_METHOD = "mcp-inspector/no-such-method"
+LOG_LEVEL = "io.modelcontextprotocol/logLevel"
+#: How long a subscription is heard after its acknowledgement, for what it brings unasked (the suite, which can
+#: make its own server change a list, listens 0.8 to 1.5 s; without that, a short sample costs every run less).
+SETTLE = 0.5
+#: Answers to input requests no server made: the input-responses probe sends them with a plain request.
+UNASKED_RESPONSES = {"mcp-inspector-unasked": {"action": "accept", "content": {"note": "nobody asked for this"}},
+                     "mcp-inspector-unasked-too": {"action": "decline"}}
 _ACCEPT = "application/json, text/event-stream"
 
 
@@ -387,17 +400,44 @@ def _delivers(capabilities: dict[str, Any]) -> bool:
     return any(flag(k, "listChanged") for k in ("tools", "prompts", "resources")) or flag("resources", "subscribe")
 
 
+SUBSCRIPTION_CHECKS = ("subscription-acknowledged", "subscription-notifications-tagged", "subscription-filter-honored")
+#: What a subscription brings: the notifications a filter asks for, and the acknowledgement.
+_SUBSCRIBED = frozenset({ACKNOWLEDGED, *FILTER_FIELDS.values()})
+
+
 async def probe_subscription(ctx: Context) -> None:
     """subscriptions/listen with a filter for every list the server declares: the first message of that
-    subscription is the acknowledgement, tagged with the request's id; the stream is then closed."""
+    subscription is the acknowledgement, tagged with the request's id. Then one with a filter for a single list,
+    heard for :data:`SETTLE` after its acknowledgement: acknowledged with no more than that, bringing no other
+    type, and every notification tagged with its id. Each stream is closed after."""
     capabilities = ctx.info.capabilities if isinstance(ctx.info.capabilities, dict) else {}
     if not _delivers(capabilities):
-        ctx.not_applicable("subscription-acknowledged", "the server declares no list change and no resource "
-                                                        "subscription: there is nothing to listen for")
+        for check_id in SUBSCRIPTION_CHECKS:
+            ctx.not_applicable(check_id, "the server declares no list change and no resource subscription: there "
+                                         "is nothing to listen for")
         return
     subscriptions = Subscriptions(ctx.session)
-    mark = ctx.mark()
-    subscription = await subscriptions.listen(filter_for(capabilities))
+    try:
+        asked = filter_for(capabilities)
+        mark = ctx.mark()
+        subscription = await subscriptions.listen(asked)
+        first = await ctx.wait_for(mark, _first_of(subscription), ctx.timeout)
+        await subscriptions.close("closed by the check")
+        _judge_acknowledgement(ctx, subscription, first, seqs_of(ctx.since(mark)))
+        narrow = dict([next(iter(asked.items()))]) if asked else {}
+        mark = ctx.mark()
+        single = await subscriptions.listen(narrow)
+        if await wait_for_acknowledgement(subscriptions, single, ctx.timeout):
+            await asyncio.sleep(min(SETTLE, ctx.timeout))  # what it brings unasked, in a bounded window
+        await subscriptions.close("closed by the check")
+        events = ctx.since(mark)
+        judge_tags(ctx, single, events)
+        judge_filter(ctx, single, events)
+    finally:
+        subscriptions.detach()
+
+
+def _first_of(subscription: Subscription) -> Any:
     key = id_key(subscription.msg_id)
 
     def first_of_it(event: Event) -> bool:
@@ -407,13 +447,11 @@ async def probe_subscription(ctx: Context) -> None:
         if rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
             return id_key(rpc.id) == key
         return rpc.method == ACKNOWLEDGED or id_key(subscription_id(event)) == key
+    return first_of_it
 
-    try:
-        first = await ctx.wait_for(mark, first_of_it, ctx.timeout)
-    finally:
-        await subscriptions.close("closed by the check")
-        subscriptions.detach()
-    seqs = seqs_of(ctx.since(mark))
+
+def _judge_acknowledgement(ctx: Context, subscription: Subscription, first: Event | None, seqs: list[int]) -> None:
+    key = id_key(subscription.msg_id)
     if first is None:
         ctx.failed("subscription-acknowledged", f"subscriptions/listen got nothing within {ctx.timeout:g} s: no "
                                                 "acknowledgement", seqs)
@@ -430,3 +468,152 @@ async def probe_subscription(ctx: Context) -> None:
                                                 f"_meta['{SUBSCRIPTION_ID}']", seqs)
     else:
         ctx.passed("subscription-acknowledged", f"{ACKNOWLEDGED} came first, tagged with the request's id", seqs)
+
+
+def _brought(events: list[Event]) -> list[Event]:
+    """The server's notifications of the kinds only a subscription brings (its acknowledgement too)."""
+    return [e for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.S2C and e.rpc is not None
+            and e.rpc.kind == jsonrpc.NOTIFICATION and e.rpc.method in _SUBSCRIBED]
+
+
+def judge_tags(ctx: Context, subscription: Subscription, events: list[Event]) -> None:
+    """``subscription-notifications-tagged`` over ``events`` (from the subscription's request on, while it was
+    the only one open): every notification only a subscription brings carries its id."""
+    brought = _brought(events)
+    if not brought:
+        ctx.incomplete("subscription-notifications-tagged", "the subscription brought no notification, not even an "
+                                                            "acknowledgement, so there was no tag to read",
+                       seqs_of(events))
+        return
+    key = id_key(subscription.msg_id)
+    untagged = [e for e in brought if id_key(subscription_id(e)) != key]
+    if untagged:
+        shown = json.dumps(subscription_id(untagged[0]))[:40]
+        ctx.failed("subscription-notifications-tagged", f"{len(untagged)} of {len(brought)} notifications while "
+                                                        f"subscription {json.dumps(subscription.msg_id)[:40]} was "
+                                                        f"open did not carry its id (the first, "
+                                                        f"{untagged[0].rpc.method if untagged[0].rpc else '?'}: "
+                                                        f"{shown})", [e.seq for e in untagged])
+    else:
+        ctx.passed("subscription-notifications-tagged", f"{len(brought)} notification"
+                   f"{'s' if len(brought) != 1 else ''} on subscription {json.dumps(subscription.msg_id)[:40]}, each "
+                   "tagged with its id", [e.seq for e in brought])
+
+
+def judge_filter(ctx: Context, subscription: Subscription, events: list[Event]) -> None:
+    """``subscription-filter-honored`` over ``events`` (from the subscription's request on): the acknowledged
+    filter asks for nothing the request did not, and no notification came that the filter did not ask for."""
+    seqs = seqs_of(events)
+    if subscription.acknowledged is None:
+        ctx.incomplete("subscription-filter-honored", f"the subscription for {_shown_filter(subscription.asked)} "
+                                                      f"was not acknowledged ({subscription.ended or 'nothing came'}), "
+                                                      "so its filter could not be tested", seqs)
+        return
+    wrong = []
+    extra = [name for name, value in subscription.acknowledged.items()
+             if name in FILTER_FIELDS and value not in (False, None, []) and name not in subscription.asked]
+    if extra:
+        wrong.append(f"the acknowledgement agrees to {', '.join(extra)}, which was not asked for")
+    outside = [e for e in _brought(events) if e.rpc is not None and e.rpc.method != ACKNOWLEDGED
+               and not asked_for(subscription.asked, e.rpc.method or "", params_of(e))]
+    if outside:
+        wrong.append(f"{len(outside)} notification{'s' if len(outside) != 1 else ''} it did not ask for came (the "
+                     f"first: {outside[0].rpc.method if outside[0].rpc else '?'})")
+    asked = _shown_filter(subscription.asked)
+    if wrong:
+        ctx.failed("subscription-filter-honored", f"a subscription for {asked}: " + "; ".join(wrong),
+                   [e.seq for e in outside] or seqs)
+    else:
+        ctx.passed("subscription-filter-honored", f"a subscription for {asked} was acknowledged for "
+                                                  f"{_shown_filter(subscription.acknowledged)} and brought nothing "
+                                                  "else", seqs)
+
+
+def _shown_filter(notifications: dict[str, Any]) -> str:
+    return ", ".join(f"{k}" for k, v in notifications.items() if v not in (False, None, [])) or "nothing"
+
+
+async def probe_input_responses(ctx: Context) -> None:
+    """A plain request (resources/read of a listed resource, prompts/get of a prompt without required
+    arguments, or with --call-tools a read-only tool) with ``inputResponses`` nobody asked for is served as
+    without them."""
+    target = await _plain_target(ctx)
+    if target is None:
+        ctx.not_applicable("input-responses-unasked-ignored", "the server lists no resource and no prompt without "
+                                                              "required arguments, and no tool may be called "
+                                                              "without --call-tools: no request to carry them")
+        return
+    method, params = target
+    answer = await ask(ctx, method, {**params, "inputResponses": UNASKED_RESPONSES}, meta=True)
+    what = f"{method} of {str(params.get('uri') or params.get('name'))[:100]} with inputResponses nobody asked for"
+    if answer.result is None:
+        ctx.failed("input-responses-unasked-ignored", f"{what} got {answer.what()}", answer.seqs)
+        return
+    if isinstance(answer.result, dict) and answer.result.get("resultType") == "input_required":
+        plain = await ask(ctx, method, params, meta=True)
+        seqs = answer.seqs + plain.seqs
+        if isinstance(plain.result, dict) and plain.result.get("resultType") != "input_required":
+            ctx.failed("input-responses-unasked-ignored", f"{what} got input_required; without them it got a "
+                                                          "result", seqs)
+        else:
+            ctx.passed("input-responses-unasked-ignored", f"{what} asked for input, as it does without them", seqs)
+        return
+    ctx.passed("input-responses-unasked-ignored", f"{what} got a result", answer.seqs)
+
+
+async def _plain_target(ctx: Context) -> tuple[str, dict[str, Any]] | None:
+    resources, _, _ = await ctx.listing("resources")
+    uri = next((r["uri"] for r in resources or [] if isinstance(r.get("uri"), str)), None)
+    if uri is not None:
+        return "resources/read", {"uri": uri}
+    prompts, _, _ = await ctx.listing("prompts")
+    for prompt in prompts or []:
+        found = prompt.get("arguments")
+        arguments: list[Any] = found if isinstance(found, list) else []
+        if isinstance(prompt.get("name"), str) and not any(isinstance(a, dict) and a.get("required") is True
+                                                           for a in arguments):
+            return "prompts/get", {"name": prompt["name"]}
+    if not (ctx.options.call_tools or ctx.options.call_all_tools):
+        return None
+    tools, _, _ = await ctx.listing("tools")
+    for tool in tools or []:
+        read_only = isinstance(tool.get("annotations"), dict) and tool["annotations"].get("readOnlyHint") is True
+        if isinstance(tool.get("name"), str) and (read_only or ctx.options.call_all_tools):
+            return "tools/call", {"name": tool["name"], "arguments": sample_arguments(tool.get("inputSchema"))}
+    return None
+
+
+async def probe_session_rules(ctx: Context) -> None:
+    """What the server sent in the whole session (run last): no log message for requests that set no log level,
+    and over Streamable HTTP no request of its own (a 2026-07-28 server asks for input in a result)."""
+    judge_session_messages(ctx, ctx.events)
+
+
+def judge_session_messages(ctx: Context, events: list[Event]) -> None:
+    """``no-log-without-log-level`` and ``no-requests-on-response-streams`` over a session's ``events``."""
+    requests = [e for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.C2S and e.rpc is not None
+                and e.rpc.kind == jsonrpc.REQUEST]
+    leveled = [e for e in requests if LOG_LEVEL.encode() in e.raw]
+    from_server = [e for e in events if e.kind == Kind.MESSAGE and e.dir == Direction.S2C and e.rpc is not None]
+    logs = [e for e in from_server if e.rpc is not None and e.rpc.kind == jsonrpc.NOTIFICATION
+            and e.rpc.method == "notifications/message"]
+    if leveled:
+        ctx.not_applicable("no-log-without-log-level", f"{len(leveled)} requests of this session set a log level")
+    elif logs:
+        ctx.failed("no-log-without-log-level", f"{len(logs)} notifications/message came, though none of the "
+                                               f"session's {len(requests)} requests set {LOG_LEVEL}",
+                   [e.seq for e in logs[:20]])
+    else:
+        ctx.passed("no-log-without-log-level", f"no notifications/message in answer to {len(requests)} requests "
+                                               "without a log level")
+    if not ctx.http:
+        return
+    asks = [e for e in from_server if e.rpc is not None and e.rpc.kind == jsonrpc.REQUEST]
+    if asks:
+        methods = sorted({e.rpc.method or "?" for e in asks if e.rpc is not None})
+        ctx.failed("no-requests-on-response-streams", f"the server sent {len(asks)} request"
+                   f"{'s' if len(asks) != 1 else ''} of its own ({', '.join(methods)[:200]}); in 2026-07-28 it "
+                   "asks for input in an InputRequiredResult", [e.seq for e in asks[:20]])
+    else:
+        ctx.passed("no-requests-on-response-streams", f"{len(from_server)} messages from the server in answer to "
+                                                      f"{len(requests)} requests, none a request of its own")

@@ -9,9 +9,19 @@ PORT_FILE once it listens and serves ``/mcp`` until killed. Modes:
   spelled exactly ``Mcp-Method`` (http-standard-headers-lenient), and a call whose Mcp-Param-Region is not
   the body's value byte for byte, Base64 left undecoded (http-param-headers-decoded);
 - ``spaced-session-id``: a 2025-11-25 server whose session id has a space in it (http-session-id-ascii);
+- ``initialized-200``: a 2025-11-25 server that answers the handshake's notifications/initialized with HTTP 200
+  and a body, every other notification with 202 (http-notification-202);
 - ``one-at-a-time``: the ``modern`` server that refuses (409) a tools/list arriving while another is in
   hand: it holds each tools/list until another request comes or a second has passed
   (http-concurrent-requests).
+- ``modern-streams``: the ``modern`` server that also answers on event streams, and gets them wrong: it refuses
+  (403) any request with an Origin, its own too (http-loopback-accepted); tools/list has a tool with no
+  description (tools-listed); subscriptions/listen is acknowledged with one list more than asked, then brings
+  an untagged tools/list_changed and a tagged prompts/list_changed (subscription-notifications-tagged,
+  subscription-filter-honored); resources/read of its resource sends a log message nobody asked for and an
+  elicitation/create request of its own before the result (no-log-without-log-level,
+  no-requests-on-response-streams), and refuses one that carries inputResponses (-32602,
+  input-responses-unasked-ignored).
 
 The ``modern`` server answers server/discover well enough for a client to talk to it (the handshake passes),
 then gets wrong:
@@ -36,6 +46,7 @@ then gets wrong:
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 from pathlib import Path
@@ -48,6 +59,7 @@ from misbehaving_http_server import Handler, serve
 MODERN = "2026-07-28"
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 SERVER_INFO = {"name": "broken-modern", "version": "1.0.0"}
 TOOLS = [{"name": "echo", "description": "Return the message unchanged.",
           "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}},
@@ -160,6 +172,61 @@ class BrokenModern(Handler):
         self.send_body(405, b"", headers={"Allow": "POST"})
 
 
+class BrokenStreams(BrokenModern):
+    """``modern-streams`` (the module's notes)."""
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if self.headers.get("Origin"):
+            self.send_json(403, {"jsonrpc": "2.0", "id": message.get("id"),
+                                 "error": {"code": -32000, "message": "no Origin is trusted here"}})
+            return
+        params = p if isinstance(p := message.get("params"), dict) else {}
+        method = message.get("method")
+        if "id" in message and method == "subscriptions/listen":
+            self.listen(message["id"], params.get("notifications"))
+            return
+        if "id" in message and method == "resources/read":
+            if "inputResponses" in params:
+                self.send_json(400, {"jsonrpc": "2.0", "id": message["id"],
+                                     "error": {"code": -32602, "message": "unexpected inputResponses"}})
+                return
+            if params.get("uri") == RESOURCES[0]["uri"]:
+                self.read_with_extras(message["id"])
+                return
+        super().on_message(message)
+
+    def reply(self, message: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        status, body = super().reply(message)
+        if message.get("method") == "tools/list" and isinstance(body.get("result"), dict):
+            body["result"]["tools"] = [*body["result"]["tools"], {"name": "quiet", "inputSchema": {"type": "object"}}]
+        return status, body
+
+    def event(self, obj: dict[str, Any]) -> None:
+        self.chunk(b"event: message\ndata: " + json.dumps(obj).encode() + b"\n\n")
+
+    def listen(self, msg_id: Any, asked: Any) -> None:
+        wanted = asked if isinstance(asked, dict) else {}
+        self.start_sse()
+        agreed = {**wanted, "promptsListChanged": True}
+        self.event({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                    "params": {"_meta": {SUBSCRIPTION_ID: msg_id}, "notifications": agreed}})
+        self.event({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}})
+        self.event({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
+                    "params": {"_meta": {SUBSCRIPTION_ID: msg_id}}})
+        self.hold_open()
+
+    def read_with_extras(self, msg_id: Any) -> None:
+        self.start_sse()
+        self.event({"jsonrpc": "2.0", "method": "notifications/message",
+                    "params": {"level": "info", "data": "a log line nobody asked for"}})
+        self.event({"jsonrpc": "2.0", "id": "from-the-server-1", "method": "elicitation/create",
+                    "params": {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {}}}})
+        self.event({"jsonrpc": "2.0", "id": msg_id,
+                    "result": {"contents": [{"uri": RESOURCES[0]["uri"], "mimeType": "text/plain", "text": "kept"}],
+                               **CACHE}})
+        self.end_chunks()
+
+
 class SpacedSessionId(Handler):
     """2025-11-25, well behaved but for its session id: "session 1", with a space (0x20)."""
 
@@ -171,10 +238,22 @@ class SpacedSessionId(Handler):
         self.send_json(200, self.answer(message), headers)
 
 
+class Initialized200(Handler):
+    """2025-11-25, well behaved but for the initialized notification: HTTP 200 with a JSON body, not 202."""
+
+    def on_notification_or_response(self, message: dict[str, Any]) -> None:
+        if message.get("method") == "notifications/initialized":
+            self.send_json(200, {"accepted": True})
+        else:
+            self.send_body(202, b"")
+
+
 MODES: dict[str, tuple[type[Handler], dict[str, Any]]] = {
     "modern": (BrokenModern, {}),
     "modern-case-sensitive": (BrokenModern, {"case_sensitive": True}),
+    "modern-streams": (BrokenStreams, {}),
     "spaced-session-id": (SpacedSessionId, {}),
+    "initialized-200": (Initialized200, {}),
     "one-at-a-time": (BrokenModern, {"one_at_a_time": True, "busy": threading.Lock(),
                                      "another_came": threading.Event()}),
 }
