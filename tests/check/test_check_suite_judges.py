@@ -8,15 +8,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.check.catalog_probes import listing_problems
 from inspector.core.check.checks import FAILED, INCOMPLETE, MODERN, NOT_APPLICABLE, PASSED
 from inspector.core.check.context import Context
 from inspector.core.check.modern_probes import judge_filter, judge_session_messages, judge_tags
+from inspector.core.connect.target import Target, make_transport
 from inspector.core.explore.subscriptions import Subscription
 from inspector.core.session.outcomes import ServerInfo
-from inspector.core.session.pipeline import EventPipeline
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target, make_transport
 from inspector.core.wire.events import Direction, Event
 from inspector.core.wire.framing import decode_line
 
