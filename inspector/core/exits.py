@@ -59,8 +59,10 @@ REPLAY_EXITS: tuple[tuple[int, str], ...] = (
 #: the one-shot commands (``call``, ``tools``, ``read``, ``prompt``, ``complete``, ``request``, ...)
 ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "success: the result is on stdout"),
-    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
-                         "handshake failed"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, the "
+                         "handshake failed, or the answer still asks for input (2026-07-28 rounds: nothing "
+                         "answers it without --answer, or the server asked again in each of 5 rounds), which is "
+                         "no result; or a task cannot be followed"),
     (EXIT_BAD_INPUT, "usage: an option or argument is unusable (KEY without =, bad JSON, arguments that do not "
                      "fit the tool's inputSchema, an unknown tool or prompt)"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
