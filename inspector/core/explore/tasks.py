@@ -219,6 +219,7 @@ def created_task(result: dict[str, Any]) -> dict[str, Any] | None:
     result that says it is a task is never the call's answer, whatever its shape). Only a task with a string
     ``taskId`` can be followed."""
     nested = result.get("task")
+    task: dict[str, Any] | None
     if result.get("resultType") == "task":
         task = result if isinstance(result.get("taskId"), str) or not isinstance(nested, dict) else nested
     else:

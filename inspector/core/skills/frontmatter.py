@@ -32,11 +32,11 @@ class FrontmatterError(ValueError):
 class _NoAliasLoader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing every alias (an anchor alone is harmless: nothing repeats it)."""
 
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:  # type: ignore[override]  # stubs: Node
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
         if self.check_event(AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]  # untyped in types-PyYAML
             raise ComposerError(None, None, f"uses the alias *{event.anchor}", event.start_mark)
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]  # untyped in the stubs
+        return super().compose_node(parent, index)
 
 
 def split(text: str) -> tuple[dict[str, Any], str]:
