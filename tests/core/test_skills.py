@@ -294,6 +294,22 @@ def test_dots_that_are_not_a_whole_segment_are_ordinary_names():
     assert "not in the skill's directory" in (outside("skill://travel/x", "skill://trav") or "")
 
 
+def test_a_dynamic_skill_reads_no_file_outside_its_directory():
+    async def scenario() -> None:
+        session = await connected()
+        try:
+            generated = SkillLoad(session, (await list_skills(session)).entries[2])
+            await generated.open()
+            outside_uri = generated.entry.root + "/%2e%2e/%2e%2e/etc/passwd"
+            with pytest.raises(SkillVerificationError, match="has a dot segment") as caught:
+                await generated.read(outside_uri)
+            assert caught.value.check == "outside" and outside_uri not in asked(session)
+        finally:
+            await session.close()
+
+    run(scenario)
+
+
 @pytest.mark.integration
 @pytest.mark.report("security", "skill: a YAML alias bomb in SKILL.md's frontmatter (skillsrv.py laughs)",
                     surface="CLI", group="hostile",
