@@ -132,7 +132,8 @@ class LoadView(QWidget):
         self.figures.setText(
             f"done: {figures['requests']:,} requests in {figures['elapsed_s']:.2f} s at concurrency "
             f"{figures['concurrency']}: {figures['throughput']:,.1f}/s; {figures['errors']:,} errors "
-            f"({figures['error_rate'] * 100:.2f}%); {latency_text(figures)}")
+            f"({figures['error_rate'] * 100:.2f}%); {latency_text(figures)}"
+            + (f". The run stopped early: {figures['stopped']}" if figures.get("stopped") else ""))
 
     def on_stop(self, stop: Callable[[], None]) -> None:
         self.stop_requested.connect(stop)
