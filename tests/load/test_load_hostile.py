@@ -25,6 +25,7 @@ def test_a_run_in_which_nothing_was_answered_has_no_latency_to_give() -> None:
     stats.failed(NO_ANSWER, "no answer within 1 s")
     figures = stats.result(elapsed=1.0, concurrency=1)
     assert figures["answered"] == 0
+    assert figures["latency_ms"] == dict.fromkeys(("min", "p50", "p90", "p99", "max", "mean"))  # null: no latency
     assert latency_text(figures) == "latency: none, since no request was answered"
     stats.latencies.append(0.002)
     assert latency_text(stats.result(elapsed=1.0, concurrency=1)).startswith("latency ms: min 2.00  p50 2.00")

@@ -75,8 +75,8 @@ class LoadStats:
                         recent, percentile(ordered, 0.5) * 1000, percentile(ordered, 0.99) * 1000, self.answered)
 
     def result(self, elapsed: float, concurrency: int) -> dict[str, Any]:
-        """The run as ``load --format json`` prints it: ``{requests, errors, throughput, latency_ms: {min, p50,
-        p90, p99, max}, ...}``."""
+        """The run as ``load --format json`` prints it: ``{requests, answered, errors, throughput, latency_ms:
+        {min, p50, p90, p99, max, mean}, ...}``; the latencies are null when no request was answered."""
         ordered = sorted(self.latencies)
         requests = self.answered + self.kinds[NO_ANSWER]
 
@@ -91,13 +91,14 @@ class LoadStats:
             "throughput": round(requests / elapsed, 2) if elapsed > 0 else 0.0,
             "elapsed_s": round(elapsed, 3),
             "concurrency": concurrency,
+            # no answer, no latency: null, not a latency of 0
             "latency_ms": {
-                "min": ms(ordered[0]) if ordered else 0.0,
+                "min": ms(ordered[0]),
                 "p50": ms(percentile(ordered, 0.5)), "p90": ms(percentile(ordered, 0.9)),
                 "p99": ms(percentile(ordered, 0.99)),
-                "max": ms(ordered[-1]) if ordered else 0.0,
-                "mean": ms(sum(ordered) / len(ordered)) if ordered else 0.0,
-            },
+                "max": ms(ordered[-1]),
+                "mean": ms(sum(ordered) / len(ordered)),
+            } if ordered else dict.fromkeys(("min", "p50", "p90", "p99", "max", "mean")),
             "error_kinds": {kind: self.kinds[kind] for kind in (RPC_ERROR, TOOL_ERROR, NO_ANSWER)},
             "error_messages": [{"message": m, "count": n} for m, n in self.messages.most_common()],
         }
