@@ -91,30 +91,48 @@ def run_load_command(args: argparse.Namespace, command: list[str]) -> int:
             raise LoadError(problem)
         out = args.out or default_out(target)
         progress = Progress(sys.stderr)
-        figures = run_async(_run(target, plan, call, out, parse_answers(args.answer), progress))
+        runs: list[Any] = []
+        figures = run_async(_run(target, plan, call, out, parse_answers(args.answer), progress, runs))
     except (InputError, ArgumentError, LoadError) as exc:
         return fail(str(exc), EXIT_CANNOT_COMPARE)
     except CannotOpen as exc:
         return fail(str(exc), open_status(exc.exit_code))
     except KeyboardInterrupt:
-        return fail("interrupted; the server was shut down", EXIT_INTERRUPTED)
+        if not runs:
+            return fail("interrupted; the server was shut down", EXIT_INTERRUPTED)
+        progress.done()
+        figures = runs[0].figures()  # the figures so far: what an interrupted run is for
+        waiting = figures["waiting"]
+        _print_figures(args.format, figures, out, plan, call)
+        return fail(f"interrupted after {figures['elapsed_s']:.1f} s; the figures so far are above"
+                    + (f" ({waiting:,} requests still waiting were not counted)" if waiting else "")
+                    + "; the server was shut down", EXIT_INTERRUPTED)
     progress.done()
+    _print_figures(args.format, figures, out, plan, call)
+    if figures.get("stopped"):
+        print(f"mcp-inspector: the run stopped after {figures['elapsed_s']:.1f} s: {safe(figures['stopped'])}; the "
+              "figures above are those gathered until then", file=sys.stderr)
+    if figures.get("server_gone"):
+        print(f"mcp-inspector: {safe(figures['server_gone'])}", file=sys.stderr)
+    return EXIT_DIFFERENT if figures["errors"] or figures.get("server_gone") or figures.get("stopped") else EXIT_OK
+
+
+def _print_figures(form: str, figures: dict[str, Any], out: Path, plan: Any, call: Any) -> None:
     figures["capture"] = str(out)
     try:
-        if args.format == "json":
+        if form == "json":
             print(safe_json(json.dumps(figures, ensure_ascii=False)))
         else:
             print("\n".join(text_lines(figures, plan.method if call is None else f"tools/call {call.tool}")))
         sys.stdout.flush()
     except BrokenPipeError:
         pass
-    if figures.get("server_gone"):
-        print(f"mcp-inspector: {safe(figures['server_gone'])}", file=sys.stderr)
-    return EXIT_DIFFERENT if figures["errors"] or figures.get("server_gone") else EXIT_OK
 
 
-async def _run(target: Any, plan: Any, call: Any, out: Path, answers: dict[str, str], progress: Progress
-               ) -> dict[str, Any]:
+async def _run(target: Any, plan: Any, call: Any, out: Path, answers: dict[str, str], progress: Progress,
+               runs: list[Any]) -> dict[str, Any]:
+    """The run's figures; ``runs`` gets the run once it starts, so that an interrupted one can give its figures
+    so far."""
     from inspector.core.connect.opened import opened
     from inspector.core.load.runner import LoadRun, call_params
 
@@ -122,8 +140,9 @@ async def _run(target: Any, plan: Any, call: Any, out: Path, answers: dict[str, 
         if call is not None:
             plan.params = await call_params(session, call, target.timeout)
         run = LoadRun(session, plan, http=target.is_http, timeout=target.timeout, on_progress=progress.show)
+        runs.append(run)
         figures = await run.run()
-        if session.closed:
+        if session.closed and not figures.get("stopped"):
             figures["server_gone"] = "the server went away during the run: " + (
                 session.diagnosis() or "the connection closed")
         return figures
@@ -149,8 +168,9 @@ class Progress:
         if not self.tty and snap.elapsed - self.last < 1.0:
             return
         self.last = snap.elapsed
+        latency = f"p50 {snap.p50:.2f} ms  p99 {snap.p99:.2f} ms" if snap.answered else "no answer yet"
         line = (f"load: {snap.elapsed:5.1f} s  {snap.requests:,} requests  {snap.recent_throughput:,.0f}/s  "
-                f"p50 {snap.p50:.2f} ms  p99 {snap.p99:.2f} ms  {snap.errors:,} errors")
+                f"{latency}  {snap.errors:,} errors")
         try:
             self.stream.write(("\r" + line + "\x1b[K") if self.tty else line + "\n")
             self.stream.flush()
@@ -164,13 +184,13 @@ class Progress:
 
 
 def text_lines(figures: dict[str, Any], what: str) -> list[str]:
-    latency = figures["latency_ms"]
+    from inspector.core.load.stats import latency_text
+
     lines = [safe(f"{what}: {figures['requests']:,} requests in {figures['elapsed_s']:.2f} s at concurrency "
                   f"{figures['concurrency']}: {figures['throughput']:,.1f} requests/s"),
              f"errors: {figures['errors']:,} ({figures['error_rate'] * 100:.2f}%)"
              + "".join(f", {kind} {n:,}" for kind, n in figures["error_kinds"].items() if n),
-             f"latency ms: min {latency['min']:.2f}  p50 {latency['p50']:.2f}  p90 {latency['p90']:.2f}  "
-             f"p99 {latency['p99']:.2f}  max {latency['max']:.2f}"]
+             latency_text(figures)]
     lines += [safe(f"  {m['count']:,} x {m['message']}") for m in figures["error_messages"]]
     lines.append(safe(f"capture: {figures['capture']}"))
     return lines

@@ -354,6 +354,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(capture_as_open(own, parser))
     if insecure_for_a_url(args, command):
         print(INSECURE_WARNING, file=sys.stderr)  # once, whatever the command, however many sessions it opens
+    if getattr(args, "client_key", None):
+        from inspector.core.auth.assertions import exposed_key_file
+
+        exposed = exposed_key_file(args.client_key)
+        if exposed:  # as ssh does, but a warning: the key is the user's to protect
+            print(f"mcp-inspector: warning: {exposed}", file=sys.stderr)
     if getattr(args, "app_command", False):
         from inspector.cli.app_cmd import run_app_command
 

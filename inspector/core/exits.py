@@ -59,8 +59,9 @@ REPLAY_EXITS: tuple[tuple[int, str], ...] = (
 #: the one-shot commands (``call``, ``tools``, ``read``, ``prompt``, ``complete``, ``request``, ...)
 ONESHOT_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "success: the result is on stdout"),
-    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
-                         "handshake failed"),
+    (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, the "
+                         "handshake failed, or the answer still asks for input (no --answer, or asked again after "
+                         "5 rounds), which is no result"),
     (EXIT_BAD_INPUT, "usage: an option or argument is unusable (KEY without =, bad JSON, arguments that do not "
                      "fit the tool's inputSchema, an unknown tool or prompt)"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
@@ -139,12 +140,12 @@ RUN_EXITS: tuple[tuple[int, str], ...] = (
 LOAD_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "the run completed and every request was answered without an error"),
     (EXIT_DIFFERENT, "some requests failed (a JSON-RPC error, isError: true, no answer in time), or the server went "
-                     "away during the run; the figures are printed all the same"),
+                     "away or stopped reading during the run; the figures so far are printed all the same"),
     (EXIT_CANNOT_COMPARE, "unusable input (an option, an unknown tool, arguments that do not fit its inputSchema), "
                           "or the server failed its handshake"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
     (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
-    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C); the figures so far are printed"),
 )
 
 

@@ -160,5 +160,6 @@ def make_key(folder: Path, name: str = "key") -> KeyPair:
     folder.mkdir(parents=True, exist_ok=True)
     private, public = folder / f"{name}.pem", folder / f"{name}.pub.pem"
     private.write_bytes(key.as_pem(private=True))
+    private.chmod(0o600)  # as a private key is kept (a world-readable one gets a warning)
     public.write_bytes(key.as_pem(private=False))
     return KeyPair(private, public, key)

@@ -14,7 +14,7 @@ from auth_support import CALLS, AuthServer, KeyPair, make_key
 from helpers import cli
 
 from inspector.cli.main import build_parser
-from inspector.core.auth.assertions import claims_of, header_of
+from inspector.core.auth.assertions import claims_of, exposed_key_file, header_of
 from inspector.core.connect.target import InputError, oauth_from_args
 from inspector.core.exits import EXIT_OK
 
@@ -63,6 +63,40 @@ def test_client_key_signs_a_private_key_jwt_client_assertion_with_the_key_in_the
     [form] = forms(server, "/token")
     assert claims_of(form["client_assertion"])["iss"] == "pre-client"  # type: ignore[index]
     assert form["client_assertion"] not in (tmp_path / "s.jsonl").read_text()
+
+
+@pytest.mark.parametrize(("mode", "says"), [(0o644, "can be read by other users (permissions 0644)"),
+                                            (0o640, "can be read by its group (permissions 0640)"),
+                                            (0o622, "can be changed by other users (permissions 0622)"),
+                                            (0o666, "can be read and changed by other users (permissions 0666)"),
+                                            (0o600, None), (0o400, None)])
+def test_a_client_key_file_others_can_read_is_said_to_be_exposed_as_ssh_would(tmp_path: Path, mode: int,
+                                                                             says: str | None) -> None:
+    key = make_key(tmp_path, "k").private
+    key.chmod(mode)
+    found = exposed_key_file(str(key))
+    if says is None:
+        assert found is None
+    else:
+        assert found == f"the client key file {key} {says}; a private key should be yours alone: chmod 600 {key}"
+    assert exposed_key_file(str(tmp_path / "missing.pem")) is None  # reading it says why, later
+
+
+@pytest.mark.report("security", "--client-key names a private key file other users can read", surface="CLI",
+                    group="hostile", advice="Make the key file yours alone: chmod 600 FILE.")
+def test_client_key_warns_once_in_one_sentence_when_others_can_read_the_key(tmp_path: Path, report) -> None:  # type: ignore[no-untyped-def]
+    key = make_key(tmp_path, "k").private
+    key.chmod(0o644)
+    done = cli(*RECORD, "--oauth-grant", "client-credentials", "--client-id", "c", "--client-key", str(key),
+               "--timeout", "2", cwd=tmp_path, env=MEMORY)
+    warnings = [line for line in done.stderr.splitlines() if "warning" in line]
+    assert warnings == [f"mcp-inspector: warning: the client key file {key} can be read by other users (permissions "
+                        f"0644); a private key should be yours alone: chmod 600 {key}"], done.stderr
+    key.chmod(0o600)
+    private = cli(*RECORD, "--oauth-grant", "client-credentials", "--client-id", "c", "--client-key", str(key),
+                  "--timeout", "2", cwd=tmp_path, env=MEMORY)
+    assert "warning" not in private.stderr, private.stderr
+    report.saw(warnings[0])
 
 
 def test_client_key_alg_picks_the_algorithm_the_client_assertion_is_signed_with(

@@ -61,3 +61,11 @@ def test_history_calls_append_to_a_new_then_an_existing_collection(tmp_path: Pat
     assert collection.name == "saved"
     assert [(r.tool, r.expect.is_error, r.expect.text_contains) for r in collection.requests] == [
         ("echo", False, ["hi"]), ("fail", True, [])]
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+def test_json_nested_too_deep_to_read_is_one_sentence_not_a_recursion_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with pytest.raises(CollectionError, match=r"deep\.json is JSON nested too deep to read$"):
+        load(path)

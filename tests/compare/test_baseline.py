@@ -34,6 +34,7 @@ def test_a_saved_baseline_checks_clean_and_names_a_changed_annotation(tmp_path: 
     ('{"format": "something-else"}', "is not a tool baseline"),
     ('{"format": "mcp-inspector-baseline", "version": 9, "tools": {}}', "version 9"),
     ('{"format": "mcp-inspector-baseline", "version": 1, "tools": {"a": {}}}', "no definition and sha256"),
+    ("[" * 100_000 + "]" * 100_000, "is JSON nested too deep to read"),  # issue 39: a RecursionError's traceback
 ])
 def test_an_unusable_file_is_one_sentence(tmp_path: Path, text: str, says: str) -> None:
     path = tmp_path / "b.json"

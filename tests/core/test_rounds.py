@@ -72,4 +72,6 @@ def test_a_server_that_always_asks_is_answered_a_bounded_number_of_times(tmp_pat
     outcome, events, _ = call("rounds_server.py", "never-done", tmp_path)
     assert len(calls(events)) == 1 + MAX_INPUT_ROUNDS
     assert any(e.kind == Kind.NOTE and "still needs input after" in e.data.get("text", "") for e in events)
-    assert outcome.exit_code == 0 and outcome.result["resultType"] == "input_required"  # shown as it came
+    # an answer that still asks for input is no result (issue 39): a sentence and status 1, nothing printed
+    assert outcome.exit_code == 1 and outcome.result is None
+    assert f"still asked for input after {MAX_INPUT_ROUNDS} rounds" in (outcome.error or "")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from helpers import cli
 from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_SKILL_UNVERIFIED
 from inspector.core.session.session import Session
-from inspector.core.skills.entries import MAX_FILES, entry_of
+from inspector.core.skills.entries import MAX_FILES, dot_segment, entry_of, outside
 from inspector.core.skills.frontmatter import FrontmatterError, differences, split
 from inspector.core.skills.loader import (
     SkillError,
@@ -29,6 +30,7 @@ from inspector.core.skills.loader import (
 )
 
 SERVER = Path(__file__).parent / "servers" / "skills_server.py"
+SKILLSRV = Path(__file__).parents[1] / "data" / "hostile" / "skillsrv.py"
 BOUND = 60
 PDF = "skill://pdf-processing/SKILL.md"
 FORMS = "skill://pdf-processing/references/FORMS.md"
@@ -252,3 +254,84 @@ def test_an_entry_that_breaks_the_rules_is_never_loadable():
     for words, value in cases.items():
         problem = entry_of(value).problem
         assert problem is not None and words in problem, (words, problem)
+
+
+# -- hostile frontmatter and file URIs (issue 39, section 6; tests/data/hostile/skillsrv.py) -------------------
+
+#: skillsrv.py's "laughs": nine anchors, each a list of nine aliases of the one before (383 bytes, 9**9 strings)
+LAUGHS = ("---\nname: laughs\ndescription: d\na: &a [" + ",".join(['"lol"'] * 9) + "]\n"
+          + "".join(f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n"
+                    for p, c in zip("abcdefgh", "bcdefghi", strict=True))
+          + "---\nbody\n")
+
+
+def test_a_yaml_alias_bomb_in_the_frontmatter_is_refused_at_once_with_a_sentence():
+    with pytest.raises(FrontmatterError, match=r"uses the alias \*a \(line 5\), and aliases are refused"):
+        split(LAUGHS)
+    with pytest.raises(FrontmatterError, match="alias"):  # a merge key is an alias too
+        split("---\nbase: &b {name: x}\nother:\n  <<: *b\n---\n")
+    assert split("---\nname: &n x\ndescription: d\n---\n")[0] == {"name": "x", "description": "d"}  # anchor alone
+    with pytest.raises(FrontmatterError, match="nests too deep"):
+        split("---\na: " + "[" * 50_000 + "]" * 50_000 + "\n---\n")
+
+
+@pytest.mark.parametrize("uri", [
+    "skill://trav/../../../etc/passwd", "skill://trav/%2e%2e/x", "skill://trav/%2E./x", "skill://trav/.%2E/x",
+    "skill://trav/..\\..\\x", "skill://trav/%5c..%5cx", "skill://trav/%252e%252e/x", "skill://trav/\uff0e\uff0e/x",
+    "skill://trav/..;/x", "skill://trav/a/../SKILL.md", "skill://trav/./x", "skill://trav/%2e%2e%2fx"])
+def test_a_file_uri_with_a_dot_segment_in_any_spelling_is_outside_the_skill(uri):
+    entry = entry_of({"uri": "skill://trav/SKILL.md", "frontmatter": {"name": "trav", "description": "t"},
+                      "resources": [{"uri": "skill://trav/SKILL.md", "digest": "sha256:" + "0" * 64, "size": 3},
+                                    {"uri": uri, "digest": "sha256:" + "1" * 64, "size": 3}]})
+    assert entry.problem is not None and "dot segment" in entry.problem, entry.problem
+
+
+def test_dots_that_are_not_a_whole_segment_are_ordinary_names():
+    for path in ("a/b.md", "a/...", "a/.hidden", "a/..b", "a/b..", "a/%2e%2e%2e"):
+        assert not dot_segment(path), path
+    assert dot_segment("skill://../x/SKILL.md")
+    assert outside("skill://trav/ok.md", "skill://trav") is None
+    assert "not in the skill's directory" in (outside("skill://travel/x", "skill://trav") or "")
+
+
+def test_a_dynamic_skill_reads_no_file_outside_its_directory():
+    async def scenario() -> None:
+        session = await connected()
+        try:
+            generated = SkillLoad(session, (await list_skills(session)).entries[2])
+            await generated.open()
+            outside_uri = generated.entry.root + "/%2e%2e/%2e%2e/etc/passwd"
+            with pytest.raises(SkillVerificationError, match="has a dot segment") as caught:
+                await generated.read(outside_uri)
+            assert caught.value.check == "outside" and outside_uri not in asked(session)
+        finally:
+            await session.close()
+
+    run(scenario)
+
+
+@pytest.mark.integration
+@pytest.mark.report("security", "skill: a YAML alias bomb in SKILL.md's frontmatter (skillsrv.py laughs)",
+                    surface="CLI", group="hostile",
+                    advice="The skill's frontmatter uses YAML aliases; write each value out in full.")
+def test_skill_refuses_the_alias_bomb_with_one_sentence_and_exit_9(report):
+    started = time.monotonic()
+    done = cli("skill", "laughs", "--timeout", "20", "--", sys.executable, str(SKILLSRV), "laughs", timeout=60)
+    elapsed = time.monotonic() - started
+    assert done.returncode == EXIT_SKILL_UNVERIFIED, done.stderr
+    assert done.stdout == "" and done.stderr.count("\n") == 1
+    assert "its frontmatter uses the alias *a (line 5), and aliases are refused" in done.stderr
+    assert elapsed < 20, "the expansion ran"
+    report.saw(done.stderr.strip(), seconds=elapsed)
+
+
+@pytest.mark.integration
+@pytest.mark.report("security", "skill: a file URI with .. segments inside the skill's prefix (skillsrv.py trav2)",
+                    surface="CLI", group="hostile",
+                    advice="List only files inside the skill's directory, without . or .. segments.")
+def test_skill_refuses_a_file_uri_that_climbs_out_of_its_directory(report):
+    done = cli("skill", "trav", "--timeout", "20", "--", sys.executable, str(SKILLSRV), "trav2", timeout=60)
+    assert done.returncode == EXIT_SKILL_UNVERIFIED, done.stderr
+    assert done.stdout == "" and "verified" not in done.stdout
+    assert "skill://trav/../../../etc/passwd, which has a dot segment" in done.stderr, done.stderr
+    report.saw(done.stderr.strip())

@@ -9,7 +9,13 @@ import sys
 
 import pytest
 
-from inspector.core.transports.base import CannotRun, CommandNotFound, TransportError
+from inspector.core.transports.base import (
+    CannotRun,
+    CommandNotFound,
+    NoWorkingDirectory,
+    TransportError,
+    WholeCommandLine,
+)
 from inspector.core.transports.http_common import (
     HeaderError,
     UrlError,
@@ -37,7 +43,8 @@ def test_a_missing_program_is_command_not_found(tmp_path):
     missing = start_failure(["mcp-inspector-no-such-server"])
     assert type(missing) is CommandNotFound and str(missing).startswith("command not found: mcp-inspector-no-such")
     whole = start_failure(["python -m srv"])
-    assert type(whole) is CommandNotFound and "is a whole command line in one word" in str(whole)
+    assert type(whole) is WholeCommandLine and "is a whole command line in one word" in str(whole)
+    assert isinstance(whole, CommandNotFound)
     assert type(start_failure([str(tmp_path / "nothing")])) is CommandNotFound
 
 
@@ -49,7 +56,8 @@ def test_a_program_that_exists_but_cannot_run_as_given_is_cannot_run(tmp_path):
     assert str(start_failure([str(tmp_path)])) == f"{tmp_path} is a directory, not a program"
     assert type(start_failure([str(tmp_path)])) is CannotRun
     gone = start_failure([sys.executable, "-c", "pass"], cwd=str(tmp_path / "gone"))
-    assert type(gone) is CannotRun and str(gone) == f"the working directory {tmp_path / 'gone'} does not exist"
+    assert type(gone) is NoWorkingDirectory and str(gone) == f"the working directory {tmp_path / 'gone'} does not exist"
+    assert isinstance(gone, CannotRun)
 
 
 def test_a_bad_url_or_header_says_why_with_and_without_naming_it():

@@ -12,6 +12,7 @@ https://www.rfc-editor.org/rfc/rfc7523 and, for the audience, draft-ietf-oauth-r
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import time
 from dataclasses import dataclass
@@ -88,6 +89,24 @@ def load_client_key(path: str, alg: str | None = None) -> ClientKey:
         raise CredentialError(f"--client-key-alg {alg} does not fit the {'/'.join(_kind(key)).strip('/')} key in "
                         f"{path}: it signs with {', '.join(allowed)}")
     return ClientKey(path, key, alg)
+
+
+def exposed_key_file(path: str) -> str | None:
+    """Why the private key file ``path`` is not private, as ssh judges one (any permission for its group or
+    others: ``mode & 0o077``), in one clause; None when it is private, cannot be looked at (reading it later
+    says why), or the system has no such permissions (Windows)."""
+    if os.name != "posix":
+        return None
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    who = "other users" if mode & 0o007 else "its group"
+    how = "read" if mode & 0o044 and not mode & 0o022 else "changed" if not mode & 0o044 else "read and changed"
+    return (f"the client key file {path} can be {how} by {who} (permissions {mode:04o}); a private key should be "
+            f"yours alone: chmod 600 {path}")
 
 
 def client_assertion(key: ClientKey, client_id: str, audience: str, now: float | None = None) -> str:

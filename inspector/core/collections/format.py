@@ -159,6 +159,8 @@ def load(path: str | os.PathLike[str]) -> Collection:
         raise CollectionError(f"{name} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
     except ValueError as exc:
         raise CollectionError(f"{name} is not JSON ({exc})") from None
+    except RecursionError:  # Python's json reads about a thousand levels: the stack ends there
+        raise CollectionError(f"{name} is JSON nested too deep to read") from None
     return parse(data, name)
 
 

@@ -96,6 +96,8 @@ class Baseline:
             raise BaselineError(f"{name} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
         except ValueError as exc:
             raise BaselineError(f"{name} is not JSON ({exc})") from None
+        except RecursionError:  # Python's json reads about a thousand levels: the stack ends there
+            raise BaselineError(f"{name} is JSON nested too deep to read") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise BaselineError(f"{name} is not a tool baseline (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:

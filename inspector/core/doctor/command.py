@@ -19,7 +19,14 @@ from inspector.core.connect.target import Target
 from inspector.core.doctor.model import Step, failed, passed, warning
 from inspector.core.doctor.session_run import SessionRun
 from inspector.core.text import safe
-from inspector.core.transports.base import CannotRun, CommandNotFound, TransportClosed, TransportError
+from inspector.core.transports.base import (
+    CannotRun,
+    CommandNotFound,
+    NoWorkingDirectory,
+    TransportClosed,
+    TransportError,
+    WholeCommandLine,
+)
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind, Lifecycle
 
@@ -37,6 +44,9 @@ FIX_NOT_FOUND = ("Check the command's spelling, or give its full path: it runs w
 FIX_ONE_WORD = "Give the program and each of its arguments as separate words."
 FIX_CANNOT_RUN = "Make the file executable (chmod +x FILE), or run it through its interpreter (python FILE, node FILE)."
 FIX_NO_FOLDER = "Create that folder, or give the server's working directory with --cwd."
+FIX_STDOUT_ONLY = ("The server wrote on stdout what is no MCP message and exited: read the line the stdout step "
+                   "quotes (an error or a usage message?), and check that the command starts the server in stdio "
+                   "mode.")
 FIX_STDOUT = ("Write logs to stderr: stdout carries MCP messages only, and clients stricter than mcp-inspector close "
               "the connection on a line that is not one.")
 
@@ -48,9 +58,9 @@ def command_step(target: Target) -> Step:
     try:
         executable = transport.resolve_executable(env)
     except CommandNotFound as exc:
-        return failed("command", str(exc), FIX_ONE_WORD if "whole command line" in str(exc) else FIX_NOT_FOUND)
+        return failed("command", str(exc), FIX_ONE_WORD if isinstance(exc, WholeCommandLine) else FIX_NOT_FOUND)
     except CannotRun as exc:
-        fix = FIX_NO_FOLDER if "working directory" in str(exc) else FIX_CANNOT_RUN
+        fix = FIX_NO_FOLDER if isinstance(exc, NoWorkingDirectory) else FIX_CANNOT_RUN
         return failed("command", str(exc), fix.replace("FILE", target.argv[0]))
     found = executable if os.path.isabs(executable) else str(Path(target.cwd or ".", executable))
     problem = interpreter_problem(found, env) or script_problem(target)
@@ -142,7 +152,14 @@ def start_step(run: SessionRun) -> Step:
     # the session's own sentence names the request it waited for, as record and the window say it
     diagnosis = str(run.error) if isinstance(run.error, TransportClosed) else \
         run.diagnosis or f"the server exited with code {transport.returncode}"
-    return failed("start", diagnosis, exit_fix(list(transport.stderr_tail), _executable(run) or transport.argv[0]))
+    stderr = list(transport.stderr_tail)
+    junk, answered = stdout_before_first_message(run)
+    if junk and not answered:  # what it wrote instead of MCP is the clue, above all when stderr is empty
+        diagnosis += f"; on stdout it wrote {_lines(junk)} that {'is' if len(junk) == 1 else 'are'} no MCP " \
+                     "message (the stdout step quotes the first)"
+        if not stderr:
+            return failed("start", diagnosis, FIX_STDOUT_ONLY)
+    return failed("start", diagnosis, exit_fix(stderr, _executable(run) or transport.argv[0]))
 
 
 def _executable(run: SessionRun) -> str | None:
@@ -171,27 +188,35 @@ def exit_fix(stderr: list[str], program: str) -> str:
 def stdout_step(run: SessionRun) -> Step:
     """``stdout``: nothing but MCP messages from the first byte. Lines before the first message are a warning
     (this inspector records them and goes on; stricter clients give up); lines and no message at all fail."""
-    before: list[str] = []
-    answered = False
-    for event in run.events:
-        if event.dir != Direction.S2C:
-            continue
-        if event.kind == Kind.MESSAGE:
-            answered = True
-            break
-        if event.kind == Kind.FRAMING_ERROR:
-            before.append(event.text())
+    before, answered = stdout_before_first_message(run)
     if not before:
         if answered:
             return passed("stdout", "the first thing on stdout was an MCP message")
         return passed("stdout", "the server wrote nothing on stdout (the handshake step says whether it answered)")
-    count = f"{len(before)} line{'s' if len(before) > 1 else ''}"
+    count = _lines(before)
     quoted = safe(_quote(before[0]))
     if answered:
         return warning("stdout", f"the server wrote {count} on stdout before its first message, the first: "
                                  f"{quoted}", FIX_STDOUT)
     return failed("stdout", f"the server wrote {count} on stdout and no MCP message, the first: {quoted}",
                   FIX_STDOUT)
+
+
+def stdout_before_first_message(run: SessionRun) -> tuple[list[str], bool]:
+    """The lines the server wrote on stdout before its first MCP message, and whether one came at all."""
+    before: list[str] = []
+    for event in run.events:
+        if event.dir != Direction.S2C:
+            continue
+        if event.kind == Kind.MESSAGE:
+            return before, True
+        if event.kind == Kind.FRAMING_ERROR:
+            before.append(event.text())
+    return before, False
+
+
+def _lines(lines: list[str]) -> str:
+    return f"{len(lines):,} line{'s' if len(lines) != 1 else ''}"
 
 
 def _quote(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from inspector.core.doctor.model import Step, failed, passed, warning
 from inspector.core.doctor.session_run import SessionRun
 from inspector.core.protocol.revisions import REVISIONS
-from inspector.core.session.outcomes import HandshakeError, RequestTimeout, UnreadableResponse
+from inspector.core.session.outcomes import RequestTimeout, RevisionRefused, UnreadableResponse
 
 #: How the session's notes about version negotiation begin (inspector/core/session/handshake.py).
 NEGOTIATION_NOTES = ("the server rejected", "asked for protocol")
@@ -33,7 +33,7 @@ def handshake_step(run: SessionRun) -> Step:
         stdio = run.transport is not None and run.transport.name == "stdio"
         if isinstance(error, RequestTimeout):
             return failed("handshake", detail, FIX_SILENT_STDIO if stdio else FIX_SILENT_HTTP)
-        if isinstance(error, HandshakeError) and ("revision" in detail or "protocol" in detail):
+        if isinstance(error, RevisionRefused):
             return failed("handshake", detail, FIX_REFUSED)
         if isinstance(error, UnreadableResponse):
             return failed("handshake", detail, "Raise --max-message, or make the server's answer smaller.")

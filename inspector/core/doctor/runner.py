@@ -1,7 +1,9 @@
 """The doctor's order of steps, for a command and for a URL, with each step handed out as soon as it is known.
 
 Once a step failed, the steps after it are ``skipped`` ("not tried: the connect step failed"): the first failed
-step is the cause to fix first, and what comes after it cannot be judged until it is fixed.
+step is the cause to fix first, and what comes after it cannot be judged until it is fixed. One exception: a
+command's ``stdout`` step is judged after a failed ``start`` when the process wrote lines on stdout before it
+ended: they are known, and often say why it ended.
 """
 
 from __future__ import annotations
@@ -59,15 +61,22 @@ async def diagnose(target: Target, *, timeout: float = DEFAULT_DOCTOR_TIMEOUT, o
 
 
 async def _command(target: Target, timeout: float, steps: _Steps) -> None:
-    from inspector.core.doctor.command import command_step, start_step, stdout_step
+    from inspector.core.doctor.command import command_step, start_step, stdout_before_first_message, stdout_step
     from inspector.core.doctor.handshake import handshake_step
 
     steps.add(command_step(target))
     run: SessionRun | None = None
     if steps.failed is None:
         run = await run_session(target, timeout)
-    for name, judge in zip(COMMAND_STEPS[1:], (start_step, stdout_step, handshake_step), strict=True):
-        await steps.next(name, _now(judge, run))
+    await steps.next("start", _now(start_step, run))
+    if run is not None and steps.failed is not None and steps.failed.step == "start" \
+            and stdout_before_first_message(run)[0]:
+        # what the process wrote on stdout before it ended is known, and often says why (a usage message)
+        steps.add(stdout_step(run))
+    else:
+        await steps.next("stdout", _now(stdout_step, run))
+    await steps.next("handshake", _now(handshake_step, run))
+    assert [s.step for s in steps.report.steps] == list(COMMAND_STEPS)
 
 
 async def _url(target: Target, timeout: float, steps: _Steps, sign_in: bool) -> None:

@@ -125,6 +125,18 @@ def _why_untrusted(place: Where, error: ssl.SSLCertVerificationError, cert: Cert
         since = f" until {cert.not_before:%Y-%m-%d %H:%M} UTC" if cert and cert.not_before else ""
         return (f"the server's {described} is not valid yet{since}",
                 "Check this computer's clock (and the server's), or wait until the certificate is valid.")
+    untrusted = code in (SELF_SIGNED, SELF_SIGNED_IN_CHAIN, NO_LOCAL_ISSUER, CANNOT_VERIFY_LEAF) or \
+        (cert is not None and cert.self_signed)
+    # OpenSSL reports an untrusted issuer before the dates, but an expired certificate stays refused once trusted:
+    # the dates come first, so that the fix is not to trust a certificate that has expired
+    dated = _out_of_date(cert) if untrusted else None
+    if dated is not None:
+        why = "it is self-signed" if code == SELF_SIGNED or (cert is not None and cert.self_signed) else \
+            f"it was issued by {cert.issuer if cert else 'a CA'}, a CA this computer does not trust"
+        trust = trust_fix(place)
+        return (f"the server's {described} {dated}; {why}, so it is not trusted either",
+                f"Renew the server's certificate (or, if it is new, check this computer's clock); then "
+                f"{trust[0].lower()}{trust[1:]}")
     if code == SELF_SIGNED or (cert is not None and cert.self_signed):
         return f"the server's {described} is self-signed, and this computer does not trust it", trust_fix(place)
     if code in (SELF_SIGNED_IN_CHAIN, NO_LOCAL_ISSUER, CANNOT_VERIFY_LEAF):
@@ -146,6 +158,16 @@ def _not_tls(place: Where, error: ssl.SSLError | None) -> Step:
     return failed("tls", f"the TLS handshake with {place.hostport} failed: {reason}",
                   "The server's TLS settings and this computer's do not agree (a protocol version or cipher): "
                   "check the server's TLS configuration.")
+
+
+def _out_of_date(cert: CertFacts | None) -> str | None:
+    """``expired on DATE`` or ``is not valid yet until DATE`` for a certificate outside its dates now, else None."""
+    now = datetime.datetime.now(datetime.UTC)
+    if cert is not None and cert.not_after is not None and cert.not_after < now:
+        return f"expired on {cert.not_after:%Y-%m-%d}"
+    if cert is not None and cert.not_before is not None and cert.not_before > now:
+        return f"is not valid yet until {cert.not_before:%Y-%m-%d %H:%M} UTC"
+    return None
 
 
 def _days_left(cert: CertFacts | None) -> int | None:

@@ -299,8 +299,12 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
 
 def _loads(text: str) -> Any:
-    """JSON without NaN and Infinity (not JSON, though Python's parser takes them)."""
-    return json.loads(text, parse_constant=_no_constant)
+    """JSON without NaN and Infinity (not JSON, though Python's parser takes them); JSON nested too deep for
+    Python's parser (about a thousand levels) is a ValueError that says so."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("it is nested too deep to read") from None
 
 
 def _no_constant(name: str) -> Any:

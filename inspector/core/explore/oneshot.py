@@ -257,7 +257,8 @@ async def _act(session: Session, job: OneShot) -> OneShotResult:
         if tell is not None:
             book.listeners.append(lambda run: tell(run.line()))
         response = await book.call_tool({"name": job.name, "arguments": arguments}, form)
-        outcome = _outcome("tools/call", *outcome_of(response), tool=job.name)
+        outcome = _unanswered(session, "tools/call", response) or \
+            _outcome("tools/call", *outcome_of(response), tool=job.name)
         outcome.notes = notes
         problem = output_problem(job.name, tool.get("outputSchema"), outcome.result) if tool is not None \
             and outcome.exit_code == EXIT_OK else None
@@ -355,7 +356,27 @@ async def _find(session: Session, kind: str, name: str, timeout: float) -> dict[
 
 async def _ask(session: Session, method: str, params: Any, timeout: float) -> OneShotResult:
     response = await session.request(method, params, timeout=timeout)
-    return _outcome(method, *result_of(response))
+    return _unanswered(session, method, response) or _outcome(method, *result_of(response))
+
+
+def _unanswered(session: Session, method: str, response: Event) -> OneShotResult | None:
+    """The failure of a request whose last answer still asks for input (2026-07-28 multi round-trip requests):
+    nothing here could answer it, or the server asked again in every round up to the limit. Such an answer is
+    no result (it is not printed as one); None for any other answer."""
+    from inspector.core.session.rounds import MAX_INPUT_ROUNDS, can_answer, input_required
+
+    result = input_required(response)
+    if result is None:
+        return None
+    asked = a if isinstance(a := result.get("inputRequests"), dict) else {}
+    names = ", ".join(f"{v.get('method')} ({k})" for k, v in asked.items() if isinstance(v, dict)) or "nothing named"
+    if not can_answer(session, asked):
+        return OneShotResult(EXIT_SERVER_FAILED, error=f"{method} needs input ({names}) and nothing here can answer "
+                                                       "it (give --answer, for example --answer "
+                                                       "elicitation=accept-defaults), so it has no result")
+    return OneShotResult(EXIT_SERVER_FAILED, error=f"the server still asked for input after {MAX_INPUT_ROUNDS} "
+                                                   f"rounds of answers ({names}), so {method} has no result; "
+                                                   "mcp-inspector stopped answering there")
 
 
 def _outcome(method: str, result: Any, error: Any, *, tool: str = "") -> OneShotResult:

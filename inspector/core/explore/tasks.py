@@ -213,6 +213,20 @@ def plan(server: ServerInfo | None, tool: dict[str, Any] | None, asked: bool) ->
     return None
 
 
+def created_task(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The task a ``tools/call`` result creates, or None: a 2025-11-25 ``CreateTaskResult``'s ``task``, or the
+    extension's ``resultType: "task"`` result with the task's fields in it (also, leniently, under ``task``: a
+    result that says it is a task is never the call's answer, whatever its shape). Only a task with a string
+    ``taskId`` can be followed."""
+    nested = result.get("task")
+    task: dict[str, Any] | None
+    if result.get("resultType") == "task":
+        task = result if isinstance(result.get("taskId"), str) or not isinstance(nested, dict) else nested
+    else:
+        task = nested if isinstance(nested, dict) else None
+    return task if task is not None and isinstance(task.get("taskId"), str) else None
+
+
 def outcome_of(response: Event) -> tuple[Any, Any]:
     """``(result, error)`` of the last answer of a call, as :func:`~inspector.core.session.outcomes.result_of`
     says, but for a call that ran as an extension task (its last answer is a ``tasks/get`` of an ended task) the
@@ -302,13 +316,12 @@ class TaskBook:
         method = event.data.get("request_method")
         if method == "tools/call":
             call = self._calls.pop(id_key(event.rpc.id), None)
-            task = result.get("task") if isinstance(result.get("task"), dict) else \
-                result if result.get("resultType") == "task" else None
-            if task is None or not isinstance(task.get("taskId"), str):
+            task = created_task(result)
+            if task is None:
                 return
             tool, token, form = call or ("", None, LEGACY)
-            run = self.runs.setdefault(task["taskId"], TaskRun(task["taskId"], EXTENSION if task is result
-                                                               else LEGACY, tool, progress_token=token))
+            run = self.runs.setdefault(task["taskId"], TaskRun(task["taskId"], EXTENSION if result.get("resultType")
+                                                               == "task" else LEGACY, tool, progress_token=token))
             run.learn(task)
             self._open_span(run, event)
             self._tell(run)
@@ -385,9 +398,12 @@ class TaskBook:
         result, error = result_of(response)
         if form is None or error is not None or not isinstance(result, dict):
             return response
-        task = result.get("task") if form == LEGACY else result if result.get("resultType") == "task" else None
-        run = self.runs.get(str(task.get("taskId"))) if isinstance(task, dict) else None
+        task = created_task(result)
+        run = self.runs.get(task["taskId"]) if task is not None else None
         if run is None:
+            if result.get("resultType") == "task":  # a task no one can follow is no answer either
+                raise TaskError(f"the server answered tools/call {params.get('name')} with a task but no taskId "
+                                "(a string), so it cannot be followed to its result")
             return response  # answered at once, with no task (the server's choice)
         return await self._follow(run, response)
 

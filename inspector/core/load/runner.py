@@ -12,6 +12,10 @@ as ``no_answer`` and its place is given to a new one; its late answer is ignored
 Errors: a JSON-RPC error answer (``rpc_error``, its message kept), a tool result with ``isError: true``
 (``tool_error``: seen in the answer's bytes without parsing it; ``"isError"`` with its quotes cannot occur
 inside a JSON string, where quotes are escaped), no answer in time (``no_answer``).
+
+A run the transport stops (a server that stops reading its stdin, a connection that closes under a write) ends
+there: the requests still waiting count as unanswered with that reason, and the figures say why it stopped
+(``stopped``). A run cancelled from outside (Ctrl-C) keeps its figures so far: :meth:`LoadRun.figures`.
 """
 
 from __future__ import annotations
@@ -91,6 +95,7 @@ class LoadRun:
         self._ended = 0.0
         self._failures: list[BaseException] = []
         self._posts: set[asyncio.Task[None]] = set()  #: HTTP: the POSTs under way (kept until they end)
+        self.stopped_by: str | None = None  #: why the transport ended the run early (a sentence), if it did
 
     def stop(self) -> None:
         """Start no more requests; the run ends once those waiting are answered (or time out)."""
@@ -107,15 +112,35 @@ class LoadRun:
         ticker = asyncio.ensure_future(self._tick())
         try:
             self._t0 = time.monotonic()
-            await self._drive()
-            await self._drain()
+            try:
+                await self._drive()
+                await self._drain()
+            except TransportError as exc:  # a write failed: what was sent may be cut short, so nothing more is
+                self.stopped_by = str(exc)
+                self._give_up(f"not answered: the run stopped: {exc}")
         finally:
             self._ended = time.monotonic()
             ticker.cancel()
             self.session.listeners.remove(self._saw)
         if self.on_progress is not None:
             self.on_progress(self.stats.snapshot(self.elapsed))
-        return self.stats.result(self.elapsed, self.plan.concurrency)
+        return self.figures()
+
+    def figures(self) -> dict[str, Any]:
+        """The figures so far (:meth:`LoadStats.result`); at the end of :meth:`run`, the run's. ``waiting``: the
+        requests sent and neither answered nor given up on yet (only a run cut short has any); ``stopped``: why
+        the transport ended the run early."""
+        figures = self.stats.result(self.elapsed, self.plan.concurrency)
+        figures["waiting"] = len(self.inflight)
+        if self.stopped_by is not None:
+            figures["stopped"] = self.stopped_by
+        return figures
+
+    def _give_up(self, why: str) -> None:
+        """Count every request still waiting as unanswered, for ``why``."""
+        for _ in range(len(self.inflight)):
+            self.stats.failed(NO_ANSWER, why)
+        self.inflight.clear()
 
     def _encode(self) -> None:
         """The request as the bytes around its id; ``_meta`` as the session adds it in the 2026-07-28 era."""
@@ -190,10 +215,7 @@ class LoadRun:
             self._wake.clear()
             await self._wake.wait()
         if self.inflight:
-            why = self.session.diagnosis() or "the connection closed"
-            for _ in range(len(self.inflight)):
-                self.stats.failed(NO_ANSWER, f"no answer: {why}")
-            self.inflight.clear()
+            self._give_up(f"no answer: {self.session.diagnosis() or 'the connection closed'}")
 
     def _saw(self, events: list[Event]) -> None:
         """A session listener: answers to our requests, counted."""

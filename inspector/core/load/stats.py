@@ -38,6 +38,7 @@ class Snapshot:
     recent: list[float]  #: latencies (seconds) of the answers since the previous snapshot
     p50: float  #: milliseconds, over the whole run so far
     p99: float
+    answered: int = 0  #: answers so far (the percentiles mean nothing without one)
 
 
 @dataclass
@@ -71,11 +72,11 @@ class LoadStats:
         ordered = sorted(self.latencies[-20_000:])  # the recent past: cheap enough twice a second
         done = self.answered + self.kinds[NO_ANSWER]
         return Snapshot(elapsed, done, self.errors, done / elapsed if elapsed > 0 else 0.0, len(recent) / span,
-                        recent, percentile(ordered, 0.5) * 1000, percentile(ordered, 0.99) * 1000)
+                        recent, percentile(ordered, 0.5) * 1000, percentile(ordered, 0.99) * 1000, self.answered)
 
     def result(self, elapsed: float, concurrency: int) -> dict[str, Any]:
-        """The run as ``load --format json`` prints it: ``{requests, errors, throughput, latency_ms: {min, p50,
-        p90, p99, max}, ...}``."""
+        """The run as ``load --format json`` prints it: ``{requests, answered, errors, throughput, latency_ms:
+        {min, p50, p90, p99, max, mean}, ...}``; the latencies are null when no request was answered."""
         ordered = sorted(self.latencies)
         requests = self.answered + self.kinds[NO_ANSWER]
 
@@ -84,21 +85,33 @@ class LoadStats:
 
         return {
             "requests": requests,
+            "answered": self.answered,
             "errors": self.errors,
             "error_rate": round(self.errors / requests, 6) if requests else 0.0,
             "throughput": round(requests / elapsed, 2) if elapsed > 0 else 0.0,
             "elapsed_s": round(elapsed, 3),
             "concurrency": concurrency,
+            # no answer, no latency: null, not a latency of 0
             "latency_ms": {
-                "min": ms(ordered[0]) if ordered else 0.0,
+                "min": ms(ordered[0]),
                 "p50": ms(percentile(ordered, 0.5)), "p90": ms(percentile(ordered, 0.9)),
                 "p99": ms(percentile(ordered, 0.99)),
-                "max": ms(ordered[-1]) if ordered else 0.0,
-                "mean": ms(sum(ordered) / len(ordered)) if ordered else 0.0,
-            },
+                "max": ms(ordered[-1]),
+                "mean": ms(sum(ordered) / len(ordered)),
+            } if ordered else dict.fromkeys(("min", "p50", "p90", "p99", "max", "mean")),
             "error_kinds": {kind: self.kinds[kind] for kind in (RPC_ERROR, TOOL_ERROR, NO_ANSWER)},
             "error_messages": [{"message": m, "count": n} for m, n in self.messages.most_common()],
         }
+
+
+def latency_text(figures: dict[str, Any]) -> str:
+    """The latency line of ``figures`` (:meth:`LoadStats.result`): its percentiles in milliseconds, or that no
+    request was answered (then there is no latency to give, not a latency of 0)."""
+    if not figures["answered"]:
+        return "latency: none, since no request was answered"
+    latency = figures["latency_ms"]
+    return (f"latency ms: min {latency['min']:.2f}  p50 {latency['p50']:.2f}  p90 {latency['p90']:.2f}  "
+            f"p99 {latency['p99']:.2f}  max {latency['max']:.2f}")
 
 
 def histogram(latencies: list[float], buckets: int = 20) -> tuple[list[float], list[int]]:

@@ -92,6 +92,8 @@ def load_messages(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{name} line {number} is not JSON: {exc.msg} at column {exc.colno}") from None
+        except RecursionError:  # Python's json reads about a thousand levels
+            raise InputError(f"{name} line {number} is JSON nested too deep to read") from None
         if not isinstance(obj, dict):
             raise InputError(f"{name} line {number} is not a JSON object")
         if not isinstance(obj.get("method"), str) and "result" not in obj and "error" not in obj:

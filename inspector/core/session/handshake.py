@@ -34,6 +34,7 @@ from inspector.core.session.outcomes import (
     UNSUPPORTED_PROTOCOL_VERSION,
     HandshakeError,
     RequestTimeout,
+    RevisionRefused,
     ServerInfo,
     client_info,
     error_text,
@@ -146,7 +147,7 @@ class Handshake:
             theirs = _supported_from_error(error)
             if rejected:
                 self.session.modern = False
-                raise HandshakeError(f"the server rejected protocol revision {version} again (error -32022), though "
+                raise RevisionRefused(f"the server rejected protocol revision {version} again (error -32022), though "
                                      f"it lists it among those it supports: {', '.join(theirs) or 'none'}")
             chosen = self._modern_choice(version, theirs, f"rejected protocol revision {version} (error -32022)", auto)
             if isinstance(chosen, list):
@@ -258,7 +259,7 @@ class Handshake:
         chosen = _choose(version, theirs, REVISIONS, LEGACY_REVISIONS)
         if chosen is None:
             self.session.modern = False
-            raise HandshakeError(_nothing_shared(version, theirs))
+            raise RevisionRefused(_nothing_shared(version, theirs))
         if chosen not in MODERN_REVISIONS:
             return self._legacy_only(what, theirs, auto)
         return chosen
@@ -269,7 +270,7 @@ class Handshake:
         self.session.modern = False
         shared = [v for v in LEGACY_REVISIONS if v in theirs]
         if not auto:
-            raise HandshakeError(f"the server {what} and supports {', '.join(theirs)}; the ones mcp-inspector also "
+            raise RevisionRefused(f"the server {what} and supports {', '.join(theirs)}; the ones mcp-inspector also "
                                  f"speaks ({', '.join(shared)}) need initialize, which the modern handshake does not "
                                  "send (try --handshake auto)")
         self.session.note(f"the server {what} and supports {', '.join(theirs)}: falling back to initialize, at a "
@@ -295,7 +296,7 @@ class Handshake:
             chosen = _choose(version, theirs, LEGACY_REVISIONS, MODERN_REVISIONS)
             if chosen is None:
                 modern = _choose(version, theirs, MODERN_REVISIONS, LEGACY_REVISIONS)
-                raise HandshakeError(_nothing_shared(version, theirs) if modern is None else
+                raise RevisionRefused(_nothing_shared(version, theirs) if modern is None else
                                      f"the server rejected initialize at {version} and supports {', '.join(theirs)}; "
                                      f"the one mcp-inspector also speaks ({modern}) has no initialize handshake (try "
                                      "--handshake modern)")

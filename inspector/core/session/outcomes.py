@@ -30,6 +30,11 @@ class HandshakeError(TransportError):
     """The handshake failed; the message says how."""
 
 
+class RevisionRefused(HandshakeError):
+    """The handshake failed on the protocol revision: the server and mcp-inspector share none it will speak, or
+    the server refused the one asked for."""
+
+
 class RequestCancelled(TransportError):
     """The request was cancelled (by the user) before its answer came; a late answer is still recorded."""
 

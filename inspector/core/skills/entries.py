@@ -6,21 +6,27 @@ An entry is ``{"uri": ".../SKILL.md", "frontmatter": {...}, "resources": [{uri, 
 ``frontmatter`` that is not an object or lacks ``name`` or ``description``, ``resources`` missing or neither an
 array nor ``"dynamic"`` ("hosts MUST NOT load it"), a file whose digest is not ``sha256:`` and 64 lowercase hex
 digits or whose size is not a byte count, no entry for ``SKILL.md`` itself, a skill path whose last segment is
-not the skill's name, or a skill over the limits every host accepts (512 files, 16 MiB). An entry with a problem
+not the skill's name, a file outside the skill's directory (:func:`outside`: a dot segment in any spelling
+counts as outside), or a skill over the limits every host accepts (512 files, 16 MiB). An entry with a problem
 is shown, never loaded. No I/O.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 #: The limits every conforming host accepts (SEP-2640 "Limits"); a skill over them is declined with a sentence.
 MAX_FILES = 512
 MAX_TOTAL_BYTES = 16 * 1024 * 1024
 DYNAMIC = "dynamic"
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+#: How many rounds of percent-decoding a URI's path gets before its segments are judged (``%252e`` is ``%2e``
+#: after one round and ``.`` after two; a server or a proxy may decode more than once).
+_DECODE_ROUNDS = 4
 
 
 @dataclass(frozen=True)
@@ -118,10 +124,40 @@ def _problem(entry: SkillEntry) -> str | None:
         return f"it has {len(files)} files, more than the {MAX_FILES} every host accepts"
     if entry.total_bytes > MAX_TOTAL_BYTES:
         return f"its files come to {entry.total_bytes:,} bytes, more than the 16 MiB every host accepts"
-    outside = next((f.uri for f in files if f.uri != entry.uri and not f.uri.startswith(entry.root + "/")), None)
-    if outside is not None:
-        return f"its resources list {outside}, which is not in the skill's directory {entry.root}"
+    if dot_segment(entry.uri):
+        return "its uri has a dot segment (. or ..), so its directory is not where it seems"
+    for file in files:
+        problem = outside(file.uri, entry.root) if file.uri != entry.uri else None
+        if problem is not None:
+            return f"its resources list {file.uri}, which {problem}"
     return _path_problem(entry.uri, entry.name)
+
+
+def outside(uri: str, root: str) -> str | None:
+    """Why the file ``uri`` is not in the skill's directory ``root`` (None: it is): it does not begin with
+    ``root/``, or its path below it has a dot segment (``..`` or ``.``) in any spelling, which a server resolving
+    the path would follow out of the directory (``skill://a/../../etc/passwd`` begins with ``skill://a/``)."""
+    if not uri.startswith(root + "/"):
+        return f"is not in the skill's directory {root}"
+    if dot_segment(uri[len(root) + 1:]):
+        return f"has a dot segment (. or .. in some spelling), so it may not be in the skill's directory {root}"
+    return None
+
+
+def dot_segment(path: str) -> bool:
+    """Whether ``path`` (or a whole URI, its scheme aside) has a segment that is ``.`` or ``..`` once
+    percent-decoded (up to :data:`_DECODE_ROUNDS` times), with backslashes read as slashes and compatibility
+    characters folded (NFKC: a fullwidth full stop is a dot). ``;``, ``?`` and ``#`` also end a segment here:
+    a server may not treat them as a URI parser does."""
+    decoded = path
+    for _round in range(_DECODE_ROUNDS):
+        once = unquote(decoded)
+        if once == decoded:
+            break
+        decoded = once
+    decoded = decoded.split("://", 1)[-1]
+    folded = unicodedata.normalize("NFKC", decoded).replace("\\", "/")
+    return any(segment in (".", "..") for segment in re.split(r"[/?#;]", folded))
 
 
 def _path_problem(uri: str, name: str) -> str | None:

@@ -28,7 +28,7 @@ from typing import Any
 from inspector.core.protocol.extensions import SKILLS, declared
 from inspector.core.session.outcomes import ServerInfo, result_of
 from inspector.core.session.session import DEFAULT_REQUEST_TIMEOUT, Session
-from inspector.core.skills.entries import MAX_TOTAL_BYTES, SkillEntry, entry_of
+from inspector.core.skills.entries import MAX_TOTAL_BYTES, SkillEntry, entry_of, outside
 from inspector.core.skills.frontmatter import FrontmatterError, differences, split
 
 #: Pages of skills/list followed before giving up on a server that pages forever.
@@ -45,8 +45,8 @@ class SkillError(Exception):
 
 
 class SkillVerificationError(SkillError):
-    """A file of a skill is not what its entry promised (``check``: size, digest, frontmatter, unlisted, unread);
-    the skill is not loaded and nothing more is read from it."""
+    """A file of a skill is not what its entry promised (``check``: size, digest, frontmatter, unlisted, outside,
+    unread); the skill is not loaded and nothing more is read from it."""
 
     def __init__(self, sentence: str, uri: str, check: str) -> None:
         super().__init__(sentence)
@@ -229,6 +229,8 @@ class SkillLoad:
             raise SkillError(f"{self.entry.uri} is not loaded yet: its SKILL.md is read first")
         if uri in self.files:
             return self.files[uri]
+        if self.entry.dynamic and (problem := outside(uri, self.entry.root)) is not None:
+            raise self._fail(uri, "outside", f"{uri} {problem}, so it was not read")
         if not self.entry.dynamic and self.entry.file(uri) is None:
             raise self._fail(uri, "unlisted", f"{uri} is not among the files {self.entry.uri}'s entry lists: an "
                                               "unlisted file is a changed skill, so it was not read")

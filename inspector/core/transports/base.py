@@ -34,9 +34,17 @@ class CommandNotFound(TransportError):
     """The server's program cannot be found (not on PATH, no such file, a whole command line in one word)."""
 
 
+class WholeCommandLine(CommandNotFound):
+    """The program's name is a whole command line given as one word (``"python server.py"`` quoted whole)."""
+
+
 class CannotRun(TransportError):
     """The server's program exists but cannot be run as given: a directory, not executable, permission denied,
     or a working directory that does not exist."""
+
+
+class NoWorkingDirectory(CannotRun):
+    """The working directory the server is to run in does not exist."""
 
 
 class CannotConnect(TransportError):

@@ -30,9 +30,11 @@ from inspector.core.redaction import redact_argv, redact_env
 from inspector.core.transports.base import (
     CannotRun,
     CommandNotFound,
+    NoWorkingDirectory,
     Transport,
     TransportClosed,
     TransportError,
+    WholeCommandLine,
 )
 from inspector.core.transports.draining import read_fd, readable, wait_while_busy
 from inspector.core.transports.process_group import (
@@ -140,12 +142,11 @@ class StdioTransport(Transport):
         """Find the executable the way exec would, so a missing one gets a sentence, not an errno."""
         command = self.argv[0]
         if self.cwd is not None and not Path(self.cwd).is_dir():
-            raise CannotRun(f"the working directory {self.cwd} does not exist")
+            raise NoWorkingDirectory(f"the working directory {self.cwd} does not exist")
         if os.sep in command:
             path = Path(self.cwd or ".", command) if not os.path.isabs(command) else Path(command)
             if not path.exists():
-                raise CommandNotFound(_whole_command_line(command)
-                                      or f"command not found: {command} (no such file)")
+                raise _not_found(command, f"command not found: {command} (no such file)")
             if path.is_dir():
                 raise CannotRun(f"{command} is a directory, not a program")
             if not os.access(path, os.X_OK):
@@ -158,8 +159,7 @@ class StdioTransport(Transport):
                               if d and Path(d, command).is_file()), None)
             if candidate is not None:
                 raise CannotRun(f"{candidate} is not executable (chmod +x {candidate}?)")
-            raise CommandNotFound(_whole_command_line(command)
-                                  or f"command not found: {command} (searched PATH: {search})")
+            raise _not_found(command, f"command not found: {command} (searched PATH: {search})")
         return found
 
     async def start(self) -> None:
@@ -470,6 +470,12 @@ class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         super().process_exited()
         if not self._exit_code.done():
             self._exit_code.set_result(code if code is not None else -1)
+
+
+def _not_found(command: str, sentence: str) -> CommandNotFound:
+    """The error for a program that is not found: :class:`WholeCommandLine` when its name is one."""
+    whole = _whole_command_line(command)
+    return WholeCommandLine(whole) if whole is not None else CommandNotFound(sentence)
 
 
 def _whole_command_line(command: str) -> str | None:

@@ -23,7 +23,7 @@ from PySide6.QtCore import QMargins, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from inspector.core.load.stats import Snapshot, histogram
+from inspector.core.load.stats import Snapshot, histogram, latency_text
 
 #: Latency bins of the histogram.
 BUCKETS = 12
@@ -129,12 +129,11 @@ class LoadView(QWidget):
         if problem:
             self.figures.setText(problem)
             return
-        latency = figures["latency_ms"]
         self.figures.setText(
             f"done: {figures['requests']:,} requests in {figures['elapsed_s']:.2f} s at concurrency "
             f"{figures['concurrency']}: {figures['throughput']:,.1f}/s; {figures['errors']:,} errors "
-            f"({figures['error_rate'] * 100:.2f}%); latency ms min {latency['min']:.2f}, p50 {latency['p50']:.2f}, "
-            f"p90 {latency['p90']:.2f}, p99 {latency['p99']:.2f}, max {latency['max']:.2f}")
+            f"({figures['error_rate'] * 100:.2f}%); {latency_text(figures)}"
+            + (f". The run stopped early: {figures['stopped']}" if figures.get("stopped") else ""))
 
     def on_stop(self, stop: Callable[[], None]) -> None:
         self.stop_requested.connect(stop)

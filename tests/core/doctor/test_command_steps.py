@@ -9,6 +9,8 @@ import stat
 import sys
 from pathlib import Path
 
+import pytest
+
 from inspector.core.connect.target import Target
 from inspector.core.doctor.model import COMMAND_STEPS, FAILED, PASSED, SKIPPED, WARNING, Report
 from inspector.core.doctor.runner import diagnose
@@ -129,3 +131,46 @@ def test_a_server_that_says_nothing_fails_the_handshake_and_not_start():
     assert statuses(report) == {"command": PASSED, "start": PASSED, "stdout": PASSED, "handshake": FAILED}
     assert "no response to" in step(report, "handshake").detail
     assert "stdio mode" in step(report, "handshake").fix
+
+
+# -- issue 39: wave three's hostile servers (tests/data/hostile) and typed errors --------------------------
+
+MEGACRASH = [sys.executable, str(Path(__file__).resolve().parents[2] / "data" / "hostile" / "megacrash.py")]
+
+
+@pytest.mark.report("faults", "doctor: a server that floods stdout with junk and exits (megacrash.py stdoutflood)",
+                    surface="core", group="hostile",
+                    advice="Read the line the stdout step quotes: the server wrote it instead of speaking MCP.")
+def test_a_server_that_floods_stdout_and_exits_is_said_to_have_written_on_stdout_not_nothing(report):
+    diagnosed = run([*MEGACRASH, "stdoutflood"])
+    report.saw(f"start: {step(diagnosed, 'start').detail}")
+    report = diagnosed
+    start = step(report, "start")
+    assert statuses(report) == {"command": PASSED, "start": FAILED, "stdout": FAILED, "handshake": SKIPPED}
+    assert "exited with code 3" in start.detail
+    assert "on stdout it wrote 800 lines that are no MCP message" in start.detail, start.detail
+    assert "stdout" in start.fix and "without a word" not in start.fix
+    stdout = step(report, "stdout")
+    assert stdout.detail.startswith("the server wrote 800 lines on stdout and no MCP message, the first: 'junk ")
+    assert "\x1b" not in stdout.detail and "\x07" not in stdout.detail
+
+
+def test_the_command_steps_advice_follows_the_error_type_not_its_words(tmp_path):
+    whole = run(["python -m some_server"])
+    assert step(whole, "command").fix == "Give the program and each of its arguments as separate words."
+    missing_folder = run(DEMO, cwd=tmp_path / "nowhere")
+    assert "Create that folder" in step(missing_folder, "command").fix
+    # a program whose name holds the words the advice was once picked by gets the advice for what it is
+    (tmp_path / "working directory").mkdir()
+    folder = step(run([str(tmp_path / "working directory")]), "command")
+    assert folder.detail.endswith("working directory is a directory, not a program"), folder
+    assert folder.fix.startswith("Make the file executable"), folder
+
+
+def test_a_revision_the_server_refuses_gets_the_revision_advice_by_its_type():
+    negotiating = Path(__file__).resolve().parents[2] / "integration" / "servers" / "negotiating_server.py"
+    report = run([sys.executable, str(negotiating), "--supported", "2019-01-01", "--reject", "0"])
+    handshake = step(report, "handshake")
+    assert handshake.status == FAILED
+    assert "2019-01-01" in handshake.detail
+    assert handshake.fix.startswith("Ask for a revision the server supports"), handshake

@@ -128,6 +128,20 @@ def test_an_expired_certificate_fails_tls_with_its_date(expired):
     assert "expired on " in tls.detail and tls.fix.startswith("Renew the server's certificate")
 
 
+@pytest.mark.report("faults", "doctor: an expired self-signed certificate, not trusted either", surface="core",
+                    group="hostile", advice="Renew the server's certificate, then trust it with --ca-file.")
+def test_an_expired_self_signed_certificate_is_said_to_have_expired_before_it_is_said_to_be_untrusted(expired,
+                                                                                                      report):
+    port, _certificate = expired
+    tls = step(run(f"https://127.0.0.1:{port}/mcp"), "tls")
+    assert tls.status == FAILED
+    assert tls.detail.startswith("the server's certificate") and " expired on " in tls.detail, tls.detail
+    assert tls.detail.index("expired on") < tls.detail.index("not trusted"), tls.detail
+    assert tls.detail.endswith("; it is self-signed, so it is not trusted either")
+    assert tls.fix.startswith("Renew the server's certificate") and "--ca-file" in tls.fix
+    report.saw(tls.detail)
+
+
 def test_https_to_a_plain_http_port_fails_tls(probe):
     report = run(f"https://127.0.0.1:{probe}/doctor-plain/mcp")
     tls = step(report, "tls")
