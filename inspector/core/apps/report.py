@@ -51,8 +51,10 @@ class Outcome:
 
 def build_report(spec: AppSpec, host: AppHost, blocked: list[Blocked], outcome: Outcome, *,
                  text: str | None = None, screenshot: str | None = None, capture: str | None = None,
-                 unsandboxed: str | None = None) -> dict[str, Any]:
-    """The ``--json`` report of one app run."""
+                 unsandboxed: str | None = None, oversize: list[int] | None = None,
+                 max_message: int | None = None) -> dict[str, Any]:
+    """The ``--json`` report of one app run; ``oversize``: the size of each message of the app over the size
+    limit, ``max_message`` (not passed on)."""
     policy = spec.policy
     state = host.state
     report: dict[str, Any] = {
@@ -69,6 +71,7 @@ def build_report(spec: AppSpec, host: AppHost, blocked: list[Blocked], outcome: 
             "sandbox": "off (QTWEBENGINE_DISABLE_SANDBOX)" if unsandboxed else "on",
         },
         "blocked": [b.to_json() for b in blocked],
+        "oversize": {"count": len(oversize or []), "largest": max(oversize or [0]), "limit": max_message},
         "messages": {**host.message_counts(),
                      "total": sum(host.counts.values())},
         "app": {"initialized": state.phase in ("ready", "closed") and state.input_sent,
@@ -103,6 +106,10 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     lines.append("  policy: " + ("; ".join(allowed) if allowed else "no origin outside the app"))
     for dropped in report["policy"]["dropped"]:
         lines.append(f"  dropped from {dropped['key']}: {dropped['entry']!r} ({dropped['reason']})")
+    oversize = report.get("oversize") or {}
+    if oversize.get("count"):
+        lines.append(f"  {oversize['count']} message(s) of the app over the size limit ({oversize['limit']:,} bytes "
+                     f"per message), the largest of {oversize['largest']:,} bytes: not passed on")
     for item in report["blocked"]:
         what = "blocked" if item["request"] else "refused to run"
         lines.append(f"  {what} by the {item['by']}: {item['use']} {item['url']} ({item['reason']})")

@@ -23,9 +23,6 @@ import secrets
 from PySide6.QtCore import QFile, QIODevice, QObject, Signal, Slot
 from PySide6.QtWebEngineCore import QWebEngineScript
 
-#: The largest message from the app the bridge passes on (characters of JSON); a longer one is reported as such.
-MAX_MESSAGE_CHARS = 16 << 20
-
 _BRIDGE = r"""
 (function () {
   "use strict";
@@ -66,7 +63,7 @@ _BRIDGE = r"""
     let text;
     try { text = JSON.stringify(data); } catch (e) { send("unserializable", String(e)); return; }
     if (text === undefined) { send("unserializable", "undefined"); return; }
-    if (text.length > MAX) { send("oversize", String(text.length)); return; }
+    if (text.length > MAX) { send("oversize", String(text.length)); return; }  // each character a byte or more
     send("message", text);
   });
   window.__mcpInspectorDeliver = function (text) {
@@ -92,10 +89,12 @@ def _qwebchannel_js() -> str:
         source.close()
 
 
-def bridge_script(app_origin: str, host_origin: str) -> QWebEngineScript:
-    """The bridge, in the application world of the host page and of the app's document."""
+def bridge_script(app_origin: str, host_origin: str, max_message: int) -> QWebEngineScript:
+    """The bridge, in the application world of the host page and of the app's document. A message of the app
+    longer than ``max_message`` characters of JSON (``--max-message``: bytes, and a character is at least one
+    byte of UTF-8) is not passed on: its length is (``oversize``)."""
     source = _BRIDGE % {"token": json.dumps(secrets.token_hex(16)), "app_origin": json.dumps(app_origin),
-                        "host_origin": json.dumps(host_origin), "max": MAX_MESSAGE_CHARS}
+                        "host_origin": json.dumps(host_origin), "max": max_message}
     script = QWebEngineScript()
     script.setName("mcp-inspector-bridge")
     script.setWorldId(QWebEngineScript.ScriptWorldId.ApplicationWorld)

@@ -25,6 +25,7 @@ from inspector.core.apps.loader import AppSpec
 from inspector.core.apps.report import Blocked
 from inspector.core.apps.sandbox import unsandboxed_sentence
 from inspector.core.session.session import Session
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
 from inspector.core.tasks import Tasks
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
@@ -53,6 +54,12 @@ OpenLink = Callable[[str], Awaitable[tuple[bool, str]]]
 AskPermission = Callable[[str], Awaitable[bool]]
 
 
+def oversize_reason(size: int, limit: int) -> str:
+    """Why a message of the app was not passed on (as a server's line over the limit is said)."""
+    return (f"a message of {size:,} bytes is over the size limit ({format_size(limit)} per message); it was not "
+            "passed on and only its size is kept")
+
+
 async def _headless_link(url: str) -> tuple[bool, str]:
     return False, "mcp-inspector app runs headless and opens no link"
 
@@ -71,8 +78,13 @@ class AppRun(QObject):
 
     def __init__(self, session: Session, spec: AppSpec, arguments: dict[str, Any], number: int, *,
                  context: HostContext, timeout: float, call_id: Any = None, open_link: OpenLink | None = None,
-                 ask_permission: AskPermission | None = None, parent: QObject | None = None) -> None:
+                 ask_permission: AskPermission | None = None, max_message: int = DEFAULT_MAX_MESSAGE,
+                 parent: QObject | None = None) -> None:
+        """``max_message``: the largest message of the app passed on and recorded whole (``--max-message``, as
+        for the server's); a longer one is counted and recorded as its size only."""
         super().__init__(parent)
+        self.max_message = max_message
+        self.oversize: list[int] = []  #: the size in bytes of each message of the app over ``max_message``
         self.session = session
         self.spec = spec
         self.number = number
@@ -88,7 +100,7 @@ class AppRun(QObject):
         self._activity: list[Callable[[], None]] = []
         ui = spec.resource.ui_meta if isinstance(spec.resource.ui_meta, dict) else {}
         self.view = AppView(spec.resource.html, spec.policy, title=spec.resource.uri, theme=context.theme,
-                            border=ui.get("prefersBorder") is True)
+                            border=ui.get("prefersBorder") is True, max_message=max_message)
         ports = HostPorts(post=self.view.post, record=self._record, request=self._request,
                           open_link=open_link or _headless_link, display_mode=self.display_mode.emit,
                           size=self._size, teardown_requested=self._teardown_requested)
@@ -167,10 +179,16 @@ class AppRun(QObject):
             else:
                 reason = f"the Content-Security-Policy's {directive} does not allow it"
             self._blocked(url, directive, "browser", reason)
+        elif kind == "oversize":
+            size = int(text) if text.isdigit() else self.max_message + 1
+            self.oversize.append(size)
+            reason = oversize_reason(size, self.max_message)
+            finding = Finding("app-oversize", reason, "warning")
+            self._record(lane.happening(lane.OVERSIZE, self.number, findings=[finding], total_bytes=size,
+                                        limit=self.max_message, reason=reason))
         else:
-            what = "a message that is not JSON" if kind == "unserializable" else f"a message of {text} characters"
             self._record(lane.happening(lane.CONSOLE, self.number, level="error",
-                                        text=f"the bridge could not pass on {what} ({kind}: {text})"))
+                                        text=f"the bridge could not pass on a message that is not JSON ({text})"))
 
     def _console(self, level: str, text: str, line: int, source: str) -> None:
         self.console_lines += 1

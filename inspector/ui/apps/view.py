@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.core.apps.policy import Policy
 from inspector.core.apps.sandbox import sandbox_refusal
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 from inspector.core.waiting import wait_for
 from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, height_call
 from inspector.ui.apps.engine import HOST_NAME, SCHEME, app_profile, prepare
@@ -69,8 +70,11 @@ class AppView(QWidget):
     permission_asked = Signal(object)
 
     def __init__(self, html_text: str, policy: Policy, *, title: str = "app", theme: str = "light",
-                 border: bool = False, parent: QWidget | None = None) -> None:
+                 border: bool = False, max_message: int = DEFAULT_MAX_MESSAGE, parent: QWidget | None = None) -> None:
+        """``max_message``: the largest message of the app passed on whole (bytes of UTF-8, ``--max-message``);
+        a longer one is said as ``oversize`` with its size."""
         super().__init__(parent)
+        self.max_message = max_message
         refusal = sandbox_refusal()
         if refusal is not None:  # Chromium would end the whole process: say why instead
             raise SandboxUnavailable(refusal)
@@ -98,7 +102,7 @@ class AppView(QWidget):
         self.channel = QWebChannel(self.page)
         self.channel.registerObject("host", self.bridge)
         self.page.setWebChannel(self.channel, _APPLICATION_WORLD)
-        self.page.scripts().insert(bridge_script(self.origin, f"{SCHEME.decode()}://{HOST_NAME}"))
+        self.page.scripts().insert(bridge_script(self.origin, f"{SCHEME.decode()}://{HOST_NAME}", max_message))
         self.web = QWebEngineView(self)
         self.web.setPage(self.page)
         self.web.setContextMenuPolicy(self.web.contextMenuPolicy().NoContextMenu)
@@ -112,6 +116,10 @@ class AppView(QWidget):
 
     def _received(self, kind: str, text: str) -> None:
         if kind == "message":
+            size = len(text.encode("utf-8", errors="surrogatepass"))
+            if size > self.max_message:  # under the limit in characters, over it in bytes
+                self.sandbox_said.emit("oversize", str(size))
+                return
             self.message.emit(text)
         else:
             self.sandbox_said.emit(kind, text)
