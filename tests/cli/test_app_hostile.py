@@ -137,3 +137,33 @@ def test_listener_sees_a_connection_and_a_datagram(tmp_path):
             udp.sendto(b"ping", ("127.0.0.1", listener.port))
         assert listener.wait_for(2, 10)
     assert sorted(s[:3] for s in listener.seen) == ["TCP", "UDP"]
+
+
+@pytest.mark.report("faults", "an app whose renderer hangs after its handshake", surface="CLI", group="apps",
+                    advice="A script of the app never returns (a loop, a busy wait): its console errors and the "
+                    "capture (--out) show how far it got.")
+def test_an_app_whose_renderer_hangs_after_its_handshake_is_unresponsive_not_an_empty_success(report):
+    done = run_app("loopafter")
+    assert done.returncode == EXIT_APP_FAILED, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    report.saw(last)
+    assert "the app's renderer stopped responding after its handshake" in last
+    result = json.loads(done.stdout)
+    assert result["outcome"]["state"] == "unresponsive" and result["app"]["initialized"]
+
+
+@pytest.mark.parametrize(("mode", "start"), [("datanav", "data:text/html,<p>in data</p>"),
+                                             ("blobnav", "blob:mcp-app://app-"),
+                                             ("metarefresh", "data:text/html,<img src=http://127.0.0.1:")])
+@pytest.mark.report("security", "an app that navigates its own frame to data:, blob: or by a meta refresh",
+                    surface="CLI", group="apps")
+def test_a_navigation_of_the_app_frame_to_content_it_made_up_is_refused_named_and_counted(mode, start, report):
+    with listening() as listener:
+        done = run_app(mode, port=listener.port)
+    assert done.returncode == EXIT_APP_POLICY, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    report.saw(last)
+    assert "1 request of the app was blocked, the first: navigation " + start.split(",")[0] in last
+    [blocked] = json.loads(done.stdout)["blocked"]
+    assert blocked["url"].startswith(start) and blocked["use"] == "navigation" and blocked["request"]
+    assert listener.seen == [], "what the made-up document would have loaded reached nothing"

@@ -17,8 +17,24 @@ from inspector.core.apps.host import AppHost
 from inspector.core.apps.loader import AppSpec
 
 #: How a run ended (``outcome.state``).
-IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, TORN_DOWN = (
-    "idle", "waited", "busy", "never-initialized", "crashed", "torn-down")
+IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, UNRESPONSIVE, TORN_DOWN = (
+    "idle", "waited", "busy", "never-initialized", "crashed", "unresponsive", "torn-down")
+
+
+#: The longest URL a report keeps whole (a data: URL carries a whole document)
+MAX_URL_SHOWN = 200
+#: What a blocked navigation of a frame is called when the browser names no URL (it leaves data: and blob: URLs
+#: out of its CSP reports) and the app's document did not say where it was going
+UNNAMED_NAVIGATION = "a data: or blob: URL (the browser names none)"
+#: The uses of a blocked request that are navigations of a frame (a request even when the URL is not named)
+NAVIGATIONS = ("navigation", "frame-src", "child-src")
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a report shows it: whole up to :data:`MAX_URL_SHOWN` characters, else its start and its size."""
+    if len(url) <= MAX_URL_SHOWN:
+        return url
+    return f"{url[:MAX_URL_SHOWN]}… ({len(url):,} characters)"
 
 
 @dataclass
@@ -33,8 +49,9 @@ class Blocked:
 
     @property
     def request(self) -> bool:
-        """Whether something was to be fetched (a URL), not code the CSP refused to run (``eval``, ``inline``)."""
-        return "://" in self.url or self.url.startswith(("data:", "blob:"))
+        """Whether something was to be fetched or navigated to (a URL), not code the CSP refused to run
+        (``eval``, ``inline``)."""
+        return "://" in self.url or self.url.startswith(("data:", "blob:")) or self.use in NAVIGATIONS
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "use": self.use, "by": self.by, "reason": self.reason, "t": round(self.t, 3),
@@ -43,7 +60,7 @@ class Blocked:
 
 @dataclass
 class Outcome:
-    state: str  #: one of IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, TORN_DOWN
+    state: str  #: one of IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, UNRESPONSIVE, TORN_DOWN
     seconds: float  #: how long the app ran
     sentence: str = ""  #: what went wrong, when something did
     console_errors: list[str] = field(default_factory=list)  #: the app's console errors, the first few

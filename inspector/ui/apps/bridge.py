@@ -34,6 +34,19 @@ _BRIDGE = r"""
         blockedURI: e.blockedURI, violatedDirective: e.violatedDirective, effectiveDirective: e.effectiveDirective,
         sourceFile: e.sourceFile, lineNumber: e.lineNumber, disposition: e.disposition}}, HOST_ORIGIN);
     });
+    if (window.navigation) {
+      // a navigation of the app's frame away from its origin: the host page's CSP refuses it, but names no
+      // data: or blob: URL; one to content the page made up is refused here, before it starts, and named
+      window.navigation.addEventListener("navigate", function (e) {
+        const url = String(e.destination.url);
+        if (url.startsWith(APP_ORIGIN + "/")) return;
+        const local = /^(data|blob|filesystem|javascript):/i.test(url);
+        const refused = local && e.cancelable;
+        if (refused) e.preventDefault();
+        window.parent.postMessage({__mcpInspector: TOKEN, kind: "navigation", detail: {
+          url: url.slice(0, 100000), refused: refused}}, HOST_ORIGIN);
+      });
+    }
     return;
   }
   let host = null;

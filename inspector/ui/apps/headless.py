@@ -28,6 +28,7 @@ from inspector.core.apps.report import (
     IDLE,
     NOT_INITIALIZED,
     TORN_DOWN,
+    UNRESPONSIVE,
     WAITED,
     Outcome,
     build_report,
@@ -55,6 +56,8 @@ from inspector.core.wire.events import Direction, Event, Kind
 
 #: The app is idle when everything is answered and it has said nothing for this long.
 IDLE_QUIET = 1.0
+#: A renderer that runs no script of the host's for this long is unresponsive (an app that loops for ever).
+RESPONSIVE_WITHIN = 5.0
 #: The screenshot is at most this many times as tall as ``--size``'s height.
 TALLEST = 4
 
@@ -236,7 +239,10 @@ async def _render(session: Session, job: AppJob, spec: AppSpec, arguments: dict[
             state = CRASHED
         elif run.closed:
             state = TORN_DOWN
-        shown = run.crash is None and not run.closed
+        elif state != NOT_INITIALIZED and not await run.view.responsive(RESPONSIVE_WITHIN):
+            state = UNRESPONSIVE
+            run.unresponsive(f"it ran no script for {RESPONSIVE_WITHIN:g} s")
+        shown = run.crash is None and not run.closed and state != UNRESPONSIVE
         text = await run.view.visible_text() if (job.text or job.json) and shown else None
         screenshot = _screenshot(run, job) if job.screenshot is not None and shown else None
     finally:
@@ -281,6 +287,9 @@ def _sentence(state: str, run: Any, job: AppJob) -> str:
                 f"{job.target.timeout:g} s{said}")
     if state == CRASHED:
         return f"the app's renderer ended: {run.crash}"
+    if state == UNRESPONSIVE:
+        return (f"the app's renderer stopped responding after its handshake: it ran no script for "
+                f"{RESPONSIVE_WITHIN:g} s (a script of the app that never returns?)")
     if state == BUSY:
         return f"the app was still busy after {job.target.timeout:g} s (a request in flight, or messages every second)"
     if state == TORN_DOWN:
@@ -291,7 +300,7 @@ def _sentence(state: str, run: Any, job: AppJob) -> str:
 def _status(outcome: Outcome, run: Any, spec: AppSpec, call: asyncio.Task[Event],
             failure: TransportError | None) -> tuple[int, str | None]:
     """The exit status of a run that rendered the app, and the sentence for stderr."""
-    if outcome.state in (NOT_INITIALIZED, CRASHED):
+    if outcome.state in (NOT_INITIALIZED, CRASHED, UNRESPONSIVE):
         return EXIT_APP_FAILED, outcome.sentence
     if failure is not None:
         return failure_exit(failure, started=True, connected=True), str(failure)

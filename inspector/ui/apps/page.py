@@ -26,6 +26,7 @@ from PySide6.QtWebEngineCore import (
 )
 
 from inspector.core.apps.policy import CONNECT, FRAME, RESOURCE, Policy
+from inspector.core.apps.report import shown_url
 from inspector.ui.apps.engine import HOST_NAME, SCHEME
 
 #: ``(url, use, reason)``: a request the host did not let out.
@@ -44,6 +45,9 @@ USE_OF = {
 }
 #: a request of no particular kind: allowed when the connect or the resource list allows it
 ANY = "request"
+#: Schemes whose documents a frame of the app is never navigated to: content made up by the page itself, which
+#: Chromium's CSP reports of a blocked frame leave unnamed (an empty blockedURI)
+LOCAL_SCHEMES = ("data", "blob", "filesystem", "javascript")
 
 
 class AppDocuments(QWebEngineUrlSchemeHandler):
@@ -131,6 +135,11 @@ class AppPage(QWebEnginePage):
                                 is_main_frame: bool) -> bool:
         target = QUrl(url) if isinstance(url, str) else url
         if not is_main_frame:
+            scheme = target.scheme().lower()
+            if scheme in LOCAL_SCHEMES:  # the CSP refuses these too, but names no URL: refused here, named
+                self.blocked(shown_url(target.toString()), "navigation",
+                             f"an app's frame may not be navigated to a {scheme}: URL")
+                return False
             return True  # a frame of the app: the interceptor holds it to frameDomains
         if target.scheme() == self.host_url.scheme() and target.host() == self.host_url.host() \
                 and target.path() in ("", "/") and not target.hasQuery():

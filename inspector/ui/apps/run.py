@@ -22,7 +22,7 @@ from PySide6.QtWebEngineCore import QWebEnginePermission
 from inspector.core.apps import lane
 from inspector.core.apps.host import AppHost, HostContext, HostPorts
 from inspector.core.apps.loader import AppSpec
-from inspector.core.apps.report import Blocked
+from inspector.core.apps.report import NAVIGATIONS, UNNAMED_NAVIGATION, Blocked, shown_url
 from inspector.core.apps.sandbox import unsandboxed_sentence
 from inspector.core.session.session import Session
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
@@ -94,6 +94,8 @@ class AppRun(QObject):
         self.console_errors: list[str] = []
         self.console_lines = 0
         self.crash: str | None = None
+        self.hung = False  #: its renderer stopped responding
+        self._navigating = ""  #: where the app's frame last set out for (to name a navigation the CSP refuses)
         self.closed = False
         self.tasks = Tasks()
         self._marks: dict[Any, int] = {}  # session request id -> the app request it carries
@@ -174,11 +176,15 @@ class AppRun(QObject):
             detail = detail if isinstance(detail, dict) else {}
             directive = str(detail.get("effectiveDirective") or detail.get("violatedDirective") or "")
             url = str(detail.get("blockedURI") or "")
+            if not url and directive in NAVIGATIONS:  # Chromium names no data: or blob: URL: the app's did
+                url = shown_url(self._navigating) if self._navigating else UNNAMED_NAVIGATION
             if url in CODE_VIOLATIONS:  # not a request: code the CSP refused to run (libraries probe for eval)
                 reason = f"the Content-Security-Policy's {directive} allows no {CODE_VIOLATIONS[url]}"
             else:
                 reason = f"the Content-Security-Policy's {directive} does not allow it"
             self._blocked(url, directive, "browser", reason)
+        elif kind == "navigation":
+            self._navigation(text)
         elif kind == "oversize":
             size = int(text) if text.isdigit() else self.max_message + 1
             self.oversize.append(size)
@@ -189,6 +195,23 @@ class AppRun(QObject):
         else:
             self._record(lane.happening(lane.CONSOLE, self.number, level="error",
                                         text=f"the bridge could not pass on a message that is not JSON ({text})"))
+
+    def _navigation(self, text: str) -> None:
+        """The app's frame set out for another document: one to content the page made up (``data:``, ``blob:``)
+        was refused before it started; another is remembered, to name it when the CSP refuses it."""
+        try:
+            detail = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(detail, dict) or not isinstance(detail.get("url"), str):
+            return
+        url = detail["url"]
+        if detail.get("refused") is True:
+            scheme = url.split(":", 1)[0].lower()
+            self._blocked(shown_url(url), "navigation", "host", f"an app's frame may not be navigated to a {scheme}: "
+                                                               "URL")
+        else:
+            self._navigating = url
 
     def _console(self, level: str, text: str, line: int, source: str) -> None:
         self.console_lines += 1
@@ -205,6 +228,11 @@ class AppRun(QObject):
         self.crash = why
         self._record(lane.happening(lane.CRASHED, self.number, reason=why))
         self.ended.emit(f"the app's renderer ended: {why}")
+
+    def unresponsive(self, why: str) -> None:
+        """The app's renderer answers nothing (recorded; the host does not wait for it to tear down)."""
+        self.hung = True
+        self._record(lane.happening(lane.UNRESPONSIVE, self.number, reason=why))
 
     def _teardown_requested(self) -> None:
         self.tasks.spawn(self.close("the app asked to be torn down"), "closing the app")
@@ -262,7 +290,7 @@ class AppRun(QObject):
         if self.closed:
             return
         self.closed = True
-        if self.crash is None:
+        if self.crash is None and not self.hung:
             await self.host.teardown(reason)
         self._record(lane.happening(lane.CLOSED, self.number, reason=reason))
         if self._annotate in self.session.annotators:

@@ -149,6 +149,27 @@ class AppView(QWidget):
                 return frame
         return None
 
+    async def responsive(self, timeout: float) -> bool:
+        """Whether the app's renderer runs a script within ``timeout`` seconds (in the application world of the
+        app's document, or of the host page when the app's frame is gone): a renderer whose page loops for
+        ever answers nothing, although nothing crashed."""
+        frame = self.app_frame()
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+
+        def done(value: object) -> None:
+            if not future.done():
+                future.set_result(value)
+
+        if frame is None:
+            self.page.runJavaScript("1", _APPLICATION_WORLD, done)
+        else:
+            frame.runJavaScript("1", _APPLICATION_WORLD, done)  # type: ignore[attr-defined]  # QWebEngineFrame
+        try:
+            await wait_for(future, timeout)
+        except TimeoutError:
+            return False
+        return True
+
     async def visible_text(self) -> str:
         """The text the app shows (its document's ``innerText``), "" when it has none to read."""
         frame = self.app_frame()
