@@ -167,3 +167,31 @@ def test_a_navigation_of_the_app_frame_to_content_it_made_up_is_refused_named_an
     [blocked] = json.loads(done.stdout)["blocked"]
     assert blocked["url"].startswith(start) and blocked["use"] == "navigation" and blocked["request"]
     assert listener.seen == [], "what the made-up document would have loaded reached nothing"
+
+
+@pytest.mark.parametrize("mode", ["rtc", "rtcframe"])
+@pytest.mark.report("security", "an app with no CSP that opens WebRTC to STUN/TURN servers on a loopback port",
+                    surface="CLI", group="apps")
+def test_an_app_reaches_no_port_by_webrtc_and_each_ice_server_it_named_is_reported(mode, report):
+    with listening() as listener:
+        done = run_app(mode, port=listener.port)
+    assert done.returncode == EXIT_APP_POLICY, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    report.saw(last)
+    assert listener.seen == [], "no STUN datagram, no TURN connection"
+    blocked = {(b["use"], b["url"]) for b in json.loads(done.stdout)["blocked"]}
+    assert blocked == {("webrtc", f"stun:127.0.0.1:{listener.port}"),
+                       ("webrtc", f"turn:127.0.0.1:{listener.port}?transport=tcp")}
+
+
+@pytest.mark.report("security", "an app with no CSP that preconnects to a loopback port", surface="CLI",
+                    group="apps")
+def test_an_app_reaches_no_port_by_a_preconnect_hint_and_the_hint_is_reported(report):
+    with listening() as listener:
+        done = run_app("preconnect", port=listener.port)
+    assert done.returncode == EXIT_APP_POLICY, done.stderr
+    report.saw(done.stderr.strip().splitlines()[-1])
+    assert listener.seen == [], "no connection opened ahead of a request"
+    [blocked] = json.loads(done.stdout)["blocked"]
+    assert (blocked["use"], blocked["url"], blocked["request"]) == (
+        "preconnect", f"http://127.0.0.1:{listener.port}", True)

@@ -28,6 +28,10 @@ MAX_URL_SHOWN = 200
 UNNAMED_NAVIGATION = "a data: or blob: URL (the browser names none)"
 #: The uses of a blocked request that are navigations of a frame (a request even when the URL is not named)
 NAVIGATIONS = ("navigation", "frame-src", "child-src")
+#: What a blocked connection the CSP does not cover was for: WebRTC (its STUN and TURN servers), a resource hint
+WEBRTC, PRECONNECT, DNS_PREFETCH = "webrtc", "preconnect", "dns-prefetch"
+#: The uses that are always requests, named or not
+_REQUESTS = (*NAVIGATIONS, WEBRTC, PRECONNECT, DNS_PREFETCH)
 
 
 def shown_url(url: str) -> str:
@@ -51,7 +55,7 @@ class Blocked:
     def request(self) -> bool:
         """Whether something was to be fetched or navigated to (a URL), not code the CSP refused to run
         (``eval``, ``inline``)."""
-        return "://" in self.url or self.url.startswith(("data:", "blob:")) or self.use in NAVIGATIONS
+        return "://" in self.url or self.url.startswith(("data:", "blob:")) or self.use in _REQUESTS
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "use": self.use, "by": self.by, "reason": self.reason, "t": round(self.t, 3),

@@ -91,6 +91,83 @@ _BRIDGE = r"""
 """
 
 
+#: The start of the console line the guard writes when a page asks for WebRTC (JSON follows: ``what``, ``urls``).
+#: A page can write it too: it then reports itself, which is harmless.
+WEBRTC_MARK = "mcp-inspector: WebRTC refused "
+
+_WEBRTC_GUARD = r"""
+(function () {
+  "use strict";
+  const say = console.warn.bind(console), stringify = JSON.stringify, MARK = %(mark)s;
+  const define = Object.defineProperty, describe = Object.getOwnPropertyDescriptor, done = new WeakSet();
+  function refuse(name, config) {
+    let urls = [];
+    try {
+      const servers = config && config.iceServers;
+      for (let i = 0; servers && i < servers.length && i < 20; i++) {
+        const u = servers[i] && servers[i].urls;
+        if (typeof u === "string") urls.push(u);
+        else for (let j = 0; u && j < u.length && j < 20; j++) urls.push(String(u[j]));
+      }
+    } catch (e) {}
+    say(MARK + stringify({what: name, urls: urls}));
+    throw new DOMException("WebRTC is off for MCP Apps in mcp-inspector", "NotSupportedError");
+  }
+  // a frame the page makes (about:blank, srcdoc) has a window of its own, with a RTCPeerConnection of its own,
+  // before any injected script runs in it: each DOM call that can add one guards every child window at once
+  function children(win) {
+    for (let i = 0; i < win.length; i++) { try { install(win[i]); } catch (e) {} }
+  }
+  function wrap(win, proto, name) {
+    const d = proto && describe(proto, name);
+    if (!d) return;
+    if (typeof d.value === "function") {
+      const f = d.value;
+      d.value = function () { try { return f.apply(this, arguments); } finally { children(win); } };
+    } else if (d.set || d.get) {
+      const set = d.set, get = d.get;
+      if (set) d.set = function (v) { try { set.call(this, v); } finally { children(win); } };
+      if (get) d.get = function () { children(win); return get.call(this); };
+    } else return;
+    define(proto, name, d);
+  }
+  function install(win) {
+    if (done.has(win)) return;
+    done.add(win);
+    for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection"]) {
+      if (!(name in win)) continue;
+      const guard = function (config) { return refuse(name, config); };
+      define(win, name, {value: guard, writable: false, configurable: false, enumerable: false});
+    }
+    const N = win.Node && win.Node.prototype, E = win.Element && win.Element.prototype;
+    for (const m of ["appendChild", "insertBefore", "replaceChild"]) wrap(win, N, m);
+    for (const m of ["append", "prepend", "after", "before", "replaceWith", "replaceChildren", "insertAdjacentElement",
+                     "insertAdjacentHTML", "setHTMLUnsafe", "innerHTML", "outerHTML"]) wrap(win, E, m);
+    for (const m of ["write", "writeln"]) wrap(win, win.Document && win.Document.prototype, m);
+    for (const m of ["insertNode", "surroundContents"]) wrap(win, win.Range && win.Range.prototype, m);
+    for (const c of ["HTMLIFrameElement", "HTMLFrameElement", "HTMLObjectElement"]) {
+      for (const m of ["contentWindow", "contentDocument"]) wrap(win, win[c] && win[c].prototype, m);
+    }
+    children(win);
+  }
+  install(window);
+})();
+"""
+
+
+def webrtc_guard_script() -> QWebEngineScript:
+    """The script that takes WebRTC away from every document of the app's page, before the page's own scripts
+    run (in its main world, in every frame): ``new RTCPeerConnection(...)`` throws ``NotSupportedError`` and
+    writes :data:`WEBRTC_MARK` and the ICE servers it named to the console, which the page reports as blocked."""
+    script = QWebEngineScript()
+    script.setName("mcp-inspector-webrtc-guard")
+    script.setWorldId(QWebEngineScript.ScriptWorldId.MainWorld)
+    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+    script.setRunsOnSubFrames(True)
+    script.setSourceCode(_WEBRTC_GUARD % {"mark": json.dumps(WEBRTC_MARK)})
+    return script
+
+
 def _qwebchannel_js() -> str:
     """Qt's qwebchannel.js, from the resources Qt WebChannel ships."""
     source = QFile(":/qtwebchannel/qwebchannel.js")

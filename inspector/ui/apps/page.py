@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +27,8 @@ from PySide6.QtWebEngineCore import (
 )
 
 from inspector.core.apps.policy import CONNECT, FRAME, RESOURCE, Policy
-from inspector.core.apps.report import shown_url
+from inspector.core.apps.report import WEBRTC, shown_url
+from inspector.ui.apps.bridge import WEBRTC_MARK
 from inspector.ui.apps.engine import HOST_NAME, SCHEME
 
 #: ``(url, use, reason)``: a request the host did not let out.
@@ -149,10 +151,24 @@ class AppPage(QWebEnginePage):
 
     def javaScriptConsoleMessage(self, level: QWebEnginePage.JavaScriptConsoleMessageLevel,
                                  message: str, line: int, source: str) -> None:
+        if message.startswith(WEBRTC_MARK):
+            self._webrtc_refused(message[len(WEBRTC_MARK):])
         names = {QWebEnginePage.JavaScriptConsoleMessageLevel.InfoMessageLevel: "info",
                  QWebEnginePage.JavaScriptConsoleMessageLevel.WarningMessageLevel: "warning",
                  QWebEnginePage.JavaScriptConsoleMessageLevel.ErrorMessageLevel: "error"}
         self.console(names.get(level, "info"), message, line, source)
+
+    def _webrtc_refused(self, text: str) -> None:
+        """The guard refused a page's ``RTCPeerConnection``: each ICE server it named is a blocked request."""
+        try:
+            detail = json.loads(text)
+        except ValueError:
+            detail = {}
+        detail = detail if isinstance(detail, dict) else {}
+        urls = [str(u) for u in detail.get("urls") or [] if isinstance(u, str)][:20] or [str(detail.get("what"))]
+        for url in urls:
+            self.blocked(shown_url(url), WEBRTC, "WebRTC is off for apps: its STUN and TURN connections are no "
+                                                 "requests the policy could hold")
 
     def javaScriptAlert(self, origin: QUrl | str, text: str) -> None:  # no dialog for an app
         self.console("info", f"alert() not shown: {text}", 0, QUrl(origin).toString())

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWebEngineCore import QWebEnginePermission
 
 from inspector.core.apps import lane
+from inspector.core.apps.hints import refuse_hints
 from inspector.core.apps.host import AppHost, HostContext, HostPorts
 from inspector.core.apps.loader import AppSpec
 from inspector.core.apps.report import NAVIGATIONS, UNNAMED_NAVIGATION, Blocked, shown_url
@@ -101,7 +102,8 @@ class AppRun(QObject):
         self._marks: dict[Any, int] = {}  # session request id -> the app request it carries
         self._activity: list[Callable[[], None]] = []
         ui = spec.resource.ui_meta if isinstance(spec.resource.ui_meta, dict) else {}
-        self.view = AppView(spec.resource.html, spec.policy, title=spec.resource.uri, theme=context.theme,
+        html, self.hints = refuse_hints(spec.resource.html)  # connections no policy would see: never opened
+        self.view = AppView(html, spec.policy, title=spec.resource.uri, theme=context.theme,
                             border=ui.get("prefersBorder") is True, max_message=max_message)
         ports = HostPorts(post=self.view.post, record=self._record, request=self._request,
                           open_link=open_link or _headless_link, display_mode=self.display_mode.emit,
@@ -155,6 +157,10 @@ class AppRun(QObject):
             tool=self.spec.name, origin=self.view.origin, csp=policy.csp(), effective=policy.effective(),
             permissions=list(policy.permissions), dropped=[d.to_json() for d in policy.dropped],
             sandbox="off" if unsandboxed_sentence() else "on"))
+        for hint in self.hints:
+            self._blocked(shown_url(hint.href) or f"a <link rel={hint.rel}>", hint.rel, "host",
+                          f"an app may give no rel={hint.rel} hint: it opens a connection no policy sees (taken "
+                          "out of its HTML)")
         self.view.load()
 
     def _blocked(self, url: str, use: str, by: str, reason: str) -> None:
