@@ -112,6 +112,7 @@ class AppRun(QObject):
                             call_id=call_id)
         self.view.message.connect(self.host.receive)
         self.view.sandbox_said.connect(self._sandbox_said)
+        self.view.navigation.connect(self._navigation)
         self.view.blocked.connect(lambda url, use, reason: self._blocked(url, use, "host", reason))
         self.view.console.connect(self._console)
         self.view.crashed.connect(self._crashed)
@@ -189,11 +190,10 @@ class AppRun(QObject):
             else:
                 reason = f"the Content-Security-Policy's {directive} does not allow it"
             self._blocked(url, directive, "browser", reason)
-        elif kind == "navigation":
-            self._navigation(text)
         elif kind == "oversize":
             size = int(text) if text.isdigit() else self.max_message + 1
             self.oversize.append(size)
+            self.host.last_activity = self.host.clock()  # the app is talking: not idle while it floods
             reason = oversize_reason(size, self.max_message)
             finding = Finding("app-oversize", reason, "warning")
             self._record(lane.happening(lane.OVERSIZE, self.number, findings=[finding], total_bytes=size,

@@ -58,6 +58,8 @@ class AppView(QWidget):
     #: ``(kind, text)`` from the app's document: ``violation`` (JSON of a CSP violation), ``unserializable``,
     #: ``oversize``
     sandbox_said = Signal(str, str)
+    #: the app's frame set out for another document (JSON: ``url``, and ``refused`` when the bridge stopped it)
+    navigation = Signal(str)
     #: ``(url, use, reason)``: the host blocked a request
     blocked = Signal(str, str, str)
     #: ``(level, text, line, source)``: a line of the app's console
@@ -122,6 +124,8 @@ class AppView(QWidget):
                 self.sandbox_said.emit("oversize", str(size))
                 return
             self.message.emit(text)
+        elif kind == "navigation":
+            self.navigation.emit(text)
         else:
             self.sandbox_said.emit(kind, text)
 
