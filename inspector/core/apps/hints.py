@@ -64,8 +64,8 @@ def refuse_hints(document: str) -> tuple[str, list[Hint]]:
     except (AssertionError, ValueError):  # html.parser gives up on some broken markup: the sweep still runs
         pass
     starts = [0]
-    for line in document.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
+    for text_line in document.split("\n"):  # html.parser counts lines by "\n" only
+        starts.append(starts[-1] + len(text_line) + 1)
     hints: list[Hint] = []
     out = document
     for line, column, text, attrs in reversed(parser.found):

@@ -27,3 +27,8 @@ def test_a_tag_the_parser_reads_as_a_comment_is_swept_too():
 def test_other_links_and_words_are_left_alone():
     document = '<link rel=stylesheet href=/preconnect.css><a href="/preconnect">preconnect</a>'
     assert refuse_hints(document) == (document, [])
+
+
+def test_a_hint_after_lines_of_every_ending_is_found_where_it_is():
+    html, hints = refuse_hints("<p>a\r\nb\u2028c\x0cd</p>\n<link rel=pre&#99;onnect href=http://h:3>")
+    assert html.endswith('<link href="http://h:3">') and hints == [Hint("preconnect", "http://h:3")]
