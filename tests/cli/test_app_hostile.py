@@ -155,11 +155,15 @@ def test_an_app_whose_renderer_hangs_after_its_handshake_is_unresponsive_not_an_
     assert result["outcome"]["state"] == "unresponsive" and result["app"]["initialized"]
 
 
-@pytest.mark.parametrize(("mode", "start"), [("datanav", "data:text/html,<p>in data</p>"),
-                                             ("blobnav", "blob:mcp-app://app-"),
-                                             ("metarefresh", "data:text/html,<img src=http://127.0.0.1:")])
-@pytest.mark.report("security", "an app that navigates its own frame to data:, blob: or by a meta refresh",
-                    surface="CLI", group="apps")
+def navigation(mode: str, start: str, case: str) -> object:
+    return pytest.param(mode, start, marks=pytest.mark.report("security", case, surface="CLI", group="apps"))
+
+
+@pytest.mark.parametrize(("mode", "start"), [
+    navigation("datanav", "data:text/html,<p>in data</p>", "an app that navigates its own frame to a data: URL"),
+    navigation("blobnav", "blob:mcp-app://app-", "an app that navigates its own frame to a blob: URL"),
+    navigation("metarefresh", "data:text/html,<img src=http://127.0.0.1:",
+               "an app whose meta refresh navigates its own frame to a data: URL")])
 def test_a_navigation_of_the_app_frame_to_content_it_made_up_is_refused_named_and_counted(mode, start, report):
     with listening() as listener:
         done = run_app(mode, port=listener.port)
@@ -172,9 +176,13 @@ def test_a_navigation_of_the_app_frame_to_content_it_made_up_is_refused_named_an
     assert listener.seen == [], "what the made-up document would have loaded reached nothing"
 
 
-@pytest.mark.parametrize("mode", ["rtc", "rtcframe"])
-@pytest.mark.report("security", "an app with no CSP that opens WebRTC to STUN/TURN servers on a loopback port",
-                    surface="CLI", group="apps")
+@pytest.mark.parametrize("mode", [
+    pytest.param("rtc", marks=pytest.mark.report(
+        "security", "an app with no CSP that opens WebRTC to STUN/TURN servers on a loopback port", surface="CLI",
+        group="apps")),
+    pytest.param("rtcframe", marks=pytest.mark.report(
+        "security", "an app that takes RTCPeerConnection from a frame it makes, for STUN/TURN on a loopback port",
+        surface="CLI", group="apps"))])
 def test_an_app_reaches_no_port_by_webrtc_and_each_ice_server_it_named_is_reported(mode, report):
     with listening() as listener:
         done = run_app(mode, port=listener.port)
