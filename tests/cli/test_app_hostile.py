@@ -222,3 +222,17 @@ def test_the_inspector_stays_small_while_an_app_posts_15_mb_messages_over_max_me
     print(f"peak {run.peak_mib:.0f} MiB")
     assert run.peak_mib < BIG_BOUND_MIB, f"{run.peak_mib:.0f} MiB"
     assert out.stat().st_size < 1 << 20
+
+
+@pytest.mark.report("security", "an app that inserts preconnect hints to a loopback port from its script",
+                    surface="CLI", group="apps")
+def test_an_app_reaches_no_port_by_hints_its_script_inserts_and_each_is_reported(report):
+    with listening() as listener:
+        done = run_app("preconnectjs", port=listener.port)
+    assert done.returncode == EXIT_APP_POLICY, done.stderr
+    report.saw(done.stderr.strip().splitlines()[-1])
+    assert listener.seen == [], "no connection opened ahead of a request"
+    result = json.loads(done.stdout)
+    assert result["text"].endswith("inserted"), "the page ran to its end"
+    uses = [b["use"] for b in result["blocked"]]
+    assert uses.count("preconnect") == 4 and uses.count("dns-prefetch") == 1, result["blocked"]

@@ -51,6 +51,11 @@ class _Links(HTMLParser):
         self.found.append((line, column, text, attrs))
 
 
+def hint_reason(rel: str) -> str:
+    """Why a resource hint was taken out (the report's reason)."""
+    return f"an app may give no rel={rel} hint: it opens a connection no policy sees (taken out)"
+
+
 def _refused(rel: str | None) -> list[str]:
     return [token for token in (rel or "").lower().split() if token in REFUSED_RELS]
 

@@ -94,40 +94,109 @@ _BRIDGE = r"""
 #: The start of the console line the guard writes when a page asks for WebRTC (JSON follows: ``what``, ``urls``).
 #: A page can write it too: it then reports itself, which is harmless.
 WEBRTC_MARK = "mcp-inspector: WebRTC refused "
+#: The start of the console line the guard writes when it takes a resource hint out of what a page inserts
+#: (JSON follows: ``rel``, ``href``).
+HINT_MARK = "mcp-inspector: hint refused "
 
-_WEBRTC_GUARD = r"""
+_GUARD = r"""
 (function () {
   "use strict";
-  const say = console.warn.bind(console), stringify = JSON.stringify, MARK = %(mark)s;
+  const say = console.warn.bind(console), stringify = JSON.stringify, WEBRTC = %(webrtc)s, HINT = %(hint)s;
   const define = Object.defineProperty, describe = Object.getOwnPropertyDescriptor, done = new WeakSet();
+  const call = Function.prototype.call, apply = Function.prototype.apply;
+  const bound = (f) => call.bind(f);  // f(thisArg, ...args), immune to later changes of Function.prototype
+  const replace = bound(String.prototype.replace), split = bound(String.prototype.split);
+  const lower = bound(String.prototype.toLowerCase), join = bound(Array.prototype.join);
+  const push = bound(Array.prototype.push);
+  const getAttr = bound(Element.prototype.getAttribute), setAttr = bound(Element.prototype.setAttribute);
+  const elementQuery = bound(Element.prototype.querySelectorAll);
+  const fragmentQuery = bound(DocumentFragment.prototype.querySelectorAll);
+  const nodeType = bound(describe(Node.prototype, "nodeType").get);
+  const localName = bound(describe(Element.prototype, "localName").get);
+  const REFUSED = ["preconnect", "dns-prefetch"], relLists = new WeakSet();
+  const LINK_TAG = /<link[^>]*>?/gi, WORD = /(^|[\s"'=])(preconnect|dns-prefetch)(?=[\s"'>\/]|$)/gi;
+
   function refuse(name, config) {
     let urls = [];
     try {
       const servers = config && config.iceServers;
       for (let i = 0; servers && i < servers.length && i < 20; i++) {
         const u = servers[i] && servers[i].urls;
-        if (typeof u === "string") urls.push(u);
-        else for (let j = 0; u && j < u.length && j < 20; j++) urls.push(String(u[j]));
+        if (typeof u === "string") push(urls, u);
+        else for (let j = 0; u && j < u.length && j < 20; j++) push(urls, String(u[j]));
       }
     } catch (e) {}
-    say(MARK + stringify({what: name, urls: urls}));
+    say(WEBRTC + stringify({what: name, urls: urls}));
     throw new DOMException("WebRTC is off for MCP Apps in mcp-inspector", "NotSupportedError");
   }
+  // Resource hints a page inserts: Chromium opens a preconnect's connection when its <link> is inserted, where
+  // no policy sees it; the refused rel tokens are taken out before then (the HTML served had them taken out)
+  function refused(token) { const t = lower(token); return t === REFUSED[0] || t === REFUSED[1]; }
+  function filterRel(value, href) {
+    const kept = [], tokens = split(String(value), /\s+/);
+    let changed = false;
+    for (let i = 0; i < tokens.length; i++) {
+      if (!tokens[i]) continue;
+      if (refused(tokens[i])) {
+        changed = true;
+        say(HINT + stringify({rel: lower(tokens[i]), href: String(href || "")}));
+      } else push(kept, tokens[i]);
+    }
+    return changed ? join(kept, " ") : value;
+  }
+  function isLink(node) {
+    try { return nodeType(node) === 1 && localName(node) === "link"; } catch (e) { return false; }
+  }
+  function scrubLink(link) {
+    const rel = getAttr(link, "rel");
+    if (rel === null) return;
+    const kept = filterRel(rel, getAttr(link, "href"));
+    if (kept !== rel) setAttr(link, "rel", kept);
+  }
+  function scrubNode(node) {
+    try {
+      if (!node || typeof node !== "object") return;
+      const type = nodeType(node);
+      if (type === 1 && localName(node) === "link") scrubLink(node);
+      const links = type === 1 ? elementQuery(node, "link") : type === 11 ? fragmentQuery(node, "link") : [];
+      for (let i = 0; i < links.length; i++) scrubLink(links[i]);
+    } catch (e) {}
+  }
+  function scrubHTML(html) {
+    if (typeof html !== "string") return html;
+    return replace(html, LINK_TAG, (tag) => replace(tag, WORD, (all, before, word) => {
+      say(HINT + stringify({rel: lower(word), href: ""}));
+      return before + "refused-" + word;
+    }));
+  }
+  const nodes = (args) => { for (let i = 0; i < args.length; i++) scrubNode(args[i]); };
+  const strings = (args) => { for (let i = 0; i < args.length; i++) args[i] = scrubHTML(args[i]); };
+  const last = (args) => { if (args.length) args[args.length - 1] = scrubHTML(args[args.length - 1]); };
+
   // a frame the page makes (about:blank, srcdoc) has a window of its own, with a RTCPeerConnection of its own,
   // before any injected script runs in it: each DOM call that can add one guards every child window at once
   function children(win) {
     for (let i = 0; i < win.length; i++) { try { install(win[i]); } catch (e) {} }
   }
-  function wrap(win, proto, name) {
+  function wrap(win, proto, name, before) {
     const d = proto && describe(proto, name);
     if (!d) return;
     if (typeof d.value === "function") {
       const f = d.value;
-      d.value = function () { try { return f.apply(this, arguments); } finally { children(win); } };
+      d.value = function () {
+        const args = [];
+        for (let i = 0; i < arguments.length; i++) push(args, arguments[i]);
+        if (before) before(args, this);
+        try { return apply.call(f, this, args); } finally { children(win); }
+      };
     } else if (d.set || d.get) {
       const set = d.set, get = d.get;
-      if (set) d.set = function (v) { try { set.call(this, v); } finally { children(win); } };
-      if (get) d.get = function () { children(win); return get.call(this); };
+      if (set) d.set = function (v) {
+        const args = [v];
+        if (before) before(args, this);
+        try { call.call(set, this, args[0]); } finally { children(win); }
+      };
+      if (get) d.get = function () { children(win); return call.call(get, this); };
     } else return;
     define(proto, name, d);
   }
@@ -140,11 +209,44 @@ _WEBRTC_GUARD = r"""
       define(win, name, {value: guard, writable: false, configurable: false, enumerable: false});
     }
     const N = win.Node && win.Node.prototype, E = win.Element && win.Element.prototype;
-    for (const m of ["appendChild", "insertBefore", "replaceChild"]) wrap(win, N, m);
-    for (const m of ["append", "prepend", "after", "before", "replaceWith", "replaceChildren", "insertAdjacentElement",
-                     "insertAdjacentHTML", "setHTMLUnsafe", "innerHTML", "outerHTML"]) wrap(win, E, m);
-    for (const m of ["write", "writeln"]) wrap(win, win.Document && win.Document.prototype, m);
-    for (const m of ["insertNode", "surroundContents"]) wrap(win, win.Range && win.Range.prototype, m);
+    for (const m of ["appendChild", "insertBefore", "replaceChild"]) wrap(win, N, m, nodes);
+    for (const m of ["append", "prepend", "after", "before", "replaceWith", "replaceChildren"]) wrap(win, E, m, nodes);
+    wrap(win, E, "insertAdjacentElement", nodes);
+    for (const m of ["innerHTML", "outerHTML", "setHTMLUnsafe"]) wrap(win, E, m, strings);
+    wrap(win, E, "insertAdjacentHTML", last);
+    const D = win.Document && win.Document.prototype;
+    for (const m of ["write", "writeln"]) wrap(win, D, m, strings);
+    const R = win.Range && win.Range.prototype;
+    wrap(win, R, "insertNode", nodes);
+    wrap(win, R, "surroundContents", nodes);
+    wrap(win, R, "createContextualFragment", strings);
+    const rel = (args, self) => {
+      if (isLink(self) && lower(String(args[0])) === "rel") args[1] = filterRel(args[1], getAttr(self, "href"));
+    };
+    wrap(win, E, "setAttribute", rel);
+    wrap(win, E, "setAttributeNS", (args, self) => {
+      if (isLink(self) && lower(String(args[1])) === "rel") args[2] = filterRel(args[2], getAttr(self, "href"));
+    });
+    const L = win.HTMLLinkElement && win.HTMLLinkElement.prototype;
+    wrap(win, L, "rel", (args, self) => { args[0] = filterRel(args[0], getAttr(self, "href")); });
+    const relList = L && describe(L, "relList");
+    if (relList && relList.get) {
+      const get = relList.get;
+      relList.get = function () { const list = call.call(get, this); relLists.add(list); return list; };
+      define(L, "relList", relList);
+    }
+    const T = win.DOMTokenList && win.DOMTokenList.prototype;
+    const tokens = (args, self) => {
+      if (!relLists.has(self)) return;
+      for (let i = 0; i < args.length; i++) {
+        if (typeof args[i] === "string" && refused(args[i])) {
+          say(HINT + stringify({rel: lower(args[i]), href: ""}));
+          args[i] = "refused-" + args[i];
+        }
+      }
+    };
+    for (const m of ["add", "toggle", "replace"]) wrap(win, T, m, tokens);
+    wrap(win, T, "value", (args, self) => { if (relLists.has(self)) args[0] = filterRel(args[0], ""); });
     for (const c of ["HTMLIFrameElement", "HTMLFrameElement", "HTMLObjectElement"]) {
       for (const m of ["contentWindow", "contentDocument"]) wrap(win, win[c] && win[c].prototype, m);
     }
@@ -155,16 +257,20 @@ _WEBRTC_GUARD = r"""
 """
 
 
-def webrtc_guard_script() -> QWebEngineScript:
-    """The script that takes WebRTC away from every document of the app's page, before the page's own scripts
-    run (in its main world, in every frame): ``new RTCPeerConnection(...)`` throws ``NotSupportedError`` and
-    writes :data:`WEBRTC_MARK` and the ICE servers it named to the console, which the page reports as blocked."""
+def guard_script() -> QWebEngineScript:
+    """The script that guards every document of the app's page, before the page's own scripts run (in its main
+    world, in every frame, and in every frame the page makes): ``new RTCPeerConnection(...)`` throws
+    ``NotSupportedError`` and writes :data:`WEBRTC_MARK` and the ICE servers it named to the console; a
+    ``preconnect`` or ``dns-prefetch`` token is taken out of each ``<link>`` the page inserts or changes (by a node,
+    an HTML string, an attribute, ``rel`` or ``relList``), with :data:`HINT_MARK` and the hint on the console. The
+    page reports both as blocked. A page that replaces the built-ins the guard calls (``RegExp``'s, say) can get a
+    hint through in an HTML string; WebRTC's UDP is off in Chromium whatever the page does."""
     script = QWebEngineScript()
-    script.setName("mcp-inspector-webrtc-guard")
+    script.setName("mcp-inspector-guard")
     script.setWorldId(QWebEngineScript.ScriptWorldId.MainWorld)
     script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
     script.setRunsOnSubFrames(True)
-    script.setSourceCode(_WEBRTC_GUARD % {"mark": json.dumps(WEBRTC_MARK)})
+    script.setSourceCode(_GUARD % {"webrtc": json.dumps(WEBRTC_MARK), "hint": json.dumps(HINT_MARK)})
     return script
 
 

@@ -26,9 +26,10 @@ from PySide6.QtWebEngineCore import (
     QWebEngineUrlSchemeHandler,
 )
 
+from inspector.core.apps.hints import hint_reason
 from inspector.core.apps.policy import CONNECT, FRAME, RESOURCE, Policy
-from inspector.core.apps.report import WEBRTC, shown_url
-from inspector.ui.apps.bridge import WEBRTC_MARK
+from inspector.core.apps.report import DNS_PREFETCH, PRECONNECT, WEBRTC, shown_url
+from inspector.ui.apps.bridge import HINT_MARK, WEBRTC_MARK
 from inspector.ui.apps.engine import HOST_NAME, SCHEME
 
 #: ``(url, use, reason)``: a request the host did not let out.
@@ -153,6 +154,8 @@ class AppPage(QWebEnginePage):
                                  message: str, line: int, source: str) -> None:
         if message.startswith(WEBRTC_MARK):
             self._webrtc_refused(message[len(WEBRTC_MARK):])
+        elif message.startswith(HINT_MARK):
+            self._hint_refused(message[len(HINT_MARK):])
         names = {QWebEnginePage.JavaScriptConsoleMessageLevel.InfoMessageLevel: "info",
                  QWebEnginePage.JavaScriptConsoleMessageLevel.WarningMessageLevel: "warning",
                  QWebEnginePage.JavaScriptConsoleMessageLevel.ErrorMessageLevel: "error"}
@@ -169,6 +172,17 @@ class AppPage(QWebEnginePage):
         for url in urls:
             self.blocked(shown_url(url), WEBRTC, "WebRTC is off for apps: its STUN and TURN connections are no "
                                                  "requests the policy could hold")
+
+    def _hint_refused(self, text: str) -> None:
+        """The guard took a resource hint out of what the page inserted: a blocked request."""
+        try:
+            detail = json.loads(text)
+        except ValueError:
+            detail = {}
+        detail = detail if isinstance(detail, dict) else {}
+        rel = PRECONNECT if detail.get("rel") == PRECONNECT else DNS_PREFETCH
+        href = detail.get("href") if isinstance(detail.get("href"), str) else ""
+        self.blocked(shown_url(href) or f"a <link rel={rel}>", rel, hint_reason(rel))
 
     def javaScriptAlert(self, origin: QUrl | str, text: str) -> None:  # no dialog for an app
         self.console("info", f"alert() not shown: {text}", 0, QUrl(origin).toString())

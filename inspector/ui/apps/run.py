@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWebEngineCore import QWebEnginePermission
 
 from inspector.core.apps import lane
-from inspector.core.apps.hints import refuse_hints
+from inspector.core.apps.hints import hint_reason, refuse_hints
 from inspector.core.apps.host import AppHost, HostContext, HostPorts
 from inspector.core.apps.loader import AppSpec
 from inspector.core.apps.report import NAVIGATIONS, UNNAMED_NAVIGATION, Blocked, shown_url
@@ -160,8 +160,7 @@ class AppRun(QObject):
             sandbox="off" if unsandboxed_sentence() else "on"))
         for hint in self.hints:
             self._blocked(shown_url(hint.href) or f"a <link rel={hint.rel}>", hint.rel, "host",
-                          f"an app may give no rel={hint.rel} hint: it opens a connection no policy sees (taken "
-                          "out of its HTML)")
+                          hint_reason(hint.rel))
         self.view.load()
 
     def _blocked(self, url: str, use: str, by: str, reason: str) -> None:

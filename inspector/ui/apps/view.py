@@ -27,7 +27,7 @@ from inspector.core.apps.policy import Policy
 from inspector.core.apps.sandbox import sandbox_refusal
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 from inspector.core.waiting import wait_for
-from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, height_call, webrtc_guard_script
+from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, guard_script, height_call
 from inspector.ui.apps.engine import HOST_NAME, SCHEME, app_profile, prepare
 from inspector.ui.apps.page import AppDocuments, AppPage, PolicyInterceptor
 
@@ -105,7 +105,7 @@ class AppView(QWidget):
         self.channel.registerObject("host", self.bridge)
         self.page.setWebChannel(self.channel, _APPLICATION_WORLD)
         self.page.scripts().insert(bridge_script(self.origin, f"{SCHEME.decode()}://{HOST_NAME}", max_message))
-        self.page.scripts().insert(webrtc_guard_script())
+        self.page.scripts().insert(guard_script())
         self.web = QWebEngineView(self)
         self.web.setPage(self.page)
         self.web.setContextMenuPolicy(self.web.contextMenuPolicy().NoContextMenu)
