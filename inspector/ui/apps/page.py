@@ -181,7 +181,8 @@ class AppPage(QWebEnginePage):
             detail = {}
         detail = detail if isinstance(detail, dict) else {}
         rel = PRECONNECT if detail.get("rel") == PRECONNECT else DNS_PREFETCH
-        href = detail.get("href") if isinstance(detail.get("href"), str) else ""
+        href = detail.get("href")
+        href = href if isinstance(href, str) else ""
         self.blocked(shown_url(href) or f"a <link rel={rel}>", rel, hint_reason(rel))
 
     def javaScriptAlert(self, origin: QUrl | str, text: str) -> None:  # no dialog for an app
