@@ -182,7 +182,10 @@ def test_a_navigation_of_the_app_frame_to_content_it_made_up_is_refused_named_an
         group="apps")),
     pytest.param("rtcframe", marks=pytest.mark.report(
         "security", "an app that takes RTCPeerConnection from a frame it makes, for STUN/TURN on a loopback port",
-        surface="CLI", group="apps"))])
+        surface="CLI", group="apps")),
+    pytest.param("rtcstatic", marks=pytest.mark.report(
+        "security", "an app that takes RTCPeerConnection from a frame of its markup, for STUN/TURN on a loopback "
+        "port", surface="CLI", group="apps"))])
 def test_an_app_reaches_no_port_by_webrtc_and_each_ice_server_it_named_is_reported(mode, report):
     with listening() as listener:
         done = run_app(mode, port=listener.port)

@@ -174,9 +174,13 @@ _GUARD = r"""
   const last = (args) => { if (args.length) args[args.length - 1] = scrubHTML(args[args.length - 1]); };
 
   // a frame the page makes (about:blank, srcdoc) has a window of its own, with a RTCPeerConnection of its own,
-  // before any injected script runs in it: each DOM call that can add one guards every child window at once
+  // before any injected script runs in it: each DOM call that can add one guards every child window at once, and
+  // so does a mutation observer, before the parser runs the next script (a frame in the page's own markup)
+  const lengths = new WeakMap();  // each window's own "length" getter: a page may replace window.length
   function children(win) {
-    for (let i = 0; i < win.length; i++) { try { install(win[i]); } catch (e) {} }
+    const length = lengths.get(win);
+    const count = length ? length() : 0;
+    for (let i = 0; i < count; i++) { try { install(win[i]); } catch (e) {} }
   }
   function wrap(win, proto, name, before) {
     const d = proto && describe(proto, name);
@@ -203,6 +207,11 @@ _GUARD = r"""
   function install(win) {
     if (done.has(win)) return;
     done.add(win);
+    const length = describe(win, "length");
+    if (length && length.get) lengths.set(win, bound(length.get).bind(null, win));
+    try {
+      new win.MutationObserver(() => children(win)).observe(win.document, {childList: true, subtree: true});
+    } catch (e) {}
     for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection"]) {
       if (!(name in win)) continue;
       const guard = function (config) { return refuse(name, config); };
