@@ -46,9 +46,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "reads passed to the server) until the app is idle, or for --wait seconds. Prints a summary "
                     "(or --text, the app's visible text; or --json, the report: the resource, its metadata checks, "
                     "the policy requested and effective, every blocked request, the messages each way). --timeout "
-                    "also bounds how long the app may take to send ui/initialize. Links the app asks to open are "
-                    "never opened. Needs Chromium's sandbox, which cannot run as root unless "
-                    "QTWEBENGINE_DISABLE_SANDBOX=1 is set.",
+                    "also bounds how long the app may take to send ui/initialize; --max-message bounds the app's "
+                    "messages too (a longer one is not passed on, only its size kept). Links the app asks to open "
+                    "are never opened; WebRTC, preconnect and DNS-prefetch hints are refused. Needs Chromium's "
+                    "sandbox, which cannot run as root unless QTWEBENGINE_DISABLE_SANDBOX=1 is set.",
         epilog=EXAMPLES + exits_help(APP_EXITS, APP_EXITS_ORDER), formatter_class=EpilogFormatter)
     parser.set_defaults(app_command=True)
     parser.add_argument("name", metavar="TOOL")

@@ -151,8 +151,11 @@ LOAD_EXITS: tuple[tuple[int, str], ...] = (
 
 #: ``app`` (MCP Apps): statuses of its own, from 20 on
 EXIT_NO_APP = 20  #: the tool has no app: its _meta names no ui:// resource
-EXIT_APP_FAILED = 21  #: the app could not be read or rendered, never finished ui/initialize, or its renderer ended
-EXIT_APP_POLICY = 22  #: the app ran, but its policy blocked requests or its resource's metadata has errors
+#: the app could not be read or rendered, never finished ui/initialize, or its renderer ended or stopped responding
+EXIT_APP_FAILED = 21
+#: the app ran, but its policy blocked requests (navigations, WebRTC, preconnects too), messages of it were over
+#: --max-message, or its resource's metadata has errors
+EXIT_APP_POLICY = 22
 #: apps cannot be rendered here: Chromium's sandbox cannot run (as root) and QTWEBENGINE_DISABLE_SANDBOX is not
 #: set, or this build of mcp-inspector has no Qt WebEngine
 EXIT_CANNOT_RENDER = 23
@@ -168,9 +171,10 @@ APP_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_TOOL_ERROR, "the tool's result says isError: true (the app was shown it)"),
     (EXIT_NO_APP, "the tool has no app (its _meta names no ui:// resource)"),
     (EXIT_APP_FAILED, "the app could not be rendered: no HTML, no ui/initialize within --timeout, or its "
-                      "renderer ended"),
-    (EXIT_APP_POLICY, "the app ran but its policy blocked requests, or its resource's metadata has errors "
-                      "(the report lists them)"),
+                      "renderer ended or stopped responding"),
+    (EXIT_APP_POLICY, "the app ran but its policy blocked requests (a navigation, WebRTC and preconnects too), "
+                      "messages of it were over --max-message, or its resource's metadata has errors (the report "
+                      "lists them)"),
     (EXIT_CANNOT_RENDER, "apps cannot be rendered here: Chromium's sandbox cannot run (as root) and "
                          "QTWEBENGINE_DISABLE_SANDBOX is not set, or this build has no Qt WebEngine; nothing was "
                          "started"),

@@ -17,8 +17,28 @@ from inspector.core.apps.host import AppHost, AppPhase
 from inspector.core.apps.loader import AppSpec
 
 #: How a run ended (``outcome.state``).
-IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, TORN_DOWN = (
-    "idle", "waited", "busy", "never-initialized", "crashed", "torn-down")
+IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, UNRESPONSIVE, TORN_DOWN = (
+    "idle", "waited", "busy", "never-initialized", "crashed", "unresponsive", "torn-down")
+
+
+#: The longest URL a report keeps whole (a data: URL carries a whole document)
+MAX_URL_SHOWN = 200
+#: What a blocked navigation of a frame is called when the browser names no URL (it leaves data: and blob: URLs
+#: out of its CSP reports) and the app's document did not say where it was going
+UNNAMED_NAVIGATION = "a data: or blob: URL (the browser names none)"
+#: The uses of a blocked request that are navigations of a frame (a request even when the URL is not named)
+NAVIGATIONS = ("navigation", "frame-src", "child-src")
+#: What a blocked connection the CSP does not cover was for: WebRTC (its STUN and TURN servers), a resource hint
+WEBRTC, PRECONNECT, DNS_PREFETCH = "webrtc", "preconnect", "dns-prefetch"
+#: The uses that are always requests, named or not
+_REQUESTS = (*NAVIGATIONS, WEBRTC, PRECONNECT, DNS_PREFETCH)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a report shows it: whole up to :data:`MAX_URL_SHOWN` characters, else its start and its size."""
+    if len(url) <= MAX_URL_SHOWN:
+        return url
+    return f"{url[:MAX_URL_SHOWN]}… ({len(url):,} characters)"
 
 
 @dataclass
@@ -33,8 +53,9 @@ class Blocked:
 
     @property
     def request(self) -> bool:
-        """Whether something was to be fetched (a URL), not code the CSP refused to run (``eval``, ``inline``)."""
-        return "://" in self.url or self.url.startswith(("data:", "blob:"))
+        """Whether something was to be fetched or navigated to (a URL), not code the CSP refused to run
+        (``eval``, ``inline``)."""
+        return "://" in self.url or self.url.startswith(("data:", "blob:")) or self.use in _REQUESTS
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "use": self.use, "by": self.by, "reason": self.reason, "t": round(self.t, 3),
@@ -43,7 +64,7 @@ class Blocked:
 
 @dataclass
 class Outcome:
-    state: str  #: one of IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, TORN_DOWN
+    state: str  #: one of IDLE, WAITED, BUSY, NOT_INITIALIZED, CRASHED, UNRESPONSIVE, TORN_DOWN
     seconds: float  #: how long the app ran
     sentence: str = ""  #: what went wrong, when something did
     console_errors: list[str] = field(default_factory=list)  #: the app's console errors, the first few
@@ -51,8 +72,10 @@ class Outcome:
 
 def build_report(spec: AppSpec, host: AppHost, blocked: list[Blocked], outcome: Outcome, *,
                  text: str | None = None, screenshot: str | None = None, capture: str | None = None,
-                 unsandboxed: str | None = None) -> dict[str, Any]:
-    """The ``--json`` report of one app run."""
+                 unsandboxed: str | None = None, oversize: list[int] | None = None,
+                 max_message: int | None = None) -> dict[str, Any]:
+    """The ``--json`` report of one app run; ``oversize``: the size of each message of the app over the size
+    limit, ``max_message`` (not passed on)."""
     policy = spec.policy
     state = host.state
     report: dict[str, Any] = {
@@ -69,6 +92,7 @@ def build_report(spec: AppSpec, host: AppHost, blocked: list[Blocked], outcome: 
             "sandbox": "off (QTWEBENGINE_DISABLE_SANDBOX)" if unsandboxed else "on",
         },
         "blocked": [b.to_json() for b in blocked],
+        "oversize": {"count": len(oversize or []), "largest": max(oversize or [0]), "limit": max_message},
         "messages": {**host.message_counts(),
                      "total": sum(host.counts.values())},
         "app": {"initialized": state.phase in (AppPhase.READY, AppPhase.CLOSED) and state.input_sent,
@@ -103,6 +127,10 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     lines.append("  policy: " + ("; ".join(allowed) if allowed else "no origin outside the app"))
     for dropped in report["policy"]["dropped"]:
         lines.append(f"  dropped from {dropped['key']}: {dropped['entry']!r} ({dropped['reason']})")
+    oversize = report.get("oversize") or {}
+    if oversize.get("count"):
+        lines.append(f"  {oversize['count']} message(s) of the app over the size limit ({oversize['limit']:,} bytes "
+                     f"per message), the largest of {oversize['largest']:,} bytes: not passed on")
     for item in report["blocked"]:
         what = "blocked" if item["request"] else "refused to run"
         lines.append(f"  {what} by the {item['by']}: {item['use']} {item['url']} ({item['reason']})")

@@ -8,7 +8,8 @@ lane").
 - what happened to the app: kind ``app``, no ``dir``, ``data.what``: ``rendered`` (the resource, its policy and
   the origin it got), ``blocked`` (a request the policy stopped), ``console`` (a line of the app's console),
   ``link`` (a ``ui/open-link`` and whether it was opened), ``permission`` (a browser permission asked for),
-  ``crashed``, ``closed``.
+  ``crashed``, ``unresponsive`` (its renderer answered nothing), ``oversize`` (a message over ``--max-message``,
+  not passed on: ``total_bytes``, ``limit``), ``closed``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 
 #: ``data.what`` of the app events that are not messages
-RENDERED, BLOCKED, CONSOLE, LINK, PERMISSION, CRASHED, CLOSED = (
-    "rendered", "blocked", "console", "link", "permission", "crashed", "closed")
+RENDERED, BLOCKED, CONSOLE, LINK, PERMISSION, CRASHED, CLOSED, OVERSIZE, UNRESPONSIVE = (
+    "rendered", "blocked", "console", "link", "permission", "crashed", "closed", "oversize", "unresponsive")
 
 
 def encode(obj: Any) -> bytes:
@@ -72,6 +73,10 @@ def describe(data: Any) -> str:
         return f"permission {data.get('permission', '')}: {'granted' if data.get('granted') else 'denied'}"
     if what == CRASHED:
         return f"the app's renderer ended: {data.get('reason', '')}"
+    if what == OVERSIZE:
+        return f"app {data.get('app')}: {data.get('reason', '')}"
+    if what == UNRESPONSIVE:
+        return f"the app's renderer stopped responding ({data.get('reason', '')})"
     if what == CLOSED:
         return f"app {data.get('app')} closed ({data.get('reason', '')})"
     return what

@@ -4,7 +4,8 @@ The scheme must be registered before the web engine starts (before the first pro
 :func:`prepare` runs before any app is shown (the window calls it when it starts, ``mcp-inspector app`` before
 it makes its application). Each app gets a profile of its own that keeps nothing on disk (no cookies, cache or
 storage outlive it) and has every feature an app does not need turned off: it can open no window, read no
-file, reach no plug-in or PDF viewer, activate no window, prefetch nothing. Downloads are refused.
+file, reach no plug-in or PDF viewer, activate no window, prefetch nothing. Downloads are refused. WebRTC sends
+no UDP (:data:`ISOLATION_FLAGS`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ SCHEME = b"mcp-app"
 HOST_NAME = "host"
 #: Chromium flags for rendering offscreen (no GPU to find; log only what is fatal).
 HEADLESS_FLAGS = ("--disable-gpu", "--log-level=3")
+#: Chromium flags for every app, in the window too: WebRTC sends no UDP that no proxy carries (no STUN, no UDP
+#: TURN, no host candidates), whatever a page's settings say. Its connections are no requests: neither the CSP nor
+#: the request interceptor sees them. What is left of WebRTC (TURN over TCP) the page never gets: the guard script
+#: (:func:`inspector.ui.apps.bridge.webrtc_guard_script`) takes RTCPeerConnection away.
+ISOLATION_FLAGS = ("--force-webrtc-ip-handling-policy=disable_non_proxied_udp",)
 #: The settings an app's profile turns off, and on.
 _OFF = ("JavascriptCanOpenWindows", "JavascriptCanAccessClipboard", "LocalContentCanAccessRemoteUrls",
         "LocalContentCanAccessFileUrls", "PluginsEnabled", "FullScreenSupportEnabled", "ScreenCaptureEnabled",
@@ -39,8 +45,8 @@ _prepared = False
 
 
 def prepare(*, headless: bool = False) -> None:
-    """Register the ``mcp-app:`` scheme (once; before the web engine starts) and, ``headless``, add the flags
-    for rendering offscreen to ``QTWEBENGINE_CHROMIUM_FLAGS`` (after the user's own)."""
+    """Register the ``mcp-app:`` scheme (once; before the web engine starts) and add :data:`ISOLATION_FLAGS` and,
+    ``headless``, the flags for rendering offscreen to ``QTWEBENGINE_CHROMIUM_FLAGS`` (after the user's own)."""
     global _prepared
     if _prepared:
         return
@@ -48,9 +54,9 @@ def prepare(*, headless: bool = False) -> None:
     scheme.setSyntax(QWebEngineUrlScheme.Syntax.Host)
     scheme.setFlags(QWebEngineUrlScheme.Flag.SecureScheme)
     QWebEngineUrlScheme.registerScheme(scheme)
-    if headless:
-        own = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "").split()
-        os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = " ".join([*own, *(f for f in HEADLESS_FLAGS if f not in own)])
+    own = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "").split()
+    ours = [*ISOLATION_FLAGS, *(HEADLESS_FLAGS if headless else ())]
+    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = " ".join([*own, *(f for f in ours if f not in own)])
     _prepared = True
 
 

@@ -28,6 +28,7 @@ from inspector.core.apps.report import (
     IDLE,
     NOT_INITIALIZED,
     TORN_DOWN,
+    UNRESPONSIVE,
     WAITED,
     Outcome,
     build_report,
@@ -45,14 +46,18 @@ from inspector.core.exits import (
     EXIT_TOOL_ERROR,
 )
 from inspector.core.explore.arguments import ArgumentError, argument_problems, tool_arguments
-from inspector.core.session.outcomes import error_text, failure_exit, result_of
+from inspector.core.record.run import suggested_limit
+from inspector.core.session.outcomes import UnreadableResponse, error_text, failure_exit, result_of
 from inspector.core.session.session import Session
+from inspector.core.sizes import format_size
 from inspector.core.text import safe, safe_json
 from inspector.core.transports.base import TransportError
-from inspector.core.wire.events import Event
+from inspector.core.wire.events import Direction, Event, Kind
 
 #: The app is idle when everything is answered and it has said nothing for this long.
 IDLE_QUIET = 1.0
+#: A renderer that runs no script of the host's for this long is unresponsive (an app that loops for ever).
+RESPONSIVE_WITHIN = 5.0
 #: The screenshot is at most this many times as tall as ``--size``'s height.
 TALLEST = 4
 
@@ -66,6 +71,31 @@ class Played:
     error: str | None = None
     problems: list[str] = field(default_factory=list)
     text: str | None = None
+    failure: TransportError | None = None  #: what stopped the tool call, when something did (its sentence is said)
+
+
+class _LargestUnread:
+    """The size of the largest message from the server over ``--max-message`` (for the limit the sentence
+    suggests)."""
+
+    def __init__(self) -> None:
+        self.largest = 0
+
+    def saw(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind == Kind.FRAMING_ERROR and event.dir == Direction.S2C:
+                oversize = event.data.get("oversize")
+                if isinstance(oversize, dict):
+                    self.largest = max(self.largest, int(oversize.get("total_bytes") or 0))
+
+
+def failure_sentence(exc: TransportError, largest_unread: int, limit: int) -> str:
+    """What stopped the run, in one sentence; a message over the size limit says how to raise it (as the
+    one-shot commands do)."""
+    if isinstance(exc, UnreadableResponse) and exc.too_large:
+        return (f"{exc}; to read it whole, raise the limit with --max-message (for example --max-message "
+                f"{suggested_limit(max(largest_unread, limit + 1))})")
+    return str(exc)
 
 
 def run_headless(job: AppJob) -> int:
@@ -119,6 +149,8 @@ async def play(job: AppJob) -> Played:
     except CannotOpen as exc:
         return Played(exc.exit_code, error=str(exc))
     session.extensions = client_extension()
+    unread = _LargestUnread()
+    session.listeners.append(unread.saw)
     started = connected = False
     try:
         try:
@@ -126,10 +158,14 @@ async def play(job: AppJob) -> Played:
             started = True
             await session.handshake(job.target.handshake, job.target.protocol_version, job.target.timeout)
             connected = True
-            return await _play_app(session, job)
+            played = await _play_app(session, job)
         except TransportError as exc:
             session.note(str(exc), failure=True)
-            return Played(failure_exit(exc, started=started, connected=connected), error=str(exc))
+            return Played(failure_exit(exc, started=started, connected=connected),
+                          error=failure_sentence(exc, unread.largest, job.target.max_message))
+        if played.failure is not None and played.error == str(played.failure):
+            played.error = failure_sentence(played.failure, unread.largest, job.target.max_message)
+        return played
     finally:
         await session.close()
         if writer is not None:
@@ -172,7 +208,8 @@ async def _render(session: Session, job: AppJob, spec: AppSpec, arguments: dict[
     context = HostContext(theme=job.theme, width=width, max_height=height * TALLEST, locale=system_locale(),
                           time_zone=system_time_zone())
     call_id = session.next_id()
-    run = AppRun(session, spec, arguments, 1, context=context, timeout=job.target.timeout, call_id=call_id)
+    run = AppRun(session, spec, arguments, 1, context=context, timeout=job.target.timeout, call_id=call_id,
+                 max_message=job.target.max_message)
     run.view.resize(width, height)
     run.sized.connect(lambda tall: run.view.resize(width, max(height, min(tall, height * TALLEST))))
     run.view.show()
@@ -202,7 +239,10 @@ async def _render(session: Session, job: AppJob, spec: AppSpec, arguments: dict[
             state = CRASHED
         elif run.closed:
             state = TORN_DOWN
-        shown = run.crash is None and not run.closed
+        elif state != NOT_INITIALIZED and not await run.view.responsive(RESPONSIVE_WITHIN):
+            state = UNRESPONSIVE
+            run.unresponsive(f"it ran no script for {RESPONSIVE_WITHIN:g} s")
+        shown = run.crash is None and not run.closed and state != UNRESPONSIVE
         text = await run.view.visible_text() if (job.text or job.json) and shown else None
         screenshot = _screenshot(run, job) if job.screenshot is not None and shown else None
     finally:
@@ -211,9 +251,10 @@ async def _render(session: Session, job: AppJob, spec: AppSpec, arguments: dict[
         await run.close("the inspector's run is over")
     outcome = Outcome(state, time.monotonic() - began, _sentence(state, run, job), list(run.console_errors))
     report = build_report(spec, run.host, run.blocked, outcome, text=text, screenshot=screenshot,
-                          capture=str(job.out) if job.out is not None else None, unsandboxed=unsandboxed_sentence())
+                          capture=str(job.out) if job.out is not None else None, unsandboxed=unsandboxed_sentence(),
+                          oversize=run.oversize, max_message=run.max_message)
     code, error = _status(outcome, run, spec, call, failure)
-    return Played(code, report, error=error, text=text)
+    return Played(code, report, error=error, text=text, failure=failure)
 
 
 def _deliver(run: Any, done: asyncio.Task[Event]) -> None:
@@ -246,6 +287,9 @@ def _sentence(state: str, run: Any, job: AppJob) -> str:
                 f"{job.target.timeout:g} s{said}")
     if state == CRASHED:
         return f"the app's renderer ended: {run.crash}"
+    if state == UNRESPONSIVE:
+        return (f"the app's renderer stopped responding after its handshake: it ran no script for "
+                f"{RESPONSIVE_WITHIN:g} s (a script of the app that never returns?)")
     if state == BUSY:
         return f"the app was still busy after {job.target.timeout:g} s (a request in flight, or messages every second)"
     if state == TORN_DOWN:
@@ -256,14 +300,21 @@ def _sentence(state: str, run: Any, job: AppJob) -> str:
 def _status(outcome: Outcome, run: Any, spec: AppSpec, call: asyncio.Task[Event],
             failure: TransportError | None) -> tuple[int, str | None]:
     """The exit status of a run that rendered the app, and the sentence for stderr."""
-    if outcome.state in (NOT_INITIALIZED, CRASHED):
+    if outcome.state in (NOT_INITIALIZED, CRASHED, UNRESPONSIVE):
         return EXIT_APP_FAILED, outcome.sentence
     if failure is not None:
         return failure_exit(failure, started=True, connected=True), str(failure)
     errors = [f for f in spec.findings if f.severity == "error"]
     requests = [b for b in run.blocked if b.request]
-    if requests or errors:
+    if requests or errors or run.oversize:
         parts = []
+        if run.oversize:
+            count = len(run.oversize)
+            parts.append(f"{count} message{'s' if count != 1 else ''} of the app {'were' if count != 1 else 'was'} "
+                         f"over the size limit ({format_size(run.max_message)} per message), the largest of "
+                         f"{max(run.oversize):,} bytes, and not passed on; to read them whole, raise the limit with "
+                         f"--max-message (for example --max-message "
+                         f"{suggested_limit(max(max(run.oversize), run.max_message + 1))})")
         if requests:
             parts.append(f"{len(requests)} request{'s' if len(requests) != 1 else ''} of the app "
                          f"{'were' if len(requests) != 1 else 'was'} blocked, the first: {requests[0].use} "

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,10 @@ from PySide6.QtWebEngineCore import (
     QWebEngineUrlSchemeHandler,
 )
 
+from inspector.core.apps.hints import hint_reason
 from inspector.core.apps.policy import CONNECT, FRAME, RESOURCE, Policy
+from inspector.core.apps.report import DNS_PREFETCH, PRECONNECT, WEBRTC, shown_url
+from inspector.ui.apps.bridge import HINT_MARK, WEBRTC_MARK
 from inspector.ui.apps.engine import HOST_NAME, SCHEME
 
 #: ``(url, use, reason)``: a request the host did not let out.
@@ -44,6 +48,9 @@ USE_OF = {
 }
 #: a request of no particular kind: allowed when the connect or the resource list allows it
 ANY = "request"
+#: Schemes whose documents a frame of the app is never navigated to: content made up by the page itself, which
+#: Chromium's CSP reports of a blocked frame leave unnamed (an empty blockedURI)
+LOCAL_SCHEMES = ("data", "blob", "filesystem", "javascript")
 
 
 class AppDocuments(QWebEngineUrlSchemeHandler):
@@ -131,6 +138,11 @@ class AppPage(QWebEnginePage):
                                 is_main_frame: bool) -> bool:
         target = QUrl(url) if isinstance(url, str) else url
         if not is_main_frame:
+            scheme = target.scheme().lower()
+            if scheme in LOCAL_SCHEMES:  # the CSP refuses these too, but names no URL: refused here, named
+                self.blocked(shown_url(target.toString()), "navigation",
+                             f"an app's frame may not be navigated to a {scheme}: URL")
+                return False
             return True  # a frame of the app: the interceptor holds it to frameDomains
         if target.scheme() == self.host_url.scheme() and target.host() == self.host_url.host() \
                 and target.path() in ("", "/") and not target.hasQuery():
@@ -140,10 +152,38 @@ class AppPage(QWebEnginePage):
 
     def javaScriptConsoleMessage(self, level: QWebEnginePage.JavaScriptConsoleMessageLevel,
                                  message: str, line: int, source: str) -> None:
+        if message.startswith(WEBRTC_MARK):
+            self._webrtc_refused(message[len(WEBRTC_MARK):])
+        elif message.startswith(HINT_MARK):
+            self._hint_refused(message[len(HINT_MARK):])
         names = {QWebEnginePage.JavaScriptConsoleMessageLevel.InfoMessageLevel: "info",
                  QWebEnginePage.JavaScriptConsoleMessageLevel.WarningMessageLevel: "warning",
                  QWebEnginePage.JavaScriptConsoleMessageLevel.ErrorMessageLevel: "error"}
         self.console(names.get(level, "info"), message, line, source)
+
+    def _webrtc_refused(self, text: str) -> None:
+        """The guard refused a page's ``RTCPeerConnection``: each ICE server it named is a blocked request."""
+        try:
+            detail = json.loads(text)
+        except ValueError:
+            detail = {}
+        detail = detail if isinstance(detail, dict) else {}
+        urls = [str(u) for u in detail.get("urls") or [] if isinstance(u, str)][:20] or [str(detail.get("what"))]
+        for url in urls:
+            self.blocked(shown_url(url), WEBRTC, "WebRTC is off for apps: its STUN and TURN connections are no "
+                                                 "requests the policy could hold")
+
+    def _hint_refused(self, text: str) -> None:
+        """The guard took a resource hint out of what the page inserted: a blocked request."""
+        try:
+            detail = json.loads(text)
+        except ValueError:
+            detail = {}
+        detail = detail if isinstance(detail, dict) else {}
+        rel = PRECONNECT if detail.get("rel") == PRECONNECT else DNS_PREFETCH
+        href = detail.get("href")
+        href = href if isinstance(href, str) else ""
+        self.blocked(shown_url(href) or f"a <link rel={rel}>", rel, hint_reason(rel))
 
     def javaScriptAlert(self, origin: QUrl | str, text: str) -> None:  # no dialog for an app
         self.console("info", f"alert() not shown: {text}", 0, QUrl(origin).toString())

@@ -35,6 +35,7 @@ from inspector.core.apps.sandbox import sandbox_refusal, unsandboxed_sentence
 from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.notices import What
 from inspector.core.session.outcomes import result_of
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import TransportError
 from inspector.core.urls import url_refusal
@@ -113,6 +114,7 @@ class AppsPanel(QWidget):
         self.tasks = Tasks(report=lambda sentence: self.say(sentence, failure=True))
         self.run: Any = None  #: the AppRun shown, if any
         self.count = 0  #: apps opened in this session (each app's number)
+        self.max_message = DEFAULT_MAX_MESSAGE  #: the session's --max-message: its apps' messages are bound by it
         self.fullscreen: FullscreenHolder | None = None
         self.status = QLabel(PLACEHOLDER, self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -189,7 +191,8 @@ class AppsPanel(QWidget):
                               max_height=MAX_HEIGHT, locale=system_locale(), time_zone=system_time_zone())
         call_id = response.rpc.id if response.rpc is not None else None
         run = AppRun(self.session, spec, arguments, self.count, context=context, timeout=self.catalog.timeout,
-                     call_id=call_id, open_link=self._open_link, ask_permission=self._ask_permission, parent=self)
+                     call_id=call_id, open_link=self._open_link, ask_permission=self._ask_permission,
+                     max_message=self.max_message, parent=self)
         self.run = run
         run.changed.connect(self._refresh)
         run.ended.connect(lambda why: self._ended(run, why))

@@ -19,11 +19,13 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWebEngineCore import QWebEnginePermission
 
+from inspector.core.apps.hints import hint_reason, refuse_hints
 from inspector.core.apps.host import AppHost, HostContext, HostPorts
 from inspector.core.apps.loader import AppSpec
-from inspector.core.apps.report import Blocked
+from inspector.core.apps.report import NAVIGATIONS, UNNAMED_NAVIGATION, Blocked, shown_url
 from inspector.core.apps.sandbox import unsandboxed_sentence
 from inspector.core.session.session import Session
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE, format_size
 from inspector.core.tasks import Tasks
 from inspector.core.waiting import wait_for
 from inspector.core.wire import app_lane as lane
@@ -53,6 +55,12 @@ OpenLink = Callable[[str], Awaitable[tuple[bool, str]]]
 AskPermission = Callable[[str], Awaitable[bool]]
 
 
+def oversize_reason(size: int, limit: int) -> str:
+    """Why a message of the app was not passed on (as a server's line over the limit is said)."""
+    return (f"a message of {size:,} bytes is over the size limit ({format_size(limit)} per message); it was not "
+            "passed on and only its size is kept")
+
+
 async def _headless_link(url: str) -> tuple[bool, str]:
     return False, "mcp-inspector app runs headless and opens no link"
 
@@ -71,8 +79,13 @@ class AppRun(QObject):
 
     def __init__(self, session: Session, spec: AppSpec, arguments: dict[str, Any], number: int, *,
                  context: HostContext, timeout: float, call_id: Any = None, open_link: OpenLink | None = None,
-                 ask_permission: AskPermission | None = None, parent: QObject | None = None) -> None:
+                 ask_permission: AskPermission | None = None, max_message: int = DEFAULT_MAX_MESSAGE,
+                 parent: QObject | None = None) -> None:
+        """``max_message``: the largest message of the app passed on and recorded whole (``--max-message``, as
+        for the server's); a longer one is counted and recorded as its size only."""
         super().__init__(parent)
+        self.max_message = max_message
+        self.oversize: list[int] = []  #: the size in bytes of each message of the app over ``max_message``
         self.session = session
         self.spec = spec
         self.number = number
@@ -82,13 +95,16 @@ class AppRun(QObject):
         self.console_errors: list[str] = []
         self.console_lines = 0
         self.crash: str | None = None
+        self.hung = False  #: its renderer stopped responding
+        self._navigating = ""  #: where the app's frame last set out for (to name a navigation the CSP refuses)
         self.closed = False
         self.tasks = Tasks()
         self._marks: dict[Any, int] = {}  # session request id -> the app request it carries
         self._activity: list[Callable[[], None]] = []
         ui = spec.resource.ui_meta if isinstance(spec.resource.ui_meta, dict) else {}
-        self.view = AppView(spec.resource.html, spec.policy, title=spec.resource.uri, theme=context.theme,
-                            border=ui.get("prefersBorder") is True)
+        html, self.hints = refuse_hints(spec.resource.html)  # connections no policy would see: never opened
+        self.view = AppView(html, spec.policy, title=spec.resource.uri, theme=context.theme,
+                            border=ui.get("prefersBorder") is True, max_message=max_message)
         ports = HostPorts(post=self.view.post, record=self._record, request=self._request,
                           open_link=open_link or _headless_link, display_mode=self.display_mode.emit,
                           size=self._size, teardown_requested=self._teardown_requested)
@@ -96,6 +112,7 @@ class AppRun(QObject):
                             call_id=call_id)
         self.view.message.connect(self.host.receive)
         self.view.sandbox_said.connect(self._sandbox_said)
+        self.view.navigation.connect(self._navigation)
         self.view.blocked.connect(lambda url, use, reason: self._blocked(url, use, "host", reason))
         self.view.console.connect(self._console)
         self.view.crashed.connect(self._crashed)
@@ -141,6 +158,9 @@ class AppRun(QObject):
             tool=self.spec.name, origin=self.view.origin, csp=policy.csp(), effective=policy.effective(),
             permissions=list(policy.permissions), dropped=[d.to_json() for d in policy.dropped],
             sandbox="off" if unsandboxed_sentence() else "on"))
+        for hint in self.hints:
+            self._blocked(shown_url(hint.href) or f"a <link rel={hint.rel}>", hint.rel, "host",
+                          hint_reason(hint.rel))
         self.view.load()
 
     def _blocked(self, url: str, use: str, by: str, reason: str) -> None:
@@ -162,15 +182,41 @@ class AppRun(QObject):
             detail = detail if isinstance(detail, dict) else {}
             directive = str(detail.get("effectiveDirective") or detail.get("violatedDirective") or "")
             url = str(detail.get("blockedURI") or "")
+            if not url and directive in NAVIGATIONS:  # Chromium names no data: or blob: URL: the app's did
+                url = shown_url(self._navigating) if self._navigating else UNNAMED_NAVIGATION
             if url in CODE_VIOLATIONS:  # not a request: code the CSP refused to run (libraries probe for eval)
                 reason = f"the Content-Security-Policy's {directive} allows no {CODE_VIOLATIONS[url]}"
             else:
                 reason = f"the Content-Security-Policy's {directive} does not allow it"
             self._blocked(url, directive, "browser", reason)
+        elif kind == "oversize":
+            size = int(text) if text.isdigit() else self.max_message + 1
+            self.oversize.append(size)
+            self.host.last_activity = self.host.clock()  # the app is talking: not idle while it floods
+            reason = oversize_reason(size, self.max_message)
+            finding = Finding("app-oversize", reason, "warning")
+            self._record(lane.happening(lane.OVERSIZE, self.number, findings=[finding], total_bytes=size,
+                                        limit=self.max_message, reason=reason))
         else:
-            what = "a message that is not JSON" if kind == "unserializable" else f"a message of {text} characters"
             self._record(lane.happening(lane.CONSOLE, self.number, level="error",
-                                        text=f"the bridge could not pass on {what} ({kind}: {text})"))
+                                        text=f"the bridge could not pass on a message that is not JSON ({text})"))
+
+    def _navigation(self, text: str) -> None:
+        """The app's frame set out for another document: one to content the page made up (``data:``, ``blob:``)
+        was refused before it started; another is remembered, to name it when the CSP refuses it."""
+        try:
+            detail = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(detail, dict) or not isinstance(detail.get("url"), str):
+            return
+        url = detail["url"]
+        if detail.get("refused") is True:
+            scheme = url.split(":", 1)[0].lower()
+            self._blocked(shown_url(url), "navigation", "host", f"an app's frame may not be navigated to a {scheme}: "
+                                                               "URL")
+        else:
+            self._navigating = url
 
     def _console(self, level: str, text: str, line: int, source: str) -> None:
         self.console_lines += 1
@@ -187,6 +233,11 @@ class AppRun(QObject):
         self.crash = why
         self._record(lane.happening(lane.CRASHED, self.number, reason=why))
         self.ended.emit(f"the app's renderer ended: {why}")
+
+    def unresponsive(self, why: str) -> None:
+        """The app's renderer answers nothing (recorded; the host does not wait for it to tear down)."""
+        self.hung = True
+        self._record(lane.happening(lane.UNRESPONSIVE, self.number, reason=why))
 
     def _teardown_requested(self) -> None:
         self.tasks.spawn(self.close("the app asked to be torn down"), "closing the app")
@@ -244,7 +295,7 @@ class AppRun(QObject):
         if self.closed:
             return
         self.closed = True
-        if self.crash is None:
+        if self.crash is None and not self.hung:
             await self.host.teardown(reason)
         self._record(lane.happening(lane.CLOSED, self.number, reason=reason))
         if self._annotate in self.session.annotators:

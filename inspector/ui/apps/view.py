@@ -25,8 +25,9 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.core.apps.policy import Policy
 from inspector.core.apps.sandbox import sandbox_refusal
+from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 from inspector.core.waiting import wait_for
-from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, height_call
+from inspector.ui.apps.bridge import Bridge, bridge_script, deliver_call, guard_script, height_call
 from inspector.ui.apps.engine import HOST_NAME, SCHEME, app_profile, prepare
 from inspector.ui.apps.page import AppDocuments, AppPage, PolicyInterceptor
 
@@ -57,6 +58,8 @@ class AppView(QWidget):
     #: ``(kind, text)`` from the app's document: ``violation`` (JSON of a CSP violation), ``unserializable``,
     #: ``oversize``
     sandbox_said = Signal(str, str)
+    #: the app's frame set out for another document (JSON: ``url``, and ``refused`` when the bridge stopped it)
+    navigation = Signal(str)
     #: ``(url, use, reason)``: the host blocked a request
     blocked = Signal(str, str, str)
     #: ``(level, text, line, source)``: a line of the app's console
@@ -69,8 +72,11 @@ class AppView(QWidget):
     permission_asked = Signal(object)
 
     def __init__(self, html_text: str, policy: Policy, *, title: str = "app", theme: str = "light",
-                 border: bool = False, parent: QWidget | None = None) -> None:
+                 border: bool = False, max_message: int = DEFAULT_MAX_MESSAGE, parent: QWidget | None = None) -> None:
+        """``max_message``: the largest message of the app passed on whole (bytes of UTF-8, ``--max-message``);
+        a longer one is said as ``oversize`` with its size."""
         super().__init__(parent)
+        self.max_message = max_message
         refusal = sandbox_refusal()
         if refusal is not None:  # Chromium would end the whole process: say why instead
             raise SandboxUnavailable(refusal)
@@ -98,7 +104,8 @@ class AppView(QWidget):
         self.channel = QWebChannel(self.page)
         self.channel.registerObject("host", self.bridge)
         self.page.setWebChannel(self.channel, _APPLICATION_WORLD)
-        self.page.scripts().insert(bridge_script(self.origin, f"{SCHEME.decode()}://{HOST_NAME}"))
+        self.page.scripts().insert(bridge_script(self.origin, f"{SCHEME.decode()}://{HOST_NAME}", max_message))
+        self.page.scripts().insert(guard_script())
         self.web = QWebEngineView(self)
         self.web.setPage(self.page)
         self.web.setContextMenuPolicy(self.web.contextMenuPolicy().NoContextMenu)
@@ -112,7 +119,13 @@ class AppView(QWidget):
 
     def _received(self, kind: str, text: str) -> None:
         if kind == "message":
+            size = len(text.encode("utf-8", errors="surrogatepass"))
+            if size > self.max_message:  # under the limit in characters, over it in bytes
+                self.sandbox_said.emit("oversize", str(size))
+                return
             self.message.emit(text)
+        elif kind == "navigation":
+            self.navigation.emit(text)
         else:
             self.sandbox_said.emit(kind, text)
 
@@ -140,6 +153,27 @@ class AppView(QWidget):
             if frame.url().host() == self.app_host:
                 return frame
         return None
+
+    async def responsive(self, timeout: float) -> bool:
+        """Whether the app's renderer runs a script within ``timeout`` seconds (in the application world of the
+        app's document, or of the host page when the app's frame is gone): a renderer whose page loops for
+        ever answers nothing, although nothing crashed."""
+        frame = self.app_frame()
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+
+        def done(value: object) -> None:
+            if not future.done():
+                future.set_result(value)
+
+        if frame is None:
+            self.page.runJavaScript("1", _APPLICATION_WORLD, done)
+        else:
+            frame.runJavaScript("1", _APPLICATION_WORLD, done)  # type: ignore[attr-defined]  # QWebEngineFrame
+        try:
+            await wait_for(future, timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def visible_text(self) -> str:
         """The text the app shows (its document's ``innerText``), "" when it has none to read."""

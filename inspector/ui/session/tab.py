@@ -189,6 +189,7 @@ class SessionTab(QWidget):
         from inspector.ui.apps.panel import AppsPanel  # MCP Apps: the app of a tool the explorer called
 
         self.apps = AppsPanel(self.explorer.catalog, self)  # type: ignore[arg-type]  # bound on the line above
+        self.apps.max_message = live.target.max_message
         self.side.addTab(self.apps, "Apps")
         self.explorer.said.connect(self._explorer_said)
         self.explorer_toggle.show()
