@@ -22,6 +22,7 @@ import httpx
 
 from inspector.core.redaction import REDACTED, redact_headers, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
+from inspector.core.transports.redirects import OWN_HEADERS, home_only_hooks, same_origin
 from inspector.core.transports.tls import CaFileError as CaFileError
 from inspector.core.transports.tls import tls_context as tls_context
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
@@ -154,12 +155,6 @@ def check_url(url: str) -> str:
     except ValueError:
         raise UrlError(url, "has an invalid port") from None
     return url
-
-
-def origin_of(url: str | httpx.URL) -> tuple[str, str, int | None]:
-    parsed = httpx.URL(str(url))
-    port = parsed.port or {"http": 80, "https": 443}.get(parsed.scheme)
-    return parsed.scheme, parsed.host, port
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
@@ -344,8 +339,10 @@ class HttpTransportBase(Transport):
         if self._client is None:
             timeout = httpx.Timeout(self.options.response_timeout, connect=self.options.connect_timeout)
             # trust_env=False: no proxy from the environment may carry traffic somewhere the user did not name
+            # the hook: a request to another origin than the user named goes without the user's headers
             self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
-                                             verify=self.options.verify())
+                                             verify=self.options.verify(),
+                                             event_hooks=home_only_hooks(self.options.url, self.options.base_headers))
         return self._client
 
     async def _close_client(self) -> None:
@@ -444,7 +441,7 @@ class HttpTransportBase(Transport):
         ``auth_step``), and the request is sent again, once, as a new exchange whose number is returned.
         """
         oauth = self.options.oauth
-        if oauth is None or auth_step:
+        if oauth is None or auth_step or not same_origin(request.url, self.options.url):  # a token stays home
             return await self._exchange_once(request, purpose=purpose, read_body=read_body, number=number,
                                              auth_step=auth_step)
         from inspector.core.auth.challenge import parse_challenge
@@ -526,7 +523,7 @@ class HttpTransportBase(Transport):
                 raise AuthError(f"OAuth {step}: {self.shown(url.split('?', 1)[0])} is not an http:// or https:// "
                                 "URL, so mcp-inspector does not fetch it")
             request = self.client().build_request(method, url, headers={"User-Agent": USER_AGENT, **headers},
-                                                  content=body)
+                                                  content=body, extensions={OWN_HEADERS: True})
             mark = self._auth_waiting_for(f"OAuth {step}: {method} {self.shown(url.split('?', 1)[0])}")
             try:
                 _, response, data, event = await self._exchange_once(request, purpose=f"OAuth {step}",
