@@ -41,17 +41,22 @@ import h11
 import httpx
 
 from inspector.core.capture.writer import make_header
+from inspector.core.exits import EXIT_BAD_INPUT
 from inspector.core.redaction import redact_url
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
     EndpointRewriter,
+    came_back,
     client_headers,
     host_problem,
     http_url,
+    leads_to_itself,
     local_url,
     origin_problem,
     origin_text,
     upstream_headers,
+    via_token,
+    with_via,
 )
 from inspector.core.tap.http_recorder import HttpRecorder
 from inspector.core.tap.options import (
@@ -198,7 +203,8 @@ class HttpProxy:
         self.recorder_ready = asyncio.Event()
         self.recorder_ready.set()
         self.stopping: str | None = None
-        self.refused = 0  #: requests answered 403 (foreign Host or Origin)
+        self.refused = 0  #: requests answered 403 (foreign Host or Origin) or 508 (a relay loop)
+        self.via = via_token()  #: this run's mark in the Via header of what it relays
         self._connections: set[asyncio.Task[Any]] = set()
         timeout = httpx.Timeout(None, connect=CONNECT_TIMEOUT)
         # trust_env=False: no proxy from the environment may carry the traffic somewhere the user did not name
@@ -272,6 +278,13 @@ class HttpProxy:
                 f"{problem}; answered 403, not relayed")
             await client.plain(403, f"mcp-inspector tap: refused: {problem}.\n")
             return False
+        if came_back(headers, self.via):
+            self.refused += 1
+            loop = "it came back to this tap, which had relayed it (a relay loop: the server's URL leads back here)"
+            say(f"refused a request ({request.method.decode('latin-1')} {request.target.decode('latin-1')[:200]}): "
+                f"{loop}; answered 508, not relayed")
+            await client.plain(508, f"mcp-inspector tap: refused: {loop}.\n")
+            return False
         self.exchanges += 1
         number = self.exchanges
         method = request.method.decode("ascii")
@@ -281,7 +294,7 @@ class HttpProxy:
             target = urlunsplit(("", "", path.path or "/", path.query, ""))
         url = self.upstream_origin + target
         upgrade = _is_websocket_upgrade(headers)
-        sent = upstream_headers(headers, self.upstream, upgrade)
+        sent = with_via(upstream_headers(headers, self.upstream, upgrade), self.via)
         self.send_json(HTTP_REQUEST, number, {"method": method, "url": url, "headers": [
             [name.decode("latin-1"), value.decode("latin-1")] for name, value in sent]})
         body: _RequestBody | None = None
@@ -530,6 +543,11 @@ def run_http_tap(options: TapOptions) -> int:
     port = sock.getsockname()[1]
     local = local_url(options.url, host, port, options.transport)
     shown = redact_url(options.url) if options.redact else options.url
+    if leads_to_itself(options.url, host, port):
+        sock.close()
+        say(f"--url {shown} is the tap's own address ({origin_text(host, port)}): it would relay every request to "
+            "itself without end; give the server's URL")
+        return EXIT_BAD_INPUT
     name = options.display_name
     target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact,
               **tls_described(HttpOptions(options.url, ca_file=options.ca_file, insecure=options.insecure))}
