@@ -6,14 +6,20 @@ is the pass's own (tests/data/hostile/upstream.py), whose log says what reached 
 
 from __future__ import annotations
 
+import json
+import socket
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
-from helpers import cli
-from http_tap_support import http_support, port_listens, running_tap
+from helpers import ROOT, cli, wait_until
+from http_tap_support import http_support, port_listens, running_tap, socket_inodes
 
 from inspector.core.exits import EXIT_BAD_INPUT
+from inspector.core.tap.http_proxy import CLIENT_LEFT
 from inspector.core.wire.events import Kind
 
 pytestmark = pytest.mark.integration
@@ -73,3 +79,81 @@ def test_what_the_tap_relays_carries_its_via_mark_after_the_clients_own_via(http
     sent = next(e for e in tap.capture.events if e.kind == Kind.HTTP and e.data.get("method") == "POST")
     via = sent.data["request_headers"]["via"]
     assert via.startswith("1.0 corporate, 1.1 mcp-inspector-tap-"), via
+
+
+# -- clients that give up, and clients that dribble -------------------------------------------------------
+
+
+UPSTREAM = ROOT / "tests" / "data" / "hostile" / "upstream.py"
+HANG = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "hang", "arguments": {}}}
+                  ).encode()
+#: How many clients give up at once (the pass's figure).
+CLIENTS = 20
+#: Bound on the upstream logging what reached it, and on the tap closing what the clients left.
+SETTLE = 15.0
+TCP_CLOSE_WAIT = "08"
+
+
+def tcp_sockets(pid: int) -> list[tuple[int, int, str]]:
+    """(local port, remote port, state) of every TCP socket process ``pid`` holds (listening ones included)."""
+    inodes = socket_inodes(pid)
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            if fields[9] in inodes:
+                found.append((int(fields[1].rsplit(":", 1)[1], 16), int(fields[2].rsplit(":", 1)[1], 16), fields[3]))
+    return found
+
+
+@contextmanager
+def hanging_upstream(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The pass's upstream.py on a free port: (its URL, its log)."""
+    log = tmp_path / "upstream.log"
+    log.touch()
+    for _ in range(3):
+        port = http_support.free_port()
+        try:
+            server = http_support.launch("upstream.py", [sys.executable, str(UPSTREAM), str(port), str(log)],
+                                         tmp_path / "upstream.out", port=port)
+        except http_support.ServerExited:
+            continue
+        try:
+            yield f"http://127.0.0.1:{port}/mcp", log
+            return
+        finally:
+            http_support.stop(server)
+    pytest.fail("upstream.py could not listen on a free port")
+
+
+def log_count(log: Path, start: str) -> int:
+    return sum(1 for line in log.read_text().splitlines() if line.startswith(start))
+
+
+@pytest.mark.report("faults", f"{CLIENTS} clients giving up on an upstream that never answers, through the HTTP tap",
+                    surface="CLI", group="hostile",
+                    advice="Nothing to do: the tap closes both sides when a client leaves, and the capture says so.")
+def test_clients_that_give_up_on_a_server_that_never_answers_leave_no_socket_behind(tmp_path, report):
+    with hanging_upstream(tmp_path) as (url, log), running_tap(url, tmp_path / "tap.jsonl") as tap:
+        clients = [socket.create_connection(("127.0.0.1", tap.port), timeout=CLIENT_TIMEOUT) for _ in range(CLIENTS)]
+        for raw in clients:
+            raw.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\nAccept: "
+                        b"application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s"
+                        % (tap.port, len(HANG), HANG))
+        wait_until(lambda: log_count(log, "POST") == CLIENTS, SETTLE, f"the {CLIENTS} calls to reach the upstream")
+        held = tcp_sockets(tap.process.pid)
+        for raw in clients:
+            raw.close()
+        wait_until(lambda: log_count(log, "LEFT") == CLIENTS, SETTLE, "the upstream to see every connection closed")
+        wait_until(lambda: [s for s in tcp_sockets(tap.process.pid) if s[0] != tap.port or s[1] != 0] == [],
+                   SETTLE, "the tap to close the clients' sockets")
+        left = tcp_sockets(tap.process.pid)
+        tap.stop()
+    assert len(held) == 1 + 2 * CLIENTS  # while they waited: the listening socket, each client's, each upstream
+    assert left == [(tap.port, 0, "0A")] and TCP_CLOSE_WAIT not in {state for _, _, state in left}
+    ended = [e for e in tap.capture.events if e.kind == Kind.HTTP and "error" in e.data]
+    assert len(ended) == CLIENTS and all(e.data["error"] == CLIENT_LEFT for e in ended)
+    report.saw(f"{CLIENTS} clients left: {len(held) - 1} sockets while they waited, none after; the capture says "
+               f"of each: {CLIENT_LEFT}")
+    report.figure("sockets while waiting", len(held))
+    report.figure("sockets after the clients left", len(left))

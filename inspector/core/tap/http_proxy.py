@@ -93,6 +93,15 @@ MAX_HEAD = 64 * 1024
 WEBSOCKET_CLOSE_GRACE = 2.0
 #: At the stop, how long exchanges under way have to record their end once cancelled.
 STOP_GRACE = 2.0
+#: How long a client has to send a whole request head (request line and headers), from the moment the tap waits for
+#: it (the connection opened, or the previous exchange ended): a client that sends its head a byte at a time, or
+#: holds a kept-alive connection without using it, is not held longer (a slow-header client would otherwise keep
+#: a connection and a task of the tap for as long as it likes). Long enough for any real client; an idle
+#: connection is closed without a word, a head cut short gets 408.
+REQUEST_HEAD_TIMEOUT = 30.0
+#: What the capture says of an exchange whose client left while the server had not answered yet.
+CLIENT_LEFT = ("the client closed its connection before the server answered; the request to the server was cancelled "
+               "and its connection closed")
 #: Signals that end the tap (with the capture complete).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 #: Request headers httpx adds by default; the tap sends only what the client sent.
@@ -101,6 +110,10 @@ _HTTPX_DEFAULTS = ("user-agent", "accept", "accept-encoding", "connection")
 
 class _ClientGone(Exception):
     """The client closed its connection."""
+
+
+class _ClientLeft(Exception):
+    """The client closed its connection while the server had not answered its request yet."""
 
 
 class _Client:
@@ -128,6 +141,18 @@ class _Client:
         data = self.conn.send(event)
         if data:
             self.writer.write(data)
+
+    async def next_request(self) -> Any:
+        """The next event of a new exchange (a request head, or the end of the connection), within
+        :data:`REQUEST_HEAD_TIMEOUT`; None when it did not come in time (the connection is then answered 408 if a
+        head had begun, and is to be closed)."""
+        try:
+            return await wait_for(self.next_event(), REQUEST_HEAD_TIMEOUT)
+        except TimeoutError:
+            if self.conn.trailing_data[0]:  # part of a head came: say why it is cut off
+                await self.plain(408, f"mcp-inspector tap: the request's head did not arrive whole within "
+                                      f"{REQUEST_HEAD_TIMEOUT:g} s; the connection is closed.\n")
+            return None
 
     async def wait_closed(self) -> None:
         """Until the client closes its side (bytes it sends meanwhile, a pipelined request, wait in h11)."""
@@ -161,6 +186,7 @@ class _RequestBody:
         self.client = client
         self.number = number
         self.done = False
+        self.finished = asyncio.Event()  #: set once the body was read to its end (or the client broke it off)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self
@@ -175,6 +201,7 @@ class _RequestBody:
             self.proxy.send(HTTP_REQUEST_BODY, self.number, data)
             return data
         self.done = True
+        self.finished.set()
         if isinstance(event, h11.EndOfMessage):
             self.proxy.send(HTTP_REQUEST_END, self.number)
             raise StopAsyncIteration
@@ -246,7 +273,7 @@ class HttpProxy:
         client = _Client(reader, writer)
         try:
             while self.stopping is None:
-                event = await client.next_event()
+                event = await client.next_request()
                 if not isinstance(event, h11.Request) or not await self._exchange(client, event):
                     break
                 if client.conn.our_state is not h11.DONE or client.conn.their_state is not h11.DONE:
@@ -331,7 +358,10 @@ class HttpProxy:
             if name.encode() not in given and name in request.headers:
                 del request.headers[name]
         try:
-            response = await self.http.send(request, stream=True)
+            response = await self._send_watching(client, request, body)
+        except _ClientLeft:
+            self.send_json(HTTP_RESPONSE_END, number, {"error": CLIENT_LEFT})
+            return False, True
         except (httpx.HTTPError, _ClientGone, h11.RemoteProtocolError) as exc:
             if body is not None and not body.done:
                 await body.drain()  # what the client sent still reaches the capture
@@ -348,6 +378,32 @@ class HttpProxy:
                                        body_done=body is None or body.done)
         finally:
             await response.aclose()
+
+    async def _send_watching(self, client: _Client, request: httpx.Request, body: _RequestBody | None
+                             ) -> httpx.Response:
+        """Send ``request`` and wait for the server's response head, watching the client meanwhile (once its
+        request is read whole, nothing else reads its connection): if it leaves first, the request to the server is
+        cancelled (httpx closes that connection) and :class:`_ClientLeft` raised, so neither socket waits on a
+        server that may never answer."""
+
+        async def leaves() -> None:
+            if body is not None:
+                await body.finished.wait()
+            await client.wait_closed()
+
+        sending = asyncio.ensure_future(self.http.send(request, stream=True))
+        watching = asyncio.ensure_future(leaves())
+        try:
+            await asyncio.wait([sending, watching], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (watching, sending):
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        if sending.done() and not sending.cancelled():  # the server answered (or failed) first
+            return sending.result()
+        raise _ClientLeft()
 
     async def _respond(self, client: _Client, number: int, method: str, response: httpx.Response, upgrade: bool,
                        marks: dict[str, float], body_done: bool) -> tuple[bool, bool]:
