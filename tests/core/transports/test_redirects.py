@@ -23,7 +23,7 @@ from inspector.core.doctor.runner import diagnose
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import Session
 from inspector.core.session.target import Target
-from inspector.core.transports.base import TransportError
+from inspector.core.transports.base import HttpStatusError, TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.redirects import OWN_HEADERS, redirect_refusal, strip_private
 from inspector.core.transports.streamable_http import StreamableHttpTransport
@@ -192,6 +192,56 @@ def test_the_doctor_sends_nothing_of_the_users_to_another_origin_and_says_to_use
     assert "go without your headers and credentials" in http.detail
     assert http.fix.startswith(f"Name the URL the server redirects to ({other.url('/stolen')}) as the server's URL "
                                "only if you trust its origin")
+
+
+class FakeOAuth:
+    """An OAuth client that holds a token and would sign in again on any 401: what it was asked, recorded."""
+
+    secrets: list[str] = []
+    generation = 1
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []  #: the URLs it was asked a token for
+        self.challenges = 0
+
+    async def before_request(self, io: Any) -> None:
+        pass
+
+    def request_headers(self, method: str, url: str) -> dict[str, str]:
+        self.asked.append(url)
+        return {"Authorization": "Bearer oauth-token-39f6"}
+
+    def resource_nonce(self, status: int, headers: Any, url: str) -> bool:
+        return False
+
+    def handles(self, status: int, challenge: Any) -> bool:
+        return status == 401
+
+    async def on_challenge(self, status: int, challenge: Any, sent: int, io: Any) -> None:
+        self.challenges += 1
+
+
+def test_an_oauth_token_stays_home_and_a_401_from_another_origin_starts_no_sign_in():
+    def refuses(handler: Handler, body: bytes) -> tuple[int, dict[str, str], bytes]:
+        return 401, {"WWW-Authenticate": 'Bearer resource_metadata="http://127.0.0.1:9/prm"'}, b""
+
+    oauth = FakeOAuth()
+
+    async def scenario(url: str) -> None:
+        options = HttpOptions(url=url, oauth=oauth, connect_timeout=5.0, response_timeout=10.0)
+        session = Session(StreamableHttpTransport(options))
+        await session.start()
+        try:
+            await session.handshake("legacy")
+        finally:
+            await session.close()
+
+    with serving(refuses) as other, serving(redirect_to(other.url("/stolen"))) as named:
+        with pytest.raises(HttpStatusError, match="/stolen: HTTP 401"):
+            asyncio.run(asyncio.wait_for(scenario(named.url()), SCENARIO_TIMEOUT))
+    assert other.seen and "oauth-token-39f6" not in json.dumps(other.seen)
+    assert "oauth-token-39f6" in json.dumps(named.seen)
+    assert oauth.challenges == 0 and all("/stolen" not in url for url in oauth.asked)
 
 
 def test_an_oauth_flow_request_to_another_origin_keeps_the_headers_the_flow_chose():
