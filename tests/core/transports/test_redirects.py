@@ -22,7 +22,7 @@ from inspector.core.doctor.model import FAILED, WARNING
 from inspector.core.doctor.runner import diagnose
 from inspector.core.session.outcomes import result_of
 from inspector.core.session.session import Session
-from inspector.core.session.target import Target
+from inspector.core.session.target import Target, make_transport
 from inspector.core.transports.base import HttpStatusError, TransportError
 from inspector.core.transports.http_common import HttpOptions
 from inspector.core.transports.redirects import OWN_HEADERS, redirect_refusal, strip_private
@@ -137,6 +137,23 @@ def test_a_redirect_to_another_origin_carries_no_credentials_and_no_user_headers
     assert carried_secrets(named.seen[:1]) == list(SECRETS)  # the origin named got them all
     said = findings(session, "redirect-other-origin")
     assert said and "go without your headers and credentials" in said[0] and "use it directly" not in said[0]
+
+
+@pytest.mark.parametrize("transport", ["auto", "streamable-http"])
+def test_the_transport_every_command_and_the_window_build_from_a_target_keeps_credentials_home(transport):
+    # make_transport is where record, call, tools, check, load, doctor and the window's live session get theirs
+    async def scenario(url: str) -> None:
+        target = Target(name="t", url=url, transport=transport, bearer=BEARER, headers=dict(USER_HEADERS))
+        session = Session(make_transport(target))
+        await session.start()
+        try:
+            await session.handshake("legacy")
+        finally:
+            await session.close()
+
+    with serving(mcp_answer) as other, serving(redirect_to(other.url("/stolen"))) as named:
+        asyncio.run(asyncio.wait_for(scenario(named.url()), SCENARIO_TIMEOUT))
+    assert other.seen and carried_secrets(other.seen) == []
 
 
 def test_the_capture_shows_the_requests_to_the_other_origin_as_sent_without_the_headers():
