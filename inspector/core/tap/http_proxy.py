@@ -6,8 +6,10 @@ server's. Every request it sends is relayed to the server's origin as it comes, 
 comes: Streamable HTTP's POSTs, its GET stream, DELETE and resumption (``Last-Event-ID``), HTTP+SSE's event
 stream and POSTed messages, WebSocket upgrades and then their frames (the connection is spliced, byte for
 byte, after the server's 101). Headers cross as they came (credentials included: they are redacted in the
-capture only), but for ``Host``, which names the server, and the hop-by-hop headers, which each side of the tap
-has of its own (:mod:`inspector.core.tap.http_guard`). Two rewrites keep the client on the tap: an absolute
+capture only), but for ``Host``, which names the server, the hop-by-hop headers, which each side of the tap
+has of its own, and ``Via``, to which the tap adds its own mark (:mod:`inspector.core.tap.http_guard`): a request
+that comes back with it went round a relay loop and gets 508, and a ``--url`` naming the tap's own address is
+refused before anything listens. Two rewrites keep the client on the tap: an absolute
 ``Location`` on the server's origin, and (``--transport sse`` or ``auto``) an absolute ``endpoint`` event on
 it, become the same URL on the tap's origin.
 
@@ -19,7 +21,9 @@ through the session's pipeline into the capture, and streams them to a listening
 
 The listening socket is the inspector's second deliberate one (docs/architecture.md): 127.0.0.1 or ::1 only,
 open only while the command runs, and every request's Host and Origin are checked before anything is
-forwarded (a foreign one gets 403 and is neither relayed nor recorded). SIGINT or SIGTERM ends the tap: the
+forwarded (a foreign one gets 403 and is neither relayed nor recorded). A client is watched while its server
+has not answered: if it leaves, the request upstream is cancelled and the capture says the client left; a
+request head must arrive whole within :data:`REQUEST_HEAD_TIMEOUT`. SIGINT or SIGTERM ends the tap: the
 port closes, exchanges under way end (each recorded as ended by the stop), and the capture is completed.
 """
 

@@ -49,7 +49,8 @@ def origin_text(url: str | httpx.URL) -> str:
     """``scheme://host[:port]`` for a sentence (the port when it is not the scheme's default)."""
     parsed = httpx.URL(str(url))
     host = f"[{parsed.host}]" if ":" in parsed.host else parsed.host
-    return f"{parsed.scheme}://{host}" + (f":{parsed.port}" if parsed.port is not None else "")  # httpx: None if default
+    # httpx gives no port when it is the scheme's default
+    return f"{parsed.scheme}://{host}" + (f":{parsed.port}" if parsed.port is not None else "")
 
 
 def private_names(headers: Mapping[str, str]) -> set[str]:
