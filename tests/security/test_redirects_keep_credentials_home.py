@@ -111,9 +111,13 @@ def received_secrets(seen: list[dict[str, str]]) -> list[str]:
     return [name for name, secret in SECRETS.items() if secret in text]
 
 
-@pytest.mark.report("security", "a server redirecting (307) to another origin gets no credentials sent there",
-                    surface="CLI")
-@pytest.mark.parametrize("command", ["tools", "doctor"])
+def other_origin(command: str) -> object:
+    return pytest.param(command, marks=pytest.mark.report(
+        "security", f"a server redirecting (307) to another origin gets no credentials sent there ({command})",
+        surface="CLI"))
+
+
+@pytest.mark.parametrize("command", [other_origin("tools"), other_origin("doctor")])
 def test_a_redirect_to_another_origin_gets_neither_the_bearer_nor_the_users_headers(command, tmp_path, report):
     with recorder() as other, hostile("redirect-other", tmp_path, other.server_address[1]) as url:
         done = cli(command, "--url", url, *CREDENTIALS, timeout=COMMAND)
@@ -132,10 +136,14 @@ def test_a_redirect_to_another_origin_gets_neither_the_bearer_nor_the_users_head
         report.saw(f"{len(other.seen)} requests reached the other origin, none with the bearer or -H values")
 
 
-@pytest.mark.report("security", "a server redirecting to a file: or smb: URL is refused with one sentence",
-                    surface="CLI")
-@pytest.mark.parametrize(("mode", "location"), [("redirect-file", "file:///etc/passwd"),
-                                                ("redirect-smb", "smb://evil/x")])
+def refused(mode: str, location: str) -> object:
+    scheme = location.split(":", 1)[0]
+    return pytest.param(mode, location, marks=pytest.mark.report(
+        "security", f"a server redirecting to a {scheme}: URL is refused with one sentence", surface="CLI"))
+
+
+@pytest.mark.parametrize(("mode", "location"), [refused("redirect-file", "file:///etc/passwd"),
+                                                refused("redirect-smb", "smb://evil/x")])
 def test_a_redirect_to_a_file_or_smb_url_is_refused_and_never_advised(mode, location, tmp_path, report):
     with hostile(mode, tmp_path) as url:
         tools = cli("tools", "--url", url, *CREDENTIALS, "--transport", "streamable-http", timeout=COMMAND)

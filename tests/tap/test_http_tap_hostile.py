@@ -33,11 +33,9 @@ CLIENT_TIMEOUT = 30.0
 # -- a tap pointed at itself --------------------------------------------------------------------------------
 
 
-@pytest.mark.report("faults", "the HTTP tap pointed at its own address", surface="CLI", group="hostile",
-                    advice="Give the tap the server's URL with --url, and a free port (or none) with --listen.")
-@pytest.mark.parametrize("spelling", ["http://127.0.0.1:{port}/mcp", "http://localhost:{port}/mcp",
-                                      "http://127.1:{port}/mcp", "http://0.0.0.0:{port}/mcp"])
-def test_a_tap_pointed_at_its_own_address_is_refused_with_one_sentence(spelling, tmp_path, report):
+def refused_self(spelling: str, tmp_path: Path) -> str:
+    """``tap --url SPELLING --listen 127.0.0.1:PORT`` with the tap's own port: checks the refusal, returns the
+    sentence."""
     port = http_support.free_port()
     url = spelling.format(port=port)
     result = cli("tap", "--url", url, "--listen", f"127.0.0.1:{port}", "--no-live", "--capture",
@@ -47,7 +45,19 @@ def test_a_tap_pointed_at_its_own_address_is_refused_with_one_sentence(spelling,
                              "would relay every request to itself without end; give the server's URL\n")
     assert result.stdout == "" and not (tmp_path / "never.jsonl").exists()
     assert not port_listens(port)
-    report.saw(result.stderr.removeprefix("mcp-inspector tap: "))
+    return result.stderr.removeprefix("mcp-inspector tap: ")
+
+
+@pytest.mark.report("faults", "the HTTP tap pointed at its own address", surface="CLI", group="hostile",
+                    advice="Give the tap the server's URL with --url, and a free port (or none) with --listen.")
+def test_a_tap_pointed_at_its_own_address_is_refused_with_one_sentence(tmp_path, report):
+    report.saw(refused_self("http://localhost:{port}/mcp", tmp_path))
+
+
+@pytest.mark.parametrize("spelling", ["http://127.0.0.1:{port}/mcp", "http://127.1:{port}/mcp",
+                                      "http://0.0.0.0:{port}/mcp"])
+def test_any_spelling_of_the_taps_own_address_is_refused_the_same_way(spelling, tmp_path):
+    refused_self(spelling, tmp_path)
 
 
 @pytest.mark.report("faults", "two HTTP taps relaying to each other (a relay loop)", surface="CLI", group="hostile",
