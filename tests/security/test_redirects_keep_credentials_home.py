@@ -31,6 +31,8 @@ CREDENTIALS = ["--bearer", SECRETS["bearer"], "-H", f"X-Api-Key: {SECRETS['heade
 #: Bound on the hostile server accepting connections, and on each command.
 STARTUP = 30.0
 COMMAND = 60.0
+#: How often a test server's loop looks for its shutdown (the standard library's 0.5 s, per server, adds up).
+SHUTDOWN_POLL = 0.02
 
 
 class Recorder(ThreadingHTTPServer):
@@ -63,7 +65,7 @@ class _Record(BaseHTTPRequestHandler):
 @contextmanager
 def recorder() -> Iterator[Recorder]:
     server = Recorder()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True).start()
     try:
         yield server
     finally:

@@ -34,6 +34,8 @@ USER_HEADERS = {"X-Api-Key": "key-secret-39b2", "Cookie": "sid=cookie-secret-39c
 SECRETS = (BEARER, *USER_HEADERS.values())
 #: Bound on a whole scenario: a handshake and a listing on loopback take milliseconds.
 SCENARIO_TIMEOUT = 30.0
+#: How often a test server's loop looks for its shutdown (the standard library's 0.5 s, per server, adds up).
+SHUTDOWN_POLL = 0.02
 
 
 class Server(ThreadingHTTPServer):
@@ -91,7 +93,7 @@ def redirect_to(location: str) -> Any:
 @contextmanager
 def serving(answer: Any) -> Iterator[Server]:
     server = Server(answer)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True)
     thread.start()
     try:
         yield server
