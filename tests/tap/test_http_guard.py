@@ -10,13 +10,16 @@ from hypothesis import strategies as st
 from inspector.core.tap.http_guard import (
     EndpointRewriter,
     ListenError,
+    came_back,
     client_headers,
     host_problem,
+    leads_to_itself,
     local_url,
     move_to_tap,
     origin_problem,
     parse_listen,
     upstream_headers,
+    via_token,
 )
 
 UPSTREAM = "https://api.example.com/v1/sse"
@@ -162,3 +165,36 @@ def test_a_first_event_too_big_to_hold_is_relayed_unchanged():
     big = b"event: endpoint\ndata: https://api.example.com/" + b"x" * EndpointRewriter.HOLD_LIMIT
     assert rewriter.feed(big) == big and rewriter.done
     assert rewriter.feed(b"\n\n") == b"\n\n" and rewriter.rewritten is None
+
+
+# -- relaying to itself (issue 39, section 6) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8765/mcp", "http://localhost:8765/", "http://LOCALHOST.:8765/",
+                                 "http://127.1:8765/", "http://[::ffff:127.0.0.1]:8765/x", "http://0.0.0.0:8765/",
+                                 "ws://127.0.0.1:8765/ws", "http://app.localhost:8765/"])
+def test_a_server_url_naming_the_taps_own_address_in_any_spelling_leads_to_itself(url):
+    assert leads_to_itself(url, "127.0.0.1", 8765)
+
+
+@pytest.mark.parametrize(("url", "host", "port"), [("http://127.0.0.1/mcp", "127.0.0.1", 80),
+                                                   ("http://[::1]:8765/", "::1", 8765),
+                                                   ("http://localhost:8765/", "::1", 8765),
+                                                   ("http://[::]:8765/", "::1", 8765)])
+def test_the_default_port_and_the_ipv6_loopback_count_too(url, host, port):
+    assert leads_to_itself(url, host, port)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8766/mcp", "http://127.0.0.2:8765/", "http://[::1]:8765/",
+                                 "http://example.com:8765/", "http://127.0.0.1/mcp"])
+def test_another_port_address_or_name_does_not(url):
+    assert not leads_to_itself(url, "127.0.0.1", 8765)
+
+
+def test_a_request_carrying_the_taps_own_via_mark_came_back_and_another_taps_did_not():
+    token, other = via_token(), via_token()
+    assert token != other and token.startswith("mcp-inspector-tap-")
+    relayed = [(b"Host", b"127.0.0.1:1"), (b"Via", f"1.1 proxy, 1.1 {token}".encode())]
+    assert came_back(relayed, token)
+    assert not came_back(relayed, other)
+    assert not came_back([(b"Host", b"127.0.0.1:1")], token)

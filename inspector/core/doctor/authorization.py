@@ -21,6 +21,7 @@ from inspector.core.doctor.model import Step, failed, passed, warning
 from inspector.core.doctor.session_run import SessionRun
 from inspector.core.transports.credentials import AuthIO, Reply
 from inspector.core.transports.http_common import USER_AGENT, explain
+from inspector.core.transports.redirects import OWN_HEADERS, home_only_hooks
 
 #: Bound on each request of the discovery the doctor runs alone.
 DISCOVERY_TIMEOUT = 10.0
@@ -83,11 +84,12 @@ async def discovery(target: Target) -> tuple[Challenge, str]:
 
     options = target.http_options()
     async with httpx.AsyncClient(timeout=DISCOVERY_TIMEOUT, follow_redirects=False, trust_env=False,
-                                 verify=options.verify()) as http:
+                                 verify=options.verify(), event_hooks=home_only_hooks(target.url, options.base_headers)
+                                 ) as http:
         async def fetch(method: str, url: str, step: str, headers: dict[str, str], body: bytes | None) -> Reply:
-            try:
+            try:  # only the challenge carries the user's headers; the flow's requests carry what the flow chose
                 response = await http.request(method, url, headers={"User-Agent": USER_AGENT, **headers},
-                                              content=body)
+                                              content=body, extensions={OWN_HEADERS: step != "challenge"})
             except httpx.HTTPError as exc:
                 raise AuthError(f"OAuth {step}: {explain(exc, method, url)}") from None
             return Reply(response.status_code, response.headers, response.content, str(response.url))

@@ -16,16 +16,17 @@ import asyncio
 import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from inspector.core.connect.target import Target
 from inspector.core.doctor.model import Step, failed, passed, skipped, warning
 from inspector.core.doctor.network import Where
 from inspector.core.doctor.session_run import SessionRun, run_session
 from inspector.core.transports.http_common import ACCEPT_BOTH
+from inspector.core.transports.redirects import redirect_refusal, same_origin
 from inspector.core.transports.tls import tls_context
 from inspector.core.waiting import wait_for
-from inspector.core.wire.events import Event
+from inspector.core.wire.events import Event, Finding
 
 #: The endpoints MCP servers commonly serve, tried when the URL's path has nothing MCP behind it.
 COMMON_PATHS = ("/mcp", "/sse")
@@ -41,6 +42,10 @@ NOT_HERE = frozenset({400, 404, 405, 501})
 FIX_ACCEPT = (f"The server refuses the Accept header the spec has clients send ({ACCEPT_BOTH}): fix the server, or "
               "the proxy in front of it.")
 FIX_SERVER_ERROR = "The server failed on the request: its own log says why."
+FIX_REFUSED_REDIRECT = ("Ask the server's operator for its MCP URL: the server redirects to something that is no "
+                        "http:// or https:// URL, which no MCP client should follow.")
+#: The findings a Streamable HTTP session leaves on a redirect (inspector.core.transports.redirects).
+REDIRECT_CODES = ("redirect", "redirect-other-origin", "redirect-refused")
 
 Guess = Callable[[], Awaitable[str | None]]
 
@@ -78,8 +83,31 @@ def _header(event: Event, name: str) -> str | None:
     return next((str(v) for k, v in headers.items() if k.lower() == name), None)
 
 
+def _finding(event: Event, *codes: str) -> Finding | None:
+    return next((f for f in event.findings if f.code in codes), None)
+
+
 def _redirect(event: Event) -> str | None:
-    return next((f.text for f in event.findings if f.code == "redirect"), None)
+    """The sentence of a redirect the session followed, or refused."""
+    found = _finding(event, *REDIRECT_CODES)
+    return found.text if found is not None else None
+
+
+def _redirect_fix(event: Event) -> str:
+    """What to do about a redirect the session followed or refused."""
+    found = _finding(event, *REDIRECT_CODES)
+    if found is not None and found.code == "redirect-refused":
+        return FIX_REFUSED_REDIRECT
+    if found is not None and found.code == "redirect-other-origin":
+        return _fix_other_origin(_header(event, "location") or "")
+    return "Use the URL the server redirects to as the server's URL."
+
+
+def _fix_other_origin(location: str) -> str:
+    """A redirect's target is the URL to use only if the person trusts its origin: it would get their headers and
+    credentials."""
+    return (f"Name the URL the server redirects to ({location}) as the server's URL only if you trust its origin: "
+            "mcp-inspector sends your headers and credentials only to the origin you name.")
 
 
 def asks_authorization(run: SessionRun) -> list[Event]:
@@ -106,11 +134,20 @@ async def http_step(run: SessionRun, place: Where, guess: Guess) -> Step:
     if asks_authorization(run):
         return passed("http", f"the server answered: {_lines(answered[:1])} (authorization: see the auth step)")
     statuses = [int(e.data["status"]) for e in answered]
+    redirect = next((e for e in answered if _redirect(e)), None)
+    if redirect is not None and _redirect_fix(redirect) == FIX_REFUSED_REDIRECT:
+        return failed("http", _redirect(redirect) or "", FIX_REFUSED_REDIRECT)
     moved = next((e for e in answered if 300 <= int(e.data["status"]) < 400 and not _redirect(e)), None)
     if run.server is None and moved is not None:
         location = _header(moved, "location") or "(no Location header)"
-        return failed("http", f"{exchange_line(moved)} to {location}",
-                      f"Use {location} as the server's URL: a client does not follow a redirect of its POST.")
+        refusal = redirect_refusal(int(moved.data["status"]), location)
+        if refusal is not None:
+            return failed("http", f"{exchange_line(moved)}: {refusal}", FIX_REFUSED_REDIRECT)
+        named = str(moved.data.get("url", ""))
+        if location.startswith("(") or same_origin(urljoin(named, location), named):
+            return failed("http", f"{exchange_line(moved)} to {location}",
+                          f"Use {location} as the server's URL: a client does not follow a redirect of its POST.")
+        return failed("http", f"{exchange_line(moved)} to {location}, another origin", _fix_other_origin(location))
     if run.server is None and 406 in statuses:
         return failed("http", lines, FIX_ACCEPT)
     if run.server is None and any(s >= 500 and s not in NOT_HERE for s in statuses):
@@ -124,9 +161,8 @@ async def http_step(run: SessionRun, place: Where, guess: Guess) -> Step:
             ("Check the URL's path: MCP servers usually serve /mcp (Streamable HTTP) or /sse (HTTP+SSE); the "
              "server's documentation or log says which.")
         return failed("http", f"{what} {path}: {lines}", fix)
-    redirected = next((_redirect(e) for e in answered if _redirect(e)), None)
-    if redirected is not None:
-        return warning("http", redirected, "Use the URL the server redirects to as the server's URL.")
+    if redirect is not None:
+        return warning("http", _redirect(redirect) or "", _redirect_fix(redirect))
     good = [e for e in answered if 200 <= int(e.data["status"]) < 300] or answered
     opening = [e for e in good if e.data.get("purpose") in ("initialize", "event stream")] or good
     return passed("http", f"the server answered: {_lines(opening[:1])}")

@@ -14,6 +14,8 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#securi
 from __future__ import annotations
 
 import ipaddress
+import secrets
+import socket
 from collections.abc import Iterable
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
@@ -26,6 +28,11 @@ LOCAL_ORIGIN_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 #: Hop-by-hop headers (RFC 9110 section 7.6.1): they describe one connection, so each side of the tap has its own.
 HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
                         "upgrade"})
+
+
+#: The ``Via`` received-by pseudonym (RFC 9110 section 7.6.3) a tap adds to what it relays, with a token of its
+#: own run: a request that comes back carrying it went round a loop (the upstream URL leads back to the tap).
+VIA_PREFIX = "mcp-inspector-tap-"
 
 
 class ListenError(ValueError):
@@ -90,6 +97,70 @@ def same_origin(a: str, b: str) -> bool:
                (pb.scheme, pb.hostname, _port_of(pb.scheme, pb.port))
     except ValueError:
         return False
+
+
+# -- relaying to itself --------------------------------------------------------------------------------------
+
+
+def _addresses(host: str) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address] | None:
+    """The addresses a URL's host names without asking DNS: a literal address in any spelling the system accepts
+    (``127.1``, ``[::ffff:127.0.0.1]``), or ``localhost`` (both loopback addresses); None for any other name."""
+    name = host.strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):  # RFC 6761 section 6.3: always this machine
+        return {ipaddress.ip_address(a) for a in LOOPBACK_ADDRESSES}
+    try:
+        found = socket.getaddrinfo(name, None, flags=socket.AI_NUMERICHOST)
+    except (OSError, UnicodeError):
+        return None
+    addresses = set()
+    for info in found:
+        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        addresses.add(address)
+    return addresses
+
+
+def leads_to_itself(upstream: str, host: str, port: int) -> bool:
+    """Whether ``upstream`` names the tap's own listening address ``host``:``port``: its port the tap's (the
+    scheme's default when it names none), its host that address in any spelling, ``localhost``, or the
+    unspecified address (0.0.0.0 or ::, which a connection takes for this machine)."""
+    try:
+        parts = urlsplit(http_url(upstream))
+        given = _port_of(parts.scheme, parts.port)
+    except ValueError:
+        return False
+    if given != port or parts.hostname is None:
+        return False
+    addresses = _addresses(parts.hostname)
+    if addresses is None:
+        return False
+    listen = ipaddress.ip_address(host)
+    return any(a == listen or a.is_unspecified for a in addresses)
+
+
+def via_token() -> str:
+    """A new run's ``Via`` pseudonym (:data:`VIA_PREFIX` and 64 random bits)."""
+    return VIA_PREFIX + secrets.token_hex(8)
+
+
+def with_via(headers: list[tuple[bytes, bytes]], token: str) -> list[tuple[bytes, bytes]]:
+    """``headers`` with this tap's ``Via`` entry (``1.1 TOKEN``) appended to the last ``Via`` field the client sent
+    (RFC 9110 section 7.6.3: each intermediary appends), or added as a field of its own."""
+    mark = f"1.1 {token}".encode("ascii")
+    out = list(headers)
+    last = max((n for n, (name, _) in enumerate(out) if name.lower() == b"via"), default=None)
+    if last is None:
+        return [*out, (b"Via", mark)]
+    name, value = out[last]
+    out[last] = (name, value.rstrip() + b", " + mark if value.strip() else mark)
+    return out
+
+
+def came_back(headers: Iterable[tuple[bytes, bytes]], token: str) -> bool:
+    """Whether a request's ``Via`` headers carry ``token``: this tap relayed it before."""
+    mark = token.encode("ascii")
+    return any(name.lower() == b"via" and mark in value for name, value in headers)
 
 
 # -- which requests pass ------------------------------------------------------------------------------------

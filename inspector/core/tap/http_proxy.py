@@ -6,8 +6,10 @@ server's. Every request it sends is relayed to the server's origin as it comes, 
 comes: Streamable HTTP's POSTs, its GET stream, DELETE and resumption (``Last-Event-ID``), HTTP+SSE's event
 stream and POSTed messages, WebSocket upgrades and then their frames (the connection is spliced, byte for
 byte, after the server's 101). Headers cross as they came (credentials included: they are redacted in the
-capture only), but for ``Host``, which names the server, and the hop-by-hop headers, which each side of the tap
-has of its own (:mod:`inspector.core.tap.http_guard`). Two rewrites keep the client on the tap: an absolute
+capture only), but for ``Host``, which names the server, the hop-by-hop headers, which each side of the tap
+has of its own, and ``Via``, to which the tap adds its own mark (:mod:`inspector.core.tap.http_guard`): a request
+that comes back with it went round a relay loop and gets 508, and a ``--url`` naming the tap's own address is
+refused before anything listens. Two rewrites keep the client on the tap: an absolute
 ``Location`` on the server's origin, and (``--transport sse`` or ``auto``) an absolute ``endpoint`` event on
 it, become the same URL on the tap's origin.
 
@@ -19,7 +21,9 @@ through the session's pipeline into the capture, and streams them to a listening
 
 The listening socket is the inspector's second deliberate one (docs/architecture.md): 127.0.0.1 or ::1 only,
 open only while the command runs, and every request's Host and Origin are checked before anything is
-forwarded (a foreign one gets 403 and is neither relayed nor recorded). SIGINT or SIGTERM ends the tap: the
+forwarded (a foreign one gets 403 and is neither relayed nor recorded). A client is watched while its server
+has not answered: if it leaves, the request upstream is cancelled and the capture says the client left; a
+request head must arrive whole within :data:`REQUEST_HEAD_TIMEOUT`. SIGINT or SIGTERM ends the tap: the
 port closes, exchanges under way end (each recorded as ended by the stop), and the capture is completed.
 """
 
@@ -41,17 +45,22 @@ import h11
 import httpx
 
 from inspector.core.capture.writer import make_header
+from inspector.core.exits import EXIT_BAD_INPUT
 from inspector.core.redaction import redact_url
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
     EndpointRewriter,
+    came_back,
     client_headers,
     host_problem,
     http_url,
+    leads_to_itself,
     local_url,
     origin_problem,
     origin_text,
     upstream_headers,
+    via_token,
+    with_via,
 )
 from inspector.core.tap.http_recorder import HttpRecorder
 from inspector.core.tap.options import (
@@ -88,6 +97,15 @@ MAX_HEAD = 64 * 1024
 WEBSOCKET_CLOSE_GRACE = 2.0
 #: At the stop, how long exchanges under way have to record their end once cancelled.
 STOP_GRACE = 2.0
+#: How long a client has to send a whole request head (request line and headers), from the moment the tap waits for
+#: it (the connection opened, or the previous exchange ended): a client that sends its head a byte at a time, or
+#: holds a kept-alive connection without using it, is not held longer (a slow-header client would otherwise keep
+#: a connection and a task of the tap for as long as it likes). Long enough for any real client; an idle
+#: connection is closed without a word, a head cut short gets 408.
+REQUEST_HEAD_TIMEOUT = 30.0
+#: What the capture says of an exchange whose client left while the server had not answered yet.
+CLIENT_LEFT = ("the client closed its connection before the server answered; the request to the server was cancelled "
+               "and its connection closed")
 #: Signals that end the tap (with the capture complete).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 #: Request headers httpx adds by default; the tap sends only what the client sent.
@@ -96,6 +114,10 @@ _HTTPX_DEFAULTS = ("user-agent", "accept", "accept-encoding", "connection")
 
 class _ClientGone(Exception):
     """The client closed its connection."""
+
+
+class _ClientLeft(Exception):
+    """The client closed its connection while the server had not answered its request yet."""
 
 
 class _Client:
@@ -123,6 +145,18 @@ class _Client:
         data = self.conn.send(event)
         if data:
             self.writer.write(data)
+
+    async def next_request(self) -> Any:
+        """The next event of a new exchange (a request head, or the end of the connection), within
+        :data:`REQUEST_HEAD_TIMEOUT`; None when it did not come in time (the connection is then answered 408 if a
+        head had begun, and is to be closed)."""
+        try:
+            return await wait_for(self.next_event(), REQUEST_HEAD_TIMEOUT)
+        except TimeoutError:
+            if self.conn.trailing_data[0]:  # part of a head came: say why it is cut off
+                await self.plain(408, f"mcp-inspector tap: the request's head did not arrive whole within "
+                                      f"{REQUEST_HEAD_TIMEOUT:g} s; the connection is closed.\n")
+            return None
 
     async def wait_closed(self) -> None:
         """Until the client closes its side (bytes it sends meanwhile, a pipelined request, wait in h11)."""
@@ -156,6 +190,7 @@ class _RequestBody:
         self.client = client
         self.number = number
         self.done = False
+        self.finished = asyncio.Event()  #: set once the body was read to its end (or the client broke it off)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self
@@ -170,6 +205,7 @@ class _RequestBody:
             self.proxy.send(HTTP_REQUEST_BODY, self.number, data)
             return data
         self.done = True
+        self.finished.set()
         if isinstance(event, h11.EndOfMessage):
             self.proxy.send(HTTP_REQUEST_END, self.number)
             raise StopAsyncIteration
@@ -198,7 +234,8 @@ class HttpProxy:
         self.recorder_ready = asyncio.Event()
         self.recorder_ready.set()
         self.stopping: str | None = None
-        self.refused = 0  #: requests answered 403 (foreign Host or Origin)
+        self.refused = 0  #: requests answered 403 (foreign Host or Origin) or 508 (a relay loop)
+        self.via = via_token()  #: this run's mark in the Via header of what it relays
         self._connections: set[asyncio.Task[Any]] = set()
         timeout = httpx.Timeout(None, connect=CONNECT_TIMEOUT)
         # trust_env=False: no proxy from the environment may carry the traffic somewhere the user did not name
@@ -240,7 +277,7 @@ class HttpProxy:
         client = _Client(reader, writer)
         try:
             while self.stopping is None:
-                event = await client.next_event()
+                event = await client.next_request()
                 if not isinstance(event, h11.Request) or not await self._exchange(client, event):
                     break
                 if client.conn.our_state is not h11.DONE or client.conn.their_state is not h11.DONE:
@@ -272,6 +309,13 @@ class HttpProxy:
                 f"{problem}; answered 403, not relayed")
             await client.plain(403, f"mcp-inspector tap: refused: {problem}.\n")
             return False
+        if came_back(headers, self.via):
+            self.refused += 1
+            loop = "it came back to this tap, which had relayed it (a relay loop: the server's URL leads back here)"
+            say(f"refused a request ({request.method.decode('latin-1')} {request.target.decode('latin-1')[:200]}): "
+                f"{loop}; answered 508, not relayed")
+            await client.plain(508, f"mcp-inspector tap: refused: {loop}.\n")
+            return False
         self.exchanges += 1
         number = self.exchanges
         method = request.method.decode("ascii")
@@ -281,7 +325,7 @@ class HttpProxy:
             target = urlunsplit(("", "", path.path or "/", path.query, ""))
         url = self.upstream_origin + target
         upgrade = _is_websocket_upgrade(headers)
-        sent = upstream_headers(headers, self.upstream, upgrade)
+        sent = with_via(upstream_headers(headers, self.upstream, upgrade), self.via)
         self.send_json(HTTP_REQUEST, number, {"method": method, "url": url, "headers": [
             [name.decode("latin-1"), value.decode("latin-1")] for name, value in sent]})
         body: _RequestBody | None = None
@@ -318,7 +362,10 @@ class HttpProxy:
             if name.encode() not in given and name in request.headers:
                 del request.headers[name]
         try:
-            response = await self.http.send(request, stream=True)
+            response = await self._send_watching(client, request, body)
+        except _ClientLeft:
+            self.send_json(HTTP_RESPONSE_END, number, {"error": CLIENT_LEFT})
+            return False, True
         except (httpx.HTTPError, _ClientGone, h11.RemoteProtocolError) as exc:
             if body is not None and not body.done:
                 await body.drain()  # what the client sent still reaches the capture
@@ -335,6 +382,32 @@ class HttpProxy:
                                        body_done=body is None or body.done)
         finally:
             await response.aclose()
+
+    async def _send_watching(self, client: _Client, request: httpx.Request, body: _RequestBody | None
+                             ) -> httpx.Response:
+        """Send ``request`` and wait for the server's response head, watching the client meanwhile (once its
+        request is read whole, nothing else reads its connection): if it leaves first, the request to the server is
+        cancelled (httpx closes that connection) and :class:`_ClientLeft` raised, so neither socket waits on a
+        server that may never answer."""
+
+        async def leaves() -> None:
+            if body is not None:
+                await body.finished.wait()
+            await client.wait_closed()
+
+        sending = asyncio.ensure_future(self.http.send(request, stream=True))
+        watching = asyncio.ensure_future(leaves())
+        try:
+            await asyncio.wait([sending, watching], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (watching, sending):
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        if sending.done() and not sending.cancelled():  # the server answered (or failed) first
+            return sending.result()
+        raise _ClientLeft()
 
     async def _respond(self, client: _Client, number: int, method: str, response: httpx.Response, upgrade: bool,
                        marks: dict[str, float], body_done: bool) -> tuple[bool, bool]:
@@ -530,6 +603,11 @@ def run_http_tap(options: TapOptions) -> int:
     port = sock.getsockname()[1]
     local = local_url(options.url, host, port, options.transport)
     shown = redact_url(options.url) if options.redact else options.url
+    if leads_to_itself(options.url, host, port):
+        sock.close()
+        say(f"--url {shown} is the tap's own address ({origin_text(host, port)}): it would relay every request to "
+            "itself without end; give the server's URL")
+        return EXIT_BAD_INPUT
     name = options.display_name
     target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact,
               **tls_described(HttpOptions(options.url, ca_file=options.ca_file, insecure=options.insecure))}

@@ -23,6 +23,7 @@ import httpx
 from inspector.core.redaction import REDACTED, redact_headers, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.transports.credentials import AuthIO, Credentials, CredentialsError, Noted, Reply
+from inspector.core.transports.redirects import OWN_HEADERS, home_only_hooks, same_origin
 from inspector.core.transports.tls import tls_context
 from inspector.core.wire.events import Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES
@@ -155,12 +156,6 @@ def check_url(url: str) -> str:
     except ValueError:
         raise UrlError(url, "has an invalid port") from None
     return url
-
-
-def origin_of(url: str | httpx.URL) -> tuple[str, str, int | None]:
-    parsed = httpx.URL(str(url))
-    port = parsed.port or {"http": 80, "https": 443}.get(parsed.scheme)
-    return parsed.scheme, parsed.host, port
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
@@ -345,8 +340,10 @@ class HttpTransportBase(Transport):
         if self._client is None:
             timeout = httpx.Timeout(self.options.response_timeout, connect=self.options.connect_timeout)
             # trust_env=False: no proxy from the environment may carry traffic somewhere the user did not name
+            # the hook: a request to another origin than the user named goes without the user's headers
             self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
-                                             verify=self.options.verify())
+                                             verify=self.options.verify(),
+                                             event_hooks=home_only_hooks(self.options.url, self.options.base_headers))
         return self._client
 
     async def _close_client(self) -> None:
@@ -445,7 +442,7 @@ class HttpTransportBase(Transport):
         ``auth_step``), and the request is sent again, once, as a new exchange whose number is returned.
         """
         oauth = self.options.oauth
-        if oauth is None or auth_step:
+        if oauth is None or auth_step or not same_origin(request.url, self.options.url):  # a token stays home
             return await self._exchange_once(request, purpose=purpose, read_body=read_body, number=number,
                                              auth_step=auth_step)
         io = self._auth_io()
@@ -521,7 +518,7 @@ class HttpTransportBase(Transport):
                 raise CredentialsError(f"OAuth {step}: {self.shown(url.split('?', 1)[0])} is not an http:// or "
                                        "https:// URL, so mcp-inspector does not fetch it")
             request = self.client().build_request(method, url, headers={"User-Agent": USER_AGENT, **headers},
-                                                  content=body)
+                                                  content=body, extensions={OWN_HEADERS: True})
             mark = self._auth_waiting_for(f"OAuth {step}: {method} {self.shown(url.split('?', 1)[0])}")
             try:
                 _, response, data, event = await self._exchange_once(request, purpose=f"OAuth {step}",

@@ -24,8 +24,8 @@ from inspector.core.transports.http_common import (
     HttpOptions,
     HttpTransportBase,
     explain_reason,
-    origin_of,
 )
+from inspector.core.transports.redirects import same_origin
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import decode_document, decode_line
@@ -108,7 +108,7 @@ class HttpSseTransport(HttpTransportBase):
         event = Event(Kind.SSE, raw=raw.raw, dir=Direction.S2C, eol=b"", data={"exchange": number, **fields})
         if sse.event == "endpoint" and self._endpoint_ready is not None and not self._endpoint_ready.done():
             target = str(httpx.URL(self.url).join(sse.data.strip()))
-            if origin_of(target) != origin_of(self.url):
+            if not same_origin(target, self.url):
                 reason = (f"the endpoint event points to another origin ({self.shown(target)}) than the SSE URL "
                           f"({self.shown(self.url)}); refusing to send messages there")
                 event.add_finding("cross-origin-endpoint", reason)

@@ -47,6 +47,7 @@ from inspector.core.transports.http_common import (
     page_text,
     snippet,
 )
+from inspector.core.transports.redirects import redirect_note, redirect_refusal
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
@@ -238,11 +239,14 @@ class StreamableHttpTransport(HttpTransportBase):
                                                              purpose=str(message.get("method") or kind))
             status = response.status_code
             if status in (307, 308) and "location" in response.headers:
-                target = str(response.url.join(response.headers["location"]))
+                target = _redirect_target(response)
                 await response.aclose()
-                self.flag(event, "redirect", f"redirected ({status}) from {self.shown(url)} to {self.shown(target)}: "
-                                             f"the server wants the URL {self.shown(target)}; use it directly",
-                          "warning")
+                refusal = redirect_refusal(status, target)
+                if refusal is not None:
+                    self.flag(event, "redirect-refused", refusal)
+                    self.emit(event)
+                    raise TransportError(f"POST {self.shown(url)}: {refusal}")
+                self.flag(event, *redirect_note(status, url, target, self.shown, self.options.url), "warning")
                 self.emit(event)
                 url = self.url = target
                 number = self.next_exchange()
@@ -555,6 +559,16 @@ class StreamableHttpTransport(HttpTransportBase):
             task.cancel()
             return True
         return False
+
+
+def _redirect_target(response: httpx.Response) -> str:
+    """Where a redirect's ``Location`` points: made absolute when it is http(s), else as the server wrote it."""
+    location = response.headers["location"]
+    try:
+        joined = response.url.join(location)
+    except (httpx.InvalidURL, ValueError):
+        return location
+    return str(joined) if joined.scheme in ("http", "https") else location  # file:///x would read file:/x
 
 
 def _quiet_is_not_dead(response: httpx.Response) -> None:
