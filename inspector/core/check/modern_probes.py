@@ -329,13 +329,20 @@ async def _named_target(ctx: Context) -> tuple[str, dict[str, Any]] | None:
     uri = next((r["uri"] for r in resources or [] if isinstance(r.get("uri"), str)), None)
     if uri is not None:
         return "resources/read", {"uri": uri, "_meta": full_meta()}
+    tool = await _callable_tool(ctx)
+    return None if tool is None else ("tools/call", {"name": tool["name"], "arguments": {}, "_meta": full_meta()})
+
+
+async def _callable_tool(ctx: Context) -> dict[str, Any] | None:
+    """The first listed tool the user let check call (read-only unless --call-all-tools); None without
+    --call-tools or --call-all-tools, or when there is none."""
     if not (ctx.options.call_tools or ctx.options.call_all_tools):
         return None
     tools, _, _ = await ctx.listing("tools")
     for tool in tools or []:
         read_only = isinstance(tool.get("annotations"), dict) and tool["annotations"].get("readOnlyHint") is True
         if isinstance(tool.get("name"), str) and (read_only or ctx.options.call_all_tools):
-            return "tools/call", {"name": tool["name"], "arguments": {}, "_meta": full_meta()}
+            return tool
     return None
 
 
@@ -573,14 +580,9 @@ async def _plain_target(ctx: Context) -> tuple[str, dict[str, Any]] | None:
         if isinstance(prompt.get("name"), str) and not any(isinstance(a, dict) and a.get("required") is True
                                                            for a in arguments):
             return "prompts/get", {"name": prompt["name"]}
-    if not (ctx.options.call_tools or ctx.options.call_all_tools):
-        return None
-    tools, _, _ = await ctx.listing("tools")
-    for tool in tools or []:
-        read_only = isinstance(tool.get("annotations"), dict) and tool["annotations"].get("readOnlyHint") is True
-        if isinstance(tool.get("name"), str) and (read_only or ctx.options.call_all_tools):
-            return "tools/call", {"name": tool["name"], "arguments": sample_arguments(tool.get("inputSchema"))}
-    return None
+    tool = await _callable_tool(ctx)
+    return None if tool is None else ("tools/call", {"name": tool["name"],
+                                                     "arguments": sample_arguments(tool.get("inputSchema"))})
 
 
 async def probe_session_rules(ctx: Context) -> None:
