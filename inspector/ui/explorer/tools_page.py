@@ -38,6 +38,11 @@ class ToolsPage(QWidget):
         self._token: str | None = None  #: the progress token of the call whose result the page shows
         self.tool_list = QListWidget(self)
         self.tool_list.currentItemChanged.connect(lambda item, _old: self._tool_selected(item))
+        # a click or Enter on a tool goes on to its form; arrows and type-ahead stay in the list, so that typing a
+        # name selects that tool (focus moved to the form after the first letter, and Ctrl+Enter then called
+        # whatever tool that letter had selected: issue 39)
+        self.tool_list.itemClicked.connect(lambda _item: self._to_form())
+        self.tool_list.itemActivated.connect(lambda _item: self._to_form())
         self.tool_about = QLabel(self)
         self.tool_about.setTextFormat(Qt.TextFormat.PlainText)
         self.tool_about.setWordWrap(True)
@@ -108,7 +113,12 @@ class ToolsPage(QWidget):
         self.arguments_editor = arguments_editor_for(schema, self)
         self.editor_slot.addWidget(self.arguments_editor)
         self._call_keys.watch(self.arguments_editor)
-        self.arguments_editor.setFocus()
+        if not self.tool_list.hasFocus():  # chosen from elsewhere (the history, a link): its form is next
+            self._to_form()
+
+    def _to_form(self) -> None:
+        if self.arguments_editor is not None:
+            self.arguments_editor.focus_first()  # its first field, not the Form/JSON toggle
 
     def call(self) -> None:
         """Call the selected tool with the editor's arguments (a problem with them is said, nothing is sent)."""
