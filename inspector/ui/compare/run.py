@@ -37,18 +37,23 @@ def compare_current(window: MainWindow) -> None:
         if name:
             window.tasks.spawn(run_compare(window, tab.capture_path, capture=Path(name)), "the comparison")
         return
+    # B's session declares what A's did: a server hides what needs a capability (server-everything's
+    # elicitation, sampling and roots tools) from a client without it, and they were reported removed
+    session = tab.live.session if tab.live is not None else None
+    capabilities = session.client_capabilities() if session is not None else None
     if choice == SAME and tab.live is not None:
         target: Target = tab.live.target
     else:
         profile = next(p for p in window.sidebar.profiles() if p.name == choice[len(PROFILE):])
         target = Target.from_profile(profile)
-    window.tasks.spawn(run_compare(window, tab.capture_path, target=target), "the comparison")
+    window.tasks.spawn(run_compare(window, tab.capture_path, target=target, capabilities=capabilities),
+                       "the comparison")
 
 
 async def run_compare(window: MainWindow, a_path: Path, *, capture: Path | None = None,
-                      target: Target | None = None) -> Any:
-    """Compare ``a_path`` with ``capture`` or the live ``target``; returns the view it opened, or None (a
-    sentence in a warning and the status bar)."""
+                      target: Target | None = None, capabilities: dict[str, Any] | None = None) -> Any:
+    """Compare ``a_path`` with ``capture`` or the live ``target`` (its session declaring ``capabilities``);
+    returns the view it opened, or None (a sentence in a warning and the status bar)."""
     from inspector.core.compare.against import probe_server
     from inspector.core.compare.differ import compare
     from inspector.core.compare.sessions import CompareError, read_server
@@ -69,7 +74,10 @@ async def run_compare(window: MainWindow, a_path: Path, *, capture: Path | None 
             target = window.session_settings.apply(target)
             b_capture = window.captures / ("compare-" + capture_name(target.name or "server"))
             window.statusBar().showMessage(f"comparing {a_path.name} with {target.describe()}…")
-            b = await probe_server(target, a.exchanges, b_capture)
+            b = await probe_server(target, a.exchanges, b_capture, capabilities=capabilities)
+            if not capabilities:
+                b.notes.append("its session declared no client capabilities, so the server may have hidden what "
+                               "needs them (tools that ask for input, sampling or roots)")
     except (CompareError, CannotOpen) as exc:
         window.warn("Compare", str(exc))
         window.statusBar().showMessage(str(exc))
