@@ -549,11 +549,13 @@ class SessionTab(QWidget):
             self.say(text, failure=True)
 
     def target(self) -> Target | None:
-        """The server of this tab: the live session's target, or the one an opened capture names."""
+        """The server of this tab: the live session's target, the one an opened capture names, or a tap's."""
         if self.live is not None:
             return self.live.target
         if self.capture_header is not None:
             return Target.from_capture_header(self.capture_header, self.title)
+        if isinstance(tapped := getattr(self, "tap_hello", {}).get("target"), dict):  # a tap's, as its hello says
+            return Target.from_capture_header({"target": tapped}, str(self.tap_hello.get("name") or self.title))
         return None
 
     # -- sending ---------------------------------------------------------------------------------------
