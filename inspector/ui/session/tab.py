@@ -35,6 +35,7 @@ from inspector.core.session.target import Target
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.ui import otel_export
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -476,13 +477,15 @@ class SessionTab(QWidget):
                 parts.append(", ".join(sorted(info.capabilities)))
         parts.append(f"{counts['c2s'] + counts['s2c']:,} messages ({counts['s2c']:,} in / {counts['c2s']:,} out)")
         if counts["framing_errors"]:
-            parts.append(f"{counts['framing_errors']:,} framing errors")
+            parts.append(f"{counts['framing_errors']:,} framing error{'' if counts['framing_errors'] == 1 else 's'}")
         if counts["cut_by_stop"]:  # ours, not the server's: the server was still writing when it was stopped
             parts.append("its last line cut by the stop")
         if counts["findings"]:
-            parts.append(f"{counts['findings']:,} protocol findings")
+            parts.append(f"{counts['findings']:,} protocol finding{'' if counts['findings'] == 1 else 's'}")
         if counts["stderr"]:
-            parts.append(f"{counts['stderr']:,} stderr lines")
+            parts.append(f"{counts['stderr']:,} stderr line{'' if counts['stderr'] == 1 else 's'}")
+        if (exporting := otel_export.status_words(self.live.exporter)) is not None:  # --otlp-endpoint
+            parts.append(exporting)
         self.say(" · ".join(parts), failure=bool(sentence) and self.live.failure)
 
     def say(self, text: str, *, failure: bool = False) -> None:
