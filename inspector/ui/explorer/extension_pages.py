@@ -133,7 +133,7 @@ class ExtensionPages:
         if token is None or run.progress_token is None or id_key(run.progress_token) != id_key(token) \
                 or run.terminal:
             return
-        self.panel.tools.tool_result.show_progress({**(run.progress or {}), "message": run.line()})
+        self.panel.tools.show_progress(token, {**(run.progress or {}), "message": run.line()})
 
 
 def _item_data(item: QListWidgetItem | None, role: Any) -> Any:

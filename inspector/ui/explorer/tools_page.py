@@ -36,6 +36,7 @@ class ToolsPage(QWidget):
         self.explorer = explorer
         self._tool: dict[str, Any] | None = None
         self._token: str | None = None  #: the progress token of the call whose result the page shows
+        self._running = False  #: that call is under way (its progress may be shown; after its outcome, none is)
         self.tool_list = QListWidget(self)
         self.tool_list.currentItemChanged.connect(lambda item, _old: self._tool_selected(item))
         # a click or Enter on a tool goes on to its form; arrows and type-ahead stay in the list, so that typing a
@@ -140,6 +141,7 @@ class ToolsPage(QWidget):
         tool = catalog.find("tools", name) or {}
         token = catalog.new_token()
         self._token = token
+        self._running = True
         self.tool_result.clear(f"calling {name}…")
         self.explorer.spawn(self._call(name, arguments, token, tool.get("outputSchema")), f"calling {name}")
 
@@ -150,11 +152,13 @@ class ToolsPage(QWidget):
             response = await catalog.call_tool(name, arguments, progress=token,
                                                as_task=self.explorer.extensions.as_task())
         except TransportError as exc:
+            self._ended(token)
             if self._token == token:
                 self.tool_result.clear()
                 self.tool_result.say(str(exc), failure=True)
             self.explorer.history.remember(name, arguments, f"failed: {exc}")
             return
+        self._ended(token)
         result, error = outcome_of(response)  # a task's own result, for a call that ran as one
         if self._token == token:
             self.tool_result.clear()
@@ -164,9 +168,15 @@ class ToolsPage(QWidget):
                 self.tool_result.show_call(name, result, output_schema)
         self.explorer.history.remember(name, arguments, summarize(result, error))
 
+    def _ended(self, token: str) -> None:
+        if self._token == token:
+            self._running = False
+
     def show_progress(self, token: str | None, data: dict[str, Any]) -> None:
-        """The server's progress for the call with ``token`` (shown when it is the call on the page)."""
-        if token is not None and token == self._token:
+        """The server's progress for the call with ``token``, or its task's status: shown while it is the call
+        on the page and under way (news that come after its outcome, a cancelled task's last status, would
+        cover the outcome)."""
+        if token is not None and token == self._token and self._running:
             self.tool_result.show_progress(data)
 
     def command_for_current(self) -> str:
