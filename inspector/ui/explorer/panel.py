@@ -167,6 +167,9 @@ class ExplorerPanel(QWidget):
                        "templates": (self.resources.template_list, "uriTemplate"),
                        "prompts": (self.prompts.prompt_list, "name")}[kind]
         current = target.currentItem().data(ROLE_ITEM).get(key) if target.currentItem() is not None else None
+        # the Tools page hears of the new list once it is filled (relisted), not of an empty list between: the
+        # selected tool's form, what is typed in it and its focus stay when the tool is listed again unchanged
+        target.blockSignals(kind == "tools")
         target.clear()
         for item in items:
             line = QListWidgetItem(item_text(item) if kind != "resources" else
@@ -179,6 +182,9 @@ class ExplorerPanel(QWidget):
             target.addItem(line)
             if item.get(key) == current:
                 target.setCurrentItem(line)
+        if kind == "tools":
+            target.blockSignals(False)
+            self.tools.relisted()
         self._icons_generation[kind] = generation = self._icons_generation.get(kind, 0) + 1
         wanted = [(row, raw) for row, item in enumerate(items) if (raw := icon_bytes(item)) is not None]
         if wanted:

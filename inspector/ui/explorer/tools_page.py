@@ -37,6 +37,9 @@ class ToolsPage(QWidget):
         self._tool: dict[str, Any] | None = None
         self._token: str | None = None  #: the progress token of the call whose result the page shows
         self._running = False  #: that call is under way (its progress may be shown; after its outcome, none is)
+        #: what was typed in each tool's form, by name, while the page lives: the form of a tool selected again
+        #: (a list_changed re-list selects it anew) starts from it, not empty
+        self._typed: dict[str, dict[str, Any]] = {}
         self.tool_list = QListWidget(self)
         self.tool_list.currentItemChanged.connect(lambda item, _old: self._tool_selected(item))
         # a click or Enter on a tool goes on to its form; arrows and type-ahead stay in the list, so that typing a
@@ -95,27 +98,49 @@ class ToolsPage(QWidget):
                 return True
         return False
 
+    def relisted(self) -> None:
+        """The list was filled again (its signals blocked meanwhile): the same tool, listed unchanged, keeps its
+        form; another tool, or a changed schema, gets a new one (starting from what was typed for it)."""
+        item = self.tool_list.currentItem()
+        tool = item.data(ROLE_ITEM) if item is not None else None
+        self.explorer.extensions.task_option.follow(tool)  # its taskSupport may have changed
+        if tool is not None and self._tool is not None and self.arguments_editor is not None \
+                and tool.get("name") == self._tool.get("name") \
+                and tool.get("inputSchema") == self._tool.get("inputSchema"):
+            self._tool = tool
+            self.tool_about.setText(self._about(tool))
+            return
+        self._tool_selected(item)
+
     def _tool_selected(self, item: QListWidgetItem | None) -> None:
         tool = item.data(ROLE_ITEM) if item is not None else None
-        self._tool = tool
         if self.arguments_editor is not None:
+            if self._tool is not None:
+                self._typed[str(self._tool.get("name"))] = self.arguments_editor.arguments()
             self.arguments_editor.deleteLater()
             self.arguments_editor = None
+        self._tool = tool
         if tool is None:
             self.tool_about.setText("")
             return
+        self.tool_about.setText(self._about(tool))
+        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
+        self.arguments_editor = arguments_editor_for(schema, self)
+        if typed := self._typed.get(str(tool.get("name"))):
+            self.arguments_editor.set_arguments(typed)
+        self.editor_slot.addWidget(self.arguments_editor)
+        self._call_keys.watch(self.arguments_editor)
+        if not self.tool_list.hasFocus():  # chosen from elsewhere (the history, a link): its form is next
+            self._to_form()
+
+    @staticmethod
+    def _about(tool: dict[str, Any]) -> str:
         lines = [item_text(tool)]
         if isinstance(tool.get("description"), str):
             lines.append(tool["description"])
         if words := badges(tool):
             lines.append("hints: " + ", ".join(words))
-        self.tool_about.setText("\n".join(lines))
-        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
-        self.arguments_editor = arguments_editor_for(schema, self)
-        self.editor_slot.addWidget(self.arguments_editor)
-        self._call_keys.watch(self.arguments_editor)
-        if not self.tool_list.hasFocus():  # chosen from elsewhere (the history, a link): its form is next
-            self._to_form()
+        return "\n".join(lines)
 
     def _to_form(self) -> None:
         if self.arguments_editor is not None:
