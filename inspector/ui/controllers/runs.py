@@ -131,6 +131,7 @@ class ServerRuns(QObject):
     async def run_check(self, target: Target) -> Any:
         """Check ``target``'s server; returns the report view it opened."""
         from inspector.core.check.checks import DEFAULT_CHECK_TIMEOUT
+        from inspector.core.check.context import CheckOptions
         from inspector.core.check.runner import CheckRun, run_checks
         from inspector.ui.panels.check_report import CheckReportView
         from inspector.ui.session.live import capture_name
@@ -139,7 +140,11 @@ class ServerRuns(QObject):
         self.window.statusBar().showMessage(f"checking {target.describe()}…")
         # each answer is waited for as the command line's check does, or the session's timeout when shorter
         timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)
-        report = await run_checks(CheckRun(self.window.session_settings.apply(target), base, timeout=timeout))
+        # the window calls no tools: a check skipped for that names the command line's options as such
+        options = CheckOptions(call_tools_hint="mcp-inspector check --call-tools (Check server here calls none)",
+                               call_all_tools_hint="mcp-inspector check --call-all-tools")
+        report = await run_checks(CheckRun(self.window.session_settings.apply(target), base, options=options,
+                                           timeout=timeout))
         view = CheckReportView(report, self.window)
         view.open_capture_requested.connect(lambda path: self.window.open_capture(Path(path)))
         index = self.window.tabs.addTab(view, f"check: {target.name or target.describe()}")
