@@ -159,6 +159,8 @@ def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path, legacy)
                 await until(lambda: any(e.dir == "s2c" for e in rows(tab, "tasks/list")), BOUND,
                             "tasks/list answered")
                 assert page.table.rowCount() == 1  # the server keeps the one task this session knows
+                await until(lambda: "the session knows" in explorer.status.text(), BOUND, "the count said")
+                assert explorer.status.text() == "the session knows 1 task"  # not "1 task(s)" (issue 39)
             await until(lambda: tab.model.rowCount() == len(tab.events), BOUND, "the timeline caught up")
             # the task's later news do not cover the call's outcome
             assert "was cancelled" in explorer.tools.tool_result.heading.text()
