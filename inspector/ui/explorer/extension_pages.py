@@ -87,6 +87,7 @@ class ExtensionPages:
         server = self.catalog.session.server
         self.task_option.server = server
         self.tasks_page.server_ready(server)
+        self.panel.pages.setTabEnabled(self.tasks_index, True)
         self.task_option.follow(self.panel.tools.tool)
         self.panel.pages.setTabEnabled(self.skills_index, self.shelf is not None and self.shelf.offered)
         self.skills_page.server_ready()

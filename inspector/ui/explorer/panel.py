@@ -79,6 +79,10 @@ class ExplorerPanel(QWidget):
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.status)
         self._enable(False)
+        # what the server offers is there to explore once it said so (server_ready): a session that fails before
+        # keeps these tabs disabled; Roots and History are the user's own
+        for index in (0, 1, 2, self.extensions.tasks_index, self.extensions.skills_index):
+            self.pages.setTabEnabled(index, False)
 
     # -- the session -----------------------------------------------------------------------------------
 
@@ -106,6 +110,8 @@ class ExplorerPanel(QWidget):
         self.resources.subscribe_button.setVisible(self.catalog.can_subscribe)
         if caps and not self.catalog.declares("tools") and self.catalog.declares("resources"):
             self.pages.setCurrentIndex(1)
+        elif self.catalog.declares("tools"):  # the disabled tabs had moved it to Roots
+            self.pages.setCurrentIndex(0)
         self.extensions.server_ready()
         self.say("listing what the server offers…")
         self.spawn(self.catalog.load(), "listing what the server offers")
