@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from inspector.core.apps.meta import resource_uri
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice
 from inspector.core.explore.history import History, command_line
 from inspector.core.present.images import ICON_MAX_PIXELS, icon_bytes
@@ -180,7 +181,8 @@ class ExplorerPanel(QWidget):
         for item in items:
             line = QListWidgetItem(item_text(item) if kind != "resources" else
                                    f"{item.get('name') or item.get('uri')} — {item.get('uri')}")
-            if kind == "tools" and (words := badges(item)):
+            # a tool with an MCP App says so: calling it renders the app in the Apps tab
+            if kind == "tools" and (words := badges(item) + (["app"] if resource_uri(item) else [])):
                 line.setText(line.text() + "   " + " ".join(f"[{w}]" for w in words))
             description = item.get("description")
             line.setToolTip(plain_tooltip(description) if isinstance(description, str) and description else "")

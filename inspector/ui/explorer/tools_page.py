@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.apps.meta import resource_uri
 from inspector.core.explore.catalog import request_message
 from inspector.core.explore.history import summarize
 from inspector.core.explore.tasks import outcome_of
@@ -140,6 +141,8 @@ class ToolsPage(QWidget):
             lines.append(tool["description"])
         if words := badges(tool):
             lines.append("hints: " + ", ".join(words))
+        if uri := resource_uri(tool):
+            lines.append(f"app: {uri} (a call shows it in the Apps tab)")
         return "\n".join(lines)
 
     def _to_form(self) -> None:

@@ -133,6 +133,7 @@ class SessionTab(QWidget):
         self.splitter.setSizes([420, 300])
         self.splitter.setCollapsible(0, False)  # the timeline never folds away
         self.form_room = FormRoom(self.splitter, lower)
+        self.app_room = FormRoom(self.splitter, lower)  # the same room for an MCP App while it is shown
         # the explorer beside the timeline, its whole height: what it sends shows up in the rows at once
         self.beside = QSplitter(Qt.Orientation.Horizontal, self)
         self.beside.addWidget(self.splitter)
@@ -186,6 +187,8 @@ class SessionTab(QWidget):
 
         self.apps = AppsPanel(self.explorer.catalog, self)  # type: ignore[arg-type]  # bound on the line above
         self.side.addTab(self.apps, "Apps")
+        self.apps.rendering.connect(self._app_rendering)
+        self.apps.app_ended.connect(lambda: self.app_room.follow(0))
         self.explorer.said.connect(self._explorer_said)
         self.explorer_toggle.show()
         self.place_explorer()
@@ -205,6 +208,10 @@ class SessionTab(QWidget):
         self.composer.set_enabled_for_session(True)
         self._ticker.start()
         live.start()
+
+    def _app_rendering(self) -> None:
+        self.side.setCurrentWidget(self.apps)
+        self.app_room.follow(1)
 
     def cannot_start(self, sentence: str) -> None:
         """The session could not even be built (a URL or header its transport refuses): say why, start nothing."""
