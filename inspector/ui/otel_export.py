@@ -33,7 +33,11 @@ def attach(session: Session, header: dict[str, Any]) -> OtlpExporter | None:
     from inspector.core.interop.otlp import session_key
 
     exporter = OtlpExporter(_endpoint, session_key(header))
-    exporter.on_problem = lambda sentence: session.note(f"OpenTelemetry export: {sentence}", failure=True)
+
+    def noted(sentence: str) -> None:
+        session.note(f"OpenTelemetry export: {sentence}", failure=True)
+
+    exporter.on_problem = noted
     session.listeners.append(exporter.listener)
     exporter.start()
     return exporter

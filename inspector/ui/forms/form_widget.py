@@ -184,6 +184,8 @@ class SchemaForm(QWidget):
     def focus_first(self) -> None:
         """Give the focus to the first field of the view shown (the form's first input, or the JSON text)."""
         page = self.stack.currentWidget()
+        if page is None:
+            return
         fields = [w for w in page.findChildren(QWidget)
                   if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisibleTo(page) and w.isEnabled()]
         (fields[0] if fields else page).setFocus(Qt.FocusReason.OtherFocusReason)

@@ -78,7 +78,8 @@ class LoadDialog(QDialog):
         if self.arguments_editor is not None:
             self.arguments_editor.deleteLater()
         tool = self._tools.get(name) or {}
-        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
+        found = tool.get("inputSchema")
+        schema: dict[str, Any] = found if isinstance(found, dict) else {"type": "object"}
         self.arguments_editor = arguments_editor_for(schema, self)
         if name == self._start[0] and self._start[1]:
             self.arguments_editor.set_arguments(self._start[1])
