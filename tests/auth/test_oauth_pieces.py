@@ -71,3 +71,14 @@ def test_every_challenge_of_a_www_authenticate_value_is_read_in_order() -> None:
     assert [(c.scheme, c.params) for c in both] == [("Bearer", {"resource_metadata": "https://h/m"}),
                                                     ("DPoP", {"error": "use_dpop_nonce", "algs": "ES256 PS256"})]
     assert parse_challenge('DPoP algs="ES256", Bearer scope="a"').scope == "a"  # Bearer is still the one read
+
+
+def test_a_loopback_redirect_on_another_port_is_the_registered_one_and_nothing_else_is():
+    from inspector.core.auth.flow import loopback_alike
+
+    registered = "http://127.0.0.1:41000/callback"
+    assert loopback_alike("http://127.0.0.1:52000/callback", registered)  # RFC 8252 section 7.3
+    assert not loopback_alike("http://127.0.0.1:52000/other", registered)
+    assert not loopback_alike("http://localhost:52000/callback", "http://localhost:41000/callback")
+    assert not loopback_alike("https://127.0.0.1:52000/callback", "https://127.0.0.1:41000/callback")
+    assert not loopback_alike("http://10.0.0.1:52000/callback", "http://10.0.0.1:41000/callback")

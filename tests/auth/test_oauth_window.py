@@ -161,6 +161,11 @@ def test_the_window_signs_in_through_the_system_browser_and_the_auth_panel_shows
         await until(lambda: any(e.data.get("reply_to") == again.seq for e in tab.events), CONNECT_TIMEOUT,
                     "the call's result after the second sign-in")
         assert len(played.opened) == 2 and tab.live.state == READY
+        # with the client registered at the first login (issue 39: each re-login registered one more), on the
+        # listener's new port (RFC 8252 section 7.3)
+        registrations = [step for step in tab.auth.login.client.steps if step.name == "registration"]
+        assert len(registrations) == 2 and "reusing the client" in registrations[1].sentence, registrations
+        assert played.opened[1].split("redirect_uri=")[1] != played.opened[0].split("redirect_uri=")[1]
         assert oauth.WAITING not in tab.status.text() and "waiting for you" not in tab.status.text(), \
             tab.status.text()
 

@@ -45,6 +45,11 @@ def test_check_server_opens_a_report_tab_whose_failed_check_shows_its_exchange(q
         assert "#" in text and "-> request ping" in text
         assert all(Path(c).parent == tmp_path / "captures" for c in view.report.captures)
         view.grab().save(str(tmp_path / "report.png"))
+        # the window has no --call-tools (issue 39): a check skipped for it says how, as the command line's option
+        skipped = [r.sentence for r in view.report.results if "--call-tools" in r.sentence]
+        assert skipped and all("mcp-inspector check --call-tools (Check server here calls none)" in s
+                               for s in skipped), skipped
+        assert not any("with --call-tools" in r.check.title for r in view.report.results)
 
 
 HOSTILE = [sys.executable, str(Path(__file__).resolve().parents[1] / "data" / "hostile" / "hs.py")]

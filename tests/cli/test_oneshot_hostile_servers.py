@@ -74,6 +74,6 @@ def test_lint_reports_a_structured_content_that_breaks_the_output_schema(tmp_pat
     found = [f for f in lint_capture(capture).findings if f.rule == "tool-output-schema"]
     assert [f.text for f in found] == ['the result of s breaks its outputSchema: structuredContent.n must be an '
                                        'integer, it is the string "not a number"']
-    assert found[0].level == "SHOULD"
+    assert found[0].level == "MUST"  # the tools page: "Servers MUST provide structured results that conform"
     linted = cli("lint", str(capture))
     assert "tool-output-schema" in linted.stdout

@@ -45,6 +45,32 @@ def test_claimed_requests_their_answers_and_messages_naming_a_claimed_task_are_m
     assert [e.data.get("span") for e in events] == [span, span, None, span, span, None, None]
 
 
+def test_the_answer_to_a_tasks_question_and_the_progress_of_its_token_are_marked_with_it():
+    spans = Spans()
+    span = spans.new("task")
+    spans.claim_task(span, "t-1")
+    spans.claim_progress(span, "p-1")
+    events = [
+        message({"jsonrpc": "2.0", "id": "s1", "method": "elicitation/create", "params": {
+            "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t-1"}}}}, "s2c"),
+        message({"jsonrpc": "2.0", "id": "s1", "result": {"action": "accept", "content": {"name": "Ada"}}}, "c2s"),
+        message({"jsonrpc": "2.0", "id": "s1", "result": {}}, "c2s"),  # answered once: a second is not its
+        message({"jsonrpc": "2.0", "method": "notifications/progress",
+                 "params": {"progressToken": "p-1", "progress": 1}}, "s2c"),
+        message({"jsonrpc": "2.0", "method": "notifications/progress",
+                 "params": {"progressToken": "p-2", "progress": 1}}, "s2c"),
+        message({"jsonrpc": "2.0", "id": "s2", "method": "ping"}, "s2c"),
+        message({"jsonrpc": "2.0", "id": "s2", "result": {}}, "c2s"),
+    ]
+    spans.annotate(events)
+    assert [e.data.get("span") for e in events] == [span, span, None, span, None, None, None]
+    spans.release(span)
+    later = [message({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "p-1"}},
+                     "s2c")]
+    spans.annotate(later)
+    assert later[0].data.get("span") is None
+
+
 def test_a_tasks_rows_are_one_span_in_an_opened_capture_and_in_the_columns_of_the_live_events(tmp_path):
     out = tmp_path / "task.jsonl"
     job = OneShot("call", Target(name="t", argv=[sys.executable, str(TASK_SERVER), "--legacy"]), name="slow-sum",

@@ -192,12 +192,56 @@ def test_cancelling_a_task_stops_the_call_and_the_task_is_cancelled_on_the_serve
             answer = [e for e in session.events if e.data.get("request_method") == "tasks/cancel"][-1]
             if form == LEGACY:  # the 2025-11-25 form answers with the task, now cancelled
                 assert run.status == CANCELLED and answer.json()["result"]["status"] == CANCELLED
-            else:  # the extension acknowledges only
+            else:  # the extension acknowledges only; a tasks/get then learns the task's end (issue 39: the Tasks
+                # page stayed at "working (cancel requested)")
                 assert run.cancel_requested and answer.json()["result"] == {"resultType": "complete"}
+                assert run.status == CANCELLED and run.message == "cancelled by request", run.line()
         finally:
             await session.close()
 
     asyncio.run(asyncio.wait_for(scenario(), BOUND))
+
+
+def test_a_tasks_span_holds_its_progress_rows_and_the_answer_to_its_question():
+    """Issue 39: the timeline's task span left out the call's progress notifications and the elicitation answer
+    the client sent back (only the server's question was marked)."""
+    async def scenario() -> None:
+        from inspector.core.session.answers import AnswerPolicy
+
+        session = Session(make_transport(Target(name="t", argv=task_server("--legacy"))),
+                          server_request_handler=AnswerPolicy(elicitation="accept-defaults"))
+        catalog = Catalog(session)
+        catalog.attach()
+        await session.start()
+        await session.handshake("auto")
+        await catalog.load()
+        try:
+            await catalog.call_tool("slow-sum", {"a": 1, "b": 2}, as_task=True, progress="p-1")
+            response = await catalog.call_tool("ask-name", {})
+            assert "Hello, Ada!" in text(outcome_of(response)[0])
+        finally:
+            await session.close()
+        progress = [e for e in session.events if e.kind == Kind.MESSAGE and e.rpc
+                    and e.rpc.method == "notifications/progress"]
+        assert progress and all(e.data.get("span") for e in progress), [e.data for e in progress]
+        answer = [e for e in session.events if e.kind == Kind.MESSAGE and e.dir == "c2s" and e.rpc
+                  and e.rpc.kind == "response" and e.rpc.id == next(
+                      q.rpc.id for q in session.events if q.kind == Kind.MESSAGE and q.rpc
+                      and q.rpc.method == "elicitation/create")]
+        assert len(answer) == 1 and answer[0].data.get("span"), answer
+
+    asyncio.run(asyncio.wait_for(scenario(), BOUND))
+
+
+def test_a_completed_task_does_not_keep_the_message_of_its_working_status():
+    run = TaskRun("abc", LEGACY)
+    run.learn({"status": "working", "statusMessage": "Generating report..."})
+    run.learn({"status": "completed"})
+    assert run.line() == "task abc: completed"
+    run = TaskRun("abd", LEGACY)
+    run.learn({"status": "working", "statusMessage": "step 1"})
+    run.learn({"status": "working"})  # no news on the message: it stands
+    assert run.message == "step 1"
 
 
 def test_a_task_that_outlives_the_bound_ends_the_call_with_a_sentence_that_says_it_may_still_run():

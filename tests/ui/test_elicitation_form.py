@@ -77,7 +77,7 @@ def test_an_elicitation_is_answered_by_typing_into_its_form(panel, loop, qtbot, 
         assert pending.method == "elicitation/create"
         form = panel.reply_form()
         assert form is not None and form.isVisible()
-        assert form.problem_at("arguments.name") == "arguments.name is required."
+        assert form.problem_at("arguments.name") == "result.content.name is required."
         name = form.editor_at("arguments.name")
         name.setFocus()
         qtbot.keyClicks(name, "Ada Lovelace")
@@ -85,7 +85,7 @@ def test_an_elicitation_is_answered_by_typing_into_its_form(panel, loop, qtbot, 
         check.setCurrentIndex(1)
         check.activated.emit(1)  # "true"
         qtbot.keyClicks(form.editor_at("arguments.integer"), "0")  # the default 42 becomes 420: out of range
-        assert form.problem_at("arguments.integer") == "arguments.integer must be at most 100, it is 420."
+        assert form.problem_at("arguments.integer") == "result.content.integer must be at most 100, it is 420."
         integer = form.editor_at("arguments.integer")
         qtbot.keyClick(integer, Qt.Key.Key_Backspace)
         assert form.problem_at("arguments.integer") == ""

@@ -37,7 +37,8 @@ def test_the_servers_own_defaults_pass_both_and_what_breaks_its_schema_is_flagge
         number = form.editor_at("arguments.number")
         number.selectAll()
         qtbot.keyClicks(number, "5000")  # no focus change: flagged while typing
-        assert form.problem_at("arguments.number") == "arguments.number must be at most 1000, it is 5000."
+        # the field and the footer name the answer alike (issue 39: the field said arguments.number)
+        assert form.problem_at("arguments.number") == "result.content.number must be at most 1000, it is 5000."
         assert "result.content.number must be at most 1000, it is 5000" in panel.answer_status.text()
         assert not panel.accept_button.isEnabled()
         assert "at most 1000" in panel.accept_button.toolTip()

@@ -54,3 +54,27 @@ def test_the_window_lists_the_tools_of_a_server_that_declares_list_changed_at_mo
         assert len(starts) >= 2, "a declared list_changed is acted on"
         gaps = [round(b - a, 3) for a, b in pairwise(starts)]
         assert min(gaps) >= 0.95, gaps  # 1 s between listings, less the jitter between deciding and sending
+
+
+def test_the_arguments_typed_in_the_form_survive_a_relisting_of_the_tools(qtbot, qloop, tmp_path):
+    """Issue 39: a tools list_changed re-list rebuilt the selected tool's form empty."""
+    with open_test_window(qloop, tmp_path) as win:
+        tab = win.open_live(Target(name="loop", argv=[sys.executable, str(LOOP_SERVER), "--declare"],
+                                   handshake="legacy"))
+        tools = tab.explorer.tools
+
+        def answered() -> int:
+            return sum(1 for e in tab.events if e.kind == "message" and e.dir == "s2c"
+                       and e.data.get("request_method") == "tools/list")
+
+        wait(qloop, lambda: tools.tool_list.count() == 1, "the tool listed")
+        assert tools.select_tool("noop")
+        field = tools.arguments_editor.editor_at("arguments.text")
+        qtbot.keyClicks(field, "typed by hand")
+        form = tools.arguments_editor
+        before = answered()
+        # this server answers every listing with another list_changed: it is listed again each second
+        wait(qloop, lambda: answered() >= before + 2, "two more listings answered and shown")
+        assert tools.tool is not None and tools.tool["name"] == "noop"
+        assert tools.arguments_editor.arguments() == {"text": "typed by hand"}
+        assert tools.arguments_editor is form, "the tool listed unchanged keeps its form (and the field its focus)"

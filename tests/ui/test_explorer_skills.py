@@ -69,6 +69,8 @@ async def listed_loaded_and_read(win: Any, tmp_path: Path) -> None:
     page.read_button.click()
     await until(lambda: page.viewer.toPlainText() == "How to fill forms.\n", BOUND, "FORMS.md shown")
     assert reads(tab) == ["skill://pdf-processing/SKILL.md", FORMS]
+    # the header follows (issue 39: it kept "no skill file read yet" after a load)
+    assert page.listing_about.text().startswith("4 skills (1 loaded, 2 files read)"), page.listing_about.text()
     page.directory_button.click()
     await until(lambda: "entries, as the server lists them now" in page.viewer.toPlainText(), BOUND,
                 "the directory")

@@ -40,7 +40,7 @@ def test_a_2026_server_is_heard_on_a_subscription_shown_with_its_id(qtbot, qloop
             tools = explorer.tools.tool_list
             await until(lambda: any(tools.item(r).text().startswith("zap") for r in range(tools.count())), BOUND,
                         "the new tool in the list")
-            assert "1 notifications" in line.text()
+            assert "1 notification" in line.text() and "1 notifications" not in line.text()
             explorer.pages.setCurrentIndex(1)  # Resources
             explorer.resources.resource_list.setCurrentRow(0)
             assert explorer.resources.subscribe_button.isVisible()

@@ -118,9 +118,12 @@ def test_a_tasks_question_is_answered_through_the_elicitation_form(qtbot, qloop,
         assert question.data.get("span")  # asked on behalf of the task: drawn with it
 
 
-def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path):
+@pytest.mark.parametrize("legacy", [True, False], ids=["2025-11-25", "2026-07-28 extension"])
+def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path, legacy):
+    """In both forms of tasks; the extension's tasks/cancel is only acknowledged, and the page said "working
+    (cancel requested)" for good (issue 39): the task's end is asked for."""
     with open_test_window(qloop, tmp_path) as win:
-        tab = win.open_live(Target(name="tasks", argv=[sys.executable, str(TASK_SERVER), "--legacy"]))
+        tab = win.open_live(Target(name="tasks", argv=[sys.executable, str(TASK_SERVER), *(["--legacy"] * legacy)]))
         explorer = tab.explorer
         page = explorer.extensions.tasks_page
         option = explorer.extensions.task_option
@@ -131,10 +134,11 @@ def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path):
             tab.window().resize(1600, 1000)
             if not explorer.isVisible():  # folded on a small screen: opened as a user would
                 tab.explorer_toggle.click()
-            select_tool(explorer, "slow-sum")  # optional: the option is free, unchecked
-            assert not option.isHidden() and option.isEnabled() and not option.isChecked()
-            select_tool(explorer, "quick")  # forbidden: no option
-            assert option.isHidden()
+            if legacy:  # with the extension the server decides: no option
+                select_tool(explorer, "slow-sum")  # optional: the option is free, unchecked
+                assert not option.isHidden() and option.isEnabled() and not option.isChecked()
+                select_tool(explorer, "quick")  # forbidden: no option
+                assert option.isHidden()
             select_tool(explorer, "forever")
             explorer.tools.call()
             await until(lambda: page.table.rowCount() == 1, BOUND, "the task in the Tasks page")
@@ -148,11 +152,19 @@ def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path):
             await until(lambda: "cancelled" in explorer.tools.tool_result.heading.text(), BOUND,
                         "the call says it was cancelled")
             assert rows(tab, "tasks/cancel")
-            assert page.list_button.isVisible()  # the server declares tasks.list
-            page.list_button.click()
-            await until(lambda: any(e.dir == "s2c" for e in rows(tab, "tasks/list")), BOUND, "tasks/list answered")
-            assert page.table.rowCount() == 1  # the server keeps the one task this session knows
+            assert page.table.item(0, COL_STATUS).text() == "cancelled — cancelled by request"
+            assert page.list_button.isVisible() == legacy  # a 2025-11-25 server that declares tasks.list
+            if legacy:
+                page.list_button.click()
+                await until(lambda: any(e.dir == "s2c" for e in rows(tab, "tasks/list")), BOUND,
+                            "tasks/list answered")
+                assert page.table.rowCount() == 1  # the server keeps the one task this session knows
+                await until(lambda: "the session knows" in explorer.status.text(), BOUND, "the count said")
+                assert explorer.status.text() == "the session knows 1 task"  # not "1 task(s)" (issue 39)
             await until(lambda: tab.model.rowCount() == len(tab.events), BOUND, "the timeline caught up")
+            # the task's later news do not cover the call's outcome
+            assert "was cancelled" in explorer.tools.tool_result.heading.text()
 
         run(qloop, scenario())
         assert tab.grab().save(str(tmp_path / "explorer-task-cancelled.png"))
+        assert tab.grab().save(f"/tmp/wt/task-cancelled-{legacy}.png")

@@ -179,7 +179,7 @@ def test_next_problem_walks_the_problem_rows_in_order_with_and_without_a_filter(
     for _ in range(len(want) + 1):
         tab.timeline.next_problem()
         event = tab.timeline.current_event()
-        if event is None or (seen and event.seq == seen[-1]):
+        if event is None or event.seq in seen:  # F8 on the last problem goes back to the first
             break
         seen.append(event.seq)
     assert seen == want and want

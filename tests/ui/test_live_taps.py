@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import stat
 import sys
 
 import pytest
 from helpers import DEMO, ROOT, until
+from PySide6.QtGui import QGuiApplication
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.core.wire.events import Direction, Kind
@@ -149,6 +151,21 @@ def test_an_http_tap_appears_in_the_window_and_its_exchanges_stream_live(qapp, q
     assert [e.data["status"] for e in posts] == [200, 202, 200]
     assert "ended: the tap was stopped" in tab.status.text()
     assert not tab.composer.can_send()
+    # the tab's server is the tap's upstream (issue 39: curl said "over stdio", the command "names no server",
+    # Export offered no HAR)
+    row = next(r for r in range(tab.model.rowCount()) if tab.model.event(r).kind == Kind.MESSAGE
+               and tab.model.event(r).dir == Direction.C2S and tab.model.event(r).method == "tools/list")
+    assert tab.timeline.select_row(row)
+    assert tab.copier.refusal("curl") is None and tab.copier.copy("curl"), tab.status.text()
+    curl = QGuiApplication.clipboard().text()
+    assert curl.startswith("curl") and http_server.url("/mcp") in curl and "tools/list" in curl
+    assert tab.copier.copy("command"), tab.status.text()
+    words = shlex.split(QGuiApplication.clipboard().text())
+    assert words[:5] == ["mcp-inspector", "request", "tools/list", "--url", http_server.url("/mcp")], words
+    assert "har" in window.files.export_formats().values()
+    assert window.files.export_current(tmp_path / "tap.har", "har") is None
+    har = json.loads((tmp_path / "tap.har").read_text(encoding="utf-8"))
+    assert [e["request"]["method"] for e in har["log"]["entries"]][:3] == ["POST"] * 3
     window.close()
 
 

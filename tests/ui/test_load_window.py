@@ -64,3 +64,30 @@ def test_an_unknown_tool_says_so_in_the_view(window, qloop):
     plan = LoadPlan("tools/call", None, concurrency=1, requests=1)
     view = qloop.run_until_complete(window.load_tests.run_load_view(target(), plan, ToolCall("ecko", [], {})))
     assert "no tool named ecko" in view.figures.text()
+
+
+def test_session_load_test_asks_in_one_dialog_starting_from_the_explorers_tool(window, qloop, monkeypatch):
+    """Issue 39: four modal dialogs one after the other, the arguments a raw "{}"; now one, and the Explorer's
+    tool and its typed arguments are where it starts."""
+    from inspector.ui.load import dialog as dialog_module
+
+    shown: list[tuple[str, dict]] = []
+
+    def answered(dialog: dialog_module.LoadDialog) -> int:
+        shown.append(dialog.choice()[:2])
+        dialog.duration.setValue(0.5)
+        return 1
+
+    monkeypatch.setattr(dialog_module.LoadDialog, "exec", answered)
+    tab = window.open_live(target())
+    tools = tab.explorer.tools
+    qloop.run_until_complete(until(lambda: tools.tool_list.count() > 0 and tab.explorer.catalog.settled, 30,
+                                   "the tools"))
+    assert tools.select_tool("echo")
+    tools.arguments_editor.set_arguments({"text": "hi"})
+    window.load_tests.load_current()
+    assert shown == [("echo", {"text": "hi"})]
+    qloop.run_until_complete(until(lambda: isinstance(window.tabs.currentWidget(), LoadView)
+                                   and window.tabs.currentWidget().result is not None, 30, "the run over"))
+    view = window.tabs.currentWidget()
+    assert view.result["requests"] > 0 and view.result["errors"] == 0

@@ -181,6 +181,9 @@ def test_a_missing_command_fails_with_one_sentence_in_the_status_line(window, ql
     assert "command not found: mcp-inspector-no-such-server" in tab.status.text()
     assert ") — check the command's spelling, or give its full path. · " in tab.status.text(), tab.status.text()
     assert "profile" not in tab.status.text(), "no profile was used, so none is named"
+    # nothing to explore (issue 39: the Explorer's tabs stayed enabled): only the user's own Roots and History
+    pages = tab.explorer.pages
+    assert [pages.tabText(i) for i in range(pages.count()) if pages.isTabEnabled(i)] == ["Roots", "History"]
 
 
 def test_a_failure_is_red_in_the_status_line_and_the_timeline_and_a_plain_note_is_not(window, qloop):

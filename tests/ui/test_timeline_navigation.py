@@ -58,3 +58,24 @@ def test_a_row_the_person_clicks_stops_follow_so_new_rows_do_not_scroll_it_away(
     QTest.mouseRelease(tab.table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
     assert tab.timeline.current_row() == row
     assert not tab.follow.isChecked()
+
+
+def test_f8_after_the_last_problem_goes_back_to_the_first_and_says_so(sample_tab):
+    """Issue 39: F8 on the last problem did nothing and said nothing."""
+    tab = sample_tab
+    problems = [r for r in range(tab.model.rowCount()) if tab.model.columns.next_problem(r, r + 1) == r]
+    assert problems, "the sample has problem rows"
+    assert tab.timeline.select_row(problems[-1])
+    tab.timeline.next_problem()
+    assert tab.timeline.current_row() == problems[0]
+    assert tab.status.text() == "no problem after this row: back to the first"
+
+
+def test_f8_in_a_timeline_without_problems_says_there_is_none(sample_tab):
+    tab = sample_tab
+    tab.timeline.show_s2c.setChecked(False)
+    tab.timeline.show_c2s.setChecked(False)
+    tab.timeline.show_stderr.setChecked(False)
+    tab.timeline.show_transport.setChecked(False)
+    tab.timeline.next_problem()
+    assert tab.status.text() == "no problem in the rows the filter shows: nothing to go to"

@@ -173,8 +173,9 @@ class OAuthClient:
                           f"{MAX_STEP_UPS} step-up authorizations, so the inspector stops asking", "step-up", io)
 
     def logout(self) -> None:
-        """Forget the tokens (memory and keyring) of this server; the next request starts a new login."""
-        self.store.forget(self.server_url)
+        """Forget the tokens (memory and keyring) of this server; the next request starts a new login, with the
+        client registered before (a registration is no credential: each login registered one more client)."""
+        self.store.forget(self.server_url, registrations=False)
         self.tokens = None
         self.generation += 1
         self._record(Step("logout", self.server_url, "ok", "logged out: the tokens of this server are forgotten"))
@@ -385,7 +386,8 @@ class OAuthClient:
                               "Metadata Documents: the client_id is the document's URL", RULES["registration"]), io)
             return self._adopt(client)
         stored = self.store.load_client(self.server_url, issuer)
-        if stored is not None and redirect_uri in stored.redirect_uris:
+        if stored is not None and (redirect_uri in stored.redirect_uris
+                                   or any(loopback_alike(redirect_uri, uri) for uri in stored.redirect_uris)):
             self._record(Step("registration", issuer, "ok", f"reusing the client {stored.client_id} registered "
                               "earlier with this authorization server", RULES["registration"]), io)
             return self._adopt(stored)
@@ -589,3 +591,12 @@ def _oauth_error(body: dict[str, Any] | None) -> str:
         return ""
     description = body.get("error_description")
     return f": {body['error']}" + (f", {description}" if isinstance(description, str) else "")
+
+
+def loopback_alike(uri: str, registered: str) -> bool:
+    """Whether ``uri`` is the loopback redirect URI ``registered`` on another port: RFC 8252 section 7.3 has the
+    authorization server allow any port for a loopback IP redirect URI, as a native client's listener gets a
+    new one at each login (https://www.rfc-editor.org/rfc/rfc8252#section-7.3)."""
+    a, b = urlsplit(uri), urlsplit(registered)
+    return a.scheme == b.scheme == "http" and a.hostname == b.hostname and a.hostname in ("127.0.0.1", "::1") \
+        and a.path == b.path and a.query == b.query

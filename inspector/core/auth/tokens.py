@@ -123,11 +123,17 @@ class TokenStore:
                     return tokens
         return None
 
-    def forget(self, server_url: str) -> None:
-        """Log out: every token and registration kept for this server."""
+    def forget(self, server_url: str, *, registrations: bool = True) -> None:
+        """Log out: every token kept for this server, and its client registrations unless ``registrations`` is
+        false (a re-login then reuses the client instead of registering one more each time)."""
+        kept = [] if registrations else [k for k in self._index(server_url) if k.startswith("client ")]
         for key in self._index(server_url):
-            self._delete(key)
-        self._delete(f"index {server_url}")
+            if key not in kept:
+                self._delete(key)
+        if kept:
+            self._set(f"index {server_url}", {"keys": kept})
+        else:
+            self._delete(f"index {server_url}")
 
 
 def _keyring() -> Any:

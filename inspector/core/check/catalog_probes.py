@@ -246,7 +246,7 @@ def _sample_value(schema: Any) -> Any:
 
 async def probe_tools(ctx: Context) -> None:
     if not ctx.options.call_tools and not ctx.options.call_all_tools:
-        reason = "tools are called only with --call-tools"
+        reason = f"tools are called only with {ctx.options.call_tools_hint}"
         ctx.not_applicable("tools-callable", reason)
         ctx.not_applicable("tool-output-conforms", reason)
         return

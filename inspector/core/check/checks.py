@@ -207,11 +207,12 @@ CHECKS: tuple[Check, ...] = (
     Check("prompts-gettable", "Listed prompts can be got with their required arguments", SHOULD,
           "A prompt the server lists and cannot produce is a dead entry in every client's menu.",
           (_src("2025-11-25", "server/prompts", None),)),
-    Check("tools-callable", "Tools answer a call with a result (with --call-tools)", SHOULD,
+    Check("tools-callable", "Tools answer a call with a result (when tools may be called)", SHOULD,
           "A call with arguments that fit the inputSchema should get a result (isError for tool failures), "
           "not a protocol error.",
           (_src("2025-11-25", "server/tools", None),)),
-    Check("tool-output-conforms", "structuredContent conforms to the tool's outputSchema (with --call-tools)", SHOULD,
+    Check("tool-output-conforms", "structuredContent conforms to the tool's outputSchema (when tools may be called)",
+          SHOULD,
           "Clients validate structured results against the declared schema and reject what breaks it. The "
           "schema's text says SHOULD; the tools page (not in the local extract) words it more strongly.",
           (_src("2025-11-25", "schema.json", "If the tool defined an outputSchema, this SHOULD conform to that "
@@ -443,7 +444,7 @@ CHECKS: tuple[Check, ...] = (
           revisions=(MODERN,), http_only=True,
           conformance=("sep-2243-server-reject-invalid-headers", "sep-2243-server-reject-error-code")),
     Check("http-param-headers", "An Mcp-Param header that is not valid Base64, differs from the body, or is "
-          "missing gets HTTP 400 with -32020 (with --call-tools)", MUST,
+          "missing gets HTTP 400 with -32020 (when tools may be called)", MUST,
           "A tool's x-mcp-header arguments are mirrored into Mcp-Param-* headers for intermediaries; a server that "
           "acts on a body its headers contradict can be steered past a gateway's rules. The calls a server "
           "should refuse reach the tool on one that does not, so only tools the user allows are tried.",
@@ -456,7 +457,7 @@ CHECKS: tuple[Check, ...] = (
           revisions=(MODERN,), http_only=True,
           conformance=("sep-2243-server-reject-invalid-param-chars", "sep-2243-server-reject-param-mismatch")),
     Check("http-param-headers-decoded", "An Mcp-Param header in Base64, or as literal text, that matches the body "
-          "is taken (with --call-tools)", MUST,
+          "is taken (when tools may be called)", MUST,
           "A client encodes a value a header cannot carry as =?base64?...?=; a value without the whole sentinel is "
           "literal text. A server that compares without decoding refuses conforming clients.",
           (_src(MODERN, "basic/transports/streamable-http",

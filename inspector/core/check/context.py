@@ -57,6 +57,9 @@ class CheckOptions:
 
     call_tools: bool = False
     call_all_tools: bool = False
+    #: how the user allows each, as the sentences of a skipped check name it (the window has no such options)
+    call_tools_hint: str = "--call-tools"
+    call_all_tools_hint: str = "--call-all-tools"
 
 
 class Context:

@@ -369,7 +369,7 @@ async def _standard_headers(ctx: Context) -> None:
                      _headers(method, "mcp-inspector-wrong-name")),
                     (f"no Mcp-Name on {method} of {value}", _request(ctx, method, params), _headers(method))]
     untested = "" if target is not None else (" (the server lists no resource and no tool may be called without "
-                                               "--call-tools, so Mcp-Name was not tried)")
+                                               f"{ctx.options.call_tools_hint}, so Mcp-Name was not tried)")
     wrong: list[str] = []
     seqs: list[int] = []
     for what, obj, headers in rejects:

@@ -54,8 +54,9 @@ def _target(ctx: Context, tools: list[dict[str, Any]]) -> tuple[str, str, str] |
                 return name, path[0], suffix
     if not annotated:
         return "no tool has a string argument marked x-mcp-header"
-    return ("the tools with a string argument marked x-mcp-header are called only with --call-tools (read-only "
-            "ones) or --call-all-tools, and need no other required argument")
+    return (f"the tools with a string argument marked x-mcp-header are called only with "
+            f"{ctx.options.call_tools_hint} (read-only ones) or {ctx.options.call_all_tools_hint}, and need no other "
+            "required argument")
 
 
 async def probe_param_headers(ctx: Context) -> None:

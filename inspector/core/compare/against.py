@@ -6,12 +6,16 @@ capture back as a :class:`~inspector.core.compare.sessions.ServerRecord`.
 A request that gets no answer within the target's timeout is recorded as unanswered and the run goes on; a
 kind the server does not declare counts as empty (it has none of them now). Server requests that come on the
 way (elicitation, sampling) are answered with the ``answers`` policy, as ``record --answer`` does.
+
+Servers show some tools only to clients that declare what they need (server-everything's elicitation,
+sampling and roots tools): the window's comparisons declare the live session's client capabilities.
 """
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from inspector.core.compare.sessions import Exchange, ServerRecord, plain_params, read_server
 from inspector.core.connect.opened import opened
@@ -22,18 +26,21 @@ from inspector.core.transports.base import TransportClosed, TransportError
 
 
 async def probe_server(target: Target, requests: list[Exchange], out: Path | None = None, *,
-                       answers: dict[str, str] | None = None, kinds: tuple[str, ...] = tuple(LISTS)) -> ServerRecord:
+                       answers: dict[str, str] | None = None, kinds: tuple[str, ...] = tuple(LISTS),
+                       capabilities: dict[str, Any] | None = None) -> ServerRecord:
     """The server ``target`` names, its ``kinds`` listed and asked ``requests`` again; its capture saved at ``out``
-    (else in a temporary file, removed afterwards). Raises :class:`~inspector.core.connect.opened.CannotOpen`."""
+    (else in a temporary file, removed afterwards). The session declares ``capabilities`` when given (else those
+    the ``answers`` can answer). Raises :class:`~inspector.core.connect.opened.CannotOpen`."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="mcp-inspector-diff-") as folder:
-            return await probe_server(target, requests, Path(folder) / "live.jsonl", answers=answers, kinds=kinds)
+            return await probe_server(target, requests, Path(folder) / "live.jsonl", answers=answers, kinds=kinds,
+                                      capabilities=capabilities)
     notes: list[str] = []
     undeclared: list[str] = []
-    async with opened(target, out, answers=answers) as session:
-        capabilities = session.server.capabilities if session.server is not None else {}
+    async with opened(target, out, answers=answers, capabilities=capabilities) as session:
+        offered = session.server.capabilities if session.server is not None else {}
         for kind in kinds:
-            if not declared(capabilities, kind):
+            if not declared(offered, kind):
                 undeclared.append(kind)
                 continue
             try:

@@ -109,11 +109,13 @@ def new_session(target: Target, out: Path | None, *, answers: dict[str, str] | N
 @asynccontextmanager
 async def opened(target: Target, out: Path | None, *, answers: dict[str, str] | None = None,
                  roots: list[dict[str, str]] | None = None, keep_events: bool = False,
-                 **header: object) -> AsyncIterator[Session]:
+                 capabilities: dict[str, Any] | None = None, **header: object) -> AsyncIterator[Session]:
     """A session on ``target`` whose handshake is done, saving to the capture ``out`` (none when None; the
-    capture header gets ``header``'s fields besides the target). Raises :class:`CannotOpen`."""
+    capture header gets ``header``'s fields besides the target); it declares ``capabilities`` when given
+    (:attr:`Session.declared`). Raises :class:`CannotOpen`."""
     session, writer = new_session(target, out, answers=answers, roots=roots, keep_events=keep_events,
                                   header=header)
+    session.declared = capabilities
     last = _LastAnswer()
     session.listeners.append(last.saw)
     started = False

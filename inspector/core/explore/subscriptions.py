@@ -86,7 +86,8 @@ class Subscription:
             state = f"asked for {describe_filter(self.asked)}; not acknowledged yet"
         else:
             state = f"hearing {describe_filter(self.acknowledged)}"
-        return f"subscription {self.msg_id}: {state}; {self.notifications} notifications"
+        count = self.notifications
+        return f"subscription {self.msg_id}: {state}; {count} notification{'' if count == 1 else 's'}"
 
 
 def subscription_id(event: Event) -> Any:

@@ -48,6 +48,8 @@ TERMINAL = frozenset({COMPLETED, FAILED, CANCELLED})
 DEFAULT_POLL = 1.0
 #: Bounds on the server's suggested interval: never a busy loop (a pollInterval of 0), never blind for long.
 MIN_POLL, MAX_POLL = 0.1, 60.0
+#: After a ``tasks/cancel`` the server only acknowledged (the extension's), polls to learn the task's end.
+CANCEL_POLLS = 5
 #: Tasks whose early status notifications are kept for their span, and notifications kept of each (the rest:
 #: not drawn with it).
 EARLY_TASKS = 64
@@ -112,6 +114,8 @@ class TaskRun:
         message = task.get("statusMessage")
         if isinstance(message, str):
             self.message = message
+        elif self.status != before[0]:  # the old status's message ("Generating report…") is not the new one's
+            self.message = ""
         for name, attr in (("createdAt", "created_at"), ("lastUpdatedAt", "updated_at")):
             if isinstance(task.get(name), str):
                 setattr(self, attr, task[name])
@@ -354,6 +358,8 @@ class TaskBook:
         spans = self.session.spans
         run.span = spans.new("task")
         spans.claim_task(run.span, run.task_id)
+        if run.progress_token is not None:  # the call's progress, reported while the task runs
+            spans.claim_progress(run.span, run.progress_token)
         form = "2025-11-25 tasks" if run.form == LEGACY else TASKS_EXTENSION
         self.session.note(f"{run.label} created ({form}): its requests are one span", span=run.span,
                           span_label=run.label, task_id=run.task_id,
@@ -521,6 +527,18 @@ class TaskBook:
             raise TaskError(f"the server refused to cancel {run.label}: {message}")
         if task_id in self.runs:
             self._tell(run)
+            if not run.terminal:  # the extension only acknowledges: ask what became of the task
+                await self._confirm_cancel(run)
+
+    async def _confirm_cancel(self, run: TaskRun) -> None:
+        """After an acknowledged ``tasks/cancel`` that said no status: ``tasks/get`` at the task's interval, at
+        most :data:`CANCEL_POLLS` times, until it is terminal (its row then says so, not "cancel requested")."""
+        for _ in range(CANCEL_POLLS):
+            response = await self._request("tasks/get", {"taskId": run.task_id}, run)
+            _result, error = result_of(response)
+            if error is not None or run.terminal:  # gone on the server, or ended: what the row shows now
+                return
+            await asyncio.sleep(run.interval())
 
     async def list_on_server(self) -> list[TaskRun]:
         """``tasks/list`` (2025-11-25, all pages): the tasks the server keeps for this client; each is learnt."""

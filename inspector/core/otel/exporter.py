@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -61,6 +62,8 @@ class OtlpExporter:
         self.sent = 0  #: spans the collector accepted
         self.dropped = 0  #: spans given up on
         self.problem: str | None = None  #: the first failure, as a sentence
+        #: called once with that sentence when it happens (the window says it then, not only at the end)
+        self.on_problem: Callable[[str], None] | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._client: Any = None
@@ -127,6 +130,8 @@ class OtlpExporter:
     def _failed(self, sentence: str) -> None:
         if self.problem is None:
             self.problem = sentence
+            if self.on_problem is not None:
+                self.on_problem(sentence)
 
     async def close(self) -> None:
         """End the spans still open, send everything left (bounded), and close the connection."""

@@ -86,10 +86,11 @@ RULES: tuple[Rule, ...] = (
          f"{_SPEC}/2025-11-25/basic/utilities/cancellation#behavior-requirements",
          "The initialize request MUST NOT be cancelled by clients."),
     # -- tools --------------------------------------------------------------------------------------------
-    Rule("tool-output-schema", SHOULD, "judge", "a tool result whose structuredContent breaks its outputSchema",
+    Rule("tool-output-schema", MUST, "judge", "a tool result whose structuredContent breaks its outputSchema",
          f"{_SPEC}/2025-11-25/server/tools#output-schema",
-         "A tool that declares an outputSchema promises structuredContent that conforms to it (the schema says "
-         "SHOULD); clients validate the result and reject one that breaks it, or has none."),
+         "If an output schema is provided, servers MUST provide structured results that conform to this schema "
+         "(the tools page; schema.json's comment says SHOULD); clients validate the result and reject one that "
+         "breaks it, or has none."),
     Rule("tool-name", SHOULD, "judge", "tool names that repeat, hide characters, or break the naming guidance",
          f"{_SPEC}/2025-11-25/server/tools#tool-names",
          "A client calls a tool by its name: two tools of one name cannot both be called, an invisible or "

@@ -1,9 +1,10 @@
 """Whether a tool's result keeps the promise of its ``outputSchema``: one answer for ``check``, ``lint`` (and the
 protocol judge behind the window's Problems panel) and the one-shot ``call``.
 
-Spec: a tool with an outputSchema returns ``structuredContent`` that conforms to it (the schema's
-CallToolResult: "If the tool defined an outputSchema, this SHOULD conform to that schema";
-https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema). A result with
+Spec: a tool with an outputSchema returns ``structuredContent`` that conforms to it ("Servers MUST provide
+structured results that conform to this schema",
+https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema; the schema's CallToolResult
+comment says SHOULD). A result with
 ``isError: true`` reports a failure in its content and is not held to the schema. An outputSchema that is not
 a usable JSON Schema is judged elsewhere (``check``'s tool-schemas), not here.
 """

@@ -20,6 +20,7 @@ it is asked (the user, then the timeout), and stops waiting for the request; a l
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import math
 import re
@@ -76,6 +77,10 @@ class Session:
         self.roots_list_changed = False
         #: ``capabilities.extensions`` to declare (SEP-1724): e.g. MCP Apps' when the client renders apps
         self.extensions: dict[str, Any] = {}
+        #: the client capabilities to declare instead of those the roots, handler and extensions give: a
+        #: comparison session declares what the live session beside it declared, as servers show some tools
+        #: only to clients that can answer them
+        self.declared: dict[str, Any] | None = None
         self.keep_events = keep_events
         self.events: list[Event] = []
         self.pipeline = EventPipeline(capture, keeper if keeper is not None else self.events if keep_events else None)
@@ -274,6 +279,8 @@ class Session:
         return params
 
     def client_capabilities(self) -> dict[str, Any]:
+        if self.declared is not None:
+            return copy.deepcopy(self.declared)
         caps: dict[str, Any] = {}
         if self.roots_list_changed:
             caps["roots"] = {"listChanged": True}

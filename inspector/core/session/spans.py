@@ -12,7 +12,9 @@ note that opens the span (``data.span``, ``data.span_label``, ``data.members``: 
 after it that belongs to the span gets ``data.span`` before it is saved (:class:`Spans` is one of the session's
 annotators). Which events belong: the requests the owner claims by id (:meth:`Spans.claim`) and their
 answers, and once a task is claimed (:meth:`Spans.claim_task`), the notifications and server requests naming it
-(``params.taskId``, or ``_meta["io.modelcontextprotocol/related-task"].taskId``).
+(``params.taskId``, or ``_meta["io.modelcontextprotocol/related-task"].taskId``) and the client's answers to
+those requests (an elicitation's answer); the progress notifications of a claimed token
+(:meth:`Spans.claim_progress`) too.
 
 No I/O, no Qt. The timeline's columns (:mod:`inspector.core.capture.columns`) read the same keys back, for a
 live session and an opened capture alike.
@@ -40,6 +42,9 @@ class Spans:
     def __init__(self) -> None:
         self._by_id: dict[IdKey, str] = {}  #: a claimed request id (ours) -> its span
         self._by_task: dict[str, str] = {}  #: a claimed task id -> its span
+        #: the server's requests marked with a span (by id): the client's answer to each is marked the same
+        self._by_server_id: dict[IdKey, str] = {}
+        self._by_token: dict[IdKey, str] = {}  #: a claimed progress token -> its span
         self._counter = 0
 
     def new(self, prefix: str) -> str:
@@ -55,13 +60,18 @@ class Spans:
         """Every message naming task ``task_id`` belongs to ``span``."""
         self._by_task[task_id] = span
 
+    def claim_progress(self, span: str, token: Any) -> None:
+        """The progress notifications of ``token`` belong to ``span``."""
+        self._by_token[id_key(token)] = span
+
     def release(self, span: str) -> None:
         """``span`` is over: nothing more is marked with it (a late answer to one of its requests still is)."""
         self._by_task = {k: v for k, v in self._by_task.items() if v != span}
+        self._by_token = {k: v for k, v in self._by_token.items() if v != span}
 
     def annotate(self, events: list[Event]) -> None:
         """The session's annotator: give each event of a claimed request or task its ``data.span``."""
-        if not (self._by_id or self._by_task):
+        if not (self._by_id or self._by_task or self._by_server_id or self._by_token):
             return
         for event in events:
             if event.kind != Kind.MESSAGE or event.rpc is None:
@@ -69,6 +79,9 @@ class Spans:
             span = self._span_of(event)
             if span is not None:
                 event.put(span=span)
+                rpc = event.rpc
+                if event.dir == Direction.S2C and rpc.kind == jsonrpc.REQUEST and rpc.has_id:
+                    self._by_server_id[id_key(rpc.id)] = span
 
     def _span_of(self, event: Event) -> str | None:
         rpc = event.rpc
@@ -79,11 +92,29 @@ class Spans:
             span = self._by_id.get(id_key(rpc.id))
             if span is not None:
                 return span
+        if event.dir == Direction.C2S and rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and rpc.has_id \
+                and self._by_server_id:  # our answer to a server request of the span's (answered once)
+            span = self._by_server_id.pop(id_key(rpc.id), None)
+            if span is not None:
+                return span
+        if self._by_token and rpc.kind == jsonrpc.NOTIFICATION and rpc.method == "notifications/progress":
+            span = self._progress_span(event)
+            if span is not None:
+                return span
         if not self._by_task or (event.size > SCAN_BYTES and not any(
                 t.encode() in event.raw for t in self._by_task)):
             return None
         task = _task_named(event)
         return self._by_task.get(task) if task is not None else None
+
+
+    def _progress_span(self, event: Event) -> str | None:
+        try:
+            params = event.json().get("params")
+        except (ValueError, AttributeError):
+            return None
+        token = params.get("progressToken") if isinstance(params, dict) else None
+        return self._by_token.get(id_key(token)) if token is not None else None
 
 
 def _task_named(event: Event) -> str | None:

@@ -11,10 +11,11 @@ from inspector.core.present.describe import target_words
 from inspector.core.session.outcomes import ServerInfo
 
 
-def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapping[str, int]) -> str:
+def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapping[str, int],
+                extra: str | None = None) -> str:
     """A live session: ``state`` (with ``sentence`` when it needs saying), the server's name, version, revision
-    and capabilities once known, and the session's counts (``c2s``, ``s2c``, ``framing_errors``,
-    ``cut_by_stop``, ``findings``, ``stderr``)."""
+    and capabilities once known, the session's counts (``c2s``, ``s2c``, ``framing_errors``, ``cut_by_stop``,
+    ``findings``, ``stderr``) and ``extra`` last (what the live OTLP export is doing)."""
     parts = [f"{state}: {sentence}" if sentence else state]
     if info is not None:
         name = " ".join(x for x in (info.name, info.version) if x)
@@ -26,14 +27,21 @@ def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapp
             parts.append(", ".join(sorted(info.capabilities)))
     parts.append(f"{counts['c2s'] + counts['s2c']:,} messages ({counts['s2c']:,} in / {counts['c2s']:,} out)")
     if counts["framing_errors"]:
-        parts.append(f"{counts['framing_errors']:,} framing errors")
+        parts.append(counted(counts["framing_errors"], "framing error"))
     if counts["cut_by_stop"]:  # ours, not the server's: the server was still writing when it was stopped
         parts.append("its last line cut by the stop")
     if counts["findings"]:
-        parts.append(f"{counts['findings']:,} protocol findings")
+        parts.append(counted(counts["findings"], "protocol finding"))
     if counts["stderr"]:
-        parts.append(f"{counts['stderr']:,} stderr lines")
+        parts.append(counted(counts["stderr"], "stderr line"))
+    if extra is not None:
+        parts.append(extra)
     return " · ".join(parts)
+
+
+def counted(n: int, thing: str) -> str:
+    """``1 framing error``, ``2,000 framing errors``: a count and its noun, singular for one."""
+    return f"{n:,} {thing}{'' if n == 1 else 's'}"
 
 
 def tap_status(hello: Mapping[str, Any], state: str, events: int) -> str:

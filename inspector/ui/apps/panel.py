@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -106,6 +106,10 @@ class AppsPanel(QWidget):
 
     #: a sentence for the tab's status line, and whether it says something failed
     said = Signal(str, bool)
+    #: an app is being rendered: the tab brings this panel forward (it was left behind another side tab) and
+    #: gives it room; ``app_ended`` when it is over
+    rendering = Signal()
+    app_ended = Signal()
 
     def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -137,9 +141,11 @@ class AppsPanel(QWidget):
         self.stage.addWidget(self.placeholder)
         self.stage.addWidget(self.holder)
         self.policy = PolicyView(self)
-        split = QSplitter(Qt.Orientation.Vertical, self)
+        self.split = split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.stage)
         split.addWidget(self.policy)
+        split.setStretchFactor(0, 3)  # the app gets most of the room the tab has, the policy the rest
+        split.setStretchFactor(1, 1)
         split.setSizes([420, 220])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -199,6 +205,8 @@ class AppsPanel(QWidget):
         run.display_mode.connect(self._display_mode)
         self.holder_box.addWidget(run.view)
         self.stage.setCurrentWidget(self.holder)
+        self.rendering.emit()
+        QTimer.singleShot(0, self._share_room)  # once the room the tab gives is laid out
         run.start()
         result, error = result_of(response)
         if error is not None:
@@ -206,6 +214,13 @@ class AppsPanel(QWidget):
         else:
             run.host.tool_result(result)
         self._refresh()
+
+    def _share_room(self) -> None:
+        """Three quarters of the panel's height for the app, a quarter for its policy (sizes set before the
+        panel was first shown were kept as they were given, and both panes opened a few lines high)."""
+        total = sum(self.split.sizes()) or self.split.height()
+        if total > 0:
+            self.split.setSizes([total * 3 // 4, total - total * 3 // 4])
 
     def _theme(self) -> str:
         return "dark" if QApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128 else "light"
@@ -236,6 +251,7 @@ class AppsPanel(QWidget):
         self._leave_fullscreen()
         self._refresh()
         self.say(f"app {run.number} ended: {why}", failure=run.crash is not None)
+        self.app_ended.emit()
 
     # -- asking the person -----------------------------------------------------------------------------
 

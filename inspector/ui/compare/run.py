@@ -52,16 +52,22 @@ class Comparisons(Controller):
             if name:
                 self.tasks.spawn(self.run_compare(tab.capture_path, capture=Path(name)), "the comparison")
             return
+        # B's session declares what A's did: a server hides what needs a capability (server-everything's
+        # elicitation, sampling and roots tools) from a client without it, and they were reported removed
+        session = tab.live.session if tab.live is not None else None
+        capabilities = session.client_capabilities() if session is not None else None
         if choice == SAME and tab.live is not None:
             target: Target = tab.live.target
         else:
             profile = next(p for p in self.profiles() if p.name == choice[len(PROFILE):])
             target = Target.from_profile(profile)
-        self.tasks.spawn(self.run_compare(tab.capture_path, target=target), "the comparison")
+        self.tasks.spawn(self.run_compare(tab.capture_path, target=target, capabilities=capabilities),
+                         "the comparison")
 
-    async def run_compare(self, a_path: Path, *, capture: Path | None = None, target: Target | None = None) -> Any:
-        """Compare ``a_path`` with ``capture`` or the live ``target``; returns the view it opened, or None (a
-        sentence in a warning and the status bar)."""
+    async def run_compare(self, a_path: Path, *, capture: Path | None = None, target: Target | None = None,
+                          capabilities: dict[str, Any] | None = None) -> Any:
+        """Compare ``a_path`` with ``capture`` or the live ``target`` (its session declaring ``capabilities``);
+        returns the view it opened, or None (a sentence in a warning and the status bar)."""
         from inspector.core.compare.against import probe_server
         from inspector.core.compare.differ import compare
         from inspector.core.compare.sessions import CompareError, read_server
@@ -80,7 +86,10 @@ class Comparisons(Controller):
                 target = self.prepare(target)
                 b_capture = self.captures / ("compare-" + capture_name(target.name or "server"))
                 self.say(f"comparing {a_path.name} with {target.describe()}…")
-                b = await probe_server(target, a.exchanges, b_capture)
+                b = await probe_server(target, a.exchanges, b_capture, capabilities=capabilities)
+                if not capabilities:
+                    b.notes.append("its session declared no client capabilities, so the server may have hidden "
+                                   "what needs them (tools that ask for input, sampling or roots)")
         except (CompareError, CannotOpen) as exc:
             self.host.warn("Compare", str(exc))
             self.say(str(exc))

@@ -137,6 +137,7 @@ class ServerRuns(Controller):
     async def run_check(self, target: Target) -> Any:
         """Check ``target``'s server; returns the report view it opened."""
         from inspector.core.check.checks import DEFAULT_CHECK_TIMEOUT
+        from inspector.core.check.context import CheckOptions
         from inspector.core.check.runner import CheckRun, run_checks
         from inspector.core.paths import capture_name
         from inspector.ui.panels.check_report import CheckReportView
@@ -145,7 +146,10 @@ class ServerRuns(Controller):
         self.say(f"checking {target.describe()}…")
         # each answer is waited for as the command line's check does, or the session's timeout when shorter
         timeout = min(target.timeout, DEFAULT_CHECK_TIMEOUT)
-        report = await run_checks(CheckRun(self.prepare(target), base, timeout=timeout))
+        # the window calls no tools: a check skipped for that names the command line's options as such
+        options = CheckOptions(call_tools_hint="mcp-inspector check --call-tools (Check server here calls none)",
+                               call_all_tools_hint="mcp-inspector check --call-all-tools")
+        report = await run_checks(CheckRun(self.prepare(target), base, options=options, timeout=timeout))
         view = CheckReportView(report, self.host.window())
         self.show_view(view, f"check: {target.name or target.describe()}", target.describe())
         self.say(f"check of {target.describe()}: {report.summary()}")

@@ -88,6 +88,7 @@ class ExtensionPages:
         server = self.catalog.session.server
         self.task_option.server = server
         self.tasks_page.server_ready(server)
+        self.panel.pages.setTabEnabled(self.tasks_index, True)
         self.task_option.follow(self.panel.tools.tool)
         self.panel.pages.setTabEnabled(self.skills_index, self.shelf is not None and self.shelf.offered)
         self.skills_page.server_ready()
@@ -134,7 +135,7 @@ class ExtensionPages:
         if token is None or run.progress_token is None or id_key(run.progress_token) != id_key(token) \
                 or run.terminal:
             return
-        self.panel.tools.tool_result.show_progress({**(run.progress or {}), "message": run.line()})
+        self.panel.tools.show_progress(token, {**(run.progress or {}), "message": run.line()})
 
 
 def _item_data(item: QListWidgetItem | None, role: Any) -> Any:

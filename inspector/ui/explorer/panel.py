@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from inspector.core.apps.meta import resource_uri
 from inspector.core.connect.target import Target
 from inspector.core.explore.catalog import Catalog, ExploreError, Notice
 from inspector.core.explore.history import History, command_line
@@ -86,6 +87,10 @@ class ExplorerPanel(QWidget):
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.status)
         self._enable(False)
+        # what the server offers is there to explore once it said so (server_ready): a session that fails before
+        # keeps these tabs disabled; Roots and History are the user's own
+        for index in (0, 1, 2, self.extensions.tasks_index, self.extensions.skills_index):
+            self.pages.setTabEnabled(index, False)
 
     # -- the session -----------------------------------------------------------------------------------
 
@@ -113,6 +118,8 @@ class ExplorerPanel(QWidget):
         self.resources.subscribe_button.setVisible(self.catalog.can_subscribe)
         if caps and not self.catalog.declares("tools") and self.catalog.declares("resources"):
             self.pages.setCurrentIndex(1)
+        elif self.catalog.declares("tools"):  # the disabled tabs had moved it to Roots
+            self.pages.setCurrentIndex(0)
         self.extensions.server_ready()
         self.say("listing what the server offers…")
         self.spawn(self.catalog.load(), "listing what the server offers")
@@ -174,11 +181,15 @@ class ExplorerPanel(QWidget):
                        "templates": (self.resources.template_list, "uriTemplate"),
                        "prompts": (self.prompts.prompt_list, "name")}[kind]
         current = target.currentItem().data(ROLE_ITEM).get(key) if target.currentItem() is not None else None
+        # the Tools page hears of the new list once it is filled (relisted), not of an empty list between: the
+        # selected tool's form, what is typed in it and its focus stay when the tool is listed again unchanged
+        target.blockSignals(kind == "tools")
         target.clear()
         for item in items:
             line = QListWidgetItem(item_text(item) if kind != "resources" else
                                    f"{item.get('name') or item.get('uri')} — {item.get('uri')}")
-            if kind == "tools" and (words := badges(item)):
+            # a tool with an MCP App says so: calling it renders the app in the Apps tab
+            if kind == "tools" and (words := badges(item) + (["app"] if resource_uri(item) else [])):
                 line.setText(line.text() + "   " + " ".join(f"[{w}]" for w in words))
             description = item.get("description")
             line.setToolTip(plain_tooltip(description) if isinstance(description, str) and description else "")
@@ -186,6 +197,9 @@ class ExplorerPanel(QWidget):
             target.addItem(line)
             if item.get(key) == current:
                 target.setCurrentItem(line)
+        if kind == "tools":
+            target.blockSignals(False)
+            self.tools.relisted()
         self._icons_generation[kind] = generation = self._icons_generation.get(kind, 0) + 1
         wanted = [(row, raw) for row, item in enumerate(items) if (raw := icon_bytes(item)) is not None]
         if wanted:
@@ -231,6 +245,9 @@ class ExplorerPanel(QWidget):
 
     def show_page(self, page: QWidget) -> None:
         self.pages.setCurrentWidget(page)
+
+    def follow_task_support(self, tool: dict[str, Any] | None) -> None:
+        self.extensions.task_option.follow(tool)
 
     def as_task(self) -> bool:
         return self.extensions.as_task()

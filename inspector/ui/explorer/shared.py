@@ -53,3 +53,7 @@ class PageContext(Protocol):
     def show_page(self, page: QWidget) -> None:
         """Bring ``page`` forward."""
         ...
+
+    def follow_task_support(self, tool: dict[str, Any] | None) -> None:
+        """The selected tool (listed again) may run as a task or not: the Run as task option follows it."""
+        ...

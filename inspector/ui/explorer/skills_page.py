@@ -146,6 +146,7 @@ class SkillsPage(QWidget):
             self._say(f"could not list skills: {notice.sentence}", failure=True)
         elif notice.what in (What.LOADED, What.READ):
             self._show_skill(keep_file=notice.uri)
+            self._show_listing()
         elif notice.what == What.FINDING:
             self._show_skill()
             self.finding.setText(f"Verification failed: {notice.sentence}")
@@ -174,12 +175,22 @@ class SkillsPage(QWidget):
             self.skill_list.addItem(item)
             if entry.uri == current:
                 self.skill_list.setCurrentItem(item)
+        self._show_listing()
+        self._enable()
+
+    def _show_listing(self) -> None:
+        """The header: how many skills, how many loaded and files read so far, the listing's freshness."""
+        assert self.shelf is not None
         listing = self.shelf.listing
         hints = ""
         if listing is not None and listing.ttl_ms is not None:
             hints = f"; the listing is fresh for {listing.ttl_ms / 1000:g} s ({listing.cache_scope or 'no scope'})"
-        self.listing_about.setText(f"{len(self.shelf.entries)} skills (no skill file read yet){hints}")
-        self._enable()
+        count = len(self.shelf.entries)
+        loaded = sum(1 for load in self.shelf.loads.values() if load.loaded)
+        read = sum(len(load.files) for load in self.shelf.loads.values())
+        done = f"{loaded} loaded, {read} file{'' if read == 1 else 's'} read" if read or loaded else \
+            "no skill file read yet"
+        self.listing_about.setText(f"{count} skill{'' if count == 1 else 's'} ({done}){hints}")
 
     def current_uri(self) -> str | None:
         item = self.skill_list.currentItem()

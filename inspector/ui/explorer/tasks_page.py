@@ -159,7 +159,7 @@ class TasksPage(QWidget):
         except TransportError as exc:
             self._say(str(exc), failure=True)
             return
-        self._say(f"the session knows {len(runs)} task(s)")
+        self._say(f"the session knows {len(runs)} task{'' if len(runs) == 1 else 's'}")
 
 
 def describe(run: TaskRun) -> str:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.apps.meta import resource_uri
 from inspector.core.explore.catalog import request_message
 from inspector.core.explore.history import summarize
 from inspector.core.explore.tasks import outcome_of
@@ -38,8 +39,17 @@ class ToolsPage(QWidget):
         self.explorer = explorer
         self._tool: dict[str, Any] | None = None
         self._token: str | None = None  #: the progress token of the call whose result the page shows
+        self._running = False  #: that call is under way (its progress may be shown; after its outcome, none is)
+        #: what was typed in each tool's form, by name, while the page lives: the form of a tool selected again
+        #: (a list_changed re-list selects it anew) starts from it, not empty
+        self._typed: dict[str, dict[str, Any]] = {}
         self.tool_list = QListWidget(self)
         self.tool_list.currentItemChanged.connect(lambda item, _old: self._tool_selected(item))
+        # a click or Enter on a tool goes on to its form; arrows and type-ahead stay in the list, so that typing a
+        # name selects that tool (focus moved to the form after the first letter, and Ctrl+Enter then called
+        # whatever tool that letter had selected: issue 39)
+        self.tool_list.itemClicked.connect(lambda _item: self._to_form())
+        self.tool_list.itemActivated.connect(lambda _item: self._to_form())
         self.tool_about = QLabel(self)
         self.tool_about.setTextFormat(Qt.TextFormat.PlainText)
         self.tool_about.setWordWrap(True)
@@ -90,26 +100,55 @@ class ToolsPage(QWidget):
                 return True
         return False
 
+    def relisted(self) -> None:
+        """The list was filled again (its signals blocked meanwhile): the same tool, listed unchanged, keeps its
+        form; another tool, or a changed schema, gets a new one (starting from what was typed for it)."""
+        item = self.tool_list.currentItem()
+        tool = item.data(ROLE_ITEM) if item is not None else None
+        self.explorer.follow_task_support(tool)  # its taskSupport may have changed
+        if tool is not None and self._tool is not None and self.arguments_editor is not None \
+                and tool.get("name") == self._tool.get("name") \
+                and tool.get("inputSchema") == self._tool.get("inputSchema"):
+            self._tool = tool
+            self.tool_about.setText(self._about(tool))
+            return
+        self._tool_selected(item)
+
     def _tool_selected(self, item: QListWidgetItem | None) -> None:
         tool = item.data(ROLE_ITEM) if item is not None else None
-        self._tool = tool
         if self.arguments_editor is not None:
+            if self._tool is not None:
+                self._typed[str(self._tool.get("name"))] = self.arguments_editor.arguments()
             self.arguments_editor.deleteLater()
             self.arguments_editor = None
+        self._tool = tool
         if tool is None:
             self.tool_about.setText("")
             return
+        self.tool_about.setText(self._about(tool))
+        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
+        self.arguments_editor = arguments_editor_for(schema, self)
+        if typed := self._typed.get(str(tool.get("name"))):
+            self.arguments_editor.set_arguments(typed)
+        self.editor_slot.addWidget(self.arguments_editor)
+        self._call_keys.watch(self.arguments_editor)
+        if not self.tool_list.hasFocus():  # chosen from elsewhere (the history, a link): its form is next
+            self._to_form()
+
+    @staticmethod
+    def _about(tool: dict[str, Any]) -> str:
         lines = [item_text(tool)]
         if isinstance(tool.get("description"), str):
             lines.append(tool["description"])
         if words := badges(tool):
             lines.append("hints: " + ", ".join(words))
-        self.tool_about.setText("\n".join(lines))
-        schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {"type": "object"}
-        self.arguments_editor = arguments_editor_for(schema, self)
-        self.editor_slot.addWidget(self.arguments_editor)
-        self._call_keys.watch(self.arguments_editor)
-        self.arguments_editor.setFocus()
+        if uri := resource_uri(tool):
+            lines.append(f"app: {uri} (a call shows it in the Apps tab)")
+        return "\n".join(lines)
+
+    def _to_form(self) -> None:
+        if self.arguments_editor is not None:
+            self.arguments_editor.focus_first()  # its first field, not the Form/JSON toggle
 
     def call(self) -> None:
         """Call the selected tool with the editor's arguments (a problem with them is said, nothing is sent)."""
@@ -131,6 +170,7 @@ class ToolsPage(QWidget):
         tool = catalog.find("tools", name) or {}
         token = catalog.new_token()
         self._token = token
+        self._running = True
         self.tool_result.clear(f"calling {name}…")
         self.explorer.spawn(self._call(name, arguments, token, tool.get("outputSchema")), f"calling {name}")
 
@@ -141,11 +181,13 @@ class ToolsPage(QWidget):
             response = await catalog.call_tool(name, arguments, progress=token,
                                                as_task=self.explorer.as_task())
         except TransportError as exc:
+            self._ended(token)
             if self._token == token:
                 self.tool_result.clear()
                 self.tool_result.say(str(exc), failure=True)
             self.called.emit(name, arguments, f"failed: {exc}")
             return
+        self._ended(token)
         result, error = outcome_of(response)  # a task's own result, for a call that ran as one
         if self._token == token:
             self.tool_result.clear()
@@ -155,9 +197,15 @@ class ToolsPage(QWidget):
                 self.tool_result.show_call(name, result, output_schema)
         self.called.emit(name, arguments, summarize(result, error))
 
+    def _ended(self, token: str) -> None:
+        if self._token == token:
+            self._running = False
+
     def show_progress(self, token: str | None, data: dict[str, Any]) -> None:
-        """The server's progress for the call with ``token`` (shown when it is the call on the page)."""
-        if token is not None and token == self._token:
+        """The server's progress for the call with ``token``, or its task's status: shown while it is the call
+        on the page and under way (news that come after its outcome, a cancelled task's last status, would
+        cover the outcome)."""
+        if token is not None and token == self._token and self._running:
             self.tool_result.show_progress(data)
 
     def command_for_current(self) -> str:

@@ -16,6 +16,7 @@ these widgets only render it; each field's widgets are :mod:`inspector.ui.forms.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -46,9 +47,13 @@ class SchemaForm(QWidget):
 
     changed = Signal(object)
 
-    def __init__(self, schema: dict[str, Any], parent: QWidget | None = None, *, trust_defaults: bool = False) -> None:
+    def __init__(self, schema: dict[str, Any], parent: QWidget | None = None, *, trust_defaults: bool = False,
+                 named: str = V.ROOT) -> None:
+        """``named``: what the sentences call the value the form makes (an elicitation's answer is
+        ``result.content``, as the reply's own check says); paths (:meth:`editor_at`) keep ``arguments``."""
         super().__init__(parent)
         self._schema = schema
+        self._named = named
         #: an elicitation's form: a value equal to its field's default is never a problem (as the judge reads it)
         self._trust_defaults = trust_defaults
         self._root = build(schema)
@@ -176,6 +181,15 @@ class SchemaForm(QWidget):
             button.setChecked(checked)
             button.blockSignals(False)
 
+    def focus_first(self) -> None:
+        """Give the focus to the first field of the view shown (the form's first input, or the JSON text)."""
+        page = self.stack.currentWidget()
+        if page is None:
+            return
+        fields = [w for w in page.findChildren(QWidget)
+                  if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisibleTo(page) and w.isEnabled()]
+        (fields[0] if fields else page).setFocus(Qt.FocusReason.OtherFocusReason)
+
     def json_shown(self) -> bool:
         return self.stack.currentIndex() == 1
 
@@ -234,7 +248,7 @@ class SchemaForm(QWidget):
         while todo:
             path, box = todo.pop()
             self._boxes.setdefault(path, box)
-            box.show_problems(placed.get(path, []) if self._boxes[path] is box else [])
+            box.show_problems([self._said(t) for t in placed.get(path, [])] if self._boxes[path] is box else [])
             todo.extend(box.editor.children(path))
         if self._misfits:
             self.note.setText("The form cannot show all of these arguments: " + "; ".join(self._misfits[:3]) +
@@ -242,10 +256,16 @@ class SchemaForm(QWidget):
         self.note.setVisible(bool(self._misfits))
         if self._json_text_ok:
             if found:
-                self._status(f"{found[0].sentence}" + (f" (and {len(found) - 1} more)" if len(found) > 1 else "")
-                             + ".", error=True)
+                self._status(self._said(found[0].sentence)
+                             + (f" (and {len(found) - 1} more)" if len(found) > 1 else "") + ".", error=True)
             else:
                 self._status("The arguments fit the schema.", error=False)
+
+    def _said(self, sentence: str) -> str:
+        """``sentence`` with the form's paths named as the form's value is (``arguments.x`` -> ``result.content.x``)."""
+        if self._named == V.ROOT:
+            return sentence
+        return re.sub(rf"(?<![\w.]){V.ROOT}(?=[.\[\s]|$)", self._named, sentence)
 
     def _status(self, text: str, *, error: bool) -> None:
         self.json_status.setText(text)

@@ -4,7 +4,6 @@ again and again in a session of its own (saved in the captures folder), its prog
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,36 +27,24 @@ class LoadTests(Controller):
         self.prepare = prepare
 
     def load_current(self) -> None:
-        """Ask for the tool, its arguments (JSON), the concurrency and the duration; then run in a new tab."""
-        from PySide6.QtWidgets import QInputDialog
+        """Ask in one dialog for the tool, its arguments, the concurrency and the duration; then run in a new
+        tab."""
+        from inspector.ui.load.dialog import LoadDialog
 
         tab = self.host.current_tab()
         if tab is None or tab.live is None:
             self.say("Load test needs a live session: connect to the server first")
             return
-        parent = self.host.window()
         catalog = tab.explorer.catalog
-        tools = sorted(str(t.get("name")) for t in catalog.items["tools"]) if catalog is not None else []
-        tool, ok = QInputDialog.getItem(parent, "Load test", "Tool to call:", tools or [""], 0, True)
-        if not ok or not tool:
+        page = tab.explorer.tools
+        selected = page.tool.get("name") if page.tool is not None else None
+        dialog = LoadDialog(list(catalog.items["tools"]) if catalog is not None else [], self.host.window(),
+                            selected=str(selected) if selected else None,
+                            arguments=page.arguments_editor.arguments() if page.arguments_editor is not None
+                            else None)
+        if not dialog.exec():
             return
-        arguments, ok = QInputDialog.getText(parent, "Load test", f"Arguments of {tool} (a JSON object):", text="{}")
-        if not ok:
-            return
-        concurrency, ok = QInputDialog.getInt(parent, "Load test", "Concurrency:", 10, 1, 1000)
-        if not ok:
-            return
-        duration, ok = QInputDialog.getDouble(parent, "Load test", "Duration (seconds):", 10.0, 0.5, 3600.0, 1)
-        if not ok:
-            return
-        try:
-            base = json.loads(arguments or "{}")
-        except ValueError:
-            self.say("the arguments are not JSON: give an object such as {\"text\": \"hi\"}")
-            return
-        if not isinstance(base, dict):
-            self.say("the arguments must be a JSON object")
-            return
+        tool, base, concurrency, duration = dialog.choice()
         plan = LoadPlan("tools/call", None, concurrency, duration)
         self.tasks.spawn(self.run_load_view(tab.live.target, plan, ToolCall(tool, [], base)), "the load test")
 

@@ -618,7 +618,8 @@ class ServerRequestsPanel(QWidget):
         schema = params.get("requestedSchema")
         if params.get("mode") == "url" or not isinstance(schema, dict):
             return None
-        form = SchemaForm(schema, self.reply_forms, trust_defaults=True)  # as the judge: the server's own defaults
+        # as the judge: the server's own defaults; its sentences name result.content, as the answer's check does
+        form = SchemaForm(schema, self.reply_forms, trust_defaults=True, named="result.content")
         form.setObjectName("elicitation-form")
         form.changed.connect(lambda args, key=key: self._form_edited(key, args))
         self._forms[key] = form

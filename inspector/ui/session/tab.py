@@ -37,6 +37,7 @@ from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.problems import ProblemBook, event_severity
+from inspector.ui import otel_export
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.json_highlighter import is_dark
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
@@ -135,6 +136,7 @@ class SessionTab(QWidget):
         self.splitter.setSizes([420, 300])
         self.splitter.setCollapsible(0, False)  # the timeline never folds away
         self.form_room = FormRoom(self.splitter, lower)
+        self.app_room = FormRoom(self.splitter, lower)  # the same room for an MCP App while it is shown
         # the explorer beside the timeline, its whole height: what it sends shows up in the rows at once
         self.beside = QSplitter(Qt.Orientation.Horizontal, self)
         self.beside.addWidget(self.splitter)
@@ -191,6 +193,8 @@ class SessionTab(QWidget):
         self.apps = AppsPanel(self.explorer.catalog, self)  # type: ignore[arg-type]  # bound on the line above
         self.apps.max_message = live.target.max_message
         self.side.addTab(self.apps, "Apps")
+        self.apps.rendering.connect(self._app_rendering)
+        self.apps.app_ended.connect(lambda: self.app_room.follow(0))
         self.explorer.said.connect(self._explorer_said)
         self.explorer_toggle.show()
         self.place_explorer()
@@ -210,6 +214,10 @@ class SessionTab(QWidget):
         self.composer.set_enabled_for_session(True)
         self._ticker.start()
         live.start()
+
+    def _app_rendering(self) -> None:
+        self.side.setCurrentWidget(self.apps)
+        self.app_room.follow(1)
 
     def cannot_start(self, sentence: str) -> None:
         """The session could not even be built (a URL or header its transport refuses): say why, start nothing."""
@@ -447,7 +455,8 @@ class SessionTab(QWidget):
             return  # taps and captures say their own status
         state = state or self.live.state
         sentence = sentence if sentence is not None else self.live.sentence
-        self.say(live_status(state, sentence, self.live.server, self.live.session.counts),
+        self.say(live_status(state, sentence, self.live.server, self.live.session.counts,
+                             otel_export.status_words(self.live.exporter)),  # --otlp-endpoint
                  failure=bool(sentence) and self.live.failure)
 
     def say(self, text: str, *, failure: bool = False) -> None:
@@ -514,11 +523,13 @@ class SessionTab(QWidget):
             self.say(text, failure=True)
 
     def target(self) -> Target | None:
-        """The server of this tab: the live session's target, or the one an opened capture names."""
+        """The server of this tab: the live session's target, the one an opened capture names, or a tap's."""
         if self.live is not None:
             return self.live.target
         if self._capture_header is not None:
             return Target.from_capture_header(self._capture_header, self.title)
+        if isinstance(tapped := self.tap_hello.get("target"), dict):  # a tap's, as its hello says
+            return Target.from_capture_header({"target": tapped}, str(self.tap_hello.get("name") or self.title))
         return None
 
     @property

@@ -295,18 +295,29 @@ class TimelineView(QObject):
             self.said.emit(f"its {partner} (#{seq}) is hidden by the filter: clear the filter to jump to it")
 
     def next_problem(self) -> None:
-        """Select the next problem row (from the columns: no event is decoded to find it)."""
+        """Select the next problem row (from the columns: no event is decoded to find it); after the last one,
+        the first again, said in the status line, as is a timeline with none."""
         if self.model is None:
             return
         start = self.table.currentIndex().row() + 1
         shown = self.table.model()
-        if shown is self.model:
-            row = self.model.columns.next_problem(start, self.model.rowCount())
-        else:
-            row = self.proxy.next_problem(start)
-        if row is not None:
-            self.follow.setChecked(False)
-            self.table.setCurrentIndex(shown.index(row, 0))
+        model = self.model
+
+        def find(first: int) -> int | None:
+            return model.columns.next_problem(first, model.rowCount()) if shown is model else \
+                self.proxy.next_problem(first)
+
+        row = find(start)
+        if row is None and start > 0:
+            row = find(0)
+            if row is not None:
+                self.said.emit("no problem after this row: back to the first")
+        if row is None:
+            hidden = " the filter shows" if shown is not model else ""
+            self.said.emit(f"no problem in the rows{hidden}: nothing to go to")
+            return
+        self.follow.setChecked(False)
+        self.table.setCurrentIndex(shown.index(row, 0))
 
     def visible_events(self) -> list[Event]:
         shown = self.table.model()

@@ -214,6 +214,17 @@ def dpop_proof(value: str, method: str, url: str, nonce: str, token: str | None 
     return key.thumbprint(), ""
 
 
+
+def same_redirect(asked: str, registered: str) -> bool:
+    """The redirect URI matches the registered one; a loopback IP one on any port (RFC 8252 section 7.3: "The
+    authorization server MUST allow any port to be specified at the time of the request for loopback IP redirect
+    URIs")."""
+    if asked == registered:
+        return True
+    a, b = urlsplit(asked), urlsplit(registered)
+    return a.scheme == b.scheme == "http" and a.hostname == b.hostname == "127.0.0.1" and a.path == b.path \
+        and a.query == b.query
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     #: headers and body are two writes: without TCP_NODELAY the body waits for the client's delayed ACK (40 ms)
@@ -313,7 +324,8 @@ class Handler(BaseHTTPRequestHandler):
         query = {k: v[0] for k, v in parse_qs(urlsplit(self.path).query).items()}
         client = self._known_client(query.get("client_id", ""))
         redirect = query.get("redirect_uri", "")
-        if client is None or (client["redirect_uris"] is not None and redirect not in client["redirect_uris"]):
+        if client is None or (client["redirect_uris"] is not None
+                              and not any(same_redirect(redirect, r) for r in client["redirect_uris"])):
             self._send(400, {"error": "invalid_request", "error_description": "unknown client or redirect_uri"})
             return
         if query.get("code_challenge_method") != "S256" or not query.get("code_challenge"):

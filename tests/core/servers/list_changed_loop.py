@@ -53,7 +53,8 @@ def main():
             threading.Thread(target=flood, daemon=True).start()
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": msg_id, "result": {"tools": [
-                {"name": "noop", "description": "Does nothing.", "inputSchema": {"type": "object"}}]}})
+                {"name": "noop", "description": "Does nothing.",
+                 "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}]}})
             list_changed()
         elif msg_id is not None and method is not None:
             send({"jsonrpc": "2.0", "id": msg_id, "result": {}} if method == "ping" else

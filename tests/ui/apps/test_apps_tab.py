@@ -144,3 +144,30 @@ def test_as_root_without_the_variable_the_tab_says_why_and_renders_nothing(qtbot
             "render them without the sandbox anyway, set QTWEBENGINE_DISABLE_SANDBOX=1 yourself (the app's HTML "
             "then runs unsandboxed).")
         assert tab.apps.run is None and not any(e.kind == "app" for e in tab.events)
+
+
+def test_an_app_that_renders_brings_the_apps_tab_forward_with_most_of_its_room_and_its_tool_is_marked(
+        qtbot, qloop, tmp_path, monkeypatch):
+    """Issue 39: the Apps tab stayed behind the Composer, nothing in the Explorer marked a tool with an app, and
+    the app and Policy panes opened a few lines high until dragged."""
+    async def no(parent: Any, title: str, text: str) -> bool:
+        return False
+
+    monkeypatch.setattr(panel_module, "ask_user", no)
+    with recording_origins() as origins, open_test_window(qloop, tmp_path) as win:
+        win.resize(1280, 800)
+        tab = win.open_live(Target(name="probe", argv=probe_argv(origins)))
+        tools = tab.explorer.tools
+        wait(qloop, lambda: tools.tool_list.count() > 0 and tab.explorer.catalog.settled, "the tools")
+        line = next(tools.tool_list.item(r).text() for r in range(tools.tool_list.count())
+                    if tools.tool_list.item(r).text().startswith("probe"))
+        assert line.endswith("[app]"), line
+        assert tools.select_tool("probe") and "(a call shows it in the Apps tab)" in tools.tool_about.text()
+        assert tab.side.currentWidget() is not tab.apps
+        tools.call_tool("probe", {"note": "from the window"})
+        wait(qloop, lambda: tab.apps.run is not None and tab.apps.run.host.state.phase == "ready", "the app ready")
+        assert tab.side.currentWidget() is tab.apps
+        wait(qloop, lambda: tab.apps.stage.height() >= tab.apps.height() // 2, "the app given most of the room")
+        app, policy = tab.apps.split.sizes()
+        assert app > 2 * policy > 0, (app, policy)
+        assert win.grab().save(str(tmp_path / "apps-tab.png"))
