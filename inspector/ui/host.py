@@ -17,10 +17,14 @@ So a controller is tested with a fake host and its signals, without a main windo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal
+
+from inspector.core.connect.target import Target
+from inspector.core.tasks import Tasks
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -80,3 +84,26 @@ class Controller(QObject):
         tab = self.host.current_tab()
         if tab is not None and tab.live is not None and tab.live.writer is not None:
             tab.live.writer.flush()
+
+
+class SessionRunner(Controller):
+    """A controller that runs something against a server in a session of its own (a comparison, a load test, a
+    collection run): in the background, its capture in the captures folder, the target first given the
+    window's session settings."""
+
+    def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
+                 parent: QObject | None = None) -> None:
+        """Runs go in ``tasks``, their sessions' captures in ``captures``; ``prepare`` applies the window's session
+        settings to the target."""
+        super().__init__(host, parent)
+        self.tasks = tasks
+        self.captures = captures
+        self.prepare = prepare
+
+    def live_tab(self, what: str) -> SessionTab | None:
+        """The current tab when it has a live session; else None, and the status line says ``what`` needs one."""
+        tab = self.host.current_tab()
+        if tab is None or tab.live is None:
+            self.say(f"{what} needs a live session: connect to the server first")
+            return None
+        return tab

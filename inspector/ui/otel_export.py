@@ -30,17 +30,12 @@ def attach(session: Session, header: dict[str, Any]) -> OtlpExporter | None:
     """An exporter listening to ``session`` (whose capture has ``header``), started; None without an endpoint."""
     if _endpoint is None:
         return None
-    from inspector.core.interop.otlp import session_key
-
-    exporter = OtlpExporter(_endpoint, session_key(header))
+    from inspector.core.interop.otlp import start_export
 
     def noted(sentence: str) -> None:
         session.note(f"OpenTelemetry export: {sentence}", failure=True)
 
-    exporter.on_problem = noted
-    session.listeners.append(exporter.listener)
-    exporter.start()
-    return exporter
+    return start_export(_endpoint, header, session.listeners, noted)
 
 
 async def detach(exporter: OtlpExporter | None, session: Session | None) -> None:

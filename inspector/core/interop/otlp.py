@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.capture import CaptureError
 from inspector.core.capture.reader import iter_capture
 from inspector.core.interop.har import ExportError
 from inspector.core.wire.events import Event
+
+if TYPE_CHECKING:  # the exporter brings httpx and protobuf: loaded only when a live export starts
+    from inspector.core.otel.exporter import OtlpExporter
 
 #: Spans a line holds (an OTLP exporter's usual batch).
 SPANS_PER_LINE = 512
@@ -27,6 +31,20 @@ def session_key(header: dict[str, object]) -> str:
     """What a capture's trace and span ids are derived from: its creation time and target."""
     return json.dumps({"created": header.get("created"), "target": header.get("target")}, sort_keys=True,
                       default=str)
+
+
+def start_export(endpoint: str, header: dict[str, Any], listeners: list[Callable[[list[Event]], None]],
+                 on_problem: Callable[[str], None] | None = None) -> OtlpExporter:
+    """The live export of ``--otlp-endpoint`` for a session whose capture has ``header``: an exporter that listens
+    to the session (``listeners``, its listener list), says its first problem to ``on_problem``, started."""
+    from inspector.core.otel.exporter import OtlpExporter
+
+    exporter = OtlpExporter(endpoint, session_key(header))
+    if on_problem is not None:
+        exporter.on_problem = on_problem
+    listeners.append(exporter.listener)
+    exporter.start()
+    return exporter
 
 
 def otlp_lines(path: str | os.PathLike[str]) -> Iterator[bytes]:

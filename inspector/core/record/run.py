@@ -143,13 +143,9 @@ async def _start_export(endpoint: str | None, header: dict[str, Any], session: S
     """The live OTLP exporter of ``--otlp-endpoint``, listening to ``session``; None without one."""
     if endpoint is None:
         return None
-    from inspector.core.interop.otlp import session_key
-    from inspector.core.otel.exporter import OtlpExporter
+    from inspector.core.interop.otlp import start_export
 
-    exporter = OtlpExporter(endpoint, session_key(header))
-    session.listeners.append(exporter.listener)
-    exporter.start()
-    return exporter
+    return start_export(endpoint, header, session.listeners)
 
 
 class _Outcome:

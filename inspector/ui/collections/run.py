@@ -3,33 +3,19 @@ in a session of its own, saved in the captures folder; each expectation's outcom
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject
-
 from inspector.core.connect.target import Target
-from inspector.core.tasks import Tasks
-from inspector.ui.host import Controller, ViewHost
+from inspector.ui.host import SessionRunner
 
 
-class CollectionRuns(Controller):
-    def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
-                 parent: QObject | None = None) -> None:
-        """Runs go in ``tasks``, their sessions' captures in ``captures``; ``prepare`` applies the window's session
-        settings to the target."""
-        super().__init__(host, parent)
-        self.tasks = tasks
-        self.captures = captures
-        self.prepare = prepare
-
+class CollectionRuns(SessionRunner):
     def run_collection_current(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        tab = self.host.current_tab()
+        tab = self.live_tab("Run collection")
         if tab is None or tab.live is None:
-            self.say("Run collection needs a live session: connect to the server first")
             return
         name, _ = QFileDialog.getOpenFileName(self.host.window(), "Run collection", str(Path.home()),
                                               "Collections (*.json);;All files (*)")

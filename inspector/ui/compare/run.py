@@ -14,22 +14,19 @@ from PySide6.QtCore import QObject
 from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target
 from inspector.core.tasks import Tasks
-from inspector.ui.host import Controller, ViewHost
+from inspector.ui.host import SessionRunner, ViewHost
 
 A_FILE = "a capture file…"
 SAME = "the same server, now"
 PROFILE = "profile: "
 
 
-class Comparisons(Controller):
+class Comparisons(SessionRunner):
     def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
                  profiles: Callable[[], list[ServerProfile]], parent: QObject | None = None) -> None:
         """Comparisons run in ``tasks``; a live server's session is saved in ``captures``; ``prepare`` applies the
         window's session settings to its target; ``profiles``: the saved servers to choose from."""
-        super().__init__(host, parent)
-        self.tasks = tasks
-        self.captures = captures
-        self.prepare = prepare
+        super().__init__(host, tasks, captures, prepare, parent)
         self.profiles = profiles
 
     def compare_current(self) -> None:

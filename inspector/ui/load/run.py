@@ -4,36 +4,21 @@ again and again in a session of its own (saved in the captures folder), its prog
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-from PySide6.QtCore import QObject
 
 from inspector.core.connect.target import Target
 from inspector.core.load.runner import LoadPlan, ToolCall
-from inspector.core.tasks import Tasks
-from inspector.ui.host import Controller, ViewHost
+from inspector.ui.host import SessionRunner
 
 
-class LoadTests(Controller):
-    def __init__(self, host: ViewHost, tasks: Tasks, captures: Path, prepare: Callable[[Target], Target],
-                 parent: QObject | None = None) -> None:
-        """Runs go in ``tasks``, their sessions' captures in ``captures``; ``prepare`` applies the window's session
-        settings to the target."""
-        super().__init__(host, parent)
-        self.tasks = tasks
-        self.captures = captures
-        self.prepare = prepare
-
+class LoadTests(SessionRunner):
     def load_current(self) -> None:
         """Ask in one dialog for the tool, its arguments, the concurrency and the duration; then run in a new
         tab."""
         from inspector.ui.load.dialog import LoadDialog
 
-        tab = self.host.current_tab()
+        tab = self.live_tab("Load test")
         if tab is None or tab.live is None:
-            self.say("Load test needs a live session: connect to the server first")
             return
         catalog = tab.explorer.catalog
         page = tab.explorer.tools
