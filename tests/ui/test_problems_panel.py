@@ -94,7 +94,7 @@ def test_a_schema_finding_is_one_problem_for_f8_problems_only_the_panel_and_the_
         assert row in f8_rows(tab)
         tab.problems_only.setChecked(True)
         assert row in [tab.proxy.mapToSource(tab.proxy.index(r, 0)).row() for r in range(tab.proxy.rowCount())]
-        rules = {f.rule for f in tab.book.of(model.event(row).seq)}  # schema, and what else the row breaks
+        rules = {f.rule for f in tab.marks.book.of(model.event(row).seq)}  # schema, and what else the row breaks
         assert "schema" in rules
         for rule in rules:
             tab.problems.set_muted(rule, True)

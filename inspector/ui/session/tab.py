@@ -30,13 +30,12 @@ from inspector.core.explore.catalog import Catalog, Notice
 from inspector.core.explore.history import History
 from inspector.core.explore.listing import LISTS, listed_in
 from inspector.core.notices import What
-from inspector.core.protocol.judge import ProtocolFinding, ProtocolJudge
+from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.status import capture_status, live_status, tap_dropped, tap_ended_state, tap_status
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.core.wire.problems import ProblemBook, event_severity
 from inspector.ui import otel_export
 from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.json_highlighter import is_dark
@@ -50,6 +49,7 @@ from inspector.ui.panels.stderr import StderrPane
 from inspector.ui.session.copying import MessageCopier
 from inspector.ui.session.feed import TimelineFeed
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
+from inspector.ui.session.problem_marks import ProblemMarks
 from inspector.ui.session.room import FormRoom
 from inspector.ui.timeline.model import TimelineModel
 from inspector.ui.timeline.view import TimelineView
@@ -85,7 +85,6 @@ class SessionTab(QWidget):
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
         #: the session's problems (what F8, "problems only", the Problems panel and the rows' colours show)
-        self.book: ProblemBook[ProtocolFinding] = ProblemBook()
         self._build()
 
     # -- construction ----------------------------------------------------------------------------------
@@ -122,9 +121,10 @@ class SessionTab(QWidget):
         self.problems = ProblemsPanel(self)
         self.side.addTab(self.problems, "Problems")
         self.problems.jump_requested.connect(self.timeline.select_seq)
-        self.problems.muted_changed.connect(self._muted_changed)
+        self.marks = ProblemMarks(self.problems, self)
+        self.marks.changed.connect(self._problems_changed)
         self.detail.extra_findings = lambda event: [f.as_finding() for f in self.judge.of(event.seq)
-                                                    if f.rule not in self.book.muted]
+                                                    if f.rule not in self.marks.book.muted]
 
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(self.detail)
@@ -324,7 +324,7 @@ class SessionTab(QWidget):
 
     def _set_model(self, model: TimelineModel) -> None:
         self.model = model
-        model.problems = self.book
+        model.problems = self.marks.book
         self.timeline.set_model(model)
 
     # -- the explorer's place --------------------------------------------------------------------------
@@ -380,7 +380,7 @@ class SessionTab(QWidget):
         feed = TimelineFeed(index, self.judge, self.tasks, self, stderr_keep=STDERR_PANE_LINES)
         feed.rows_arrived.connect(self._rows_arrived)
         feed.stderr_lines.connect(self.stderr.append_events)
-        feed.found.connect(self._found)
+        feed.found.connect(self.marks.found)
         feed.said.connect(self.say)
         self.feed = feed
         return feed
@@ -393,19 +393,6 @@ class SessionTab(QWidget):
         elif self.index is None:
             self._tap_status("live" if self.feed is not None and not self.feed.detached else "ended")
 
-    def _found(self, found: list[ProtocolFinding]) -> None:
-        """Judged events: the problems among their findings (the judge's and those already on the events) go to
-        the Problems panel and mark their rows (colour, "problems only", F8); the detail shows every finding."""
-        problems = self.book.add(found)
-        self.problems.add(problems)
-        self._problems_changed({f.seq for f in found})
-
-    def _muted_changed(self, muted: set[str]) -> None:
-        changed: set[int] = set()
-        for rule in muted ^ self.book.muted:
-            changed.update(self.book.set_muted(rule, rule in muted))
-        self._problems_changed(changed)
-
     def _problems_changed(self, seqs: set[int]) -> None:
         """The problems of these events changed: their rows are marked again and repainted, the filter sees it."""
         if self.model is None or not seqs:
@@ -414,8 +401,7 @@ class SessionTab(QWidget):
         for seq in seqs:
             row = columns.row_of_seq(seq)  # (rows the model has yet to announce are marked too)
             if row is not None and row < len(columns):
-                problem = self.book.is_problem(seq) or event_severity(self.model.events[row]) is not None
-                marked |= columns.set_flagged(row, problem)
+                marked |= columns.set_flagged(row, self.marks.is_problem(self.model.events[row]))
         self.model.judged_changed(seqs)
         if marked and self.problems_only.isChecked():
             self.timeline.set_filter()  # rows that became (or stopped being) problems show (or hide) at once
