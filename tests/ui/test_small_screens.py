@@ -1,17 +1,25 @@
 """The window on small screens and at high scale factors (issue 13, point 7): at 1x, 1.5x and 2x and on a
 1280x720 screen it fits the screen, the filter boxes stay legible and the Summary column stays on screen; a
-saved geometry is clamped to the screen, and one saved at another scale factor is not restored.
+saved geometry is clamped to the screen, and one saved at another scale factor is not restored. On a real X server
+(issue 39) the Explorer, a tool's form and an elicitation's answer form leave the window no wider and no taller than
+the screen, with every control at its width, and the window is as it was after the answer.
 
 Each case is a fresh process (tests/ui/screen_probe.py) on an offscreen screen of the size given, with
-QT_SCALE_FACTOR set: the scale factor is read once, when Qt starts.
+QT_SCALE_FACTOR set: the scale factor is read once, when Qt starts. The offscreen platform keeps a window inside its
+screen whatever the window asks for, so the width cases run on an Xvfb server of their own (skipped where Xvfb is
+not installed; CI installs it, .ci/run).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,21 +44,51 @@ PROBE = Path(__file__).resolve().parent / "screen_probe.py"
 CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
 
+#: How long an Xvfb server may take to start (it says its display number once it accepts connections)
+XVFB_START_S = 30
+
+
 def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool | str = True,
-          resize: str = "", extra: dict[str, str] | None = None) -> dict:
+          resize: str = "", extra: dict[str, str] | None = None, display: str = "") -> dict:
     """Open the window (and the sample capture, or with ``capture="live"`` a live demo session with its
     Explorer) on a ``width`` x ``height`` screen at ``scale``, resized to ``resize`` (WxH) if given, with the
-    probe's ``extra`` settings (PROBE_COMMAND, PROBE_TOOL, PROBE_CALL); what it measured."""
+    probe's ``extra`` settings (PROBE_COMMAND, PROBE_TOOL, PROBE_CALL, PROBE_CANCEL); what it measured. With
+    ``display`` (an X server's, whose screen is that size) on that X server, else on the offscreen platform."""
     config = tmp_path / f"screen-{width}x{height}.json"
     config.write_text(json.dumps({"screens": [{"name": "test", "x": 0, "y": 0, "width": width, "height": height,
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
-    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": str(scale),
-           "PROBE_RESIZE": resize, **(extra or {})}
+    platform = {"QT_QPA_PLATFORM": "xcb", "DISPLAY": display} if display else \
+        {"QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    env = {**os.environ, **platform, "QT_SCALE_FACTOR": str(scale), "PROBE_RESIZE": resize, **(extra or {})}
     source = [capture] if isinstance(capture, str) else [str(CAPTURE)] if capture else []
     done = subprocess.run([sys.executable, str(PROBE), str(settings), *source],
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
+
+
+@contextmanager
+def xvfb(width: int, height: int) -> Iterator[str]:
+    """An X server of its own (Xvfb, on a display number it picks free: ``-displayfd``) with one screen of
+    ``width`` x ``height``; its DISPLAY. Skips the test where Xvfb is not installed."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb): the window's width is measured on a real X "
+                    "server, where a window can grow past the screen")
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24",
+                               "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    os.close(write)
+    try:
+        with os.fdopen(read) as said:  # the display number, written once the server accepts connections
+            number = said.readline().strip() if select.select([said], [], [], XVFB_START_S)[0] else ""
+        if not number:
+            server.kill()
+            pytest.fail(f"Xvfb did not start: {server.communicate()[1].decode(errors='replace')}")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)  # and its stderr pipe closed
 
 
 def inside(window: list[int], screen: list[int]) -> bool:
@@ -104,6 +142,43 @@ def test_filling_a_tools_form_or_answering_an_elicitation_never_makes_the_window
     if scale < 2:  # on a 960x540 screen (2x) the forms scroll within what is left; elsewhere they have room
         assert seen["tool_form_height"] >= 100, f"the tool's form shows more than a field: {seen}"
         assert seen["form_height"] >= 100, f"the answer form shows more than a field: {seen}"
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [(1280, 720, 1.5), (1920, 1080, 2)])
+def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wider_than_the_screen(
+        tmp_path, time_server, width, height, scale):
+    # issue 39: at 1.5x on 1280x720 showing the Explorer made the window 928 logical pixels wide on an 853-px
+    # screen, and get_current_time's Call button was past the screen's edge
+    with xvfb(width, height) as display:
+        seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live", display=display,
+                     extra={"PROBE_COMMAND": json.dumps(time_server), "PROBE_TOOL": "get_current_time"})
+    assert seen["screen"] == [0, 0, round(width / scale), round(height / scale)], seen
+    assert inside(seen["window_with_explorer"], seen["screen"]), seen
+    assert inside(seen["window_with_tool_form"], seen["screen"]), seen
+    assert inside(seen["call_button"], seen["screen"]), f"the Call button is on the screen: {seen}"
+    assert seen["squeezed_with_explorer"] == seen["squeezed_with_tool_form"] == [], \
+        f"every control has its width, none squeezed for the window to fit: {seen}"
+
+
+@pytest.mark.npm
+@pytest.mark.parametrize(("width", "height", "scale"), [(1280, 720, 1.5), (1920, 1080, 2)])
+def test_on_a_real_x_server_an_elicitation_leaves_the_window_on_the_screen_with_its_fields_in_one_scroll_area(
+        tmp_path, width, height, scale):
+    # issue 39: at 1.5x on 1280x720 an elicitation made the window 1430 px wide (953 logical) with no field in
+    # sight, and folding or Cancel never gave the width back; at 2x on 1920x1080 the form showed about one field
+    # inside two nested scroll areas
+    node, entry = install_everything()
+    with xvfb(width, height) as display:
+        seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live", display=display,
+                     extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]), "PROBE_TOOL": "get-sum",
+                            "PROBE_CALL": "trigger-elicitation-request", "PROBE_CANCEL": "1"})
+    assert inside(seen["window_with_tool_form"], seen["screen"]), seen
+    assert inside(seen["window"], seen["screen"]), f"the answer form fits the screen: {seen}"
+    assert seen["squeezed_with_answer_form"] == [], seen
+    assert seen["form_scroll_areas"] == 1, f"the form's fields scroll in one scroll area: {seen}"
+    shown, whole = seen["first_field"]
+    assert shown == whole, f"the first field is in sight, whole: {seen}"
+    assert seen["window_after_cancel"] == seen["window_with_explorer"], f"after Cancel, the window as before: {seen}"
 
 
 @pytest.mark.parametrize("scale", [2, 1.2])
