@@ -10,13 +10,14 @@ usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME
 ``live`` opens a live session of the demo server instead (File > Demo server), or of the stdio server
 ``PROBE_COMMAND`` (a JSON argv) when given, with its Explorer, and measures once the Explorer lists the tools
 (``window_with_explorer``). ``PROBE_TOOL`` then selects that tool (its arguments form shown, measured then:
-``tool_form_height``, ``window_with_tool_form``, and where its Call button is, ``call_button``); ``PROBE_CALL``
-calls that tool with no arguments and waits for the server's request it makes (an elicitation: the answer form
-shown; how many scroll areas its first field is inside, ``form_scroll_areas``, and how much of that field's box is
-in sight, ``first_field``: [seen, height]); ``PROBE_CANCEL`` then answers it with Cancel and measures the window
-again (``window_after_cancel``). At each step ``squeezed_with_*`` names the controls drawn narrower than their
-minimum. Rectangles are [x, y, width, height] on the screen, in logical pixels. ``PROBE_SHOT`` saves a picture of
-the window (with the answer form, before any Cancel).
+``tool_form_height``, ``window_with_tool_form``, where its Call button is, ``call_button``, and whether all of it
+is in sight, ``call_button_seen``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's
+request it makes (an elicitation: the answer form shown; how many scroll areas its first field is inside,
+``form_scroll_areas``, and how much of that field's box is in sight, ``first_field``: [seen, height]);
+``PROBE_CANCEL`` then answers it with Cancel and measures the window again (``window_after_cancel``). At each
+step ``squeezed_with_*`` names the controls drawn narrower than their minimum. Rectangles are [x, y, width, height]
+on the screen, in logical pixels. ``PROBE_SHOT`` saves a picture of the window (with the answer form, before any
+Cancel).
 """
 
 from __future__ import annotations
@@ -54,13 +55,30 @@ def form_height(tab) -> int:
         form = tab.explorer.tools.arguments_editor
     if form is None or not form.isVisible():
         return 0
-    return form.visibleRegion().boundingRect().height()
+    return seen(form).height()
+
+
+def seen(widget):
+    """The part of ``widget`` (a QRect in the window) that what holds it leaves in sight: its rectangle clipped by
+    each of its parents' (a scroll area's viewport among them). Unlike ``visibleRegion``, the widget's own children
+    do not hide it."""
+    area = widget.rect().translated(widget.mapTo(widget.window(), widget.rect().topLeft()))
+    parent = widget.parentWidget()
+    while parent is not None and not parent.isWindow():
+        area = area.intersected(parent.rect().translated(parent.mapTo(parent.window(), parent.rect().topLeft())))
+        parent = parent.parentWidget()
+    return area
 
 
 def on_screen(widget) -> list[int]:
     """Where ``widget`` is on the screen: [x, y, width, height]."""
     corner = widget.mapToGlobal(widget.rect().topLeft())
     return [corner.x(), corner.y(), widget.width(), widget.height()]
+
+
+def in_sight(widget) -> bool:
+    """Whether the whole of ``widget`` is in sight: nothing of it scrolled away or cut by what holds it."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
 
 
 def scroll_areas_around(widget, top) -> int:
@@ -157,6 +175,7 @@ def main() -> None:
             out.update(tool_form_height=form_height(tab),
                        window_with_tool_form=[frame.x(), frame.y(), frame.width(), frame.height()],
                        call_button=on_screen(tab.explorer.tools.call_button),
+                       call_button_seen=in_sight(tab.explorer.tools.call_button),
                        squeezed_with_tool_form=squeezed(window))
         if os.environ.get("PROBE_CALL"):  # the server asks the user something: the answer form shown
             tab.explorer.tools.call_tool(os.environ["PROBE_CALL"], {})

@@ -155,7 +155,8 @@ def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wi
     assert seen["screen"] == [0, 0, round(width / scale), round(height / scale)], seen
     assert inside(seen["window_with_explorer"], seen["screen"]), seen
     assert inside(seen["window_with_tool_form"], seen["screen"]), seen
-    assert inside(seen["call_button"], seen["screen"]), f"the Call button is on the screen: {seen}"
+    assert inside(seen["call_button"], seen["screen"]) and seen["call_button_seen"], \
+        f"the Call button is on the screen and in sight, not below the page's fold: {seen}"
     assert seen["squeezed_with_explorer"] == seen["squeezed_with_tool_form"] == [], \
         f"every control has its width, none squeezed for the window to fit: {seen}"
 
