@@ -11,7 +11,8 @@ usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME
 ``PROBE_COMMAND`` (a JSON argv) when given, with its Explorer, and measures once the Explorer lists the tools
 (``window_with_explorer``). ``PROBE_TOOL`` then selects that tool (its arguments form shown, measured then:
 ``tool_form_height``, ``window_with_tool_form``, where its Call button is, ``call_button``, and whether all of it
-is in sight, ``call_button_seen``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's
+is in sight, ``call_button_seen``; at the end, how many pixels of the Tools page's width no scroll bar reaches,
+``tools_page_cut``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's
 request it makes (an elicitation: the answer form shown; how many scroll areas its first field is inside,
 ``form_scroll_areas``, and how much of that field's box is in sight, ``first_field``: [seen, height]);
 ``PROBE_CANCEL`` then answers it with Cancel and measures the window again (``window_after_cancel``). At each
@@ -79,6 +80,16 @@ def on_screen(widget) -> list[int]:
 def in_sight(widget) -> bool:
     """Whether the whole of ``widget`` is in sight: nothing of it scrolled away or cut by what holds it."""
     return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
+
+
+def cut_off(page) -> int:
+    """How many pixels of ``page``'s width (in a scroll area) lie past the edge with no scroll bar to reach them."""
+    from PySide6.QtWidgets import QScrollArea
+
+    area = page.parentWidget().parentWidget()  # the viewport's scroll area
+    assert isinstance(area, QScrollArea), "a page in its scroll area"
+    bar = area.horizontalScrollBar()
+    return max(0, page.width() - area.viewport().width() - (bar.maximum() if bar.isVisible() else 0))
 
 
 def scroll_areas_around(widget, top) -> int:
@@ -188,6 +199,7 @@ def main() -> None:
                        first_field=[first.visibleRegion().boundingRect().height(), first.height()])
         tab.feed.flush_now()
         loop.run_until_complete(laid_out())
+        out.update(tools_page_cut=cut_off(tab.explorer.tools))
     elif len(sys.argv) > 2:
         tab = window.open_capture(Path(sys.argv[2]))
         assert tab is not None

@@ -159,6 +159,21 @@ def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wi
         f"the Call button is on the screen and in sight, not below the page's fold: {seen}"
     assert seen["squeezed_with_explorer"] == seen["squeezed_with_tool_form"] == [], \
         f"every control has its width, none squeezed for the window to fit: {seen}"
+    assert seen["tools_page_cut"] == 0, seen
+
+
+@pytest.mark.npm
+def test_on_a_real_x_server_a_tool_with_a_long_description_and_run_as_task_leaves_its_buttons_within_reach(tmp_path):
+    # issue 39: server-everything's simulate-research-query (270 characters of description, "Run as task" beside
+    # Call) at 1.5x on 1280x720: its page was 96 px wider than the Explorer, "Copy as" cut off with no scroll bar
+    node, entry = install_everything()
+    with xvfb(1280, 720) as display:
+        seen = probe(tmp_path, 1280, 720, 1.5, tmp_path / "settings.ini", capture="live", display=display,
+                     extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]),
+                            "PROBE_TOOL": "simulate-research-query"})
+    assert inside(seen["window_with_tool_form"], seen["screen"]), seen
+    assert seen["call_button_seen"], f"the Call button is in sight: {seen}"
+    assert seen["tools_page_cut"] == 0, f"the whole page is in sight or a scroll bar away: {seen}"
 
 
 @pytest.mark.npm
