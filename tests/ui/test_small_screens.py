@@ -144,9 +144,23 @@ def test_filling_a_tools_form_or_answering_an_elicitation_never_makes_the_window
         assert seen["form_height"] >= 100, f"the answer form shows more than a field: {seen}"
 
 
-@pytest.mark.parametrize(("width", "height", "scale"), [(1280, 720, 1.5), (1920, 1080, 2)])
+def on_screen(width: int, height: int, scale: float, case: str) -> object:
+    """A case on a ``width`` x ``height`` screen at ``scale``, a row of docs/reliability.md (issue 39's walk-through
+    defects, in the window group)."""
+    return pytest.param(width, height, scale, marks=pytest.mark.report(
+        "faults", f"{case}, {width}x{height} at {scale}x", surface="GUI", group="window"))
+
+
+def said(seen: dict, step: str) -> str:
+    """What the user sees of the window's size at ``step`` (one of the probe's ``window_*``)."""
+    return f"{seen[step][2]}x{seen[step][3]} on the {seen['screen'][2]}x{seen['screen'][3]} screen (logical px)"
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [
+    on_screen(1280, 720, 1.5, "the Explorer and a tool's form on a small screen"),
+    on_screen(1920, 1080, 2, "the Explorer and a tool's form on a small screen")])
 def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wider_than_the_screen(
-        tmp_path, time_server, width, height, scale):
+        tmp_path, time_server, width, height, scale, report):
     # issue 39: at 1.5x on 1280x720 showing the Explorer made the window 928 logical pixels wide on an 853-px
     # screen, and get_current_time's Call button was past the screen's edge
     with xvfb(width, height) as display:
@@ -160,31 +174,40 @@ def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wi
     assert seen["squeezed_with_explorer"] == seen["squeezed_with_tool_form"] == [], \
         f"every control has its width, none squeezed for the window to fit: {seen}"
     assert seen["tools_page_cut"] == 0, seen
+    report.saw(f"the window stays {said(seen, 'window_with_tool_form')} with the Explorer and get_current_time's "
+               "form shown, its Call button in sight, no control squeezed")
 
 
 @pytest.mark.npm
-def test_on_a_real_x_server_a_tool_with_a_long_description_and_run_as_task_leaves_its_buttons_within_reach(tmp_path):
+@pytest.mark.report("faults", "a tool with a long description and Run as task on a small screen, 1280x720 at 1.5x",
+                    surface="GUI", group="window")
+def test_on_a_real_x_server_a_tool_with_a_long_description_and_run_as_task_leaves_its_buttons_within_reach(
+        tmp_path, report):
     # issue 39: server-everything's simulate-research-query (270 characters of description, "Run as task" beside
     # Call) at 1.5x on 1280x720: its page was 96 px wider than the Explorer, "Copy as" cut off with no scroll bar
-    node, entry = install_everything()
     with xvfb(1280, 720) as display:
+        node, entry = install_everything()
         seen = probe(tmp_path, 1280, 720, 1.5, tmp_path / "settings.ini", capture="live", display=display,
                      extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]),
                             "PROBE_TOOL": "simulate-research-query"})
     assert inside(seen["window_with_tool_form"], seen["screen"]), seen
     assert seen["call_button_seen"], f"the Call button is in sight: {seen}"
     assert seen["tools_page_cut"] == 0, f"the whole page is in sight or a scroll bar away: {seen}"
+    report.saw(f"the window stays {said(seen, 'window_with_tool_form')}; Call is in sight and Copy as a sideways "
+               "scroll of the Explorer's page away")
 
 
 @pytest.mark.npm
-@pytest.mark.parametrize(("width", "height", "scale"), [(1280, 720, 1.5), (1920, 1080, 2)])
+@pytest.mark.parametrize(("width", "height", "scale"), [
+    on_screen(1280, 720, 1.5, "an elicitation's answer form on a small screen"),
+    on_screen(1920, 1080, 2, "an elicitation's answer form on a small screen")])
 def test_on_a_real_x_server_an_elicitation_leaves_the_window_on_the_screen_with_its_fields_in_one_scroll_area(
-        tmp_path, width, height, scale):
+        tmp_path, width, height, scale, report):
     # issue 39: at 1.5x on 1280x720 an elicitation made the window 1430 px wide (953 logical) with no field in
     # sight, and folding or Cancel never gave the width back; at 2x on 1920x1080 the form showed about one field
     # inside two nested scroll areas
-    node, entry = install_everything()
     with xvfb(width, height) as display:
+        node, entry = install_everything()
         seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live", display=display,
                      extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]), "PROBE_TOOL": "get-sum",
                             "PROBE_CALL": "trigger-elicitation-request", "PROBE_CANCEL": "1"})
@@ -195,6 +218,8 @@ def test_on_a_real_x_server_an_elicitation_leaves_the_window_on_the_screen_with_
     shown, whole = seen["first_field"]
     assert shown == whole, f"the first field is in sight, whole: {seen}"
     assert seen["window_after_cancel"] == seen["window_with_explorer"], f"after Cancel, the window as before: {seen}"
+    report.saw(f"the window stays {said(seen, 'window')} with the answer form, its first field in sight in one "
+               f"scroll area, and {said(seen, 'window_after_cancel')} after Cancel")
 
 
 @pytest.mark.parametrize("scale", [2, 1.2])
