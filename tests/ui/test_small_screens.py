@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import json
 import os
-import select
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from helpers import ROOT
 from npm_servers import install_everything
 from PySide6.QtCore import QRect, QSettings
+from x_server import xvfb
 
 from inspector.ui.main_window import DEFAULT_SIZE, clamp_to
 from inspector.ui.timeline.view import (
@@ -42,10 +39,6 @@ pytestmark = pytest.mark.slow
 
 PROBE = Path(__file__).resolve().parent / "screen_probe.py"
 CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
-
-
-#: How long an Xvfb server may take to start (it says its display number once it accepts connections)
-XVFB_START_S = 30
 
 
 def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool | str = True,
@@ -65,30 +58,6 @@ def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path,
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
-
-
-@contextmanager
-def xvfb(width: int, height: int) -> Iterator[str]:
-    """An X server of its own (Xvfb, on a display number it picks free: ``-displayfd``) with one screen of
-    ``width`` x ``height``; its DISPLAY. Skips the test where Xvfb is not installed."""
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb): the window's width is measured on a real X "
-                    "server, where a window can grow past the screen")
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24",
-                               "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
-    os.close(write)
-    try:
-        with os.fdopen(read) as said:  # the display number, written once the server accepts connections
-            number = said.readline().strip() if select.select([said], [], [], XVFB_START_S)[0] else ""
-        if not number:
-            server.kill()
-            pytest.fail(f"Xvfb did not start: {server.communicate()[1].decode(errors='replace')}")
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.communicate(timeout=10)  # and its stderr pipe closed
 
 
 def inside(window: list[int], screen: list[int]) -> bool:
