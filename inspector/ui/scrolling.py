@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
 
 class VerticalScroller(QScrollArea):
-    """``content`` given all the room there is, scrolled vertically when that is less than its minimum height."""
+    """``content`` given all the room there is, scrolled vertically when that is less than its minimum height (and
+    sideways when the window gives it less than its minimum width)."""
 
     def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
