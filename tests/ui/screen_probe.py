@@ -5,6 +5,7 @@ with its settings in ``SETTINGS``, opens ``CAPTURE`` when given, lets it lay out
 JSON line and closes the window (which saves its geometry).
 
 usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME] [PROBE_CALL=NAME] [PROBE_CANCEL=1]
+       [PROBE_FOLD=1]
        python screen_probe.py SETTINGS [CAPTURE | live]
 
 ``live`` opens a live session of the demo server instead (File > Demo server), or of the stdio server
@@ -15,7 +16,8 @@ is in sight, ``call_button_seen``; at the end, how many pixels of the Tools page
 ``tools_page_cut``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's
 request it makes (an elicitation: the answer form shown; how many scroll areas its first field is inside,
 ``form_scroll_areas``, and how much of that field's box is in sight, ``first_field``: [seen, height]);
-``PROBE_CANCEL`` then answers it with Cancel and measures the window again (``window_after_cancel``). At each
+``PROBE_CANCEL`` then answers it with Cancel and measures the window again (``window_after_cancel``), and
+``PROBE_FOLD`` last folds the Explorer away (Ctrl+E) and measures it once more (``window_after_fold``). At each
 step ``squeezed_with_*`` names the controls drawn narrower than their minimum. Rectangles are [x, y, width, height]
 on the screen, in logical pixels. ``PROBE_SHOT`` saves a picture of the window (with the answer form, before any
 Cancel).
@@ -247,6 +249,12 @@ def main() -> None:
         loop.run_until_complete(laid_out())
         frame = window.frameGeometry()
         out.update(window_after_cancel=[frame.x(), frame.y(), frame.width(), frame.height()])
+    if os.environ.get("PROBE_FOLD"):  # the user folds the Explorer away (Ctrl+E)
+        tab.toggle_explorer()
+        loop.run_until_complete(laid_out())
+        frame = window.frameGeometry()
+        out.update(window_after_fold=[frame.x(), frame.y(), frame.width(), frame.height()],
+                   explorer_folded=not tab.explorer.isVisible())
     print(json.dumps(out), flush=True)
     window.close()
     if loop is not None:

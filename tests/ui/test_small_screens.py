@@ -134,7 +134,8 @@ def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wi
     # screen, and get_current_time's Call button was past the screen's edge
     with xvfb(width, height) as display:
         seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live", display=display,
-                     extra={"PROBE_COMMAND": json.dumps(time_server), "PROBE_TOOL": "get_current_time"})
+                     extra={"PROBE_COMMAND": json.dumps(time_server), "PROBE_TOOL": "get_current_time",
+                            "PROBE_FOLD": "1"})
     assert seen["screen"] == [0, 0, round(width / scale), round(height / scale)], seen
     assert inside(seen["window_with_explorer"], seen["screen"]), seen
     assert inside(seen["window_with_tool_form"], seen["screen"]), seen
@@ -143,6 +144,8 @@ def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wi
     assert seen["squeezed_with_explorer"] == seen["squeezed_with_tool_form"] == [], \
         f"every control has its width, none squeezed for the window to fit: {seen}"
     assert seen["tools_page_cut"] == 0, seen
+    assert seen["explorer_folded"] and seen["window_after_fold"] == seen["window_with_explorer"], \
+        f"folding the Explorer leaves the window as it was: {seen}"
     report.saw(f"the window stays {said(seen, 'window_with_tool_form')} with the Explorer and get_current_time's "
                "form shown, its Call button in sight, no control squeezed")
 
