@@ -66,6 +66,10 @@ MAX_SIDEBAR_SHARE = 0.4
 #: In a window narrower than DEFAULT_SIZE the server list opens at most this share of it (or as narrow as its
 #: buttons allow): at 2x on a 1920x1080 screen the window is 960 logical pixels and the timeline needs them.
 NARROW_SIDEBAR_SHARE = 0.18
+#: The window's own minimum. Set explicitly, it keeps Qt from raising the window's minimum to its layout's (the sum
+#: of every pane's): that made the window wider than a 1280x720 screen at 1.5x when the Explorer or an elicitation
+#: showed, and it stayed so after they went. The panes fit the screen's width themselves (issue 39).
+MIN_SIZE = QSize(320, 240)
 #: The status bar's standing sentence (the OAuth sign-in's loopback listener is the one exception, said while open).
 NO_PORT = "No listening port: sessions are subprocesses or outgoing connections."
 
@@ -112,6 +116,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.captures = captures or captures_dir()
         self.setWindowTitle("MCP Inspector")
+        self.setMinimumSize(MIN_SIZE)
         self.tabs: QTabWidget = QTabWidget(self)
         self.tabs.setTabsClosable(True)
         self.tabs.setDocumentMode(True)

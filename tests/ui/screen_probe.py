@@ -1,17 +1,26 @@
 """Run by tests/ui/test_small_screens.py in a fresh process, on an offscreen screen of a given size and scale
-(QT_QPA_PLATFORM=offscreen:configfile=..., QT_SCALE_FACTOR): opens the main window with its settings in
-``SETTINGS``, opens ``CAPTURE`` when given, lets it lay out, prints what the test checks as one JSON line and
-closes the window (which saves its geometry).
+(QT_QPA_PLATFORM=offscreen:configfile=..., QT_SCALE_FACTOR), or on a real X server's (QT_QPA_PLATFORM=xcb and
+DISPLAY, where a window can grow past the screen: the offscreen platform keeps it inside): opens the main window
+with its settings in ``SETTINGS``, opens ``CAPTURE`` when given, lets it lay out, prints what the test checks as one
+JSON line and closes the window (which saves its geometry).
 
-usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME] [PROBE_CALL=NAME]
+usage: [PROBE_RESIZE=WxH] [PROBE_SHOT=PNG] [PROBE_COMMAND=JSON] [PROBE_TOOL=NAME] [PROBE_CALL=NAME] [PROBE_CANCEL=1]
+       [PROBE_FOLD=1]
        python screen_probe.py SETTINGS [CAPTURE | live]
 
 ``live`` opens a live session of the demo server instead (File > Demo server), or of the stdio server
-``PROBE_COMMAND`` (a JSON argv) when given, with its Explorer, and measures once the Explorer lists the tools.
-``PROBE_TOOL`` then selects that tool (its arguments form shown, measured then: ``tool_form_height``,
-``window_with_tool_form``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's request it
-makes (an elicitation: the answer form shown). ``PROBE_SHOT`` saves a picture
-of the window.
+``PROBE_COMMAND`` (a JSON argv) when given, with its Explorer, and measures once the Explorer lists the tools
+(``window_with_explorer``). ``PROBE_TOOL`` then selects that tool (its arguments form shown, measured then:
+``tool_form_height``, ``window_with_tool_form``, where its Call button is, ``call_button``, and whether all of it
+is in sight, ``call_button_seen``; at the end, how many pixels of the Tools page's width no scroll bar reaches,
+``tools_page_cut``); ``PROBE_CALL`` calls that tool with no arguments and waits for the server's
+request it makes (an elicitation: the answer form shown; how many scroll areas its first field is inside,
+``form_scroll_areas``, and how much of that field's box is in sight, ``first_field``: [seen, height]);
+``PROBE_CANCEL`` then answers it with Cancel and measures the window again (``window_after_cancel``), and
+``PROBE_FOLD`` last folds the Explorer away (Ctrl+E) and measures it once more (``window_after_fold``). At each
+step ``squeezed_with_*`` names the controls drawn narrower than their minimum. Rectangles are [x, y, width, height]
+on the screen, in logical pixels. ``PROBE_SHOT`` saves a picture of the window (with the answer form, before any
+Cancel).
 """
 
 from __future__ import annotations
@@ -49,7 +58,71 @@ def form_height(tab) -> int:
         form = tab.explorer.tools.arguments_editor
     if form is None or not form.isVisible():
         return 0
-    return form.visibleRegion().boundingRect().height()
+    return seen(form).height()
+
+
+def seen(widget):
+    """The part of ``widget`` (a QRect in the window) that what holds it leaves in sight: its rectangle clipped by
+    each of its parents' (a scroll area's viewport among them). Unlike ``visibleRegion``, the widget's own children
+    do not hide it."""
+    area = widget.rect().translated(widget.mapTo(widget.window(), widget.rect().topLeft()))
+    parent = widget.parentWidget()
+    while parent is not None and not parent.isWindow():
+        area = area.intersected(parent.rect().translated(parent.mapTo(parent.window(), parent.rect().topLeft())))
+        parent = parent.parentWidget()
+    return area
+
+
+def on_screen(widget) -> list[int]:
+    """Where ``widget`` is on the screen: [x, y, width, height]."""
+    corner = widget.mapToGlobal(widget.rect().topLeft())
+    return [corner.x(), corner.y(), widget.width(), widget.height()]
+
+
+def in_sight(widget) -> bool:
+    """Whether the whole of ``widget`` is in sight: nothing of it scrolled away or cut by what holds it."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
+
+
+def cut_off(page) -> int:
+    """How many pixels of ``page``'s width (in a scroll area) lie past the edge with no scroll bar to reach them."""
+    from PySide6.QtWidgets import QScrollArea
+
+    area = page.parentWidget().parentWidget()  # the viewport's scroll area
+    assert isinstance(area, QScrollArea), "a page in its scroll area"
+    bar = area.horizontalScrollBar()
+    return max(0, page.width() - area.viewport().width() - (bar.maximum() if bar.isVisible() else 0))
+
+
+def scroll_areas_around(widget, top) -> int:
+    """How many scroll areas hold ``widget``, up to ``top``: each one is a scroll bar the user may have to drag."""
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    count, parent = 0, widget.parentWidget()
+    while parent is not None and parent is not top:
+        count += isinstance(parent, QAbstractScrollArea)
+        parent = parent.parentWidget()
+    return count
+
+
+def squeezed(window) -> list[list[object]]:
+    """Each control in sight drawn narrower than its minimum width (what a layout does when the window is given
+    less than it asks for: a button's text cut, a box too narrow to read): [what, width, minimum]. Qt's own tab
+    bar arrows are left out (the style draws them narrower than their hint)."""
+    from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QComboBox, QLineEdit
+
+    cut = []
+    for kind in (QAbstractButton, QComboBox, QLineEdit, QAbstractSpinBox):
+        for control in window.findChildren(kind):
+            if not control.isVisible() or control.visibleRegion().isEmpty() \
+                    or control.objectName() in ("ScrollLeftButton", "ScrollRightButton") \
+                    or isinstance(control.parentWidget(), QAbstractSpinBox):  # the spin box's own line edit
+                continue
+            least = min(control.minimumSizeHint().width(), control.maximumWidth())
+            if control.width() < least:
+                text = control.text() if hasattr(control, "text") else control.objectName()
+                cut.append([f"{type(control).__name__} {text!r}", control.width(), least])
+    return cut
 
 
 def main() -> None:
@@ -96,8 +169,12 @@ def main() -> None:
                         "the Explorer to list the demo's tools")
             for _ in range(20):  # turns of the loop for its rows to be laid out (no wait)
                 await asyncio.sleep(0)
+            frame = window.frameGeometry()
+            out.update(window_with_explorer=[frame.x(), frame.y(), frame.width(), frame.height()],
+                       squeezed_with_explorer=squeezed(window))
 
         loop.run_until_complete(filled())
+
         async def laid_out() -> None:  # turns of the loop for the layout (no wait): Qt's events run inside it
             for _ in range(20):
                 await asyncio.sleep(0)
@@ -109,12 +186,22 @@ def main() -> None:
             loop.run_until_complete(laid_out())
             frame = window.frameGeometry()
             out.update(tool_form_height=form_height(tab),
-                       window_with_tool_form=[frame.x(), frame.y(), frame.width(), frame.height()])
+                       window_with_tool_form=[frame.x(), frame.y(), frame.width(), frame.height()],
+                       call_button=on_screen(tab.explorer.tools.call_button),
+                       call_button_seen=in_sight(tab.explorer.tools.call_button),
+                       squeezed_with_tool_form=squeezed(window))
         if os.environ.get("PROBE_CALL"):  # the server asks the user something: the answer form shown
             tab.explorer.tools.call_tool(os.environ["PROBE_CALL"], {})
             loop.run_until_complete(until(lambda: tab.requests.reply_form() is not None, 60, "the server's request"))
+            loop.run_until_complete(laid_out())
+            from PySide6.QtWidgets import QLineEdit
+
+            first = tab.requests.reply_form().findChildren(QLineEdit)[0]  # the first field's (the form's own order)
+            out.update(form_scroll_areas=scroll_areas_around(first, tab), squeezed_with_answer_form=squeezed(window),
+                       first_field=[first.visibleRegion().boundingRect().height(), first.height()])
         tab.feed.flush_now()
         loop.run_until_complete(laid_out())
+        out.update(tools_page_cut=cut_off(tab.explorer.tools))
     elif len(sys.argv) > 2:
         tab = window.open_capture(Path(sys.argv[2]))
         assert tab is not None
@@ -156,6 +243,18 @@ def main() -> None:
                maximized=window.isMaximized())
     if os.environ.get("PROBE_SHOT"):
         window.grab().save(os.environ["PROBE_SHOT"])
+    if os.environ.get("PROBE_CANCEL"):  # the user dismisses the request: the answer form goes
+        tab.requests.cancel_button.click()
+        loop.run_until_complete(until(lambda: tab.requests.reply_form() is None, 60, "the request answered"))
+        loop.run_until_complete(laid_out())
+        frame = window.frameGeometry()
+        out.update(window_after_cancel=[frame.x(), frame.y(), frame.width(), frame.height()])
+    if os.environ.get("PROBE_FOLD"):  # the user folds the Explorer away (Ctrl+E)
+        tab.toggle_explorer()
+        loop.run_until_complete(laid_out())
+        frame = window.frameGeometry()
+        out.update(window_after_fold=[frame.x(), frame.y(), frame.width(), frame.height()],
+                   explorer_folded=not tab.explorer.isVisible())
     print(json.dumps(out), flush=True)
     window.close()
     if loop is not None:

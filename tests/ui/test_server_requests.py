@@ -283,3 +283,18 @@ def test_a_real_session_sends_the_users_answer_to_the_servers_sampling_request(p
                                       "model": "by-hand"}
     assert initialize["params"]["capabilities"]["sampling"] == {}
     assert panel.count() == 0
+
+
+def test_in_a_short_panel_a_lone_request_is_not_listed_and_its_form_gets_the_lines(panel):
+    # issue 39: at 2x on a 1920x1080 screen the list and its header left the answer form about one field
+    line = panel.fontMetrics().lineSpacing()
+    panel.add_request(1, "elicitation/create", ELICIT)
+    assert panel.list.isVisible() and panel.header.isVisible(), "a tall panel lists it"
+    panel.setMinimumSize(1, 1)  # as in the window, whose own minimum lets a small screen squeeze the panel
+    panel.resize(440, 10 * line)
+    assert not panel.list.isVisible() and not panel.header.isVisible(), "a short one does not"
+    assert panel.title.text() and panel.reply_form() is not None, "its title and form say what it is"
+    panel.add_request(2, "roots/list", {})
+    assert panel.list.isVisible() and panel.header.isVisible(), "two are listed, to choose between"
+    panel.resize(440, 600)
+    assert panel.list.isVisible()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
+from x_server import xvfb
 
 SCRIPT = Path(__file__).with_name("real_window_keys.py")
 SAMPLE = ROOT / "tests" / "data" / "sample-v1.jsonl"
@@ -26,17 +27,9 @@ pytestmark = [
 
 @pytest.fixture
 def x_display():
-    """A private Xvfb display: it picks a free number itself and tells it on a pipe (no TCP listener)."""
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
-                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    assert number, "Xvfb did not start"
-    yield f":{number}"
-    server.terminate()
-    server.wait(10)
+    """A private Xvfb display (tests/ui/x_server.py)."""
+    with xvfb(1400, 900) as display:
+        yield display
 
 
 def test_the_documented_shortcuts_work_in_a_real_window_and_none_is_ambiguous(x_display, tmp_path):

@@ -1,9 +1,13 @@
 """The window on small screens and at high scale factors (issue 13, point 7): at 1x, 1.5x and 2x and on a
 1280x720 screen it fits the screen, the filter boxes stay legible and the Summary column stays on screen; a
-saved geometry is clamped to the screen, and one saved at another scale factor is not restored.
+saved geometry is clamped to the screen, and one saved at another scale factor is not restored. On a real X server
+(issue 39) the Explorer, a tool's form and an elicitation's answer form leave the window no wider and no taller than
+the screen, with every control at its width, and the window is as it was after the answer.
 
 Each case is a fresh process (tests/ui/screen_probe.py) on an offscreen screen of the size given, with
-QT_SCALE_FACTOR set: the scale factor is read once, when Qt starts.
+QT_SCALE_FACTOR set: the scale factor is read once, when Qt starts. The offscreen platform keeps a window inside its
+screen whatever the window asks for, so the width cases run on an Xvfb server of their own (skipped where Xvfb is
+not installed; CI installs it, .ci/run).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pytest
 from helpers import ROOT
 from npm_servers import install_everything
 from PySide6.QtCore import QRect, QSettings
+from x_server import xvfb
 
 from inspector.ui.main_window import DEFAULT_SIZE, clamp_to
 from inspector.ui.timeline.view import (
@@ -37,15 +42,17 @@ CAPTURE = ROOT / "tests" / "data" / "sample-v1.jsonl"
 
 
 def probe(tmp_path: Path, width: int, height: int, scale: float, settings: Path, capture: bool | str = True,
-          resize: str = "", extra: dict[str, str] | None = None) -> dict:
+          resize: str = "", extra: dict[str, str] | None = None, display: str = "") -> dict:
     """Open the window (and the sample capture, or with ``capture="live"`` a live demo session with its
     Explorer) on a ``width`` x ``height`` screen at ``scale``, resized to ``resize`` (WxH) if given, with the
-    probe's ``extra`` settings (PROBE_COMMAND, PROBE_TOOL, PROBE_CALL); what it measured."""
+    probe's ``extra`` settings (PROBE_COMMAND, PROBE_TOOL, PROBE_CALL, PROBE_CANCEL); what it measured. With
+    ``display`` (an X server's, whose screen is that size) on that X server, else on the offscreen platform."""
     config = tmp_path / f"screen-{width}x{height}.json"
     config.write_text(json.dumps({"screens": [{"name": "test", "x": 0, "y": 0, "width": width, "height": height,
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
-    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": str(scale),
-           "PROBE_RESIZE": resize, **(extra or {})}
+    platform = {"QT_QPA_PLATFORM": "xcb", "DISPLAY": display} if display else \
+        {"QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    env = {**os.environ, **platform, "QT_SCALE_FACTOR": str(scale), "PROBE_RESIZE": resize, **(extra or {})}
     source = [capture] if isinstance(capture, str) else [str(CAPTURE)] if capture else []
     done = subprocess.run([sys.executable, str(PROBE), str(settings), *source],
                           capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
@@ -104,6 +111,87 @@ def test_filling_a_tools_form_or_answering_an_elicitation_never_makes_the_window
     if scale < 2:  # on a 960x540 screen (2x) the forms scroll within what is left; elsewhere they have room
         assert seen["tool_form_height"] >= 100, f"the tool's form shows more than a field: {seen}"
         assert seen["form_height"] >= 100, f"the answer form shows more than a field: {seen}"
+
+
+def on_screen(width: int, height: int, scale: float, case: str) -> object:
+    """A case on a ``width`` x ``height`` screen at ``scale``, a row of docs/reliability.md (issue 39's walk-through
+    defects, in the window group)."""
+    return pytest.param(width, height, scale, marks=pytest.mark.report(
+        "faults", f"{case}, {width}x{height} at {scale}x", surface="GUI", group="window"))
+
+
+def said(seen: dict, step: str) -> str:
+    """What the user sees of the window's size at ``step`` (one of the probe's ``window_*``)."""
+    return f"{seen[step][2]}x{seen[step][3]} on the {seen['screen'][2]}x{seen['screen'][3]} screen (logical px)"
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [
+    on_screen(1280, 720, 1.5, "the Explorer and a tool's form on a small screen"),
+    on_screen(1920, 1080, 2, "the Explorer and a tool's form on a small screen")])
+def test_on_a_real_x_server_the_explorer_and_a_tools_form_leave_the_window_no_wider_than_the_screen(
+        tmp_path, time_server, width, height, scale, report):
+    # issue 39: at 1.5x on 1280x720 showing the Explorer made the window 928 logical pixels wide on an 853-px
+    # screen, and get_current_time's Call button was past the screen's edge
+    with xvfb(width, height) as display:
+        seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live", display=display,
+                     extra={"PROBE_COMMAND": json.dumps(time_server), "PROBE_TOOL": "get_current_time",
+                            "PROBE_FOLD": "1"})
+    assert seen["screen"] == [0, 0, round(width / scale), round(height / scale)], seen
+    assert inside(seen["window_with_explorer"], seen["screen"]), seen
+    assert inside(seen["window_with_tool_form"], seen["screen"]), seen
+    assert inside(seen["call_button"], seen["screen"]) and seen["call_button_seen"], \
+        f"the Call button is on the screen and in sight, not below the page's fold: {seen}"
+    assert seen["squeezed_with_explorer"] == seen["squeezed_with_tool_form"] == [], \
+        f"every control has its width, none squeezed for the window to fit: {seen}"
+    assert seen["tools_page_cut"] == 0, seen
+    assert seen["explorer_folded"] and seen["window_after_fold"] == seen["window_with_explorer"], \
+        f"folding the Explorer leaves the window as it was: {seen}"
+    report.saw(f"the window stays {said(seen, 'window_with_tool_form')} with the Explorer and get_current_time's "
+               "form shown, its Call button in sight, no control squeezed")
+
+
+@pytest.mark.npm
+@pytest.mark.report("faults", "a tool with a long description and Run as task on a small screen, 1280x720 at 1.5x",
+                    surface="GUI", group="window")
+def test_on_a_real_x_server_a_tool_with_a_long_description_and_run_as_task_leaves_its_buttons_within_reach(
+        tmp_path, report):
+    # issue 39: server-everything's simulate-research-query (270 characters of description, "Run as task" beside
+    # Call) at 1.5x on 1280x720: its page was 96 px wider than the Explorer, "Copy as" cut off with no scroll bar
+    with xvfb(1280, 720) as display:
+        node, entry = install_everything()
+        seen = probe(tmp_path, 1280, 720, 1.5, tmp_path / "settings.ini", capture="live", display=display,
+                     extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]),
+                            "PROBE_TOOL": "simulate-research-query"})
+    assert inside(seen["window_with_tool_form"], seen["screen"]), seen
+    assert seen["call_button_seen"], f"the Call button is in sight: {seen}"
+    assert seen["tools_page_cut"] == 0, f"the whole page is in sight or a scroll bar away: {seen}"
+    report.saw(f"the window stays {said(seen, 'window_with_tool_form')}; Call is in sight and Copy as a sideways "
+               "scroll of the Explorer's page away")
+
+
+@pytest.mark.npm
+@pytest.mark.parametrize(("width", "height", "scale"), [
+    on_screen(1280, 720, 1.5, "an elicitation's answer form on a small screen"),
+    on_screen(1920, 1080, 2, "an elicitation's answer form on a small screen")])
+def test_on_a_real_x_server_an_elicitation_leaves_the_window_on_the_screen_with_its_fields_in_one_scroll_area(
+        tmp_path, width, height, scale, report):
+    # issue 39: at 1.5x on 1280x720 an elicitation made the window 1430 px wide (953 logical) with no field in
+    # sight, and folding or Cancel never gave the width back; at 2x on 1920x1080 the form showed about one field
+    # inside two nested scroll areas
+    with xvfb(width, height) as display:
+        node, entry = install_everything()
+        seen = probe(tmp_path, width, height, scale, tmp_path / "settings.ini", capture="live", display=display,
+                     extra={"PROBE_COMMAND": json.dumps([node, str(entry), "stdio"]), "PROBE_TOOL": "get-sum",
+                            "PROBE_CALL": "trigger-elicitation-request", "PROBE_CANCEL": "1"})
+    assert inside(seen["window_with_tool_form"], seen["screen"]), seen
+    assert inside(seen["window"], seen["screen"]), f"the answer form fits the screen: {seen}"
+    assert seen["squeezed_with_answer_form"] == [], seen
+    assert seen["form_scroll_areas"] == 1, f"the form's fields scroll in one scroll area: {seen}"
+    shown, whole = seen["first_field"]
+    assert shown == whole, f"the first field is in sight, whole: {seen}"
+    assert seen["window_after_cancel"] == seen["window_with_explorer"], f"after Cancel, the window as before: {seen}"
+    report.saw(f"the window stays {said(seen, 'window')} with the answer form, its first field in sight in one "
+               f"scroll area, and {said(seen, 'window_after_cancel')} after Cancel")
 
 
 @pytest.mark.parametrize("scale", [2, 1.2])

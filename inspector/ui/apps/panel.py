@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -123,6 +124,8 @@ class AppsPanel(QWidget):
         self.status = QLabel(PLACEHOLDER, self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
+        # wrapped to the width the buttons leave: it never widens the tab past a small screen (issue 39)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.fullscreen_button = QPushButton("Fullscreen", self)
         self.fullscreen_button.setCheckable(True)
         self.fullscreen_button.toggled.connect(self._fullscreen_toggled)

@@ -75,7 +75,14 @@ class ToolsPage(QWidget):
         split.addWidget(self.tool_list)
         split.addWidget(form)
         split.addWidget(self.tool_result)
-        split.setSizes([150, 300, 250])  # the arguments form the most: the result view is empty until a call
+        # the arguments form the most (on a small screen, a field or two in sight): the result view is empty until a
+        # call, and the splitter shares a short page by these proportions
+        split.setSizes([150, 450, 100])
+        # the list and the result scroll: two lines each at least, so that on a small screen the page fits its tab
+        # with the Call button in sight (issue 39: at 1.5x on 1280x720 it was below the page's fold)
+        line = self.fontMetrics().lineSpacing()
+        self.tool_list.setMinimumHeight(2 * line)
+        self.tool_result.setMinimumHeight(2 * line)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)

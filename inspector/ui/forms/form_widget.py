@@ -116,6 +116,9 @@ class SchemaForm(QWidget):
         layout.addLayout(switch)
         layout.addWidget(self.note)
         layout.addWidget(self.stack, 1)
+        # the fields (or the JSON) scroll within a couple of lines at least: the form never asks its panel for the
+        # height of its longest page (issue 39: on a small screen that pushed the buttons below it out of sight)
+        self.stack.setMinimumHeight(2 * self.fontMetrics().lineSpacing())
 
         self.form_button.toggled.connect(lambda on: self.show_json(not on))
         self.json_edit.textChanged.connect(self._json_edited)

@@ -32,7 +32,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QKeyEvent, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+    QPalette,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -59,7 +68,6 @@ from inspector.core.session.server_requests import ServerRequestHandler
 from inspector.core.wire.ids import same_id
 from inspector.ui.forms.form_widget import SchemaForm
 from inspector.ui.json_highlighter import JsonHighlighter, is_dark
-from inspector.ui.scrolling import VerticalScroller
 from inspector.ui.wheel_guard import guard_wheel
 
 if TYPE_CHECKING:
@@ -71,6 +79,10 @@ PARAMS_PREVIEW_CHARS = 256 * 1024
 SUMMARY_CHARS = 160
 #: How often the "waiting" column is refreshed while something is pending.
 TICK_MS = 1000
+#: A panel shorter than this many lines does not list a lone waiting request (:meth:`ServerRequestsPanel._fit_list`)
+SHORT_PANEL_LINES = 24
+#: The height the params, the form and the answer share before the panel is first laid out, in lines
+PARTS_NOMINAL_LINES = 30
 #: Error answers the user is offered first: sampling's is the spec's own example
 #: (https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#error-handling).
 DEFAULT_ERRORS: dict[str, tuple[int, str]] = {
@@ -303,8 +315,9 @@ class ServerRequestsPanel(QWidget):
         self._build_reply_forms()
 
         # what is asked, the params, the form and the answer share the height the user gives them (the form the
-        # most); past that they scroll, and what they need is never pushed onto the window (at 1280x720 it made the
-        # window taller than the screen). The answer's status and buttons stay in sight below them.
+        # most); the form scrolls its own fields, and what they need is never pushed onto the window (at 1280x720 it
+        # made the window taller than the screen). One scroll area: inside a second one that scrolled the whole
+        # pane, a 2x screen showed about one field (issue 39). The answer's status and buttons stay in sight below.
         asked = QWidget(self)
         asked_layout = QVBoxLayout(asked)
         asked_layout.setContentsMargins(0, 0, 0, 0)
@@ -316,15 +329,11 @@ class ServerRequestsPanel(QWidget):
         self.parts.addWidget(labelled("Answer (result)", self.answer_editor))
         for index, stretch in enumerate((1, 4, 2)):
             self.parts.setStretchFactor(index, stretch)
-        line = self.fontMetrics().lineSpacing()
-        for editor in (self.params_view, self.answer_editor):  # a few lines each, by default, or dragged open
-            editor.setMinimumHeight(3 * line)
         asked_layout.addWidget(self.parts, 1)
-        scroller = VerticalScroller(asked, self)
         self.details = QWidget(self)
         details = QVBoxLayout(self.details)
         details.setContentsMargins(0, 0, 0, 0)
-        details.addWidget(scroller, 1)
+        details.addWidget(asked, 1)
         details.addWidget(self.answer_status)
         details.addLayout(actions)
         details.addLayout(errors)
@@ -630,8 +639,13 @@ class ServerRequestsPanel(QWidget):
         """A form gets the height of the params (folded: the question is above it) and all but a few lines of the
         answer's; without a form, the params and the answer share it. The user's splitter drags are kept until
         the next request is shown."""
-        total = sum(self.parts.sizes()) or self.parts.height()
-        answer = self.answer_editor.minimumHeight() + self.fontMetrics().lineSpacing()
+        line = self.fontMetrics().lineSpacing()
+        # not laid out yet (the first request, shown while the details were hidden): shares by nominal sizes,
+        # which the splitter scales to its height; a share of 0 would fold a pane for good
+        total = sum(self.parts.sizes()) or self.parts.height() or PARTS_NOMINAL_LINES * line
+        # a few lines of the answer where there is room; on a small screen the form's fields come first (the
+        # answer is folded: dragged open, or the JSON button shows the same arguments)
+        answer = 4 * line if total >= 16 * line else 0
         if self.reply_forms.isVisibleTo(self):
             self.parts.setSizes([0, max(total - answer, 0), answer])
         else:
@@ -764,12 +778,27 @@ class ServerRequestsPanel(QWidget):
 
     def _update_header(self) -> None:
         count = len(self._pending)
+        self._fit_list()
         if count:
             self.header.setText(f"{count} pending server request{'s' if count != 1 else ''}: the server waits "
                                 "for your answer")
         else:
             self.header.setText("No pending server requests. Sampling, elicitation and other requests from the "
                                 "server appear here to be answered.")
+
+    def _fit_list(self) -> None:
+        """In a short panel (a small screen, a large scale), one waiting request is neither listed nor counted in
+        the header: the tab's title counts it ("Server requests (1)") and the title above its form names it, and
+        their lines go to the answer form (issue 39: at 2x on a 1920x1080 screen the form showed about one field,
+        at 1.5x on 1280x720 none). Two or more are listed, to choose between."""
+        short = self.height() < SHORT_PANEL_LINES * self.fontMetrics().lineSpacing()
+        listed = len(self._pending) != 1 or not short
+        self.list.setVisible(listed)
+        self.header.setVisible(listed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_list()
 
     def _tick(self) -> None:
         now = self._clock()
