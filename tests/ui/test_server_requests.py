@@ -17,15 +17,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 from PySide6.QtCore import Qt
 
+from inspector.core.present.server_requests import summary
 from inspector.core.session.outcomes import RpcError, result_of
 from inspector.core.session.session import Session
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
-from inspector.ui.panels.server_requests import (
-    CAPABILITIES,
-    ServerRequestsPanel,
-    summary,
-)
+from inspector.ui.panels.server_requests import CAPABILITIES, ServerRequestsPanel
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Bound on any wait for a future in these tests.

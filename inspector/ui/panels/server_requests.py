@@ -62,6 +62,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.present.server_requests import one_line, summary, waited
 from inspector.core.session import compose
 from inspector.core.session.outcomes import RpcError
 from inspector.core.session.server_requests import ServerRequestHandler
@@ -75,8 +76,6 @@ if TYPE_CHECKING:
 
 #: Params longer than this are shown cut, with a note (a sampling request can carry megabytes of context).
 PARAMS_PREVIEW_CHARS = 256 * 1024
-#: A list row's summary is cut to this many characters.
-SUMMARY_CHARS = 160
 #: How often the "waiting" column is refreshed while something is pending.
 TICK_MS = 1000
 #: A panel shorter than this many lines does not list a lone waiting request (:meth:`ServerRequestsPanel._fit_list`)
@@ -133,58 +132,12 @@ class PendingRequest:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def summary(method: str, params: Any) -> str:
-    """One line saying what the server asks for."""
-    params = params if isinstance(params, dict) else {}
-    if method == "sampling/createMessage":
-        messages = params.get("messages") if isinstance(params.get("messages"), list) else []
-        last = _text_of(messages[-1].get("content")) if messages and isinstance(messages[-1], dict) else ""
-        tokens = params.get("maxTokens")
-        text = f"“{last}”" if last else f"{len(messages)} message{'s' if len(messages) != 1 else ''}"
-        return _one_line(text + (f" · max {tokens} tokens" if isinstance(tokens, int) else ""))
-    if method == "elicitation/create":
-        message = params.get("message") if isinstance(params.get("message"), str) else ""
-        if params.get("mode") == "url":
-            return _one_line(f"open {params.get('url')} · {message}")
-        schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"), dict) else {}
-        fields = list(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else []
-        return _one_line(f"{message} · fields: {', '.join(fields)}" if fields else message)
-    if method == "roots/list":
-        return "the client's root directories"
-    if not params:
-        return ""
-    return _one_line(json.dumps(params, ensure_ascii=False))
-
-
 def _loads(text: str) -> tuple[Any, bool]:
     """The JSON of ``text`` and True, or None and False when it does not parse."""
     try:
         return json.loads(text), True
     except ValueError:
         return None, False
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, dict):
-        return text if content.get("type") == "text" and isinstance(text := content.get("text"), str) \
-            else f"[{content.get('type')}]"
-    if isinstance(content, list):
-        return " ".join(_text_of(block) for block in content)
-    return ""
-
-
-def _one_line(text: str, limit: int = SUMMARY_CHARS) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def waited(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
 class _PanelHandler(ServerRequestHandler):
@@ -585,7 +538,7 @@ class ServerRequestsPanel(QWidget):
         if pending is None:
             return
         params = pending.params if isinstance(pending.params, dict) else {}
-        ident = f" · request id {_one_line(json.dumps(pending.request_id, ensure_ascii=False), 40)}" \
+        ident = f" · request id {one_line(json.dumps(pending.request_id, ensure_ascii=False), 40)}" \
             if pending.has_id else ""
         self.title.setText(f"{pending.method}{ident}")
         message = params.get("message") if pending.method == "elicitation/create" else None
