@@ -28,7 +28,8 @@ from inspector.core.load.stats import NO_ANSWER, RPC_ERROR, TOOL_ERROR, LoadStat
 from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, RpcInfo
+from inspector.core.wire.framing import LineDecoder
 
 #: How often the progress callback is told how the run goes (seconds).
 PROGRESS_INTERVAL = 0.5
@@ -87,6 +88,7 @@ class LoadRun:
         self._wake = asyncio.Event()
         self._head = b""
         self._tail = b""
+        self._template: Event | None = None  #: stdio: the request's line as its decoder makes it (request_template)
         self._t0 = 0.0
         self._ended = 0.0
         self._failures: list[BaseException] = []
@@ -125,6 +127,7 @@ class LoadRun:
         body = json.dumps(rest, ensure_ascii=False, separators=(",", ":")).encode()
         self._head = b'{"jsonrpc":"2.0","id":'
         self._tail = b"," + body[1:] + (b"" if self.http else b"\n")
+        self._template = None if self.http else request_template(self._head + b"0" + self._tail)
 
     async def _drive(self) -> None:
         plan = self.plan
@@ -158,13 +161,28 @@ class LoadRun:
 
     async def _send(self, count: int, now: float) -> None:
         lines = []
+        ids = []
+        next_id = self.session.next_id
+        head = self._head
+        tail = self._tail
         for _ in range(count):
-            msg_id = self.session.next_id()
+            msg_id = next_id()
             self.inflight[msg_id] = now
-            lines.append(self._head + str(msg_id).encode() + self._tail)
+            ids.append(msg_id)
+            lines.append(head + str(msg_id).encode() + tail)
         self.stats.started += count
         if not self.http:
-            await self.session.send_raw(b"".join(lines))
+            template = self._template
+            if template is None:
+                await self.session.send_raw(b"".join(lines))
+                return
+            # the events the transport's decoder would make of these lines, made from the template's: only the
+            # id (and so the bytes) differ, and nothing the decoder finds depends on which integer an id is
+            method, findings = template.method, template.findings
+            events = [Event(Kind.MESSAGE, line[:-1], Direction.C2S, b"\n", None,
+                            RpcInfo(jsonrpc.REQUEST, method, msg_id, True), findings and list(findings))
+                      for line, msg_id in zip(lines, ids, strict=True)]
+            await self.session.send_decoded(b"".join(lines), events)
             return
         for line in lines:  # one POST each, all at once: their answers come back on their own
             task = asyncio.ensure_future(self._post(line))
@@ -235,6 +253,22 @@ class LoadRun:
             if self.on_progress is not None and now - last_progress >= PROGRESS_INTERVAL:
                 last_progress = now
                 self.on_progress(self.stats.snapshot(now - self._t0))
+
+
+def request_template(line: bytes) -> Event | None:
+    """What the stdio transport's decoder makes of a load run's request ``line`` (its id 0, its newline), when
+    it is a request whose every other id's line :meth:`LoadRun._send` can record the same way; else None (each
+    line is then decoded as it is written)."""
+    events = LineDecoder(Direction.C2S).feed(line)
+    if len(events) != 1:
+        return None
+    event = events[0]
+    rpc = event.rpc
+    if type(event) is not Event or event.kind != Kind.MESSAGE or event.eol != b"\n" or event.data \
+            or event.reason is not None or rpc is None or rpc.kind != jsonrpc.REQUEST or type(rpc.id) is not int \
+            or event.raw + event.eol != line:
+        return None
+    return event
 
 
 def _error_message(event: Event) -> str:

@@ -305,6 +305,11 @@ class Session:
         """Send bytes exactly as given (deliberately broken messages included)."""
         await self._transport.send(data, raw=True)
 
+    async def send_decoded(self, data: bytes, events: list[Event]) -> None:
+        """Send complete message lines exactly as given, with ``events``, what decoding them makes of them (one
+        message event per line, built by the caller: :meth:`Transport.send_decoded`); saved like any send."""
+        await self._transport.send_decoded(data, events)
+
     async def http_probe(self, method: str, *, headers: dict[str, str] | None = None, content: bytes | None = None,
                          purpose: str = "") -> tuple[Event, bytes] | None:
         """One HTTP exchange outside the protocol's flow, on this session's connection and in its capture (the
