@@ -111,23 +111,32 @@ def _flat_json(data: Mapping[str, Any]) -> str | None:
     strings, integers, finite floats, booleans or null, which :func:`_jsonable` leaves as they are; else None."""
     parts = []
     for key, value in data.items():
+        prefix = _KEY_JSON.get(key)
+        if prefix is None:
+            if type(key) is not str:
+                return None
+            prefix = _encode_ascii(key) + ":"
+            if len(_KEY_JSON) < _KEY_JSON_SIZE:
+                _KEY_JSON[key] = prefix
         kind = type(value)
-        if type(key) is not str:
-            return None
-        if kind is str:
-            text = _encode_ascii(value)
-        elif kind is int:
-            text = int.__repr__(value)
+        if kind is int:
+            parts.append(prefix + int.__repr__(value))
+        elif kind is str:
+            parts.append(prefix + _encode_ascii(value))
         elif kind is float:
             if not math.isfinite(value):
                 return None  # dumps_json writes it as null, through _finite_only
-            text = float.__repr__(value)
+            parts.append(prefix + float.__repr__(value))
         elif value is None or kind is bool:
-            text = "null" if value is None else "true" if value else "false"
+            parts.append(prefix + ("null" if value is None else "true" if value else "false"))
         else:
             return None
-        parts.append(_encode_ascii(key) + ":" + text)
     return "{" + ",".join(parts) + "}"
+
+
+#: data keys as JSON text with their colon (a session's events use a handful of keys, again and again)
+_KEY_JSON: dict[str, str] = {}
+_KEY_JSON_SIZE = 256
 
 
 @functools.lru_cache(maxsize=64)

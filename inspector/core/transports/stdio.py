@@ -212,8 +212,10 @@ class StdioTransport(Transport):
                 if events:
                     await self._emit_decoded(events)
                 # read() returns at once while data is buffered, so a backlog would be decoded in one go;
-                # yield between chunks so the window keeps painting during a flood
-                await asyncio.sleep(0)
+                # yield between chunks so the window keeps painting during a flood. A short chunk emptied the
+                # buffer: the next read waits for data (and so yields) anyway
+                if len(chunk) == READ_CHUNK:
+                    await asyncio.sleep(0)
         except asyncio.CancelledError:
             cancelled = True
             raise
