@@ -507,6 +507,22 @@ def test_a_message_with_flat_data_is_written_as_the_json_encoder_writes_it(data)
     assert event_to_line(event) == event_to_line(bare)[:-2] + ',"data":' + dumps_json(data) + "}\n"
 
 
+@pytest.mark.parametrize("data", [
+    {"reply_to": 12, "latency": 1.2e-05, "request_method": "tools/call"},
+    {"reply_to": 12, "latency": 0.25, "request_method": "tools/\u00e9\ud800"},
+    {"reply_to": 12, "latency": float("inf"), "request_method": "ping"},
+    {"reply_to": True, "latency": 0.5, "request_method": "ping"},
+    {"reply_to": 12, "latency": 3, "request_method": "ping"},
+    {"reply_to": 12, "latency": 0.5, "request_method": None},
+    {"latency": 0.5, "reply_to": 12, "request_method": "ping"},
+])
+def test_a_paired_responses_data_is_written_as_the_json_encoder_writes_it(data):
+    raw = b'{"jsonrpc":"2.0","id":1,"result":{}}'
+    event = Event(Kind.MESSAGE, raw=raw, dir=Direction.S2C, eol=b"\n", data=data, seq=3, t=1.5, wall=2.5)
+    bare = Event(Kind.MESSAGE, raw=raw, dir=Direction.S2C, eol=b"\n", seq=3, t=1.5, wall=2.5)
+    assert event_to_line(event) == event_to_line(bare)[:-2] + ',"data":' + dumps_json(data) + "}\n"
+
+
 def test_a_response_paired_with_its_request_keeps_its_data_through_a_capture(tmp_path):
     path = tmp_path / "c.jsonl"
     data = {"reply_to": 12, "latency": 1.2e-05, "request_method": "tools/call"}

@@ -109,6 +109,10 @@ def event_to_line(event: Event) -> str:
 def _flat_json(data: Mapping[str, Any]) -> str | None:
     """``data`` as :func:`dumps_json` writes it (compact, ASCII) when it is flat: string keys, and values that are
     strings, integers, finite floats, booleans or null, which :func:`_jsonable` leaves as they are; else None."""
+    if tuple(data) == _PAIRING:  # a paired response's (the correlator's), the most common by far
+        reply_to, latency, method = data.values()
+        if type(reply_to) is int and type(latency) is float and type(method) is str and math.isfinite(latency):
+            return f'{{"reply_to":{reply_to},"latency":{latency!r},"request_method":{_encode_ascii(method)}}}'
     parts = []
     for key, value in data.items():
         prefix = _KEY_JSON.get(key)
@@ -134,6 +138,8 @@ def _flat_json(data: Mapping[str, Any]) -> str | None:
     return "{" + ",".join(parts) + "}"
 
 
+#: the data the correlator gives a paired response, in its order
+_PAIRING = ("reply_to", "latency", "request_method")
 #: data keys as JSON text with their colon (a session's events use a handful of keys, again and again)
 _KEY_JSON: dict[str, str] = {}
 _KEY_JSON_SIZE = 256

@@ -88,6 +88,7 @@ class LoadRun:
         self._wake = asyncio.Event()
         self._head = b""
         self._tail = b""
+        self._sent: list[Event] = []  #: the events of the requests last written (stdio)
         self._template: Event | None = None  #: stdio: the request's line as its decoder makes it (request_template)
         self._t0 = 0.0
         self._ended = 0.0
@@ -182,6 +183,7 @@ class LoadRun:
             events = [Event(Kind.MESSAGE, line[:-1], Direction.C2S, b"\n", None,
                             RpcInfo(jsonrpc.REQUEST, method, msg_id, True), findings and list(findings))
                       for line, msg_id in zip(lines, ids, strict=True)]
+            self._sent = events
             await self.session.send_decoded(b"".join(lines), events)
             return
         for line in lines:  # one POST each, all at once: their answers come back on their own
@@ -215,6 +217,8 @@ class LoadRun:
 
     def _saw(self, events: list[Event]) -> None:
         """A session listener: answers to our requests, counted."""
+        if events is self._sent:  # the requests just written, announced as they were sent: no answer among them
+            return
         inflight = self.inflight
         stats = self.stats
         got = False
