@@ -209,7 +209,11 @@ class StdioTransport(Transport):
             while chunk := await stream.read(READ_CHUNK):
                 last_read = clock()
                 events = decoder.feed(chunk)
-                if events:
+                if not events:
+                    pass
+                elif decoder.defer_bytes is None:  # nothing is left undecoded for the worker: emitted as it is
+                    self.emit_many(events)
+                else:
                     await self._emit_decoded(events)
                 # read() returns at once while data is buffered, so a backlog would be decoded in one go;
                 # yield between chunks so the window keeps painting during a flood. A short chunk emptied the
