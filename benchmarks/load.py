@@ -87,8 +87,9 @@ def children_cpu() -> float:
 def measure(argv: list[str], cpu_file: Path, env: dict[str, str]) -> tuple[dict[str, object], float]:
     cpu_file.unlink(missing_ok=True)
     before = children_cpu()
+    # run from the checkout: ``python -m`` puts the working directory first on the path, before PYTHONPATH
     done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                          env={**os.environ, **env, "ECHO_SERVER_CPU_FILE": str(cpu_file)})
+                          env={**os.environ, **env, "ECHO_SERVER_CPU_FILE": str(cpu_file)}, cwd=ROOT)
     total = children_cpu() - before
     if done.returncode != 0:
         raise SystemExit(f"{argv[:3]}... exited {done.returncode}: {done.stderr[-2000:]}")
