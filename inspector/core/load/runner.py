@@ -6,7 +6,10 @@ numbered, paired and saved like any session (its capture).
 How it keeps up (benchmarks/load.py): the request is encoded once, as the bytes before and after its id; the
 answers are taken from the session's listener (the pipeline pairs them and measures their latency, so nothing
 waits on a future per request), and each batch of answers is refilled with one write of as many new requests
-on stdio (one POST each over HTTP, concurrently). A request not answered within the target's timeout counts
+on stdio (one POST each over HTTP, concurrently). On stdio the write carries the events its lines make, built
+from the template the decoder made of the first (:func:`request_template`), so the transport records them
+without parsing the bytes it was just given (issue 39: a client's CPU per call decides the throughput when it
+shares two cores with its server). A request not answered within the target's timeout counts
 as ``no_answer`` and its place is given to a new one; its late answer is ignored.
 
 Errors: a JSON-RPC error answer (``rpc_error``, its message kept), a tool result with ``isError: true``
