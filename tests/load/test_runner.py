@@ -5,6 +5,7 @@ the capture is the same byte for byte."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import Any
 
 import pytest
@@ -75,3 +76,33 @@ def test_a_request_line_the_decoder_does_not_read_as_one_clean_request_has_no_te
     assert request_template(b'{"jsonrpc":"2.0","id":0,"method":"ping"}\r\n') is None
     assert request_template(b'{"jsonrpc":"2.0","id":0,"result":{}}\n') is None
     assert request_template(b'{"jsonrpc":"2.0","id":0,"method":"ping"}') is None
+
+
+def test_every_listener_sees_a_batch_of_answers_before_the_requests_that_refill_it():
+    """On stdio the answers are refilled from the session's after_batch hook, without a turn of the loop: still,
+    a listener later in the list than the run's own sees each batch of answers before the requests sent for it
+    (seqs in order), and never more than the concurrency wait at once."""
+    from pathlib import Path
+
+    from inspector.core.transports.stdio import StdioTransport
+
+    server = Path(__file__).parent / "servers" / "load_server.py"
+    seen: list[int] = []
+
+    async def scenario() -> dict[str, Any]:
+        await session.start()
+        try:
+            await session.handshake("legacy")
+            run = LoadRun(session, LoadPlan("tools/call", {"name": "echo", "arguments": {"text": "hi"}},
+                                            concurrency=5, requests=400), http=False, timeout=10.0)
+            running = asyncio.ensure_future(run.run())
+            await asyncio.sleep(0)  # the run has added its listener and sent its first requests
+            session.listeners.append(lambda events: seen.extend(e.seq for e in events))
+            return await running
+        finally:
+            await session.close()
+
+    session = Session(StdioTransport([sys.executable, str(server)]), keep_events=False)
+    figures = asyncio.run(asyncio.wait_for(scenario(), 60))
+    assert (figures["requests"], figures["errors"]) == (400, 0)
+    assert seen == sorted(seen) and len(seen) == len(set(seen)) and len(seen) >= 790

@@ -92,6 +92,9 @@ class LoadRun:
         self._head = b""
         self._tail = b""
         self._sent: list[Event] = []  #: the events of the requests last written (stdio)
+        self._at_once = False  #: refill from the session's after_batch hook (stdio with a template, no --rate)
+        self._due = False  #: answers came in the batch being announced: refill once it has been
+        self._deadline: float | None = None  #: when no more requests start (monotonic), with --duration
         self._template: Event | None = None  #: stdio: the request's line as its decoder makes it (request_template)
         self._t0 = 0.0
         self._ended = 0.0
@@ -109,7 +112,12 @@ class LoadRun:
 
     async def run(self) -> dict[str, Any]:
         self._encode()
+        # on stdio without --rate, answers are refilled at once, once every listener has seen them (after_batch):
+        # no turn of the loop for the driver per batch of answers; it still starts the run, and waits, paces and
+        # writes whatever the pipe cannot take at once
+        self._at_once = self._template is not None and self.plan.rate is None
         self.session.listeners.append(self._saw)
+        self.session.after_batch.append(self._after_batch)
         ticker = asyncio.ensure_future(self._tick())
         try:
             self._t0 = time.monotonic()
@@ -119,6 +127,7 @@ class LoadRun:
             self._ended = time.monotonic()
             ticker.cancel()
             self.session.listeners.remove(self._saw)
+            self.session.after_batch.remove(self._after_batch)
         if self.on_progress is not None:
             self.on_progress(self.stats.snapshot(self.elapsed))
         return self.stats.result(self.elapsed, self.plan.concurrency)
@@ -135,7 +144,7 @@ class LoadRun:
 
     async def _drive(self) -> None:
         plan = self.plan
-        deadline = self._t0 + plan.duration if plan.duration is not None else None
+        deadline = self._deadline = self._t0 + plan.duration if plan.duration is not None else None
         if plan.duration is not None:  # the deadline wakes a driver waiting for answers
             asyncio.get_running_loop().call_later(plan.duration, self._wake.set)
         while not self.stopped and not self.session.closed:
@@ -145,9 +154,7 @@ class LoadRun:
             started = self.stats.started
             if plan.requests is not None and started >= plan.requests:
                 return
-            free = plan.concurrency - len(self.inflight)
-            if plan.requests is not None:
-                free = min(free, plan.requests - started)
+            free = self._room(now)
             if free > 0 and plan.rate is not None:
                 due = int((now - self._t0) * plan.rate) + 1 - started  # the first at once, then one every 1/rate s
                 if due <= 0:
@@ -163,7 +170,33 @@ class LoadRun:
             self._wake.clear()
             await self._wake.wait()
 
-    async def _send(self, count: int, now: float) -> None:
+    def _room(self, now: float) -> int:
+        """How many requests may start now (not counting --rate): none once stopped, closed, past the deadline or
+        at --requests; else the free places under the concurrency."""
+        plan = self.plan
+        if self.stopped or self.session.closed or (self._deadline is not None and now >= self._deadline):
+            return 0
+        free = plan.concurrency - len(self.inflight)
+        if plan.requests is not None:
+            free = min(free, plan.requests - self.stats.started)
+        return free
+
+    def _after_batch(self) -> None:
+        """The session's after_batch hook: a batch that answered requests is refilled at once when the pipe takes
+        it without waiting (:attr:`_at_once`); else the driver is woken to do it (or to end)."""
+        if not self._due:
+            return
+        self._due = False
+        now = time.monotonic()
+        count = self._room(now)
+        if count > 0 and self.session.can_send_now():
+            data, events = self._batch(count, now)
+            self.session.send_decoded_now(data, events)
+            return
+        self._wake.set()
+
+    def _start(self, count: int, now: float) -> tuple[list[bytes], list[int]]:
+        """``count`` requests numbered, marked waiting and counted: their lines and ids."""
         lines = []
         ids = []
         next_id = self.session.next_id
@@ -175,19 +208,30 @@ class LoadRun:
             ids.append(msg_id)
             lines.append(head + str(msg_id).encode() + tail)
         self.stats.started += count
+        return lines, ids
+
+    def _batch(self, count: int, now: float) -> tuple[bytes, list[Event]]:
+        """On stdio with a template: ``count`` requests started, as the bytes to write and their events."""
+        template = self._template
+        assert template is not None
+        lines, ids = self._start(count, now)
+        # the events the transport's decoder would make of these lines, made from the template's: only the id
+        # (and so the bytes) differ, and nothing the decoder finds depends on which integer an id is
+        method, findings = template.method, template.findings
+        events = [Event(Kind.MESSAGE, line[:-1], Direction.C2S, b"\n", None,
+                        RpcInfo(jsonrpc.REQUEST, method, msg_id, True), findings and list(findings))
+                  for line, msg_id in zip(lines, ids, strict=True)]
+        self._sent = events
+        return b"".join(lines), events
+
+    async def _send(self, count: int, now: float) -> None:
+        if not self.http and self._template is not None:
+            data, events = self._batch(count, now)
+            await self.session.send_decoded(data, events)
+            return
+        lines, _ = self._start(count, now)
         if not self.http:
-            template = self._template
-            if template is None:
-                await self.session.send_raw(b"".join(lines))
-                return
-            # the events the transport's decoder would make of these lines, made from the template's: only the
-            # id (and so the bytes) differ, and nothing the decoder finds depends on which integer an id is
-            method, findings = template.method, template.findings
-            events = [Event(Kind.MESSAGE, line[:-1], Direction.C2S, b"\n", None,
-                            RpcInfo(jsonrpc.REQUEST, method, msg_id, True), findings and list(findings))
-                      for line, msg_id in zip(lines, ids, strict=True)]
-            self._sent = events
-            await self.session.send_decoded(b"".join(lines), events)
+            await self.session.send_raw(b"".join(lines))
             return
         for line in lines:  # one POST each, all at once: their answers come back on their own
             task = asyncio.ensure_future(self._post(line))
@@ -243,7 +287,10 @@ class LoadRun:
                 stats.latencies.append(latency if isinstance(latency, float) else 0.0)
                 stats.failed(RPC_ERROR, _error_message(event))
         if got:
-            self._wake.set()
+            if self._at_once:
+                self._due = True  # refilled by _after_batch, once every listener has seen this batch
+            else:
+                self._wake.set()
 
     async def _tick(self) -> None:
         """Progress and the sweep of requests waiting too long, on a timer of their own."""
@@ -255,7 +302,8 @@ class LoadRun:
             for msg_id in old:
                 del self.inflight[msg_id]
                 self.stats.failed(NO_ANSWER, f"no answer within {self.timeout:g} s")
-            if old or self.session.closed:
+            if old or self.session.closed or self._due:  # (_due: a batch whose after_batch never came)
+                self._due = False
                 self._wake.set()
             if self.on_progress is not None and now - last_progress >= PROGRESS_INTERVAL:
                 last_progress = now

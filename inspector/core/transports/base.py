@@ -97,6 +97,16 @@ class Transport(abc.ABC):
         they are not needed."""
         await self.send(data, raw=True)
 
+    def can_send_now(self) -> bool:
+        """Whether :meth:`send_decoded_now` would write at once (stdio: the pipe has nothing waiting, nothing is
+        closing, no line is left open); by default never."""
+        return False
+
+    def send_decoded_now(self, data: bytes, events: list[Event]) -> None:
+        """:meth:`send_decoded` without waiting, when :meth:`can_send_now` said it can (no ``await`` between
+        the two); what the pipe could not take yet is written as the loop can, and the next send waits for it."""
+        raise TransportError("this transport cannot write without waiting")
+
     @abc.abstractmethod
     async def close(self) -> None:
         """Shut down per the transport's spec; afterwards nothing of the connection is left."""

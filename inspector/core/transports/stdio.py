@@ -342,6 +342,19 @@ class StdioTransport(Transport):
         :meth:`Transport.send_decoded`), when what was written before ended its line (else it is decoded)."""
         await self._write(data, events if self._stdin_decoder.at_line_start and data.endswith(b"\n") else None)
 
+    def can_send_now(self) -> bool:
+        process = self.process
+        if process is None or process.stdin is None or self._stdin_closed or self.closed \
+                or process.returncode is not None or not self._stdin_decoder.at_line_start:
+            return False
+        pipe = process.stdin.transport
+        return not pipe.is_closing() and not pipe.get_write_buffer_size()
+
+    def send_decoded_now(self, data: bytes, events: list[Event]) -> None:
+        assert self.process is not None and self.process.stdin is not None and data.endswith(b"\n")
+        self.process.stdin.write(data)
+        self.emit_many(events)
+
     async def _write(self, payload: bytes, events: list[Event] | None) -> None:
         """Write ``payload`` to stdin and record it: ``events`` if given, else what the stdin decoder makes of it."""
         process = self.process
