@@ -23,7 +23,7 @@ from inspector.core.capture import (
 )
 from inspector.core.capture import reader as reader_mod
 from inspector.core.capture import writer as writer_mod
-from inspector.core.capture.format import event_to_line
+from inspector.core.capture.format import dumps_json, event_to_line
 from inspector.core.capture.writer import make_header
 from inspector.core.wire.events import Direction, Event, Finding, Kind
 from inspector.core.wire.framing import decode_line
@@ -492,3 +492,43 @@ def test_finding_severity_and_text_round_trip(tmp_path):
     path = tmp_path / "c.mcpcap"
     write_capture(path, [event])
     assert list(read_capture(path).events[0].findings) == [Finding("crlf", "w", "warning"), Finding("id-null", "e")]
+
+
+_FLAT_VALUES = st.one_of(st.text(), st.integers(), st.floats(), st.booleans(), st.none())
+
+
+@given(data=st.dictionaries(st.text(min_size=1), _FLAT_VALUES, min_size=1, max_size=4))
+def test_a_message_with_flat_data_is_written_as_the_json_encoder_writes_it(data):
+    """A response's pairing (reply_to, latency, request_method) takes a fast path past the JSON encoder; its line
+    is the encoder's, byte for byte (non-ASCII keys and texts escaped, a float that JSON cannot hold as null)."""
+    raw = '{"jsonrpc":"2.0","id":1,"result":{"text":"é"}}'.encode()
+    event = Event(Kind.MESSAGE, raw=raw, dir=Direction.S2C, eol=b"\n", data=data, seq=3, t=1.5, wall=2.5)
+    bare = Event(Kind.MESSAGE, raw=raw, dir=Direction.S2C, eol=b"\n", seq=3, t=1.5, wall=2.5)
+    assert event_to_line(event) == event_to_line(bare)[:-2] + ',"data":' + dumps_json(data) + "}\n"
+
+
+@pytest.mark.parametrize("data", [
+    {"reply_to": 12, "latency": 1.2e-05, "request_method": "tools/call"},
+    {"reply_to": 12, "latency": 0.25, "request_method": "tools/\u00e9\ud800"},
+    {"reply_to": 12, "latency": float("inf"), "request_method": "ping"},
+    {"reply_to": True, "latency": 0.5, "request_method": "ping"},
+    {"reply_to": 12, "latency": 3, "request_method": "ping"},
+    {"reply_to": 12, "latency": 0.5, "request_method": None},
+    {"latency": 0.5, "reply_to": 12, "request_method": "ping"},
+])
+def test_a_paired_responses_data_is_written_as_the_json_encoder_writes_it(data):
+    raw = b'{"jsonrpc":"2.0","id":1,"result":{}}'
+    event = Event(Kind.MESSAGE, raw=raw, dir=Direction.S2C, eol=b"\n", data=data, seq=3, t=1.5, wall=2.5)
+    bare = Event(Kind.MESSAGE, raw=raw, dir=Direction.S2C, eol=b"\n", seq=3, t=1.5, wall=2.5)
+    assert event_to_line(event) == event_to_line(bare)[:-2] + ',"data":' + dumps_json(data) + "}\n"
+
+
+def test_a_response_paired_with_its_request_keeps_its_data_through_a_capture(tmp_path):
+    path = tmp_path / "c.jsonl"
+    data = {"reply_to": 12, "latency": 1.2e-05, "request_method": "tools/call"}
+    with CaptureWriter(path, make_header({})) as writer:
+        writer.write(Event(Kind.MESSAGE, raw=b'{"jsonrpc":"2.0","id":1,"result":{}}', dir=Direction.S2C,
+                           eol=b"\n", data=data, seq=1))
+    line = path.read_text().splitlines()[1]
+    assert line.endswith(',"data":{"reply_to":12,"latency":1.2e-05,"request_method":"tools/call"}}')
+    assert read_capture(path).events[0].data == data

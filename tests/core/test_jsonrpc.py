@@ -219,3 +219,39 @@ def test_the_shape_error_names_the_json_type():
 )
 def test_json_type_names_each_json_type(value, name):
     assert jsonrpc.json_type(value) == name
+
+
+class _Plain(dict[str, Any]):
+    """A dict the fast paths of classify do not take (they take exact dicts): the general path's verdict."""
+
+
+FAST_PATH_CASES = [
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add"}},
+    {"jsonrpc": "2.0", "id": "a", "method": "ping"},
+    {"jsonrpc": "2.0", "id": 1, "method": "notifications/progress"},
+    {"jsonrpc": "2.0", "id": True, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
+    {"jsonrpc": "2.0", "id": None, "method": "ping"},
+    {"jsonrpc": "2.0", "id": [1], "method": "ping"},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "method": 3},
+    {"jsonrpc": "2.0", "id": 7, "result": {"content": []}},
+    {"jsonrpc": "2.0", "id": "7", "result": None},
+    {"jsonrpc": "2.0", "id": None, "result": {}},
+    {"jsonrpc": "2.0", "result": {}},
+    {"jsonrpc": "2.0", "id": False, "result": {}},
+    {"jsonrpc": "2.0", "id": 7, "result": {}, "error": {"code": 1, "message": "x"}},
+    {"jsonrpc": "2.0", "id": 7, "result": {}, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 7, "error": {"code": 1, "message": "x"}},
+    {"jsonrpc": "1.0", "id": 7, "result": {}},
+    {"id": 7, "result": {}},
+    {"jsonrpc": "2.0", "id": 7},
+]
+
+
+@pytest.mark.parametrize("obj", FAST_PATH_CASES)
+def test_the_fast_paths_for_well_formed_messages_agree_with_the_general_path(obj):
+    fast_info, fast_findings = jsonrpc.classify(obj)
+    general_info, general_findings = jsonrpc.classify(_Plain(obj))
+    assert fast_info == general_info
+    assert fast_findings == general_findings

@@ -18,6 +18,7 @@ from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.transports.stdio import StdioTransport
 from inspector.core.wire.events import Direction, Kind
+from inspector.core.wire.framing import LineDecoder
 
 SERVERS = Path(__file__).parent / "servers"
 DEMO = warm_python.module_command("inspector.demo")
@@ -177,6 +178,28 @@ def test_a_message_with_a_raw_newline_is_refused_but_raw_mode_sends_it_byte_for_
     assert b'{"jsonrpc":"2.0","id":99,\n"method":"ping"}\nnot json\n' in stdin
     assert [e.raw for e in c2s if e.kind == Kind.FRAMING_ERROR][-1] == b"not json"
 
+
+def test_lines_sent_with_their_events_are_recorded_with_them_unless_a_line_was_left_open_before():
+    """send_decoded (a load run's writes) records the caller's events for its lines; after a raw send that left a
+    line open, its bytes continue that line, so they are decoded as they are, not taken as the caller says."""
+    line = b'{"jsonrpc":"2.0","id":41,"method":"ping"}'
+    given = LineDecoder(Direction.C2S).feed(line + b"\n")
+
+    async def scenario():
+        session = await open_session(DEMO)
+        try:
+            await session.handshake("legacy")
+            await session.send_decoded(line + b"\n", given)
+            await session.send_raw(b'{"jsonrpc":"2.0",')
+            await session.send_decoded(line + b"\n", given)
+            return [e for e in session.events if e.dir == Direction.C2S and e.kind != Kind.STDERR]
+        finally:
+            await session.close()
+
+    c2s = run(scenario())
+    assert any(e is given[0] for e in c2s)
+    joined = [e for e in c2s if e.raw.startswith(b'{"jsonrpc":"2.0",{')]
+    assert len(joined) == 1 and joined[0] is not given[0] and joined[0].kind == Kind.FRAMING_ERROR
 
 def test_a_server_that_exits_while_a_request_waits_fails_it_with_the_exit_code_and_stderr():
     async def scenario():

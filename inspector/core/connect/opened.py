@@ -128,6 +128,7 @@ async def opened(target: Target, out: Path | None, *, answers: dict[str, str] | 
             session.note(str(exc), failure=True)
             refused = isinstance(exc, HandshakeError) and last.was_error
             raise CannotOpen(failure_exit(exc, started=started, connected=False, refused=refused), str(exc)) from None
+        session.listeners.remove(last.saw)  # only the handshake's answers matter (a load run's are many)
         yield session
     finally:
         await session.close()

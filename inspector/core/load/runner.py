@@ -6,7 +6,10 @@ numbered, paired and saved like any session (its capture).
 How it keeps up (benchmarks/load.py): the request is encoded once, as the bytes before and after its id; the
 answers are taken from the session's listener (the pipeline pairs them and measures their latency, so nothing
 waits on a future per request), and each batch of answers is refilled with one write of as many new requests
-on stdio (one POST each over HTTP, concurrently). A request not answered within the target's timeout counts
+on stdio (one POST each over HTTP, concurrently). On stdio the write carries the events its lines make, built
+from the template the decoder made of the first (:func:`request_template`), so the transport records them
+without parsing the bytes it was just given (issue 39: a client's CPU per call decides the throughput when it
+shares two cores with its server). A request not answered within the target's timeout counts
 as ``no_answer`` and its place is given to a new one; its late answer is ignored.
 
 Errors: a JSON-RPC error answer (``rpc_error``, its message kept), a tool result with ``isError: true``
@@ -32,7 +35,8 @@ from inspector.core.load.stats import NO_ANSWER, RPC_ERROR, TOOL_ERROR, LoadStat
 from inspector.core.session.session import Session
 from inspector.core.transports.base import TransportClosed, TransportError
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.events import Direction, Event, Kind, RpcInfo
+from inspector.core.wire.framing import LineDecoder
 
 #: How often the progress callback is told how the run goes (seconds).
 PROGRESS_INTERVAL = 0.5
@@ -91,6 +95,11 @@ class LoadRun:
         self._wake = asyncio.Event()
         self._head = b""
         self._tail = b""
+        self._sent: list[Event] = []  #: the events of the requests last written (stdio)
+        self._at_once = False  #: refill from the session's after_batch hook (stdio with a template, no --rate)
+        self._due = False  #: answers came in the batch being announced: refill once it has been
+        self._deadline: float | None = None  #: when no more requests start (monotonic), with --duration
+        self._template: Event | None = None  #: stdio: the request's line as its decoder makes it (request_template)
         self._t0 = 0.0
         self._ended = 0.0
         self._failures: list[BaseException] = []
@@ -108,7 +117,12 @@ class LoadRun:
 
     async def run(self) -> dict[str, Any]:
         self._encode()
+        # on stdio without --rate, answers are refilled at once, once every listener has seen them (after_batch):
+        # no turn of the loop for the driver per batch of answers; it still starts the run, and waits, paces and
+        # writes whatever the pipe cannot take at once
+        self._at_once = self._template is not None and self.plan.rate is None
         self.session.listeners.append(self._saw)
+        self.session.after_batch.append(self._after_batch)
         ticker = asyncio.ensure_future(self._tick())
         try:
             self._t0 = time.monotonic()
@@ -122,6 +136,7 @@ class LoadRun:
             self._ended = time.monotonic()
             ticker.cancel()
             self.session.listeners.remove(self._saw)
+            self.session.after_batch.remove(self._after_batch)
         if self.on_progress is not None:
             self.on_progress(self.stats.snapshot(self.elapsed))
         return self.figures()
@@ -150,10 +165,11 @@ class LoadRun:
         body = json.dumps(rest, ensure_ascii=False, separators=(",", ":")).encode()
         self._head = b'{"jsonrpc":"2.0","id":'
         self._tail = b"," + body[1:] + (b"" if self.http else b"\n")
+        self._template = None if self.http else request_template(self._head + b"0" + self._tail)
 
     async def _drive(self) -> None:
         plan = self.plan
-        deadline = self._t0 + plan.duration if plan.duration is not None else None
+        deadline = self._deadline = self._t0 + plan.duration if plan.duration is not None else None
         if plan.duration is not None:  # the deadline wakes a driver waiting for answers
             asyncio.get_running_loop().call_later(plan.duration, self._wake.set)
         while not self.stopped and not self.session.closed:
@@ -163,9 +179,7 @@ class LoadRun:
             started = self.stats.started
             if plan.requests is not None and started >= plan.requests:
                 return
-            free = plan.concurrency - len(self.inflight)
-            if plan.requests is not None:
-                free = min(free, plan.requests - started)
+            free = self._room(now)
             if free > 0 and plan.rate is not None:
                 due = int((now - self._t0) * plan.rate) + 1 - started  # the first at once, then one every 1/rate s
                 if due <= 0:
@@ -181,13 +195,66 @@ class LoadRun:
             self._wake.clear()
             await self._wake.wait()
 
-    async def _send(self, count: int, now: float) -> None:
+    def _room(self, now: float) -> int:
+        """How many requests may start now (not counting --rate): none once stopped, closed, past the deadline or
+        at --requests; else the free places under the concurrency."""
+        plan = self.plan
+        if self.stopped or self.session.closed or (self._deadline is not None and now >= self._deadline):
+            return 0
+        free = plan.concurrency - len(self.inflight)
+        if plan.requests is not None:
+            free = min(free, plan.requests - self.stats.started)
+        return free
+
+    def _after_batch(self) -> None:
+        """The session's after_batch hook: a batch that answered requests is refilled at once when the pipe takes
+        it without waiting (:attr:`_at_once`); else the driver is woken to do it (or to end)."""
+        if not self._due:
+            return
+        self._due = False
+        now = time.monotonic()
+        count = self._room(now)
+        if count > 0 and self.session.can_send_now():
+            data, events = self._batch(count, now)
+            self.session.send_decoded_now(data, events)
+            return
+        self._wake.set()
+
+    def _start(self, count: int, now: float) -> tuple[list[bytes], list[int]]:
+        """``count`` requests numbered, marked waiting and counted: their lines and ids."""
         lines = []
+        ids = []
+        next_id = self.session.next_id
+        head = self._head
+        tail = self._tail
         for _ in range(count):
-            msg_id = self.session.next_id()
+            msg_id = next_id()
             self.inflight[msg_id] = now
-            lines.append(self._head + str(msg_id).encode() + self._tail)
+            ids.append(msg_id)
+            lines.append(head + str(msg_id).encode() + tail)
         self.stats.started += count
+        return lines, ids
+
+    def _batch(self, count: int, now: float) -> tuple[bytes, list[Event]]:
+        """On stdio with a template: ``count`` requests started, as the bytes to write and their events."""
+        template = self._template
+        assert template is not None
+        lines, ids = self._start(count, now)
+        # the events the transport's decoder would make of these lines, made from the template's: only the id
+        # (and so the bytes) differ, and nothing the decoder finds depends on which integer an id is
+        method, findings = template.method, template.findings
+        events = [Event(Kind.MESSAGE, line[:-1], Direction.C2S, b"\n", None,
+                        RpcInfo(jsonrpc.REQUEST, method, msg_id, True), findings and list(findings))
+                  for line, msg_id in zip(lines, ids, strict=True)]
+        self._sent = events
+        return b"".join(lines), events
+
+    async def _send(self, count: int, now: float) -> None:
+        if not self.http and self._template is not None:
+            data, events = self._batch(count, now)
+            await self.session.send_decoded(data, events)
+            return
+        lines, _ = self._start(count, now)
         if not self.http:
             await self.session.send_raw(b"".join(lines))
             return
@@ -219,6 +286,8 @@ class LoadRun:
 
     def _saw(self, events: list[Event]) -> None:
         """A session listener: answers to our requests, counted."""
+        if events is self._sent:  # the requests just written, announced as they were sent: no answer among them
+            return
         inflight = self.inflight
         stats = self.stats
         got = False
@@ -240,7 +309,10 @@ class LoadRun:
                 stats.latencies.append(latency if isinstance(latency, float) else 0.0)
                 stats.failed(RPC_ERROR, _error_message(event))
         if got:
-            self._wake.set()
+            if self._at_once:
+                self._due = True  # refilled by _after_batch, once every listener has seen this batch
+            else:
+                self._wake.set()
 
     async def _tick(self) -> None:
         """Progress and the sweep of requests waiting too long, on a timer of their own."""
@@ -252,11 +324,28 @@ class LoadRun:
             for msg_id in old:
                 del self.inflight[msg_id]
                 self.stats.failed(NO_ANSWER, f"no answer within {self.timeout:g} s")
-            if old or self.session.closed:
+            if old or self.session.closed or self._due:  # (_due: a batch whose after_batch never came)
+                self._due = False
                 self._wake.set()
             if self.on_progress is not None and now - last_progress >= PROGRESS_INTERVAL:
                 last_progress = now
                 self.on_progress(self.stats.snapshot(now - self._t0))
+
+
+def request_template(line: bytes) -> Event | None:
+    """What the stdio transport's decoder makes of a load run's request ``line`` (its id 0, its newline), when
+    it is a request whose every other id's line :meth:`LoadRun._send` can record the same way; else None (each
+    line is then decoded as it is written)."""
+    events = LineDecoder(Direction.C2S).feed(line)
+    if len(events) != 1:
+        return None
+    event = events[0]
+    rpc = event.rpc
+    if type(event) is not Event or event.kind != Kind.MESSAGE or event.eol != b"\n" or event.data \
+            or event.reason is not None or rpc is None or rpc.kind != jsonrpc.REQUEST or type(rpc.id) is not int \
+            or event.raw + event.eol != line:
+        return None
+    return event
 
 
 def _error_message(event: Event) -> str:

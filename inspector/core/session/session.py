@@ -25,6 +25,7 @@ import json
 import math
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from inspector.core.capture.pipeline import EventPipeline, Keeper, Listener
@@ -114,6 +115,10 @@ class Session:
         #: the conversations of several requests (tasks, multi-round calls), marked on their events
         self.spans = Spans()
         self.annotators.append(self.spans.annotate)
+        #: called after each batch has been numbered, saved, announced to every listener and reacted to: what
+        #: answers a batch at once with a send of its own (a load run's refill), so that every listener has seen
+        #: the batch before the events of that send
+        self.after_batch: list[Callable[[], None]] = []
 
     # -- the event path --------------------------------------------------------------------------------
 
@@ -138,6 +143,8 @@ class Session:
                 rpc = event.rpc
                 if rpc is not None and rpc.method == "notifications/cancelled" and event.dir == Direction.S2C:
                     self.server_requests.cancelled(event)
+        for hook in self.after_batch:
+            hook()
 
     def _react(self, event: Event, request: Event | None) -> None:
         """What the session does about one event the pipeline handed back (``request``: what it answers)."""
@@ -305,6 +312,20 @@ class Session:
     async def send_raw(self, data: bytes) -> None:
         """Send bytes exactly as given (deliberately broken messages included)."""
         await self._transport.send(data, raw=True)
+
+    async def send_decoded(self, data: bytes, events: list[Event]) -> None:
+        """Send complete message lines exactly as given, with ``events``, what decoding them makes of them (one
+        message event per line, built by the caller: :meth:`Transport.send_decoded`); saved like any send."""
+        await self._transport.send_decoded(data, events)
+
+    def can_send_now(self) -> bool:
+        """Whether :meth:`send_decoded_now` can write at once (the transport's pipe takes it without waiting)."""
+        return self._transport.can_send_now()
+
+    def send_decoded_now(self, data: bytes, events: list[Event]) -> None:
+        """:meth:`send_decoded` at once, without waiting, after :meth:`can_send_now` said yes (no ``await`` in
+        between): an ``after_batch`` hook answering a batch with requests of its own (a load run's refill)."""
+        self._transport.send_decoded_now(data, events)
 
     async def http_probe(self, method: str, *, headers: dict[str, str] | None = None, content: bytes | None = None,
                          purpose: str = "") -> tuple[Event, bytes] | None:

@@ -97,6 +97,24 @@ class Transport(abc.ABC):
     async def send(self, data: bytes, *, raw: bool = False) -> None:
         """Send one message (without terminator). ``raw=True`` sends ``data`` exactly, newlines included."""
 
+    async def send_decoded(self, data: bytes, events: list[Event]) -> None:
+        """Send the complete message lines ``data`` (each ending with a newline) exactly as given, as
+        ``send(data, raw=True)`` does; ``events`` are what decoding ``data`` makes of it, one per line, which the
+        caller built itself (a load run: the same request again and again, made once). A transport that records
+        what it writes by decoding it (stdio) may record these instead of decoding ``data`` again; by default
+        they are not needed."""
+        await self.send(data, raw=True)
+
+    def can_send_now(self) -> bool:
+        """Whether :meth:`send_decoded_now` would write at once (stdio: the pipe has nothing waiting, nothing is
+        closing, no line is left open); by default never."""
+        return False
+
+    def send_decoded_now(self, data: bytes, events: list[Event]) -> None:
+        """:meth:`send_decoded` without waiting, when :meth:`can_send_now` said it can (no ``await`` between
+        the two); what the pipe could not take yet is written as the loop can, and the next send waits for it."""
+        raise TransportError("this transport cannot write without waiting")
+
     @abc.abstractmethod
     async def close(self) -> None:
         """Shut down per the transport's spec; afterwards nothing of the connection is left."""

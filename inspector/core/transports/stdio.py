@@ -209,11 +209,17 @@ class StdioTransport(Transport):
             while chunk := await stream.read(READ_CHUNK):
                 last_read = clock()
                 events = decoder.feed(chunk)
-                if events:
+                if not events:
+                    pass
+                elif decoder.defer_bytes is None:  # nothing is left undecoded for the worker: emitted as it is
+                    self.emit_many(events)
+                else:
                     await self._emit_decoded(events)
                 # read() returns at once while data is buffered, so a backlog would be decoded in one go;
-                # yield between chunks so the window keeps painting during a flood
-                await asyncio.sleep(0)
+                # yield between chunks so the window keeps painting during a flood. A short chunk emptied the
+                # buffer: the next read waits for data (and so yields) anyway
+                if len(chunk) == READ_CHUNK:
+                    await asyncio.sleep(0)
         except asyncio.CancelledError:
             cancelled = True
             raise
@@ -329,23 +335,51 @@ class StdioTransport(Transport):
         if not raw and (b"\n" in data or b"\r" in data):
             raise TransportError("the message contains a raw newline, which would split it in two on stdio; "
                                  "use raw mode to send it anyway")
+        await self._write(data if raw else data + b"\n", None)
+
+    async def send_decoded(self, data: bytes, events: list[Event]) -> None:
+        """Write ``data`` as is and record ``events`` for it instead of decoding it again (see
+        :meth:`Transport.send_decoded`), when what was written before ended its line (else it is decoded)."""
+        await self._write(data, events if self._stdin_decoder.at_line_start and data.endswith(b"\n") else None)
+
+    def can_send_now(self) -> bool:
+        process = self.process
+        if process is None or process.stdin is None or self._stdin_closed or self.closed \
+                or process.returncode is not None or not self._stdin_decoder.at_line_start:
+            return False
+        pipe = process.stdin.transport
+        return not pipe.is_closing() and not pipe.get_write_buffer_size()
+
+    def send_decoded_now(self, data: bytes, events: list[Event]) -> None:
+        assert self.process is not None and self.process.stdin is not None and data.endswith(b"\n")
+        self.process.stdin.write(data)
+        self.emit_many(events)
+
+    async def _write(self, payload: bytes, events: list[Event] | None) -> None:
+        """Write ``payload`` to stdin and record it: ``events`` if given, else what the stdin decoder makes of it."""
         process = self.process
         if process is None or process.stdin is None:
             raise TransportClosed("the server is not running")
         if self._stdin_closed:
             raise TransportClosed(self.diagnosis() or "the server's stdin is already closed")
-        if self.closed or process.returncode is not None or process.stdin.is_closing():
+        stdin = process.stdin
+        if self.closed or process.returncode is not None or stdin.is_closing():
             raise TransportClosed(await self._exit_diagnosis())
-        payload = data if raw else data + b"\n"
         try:
-            process.stdin.write(payload)
-            events = self._stdin_decoder.feed(payload)
+            stdin.write(payload)
+            if events is None:
+                events = self._stdin_decoder.feed(payload)
             if events:
                 self.emit_many(events)
+            # drain() has nothing to wait for when the pipe took everything (nothing buffered, not closing): a
+            # load run writes thousands of times a second, and the timeout's timer costs more than the write
+            pipe = stdin.transport
+            if not pipe.get_write_buffer_size() and not pipe.is_closing():
+                return
             # asyncio.timeout checks for a running loop before drain() makes its coroutine (wait_for would leave
             # it never awaited when a task step runs outside the loop, as Qt's event processing in tests can)
             async with asyncio.timeout(WRITE_STALL_TIMEOUT):
-                await process.stdin.drain()
+                await stdin.drain()
         except TimeoutError:
             raise TransportError(f"the server stopped reading its stdin: {len(payload):,} bytes could not be "
                                  f"written within {WRITE_STALL_TIMEOUT:g} s") from None

@@ -95,9 +95,11 @@ class Correlator:
         request = self._pending[origin].pop(key, None)
         if request is not None:
             self._answered[origin][key] = event.seq
-            event.put(reply_to=request.seq, latency=round(event.t - request.t, 6))
-            if request.rpc is not None and request.rpc.method:
-                event.put(request_method=request.rpc.method)
+            method = request.rpc.method if request.rpc is not None else None
+            if method:
+                event.put(reply_to=request.seq, latency=round(event.t - request.t, 6), request_method=method)
+            else:
+                event.put(reply_to=request.seq, latency=round(event.t - request.t, 6))
             return request
         previous = self._answered[origin].get(key)
         if previous is not None:

@@ -125,6 +125,12 @@ class LineDecoder:
         self._pretty_bytes = 0
         self.closed = False
 
+    @property
+    def at_line_start(self) -> bool:
+        """Nothing is pending: no part of a line, no oversized line, no lines of a pretty-printed object being
+        gathered. What is fed next starts a line of its own."""
+        return not self._chunks and self._oversize is None and not self._pretty and not self.closed
+
     # -- input -------------------------------------------------------------------------------------------
 
     def feed(self, data: bytes) -> list[Event]:

@@ -31,6 +31,11 @@ def id_key(value: Any) -> IdKey:
 
     Strings, numbers, booleans and null key by value; an array or an object (invalid ids) by its canonical
     JSON text, so the same invalid id still finds itself. Never raises."""
+    kind = type(value)
+    if kind is int:  # the common ids first, by exact type (a bool is an int subclass: not taken here)
+        return ("n", value)
+    if kind is str:
+        return ("s", value)
     if isinstance(value, str):
         return ("s", value)
     if isinstance(value, bool) or value is None:

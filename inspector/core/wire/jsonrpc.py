@@ -38,16 +38,26 @@ def classify(obj: Any) -> tuple[RpcInfo, list[Finding]]:
     The caller has already made sure ``obj`` is a dict or a list (anything else is a framing error).
     The returned RpcInfo may be shared between events: treat it as immutable.
     """
-    if type(obj) is dict and obj.get("jsonrpc") == "2.0" and "id" not in obj and "result" not in obj \
-            and "error" not in obj:
-        method = obj.get("method")
-        if type(method) is str:  # a well-formed notification: nothing to find
-            info = _NOTIFICATION_INFO.get(method)
-            if info is None:
-                info = RpcInfo(NOTIFICATION, method)
-                if len(_NOTIFICATION_INFO) < _NOTIFICATION_CACHE_SIZE:
-                    _NOTIFICATION_INFO[method] = info
-            return info, []
+    if type(obj) is dict and obj.get("jsonrpc") == "2.0":
+        # the fast paths: a well-formed notification, request or response, which have nothing to find (what the
+        # general path below would conclude of them, in a few lookups: a load run's every message is one)
+        if "result" not in obj and "error" not in obj:
+            method = obj.get("method")
+            if type(method) is str:
+                if "id" not in obj:
+                    info = _NOTIFICATION_INFO.get(method)
+                    if info is None:
+                        info = RpcInfo(NOTIFICATION, method)
+                        if len(_NOTIFICATION_INFO) < _NOTIFICATION_CACHE_SIZE:
+                            _NOTIFICATION_INFO[method] = info
+                    return info, []
+                msg_id = obj["id"]
+                if (type(msg_id) is int or type(msg_id) is str) and not method.startswith("notifications/"):
+                    return RpcInfo(REQUEST, method, msg_id, True), []
+        elif "error" not in obj and "method" not in obj:
+            msg_id = obj.get("id")
+            if type(msg_id) is int or type(msg_id) is str:
+                return RpcInfo(RESPONSE, None, msg_id, True), []
     if isinstance(obj, list):
         return _classify_batch(obj)
     findings: list[Finding] = []
