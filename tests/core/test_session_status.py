@@ -22,7 +22,7 @@ def test_a_live_session_says_its_state_its_server_and_its_counts() -> None:
 def test_a_live_session_before_its_handshake_says_its_state_and_why() -> None:
     counts = {**QUIET, "framing_errors": 1, "cut_by_stop": 1, "stderr": 4}
     assert live_status("failed", "the server exited", None, counts) == (
-        "failed: the server exited · 0 messages (0 in / 0 out) · 1 framing errors · its last line cut by the "
+        "failed: the server exited · 0 messages (0 in / 0 out) · 1 framing error · its last line cut by the "
         "stop · 4 stderr lines")
 
 
