@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from inspector.core.auth import discovery
 from inspector.core.auth.challenge import parse_challenge
 from inspector.core.auth.pkce import challenge_of, make_verifier
@@ -73,6 +75,8 @@ def test_every_challenge_of_a_www_authenticate_value_is_read_in_order() -> None:
     assert parse_challenge('DPoP algs="ES256", Bearer scope="a"').scope == "a"  # Bearer is still the one read
 
 
+@pytest.mark.report("faults", "signing in again after Log out, on another loopback port",
+                    surface="core", group="window")
 def test_a_loopback_redirect_on_another_port_is_the_registered_one_and_nothing_else_is():
     from inspector.core.auth.flow import loopback_alike
 

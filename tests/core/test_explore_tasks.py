@@ -202,6 +202,8 @@ def test_cancelling_a_task_stops_the_call_and_the_task_is_cancelled_on_the_serve
     asyncio.run(asyncio.wait_for(scenario(), BOUND))
 
 
+@pytest.mark.report("faults", "a task that reports progress and asks a question, as one span",
+                    surface="core", group="window")
 def test_a_tasks_span_holds_its_progress_rows_and_the_answer_to_its_question():
     """Issue 39: the timeline's task span left out the call's progress notifications and the elicitation answer
     the client sent back (only the server's question was marked)."""
@@ -233,6 +235,7 @@ def test_a_tasks_span_holds_its_progress_rows_and_the_answer_to_its_question():
     asyncio.run(asyncio.wait_for(scenario(), BOUND))
 
 
+@pytest.mark.report("faults", "a completed task after a working status with a message", surface="core", group="window")
 def test_a_completed_task_does_not_keep_the_message_of_its_working_status():
     run = TaskRun("abc", LEGACY)
     run.learn({"status": "working", "statusMessage": "Generating report..."})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from inspector.core.explore.subscriptions import Subscription
 
 
+@pytest.mark.report("faults", "one notification on a subscription", surface="core", group="window")
 def test_a_subscriptions_line_counts_one_notification_in_the_singular():
     heard = Subscription(3, {"toolsListChanged": True}, acknowledged={"toolsListChanged": True})
     assert heard.line().endswith("; 0 notifications")

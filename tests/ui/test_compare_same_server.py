@@ -21,6 +21,8 @@ pytestmark = pytest.mark.integration
 GATED = Path(__file__).resolve().parents[1] / "compare" / "servers" / "capability_gated.py"
 
 
+@pytest.mark.report("faults", "Compare with the same server, now, on one that shows some tools only to capable clients",
+                    surface="GUI", group="window")
 def test_the_same_server_now_lists_the_tools_the_live_session_was_shown_and_finds_no_difference(
         qtbot, qloop, tmp_path, monkeypatch):
     with open_test_window(qloop, tmp_path) as win:
@@ -36,6 +38,8 @@ def test_the_same_server_now_lists_the_tools_the_live_session_was_shown_and_find
         assert view.result.differences == 0, listed
 
 
+@pytest.mark.report("faults", "Compare with a server, without a live session to take capabilities from",
+                    surface="GUI", group="window")
 def test_a_comparison_without_a_live_session_says_it_declared_no_client_capabilities(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
         tab = win.open_live(Target(name="gated", argv=[sys.executable, str(GATED)], handshake="legacy"))

@@ -35,6 +35,8 @@ def type_keys(text: str) -> None:
         QApplication.processEvents()  # the window lays out what the key changed before the next key, as for a person
 
 
+@pytest.mark.report("faults", "typing a tool's name in the Explorer's list, then Ctrl+Enter",
+                    surface="GUI", group="window")
 def test_typing_a_tools_name_in_the_list_selects_it_and_ctrl_enter_calls_that_tool(qtbot, qloop, tmp_path):
     with open_test_window(qloop, tmp_path) as win:
         win.activateWindow()

@@ -118,6 +118,8 @@ def test_a_tasks_question_is_answered_through_the_elicitation_form(qtbot, qloop,
         assert question.data.get("span")  # asked on behalf of the task: drawn with it
 
 
+@pytest.mark.report("faults", "a task cancelled from the Tasks page (both forms of tasks)",
+                    surface="GUI", group="window")
 @pytest.mark.parametrize("legacy", [True, False], ids=["2025-11-25", "2026-07-28 extension"])
 def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path, legacy):
     """In both forms of tasks; the extension's tasks/cancel is only acknowledged, and the page said "working

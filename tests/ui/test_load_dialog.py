@@ -3,6 +3,7 @@ arguments a raw ``{}``): the tool, its arguments in its schema's form, the concu
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QDialog
 
 from inspector.ui.load.dialog import DEFAULT_CONCURRENCY, DEFAULT_DURATION, LoadDialog
@@ -25,6 +26,7 @@ def test_the_dialog_starts_from_the_explorers_tool_and_arguments_in_its_form(qtb
     assert dialog.grab().save(str(tmp_path / "load-dialog.png"))
 
 
+@pytest.mark.report("faults", "Load test with arguments that break the tool's schema", surface="GUI", group="window")
 def test_arguments_that_break_the_schema_keep_the_dialog_open_with_a_sentence(qtbot):
     dialog = LoadDialog(TOOLS, selected="add")
     qtbot.addWidget(dialog)

@@ -60,6 +60,7 @@ def test_a_row_the_person_clicks_stops_follow_so_new_rows_do_not_scroll_it_away(
     assert not tab.follow.isChecked()
 
 
+@pytest.mark.report("faults", "F8 on the last problem of the timeline", surface="GUI", group="window")
 def test_f8_after_the_last_problem_goes_back_to_the_first_and_says_so(sample_tab):
     """Issue 39: F8 on the last problem did nothing and said nothing."""
     tab = sample_tab
@@ -71,6 +72,7 @@ def test_f8_after_the_last_problem_goes_back_to_the_first_and_says_so(sample_tab
     assert tab.status.text() == "no problem after this row: back to the first"
 
 
+@pytest.mark.report("faults", "F8 in a timeline without problems", surface="GUI", group="window")
 def test_f8_in_a_timeline_without_problems_says_there_is_none(sample_tab):
     tab = sample_tab
     tab.timeline.show_s2c.setChecked(False)

@@ -146,6 +146,7 @@ def test_as_root_without_the_variable_the_tab_says_why_and_renders_nothing(qtbot
         assert tab.apps.run is None and not any(e.kind == "app" for e in tab.events)
 
 
+@pytest.mark.report("faults", "an MCP App that renders in the Apps tab", surface="GUI", group="window")
 def test_an_app_that_renders_brings_the_apps_tab_forward_with_most_of_its_room_and_its_tool_is_marked(
         qtbot, qloop, tmp_path, monkeypatch):
     """Issue 39: the Apps tab stayed behind the Composer, nothing in the Explorer marked a tool with an app, and
