@@ -77,7 +77,7 @@ def test_every_challenge_of_a_www_authenticate_value_is_read_in_order() -> None:
 
 @pytest.mark.report("faults", "signing in again after Log out, on another loopback port",
                     surface="core", group="window")
-def test_a_loopback_redirect_on_another_port_is_the_registered_one_and_nothing_else_is():
+def test_a_loopback_redirect_on_another_port_is_the_registered_one_and_nothing_else_is(report):
     from inspector.core.auth.flow import loopback_alike
 
     registered = "http://127.0.0.1:41000/callback"
@@ -86,3 +86,5 @@ def test_a_loopback_redirect_on_another_port_is_the_registered_one_and_nothing_e
     assert not loopback_alike("http://localhost:52000/callback", "http://localhost:41000/callback")
     assert not loopback_alike("https://127.0.0.1:52000/callback", "https://127.0.0.1:41000/callback")
     assert not loopback_alike("http://10.0.0.1:52000/callback", "http://10.0.0.1:41000/callback")
+    report.saw("signing in again reuses the client registered before: a redirect on another loopback port is the "
+               "registered one (RFC 8252 section 7.3)")

@@ -204,7 +204,7 @@ def test_cancelling_a_task_stops_the_call_and_the_task_is_cancelled_on_the_serve
 
 @pytest.mark.report("faults", "a task that reports progress and asks a question, as one span",
                     surface="core", group="window")
-def test_a_tasks_span_holds_its_progress_rows_and_the_answer_to_its_question():
+def test_a_tasks_span_holds_its_progress_rows_and_the_answer_to_its_question(report):
     """Issue 39: the timeline's task span left out the call's progress notifications and the elicitation answer
     the client sent back (only the server's question was marked)."""
     async def scenario() -> None:
@@ -233,10 +233,11 @@ def test_a_tasks_span_holds_its_progress_rows_and_the_answer_to_its_question():
         assert len(answer) == 1 and answer[0].data.get("span"), answer
 
     asyncio.run(asyncio.wait_for(scenario(), BOUND))
+    report.saw("the task's progress rows and the answer to its question belong to its span in the timeline")
 
 
 @pytest.mark.report("faults", "a completed task after a working status with a message", surface="core", group="window")
-def test_a_completed_task_does_not_keep_the_message_of_its_working_status():
+def test_a_completed_task_does_not_keep_the_message_of_its_working_status(report):
     run = TaskRun("abc", LEGACY)
     run.learn({"status": "working", "statusMessage": "Generating report..."})
     run.learn({"status": "completed"})
@@ -245,6 +246,7 @@ def test_a_completed_task_does_not_keep_the_message_of_its_working_status():
     run.learn({"status": "working", "statusMessage": "step 1"})
     run.learn({"status": "working"})  # no news on the message: it stands
     assert run.message == "step 1"
+    report.saw("task abc: completed")
 
 
 def test_a_task_that_outlives_the_bound_ends_the_call_with_a_sentence_that_says_it_may_still_run():

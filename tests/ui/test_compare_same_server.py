@@ -24,7 +24,7 @@ GATED = Path(__file__).resolve().parents[1] / "compare" / "servers" / "capabilit
 @pytest.mark.report("faults", "Compare with the same server, now, on one that shows some tools only to capable clients",
                     surface="GUI", group="window")
 def test_the_same_server_now_lists_the_tools_the_live_session_was_shown_and_finds_no_difference(
-        qtbot, qloop, tmp_path, monkeypatch):
+        qtbot, qloop, tmp_path, monkeypatch, report):
     with open_test_window(qloop, tmp_path) as win:
         tab = win.open_live(Target(name="gated", argv=[sys.executable, str(GATED)], handshake="legacy"))
         wait(qloop, lambda: tab.explorer.tools.tool_list.count() == 3 and tab.explorer.catalog.settled,
@@ -36,11 +36,12 @@ def test_the_same_server_now_lists_the_tools_the_live_session_was_shown_and_find
         listed = [view.items.item(i).text() for i in range(view.items.count())]
         assert not any("removed" in line for line in listed), listed
         assert view.result.differences == 0, listed
+    report.saw("compared with the same server, now: no differences (no tool reported removed)")
 
 
 @pytest.mark.report("faults", "Compare with a server, without a live session to take capabilities from",
                     surface="GUI", group="window")
-def test_a_comparison_without_a_live_session_says_it_declared_no_client_capabilities(qtbot, qloop, tmp_path):
+def test_a_comparison_without_a_live_session_says_it_declared_no_client_capabilities(qtbot, qloop, tmp_path, report):
     with open_test_window(qloop, tmp_path) as win:
         tab = win.open_live(Target(name="gated", argv=[sys.executable, str(GATED)], handshake="legacy"))
         wait(qloop, lambda: tab.explorer.tools.tool_list.count() == 3 and tab.explorer.catalog.settled, "listed")
@@ -49,3 +50,4 @@ def test_a_comparison_without_a_live_session_says_it_declared_no_client_capabili
         assert any("declared no client capabilities" in note for note in view.result.notes), view.result.notes
         listed = [view.items.item(i).text() for i in range(view.items.count())]
         assert any("ask-user removed" in line for line in listed), listed
+    report.saw(next(note for note in view.result.notes if "declared no client capabilities" in note))

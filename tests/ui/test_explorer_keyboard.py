@@ -37,7 +37,7 @@ def type_keys(text: str) -> None:
 
 @pytest.mark.report("faults", "typing a tool's name in the Explorer's list, then Ctrl+Enter",
                     surface="GUI", group="window")
-def test_typing_a_tools_name_in_the_list_selects_it_and_ctrl_enter_calls_that_tool(qtbot, qloop, tmp_path):
+def test_typing_a_tools_name_in_the_list_selects_it_and_ctrl_enter_calls_that_tool(qtbot, qloop, tmp_path, report):
     with open_test_window(qloop, tmp_path) as win:
         win.activateWindow()
         tab = demo_explorer(win, qloop)
@@ -53,6 +53,7 @@ def test_typing_a_tools_name_in_the_list_selects_it_and_ctrl_enter_calls_that_to
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         wait(qloop, lambda: bool(sent_calls(tab)), "the call sent")
         assert [c.json()["params"]["name"] for c in sent_calls(tab)] == ["stderr_burst"]
+    report.saw("the list keeps the focus while a name is typed; Ctrl+Enter calls the tool selected (stderr_burst)")
 
 
 def test_a_click_on_a_tool_goes_on_to_its_form(qtbot, qloop, tmp_path):

@@ -121,7 +121,7 @@ def test_a_tasks_question_is_answered_through_the_elicitation_form(qtbot, qloop,
 @pytest.mark.report("faults", "a task cancelled from the Tasks page (both forms of tasks)",
                     surface="GUI", group="window")
 @pytest.mark.parametrize("legacy", [True, False], ids=["2025-11-25", "2026-07-28 extension"])
-def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path, legacy):
+def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path, legacy, report):
     """In both forms of tasks; the extension's tasks/cancel is only acknowledged, and the page said "working
     (cancel requested)" for good (issue 39): the task's end is asked for."""
     with open_test_window(qloop, tmp_path) as win:
@@ -169,3 +169,4 @@ def test_a_task_is_cancelled_from_the_tasks_page(qtbot, qloop, tmp_path, legacy)
 
         run(qloop, scenario())
         assert tab.grab().save(str(tmp_path / "explorer-task-cancelled.png"))
+    report.saw("the task's row settles as cancelled; the call's result says it was cancelled")

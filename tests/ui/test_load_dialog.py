@@ -27,7 +27,7 @@ def test_the_dialog_starts_from_the_explorers_tool_and_arguments_in_its_form(qtb
 
 
 @pytest.mark.report("faults", "Load test with arguments that break the tool's schema", surface="GUI", group="window")
-def test_arguments_that_break_the_schema_keep_the_dialog_open_with_a_sentence(qtbot):
+def test_arguments_that_break_the_schema_keep_the_dialog_open_with_a_sentence(qtbot, report):
     dialog = LoadDialog(TOOLS, selected="add")
     qtbot.addWidget(dialog)
     dialog.show()
@@ -42,3 +42,4 @@ def test_arguments_that_break_the_schema_keep_the_dialog_open_with_a_sentence(qt
     dialog.accept()
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert dialog.choice() == ("echo", {"text": "hi"}, 4, 2.5)
+    report.saw('Not run: arguments is missing the required field "text".')

@@ -61,7 +61,7 @@ def test_a_row_the_person_clicks_stops_follow_so_new_rows_do_not_scroll_it_away(
 
 
 @pytest.mark.report("faults", "F8 on the last problem of the timeline", surface="GUI", group="window")
-def test_f8_after_the_last_problem_goes_back_to_the_first_and_says_so(sample_tab):
+def test_f8_after_the_last_problem_goes_back_to_the_first_and_says_so(sample_tab, report):
     """Issue 39: F8 on the last problem did nothing and said nothing."""
     tab = sample_tab
     problems = [r for r in range(tab.model.rowCount()) if tab.model.columns.next_problem(r, r + 1) == r]
@@ -70,10 +70,11 @@ def test_f8_after_the_last_problem_goes_back_to_the_first_and_says_so(sample_tab
     tab.timeline.next_problem()
     assert tab.timeline.current_row() == problems[0]
     assert tab.status.text() == "no problem after this row: back to the first"
+    report.saw(tab.status.text())
 
 
 @pytest.mark.report("faults", "F8 in a timeline without problems", surface="GUI", group="window")
-def test_f8_in_a_timeline_without_problems_says_there_is_none(sample_tab):
+def test_f8_in_a_timeline_without_problems_says_there_is_none(sample_tab, report):
     tab = sample_tab
     tab.timeline.show_s2c.setChecked(False)
     tab.timeline.show_c2s.setChecked(False)
@@ -81,3 +82,4 @@ def test_f8_in_a_timeline_without_problems_says_there_is_none(sample_tab):
     tab.timeline.show_transport.setChecked(False)
     tab.timeline.next_problem()
     assert tab.status.text() == "no problem in the rows the filter shows: nothing to go to"
+    report.saw(tab.status.text())

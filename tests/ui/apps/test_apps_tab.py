@@ -148,7 +148,7 @@ def test_as_root_without_the_variable_the_tab_says_why_and_renders_nothing(qtbot
 
 @pytest.mark.report("faults", "an MCP App that renders in the Apps tab", surface="GUI", group="window")
 def test_an_app_that_renders_brings_the_apps_tab_forward_with_most_of_its_room_and_its_tool_is_marked(
-        qtbot, qloop, tmp_path, monkeypatch):
+        qtbot, qloop, tmp_path, monkeypatch, report):
     """Issue 39: the Apps tab stayed behind the Composer, nothing in the Explorer marked a tool with an app, and
     the app and Policy panes opened a few lines high until dragged."""
     async def no(parent: Any, title: str, text: str) -> bool:
@@ -172,3 +172,4 @@ def test_an_app_that_renders_brings_the_apps_tab_forward_with_most_of_its_room_a
         app, policy = tab.apps.split.sizes()
         assert app > 2 * policy > 0, (app, policy)
         assert win.grab().save(str(tmp_path / "apps-tab.png"))
+    report.saw("the Apps tab comes forward, the app in most of its room and its policy below; the tool is marked [app]")
