@@ -20,6 +20,10 @@ from inspector.core.check.report import render
 from inspector.core.check.runner import CheckRun, Report, run_checks
 from inspector.core.connect.target import Target
 
+# Every test here runs the CLI end to end against servers in subprocesses: CI's second step runs them, the
+# quick suite does not (issue 39: it stays under two minutes as the suite grows).
+pytestmark = pytest.mark.integration
+
 BROKEN = [sys.executable, str(Path(__file__).resolve().parent / "servers" / "broken_server.py")]
 #: the broken server answers at once; only the id it mangles is waited for in full
 TIMEOUT = 2.0

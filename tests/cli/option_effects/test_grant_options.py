@@ -36,6 +36,10 @@ from option_effects_support import (
     run_command,
 )
 
+# Every test here runs the CLI end to end against servers in subprocesses: CI's second step runs them, the
+# quick suite does not (issue 39: it stays under two minutes as the suite grows).
+pytestmark = pytest.mark.integration
+
 CLIENT = "pre-client"  #: the client servers/oauth_server.py knows
 IDP_CLIENT = "idp-client"  #: the client its IdP requires in a token exchange
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"

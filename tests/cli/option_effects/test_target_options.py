@@ -30,6 +30,10 @@ from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
 from inspector.core.redaction import REDACTED
 from inspector.core.wire.events import Direction, Event, Kind
 
+# Every test here runs the CLI end to end against servers in subprocesses: CI's second step runs them, the
+# quick suite does not (issue 39: it stays under two minutes as the suite grows).
+pytestmark = pytest.mark.integration
+
 CIMD_URL = "https://client.example/mcp-inspector.json"  #: the document tests/auth/servers/oauth_server.py knows
 PRE_CLIENT, PRE_SECRET = "pre-client", "pre-secret-Zq81x"  #: its pre-registered client
 
