@@ -95,6 +95,27 @@ def test_a_client_sending_its_head_a_byte_at_a_time_is_answered_408_and_closed_a
     assert frames.sent == []  # nothing was relayed or recorded
 
 
+def test_a_client_that_writes_again_before_reading_the_408_still_reads_it(short_head_timeout):
+    """A lingering close: the tap shuts its side and drops what the client still sends for a while. A socket
+    closed with the client's later bytes arriving makes the kernel reset the connection, and the client, which
+    had not read the 408 yet, loses it (ConnectionResetError instead of the answer)."""
+    async def pause_then_write(port: int, frames: Frames) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(HEAD[:40])
+        await asyncio.sleep(HEAD_TIMEOUT * 2)  # the client's own pause, past the bound: the tap answers meanwhile
+        try:
+            for _ in range(3):
+                writer.write(b"X-Pad: a\r\n")
+                await writer.drain()
+                await asyncio.sleep(0.05)  # a client that writes a little more before it reads
+            return await asyncio.wait_for(reader.read(), CASE_TIMEOUT)
+        finally:
+            writer.close()
+
+    answer, _ = asyncio.run(asyncio.wait_for(with_tap(pause_then_write), CASE_TIMEOUT))
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+
+
 def test_a_connection_that_says_nothing_is_closed_at_the_bound_without_an_answer(short_head_timeout):
     async def silent(port: int, frames: Frames) -> tuple[bytes, float]:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)

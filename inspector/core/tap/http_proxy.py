@@ -103,6 +103,10 @@ STOP_GRACE = 2.0
 #: a connection and a task of the tap for as long as it likes). Long enough for any real client; an idle
 #: connection is closed without a word, a head cut short gets 408.
 REQUEST_HEAD_TIMEOUT = 30.0
+#: After answering 408 to a client that is still sending, how long the tap reads (and drops) what it sends before
+#: closing: closing a socket with bytes unread makes the kernel reset the connection, and the client may lose the
+#: answer before it reads it (a "lingering close", as web servers do; Apache's default is 2 s too).
+LINGER_TIMEOUT = 2.0
 #: What the capture says of an exchange whose client left while the server had not answered yet.
 CLIENT_LEFT = ("the client closed its connection before the server answered; the request to the server was cancelled "
                "and its connection closed")
@@ -156,7 +160,21 @@ class _Client:
             if self.conn.trailing_data[0]:  # part of a head came: say why it is cut off
                 await self.plain(408, f"mcp-inspector tap: the request's head did not arrive whole within "
                                       f"{REQUEST_HEAD_TIMEOUT:g} s; the connection is closed.\n")
+                await self.linger()
             return None
+
+    async def linger(self) -> None:
+        """Shut the tap's side for writing and read (and drop) what the client still sends, until it closes or
+        :data:`LINGER_TIMEOUT` passes, so that the answer just written reaches it before the connection closes."""
+        deadline = time.monotonic() + LINGER_TIMEOUT
+        try:
+            if self.writer.can_write_eof():
+                self.writer.write_eof()
+            while (left := deadline - time.monotonic()) > 0:
+                if not await wait_for(self.reader.read(READ_SIZE), left):
+                    return  # the client closed its side
+        except (TimeoutError, ConnectionError, OSError):
+            return
 
     async def wait_closed(self) -> None:
         """Until the client closes its side (bytes it sends meanwhile, a pipelined request, wait in h11)."""
