@@ -20,6 +20,10 @@ from inspector.core.check.context import got as _got
 from inspector.core.check.lint import lint_capture
 from inspector.core.wire.events import Event, Kind
 
+# Every test here runs the CLI end to end against servers in subprocesses: CI's second step runs them, the
+# quick suite does not (issue 39: it stays under two minutes as the suite grows).
+pytestmark = pytest.mark.integration
+
 HOSTILE = [sys.executable, str(ROOT / "tests" / "data" / "hostile" / "hs.py")]
 
 

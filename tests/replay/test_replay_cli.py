@@ -14,6 +14,10 @@ from inspector.core.capture import read_capture
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_TIMEOUT
 from inspector.core.wire.events import Direction, Kind
 
+# Every test here runs the CLI end to end against servers in subprocesses: CI's second step runs them, the
+# quick suite does not (issue 39: it stays under two minutes as the suite grows).
+pytestmark = pytest.mark.integration
+
 
 def test_a_demo_capture_replayed_against_the_demo_matches(record, replay, tmp_path):
     capture = record(DEMO, [TOOLS_LIST, ECHO], "--handshake", "legacy")
