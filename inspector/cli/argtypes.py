@@ -7,15 +7,20 @@ from __future__ import annotations
 import argparse
 
 
-def non_negative(text: str) -> float:
-    """A number of seconds, 0 or more."""
+def non_negative(text: str, unit: str = "seconds") -> float:
+    """A number of ``unit``, 0 or more."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
     if value < 0 or value != value:
         raise argparse.ArgumentTypeError("must be 0 or more")
     return value
+
+
+def milliseconds(text: str) -> float:
+    """A number of milliseconds, 0 or more (``--latency-threshold``)."""
+    return non_negative(text, "milliseconds")
 
 
 def positive(text: str) -> float:

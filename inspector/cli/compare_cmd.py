@@ -42,7 +42,7 @@ examples:
 
 
 def add_parsers(sub: Any) -> None:
-    from inspector.cli.argtypes import non_negative
+    from inspector.cli.argtypes import milliseconds
     from inspector.cli.main import EpilogFormatter
     from inspector.cli.server_options import add_server_options
 
@@ -63,7 +63,7 @@ def add_parsers(sub: Any) -> None:
     diff.add_argument("--ignore", action="append", default=[], metavar="PATH",
                       help="a JSON path whose differences in the answers do not count, e.g. "
                            "'$.result.content[*].text' (repeatable; as replay's)")
-    diff.add_argument("--latency-threshold", type=non_negative, metavar="MS",
+    diff.add_argument("--latency-threshold", type=milliseconds, metavar="MS",
                       help="report a request whose latency moved by more than MS milliseconds (default: latency "
                            "is not compared)")
     diff.add_argument("--out", type=Path, metavar="FILE", help="--against: save the live session as a capture")

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from inspector.cli.argtypes import non_negative, positive, size_pair, timeout_or_none
+from inspector.cli.argtypes import milliseconds, non_negative, positive, size_pair, timeout_or_none
 from inspector.cli.main import build_parser
 
 
@@ -19,6 +19,16 @@ def test_seconds_must_be_numbers_and_positive_ones_more_than_zero() -> None:
             non_negative(bad)
     with pytest.raises(argparse.ArgumentTypeError, match="more than 0"):
         positive("0")
+
+
+def test_diffs_latency_threshold_is_read_and_refused_as_milliseconds() -> None:
+    assert milliseconds("200") == 200.0
+    with pytest.raises(argparse.ArgumentTypeError, match="'x' is not a number of milliseconds"):
+        milliseconds("x")
+    parser = build_parser()
+    with contextlib.redirect_stderr(io.StringIO()) as said, pytest.raises(SystemExit):
+        parser.parse_args(["diff", "a.jsonl", "b.jsonl", "--latency-threshold", "soon"])
+    assert "'soon' is not a number of milliseconds" in said.getvalue()
 
 
 def test_a_timeout_of_none_or_zero_is_no_timeout() -> None:
