@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import select
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -99,20 +100,21 @@ def test_a_client_that_writes_again_before_reading_the_408_still_reads_it(short_
     """A lingering close: the tap shuts its side and drops what the client still sends for a while. A socket
     closed with the client's later bytes arriving makes the kernel reset the connection, and the client, which
     had not read the 408 yet, loses it (ConnectionResetError instead of the answer)."""
-    async def pause_then_write(port: int, frames: Frames) -> bytes:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(HEAD[:40])
-        await asyncio.sleep(HEAD_TIMEOUT * 2)  # the client's own pause, past the bound: the tap answers meanwhile
-        try:
+    def pause_then_write(port: int) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=CASE_TIMEOUT) as sock:
+            sock.sendall(HEAD[:40])
+            sock.recv(1, socket.MSG_PEEK)  # until the tap's 408 has arrived, left unread
             for _ in range(3):
-                writer.write(b"X-Pad: a\r\n")
-                await writer.drain()
-                await asyncio.sleep(0.05)  # a client that writes a little more before it reads
-            return await asyncio.wait_for(reader.read(), CASE_TIMEOUT)
-        finally:
-            writer.close()
+                sock.sendall(b"X-Pad: a\r\n")  # the client writes a little more before it reads
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+            return answer
 
-    answer, _ = asyncio.run(asyncio.wait_for(with_tap(pause_then_write), CASE_TIMEOUT))
+    async def case(port: int, frames: Frames) -> bytes:
+        return await asyncio.to_thread(pause_then_write, port)
+
+    answer, _ = asyncio.run(asyncio.wait_for(with_tap(case), CASE_TIMEOUT))
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
 
 
