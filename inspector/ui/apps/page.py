@@ -163,11 +163,7 @@ class AppPage(QWebEnginePage):
 
     def _webrtc_refused(self, text: str) -> None:
         """The guard refused a page's ``RTCPeerConnection``: each ICE server it named is a blocked request."""
-        try:
-            detail = json.loads(text)
-        except ValueError:
-            detail = {}
-        detail = detail if isinstance(detail, dict) else {}
+        detail = _guard_detail(text)
         urls = [str(u) for u in detail.get("urls") or [] if isinstance(u, str)][:20] or [str(detail.get("what"))]
         for url in urls:
             self.blocked(shown_url(url), WEBRTC, "WebRTC is off for apps: its STUN and TURN connections are no "
@@ -175,11 +171,7 @@ class AppPage(QWebEnginePage):
 
     def _hint_refused(self, text: str) -> None:
         """The guard took a resource hint out of what the page inserted: a blocked request."""
-        try:
-            detail = json.loads(text)
-        except ValueError:
-            detail = {}
-        detail = detail if isinstance(detail, dict) else {}
+        detail = _guard_detail(text)
         rel = PRECONNECT if detail.get("rel") == PRECONNECT else DNS_PREFETCH
         href = detail.get("href")
         href = href if isinstance(href, str) else ""
@@ -195,3 +187,12 @@ class AppPage(QWebEnginePage):
     def javaScriptPrompt(self, origin: QUrl | str, text: str, default: str) -> tuple[bool, str]:
         self.console("info", f"prompt() not shown (cancelled): {text}", 0, QUrl(origin).toString())
         return False, ""
+
+
+def _guard_detail(text: str) -> dict[str, Any]:
+    """What the app's guard script said of a refusal (a JSON object after its mark); {} when it is none."""
+    try:
+        detail = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return detail if isinstance(detail, dict) else {}
