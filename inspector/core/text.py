@@ -37,3 +37,8 @@ def safe_json(text: str) -> str:
     """JSON text as ``json.dumps(..., ensure_ascii=False)`` writes it, with the control characters JSON leaves raw
     written as ``\\u`` escapes: the same JSON value, nothing in it a terminal acts on."""
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 task``, ``2,000 tasks``: a count and its noun, singular for one (nouns that take an ``s``)."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

@@ -9,6 +9,7 @@ from typing import Any
 
 from inspector.core.present.describe import target_words
 from inspector.core.session.outcomes import ServerInfo
+from inspector.core.text import counted
 
 
 def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapping[str, int],
@@ -37,11 +38,6 @@ def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapp
     if extra is not None:
         parts.append(extra)
     return " · ".join(parts)
-
-
-def counted(n: int, thing: str) -> str:
-    """``1 framing error``, ``2,000 framing errors``: a count and its noun, singular for one."""
-    return f"{n:,} {thing}{'' if n == 1 else 's'}"
 
 
 def tap_status(hello: Mapping[str, Any], state: str, events: int) -> str:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from inspector.core.notices import What
 from inspector.core.skills.entries import SkillEntry
 from inspector.core.skills.shelf import ShelfNotice, SkillShelf
+from inspector.core.text import counted
 
 _ROLE = Qt.ItemDataRole.UserRole
 _FINDING = QBrush(QColor(220, 50, 47))
@@ -188,9 +189,9 @@ class SkillsPage(QWidget):
         count = len(self.shelf.entries)
         loaded = sum(1 for load in self.shelf.loads.values() if load.loaded)
         read = sum(len(load.files) for load in self.shelf.loads.values())
-        done = f"{loaded} loaded, {read} file{'' if read == 1 else 's'} read" if read or loaded else \
+        done = f"{loaded} loaded, {counted(read, 'file')} read" if read or loaded else \
             "no skill file read yet"
-        self.listing_about.setText(f"{count} skill{'' if count == 1 else 's'} ({done}){hints}")
+        self.listing_about.setText(f"{counted(count, 'skill')} ({done}){hints}")
 
     def current_uri(self) -> str | None:
         item = self.skill_list.currentItem()

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from inspector.core.explore.tasks import LEGACY, TaskBook, TaskRun, form_of, task_support
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.spans import short_task_id
+from inspector.core.text import counted
 from inspector.core.transports.base import TransportError
 
 COLUMNS = ("Task", "Tool", "Status", "Progress")
@@ -159,7 +160,7 @@ class TasksPage(QWidget):
         except TransportError as exc:
             self._say(str(exc), failure=True)
             return
-        self._say(f"the session knows {len(runs)} task{'' if len(runs) == 1 else 's'}")
+        self._say(f"the session knows {counted(len(runs), 'task')}")
 
 
 def describe(run: TaskRun) -> str:
