@@ -32,6 +32,7 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.correlation import Correlator
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
 from inspector.core.wire.framing import server_broke_framing
+from inspector.core.wire.intercepted import HELD, MARK, delivered, mark_of
 
 #: Called with each batch of new events, after they are numbered, paired, counted, saved and kept.
 Listener = Callable[[list[Event]], None]
@@ -96,7 +97,9 @@ class EventPipeline:
             if kind == Kind.MESSAGE:
                 counts[event.dir or "s2c"] += 1
                 rpc = event.rpc
-                if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
+                if rpc is not None and rpc.kind != jsonrpc.NOTIFICATION and MARK in event.data:
+                    self._intercepted(event, reactions)
+                elif rpc is not None and rpc.kind != jsonrpc.NOTIFICATION:
                     if rpc.method in PROBE_METHODS and "exchange" in event.data and event.dir == Direction.C2S:
                         self._probes[event.data["exchange"]] = rpc.method or ""
                     elif self._refused and rpc.kind == jsonrpc.ERROR and event.dir == Direction.S2C:
@@ -129,6 +132,16 @@ class EventPipeline:
         for listener in self.listeners:
             listener(events)
         return reactions
+
+    def _intercepted(self, event: Event, reactions: list[Reaction]) -> None:
+        """A message an intercept rule acted on (:mod:`inspector.core.wire.intercepted`): one its peer never got
+        is not paired and asks for no reaction; a held request is paired (the inspector's answer answers it) and
+        asks for none (its peer never got it to act on)."""
+        if not delivered(event.data):
+            return
+        request = self.correlator.observe(event)
+        if (mark_of(event.data) or {}).get("role") != HELD:
+            reactions.append((event, request))
 
     def _probe_answered(self, event: Event) -> None:
         """The HTTP answer to a probe: a 4xx is the expected refusal of a server that speaks older revisions."""
