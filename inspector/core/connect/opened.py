@@ -13,6 +13,7 @@ also a note in the capture.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +23,8 @@ from inspector.core.capture.pipeline import Keeper
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.connect.target import Target, make_transport
 from inspector.core.exits import EXIT_BAD_INPUT
+from inspector.core.intercept.engine import Interceptor
+from inspector.core.intercept.transport import InterceptingTransport, Pauser
 from inspector.core.session.answers import AnswerPolicy
 from inspector.core.session.outcomes import HandshakeError, failure_exit
 from inspector.core.session.server_requests import ServerRequestHandler
@@ -76,15 +79,26 @@ def session_on(transport: Transport, out: Path | None, *, handler: ServerRequest
                keeper: Callable[[CaptureWriter | None], Keeper] | None = None,
                roots: list[dict[str, str]] | None = None, keep_events: bool = False,
                timeout_hint: str = DEFAULT_TIMEOUT_HINT, header: Mapping[str, object] | None = None,
+               interceptor: Interceptor | None = None, pauser: Pauser | None = None,
                **fields: object) -> tuple[Session, CaptureWriter | None]:
     """A session on a built ``transport``, not started yet: the server's requests answered by ``handler``, the
     capture ``out`` opened (:func:`open_capture`, its header given ``header``'s and ``fields``' fields) and its
-    events kept by ``keeper(writer)`` if given. The caller closes the session, then the writer. Raises
-    :class:`CannotOpen` (status 2) with one sentence."""
+    events kept by ``keeper(writer)`` if given. With ``interceptor``, every message each way goes through it
+    (:class:`~inspector.core.intercept.transport.InterceptingTransport`, paused ones decided by ``pauser``) and
+    the capture header keeps the rules in force (``intercept_rules``). The caller closes the session, then the
+    writer. Raises :class:`CannotOpen` (status 2) with one sentence."""
+    wrapper: InterceptingTransport | None = None
+    if interceptor is not None:
+        wrapper = InterceptingTransport(transport, interceptor, pauser=pauser)
+        fields = {**fields, "intercept_rules": [rule.to_json() for rule in interceptor.rules.rules]}
+        transport = wrapper
     writer = open_capture(transport, out, stream=stream, track_offsets=track_offsets, what=what,
                           **{**(header or {}), **fields})
     session = Session(transport, capture=writer, roots=roots, keep_events=keep_events, server_request_handler=handler,
                       timeout_hint=timeout_hint, keeper=keeper(writer) if keeper is not None else None)
+    if wrapper is not None:
+        started = session.started_at
+        wrapper.clock = lambda: time.monotonic() - started
     return session, writer
 
 
