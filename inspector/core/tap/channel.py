@@ -27,6 +27,9 @@ Protocol, version 1: UTF-8 JSON, one object per line (``\\n``), tap to window on
    it (``128 + N`` for a death by signal N; null if the tap could not tell).
 
 Control lines have a ``"type"``; event lines never do. Readers skip control types they do not know.
+
+A connection whose hello has another ``type`` is not a tap's feed: ``breakpoints`` is a tap relay's link to its
+tab's breakpoints (:mod:`inspector.core.tap.breakpoint_link`), handled by :func:`listen`'s ``others``.
 """
 
 from __future__ import annotations
@@ -240,10 +243,16 @@ class TapListener:
         await self.wait_closed()
 
 
+#: A handler of another kind of connection on the same socket: its reader, writer and hello.
+OtherHandler = Callable[[asyncio.StreamReader, asyncio.StreamWriter, dict[str, Any]], Awaitable[None]]
+
+
 async def listen(path: str | os.PathLike[str] | None, handler: Handler, *,
-                 allowed_uid: int | None = None) -> TapListener:
+                 allowed_uid: int | None = None, others: Mapping[str, OtherHandler] | None = None) -> TapListener:
     """Listen for taps on ``path`` (default :func:`default_socket_path`); ``handler`` runs once per
-    connected tap, after its hello, and the connection closes when it returns.
+    connected tap, after its hello, and the connection closes when it returns. ``others`` handles connections
+    whose hello has another ``type`` (a tap's breakpoint link: :mod:`inspector.core.tap.breakpoint_link`), with
+    the same checks.
 
     The folder is made 0700 and the socket 0600. A stale socket file (nothing listening) is replaced; a live
     one raises ChannelError, as does anything that is not a socket. ``allowed_uid`` (default: ours) is the
@@ -278,6 +287,9 @@ async def listen(path: str | os.PathLike[str] | None, handler: Handler, *,
                 line = await wait_for(reader.readline(), HELLO_TIMEOUT)
                 hello = json.loads(line)
             except (TimeoutError, ValueError, ConnectionError, asyncio.LimitOverrunError):
+                return
+            if isinstance(hello, dict) and others and hello.get("type") in others:
+                await others[hello["type"]](reader, writer, hello)
                 return
             if not isinstance(hello, dict) or hello.get("type") != "tap":
                 return

@@ -1,0 +1,234 @@
+"""Breakpoints in a tap tab: the tap's relay asks the window what to do with a paused message of a real client.
+
+The stdio tap's relay (not its recorder: the relay holds the bytes) opens a second connection to the window's
+tap socket (:mod:`inspector.core.tap.channel`: the same private per-user Unix socket and the same checks) when it
+starts. Without a window there is no link, and the tab that shows the tap later has no breakpoints for it.
+
+Protocol, version 1: UTF-8 JSON, one object per line, both ways.
+
+- relay → window, first: ``{"type": "breakpoints", "protocol": 1, "name": NAME, "pid": PID}`` (the same name
+  and pid as the tap's own hello, so the window finds the tab).
+- window → relay: ``{"type": "rules", "rules": [...]}``: the tab's breakpoints (the rules-file shape, numbered
+  after the tap's own ``--rules``), at once and whenever they change. The relay waits :data:`FIRST_RULES_WAIT`
+  for the first, so the client's first messages already meet them.
+- relay → window: ``{"type": "paused", "id": N, "dir": "c2s", "text": "...", "rule": R}``: a message held by
+  rule R (``text`` is its bytes as UTF-8; bytes that are not UTF-8 come as ``"base64"`` instead).
+- window → relay: ``{"type": "decide", "id": N, "choice": "forward" | "drop" | "error" | "delay", "edited":
+  TEXT or null, "code": C, "message": M, "ms": MS}``: the person's decision, turned into a verdict by
+  :meth:`~inspector.core.intercept.engine.Interceptor.resolve`.
+
+When the link breaks (the tab or the window closed) every paused message goes on unchanged, and new pauses pass
+at once: nobody is left to decide. Lines the relay cannot read are skipped; a decision for an unknown id is
+ignored. Nothing the window sends can make the relay write anywhere but the message's own peer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from inspector.core.intercept.engine import PASS_ACTION, Interceptor, Verdict
+from inspector.core.intercept.rules import Rule, Rules, RulesError, parse_rules
+from inspector.core.tap.channel import MAX_LINE_BYTES, peer_uid, private_dir_problem
+from inspector.core.waiting import wait_for
+
+PROTOCOL_VERSION = 1
+#: How long the relay waits for the window's first rules before the server starts (a window answers in
+#: milliseconds; a hung one must not hold the client's server back).
+FIRST_RULES_WAIT = 2.0
+#: How long the relay tries to reach the window's socket (a local socket answers at once or not at all).
+CONNECT_WAIT = 1.0
+
+
+def _encoded(raw: bytes) -> dict[str, str]:
+    try:
+        return {"text": raw.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"base64": base64.b64encode(raw).decode("ascii")}
+
+
+def decoded(obj: dict[str, Any]) -> bytes:
+    """A paused message's bytes from its ``paused`` line."""
+    if isinstance(obj.get("text"), str):
+        return str(obj["text"]).encode("utf-8")
+    return base64.b64decode(str(obj.get("base64", "")), validate=False)
+
+
+class BreakpointLink:
+    """The relay's side: the window's breakpoints for this tap, and the :data:`Pauser` that asks it."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, interceptor: Interceptor,
+                 own: Rules) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.interceptor = interceptor
+        self.own = own  #: the tap's ``--rules`` (the window's come after them)
+        self._waiting: dict[int, tuple[asyncio.Future[dict[str, Any]], str, bytes, Rule | None]] = {}
+        self._next = 0
+        self._first = asyncio.get_running_loop().create_future()
+        self._task = asyncio.ensure_future(self._read())
+        self.closed = False
+        #: called with a sentence when the link ends or a line cannot be used (the relay's note)
+        self.said: Callable[[str], None] = lambda text: None
+
+    @classmethod
+    async def connect(cls, path: Path, hello: dict[str, Any], interceptor: Interceptor,
+                      own: Rules) -> BreakpointLink | None:
+        """The link, after the window's first rules; None when no window of ours listens on ``path``."""
+        if private_dir_problem(path) is not None:
+            return None
+        try:
+            reader, writer = await wait_for(asyncio.open_unix_connection(os.fspath(path), limit=MAX_LINE_BYTES),
+                                            CONNECT_WAIT)
+        except (OSError, TimeoutError):
+            return None
+        if peer_uid(writer.get_extra_info("socket")) not in (None, os.getuid()):
+            writer.close()
+            return None
+        link = cls(reader, writer, interceptor, own)
+        link._send({"type": "breakpoints", "protocol": PROTOCOL_VERSION, "name": hello.get("name", ""),
+                    "pid": hello.get("pid")})
+        with contextlib.suppress(TimeoutError):
+            await wait_for(asyncio.shield(link._first), FIRST_RULES_WAIT)
+        return link
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+        except (ConnectionError, RuntimeError):
+            self._broke()
+
+    async def pause(self, direction: str, raw: bytes, verdict: Verdict) -> Verdict:
+        """The :data:`~inspector.core.intercept.transport.Pauser`: asks the window, waits for its decision."""
+        if self.closed:
+            return Verdict(PASS_ACTION, verdict.rule, out=raw)
+        self._next += 1
+        number = self._next
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[number] = (future, direction, raw, verdict.rule)
+        self._send({"type": "paused", "id": number, "dir": direction, **_encoded(raw),
+                    "rule": verdict.rule.number if verdict.rule is not None else 0})
+        try:
+            decision = await future
+        finally:
+            self._waiting.pop(number, None)
+        return self._verdict(decision, direction, raw, verdict.rule)
+
+    def _verdict(self, decision: dict[str, Any], direction: str, raw: bytes, rule: Rule | None) -> Verdict:
+        choice = decision.get("choice", "forward")
+        edited = decision.get("edited")
+        try:
+            return self.interceptor.resolve(
+                direction, raw, str(choice), edited=edited.encode("utf-8") if isinstance(edited, str) else None,
+                code=int(decision.get("code", -32000)), message=str(decision.get("message", "")),
+                ms=max(0, int(decision.get("ms", 0))), rule=rule)
+        except (ValueError, TypeError):
+            self.said(f"the window's decision {choice!r} on a paused message cannot be used; it went on unchanged")
+            return Verdict(PASS_ACTION, rule, out=raw)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                line = await self._reader.readline()
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(obj, dict):
+                    self._received(obj)
+        except (ConnectionError, ValueError, asyncio.LimitOverrunError):
+            pass
+        finally:
+            self._broke()
+
+    def _received(self, obj: dict[str, Any]) -> None:
+        kind = obj.get("type")
+        if kind == "rules":
+            try:
+                theirs = parse_rules(obj.get("rules", []), "the window's breakpoints")
+            except RulesError as exc:
+                self.said(str(exc))
+                return
+            first = len(self.own.rules)
+            renumbered = tuple(Rule(**{**rule.__dict__, "number": first + rule.number}) for rule in theirs.rules)
+            self.interceptor.rules = Rules(self.own.rules + renumbered, self.own.source)
+            if not self._first.done():
+                self._first.set_result(None)
+        elif kind == "decide":
+            number = obj.get("id")
+            waiting = self._waiting.get(number) if isinstance(number, int) else None
+            if waiting is not None and not waiting[0].done():
+                waiting[0].set_result(obj)
+
+    def _broke(self) -> None:
+        """Nobody is left to decide: what waits goes on unchanged, and the window's breakpoints are gone."""
+        if self.closed:
+            return
+        self.closed = True
+        self.interceptor.rules = self.own
+        for future, _direction, _raw, _rule in list(self._waiting.values()):
+            if not future.done():
+                future.set_result({"choice": "forward"})
+        if not self._first.done():
+            self._first.set_result(None)
+        with contextlib.suppress(OSError, RuntimeError):
+            self._writer.close()
+
+    async def close(self) -> None:
+        self._broke()
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+            await self._task
+
+
+class WindowSide:
+    """The window's side of one link (what a tap tab drives): send rules and decisions, read paused messages.
+    Made by the window's tap listener for a ``breakpoints`` hello (:func:`inspector.core.tap.channel.listen`'s
+    ``others``)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hello: dict[str, Any]) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.hello = hello
+
+    @property
+    def pid(self) -> Any:
+        return self.hello.get("pid")
+
+    def send_rules(self, rules: list[Rule]) -> None:
+        self._write({"type": "rules", "rules": [rule.to_json() for rule in rules]})
+
+    def decide(self, number: int, choice: str, *, edited: str | None = None, code: int = -32000,
+               message: str = "", ms: int = 0) -> None:
+        self._write({"type": "decide", "id": number, "choice": choice, "edited": edited, "code": code,
+                     "message": message, "ms": ms})
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError, OSError):
+            self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+
+    async def paused(self) -> AsyncIterator[dict[str, Any]]:
+        """Each ``paused`` line as a dict (its bytes: :func:`decoded`), until the relay goes away."""
+        while True:
+            try:
+                line = await self._reader.readline()
+            except (ValueError, asyncio.LimitOverrunError, ConnectionError):
+                return
+            if not line.endswith(b"\n"):
+                return
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and obj.get("type") == "paused" and isinstance(obj.get("id"), int):
+                yield obj
