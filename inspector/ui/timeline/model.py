@@ -43,6 +43,7 @@ from inspector.core.protocol.judge import ProtocolFinding
 from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.ids import id_text
+from inspector.core.wire.intercepted import describe, mark_of, short
 from inspector.core.wire.problems import ProblemBook
 
 COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
@@ -335,6 +336,9 @@ class TimelineModel(QAbstractTableModel):
             text = f"{event.reason}"
         elif event.findings and event.kind != Kind.HTTP:
             text = f"{event.findings[0].text} · {text}"
+        found = mark_of(event.data) if event.data else None
+        if found is not None:  # an intercept rule or a breakpoint acted on it: one word first, the whole in the tooltip
+            text = f"[{short(found)}] {text}"
         self._summaries[row] = text
         if len(self._summaries) > SUMMARY_CACHE_ROWS:
             self._summaries.popitem(last=False)
@@ -378,6 +382,9 @@ class TimelineModel(QAbstractTableModel):
                          "to it")
         if event.reason:
             lines.append(event.reason)
+        found = mark_of(event.data) if event.data else None
+        if found is not None:
+            lines.append(describe(found))
         lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)
         if self.problems is not None:
             lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in self.problems.of(event.seq)
