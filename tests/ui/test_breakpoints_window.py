@@ -12,7 +12,8 @@ import sys
 
 import pytest
 from helpers import until
-from qt_loop import call_tool, open_test_window
+from PySide6.QtCore import Qt
+from qt_loop import open_test_window
 
 from inspector.core.capture.reader import read_capture
 from inspector.core.connect.target import Target
@@ -20,6 +21,7 @@ from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.intercepted import mark_of
 from inspector.ui.session.live import READY
 from inspector.ui.session.tab import SessionTab
+from inspector.ui.timeline.model import COL_SUMMARY
 
 pytestmark = pytest.mark.integration
 DEMO = [sys.executable, "-m", "inspector.demo"]
@@ -51,8 +53,12 @@ def text_of(event: Event) -> str:
 
 
 async def paused_call(tab: SessionTab, text: str) -> None:
-    """Break on calls to echo (as the Explorer's menu does) and call it from the composer: it waits in the queue."""
-    assert tab.live.intercept.add_tool("echo")
+    """Break on calls to echo (the Explorer's "Break on calls to this tool") and call it from the composer: it
+    waits in the queue."""
+    await until(lambda: tab.explorer.tools.select_tool("echo"), 15, "the Explorer to list echo")
+    tab.explorer.tools.break_action.trigger()
+    assert tab.side.currentWidget() is tab.breakpoints
+    assert [rule.label() for rule in tab.live.intercept.breakpoints.rules.rules][-1].endswith("(pause)")
     tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
                                       "params": {"name": "echo", "arguments": {"text": text}}}))
     assert tab.composer.send()
@@ -85,7 +91,10 @@ def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(win
     assert roles == ["original", "changed"]  # the capture keeps both, marked
     assert "as typed" in calls[0].raw.decode() and "as edited" in calls[1].raw.decode()
     row = tab.model.row_of_seq(calls[1].seq)
-    assert tab.model.cell(row, 9, 0).startswith("[changed]")
+    assert tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.DisplayRole).startswith("[changed]")
+    assert "changed by rule 1 (pause)" in tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.ToolTipRole)
+    tab.detail.show_event(calls[0])
+    assert tab.detail.notes.text().startswith("intercepted: original, never delivered: rule 1 (pause) changed it")
 
 
 def test_a_paused_tool_call_dropped_never_reaches_the_server_and_one_answered_with_an_error_gets_it(window, qloop):
@@ -109,7 +118,8 @@ def test_a_paused_tool_call_dropped_never_reaches_the_server_and_one_answered_wi
     answer = answers(tab)[-1]
     assert answer.json()["error"] == {"code": -32001, "message": "refused at a breakpoint"}
     assert mark_of(answer.data)["role"] == "answer"
-    sent = [(mark_of(e.data) or {}).get("role") for e in tab.events if e.dir == Direction.C2S and e.method == "tools/call"]
+    sent = [(mark_of(e.data) or {}).get("role") for e in tab.events
+            if e.dir == Direction.C2S and e.method == "tools/call"]
     assert sent == ["dropped", "held"]
     assert len(answers(tab)) == 1  # the dropped call got no answer at all
 
