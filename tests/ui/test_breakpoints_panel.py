@@ -82,6 +82,14 @@ def test_a_breakpoint_that_cannot_be_used_is_one_red_sentence_and_nothing_is_add
     assert len(control.breakpoints) == 0
 
 
+def test_the_longest_pause_is_none_until_the_person_sets_one(panel, control):
+    assert control.queue.max_wait is None and panel.longest.text() == "until you decide"
+    panel.longest.setValue(30)
+    assert control.queue.max_wait == 30.0
+    panel.longest.setValue(0)
+    assert control.queue.max_wait is None
+
+
 def test_unticking_a_breakpoint_disables_it_and_remove_takes_it_away(panel, control):
     control.add({"when": {}, "do": "pause"})
     control.add({"when": {"dir": "s2c"}, "do": "drop"})

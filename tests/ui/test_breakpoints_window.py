@@ -90,6 +90,9 @@ def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(win
     roles = [mark_of(e.data)["role"] for e in calls]
     assert roles == ["original", "changed"]  # the capture keeps both, marked
     assert "as typed" in calls[0].raw.decode() and "as edited" in calls[1].raw.decode()
+    said = [e for e in tab.events if e.kind == Kind.NOTE and "intercept_rules" in e.data]  # what was in force
+    assert said[-1].data["intercept_rules"] == [{"when": {"dir": "c2s", "method": "tools/call", "tool": "echo"},
+                                                 "do": "pause"}]
     row = tab.model.row_of_seq(calls[1].seq)
     assert tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.DisplayRole).startswith("[changed]")
     assert "changed by rule 1 (pause)" in tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.ToolTipRole)

@@ -58,6 +58,14 @@ class Breakpoints:
     def __len__(self) -> int:
         return len(self._rules)
 
+    def describe(self) -> str:
+        """The breakpoints in force as one sentence, for the session's note when they change
+        (``breakpoints now: rule 1 (pause) c2s tools/call tool echo; rule 2 (drop) s2c, off``)."""
+        if not self._rules:
+            return "breakpoints now: none"
+        return "breakpoints now: " + "; ".join(f"{rule.label()} {rule.when.describe()}"
+                                               + ("" if rule.enabled else ", off") for rule in self._rules)
+
     def add(self, item: dict[str, Any]) -> Rule:
         """Add a rule given in the rules-file shape (``{"when": {...}, "do": ...}``) at the end; raises
         :class:`RulesError` (one sentence) when it cannot be used."""

@@ -53,8 +53,7 @@ class ToolsPage(QWidget):
         self.tool_list.itemActivated.connect(lambda _item: self._to_form())
         # the tool's menu: pause its calls at a breakpoint (the Breakpoints tab shows the rule)
         self.break_action = QAction("Break on calls to this tool", self.tool_list)
-        self.break_action.triggered.connect(lambda: self._tool is not None and self.break_requested.emit(
-            str(self._tool.get("name", ""))))
+        self.break_action.triggered.connect(self._break_on_tool)
         self.tool_list.addAction(self.break_action)
         self.tool_list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.tool_about = QLabel(self)
@@ -96,6 +95,10 @@ class ToolsPage(QWidget):
         self._call_keys = CallKeys(self.call, self)
         for keys in CALL_KEYS:
             QShortcut(QKeySequence(keys), self, self.call).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _break_on_tool(self) -> None:
+        if self._tool is not None and isinstance(self._tool.get("name"), str):
+            self.break_requested.emit(self._tool["name"])
 
     @property
     def tool(self) -> dict[str, Any] | None:

@@ -99,12 +99,19 @@ class LiveSession(QObject):
                                           roots=roots_of(self.target.roots), name=self.target.name,
                                           interceptor=queue.interceptor, pauser=queue)
         queue.hold = functools.partial(hold_clock, self.session)  # a paused request's timeout clock stops
+        self.intercept.rules_changed.connect(self._breakpoints_changed)
         assert writer is not None
         self.writer = writer
         self.exporter = otel_export.attach(self.session, writer.header)  # --otlp-endpoint: a span per request
         self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so
         self.session.extensions = client_extension()  # the Apps tab renders MCP Apps: servers may offer them
         return self.session
+
+    def _breakpoints_changed(self) -> None:
+        """The capture says which breakpoints are in force from here on (a mark names its rule by number)."""
+        if self.session is not None and not self.session.closed:
+            breakpoints = self.intercept.breakpoints
+            self.session.note(breakpoints.describe(), intercept_rules=[r.to_json() for r in breakpoints.rules.rules])
 
     def start(self) -> None:
         if self.session is not None:

@@ -31,6 +31,7 @@ def test_breakpoints_give_the_interceptor_every_change_numbered_in_order():
     assert [rule.number for rule in interceptor.rules.rules] == [1]
     assert not interceptor.active  # the one left is disabled
     assert seen == [1, 2, 2, 1]
+    assert points.describe() == "breakpoints now: rule 1 (pause) c2s tools/call tool echo, off"
 
 
 def test_a_breakpoint_that_cannot_be_used_is_refused_in_one_sentence_and_changes_nothing():
