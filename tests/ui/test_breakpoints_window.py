@@ -13,7 +13,7 @@ import sys
 import pytest
 from helpers import until
 from PySide6.QtCore import Qt
-from qt_loop import open_test_window
+from qt_loop import latency_cell, open_test_window
 
 from inspector.core.capture.reader import read_capture
 from inspector.core.connect.target import Target
@@ -93,6 +93,8 @@ def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(win
     said = [e for e in tab.events if e.kind == Kind.NOTE and "intercept_rules" in e.data]  # what was in force
     assert said[-1].data["intercept_rules"] == [{"when": {"dir": "c2s", "method": "tools/call", "tool": "echo"},
                                                  "do": "pause"}]
+    assert latency_cell(tab, calls[0]) == "never delivered"  # not "pending": the server never got it
+    assert latency_cell(tab, calls[1]).endswith("ms")
     row = tab.model.row_of_seq(calls[1].seq)
     assert tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.DisplayRole).startswith("[changed]")
     assert "changed by rule 1 (pause)" in tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.ToolTipRole)
