@@ -214,12 +214,11 @@ class Shooter:
         tab.explorer.tools.break_action.trigger()
         tab.live.intercept.add({"when": {"dir": "c2s", "method": "tools/list"}, "do": "delay", "ms": 800})
         tab.live.intercept.add({"when": {"dir": "s2c", "method": "tools/call", "tool": "add"}, "do": "error",
-                                "code": -32000, "message": "injected"})
-        tab.live.intercept.set_enabled(2, False)
+                                "code": -32000, "message": "injected", "enabled": False})
         tab.composer.set_text(call("echo", {"text": "hello from the composer"}))
         tab.composer.send()
         await until(lambda: len(tab.live.intercept.queue) == 1, 15, "the paused call")
-        layout(tab, timeline=300, lower=460, detail=520, side=700)
+        layout(tab, timeline=260, lower=500, detail=200, side=640)
         editor = tab.intercepted.editor
         editor.setPlainText(editor.toPlainText().replace("hello from the composer", "hello, edited at a breakpoint"))
         await settle()
@@ -230,6 +229,7 @@ class Shooter:
         changed = next(e for e in tab.events if e.dir == "c2s" and e.data.get("intercept", {}).get("role") == "changed")
         await select(tab, changed.seq)
         tab.side.setCurrentWidget(tab.breakpoints)
+        layout(tab, timeline=300, lower=460, detail=420, side=420)
         await settle()
         self.save(window, "breakpoints-panel.png")
         await self.close(window)
