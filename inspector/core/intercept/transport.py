@@ -136,6 +136,9 @@ class InterceptingTransport(Transport):
 
     def _arrived(self, events: list[Event]) -> None:
         """Events from the inner transport: what it wrote (marked if this wrapper changed it) and what came."""
+        if not self.interceptor.active and not self._sent_marks:  # nothing to decide or mark: as they came (the
+            self.emit_many(events)  # window wraps every session, and a flood must not pay for breakpoints it has not)
+            return
         on_time: list[Event] = []
         for event in events:
             if event.kind != Kind.MESSAGE:
