@@ -18,7 +18,7 @@ from qt_loop import latency_cell, open_test_window
 from inspector.core.capture.reader import read_capture
 from inspector.core.connect.target import Target
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.core.wire.intercepted import mark_of
+from inspector.core.wire.intercepted import describe, mark_of
 from inspector.ui.session.live import READY
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import COL_SUMMARY
@@ -65,7 +65,9 @@ async def paused_call(tab: SessionTab, text: str) -> None:
     await until(lambda: len(tab.live.intercept.queue) == 1, 10, "the call to wait in the Intercepted queue")
 
 
-def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(window, qloop):
+@pytest.mark.report("faults", "a tools/call edited at a breakpoint: its original row in the timeline", surface="GUI",
+                    group="window")
+def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(window, qloop, report):
     async def scenario():
         tab = await ready(window)
         await paused_call(tab, "as typed")
@@ -94,6 +96,8 @@ def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(win
     assert said[-1].data["intercept_rules"] == [{"when": {"dir": "c2s", "method": "tools/call", "tool": "echo"},
                                                  "do": "pause"}]
     assert latency_cell(tab, calls[0]) == "never delivered"  # not "pending": the server never got it
+    report.saw(f"the original's Latency says \"{latency_cell(tab, calls[0])}\" and the answer to the edit is "
+               f"\"{text_of(answers(tab)[-1])}\"")
     assert latency_cell(tab, calls[1]).endswith("ms")
     row = tab.model.row_of_seq(calls[1].seq)
     assert tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.DisplayRole).startswith("[changed]")
@@ -129,7 +133,9 @@ def test_a_paused_tool_call_dropped_never_reaches_the_server_and_one_answered_wi
     assert len(answers(tab)) == 1  # the dropped call got no answer at all
 
 
-def test_a_paused_request_does_not_time_out_while_it_waits(window, qloop):
+@pytest.mark.report("faults", "a tools/call paused at a breakpoint longer than the request timeout", surface="GUI",
+                    group="window")
+def test_a_paused_request_does_not_time_out_while_it_waits(window, qloop, report):
     async def scenario():
         tab = await ready(window, timeout=1.0)
         await paused_call(tab, "after a wait")
@@ -145,9 +151,11 @@ def test_a_paused_request_does_not_time_out_while_it_waits(window, qloop):
     tab = qloop.run_until_complete(scenario())
     assert text_of(answers(tab)[-1]) == "after a wait"
     assert not [e for e in tab.events if e.kind == Kind.NOTE and e.data.get("gave_up")]
+    report.saw(f"paused 2.5 s with a 1 s timeout, forwarded, answered \"{text_of(answers(tab)[-1])}\"; no timeout")
 
 
-def test_closing_the_tab_forwards_what_waits_unchanged(window, qloop):
+@pytest.mark.report("faults", "closing a tab while a message waits at a breakpoint", surface="GUI", group="window")
+def test_closing_the_tab_forwards_what_waits_unchanged(window, qloop, report):
     async def scenario():
         tab = await ready(window)
         await paused_call(tab, "still waiting")
@@ -158,3 +166,5 @@ def test_closing_the_tab_forwards_what_waits_unchanged(window, qloop):
     calls = [e for e in read_capture(tab.capture_path).events if e.dir == Direction.C2S and e.method == "tools/call"]
     assert [b"still waiting" in e.raw for e in calls] == [True]
     assert mark_of(calls[0].data)["role"] == "delayed"  # delivered after its pause, as it came
+    report.saw("the paused tools/call went to the server unchanged before the session ended (capture: "
+               f"{describe(mark_of(calls[0].data))})")
