@@ -168,3 +168,39 @@ def test_closing_the_tab_forwards_what_waits_unchanged(window, qloop, report):
     assert mark_of(calls[0].data)["role"] == "delayed"  # delivered after its pause, as it came
     report.saw("the paused tools/call went to the server unchanged before the session ended (capture: "
                f"{describe(mark_of(calls[0].data))})")
+
+
+def test_a_paused_answer_edited_is_what_the_client_gets_and_a_delayed_one_comes_later(window, qloop):
+    async def scenario():
+        tab = await ready(window)
+        panel = tab.breakpoints
+        panel.direction.setCurrentIndex(panel.direction.findData("s2c"))
+        panel.method.setText("tools/call")
+        panel.tool.setText("echo")
+        assert panel.add_from_form()
+        tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                                          "params": {"name": "echo", "arguments": {"text": "the server says"}}}))
+        assert tab.composer.send()
+        await until(lambda: len(tab.live.intercept.queue) == 1, 10, "the answer to wait")
+        queue = tab.intercepted
+        assert queue.current().title() == "← response #" + str(queue.current().msg_id)
+        queue.editor.setPlainText(queue.editor.toPlainText().replace("the server says", "the client sees"))
+        assert queue.decide("forward", edited=True)
+        await until(lambda: answers(tab), 10, "the edited answer")
+        tab.composer.set_text(json.dumps({"jsonrpc": "2.0", "method": "tools/call",
+                                          "params": {"name": "echo", "arguments": {"text": "later"}}}))
+        assert tab.composer.send()
+        await until(lambda: len(tab.live.intercept.queue) == 1, 10, "the second answer to wait")
+        queue.delay_ms.setValue(300)
+        assert queue.decide("delay")
+        await until(lambda: len(answers(tab)) >= 2, 10, "the delayed answer")
+        tab.feed.flush_now()
+        return tab
+
+    tab = qloop.run_until_complete(scenario())
+    got = [e for e in tab.events if e.kind == Kind.MESSAGE and e.dir == Direction.S2C and e.rpc is not None
+           and e.rpc.kind == "response" and b'"content"' in e.raw]
+    assert [(mark_of(e.data) or {}).get("role") for e in got] == ["original", "changed", "delayed"]
+    assert text_of(got[0]) == "the server says" and text_of(got[1]) == "the client sees"
+    assert got[1].data.get("reply_to") is not None and got[0].data.get("reply_to") is None  # the changed one paired
+    assert mark_of(got[2].data)["ms"] >= 300 and text_of(got[2]) == "later"
