@@ -8,8 +8,8 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
     http-session.png   a Streamable HTTP session with an MCP SDK server on 127.0.0.1: an exchange in the HTTP view
     composer.png       the composer in Raw mode with text that is not JSON (sent as typed)
     server-request.png a sampling request from the server, waiting for an answer
-    breakpoints-intercepted.png  a tools/call paused at a breakpoint, its arguments being edited in the Intercepted tab
-    breakpoints-panel.png        the Breakpoints tab, and the edited call forwarded: original and changed in the timeline
+    breakpoints-intercepted.png  a tools/call paused at a breakpoint, its argument edited in the Intercepted tab
+    breakpoints-panel.png        the Breakpoints tab; the edited call forwarded, original and changed in the timeline
     replay-diff.png    Session > Replay: a capture replayed against a changed server, the difference marked
     live-tap.png       a client driving the demo server through `mcp-inspector tap`, live and read-only
     apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
@@ -32,11 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-# offscreen, on a 1920x1080 screen: the platform's default screen (800x800) would cut the 1440x880 window down
-_SCREEN = Path(tempfile.gettempdir()) / "mcp-inspector-screenshots-screen.json"
-_SCREEN.write_text(json.dumps({"screens": [{"name": "shots", "x": 0, "y": 0, "width": 1920, "height": 1080,
-                                            "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
-os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={_SCREEN}")
+# offscreen, on a 1920x1080 screen (main() writes its description): the platform's default screen (800x800)
+# would cut the 1440x880 window down
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen:configfile="
+                      + str(Path(tempfile.gettempdir()) / "mcp-inspector-screenshots-screen.json"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import qasync
@@ -50,6 +49,7 @@ from inspector.ui.session.live import READY, Target
 from inspector.ui.session.tab import SessionTab
 
 ROOT = Path(__file__).resolve().parent.parent
+SCREEN = Path(tempfile.gettempdir()) / "mcp-inspector-screenshots-screen.json"  #: the offscreen screen (above)
 
 DEMO = ["python3", "-m", "inspector.demo"]  # as a user types it (run from the checkout)
 VERSIONED = ["python3", "tests/replay/servers/versioned_server.py"]
@@ -373,7 +373,8 @@ def accepts(port: int) -> bool:
 async def shoot(out: Path, only: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         shooter = Shooter(out, Path(tmp))
-        for name in ("stdio_session", "server_request", "breakpoints", "http_session", "replay_diff", "live_tap", "apps"):
+        for name in ("stdio_session", "server_request", "breakpoints", "http_session", "replay_diff", "live_tap",
+                     "apps"):
             if not only or name in only:
                 await getattr(shooter, name)()
 
@@ -383,6 +384,8 @@ def main() -> None:
     out = Path(args.pop(0)) if args and not args[0].startswith("--") else ROOT / "docs" / "images"
     only = {a.removeprefix("--only=") for a in args if a.startswith("--only=")}
     out.mkdir(parents=True, exist_ok=True)
+    SCREEN.write_text(json.dumps({"screens": [{"name": "shots", "x": 0, "y": 0, "width": 1920, "height": 1080,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
     app = QApplication([])
     app.setWindowIcon(app_icon())
     loop = qasync.QEventLoop(app)
