@@ -146,7 +146,8 @@ def test_the_queue_shows_a_paused_message_with_the_composers_live_checks(qtbot, 
         shown = (queue.list.count(), queue.list.item(0).text(), queue.editor.toPlainText(),
                  queue.status.property("severity"))
         queue.editor.setPlainText('{"jsonrpc": "2.0", "id": 7, ')
-        broken = (queue.status.property("severity"), queue.status.text(), queue.forward_edited_button.isEnabled())
+        broken = (queue.status.property("severity"), queue.status.text(), queue.forward_edited_button.isEnabled(),
+                  len(queue.editor.extraSelections()))
         queue.editor.setPlainText('{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"arguments": {}}}')
         schema = (queue.status.property("severity"), queue.status.text())
         refused = queue.decide("error")  # allowed for a request; the next one is not
@@ -156,6 +157,7 @@ def test_the_queue_shows_a_paused_message_with_the_composers_live_checks(qtbot, 
     assert shown[0] == 1 and shown[1].startswith("→ request tools/call echo #7 · rule 1 (pause)")
     assert json.loads(shown[2]) == json.loads(CALL) and shown[3] == "ok"
     assert broken[0] == "error" and broken[1].startswith("line 1, column") and not broken[2]
+    assert broken[3] >= 1  # the composer's mark on the line where the JSON breaks
     assert schema[0] == "warning" and "against the 2025-11-25 schema" in schema[1] and "name" in schema[1]
     assert refused and verdict.answer is not None
     assert queue.list.count() == 0 and not queue.forward_button.isEnabled()

@@ -1,7 +1,8 @@
 """The Intercepted queue: the messages a breakpoint paused, oldest first, and for the one selected an editor with
-the composer's live checks (its JSON colours and :func:`~inspector.core.session.compose.validate`'s sentence,
-and the negotiated revision's schema) and what the person can do with it: Forward (as it came), Forward edited,
-Drop, Answer with error (code and message), Delay (ms). Everything else keeps flowing meanwhile.
+the composer's live checks (its JSON colours, :func:`~inspector.core.session.compose.validate`'s sentence and its
+marks where the JSON breaks, and the negotiated revision's schema) and what the person can do with it: Forward (as
+it came), Forward edited, Drop, Answer with error (code and message), Delay (ms). Everything else keeps flowing
+meanwhile.
 
 A thin view of :class:`~inspector.ui.intercept.control.InterceptControl`: it lists ``control.paused`` when
 ``paused_changed`` says the queue changed, and hands each decision to ``control.decide``; what cannot be done is
@@ -35,7 +36,7 @@ from inspector.core.session import compose
 from inspector.core.wire import jsonrpc
 from inspector.ui.intercept.control import InterceptControl
 from inspector.ui.json_highlighter import JsonHighlighter, is_dark
-from inspector.ui.panels.composer import STATUS_COLOURS
+from inspector.ui.panels.composer import STATUS_COLOURS, mark_json_error
 from inspector.ui.panels.detail import pretty
 from inspector.ui.wheel_guard import guard_wheel
 
@@ -195,9 +196,11 @@ class InterceptedQueue(QWidget):
         """The composer's live check of the editor's text, and the revision's schema."""
         text = self.editor.toPlainText()
         if not text.strip():
+            self.editor.setExtraSelections([])
             self._status("off", "nothing paused")
             return
         validation = compose.validate(text)
+        mark_json_error(self.editor, validation)  # the composer's marks: the line tinted, the character underlined
         severity, sentence = validation.severity, validation.message
         item = self.current()
         if validation.ok and isinstance(validation.obj, dict) and self.revision:
