@@ -177,3 +177,42 @@ def test_a_pause_whose_source_went_away_leaves_the_queue():
         return queue
 
     assert len(asyncio.run(scenario())) == 0
+
+
+def test_a_sessions_paused_request_outlasts_its_timeout_and_is_answered_once_forwarded():
+    """The session's own send of a paused request returns at once (its send is bounded by the timeout) and the
+    request's clock stops while it waits (the demo server, a real subprocess)."""
+    import functools
+    import sys
+
+    from helpers import until
+
+    from inspector.core.connect.opened import session_on
+    from inspector.core.session.outcomes import result_of
+    from inspector.core.session.server_requests import hold_clock
+    from inspector.core.transports.stdio import StdioTransport
+
+    async def scenario():
+        interceptor = Interceptor()
+        queue = PausedQueue(interceptor)
+        session, _ = session_on(StdioTransport([sys.executable, "-m", "inspector.demo"]), None, keep_events=True,
+                                interceptor=interceptor, pauser=queue)
+        queue.hold = functools.partial(hold_clock, session)
+        await session.start()
+        try:
+            await session.handshake("legacy")
+            Breakpoints(interceptor).add({"when": {"dir": "c2s", "method": "tools/call"}, "do": "pause"})
+            call = asyncio.ensure_future(session.request("tools/call", {"name": "echo", "arguments": {"text": "x"}},
+                                                         timeout=0.3))
+            await until(lambda: len(queue) == 1, 10, "the call to pause")
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 1.0
+            await until(lambda: loop.time() > end, 10, "three timeouts to pass")
+            assert not call.done()
+            queue.decide(queue.items[0], "forward")
+            return result_of(await call)[0]
+        finally:
+            await session.close()
+
+    result = asyncio.run(asyncio.wait_for(scenario(), 60))
+    assert result["content"][0]["text"] == "x"
