@@ -227,9 +227,10 @@ class Shooter:
         tab.intercepted.decide("forward", edited=True)
         await until(lambda: any(e.data.get("request_method") == "tools/call" for e in tab.events), 15, "the answer")
         changed = next(e for e in tab.events if e.dir == "c2s" and e.data.get("intercept", {}).get("role") == "changed")
-        await select(tab, changed.seq)
         tab.side.setCurrentWidget(tab.breakpoints)
-        layout(tab, timeline=300, lower=460, detail=420, side=420)
+        layout(tab, timeline=240, lower=520, detail=330, side=530)
+        await settle()
+        await select(tab, changed.seq)  # after the layout: the row and its answer in the middle of the timeline
         await settle()
         self.save(window, "breakpoints-panel.png")
         await self.close(window)

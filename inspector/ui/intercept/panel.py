@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -25,6 +26,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QStackedWidget,
     QVBoxLayout,
@@ -56,6 +59,9 @@ class BreakpointsPanel(QWidget):
         self.rules.setObjectName("rules")
         self.rules.setToolTip("Tick a breakpoint to enable it; the first enabled one that matches a message acts")
         self.rules.itemChanged.connect(self._ticked)
+        # the list takes the height the form leaves (four lines at least), never more: the form stays in sight
+        self.rules.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.rules.setMinimumHeight(4 * self.fontMetrics().lineSpacing() + 8)
         self.remove_button = QPushButton("Remove", self)
         self.remove_button.clicked.connect(lambda: self.control.remove(self.rules.currentRow()))
         self.import_button = QPushButton("Import…", self)
@@ -88,13 +94,15 @@ class BreakpointsPanel(QWidget):
         longest.addWidget(self.longest)
         longest.addStretch(1)
 
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.rules, 1)
         layout.addLayout(buttons)
         layout.addWidget(self._add_form())
         layout.addLayout(longest)
         layout.addWidget(self.message)
+        scrolled(self, body)
 
         control.rules_changed.connect(self.refresh)
         control.said.connect(self.say)
@@ -233,6 +241,18 @@ def _values(rule: dict[str, Any]) -> str:
     if rule["do"] == "error":
         return f" → {rule['code']} {json.dumps(rule['message'], ensure_ascii=False)[:60]}"
     return ""
+
+
+def scrolled(host: QWidget, body: QWidget) -> None:
+    """``body`` as ``host``'s whole content, in a scroll area: on a small screen the tab scrolls instead of
+    making the window wider or taller than the screen (the side tabs' widest minimum sizes the tab)."""
+    area = QScrollArea(host)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(body)
+    outer = QVBoxLayout(host)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(area)
 
 
 def _file(ask: Any, parent: QWidget, title: str) -> str | None:

@@ -35,6 +35,7 @@ from inspector.core.protocol.messages import for_revision
 from inspector.core.session import compose
 from inspector.core.wire import jsonrpc
 from inspector.ui.intercept.control import InterceptControl
+from inspector.ui.intercept.panel import scrolled
 from inspector.ui.json_highlighter import JsonHighlighter, is_dark
 from inspector.ui.panels.composer import STATUS_COLOURS, mark_json_error
 from inspector.ui.panels.detail import pretty
@@ -121,9 +122,11 @@ class InterceptedQueue(QWidget):
         split.addWidget(self.list)
         split.addWidget(lower)
         split.setSizes([100, 400])
-        layout = QVBoxLayout(self)
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)
+        scrolled(self, body)
 
         control.paused_changed.connect(lambda _count: self.refresh())
         control.said.connect(self._said)
