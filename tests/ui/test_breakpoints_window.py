@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from helpers import until
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from qt_loop import latency_cell, open_test_window
 
 from inspector.core.capture.reader import read_capture
@@ -104,6 +104,13 @@ def test_a_paused_tool_call_edited_and_forwarded_gets_the_answer_to_the_edit(win
     assert "changed by rule 1 (pause)" in tab.model.cell(row, COL_SUMMARY, Qt.ItemDataRole.ToolTipRole)
     tab.detail.show_event(calls[0])
     assert tab.detail.notes.text().startswith("intercepted: original, never delivered: rule 1 (pause) changed it")
+    # the timeline's menu on the answer: break on answers like it (its request's method and tool)
+    assert tab.timeline.select_seq(answers(tab)[-1].seq)
+    menu = tab.copier.menu(QPoint(0, 0))
+    next(a for a in menu.actions() if a.text() == "Break on messages like this").trigger()
+    menu.close()
+    assert tab.live.intercept.breakpoints.rules.rules[-1].to_json() == {
+        "when": {"dir": "s2c", "method": "tools/call", "tool": "echo"}, "do": "pause"}
 
 
 def test_a_paused_tool_call_dropped_never_reaches_the_server_and_one_answered_with_an_error_gets_it(window, qloop):
