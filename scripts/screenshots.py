@@ -8,6 +8,8 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
     http-session.png   a Streamable HTTP session with an MCP SDK server on 127.0.0.1: an exchange in the HTTP view
     composer.png       the composer in Raw mode with text that is not JSON (sent as typed)
     server-request.png a sampling request from the server, waiting for an answer
+    breakpoints-intercepted.png  a tools/call paused at a breakpoint, its argument edited in the Intercepted tab
+    breakpoints-panel.png        the Breakpoints tab; the edited call forwarded, original and changed in the timeline
     replay-diff.png    Session > Replay: a capture replayed against a changed server, the difference marked
     live-tap.png       a client driving the demo server through `mcp-inspector tap`, live and read-only
     apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
@@ -30,7 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# offscreen, on a 1920x1080 screen (main() writes its description): the platform's default screen (800x800)
+# would cut the 1440x880 window down
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen:configfile="
+                      + str(Path(tempfile.gettempdir()) / "mcp-inspector-screenshots-screen.json"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import qasync
@@ -38,12 +43,13 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.clients.profiles import ProfileStore, ServerProfile
-from inspector.ui.app import app_icon
+from inspector.ui.app import app_icon, build_window
 from inspector.ui.main_window import MainWindow
 from inspector.ui.session.live import READY, Target
 from inspector.ui.session.tab import SessionTab
 
 ROOT = Path(__file__).resolve().parent.parent
+SCREEN = Path(tempfile.gettempdir()) / "mcp-inspector-screenshots-screen.json"  #: the offscreen screen (above)
 
 DEMO = ["python3", "-m", "inspector.demo"]  # as a user types it (run from the checkout)
 VERSIONED = ["python3", "tests/replay/servers/versioned_server.py"]
@@ -107,7 +113,8 @@ class Shooter:
     def window(self, **kwargs) -> MainWindow:
         self.count += 1
         settings = QSettings(str(self.tmp / f"settings-{self.count}.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(settings=settings, store=self.store, captures=self.tmp / "captures", **kwargs)
+        # the composition root, as the app builds it (MainWindow alone has no controllers: no session settings)
+        window = build_window(settings=settings, store=self.store, captures=self.tmp / "captures", **kwargs)
         window.resize(*SIZE)
         window.show()
         return window
@@ -195,6 +202,37 @@ class Shooter:
             '"text": ""', '"text": "An open protocol that connects AI applications to tools and data."'))
         await settle()
         self.save(window, "server-request.png")
+        await self.close(window)
+
+    async def breakpoints(self) -> None:
+        """A breakpoint on echo (the Explorer's "Break on calls to this tool"): the call waits in the Intercepted tab,
+        its argument is edited and forwarded; then the Breakpoints tab and the timeline's marks."""
+        window = self.window()
+        tab = window.open_live(Target(name="demo", argv=DEMO, cwd=str(ROOT)))
+        await until(lambda: tab.live.state == READY, 30)
+        await until(lambda: tab.explorer.tools.select_tool("echo"), 15, "the Explorer's tools")
+        tab.explorer.tools.break_action.trigger()
+        tab.live.intercept.add({"when": {"dir": "c2s", "method": "tools/list"}, "do": "delay", "ms": 800})
+        tab.live.intercept.add({"when": {"dir": "s2c", "method": "tools/call", "tool": "add"}, "do": "error",
+                                "code": -32000, "message": "injected", "enabled": False})
+        tab.composer.set_text(call("echo", {"text": "hello from the composer"}))
+        tab.composer.send()
+        await until(lambda: len(tab.live.intercept.queue) == 1, 15, "the paused call")
+        layout(tab, timeline=260, lower=500, detail=200, side=640)
+        editor = tab.intercepted.editor
+        editor.setPlainText(editor.toPlainText().replace("hello from the composer", "hello, edited at a breakpoint"))
+        await settle()
+        self.save(window, "breakpoints-intercepted.png")
+
+        tab.intercepted.decide("forward", edited=True)
+        await until(lambda: any(e.data.get("request_method") == "tools/call" for e in tab.events), 15, "the answer")
+        changed = next(e for e in tab.events if e.dir == "c2s" and e.data.get("intercept", {}).get("role") == "changed")
+        tab.side.setCurrentWidget(tab.breakpoints)
+        layout(tab, timeline=240, lower=520, detail=330, side=530)
+        await settle()
+        await select(tab, changed.seq)  # after the layout: the row and its answer in the middle of the timeline
+        await settle()
+        self.save(window, "breakpoints-panel.png")
         await self.close(window)
 
     async def http_session(self) -> None:
@@ -336,7 +374,8 @@ def accepts(port: int) -> bool:
 async def shoot(out: Path, only: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         shooter = Shooter(out, Path(tmp))
-        for name in ("stdio_session", "server_request", "http_session", "replay_diff", "live_tap", "apps"):
+        for name in ("stdio_session", "server_request", "breakpoints", "http_session", "replay_diff", "live_tap",
+                     "apps"):
             if not only or name in only:
                 await getattr(shooter, name)()
 
@@ -346,6 +385,8 @@ def main() -> None:
     out = Path(args.pop(0)) if args and not args[0].startswith("--") else ROOT / "docs" / "images"
     only = {a.removeprefix("--only=") for a in args if a.startswith("--only=")}
     out.mkdir(parents=True, exist_ok=True)
+    SCREEN.write_text(json.dumps({"screens": [{"name": "shots", "x": 0, "y": 0, "width": 1920, "height": 1080,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
     app = QApplication([])
     app.setWindowIcon(app_icon())
     loop = qasync.QEventLoop(app)

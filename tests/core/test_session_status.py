@@ -26,6 +26,13 @@ def test_a_live_session_before_its_handshake_says_its_state_and_why() -> None:
         "stop · 4 stderr lines")
 
 
+def test_a_live_session_says_how_many_messages_wait_at_a_breakpoint_right_after_its_state() -> None:
+    assert live_status("ready", "", None, QUIET, paused=1) == (
+        "ready · 1 message paused at a breakpoint · 0 messages (0 in / 0 out)")
+    assert live_status("ready", "", None, QUIET, paused=3).startswith("ready · 3 messages paused at a breakpoint · ")
+    assert "paused" not in live_status("ready", "", None, QUIET, paused=0)
+
+
 def test_a_tap_says_who_drives_and_how_it_ended() -> None:
     hello = {"name": "t1", "target": {"transport": "stdio", "argv": ["srv"]}, "capture": "/c.jsonl"}
     assert tap_status(hello, "live", 5).startswith("tap t1 (live) · read-only: the client drives · ")

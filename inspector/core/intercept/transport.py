@@ -10,7 +10,9 @@ delivered (:func:`inspector.core.wire.intercepted.delivered`), so a dropped answ
 (until its timeout) and a held request is answered by the inspector's error.
 
 A ``pause`` verdict asks ``pauser`` (the window's Intercepted queue), which returns the person's decision as a
-verdict; other traffic keeps flowing meanwhile. Without a pauser a pause passes the message on unchanged (the
+verdict; other traffic keeps flowing meanwhile, and the session's own ``send`` of a paused message returns at
+once (it is carried out when the person decides: a send is bounded by the request's timeout, whose clock the
+pauser stops instead). Without a pauser a pause passes the message on unchanged (the
 commands refuse pause rules before they start: :meth:`~inspector.core.intercept.rules.Rules.refuse_pause`).
 A delay or a pause holds only its own message: what comes after it may overtake it, as on a real network.
 
@@ -51,6 +53,9 @@ class InterceptingTransport(Transport):
         self.clock = clock
         self.name = inner.name
         self._tasks = Tasks()
+        probe = getattr(inner, "probe", None)
+        if probe is not None:  # an HTTP transport's exchange outside the protocol (the window's OAuth sign-in)
+            self.probe = probe
         #: the marks of messages handed to the inner transport, by their bytes, for the event it records
         self._sent_marks: dict[bytes, deque[dict[str, Any]]] = {}
 
@@ -104,6 +109,11 @@ class InterceptingTransport(Transport):
         if verdict.passes and verdict.rule is None:
             await self.inner.send(data, raw=raw)
             return
+        if verdict.action == "pause" and self.pauser is not None:
+            # the sender does not wait for the person: a request's send is bounded by its timeout, whose clock
+            # the pauser stops instead (the message goes on, or not, when the person decides)
+            self._tasks.spawn(self._carry_out("c2s", line, verdict, self._now()), "holding the message")
+            return
         await self._carry_out("c2s", line, verdict, self._now())
 
     async def send_decoded(self, data: bytes, events: list[Event]) -> None:
@@ -126,6 +136,9 @@ class InterceptingTransport(Transport):
 
     def _arrived(self, events: list[Event]) -> None:
         """Events from the inner transport: what it wrote (marked if this wrapper changed it) and what came."""
+        if not self.interceptor.active and not self._sent_marks:  # nothing to decide or mark: as they came (the
+            self.emit_many(events)  # window wraps every session, and a flood must not pay for breakpoints it has not)
+            return
         on_time: list[Event] = []
         for event in events:
             if event.kind != Kind.MESSAGE:

@@ -14,8 +14,9 @@ A server that cancels its own request gets no answer to it, and the user is no l
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -207,3 +208,24 @@ class Asking:
     key: tuple[str, Any]
     task: asyncio.Task[Any]  #: the task answering it (cancelled when the server cancels the request)
     held: list[Waiter]
+
+
+_holds = itertools.count(1)
+
+
+def hold_clock(session: Session, msg_id: Any, why: str) -> Callable[[], None] | None:
+    """Stop the timeout clock of the request ``msg_id`` that ``session`` waits for while a person decides on it
+    (``why``: ``paused at rule 1 (pause)``), as a server request the user answers does; returns what starts the
+    clock again in full (None when no request of that id is waited for)."""
+    waiter = session.waiters.get(id_key(msg_id))
+    if waiter is None:
+        return None
+    key = ("hold", next(_holds))
+    waiter.holds[key] = why
+    waiter.poke()
+
+    def release() -> None:
+        if waiter.holds.pop(key, None) is not None:
+            waiter.poke()
+
+    return release

@@ -13,11 +13,14 @@ from inspector.core.text import counted
 
 
 def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapping[str, int],
-                extra: str | None = None) -> str:
-    """A live session: ``state`` (with ``sentence`` when it needs saying), the server's name, version, revision
-    and capabilities once known, the session's counts (``c2s``, ``s2c``, ``framing_errors``, ``cut_by_stop``,
-    ``findings``, ``stderr``) and ``extra`` last (what the live OTLP export is doing)."""
+                extra: str | None = None, paused: int = 0) -> str:
+    """A live session: ``state`` (with ``sentence`` when it needs saying), how many messages wait at a breakpoint
+    (``paused``, when any), the server's name, version, revision and capabilities once known, the session's counts
+    (``c2s``, ``s2c``, ``framing_errors``, ``cut_by_stop``, ``findings``, ``stderr``) and ``extra`` last (what the
+    live OTLP export is doing)."""
     parts = [f"{state}: {sentence}" if sentence else state]
+    if paused:
+        parts.append(f"{counted(paused, 'message')} paused at a breakpoint")
     if info is not None:
         name = " ".join(x for x in (info.name, info.version) if x)
         if name:

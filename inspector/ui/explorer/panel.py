@@ -51,6 +51,7 @@ class ExplorerPanel(QWidget):
 
     roots_edited = Signal(list)  #: the user changed the roots: the folders, to keep in the profile
     said = Signal(str, bool)  #: a sentence for the tab's status line, and whether it says something failed
+    break_on_tool = Signal(str)  #: "Break on calls to this tool" on the Tools page: the tool's name
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +78,7 @@ class ExplorerPanel(QWidget):
         for result in (self.tools.tool_result, self.prompts.prompt_result):
             result.read_requested.connect(self.read)
         self.tools.called.connect(self.history.remember)
+        self.tools.break_requested.connect(self.break_on_tool.emit)
         self.history.rerun_requested.connect(self._rerun)
         self.roots.edited.connect(self.roots_edited.emit)
         self.status = QLabel(self)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 class ToolsPage(QWidget):
     called = Signal(str, dict, str)  #: a call ended: the tool, its arguments, the summary the History keeps
+    break_requested = Signal(str)  #: "Break on calls to this tool": its name (the tab's breakpoints add one)
 
     def __init__(self, explorer: PageContext) -> None:
         super().__init__()
@@ -50,6 +51,11 @@ class ToolsPage(QWidget):
         # whatever tool that letter had selected: issue 39)
         self.tool_list.itemClicked.connect(lambda _item: self._to_form())
         self.tool_list.itemActivated.connect(lambda _item: self._to_form())
+        # the tool's menu: pause its calls at a breakpoint (the Breakpoints tab shows the rule)
+        self.break_action = QAction("Break on calls to this tool", self.tool_list)
+        self.break_action.triggered.connect(self._break_on_tool)
+        self.tool_list.addAction(self.break_action)
+        self.tool_list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.tool_about = QLabel(self)
         self.tool_about.setTextFormat(Qt.TextFormat.PlainText)
         self.tool_about.setWordWrap(True)
@@ -89,6 +95,10 @@ class ToolsPage(QWidget):
         self._call_keys = CallKeys(self.call, self)
         for keys in CALL_KEYS:
             QShortcut(QKeySequence(keys), self, self.call).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _break_on_tool(self) -> None:
+        if self._tool is not None and isinstance(self._tool.get("name"), str):
+            self.break_requested.emit(self._tool["name"])
 
     @property
     def tool(self) -> dict[str, Any] | None:

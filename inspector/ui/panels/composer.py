@@ -448,35 +448,7 @@ class Composer(QWidget):
 
     def _mark_error(self) -> None:
         """Tint the line where the JSON breaks and underline the character the parser stopped at."""
-        validation = self._validation
-        if validation.line is None or validation.column is None:
-            self.editor.setExtraSelections([])
-            return
-        document = self.editor.document()
-        block = document.findBlockByNumber(validation.line - 1)
-        if not block.isValid():
-            block = document.lastBlock()
-        prefix = block.text()[: validation.column - 1]
-        position = block.position() + len(prefix.encode("utf-16-le")) // 2
-        colour = QColor(STATUS_COLOURS["error"][1 if is_dark(self.palette()) else 0])
-        line = QTextEdit.ExtraSelection()
-        tint = QColor(colour)
-        tint.setAlpha(40)
-        line.format.setBackground(tint)
-        line.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-        line.cursor = QTextCursor(block)
-        selections = [line]
-        if position < block.position() + block.length() - 1:
-            char = QTextEdit.ExtraSelection()
-            char.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-            char.format.setUnderlineColor(colour)
-            char.format.setBackground(tint)
-            cursor = QTextCursor(document)
-            cursor.setPosition(position)
-            cursor.movePosition(QTextCursor.MoveOperation.NextCharacter, QTextCursor.MoveMode.KeepAnchor)
-            char.cursor = cursor
-            selections.append(char)
-        self.editor.setExtraSelections(selections)
+        mark_json_error(self.editor, self._validation)
 
     def error_marks(self) -> list[tuple[int, int]]:
         """(start, end) document positions of the marks the editor shows for a JSON error (for tests)."""
@@ -593,6 +565,39 @@ class Composer(QWidget):
                 self.recall_previous() if key == Qt.Key.Key_Up else self.recall_next()
                 return True
         return super().eventFilter(watched, event)
+
+
+def mark_json_error(editor: QPlainTextEdit, validation: compose.Validation) -> None:
+    """Tint the line of ``editor`` where its JSON breaks (``validation``'s line and column) and underline the character
+    the parser stopped at; clear the marks when it does not break (the composer's, and the Intercepted queue's)."""
+    if validation.line is None or validation.column is None:
+        editor.setExtraSelections([])
+        return
+    document = editor.document()
+    block = document.findBlockByNumber(validation.line - 1)
+    if not block.isValid():
+        block = document.lastBlock()
+    prefix = block.text()[: validation.column - 1]
+    position = block.position() + len(prefix.encode("utf-16-le")) // 2
+    colour = QColor(STATUS_COLOURS["error"][1 if is_dark(editor.palette()) else 0])
+    line = QTextEdit.ExtraSelection()
+    tint = QColor(colour)
+    tint.setAlpha(40)
+    line.format.setBackground(tint)
+    line.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+    line.cursor = QTextCursor(block)
+    selections = [line]
+    if position < block.position() + block.length() - 1:
+        char = QTextEdit.ExtraSelection()
+        char.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        char.format.setUnderlineColor(colour)
+        char.format.setBackground(tint)
+        cursor = QTextCursor(document)
+        cursor.setPosition(position)
+        cursor.movePosition(QTextCursor.MoveOperation.NextCharacter, QTextCursor.MoveMode.KeepAnchor)
+        char.cursor = cursor
+        selections.append(char)
+    editor.setExtraSelections(selections)
 
 
 def _id_text(value: Any) -> str:

@@ -42,6 +42,7 @@ from inspector.core.present.describe import describe_http, describe_lifecycle, h
 from inspector.core.present.pretty import PrettyPrinter, fold_text
 from inspector.core.wire.app_lane import describe as describe_app
 from inspector.core.wire.events import Event, Kind
+from inspector.core.wire.intercepted import describe, mark_of
 from inspector.ui.json_highlighter import JsonHighlighter
 from inspector.ui.panels.json_tree import IN_PLACE_BYTES, JsonTreeView, _Inbox
 from inspector.ui.panels.visible_colours import VisibleColours
@@ -184,7 +185,8 @@ class DetailView(QWidget):
 
     def show_event(self, event: Event) -> None:
         self.current = event
-        notes = "\n".join(message_notes(event))
+        found = mark_of(event.data) if event.data else None  # what an intercept rule or a breakpoint did to it
+        notes = "\n".join(([f"intercepted: {describe(found)}"] if found is not None else []) + message_notes(event))
         self.notes.setText(notes)
         self.notes.setToolTip(notes)
         self.notes.setVisible(bool(notes))

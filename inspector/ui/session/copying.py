@@ -42,6 +42,8 @@ class MessageCopier(QObject):
         self.live = live
         self.say = say
         self.host = host
+        #: what else the timeline's menu offers: each is given the menu before it shows (breakpoints add theirs)
+        self.more: list[Callable[[QMenu], Any]] = []
         timeline.table.customContextMenuRequested.connect(self.menu)
 
     def refusal(self, kind: str) -> str | None:
@@ -109,5 +111,7 @@ class MessageCopier(QObject):
             action.setEnabled(refused is None)
             if refused is not None:
                 action.setToolTip(refused)
+        for add in self.more:
+            add(menu)
         menu.popup(self.timeline.table.viewport().mapToGlobal(point))
         return menu

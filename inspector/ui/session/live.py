@@ -5,6 +5,7 @@ and reports its state in sentences. Runs entirely on the Qt event loop through q
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,10 @@ from inspector.core.capture.writer import CaptureWriter
 from inspector.core.connect.opened import session_on
 from inspector.core.connect.target import Target, make_transport, oauth_client_of
 from inspector.core.explore.catalog import roots_of
+from inspector.core.intercept.breakpoints import Breakpoints, PausedQueue
+from inspector.core.intercept.engine import Interceptor
 from inspector.core.session.outcomes import RequestCancelled, RequestTimeout, ServerInfo, UnreadableResponse
-from inspector.core.session.server_requests import ServerRequestHandler
+from inspector.core.session.server_requests import ServerRequestHandler, hold_clock
 from inspector.core.session.session import Session
 from inspector.core.transports.base import (
     CommandNotFound,
@@ -31,6 +34,7 @@ from inspector.core.transports.base import (
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event, Kind, Lifecycle
 from inspector.ui import otel_export
+from inspector.ui.intercept.control import InterceptControl
 from inspector.ui.oauth import NO_BROWSER, WAITING, WindowLogin
 
 STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "ready", "closed", "failed"
@@ -61,6 +65,10 @@ class LiveSession(QObject):
         self.keep_parse: Callable[[Event, Any], Any] | None = None
         #: an OAuth-protected URL (a profile's or ``--url --oauth``): the login in the window (the Auth tab)
         self.login: WindowLogin | None = WindowLogin(self) if target.is_http and target.oauth is not None else None
+        #: the session's breakpoints and the messages they paused (the Breakpoints and Intercepted tabs): every
+        #: message each way goes through their interceptor, which passes all of them while no rule is enabled
+        interceptor = Interceptor()
+        self.intercept = InterceptControl(Breakpoints(interceptor), PausedQueue(interceptor), self)
         if self.login is not None:
             self.login.waiting.connect(lambda _url, _redirect: self._set(self.state, WAITING))
             self.login.said.connect(lambda text: self._set(self.state, text))
@@ -85,15 +93,25 @@ class LiveSession(QObject):
             self.index = LiveIndex(writer)
             return self.index
 
+        queue = self.intercept.queue
         self.session, writer = session_on(transport, self.capture_path, handler=self.handler, track_offsets=True,
                                           keeper=index_of, timeout_hint=timeout_hint(self.target),
-                                          roots=roots_of(self.target.roots), name=self.target.name)
+                                          roots=roots_of(self.target.roots), name=self.target.name,
+                                          interceptor=queue.interceptor, pauser=queue)
+        queue.hold = functools.partial(hold_clock, self.session)  # a paused request's timeout clock stops
+        self.intercept.rules_changed.connect(self._breakpoints_changed)
         assert writer is not None
         self.writer = writer
         self.exporter = otel_export.attach(self.session, writer.header)  # --otlp-endpoint: a span per request
         self.session.roots_list_changed = True  # the explorer's Roots page edits them and says so
         self.session.extensions = client_extension()  # the Apps tab renders MCP Apps: servers may offer them
         return self.session
+
+    def _breakpoints_changed(self) -> None:
+        """The capture says which breakpoints are in force from here on (a mark names its rule by number)."""
+        if self.session is not None and not self.session.closed:
+            breakpoints = self.intercept.breakpoints
+            self.session.note(breakpoints.describe(), intercept_rules=[r.to_json() for r in breakpoints.rules.rules])
 
     def start(self) -> None:
         if self.session is not None:
@@ -207,9 +225,12 @@ class LiveSession(QObject):
         return self._task is None or self._task.done()
 
     async def stop(self) -> None:
-        """Shut the server down per its transport's rules; the capture stays."""
+        """Shut the server down per its transport's rules, after the messages paused at a breakpoint went on
+        unchanged; the capture stays."""
         if self.login is not None:
             self.login.cancel()  # a login waiting for the browser closes its port now
+        if self.intercept.release_all():  # what a breakpoint holds goes on unchanged before the session ends
+            await self.intercept.queue.settled()
         if self.session is not None:
             await self.session.close()
         if self._task is not None:

@@ -38,6 +38,9 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui import otel_export
 from inspector.ui.explorer.panel import ExplorerPanel
+from inspector.ui.intercept.hookup import hook_up, row_menu
+from inspector.ui.intercept.panel import BreakpointsPanel
+from inspector.ui.intercept.queue import InterceptedQueue
 from inspector.ui.json_highlighter import is_dark
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -62,6 +65,8 @@ CLOSE_GRACE = 2.0
 
 class SessionTab(QWidget):
     title_changed = Signal(str)
+    breakpoints: BreakpointsPanel  #: a live session's breakpoints (made in attach_live)
+    intercepted: InterceptedQueue  #: the messages they paused, each waiting for the person (made in attach_live)
     timeline: TimelineView  #: the filter bar and the table (made in _build)
     copier: MessageCopier  #: copy the selected message as JSON-RPC, a command or curl (made in _build)
 
@@ -179,6 +184,14 @@ class SessionTab(QWidget):
     def attach_live(self, live: LiveSession, history: History | None = None) -> None:
         live.keep_parse = self.judge.verdict  # each notification's schema checked while its parse is fresh
         session = live.make_session()
+        # breakpoints: their tabs, the timeline's "Break on messages like this", the Explorer's "Break on calls"
+        self.breakpoints, self.intercepted = hook_up(live.intercept, self.side)
+        self.copier.more.append(row_menu(live.intercept, self.timeline.current_event, lambda: (
+            self.model.event(row) if self.model is not None and (row := self.timeline.pair_row()) is not None
+            else None)))
+        self.explorer.break_on_tool.connect(live.intercept.add_tool)
+        self.explorer.break_on_tool.connect(lambda _name: self.side.setCurrentWidget(self.breakpoints))
+        live.intercept.paused_changed.connect(lambda _count: self._update_counts())
         if live.login is not None:  # an OAuth-protected server: its sign-in, step by step
             from inspector.ui.panels.auth import AuthPanel
 
@@ -432,6 +445,7 @@ class SessionTab(QWidget):
     def _server_known(self, info: ServerInfo) -> None:
         self.explorer.server_ready()
         self.composer.set_revision(info.protocol_version or "2025-11-25")
+        self.intercepted.set_revision(info.protocol_version or "2025-11-25")
         if info.name and not (self.live is not None and self.live.target.named_by_user):
             self.title = info.name
             self.title_changed.emit(info.name)
@@ -442,7 +456,8 @@ class SessionTab(QWidget):
         state = state or self.live.state
         sentence = sentence if sentence is not None else self.live.sentence
         self.say(live_status(state, sentence, self.live.server, self.live.session.counts,
-                             otel_export.status_words(self.live.exporter)),  # --otlp-endpoint
+                             otel_export.status_words(self.live.exporter),  # --otlp-endpoint
+                             paused=len(self.live.intercept.queue)),
                  failure=bool(sentence) and self.live.failure)
 
     def say(self, text: str, *, failure: bool = False) -> None:

@@ -43,6 +43,7 @@ from inspector.core.protocol.judge import ProtocolFinding
 from inspector.core.wire.correlation import TOOL_ERROR
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.ids import id_text
+from inspector.core.wire.intercepted import UNDELIVERED, describe, mark_of, short
 from inspector.core.wire.problems import ProblemBook
 
 COLUMNS = ("#", "Time", "Δ", "", "Kind", "Method", "Id", "Latency", "Size", "Summary")
@@ -55,6 +56,8 @@ EVENT_ROLE = Qt.ItemDataRole.UserRole + 1
 #: pane show all).
 COLUMN_SAMPLES = ("0000000", "00000.000", "+00.0 min", "→", "notification", "notifications/progress", "00000",
                   "pending 00.0 min", "0000.0 KB")
+#: The Latency cell of a request an intercept rule changed (its original) or dropped: it never reached the server.
+NEVER_DELIVERED = "never delivered"
 #: How many rows' summaries we keep computed.
 SUMMARY_CACHE_ROWS = 4000
 
@@ -304,6 +307,9 @@ class TimelineModel(QAbstractTableModel):
         where it stands (see the module's docstring)."""
         latency = event.data.get("latency")
         late = ""
+        found = mark_of(event.data) if event.data else None
+        if found is not None and found.get("role") in UNDELIVERED:  # an intercept rule kept it from its peer: no
+            return NEVER_DELIVERED  # answer can come to it, it is not pending
         if not isinstance(latency, (int, float)) and is_sent_request(event):
             partner = self.pair_row(row)
             if partner is not None:
@@ -335,6 +341,9 @@ class TimelineModel(QAbstractTableModel):
             text = f"{event.reason}"
         elif event.findings and event.kind != Kind.HTTP:
             text = f"{event.findings[0].text} · {text}"
+        found = mark_of(event.data) if event.data else None
+        if found is not None:  # an intercept rule or a breakpoint acted on it: one word first, the whole in the tooltip
+            text = f"[{short(found)}] {text}"
         self._summaries[row] = text
         if len(self._summaries) > SUMMARY_CACHE_ROWS:
             self._summaries.popitem(last=False)
@@ -378,6 +387,9 @@ class TimelineModel(QAbstractTableModel):
                          "to it")
         if event.reason:
             lines.append(event.reason)
+        found = mark_of(event.data) if event.data else None
+        if found is not None:
+            lines.append(describe(found))
         lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in event.findings)
         if self.problems is not None:
             lines.extend(f"{'!' if f.severity == 'error' else '~'} {f.text}" for f in self.problems.of(event.seq)
