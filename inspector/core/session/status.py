@@ -43,10 +43,12 @@ def live_status(state: str, sentence: str, info: ServerInfo | None, counts: Mapp
     return " · ".join(parts)
 
 
-def tap_status(hello: Mapping[str, Any], state: str, events: int) -> str:
-    """A live tap, from the ``hello`` it sent (its name, target and capture): only the client drives it."""
+def tap_status(hello: Mapping[str, Any], state: str, events: int, paused: int = 0) -> str:
+    """A live tap, from the ``hello`` it sent (its name, target and capture): only the client drives it; how many
+    of its messages wait at a breakpoint (``paused``), when any."""
     what = target_words(hello.get("target") or {}) or "?"
-    return (f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {what} · "
+    waiting = f"{counted(paused, 'message')} paused at a breakpoint · " if paused else ""
+    return (f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {waiting}{what} · "
             f"{events:,} events · capture {hello.get('capture')}")
 
 

@@ -11,8 +11,9 @@ Protocol, version 1: UTF-8 JSON, one object per line, both ways.
 - window → relay: ``{"type": "rules", "rules": [...]}``: the tab's breakpoints (the rules-file shape, numbered
   after the tap's own ``--rules``), at once and whenever they change. The relay waits :data:`FIRST_RULES_WAIT`
   for the first, so the client's first messages already meet them.
-- relay → window: ``{"type": "paused", "id": N, "dir": "c2s", "text": "...", "rule": R}``: a message held by
-  rule R (``text`` is its bytes as UTF-8; bytes that are not UTF-8 come as ``"base64"`` instead).
+- relay → window: ``{"type": "paused", "id": N, "dir": "c2s", "text": "...", "rule": R, "breakpoint": B}``: a
+  message held by rule R, the window's breakpoint B (numbered in the window's list; 0 when it is a rule of the
+  tap's own ``--rules``). ``text`` is its bytes as UTF-8; bytes that are not UTF-8 come as ``"base64"`` instead.
 - window → relay: ``{"type": "decide", "id": N, "choice": "forward" | "drop" | "error" | "delay", "edited":
   TEXT or null, "code": C, "message": M, "ms": MS}``: the person's decision, turned into a verdict by
   :meth:`~inspector.core.intercept.engine.Interceptor.resolve`.
@@ -114,8 +115,10 @@ class BreakpointLink:
         number = self._next
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[number] = (future, direction, raw, verdict.rule)
-        self._send({"type": "paused", "id": number, "dir": direction, **_encoded(raw),
-                    "rule": verdict.rule.number if verdict.rule is not None else 0})
+        rule = verdict.rule.number if verdict.rule is not None else 0
+        theirs = rule - len(self.own.rules)  # the breakpoint's own number in the window's list (0: the tap's rule)
+        self._send({"type": "paused", "id": number, "dir": direction, **_encoded(raw), "rule": rule,
+                    "breakpoint": theirs if theirs > 0 else 0})
         try:
             decision = await future
         finally:
@@ -213,6 +216,26 @@ class WindowSide:
         self._write({"type": "decide", "id": number, "choice": choice, "edited": edited, "code": code,
                      "message": message, "ms": ms})
 
+    def decide_as(self, number: int, verdict: Verdict) -> None:
+        """Send the decision a verdict of the window's own queue stands for (what
+        :meth:`~inspector.core.intercept.engine.Interceptor.resolve` turns back into that verdict on the relay)."""
+        if verdict.action == "drop":
+            self.decide(number, "drop")
+        elif verdict.action == "delay":
+            self.decide(number, "delay", ms=round(verdict.delay * 1000))
+        elif verdict.action == "error":
+            error = _error_of(verdict.answer if verdict.answer is not None else verdict.out)
+            self.decide(number, "error", code=error[0], message=error[1])
+        elif verdict.changed:
+            self.decide(number, "forward", edited=verdict.out.decode("utf-8", errors="replace"))
+        else:
+            self.decide(number, "forward")
+
+    def close(self) -> None:
+        """End the window's side: the relay sends on whatever still waits, unchanged."""
+        with contextlib.suppress(ConnectionError, RuntimeError, OSError):
+            self._writer.close()
+
     def _write(self, obj: dict[str, Any]) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError, OSError):
             self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
@@ -232,3 +255,12 @@ class WindowSide:
                 continue
             if isinstance(obj, dict) and obj.get("type") == "paused" and isinstance(obj.get("id"), int):
                 yield obj
+
+
+def _error_of(answer: bytes) -> tuple[int, str]:
+    """The code and message of a JSON-RPC error answer (-32000 and "" when it has none)."""
+    try:
+        error = json.loads(answer).get("error", {})
+        return int(error.get("code", -32000)), str(error.get("message", ""))
+    except (ValueError, AttributeError, TypeError):
+        return -32000, ""

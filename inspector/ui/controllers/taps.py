@@ -3,6 +3,7 @@ port); each tap gets a read-only tab fed with its events as they come, and an en
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
 from inspector.ui.host import Controller, ViewHost
 from inspector.ui.session.tab import SessionTab
+
+#: How long a tap's breakpoint link waits for the tap's tab (its feed connects from another process, at once).
+TAB_WAIT = 5.0
 
 
 class TapWatcher(Controller):
@@ -22,6 +26,8 @@ class TapWatcher(Controller):
         self.socket = socket
         self.listener: Any = None
         self.problem: str | None = None  #: why the window does not listen for taps, in one sentence
+        self._tabs: dict[Any, SessionTab] = {}  #: each tap's tab, by the tap's pid (its breakpoint link finds it)
+        self._arrivals: dict[Any, asyncio.Event] = {}  #: a link waiting for its tap's tab, by the tap's pid
         taps.itemActivated.connect(self._selected)
         taps.itemClicked.connect(self._selected)
 
@@ -30,7 +36,7 @@ class TapWatcher(Controller):
         from inspector.core.tap.channel import ChannelError, listen
 
         try:
-            self.listener = await listen(self.socket, self._on_tap)
+            self.listener = await listen(self.socket, self._on_tap, others={"breakpoints": self._on_breakpoints})
         except ChannelError as exc:
             self.problem = str(exc)
             self.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
@@ -40,6 +46,9 @@ class TapWatcher(Controller):
 
         tab = SessionTab(f"tap: {connection.name}", self.host.window())
         tab.attach_tap(connection.hello)
+        pid = connection.hello.get("pid")
+        self._tabs[pid] = tab
+        self._tab_came(pid).set()
         self.show_view(tab, tab.title, tab.title)
         item = QListWidgetItem(f"{connection.name} (live)")
         item.setData(Qt.ItemDataRole.UserRole, tab)
@@ -52,11 +61,34 @@ class TapWatcher(Controller):
                 tab.add_tap_events([message])  # the tab's feed announces them in batches
             elif message.get("type") == "dropped":
                 dropped = int(message.get("total", dropped))
+        self._tabs.pop(pid, None)
         if tab.closed:  # its tab was closed during the tap: the list's entry goes too
             self.taps.takeItem(self.taps.row(item))
             return
         item.setText(f"{connection.name} (ended)")
         tab.tap_ended(connection.end, dropped)
+
+    def _tab_came(self, pid: Any) -> asyncio.Event:
+        return self._arrivals.setdefault(pid, asyncio.Event())
+
+    async def _on_breakpoints(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                              hello: dict[str, Any]) -> None:
+        """A tap's relay links its breakpoints: to the tab of the tap with the same pid (its feed may connect a
+        moment later), for as long as both last. No tab within :data:`TAB_WAIT`: no link (the relay passes all)."""
+        from inspector.core.tap.breakpoint_link import WindowSide
+        from inspector.core.waiting import wait_for
+
+        pid = hello.get("pid")
+        try:
+            await wait_for(self._tab_came(pid).wait(), TAB_WAIT)
+        except TimeoutError:
+            return
+        finally:
+            self._arrivals.pop(pid, None)
+        tab = self._tabs.get(pid)
+        if tab is None or tab.closed:
+            return
+        await tab.attach_tap_breakpoints(WindowSide(reader, writer, hello)).run()
 
     def _selected(self, item: QListWidgetItem) -> None:
         tab = item.data(Qt.ItemDataRole.UserRole)

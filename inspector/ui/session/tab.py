@@ -33,6 +33,7 @@ from inspector.core.notices import What
 from inspector.core.protocol.judge import ProtocolJudge
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.status import capture_status, live_status, tap_dropped, tap_ended_state, tap_status
+from inspector.core.tap.breakpoint_link import WindowSide
 from inspector.core.tasks import Tasks
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
@@ -41,6 +42,7 @@ from inspector.ui.explorer.panel import ExplorerPanel
 from inspector.ui.intercept.hookup import hook_up, row_menu
 from inspector.ui.intercept.panel import BreakpointsPanel
 from inspector.ui.intercept.queue import InterceptedQueue
+from inspector.ui.intercept.tap_link import TapBreakpoints
 from inspector.ui.json_highlighter import is_dark
 from inspector.ui.panels.composer import STATUS_COLOURS, Composer
 from inspector.ui.panels.detail import DetailView, pretty
@@ -79,6 +81,8 @@ class SessionTab(QWidget):
         self.capture_path: Path | None = None
         self._capture_header: dict[str, Any] | None = None  #: an opened capture's header (attach_index)
         self.tap_hello: dict[str, Any] = {}  #: a live tap's hello: its name, target and capture (attach_tap)
+        #: a live tap's breakpoints, when its relay linked them to this tab (attach_tap_breakpoints)
+        self.tap_breakpoints: TapBreakpoints | None = None
         self.read_only = False
         self.closed = False  #: closing or closed: nothing more is shown in it
         self.events: list[Event] = []
@@ -253,6 +257,19 @@ class SessionTab(QWidget):
         self.side.setCurrentWidget(self.stderr)
         self._tap_status("live")
 
+    def attach_tap_breakpoints(self, side: WindowSide) -> TapBreakpoints:
+        """The tap's relay linked its breakpoints to this tab: the Breakpoints and Intercepted tabs, as a live
+        session's, deciding for the real client's messages (:mod:`inspector.ui.intercept.tap_link`)."""
+        link = TapBreakpoints(side, self)
+        self.tap_breakpoints = link
+        self.breakpoints, self.intercepted = hook_up(link.control, self.side)
+        self.copier.more.append(row_menu(link.control, self.timeline.current_event, lambda: (
+            self.model.event(row) if self.model is not None and (row := self.timeline.pair_row()) is not None
+            else None)))
+        link.control.paused_changed.connect(lambda _count: self._tap_status(
+            "live" if self.feed is not None and not self.feed.detached else "ended"))
+        return link
+
     def add_tap_events(self, events: list[Event]) -> None:
         """Events of the live tap: they take the same path as a live session's (kept, judged, announced)."""
         if self.feed is not None and not self.closed:
@@ -266,7 +283,8 @@ class SessionTab(QWidget):
                             + tap_dropped(dropped))
 
     def _tap_status(self, state: str) -> None:
-        self.status.setText(tap_status(self.tap_hello, state, len(self.events)))
+        paused = len(self.tap_breakpoints.control.queue) if self.tap_breakpoints is not None else 0
+        self.status.setText(tap_status(self.tap_hello, state, len(self.events), paused))
 
     def attach_index(self, index: CaptureIndex, path: Path) -> None:
         """An opened capture, indexed rather than read: the first rows show at once, the rest of the file is
@@ -553,6 +571,8 @@ class SessionTab(QWidget):
         feed: nothing reaches it afterwards (a tap still running keeps recording to its capture)."""
         self.closed = True
         self._ticker.stop()
+        if self.tap_breakpoints is not None:  # what waits at a breakpoint goes on unchanged; the relay decides alone
+            self.tap_breakpoints.close()
         if self.live is not None:
             await self.apps.close()  # its teardown is recorded before the session ends
             await self.live.stop()
