@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.protocol.revisions import STATELESS_FROM
+from inspector.core.protocol.revisions import HANDSHAKE_REVISIONS, STATELESS_FROM
 
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 #: The serverInfo of a twin whose capture recorded none.
@@ -88,7 +88,7 @@ class ServedHandshake:
     def _discover(self) -> HandshakeAnswer:
         if self.discover is not None:
             answer, seq = self.discover[1], self.discover[2]
-            return HandshakeAnswer({k: answer[k] for k in ("result", "error") if k in answer}, seq)
+            return HandshakeAnswer(_outcome(answer), seq)
         era = "the initialize handshake" if self.initialize is not None else "no handshake"
         reason = f"the capture's server spoke {era}, not server/discover"
         return HandshakeAnswer({"error": {"code": METHOD_NOT_FOUND, "message": "Method not found",
@@ -99,7 +99,7 @@ class ServedHandshake:
         supported = self.supported()
         if self.initialize is not None:
             answer, seq = self.initialize[1], self.initialize[2]
-            body = {k: answer[k] for k in ("result", "error") if k in answer}
+            body = _outcome(answer)
             result = body.get("result")
             if (isinstance(result, dict) and isinstance(asked, str) and asked in supported
                     and asked < STATELESS_FROM and result.get("protocolVersion") != asked):
@@ -111,10 +111,16 @@ class ServedHandshake:
         if discovered is not None:
             assert self.discover is not None
             return self._from_discover(discovered, self.discover[2], asked, supported)
-        capabilities = {name: {} for prefix, name in _CAPABILITIES if any(m.startswith(prefix) for m in self.methods)}
-        result = {"protocolVersion": asked if isinstance(asked, str) and asked < STATELESS_FROM else "2025-11-25",
-                  "capabilities": capabilities, "serverInfo": dict(TWIN_INFO)}
-        return HandshakeAnswer({"result": result}, None,
+        return self._made_up(asked)
+
+    def _made_up(self, asked: Any) -> HandshakeAnswer:
+        """The answer of a capture without a handshake: a capability per family of methods it recorded."""
+        recorded = self.methods
+        capabilities: dict[str, Any] = {name: {} for prefix, name in _CAPABILITIES
+                                        if any(method.startswith(prefix) for method in recorded)}
+        version = asked if isinstance(asked, str) and asked in HANDSHAKE_REVISIONS else HANDSHAKE_REVISIONS[0]
+        made = {"protocolVersion": version, "capabilities": capabilities, "serverInfo": dict(TWIN_INFO)}
+        return HandshakeAnswer({"result": made}, None,
                                "the capture has no handshake: capabilities from the methods it recorded")
 
     def _from_discover(self, discovered: dict[str, Any], seq: int, asked: Any, supported: list[str]) -> HandshakeAnswer:
@@ -136,3 +142,8 @@ class ServedHandshake:
             result["instructions"] = discovered["instructions"]
         return HandshakeAnswer({"result": result}, seq,
                                f"initialize answered from the recorded server/discover, at {version}")
+
+
+def _outcome(answer: dict[str, Any]) -> dict[str, Any]:
+    """The ``result`` or ``error`` of a recorded answer, without its envelope."""
+    return {key: answer[key] for key in ("result", "error") if key in answer}

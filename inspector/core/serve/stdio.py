@@ -36,10 +36,10 @@ class ServedCapture:
     """The capture of a served session (``--out``), written as it happens."""
 
     def __init__(self, path: Path, source: Path, source_header: dict[str, Any], mode: str) -> None:
-        target = {"transport": "stdio", "argv": ["mcp-inspector", "serve", str(source.resolve()), "--match", mode],
-                  "cwd": None, "env": {}, "redacted": True}
-        header = make_header(target, serve_of={"path": str(source.resolve()),
-                                               "created": source_header.get("created"), "match": mode})
+        served = str(source.resolve())
+        target: dict[str, Any] = {"transport": "stdio", "argv": ["mcp-inspector", "serve", served, "--match", mode],
+                                  "cwd": None, "env": {}, "redacted": True}
+        header = make_header(target, serve_of={"path": served, "created": source_header.get("created"), "match": mode})
         self.writer = CaptureWriter(path, header)
         self.pipeline = EventPipeline(self.writer)
         self._start = time.monotonic()

@@ -104,9 +104,9 @@ class Twin:
 
     def _request(self, method: str, request_id: Any, params: Any) -> list[Outgoing]:
         if method in HANDSHAKE_METHODS:
-            answer = self.handshake.answer(method, params)
+            reply = self.handshake.answer(method, params)
             self.answered += 1
-            out = [_line({"jsonrpc": "2.0", "id": request_id, **answer.body}, answer.served_from)]
+            out = [_line({"jsonrpc": "2.0", "id": request_id, **reply.body}, reply.served_from)]
             recorded = self.index.handshake.get(method)
             if recorded:
                 out += self._notifications(self.index.followers(recorded[0][0], recorded[0][1])[1])
