@@ -91,12 +91,10 @@ class CursorMap:
     def handed(self, served: str, recorded: str) -> None:
         self._recorded[served] = recorded
 
-    def learn(self, result: Any) -> None:
+    def learn(self, cursor: str | None) -> None:
         """Note the ``nextCursor`` of a result served as recorded."""
-        if isinstance(result, dict):
-            cursor = result.get("nextCursor")
-            if isinstance(cursor, str):
-                self._recorded.setdefault(cursor, cursor)
+        if cursor is not None:
+            self._recorded.setdefault(cursor, cursor)
 
     def recorded(self, cursor: str) -> str:
         return self._recorded.get(cursor, cursor)
@@ -116,10 +114,12 @@ def normalized(params: Any, cursors: CursorMap | None = None) -> Any:
     return out
 
 
+_KEY_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
 def request_key(method: str, params: Any, cursors: CursorMap | None = None) -> bytes:
     """A digest of the method and normalized params: equal for requests that get the same recorded answers."""
-    text = json.dumps([method, normalized(params, cursors)], sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=True)
+    text = _KEY_ENCODE([method, normalized(params, cursors)])
     return hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=16).digest()
 
 

@@ -23,7 +23,7 @@ from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.serve.twin import Outgoing, Twin
 from inspector.core.wire.events import Direction, Event, Kind
-from inspector.core.wire.framing import LineDecoder, decode_line
+from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder, decode_line
 
 #: stdin is read this much at a time: a client that pipelines requests gets its answers in one write per read.
 READ_CHUNK = 64 << 10
@@ -75,13 +75,14 @@ class ServedCapture:
 def serve_stdio(twin: Twin, *, max_message: int, record: ServedCapture | None = None, stdin_fd: int = 0,
                 stdout_fd: int = 1) -> None:
     """Serve until stdin ends or the client closes stdout."""
-    decoder = LineDecoder(Direction.C2S, max_line_bytes=max_message)
+    decoder = LineDecoder(Direction.C2S, max_line_bytes=max_message, share_parses=True)
     while True:
         chunk = os.read(stdin_fd, READ_CHUNK)
         events = decoder.feed(chunk) if chunk else decoder.close()
         out = bytearray()
-        for event in events:
-            outgoing = twin.receive(event)
+        parses = events.values() if isinstance(events, Batch) else [NOT_PARSED] * len(events)
+        for event, parsed in zip(events, parses, strict=True):
+            outgoing = twin.receive(event, parsed)
             if record is not None:
                 record.exchange(event, outgoing)
             for message in outgoing:

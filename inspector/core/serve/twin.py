@@ -30,7 +30,12 @@ from inspector.core.serve.index import ALWAYS_ANSWERED, HANDSHAKE_METHODS, Serve
 from inspector.core.serve.matcher import Hit, Matcher
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
+from inspector.core.wire.framing import NOT_PARSED
 
+#: Recorded answers kept ready to send (a client that asks the same few things again and again, as a load test
+#: does, costs no read of the capture), each at most PREPARED_MAX_BYTES.
+PREPARED_KEPT = 1024
+PREPARED_MAX_BYTES = 64 << 10
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 
@@ -43,6 +48,20 @@ class Outgoing:
     line: bytes
     served_from: int | None = None
     unmatched: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A recorded answer ready to send: ``head``, the client's id, ``tail``; the notifications recorded before and
+    after it; the recorded request's progress token; the answer's ``nextCursor``."""
+
+    head: bytes
+    tail: bytes
+    seq: int
+    before: list[int]
+    after: list[int]
+    token: Any
+    cursor: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,24 +84,28 @@ class Twin:
     unmatched: list[Unmatched] = field(default_factory=list)
     answered: int = 0  #: requests answered from the capture (the handshake's and ping's included)
     _notified: dict[str, int] = field(default_factory=dict)  # notification method -> how many the client sent
+    _cache: dict[int, _Prepared] = field(default_factory=dict)  # position -> what serving it sends
 
     def __post_init__(self) -> None:
         self.matcher = Matcher(self.index, self.mode)
         self.handshake = ServedHandshake(self.index.handshake_answer("initialize"),
                                          self.index.handshake_answer("server/discover"), self.index.methods())
 
-    def receive(self, event: Event) -> list[Outgoing]:
-        """What to send for one event of the client's, in order."""
+    def receive(self, event: Event, parsed: Any = NOT_PARSED) -> list[Outgoing]:
+        """What to send for one event of the client's, in order; ``parsed`` is the decoder's parse of it, when it
+        kept one (:class:`~inspector.core.wire.framing.Batch`), so it is not parsed again."""
         if event.kind == Kind.FRAMING_ERROR:
             return self._bad_bytes(event)
         rpc = event.rpc
         if event.kind != Kind.MESSAGE or rpc is None:
             return []
         if rpc.kind in (jsonrpc.REQUEST, jsonrpc.NOTIFICATION):
-            try:
-                message = event.json()
-            except ValueError:
-                message = {}
+            message = parsed
+            if message is NOT_PARSED:
+                try:
+                    message = event.json()
+                except ValueError:
+                    message = {}
             params = message.get("params") if isinstance(message, dict) else None
             if rpc.kind == jsonrpc.NOTIFICATION:
                 return self._notification(rpc.method or "")
@@ -120,16 +143,36 @@ class Twin:
             data = {"closest": self.index.label(found.closest)} if found.closest is not None else None
             return [_error(request_id, found.code, found.text, data, unmatched=True)]
         self.answered += 1
-        row, answer_row = self.index.requests[found.position], self.index.answers[found.position]
-        answer = dict(self.index.message(answer_row))
-        answer["id"] = request_id
-        self.matcher.cursors.learn(answer.get("result"))
-        before, after = self.index.followers(row, answer_row)
-        recorded_token = _progress_token(self.index.params(found.position))
+        prepared = self._prepared(found.position)
+        self.matcher.cursors.learn(prepared.cursor)
         token = _progress_token(params)
-        return [*self._notifications(before, recorded_token, token),
-                _line(answer, self.index.seq(answer_row)),
-                *self._notifications(after)]
+        answer = Outgoing(prepared.head + _dumps(request_id) + prepared.tail, prepared.seq)
+        if not prepared.before and not prepared.after:
+            return [answer]
+        return [*self._notifications(prepared.before, prepared.token, token), answer,
+                *self._notifications(prepared.after)]
+
+    def _prepared(self, position: int) -> _Prepared:
+        """What serving the recorded request at ``position`` sends, read from the capture once (kept for the
+        :data:`PREPARED_KEPT` last positions served, when the answer is small)."""
+        prepared = self._cache.get(position)
+        if prepared is not None:
+            return prepared
+        row, answer_row = self.index.requests[position], self.index.answers[position]
+        answer = self.index.message(answer_row)
+        rest = {key: value for key, value in answer.items() if key not in ("jsonrpc", "id")}
+        body = _dumps(rest)
+        before, after = self.index.followers(row, answer_row)
+        result = rest.get("result")
+        cursor = result.get("nextCursor") if isinstance(result, dict) else None
+        prepared = _Prepared(b'{"jsonrpc":"2.0","id":', b"," + body[1:] if len(body) > 2 else b"}",
+                             self.index.seq(answer_row), before, after, _progress_token(self.index.params(position)),
+                             cursor if isinstance(cursor, str) else None)
+        if len(body) <= PREPARED_MAX_BYTES:
+            if len(self._cache) >= PREPARED_KEPT:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[position] = prepared
+        return prepared
 
     def _notification(self, method: str) -> list[Outgoing]:
         rows = self.index.notification_rows(method)
@@ -168,8 +211,13 @@ def _progress_token(params: Any) -> Any:
     return meta.get("progressToken") if isinstance(meta, dict) else None
 
 
-def _dumps(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _dumps(message: Any) -> bytes:
+    if type(message) is int:
+        return str(message).encode()
+    return _ENCODE(message).encode("utf-8", errors="surrogatepass")
 
 
 def _line(message: dict[str, Any], served_from: int | None = None) -> Outgoing:
