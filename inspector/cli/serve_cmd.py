@@ -41,6 +41,10 @@ def run_serve(args: argparse.Namespace) -> int:
     from inspector.core.serve.stdio import ServedCapture, serve_stdio
     from inspector.core.serve.twin import Twin
 
+    if args.out is not None and _same_file(args.out, args.capture):
+        print(f"mcp-inspector: --out {safe(str(args.out))} is the capture being served: writing it would destroy "
+              "it; give another file", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         index = ServeIndex(args.capture)
     except CaptureError as exc:
@@ -97,3 +101,10 @@ def _summarize(twin: object, capture: Path, record: object) -> None:
         print(text, file=sys.stderr)
     except (BrokenPipeError, ValueError):
         pass
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve() or (one.exists() and other.exists() and one.samefile(other))
+    except OSError:
+        return False

@@ -255,3 +255,24 @@ def test_an_unusable_capture_is_one_sentence_and_its_exit_status(content, status
     err = capsys.readouterr().err.splitlines()
     assert err[-1] == "mcp-inspector: " + sentence.format(path=path)
     assert capsys.readouterr().out == ""
+
+
+def test_out_naming_the_capture_being_served_is_refused_before_anything_is_written(tmp_path, capsys):
+    copy = tmp_path / "capture.jsonl"
+    content = b'{"format":"mcp-inspector-capture","version":1,"created":"x","target":{}}\n'
+    copy.write_bytes(content)
+    (tmp_path / "link.jsonl").symlink_to(copy)
+    assert main(["serve", str(copy), "--out", str(tmp_path / "link.jsonl")]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err == (f"mcp-inspector: --out {tmp_path / 'link.jsonl'} is the capture being served: "
+                                       "writing it would destroy it; give another file\n")
+    assert copy.read_bytes() == content
+
+
+@pytest.mark.integration
+def test_a_capture_whose_last_line_was_cut_serves_what_it_holds_and_warns(legacy_capture, tmp_path):
+    cut = tmp_path / "cut.jsonl"
+    text = legacy_capture.read_text(encoding="utf-8")
+    cut.write_text(text[:text.rindex("\n", 0, len(text) - 1) + 20], encoding="utf-8")  # into the last line
+    answers, run = drive(cut, [init(), call_add(1, 2, 3)])
+    assert answers[1]["result"]["structuredContent"] == {"sum": 5}
+    assert "mcp-inspector: warning: the last line (line " in run.stderr and "was cut off" in run.stderr
