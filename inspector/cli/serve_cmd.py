@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_CANNOT_CONNECT, EXIT_INTERRUPTED, EXIT_OK, SERVE_EXITS, exits_help
-from inspector.core.text import safe
+from inspector.core.text import counted, safe
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,9 +62,9 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"mcp-inspector: {safe(str(args.capture))} has no handshake: initialize is answered with the "
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
         if index.server_requests:
-            print(f"mcp-inspector: note: the capture's {index.server_requests} requests of the server to the client "
-                  "(sampling, elicitation, roots) are not sent: serve does not send server requests yet",
-                  file=sys.stderr)
+            print(f"mcp-inspector: note: the capture has {counted(index.server_requests, 'request')} of the server to "
+                  "the client (sampling, elicitation, roots), which serve does not send yet: the answers they led to "
+                  "are served without them", file=sys.stderr)
         record = None
         if args.out is not None:
             try:
@@ -90,7 +90,7 @@ def _summarize(twin: object, capture: Path, record: object) -> None:
 
     assert isinstance(twin, Twin)
     missed = len(twin.unmatched)
-    head = f"mcp-inspector: served {twin.answered} request{'s' if twin.answered != 1 else ''} from {safe(str(capture))}"
+    head = f"mcp-inspector: served {counted(twin.answered, 'request')} from {safe(str(capture))}"
     if missed:
         head += f"; {missed} had no recorded answer:"
     text = "\n".join([head, *(f"  {safe(line)}" for line in twin.summary())])

@@ -276,3 +276,19 @@ def test_a_capture_whose_last_line_was_cut_serves_what_it_holds_and_warns(legacy
     answers, run = drive(cut, [init(), call_add(1, 2, 3)])
     assert answers[1]["result"]["structuredContent"] == {"sum": 5}
     assert "mcp-inspector: warning: the last line (line " in run.stderr and "was cut off" in run.stderr
+
+
+@pytest.mark.integration
+def test_a_call_that_asked_the_client_for_sampling_is_answered_and_serve_says_it_sends_no_server_requests(tmp_path):
+    send = tmp_path / "ask.jsonl"
+    send.write_text(json.dumps({"method": "tools/call", "params": {"name": "ask_llm", "arguments": {"prompt": "hi"}}})
+                    + "\n", encoding="utf-8")
+    capture = tmp_path / "ask-capture.jsonl"
+    recorded = cli("record", "--out", str(capture), "--send", str(send), "--handshake", "legacy", "--answer",
+                   "sampling=text:hello from the model", "--", *DEMO, timeout=RUN_TIMEOUT)
+    assert recorded.returncode == 0, recorded.stderr
+    answers, run = drive(capture, [init(), {"id": 1, "method": "tools/call",
+                                            "params": {"name": "ask_llm", "arguments": {"prompt": "hi"}}}])
+    assert answers[1]["result"]["content"][0]["text"] == "hello from the model"
+    assert ("mcp-inspector: note: the capture has 1 request of the server to the client (sampling, elicitation, "
+            "roots), which serve does not send yet: the answers they led to are served without them") in run.stderr
