@@ -102,16 +102,29 @@ class CursorMap:
 
 def normalized(params: Any, cursors: CursorMap | None = None) -> Any:
     """``params`` without its volatile members, a cursor replaced by the recorded one it stands for; no params
-    and empty params are the same."""
+    and empty params are the same, and so are ``3`` and ``3.0`` (JSON has one kind of number: a client may
+    write either)."""
     if params is None:
         return {}
     if not isinstance(params, dict):
-        return params
-    out = {key: value for key, value in params.items() if key not in VOLATILE_PARAMS}
+        return _numbers(params)
+    out = {key: _numbers(value) for key, value in params.items() if key not in VOLATILE_PARAMS}
     cursor = out.get("cursor")
     if cursors is not None and isinstance(cursor, str):
         out["cursor"] = cursors.recorded(cursor)
     return out
+
+
+def _numbers(value: Any) -> Any:
+    """``value`` with every whole float made an int (booleans stay booleans)."""
+    kind = type(value)
+    if kind is float:
+        return int(value) if value.is_integer() else value
+    if kind is dict:
+        return {key: _numbers(item) for key, item in value.items()}
+    if kind is list:
+        return [_numbers(item) for item in value]
+    return value
 
 
 _KEY_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
@@ -259,6 +272,8 @@ def differences(recorded: Any, here: Any, path: str = "") -> list[tuple[str, Any
         return found
     if type(recorded) is type(here) and recorded == here:
         return []
+    if {type(recorded), type(here)} == {int, float} and recorded == here:
+        return []  # 3 and 3.0: the same JSON number
     return [(path, recorded, here)]
 
 

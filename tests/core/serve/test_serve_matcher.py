@@ -127,3 +127,10 @@ def test_a_cursor_the_twin_handed_out_matches_the_recorded_request_of_that_page(
 def test_an_unknown_mode_is_refused_with_a_sentence():
     with pytest.raises(ValueError, match="choose one of auto, sequential, strict"):
         Matcher(BOOK, "fuzzy")
+
+
+def test_a_whole_number_written_as_a_float_is_the_same_number_but_true_is_not_one():
+    matcher = Matcher(BOOK)
+    assert matcher.match("tools/call", {"name": "add", "arguments": {"a": 1.0, "b": 1}}) == Hit(3)
+    found = matcher.match("tools/call", {"name": "add", "arguments": {"a": True, "b": 1}})
+    assert isinstance(found, Miss) and found.text.endswith("differs in params.arguments.a (recorded 1, here true)")
