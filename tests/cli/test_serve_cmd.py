@@ -292,3 +292,42 @@ def test_a_call_that_asked_the_client_for_sampling_is_answered_and_serve_says_it
     assert answers[1]["result"]["content"][0]["text"] == "hello from the model"
     assert ("mcp-inspector: note: the capture has 1 request of the server to the client (sampling, elicitation, "
             "roots), which serve does not send yet: the answers they led to are served without them") in run.stderr
+
+
+async def sdk_progress(capture: Path) -> tuple[str, list[tuple[float, float | None, str | None]], list[Any]]:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    server = StdioServerParameters(command=sys.executable, args=["-m", "inspector", "serve", str(capture)],
+                                   env=dict(os.environ))
+    progress: list[tuple[float, float | None, str | None]] = []
+    logs: list[Any] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    async def on_log(params: Any) -> None:
+        logs.append(params.data)
+
+    with anyio.fail_after(CLIENT_TIMEOUT):
+        async with stdio_client(server) as (read, write), \
+                ClientSession(read, write, logging_callback=on_log) as session:
+            await session.initialize()
+            result = await session.call_tool("slow_count", {"count": 3, "delay_ms": 5}, progress_callback=on_progress)
+    return result.content[0].text, progress, logs
+
+
+@pytest.mark.integration
+def test_the_sdks_client_gets_the_recorded_progress_under_its_own_token_and_the_log_lines(tmp_path):
+    send = tmp_path / "slow.jsonl"
+    send.write_text(json.dumps({"method": "tools/list"}) + "\n" + json.dumps(
+        {"method": "tools/call", "params": {"name": "slow_count", "arguments": {"count": 3, "delay_ms": 5}}}) + "\n",
+        encoding="utf-8")
+    capture = tmp_path / "slow-capture.jsonl"
+    recorded = cli("record", "--out", str(capture), "--send", str(send), "--handshake", "legacy", "--progress", "--",
+                   *DEMO, timeout=RUN_TIMEOUT)
+    assert recorded.returncode == 0, recorded.stderr
+    text, progress, logs = anyio.run(sdk_progress, capture)
+    assert text == "counted to 3"
+    assert progress == [(1.0, 3.0, "counted 1 of 3"), (2.0, 3.0, "counted 2 of 3"), (3.0, 3.0, "counted 3 of 3")]
+    assert len(logs) == 3
