@@ -85,9 +85,13 @@ def test_our_one_shot_commands_get_from_the_twin_what_the_demo_answered(which, l
 
 
 @pytest.mark.integration
-def test_a_call_the_capture_never_saw_is_a_json_rpc_error_naming_the_closest_recorded_call(legacy_capture):
+@pytest.mark.report("faults", "a client asks a served capture for a call it never recorded", surface="CLI",
+                    group="capture", advice="Record that request against the real server too (mcp-inspector record "
+                    "--send) and serve the new capture; the error names the closest recorded request and what differs.")
+def test_a_call_the_capture_never_saw_is_a_json_rpc_error_naming_the_closest_recorded_call(legacy_capture, report):
     call = cli("call", "add", "a=2", "b=4", "--", *serve_command(legacy_capture), timeout=RUN_TIMEOUT)
     assert call.returncode == EXIT_RPC_ERROR, call.stderr
+    report.saw(call.stderr.splitlines()[0])
     seq = next(e.seq for e in read_capture(legacy_capture).events if e.method == "tools/call")
     assert (f"no recorded answer to this tools/call: the closest recorded request, tools/call #{seq}, differs in "
             "params.arguments.b (recorded 3, here 4)") in call.stderr
@@ -185,8 +189,11 @@ def test_strict_refuses_a_recorded_request_out_of_its_order(legacy_capture):
 
 
 @pytest.mark.integration
-def test_junk_from_the_client_gets_a_parse_error_and_the_session_goes_on(legacy_capture):
+@pytest.mark.report("faults", "a client sends a served capture a line that is not JSON", surface="CLI", group="input",
+                    advice="Send one JSON-RPC message per line; the twin answers the parse error and goes on.")
+def test_junk_from_the_client_gets_a_parse_error_and_the_session_goes_on(legacy_capture, report):
     answers, _ = drive(legacy_capture, ["this is not JSON", {"id": 7, "method": "tools/list"}])
+    report.saw(answers[0]["error"]["message"])
     assert answers[0] == {"jsonrpc": "2.0", "id": None, "error": {
         "code": -32700, "message": answers[0]["error"]["message"]}}
     assert answers[0]["error"]["message"].startswith("Parse error: ")
@@ -257,14 +264,18 @@ def test_an_unusable_capture_is_one_sentence_and_its_exit_status(content, status
     assert capsys.readouterr().out == ""
 
 
-def test_out_naming_the_capture_being_served_is_refused_before_anything_is_written(tmp_path, capsys):
+@pytest.mark.report("faults", "serve --out naming the capture being served", surface="CLI", group="input",
+                    advice="Give --out another file: the served session is a capture of its own.")
+def test_out_naming_the_capture_being_served_is_refused_before_anything_is_written(tmp_path, capsys, report):
     copy = tmp_path / "capture.jsonl"
     content = b'{"format":"mcp-inspector-capture","version":1,"created":"x","target":{}}\n'
     copy.write_bytes(content)
     (tmp_path / "link.jsonl").symlink_to(copy)
     assert main(["serve", str(copy), "--out", str(tmp_path / "link.jsonl")]) == EXIT_BAD_INPUT
-    assert capsys.readouterr().err == (f"mcp-inspector: --out {tmp_path / 'link.jsonl'} is the capture being served: "
-                                       "writing it would destroy it; give another file\n")
+    err = capsys.readouterr().err
+    report.saw(err)
+    assert err == (f"mcp-inspector: --out {tmp_path / 'link.jsonl'} is the capture being served: writing it would "
+                   "destroy it; give another file\n")
     assert copy.read_bytes() == content
 
 
