@@ -13,7 +13,8 @@ from typing import Any
 import anyio
 import pytest
 import warm_cli
-from helpers import DEMO, cli
+import warm_python
+from helpers import DEMO, ROOT, cli
 
 from inspector.cli.main import main
 from inspector.core.capture import read_capture
@@ -342,3 +343,32 @@ def test_the_sdks_client_gets_the_recorded_progress_under_its_own_token_and_the_
     assert text == "counted to 3"
     assert progress == [(1.0, 3.0, "counted 1 of 3"), (2.0, 3.0, "counted 2 of 3"), (3.0, 3.0, "counted 3 of 3")]
     assert len(logs) == 3
+
+
+@pytest.mark.integration
+def test_a_capture_recorded_over_streamable_http_from_an_sdk_server_serves_on_stdio(tmp_path):
+    import importlib
+
+    sys.path.insert(0, str(ROOT / "tests" / "http"))
+    http_support: Any = importlib.import_module("http_support")
+    server = http_support.launch_on_free_port(
+        "SDK server (streamable-http)",
+        lambda port: warm_python.command(http_support.SERVERS / "sdk_http_server.py", "streamable-http", str(port)),
+        tmp_path / "server.log")
+    try:
+        send = tmp_path / "send.jsonl"
+        send.write_text("".join(json.dumps(m) + "\n" for m in SCRIPT[:2]), encoding="utf-8")
+        capture = tmp_path / "http-capture.jsonl"
+        recorded = cli("record", "--out", str(capture), "--send", str(send), "--url", server.url("/mcp"),
+                       timeout=RUN_TIMEOUT)
+        assert recorded.returncode == 0, recorded.stderr
+    finally:
+        http_support.stop(server)
+    assert read_capture(capture).target["transport"] != "stdio"
+    tools = cli("tools", "--json", "--", *serve_command(capture), timeout=RUN_TIMEOUT)  # the HTTP server is gone
+    assert tools.returncode == EXIT_OK, tools.stderr
+    assert [t["name"] for t in json.loads(tools.stdout)["tools"]] == [
+        t["name"] for t in recorded_result(capture, "tools/list")["tools"]]
+    call = cli("call", "add", "a=2", "b=3", "--json", "--", *serve_command(capture), timeout=RUN_TIMEOUT)
+    assert call.returncode == EXIT_OK, call.stderr
+    assert json.loads(call.stdout)["content"][0]["text"] == "5"
