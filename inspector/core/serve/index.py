@@ -156,14 +156,19 @@ class ServeIndex:
             at = self._s2c.find(1, at + 1, end)
         return before, after
 
+    def handshake_rows(self, method: str) -> tuple[int, int] | None:
+        """The rows of the recorded ``method`` of the handshake and of its answer: the first that succeeded (a probe
+        refused, then retried), else the first."""
+        found = self.handshake.get(method, [])[:8]
+        return next((pair for pair in found if "result" in self.message(pair[1])), found[0] if found else None)
+
     def handshake_answer(self, method: str) -> tuple[dict[str, Any], dict[str, Any], int] | None:
-        """The recorded ``method`` of the handshake with its answer: (request, answer, the answer's seq); the first
-        that succeeded (a probe refused, then retried), else the first."""
-        found = self.handshake.get(method)
-        if not found:
+        """The recorded ``method`` of the handshake with its answer (:meth:`handshake_rows`): (request, answer, the
+        answer's seq)."""
+        rows = self.handshake_rows(method)
+        if rows is None:
             return None
-        pairs = [(self.message(request), self.message(answer), self.seq(answer)) for request, answer in found[:8]]
-        return next((pair for pair in pairs if "result" in pair[1]), pairs[0])
+        return self.message(rows[0]), self.message(rows[1]), self.seq(rows[1])
 
 
 def params_of(message: dict[str, Any]) -> Any:

@@ -130,9 +130,9 @@ class Twin:
             reply = self.handshake.answer(method, params)
             self.answered += 1
             out = [_line({"jsonrpc": "2.0", "id": request_id, **reply.body}, reply.served_from)]
-            recorded = self.index.handshake.get(method)
-            if recorded:
-                out += self._notifications(self.index.followers(recorded[0][0], recorded[0][1])[1])
+            rows = self.index.handshake_rows(method)
+            if rows is not None and reply.served_from == self.index.seq(rows[1]):
+                out += self._notifications(self.index.followers(*rows)[1])
             return out
         if method in ALWAYS_ANSWERED:
             self.answered += 1

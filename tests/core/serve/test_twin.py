@@ -203,3 +203,15 @@ def test_an_answer_over_a_megabyte_is_served_whole(tmp_path):
                                                       result(1, {"content": [{"type": "text", "text": text}]})])
     answers = send(twin_of(capture), {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "big"}})
     assert answers[0]["result"]["content"][0]["text"] == text
+
+
+def test_a_refused_then_retried_discover_serves_the_answer_that_succeeded_and_what_followed_it(tmp_path):
+    refusal = {"code": -32022, "message": "Unsupported protocol version",
+               "data": {"supported": ["2026-07-28"], "requested": "2099-01-01"}}
+    capture = write_capture(tmp_path / "retried.jsonl", [
+        request(1, "server/discover", {}), (S, {"jsonrpc": "2.0", "id": 1, "error": refusal}),
+        request(2, "server/discover", {}), result(2, DISCOVER),
+        notification(S, "notifications/message", {"level": "info", "data": "hello"})])
+    answers = send(twin_of(capture), {"jsonrpc": "2.0", "id": 5, "method": "server/discover"})
+    hello = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
+    assert answers == [{"jsonrpc": "2.0", "id": 5, "result": DISCOVER}, hello]
