@@ -372,3 +372,66 @@ def test_a_capture_recorded_over_streamable_http_from_an_sdk_server_serves_on_st
     call = cli("call", "add", "a=2", "b=3", "--json", "--", *serve_command(capture), timeout=RUN_TIMEOUT)
     assert call.returncode == EXIT_OK, call.stderr
     assert json.loads(call.stdout)["content"][0]["text"] == "5"
+
+
+# -- server-everything and the official inspector's CLI (npm) ---------------------------------------------------
+
+
+EVERYTHING_SCRIPT = [{"method": "tools/list"},
+                     {"method": "tools/call", "params": {"name": "get-sum", "arguments": {"a": 2, "b": 3}}},
+                     {"method": "resources/read", "params": {"uri": "demo://resource/static/document/architecture.md"}}]
+
+
+async def sdk_get_sum(capture: Path) -> tuple[list[str], str]:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    server = StdioServerParameters(command=sys.executable, args=["-m", "inspector", "serve", str(capture)],
+                                   env=dict(os.environ))
+    with anyio.fail_after(CLIENT_TIMEOUT):
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            call = await session.call_tool("get-sum", {"a": 2, "b": 3})
+    return [t.name for t in tools.tools], call.content[0].text
+
+
+@pytest.mark.npm
+def test_a_server_everything_capture_answers_our_call_the_sdk_and_the_official_inspector_cli(tmp_path):
+    from npm_servers import OFFICIAL_INSPECTOR_PACKAGE, OFFICIAL_INSPECTOR_VERSION, install_everything, install_package
+
+    node, everything = install_everything()
+    _, launcher = install_package(OFFICIAL_INSPECTOR_PACKAGE, OFFICIAL_INSPECTOR_VERSION,
+                                  "clients/launcher/build/index.js")
+    send = tmp_path / "send.jsonl"
+    send.write_text("".join(json.dumps(m) + "\n" for m in EVERYTHING_SCRIPT), encoding="utf-8")
+    capture = tmp_path / "everything.jsonl"
+    recorded = cli("record", "--out", str(capture), "--send", str(send), "--handshake", "legacy", "--",
+                   node, str(everything), "stdio", timeout=RUN_TIMEOUT)
+    assert recorded.returncode == 0, recorded.stderr
+    call = cli("call", "get-sum", "a=2", "b=3", "--json", "--", *serve_command(capture), timeout=RUN_TIMEOUT)
+    assert call.returncode == EXIT_OK, call.stderr
+    assert json.loads(call.stdout) == recorded_result(capture, "tools/call")
+    # the official inspector's CLI also sets the log level, which the capture never recorded: answered {} as the
+    # spec makes it, not a miss
+    official = [node, str(launcher), "--cli", "-e", f"PYTHONPATH={ROOT}", *serve_command(capture)]  # this tree's
+    runs = {
+        "tools/list": [*official, "--method", "tools/list"],
+        "tools/call": [*official, "--method", "tools/call", "--tool-name", "get-sum", "--tool-arg", "a=2",
+                       "--tool-arg", "b=3"],
+        "resources/read": [*official, "--method", "resources/read", "--uri", EVERYTHING_SCRIPT[2]["params"]["uri"]],
+    }
+    for method, argv in runs.items():
+        done = warm_cli.run(argv, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+        assert done.returncode == 0, done.stdout + done.stderr
+        got = json.loads(done.stdout)
+        want = recorded_result(capture, method)
+        assert (got["tools"] if method == "tools/list" else got) == (want["tools"] if method == "tools/list" else want)
+        assert "had no recorded answer" not in done.stderr
+    tools, text = anyio.run(sdk_get_sum, capture)
+    assert tools == [t["name"] for t in recorded_result(capture, "tools/list")["tools"]]
+    assert text == recorded_result(capture, "tools/call")["content"][0]["text"]
+    missed = warm_cli.run([*official, "--method", "tools/call", "--tool-name", "get-sum", "--tool-arg", "a=2",
+                           "--tool-arg", "b=4"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert missed.returncode != 0
+    assert "differs in params.arguments.b (recorded 3, here 4)" in missed.stdout + missed.stderr

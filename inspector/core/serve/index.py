@@ -29,8 +29,10 @@ from inspector.core.wire.events import Direction, Event, Kind
 
 #: Requests answered by the handshake's rules, not looked up among the others.
 HANDSHAKE_METHODS = ("initialize", "server/discover")
-#: Requests answered as the spec says whatever the capture holds (``ping``: an empty result), never looked up.
-ALWAYS_ANSWERED = ("ping",)
+#: Requests whose result the spec makes empty and that clients send on their own, whatever the recorded client did
+#: (a ping; the official inspector sets the log level of every server that declares logging): answered as a
+#: recorded one with the same params was, else with the empty result; never part of the recorded order.
+HOUSEKEEPING = frozenset({"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"})
 NOTIFICATION_PREFIX = "notifications/"
 
 
@@ -65,6 +67,8 @@ class ServeIndex:
         self._by_method: dict[str, array[int]] = {}
         #: the handshake's answered requests: method -> (request row, answer row), in order
         self.handshake: dict[str, list[tuple[int, int]]] = {}
+        #: the answered requests of :data:`HOUSEKEEPING`: method -> (request row, answer row), in order
+        self.housekeeping: dict[str, list[tuple[int, int]]] = {}
         self._notifications: dict[str, array[int]] = {}  # the client's notifications' rows, by method
         self.server_requests = 0  #: requests of the server's in the capture, which are not sent yet
         row = self._c2s.find(1)
@@ -74,7 +78,9 @@ class ServeIndex:
             if partner is not None and partner > row:
                 if method in HANDSHAKE_METHODS:
                     self.handshake.setdefault(method, []).append((row, partner))
-                elif method not in ALWAYS_ANSWERED:
+                elif method in HOUSEKEEPING:
+                    self.housekeeping.setdefault(method, []).append((row, partner))
+                else:
                     self._by_method.setdefault(method, array("q")).append(len(self.requests))
                     self.requests.append(row)
                     self.answers.append(partner)

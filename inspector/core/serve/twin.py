@@ -5,8 +5,10 @@ whatever the transport) and returns what to send, in order (:class:`Outgoing`): 
 client's id, the server's notifications recorded around it, or a JSON-RPC error. A transport loop
 (:mod:`inspector.core.serve.stdio`; HTTP later) writes them; faults, when they come, sit between the two.
 
-* A request: ``initialize`` and ``server/discover`` by :mod:`~inspector.core.serve.handshake`, ``ping`` with an
-  empty result, any other by the :class:`~inspector.core.serve.matcher.Matcher`. A request without a recorded
+* A request: ``initialize`` and ``server/discover`` by :mod:`~inspector.core.serve.handshake`; ``ping``,
+  ``logging/setLevel`` and (un)subscribing (:data:`~inspector.core.serve.index.HOUSEKEEPING`, which clients send
+  of their own accord) as a recorded one with the same params was answered, else with the empty result the spec
+  gives them; any other by the :class:`~inspector.core.serve.matcher.Matcher`. A request without a recorded
   answer gets the matcher's sentence as the error's message, with ``data.closest`` naming the closest recorded
   request, and is kept in :attr:`Twin.unmatched`.
 * A notification: the server's notifications recorded after the same notification of the recorded client (a
@@ -26,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.serve.handshake import ServedHandshake
-from inspector.core.serve.index import ALWAYS_ANSWERED, HANDSHAKE_METHODS, ServeIndex
-from inspector.core.serve.matcher import Hit, Matcher
+from inspector.core.serve.index import HANDSHAKE_METHODS, HOUSEKEEPING, ServeIndex
+from inspector.core.serve.matcher import Hit, Matcher, request_key
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -36,6 +38,8 @@ from inspector.core.wire.framing import NOT_PARSED
 #: does, costs no read of the capture), each at most PREPARED_MAX_BYTES.
 PREPARED_KEPT = 1024
 PREPARED_MAX_BYTES = 64 << 10
+#: At most this many recorded housekeeping requests of a method are compared with the client's.
+HOUSEKEEPING_COMPARED = 64
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 
@@ -134,9 +138,9 @@ class Twin:
             if rows is not None and reply.served_from == self.index.seq(rows[1]):
                 out += self._notifications(self.index.followers(*rows)[1])
             return out
-        if method in ALWAYS_ANSWERED:
+        if method in HOUSEKEEPING:
             self.answered += 1
-            return [_line({"jsonrpc": "2.0", "id": request_id, "result": {}})]
+            return [self._housekeeping(method, request_id, params)]
         found = self.matcher.match(method, params)
         if not isinstance(found, Hit):
             self.unmatched.append(Unmatched(method, request_id, found.text))
@@ -173,6 +177,16 @@ class Twin:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[position] = prepared
         return prepared
+
+    def _housekeeping(self, method: str, request_id: Any, params: Any) -> Outgoing:
+        """The recorded answer of the same request (its first few), else the empty result the spec gives it."""
+        key = request_key(method, params)
+        for request_row, answer_row in self.index.housekeeping.get(method, [])[:HOUSEKEEPING_COMPARED]:
+            if request_key(method, self.index.message(request_row).get("params")) == key:
+                answer = dict(self.index.message(answer_row))
+                answer["id"] = request_id
+                return _line(answer, self.index.seq(answer_row))
+        return _line({"jsonrpc": "2.0", "id": request_id, "result": {}})
 
     def _notification(self, method: str) -> list[Outgoing]:
         rows = self.index.notification_rows(method)

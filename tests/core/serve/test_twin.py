@@ -215,3 +215,18 @@ def test_a_refused_then_retried_discover_serves_the_answer_that_succeeded_and_wh
     answers = send(twin_of(capture), {"jsonrpc": "2.0", "id": 5, "method": "server/discover"})
     hello = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}}
     assert answers == [{"jsonrpc": "2.0", "id": 5, "result": DISCOVER}, hello]
+
+
+def test_set_level_and_subscribe_never_recorded_get_the_empty_result_and_a_recorded_refusal_is_served(tmp_path):
+    refused = {"code": -32601, "message": "subscriptions are off"}
+    capture = write_capture(tmp_path / "house.jsonl", [
+        request(1, "resources/subscribe", {"uri": "file:///a"}), (S, {"jsonrpc": "2.0", "id": 1, "error": refused}),
+        request(2, "tools/list"), result(2, {"tools": []})])
+    twin = twin_of(capture, "strict")
+    answers = send(twin, {"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "debug"}},
+                   {"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe", "params": {"uri": "file:///a"}},
+                   {"jsonrpc": "2.0", "id": 3, "method": "resources/subscribe", "params": {"uri": "file:///b"}},
+                   {"jsonrpc": "2.0", "id": 4, "method": "tools/list"})
+    assert answers == [{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "error": refused},
+                       {"jsonrpc": "2.0", "id": 3, "result": {}}, {"jsonrpc": "2.0", "id": 4, "result": {"tools": []}}]
+    assert twin.unmatched == []  # and the strict order is the other requests'
