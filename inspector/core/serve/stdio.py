@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,9 @@ from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder, decode_l
 
 #: stdin is read this much at a time: a client that pipelines requests gets its answers in one write per read.
 READ_CHUNK = 64 << 10
+#: What the answers to one read's requests gather to before they are written: a read of 64 KiB of small requests
+#: whose recorded answers are megabytes each is written as it goes, never held whole.
+WRITE_BYTES = 1 << 20
 #: The finding on a request of the client that the capture has no answer to (a warning: the client did
 #: nothing wrong, the capture just did not record it).
 UNMATCHED = "serve-unmatched"
@@ -73,8 +78,10 @@ class ServedCapture:
 
 
 def serve_stdio(twin: Twin, *, max_message: int, record: ServedCapture | None = None, stdin_fd: int = 0,
-                stdout_fd: int = 1) -> None:
-    """Serve until stdin ends or the client closes stdout."""
+                stdout_fd: int = 1, write: Callable[[bytes], bool] | None = None) -> None:
+    """Serve until stdin ends or the client closes stdout (``write``, given bytes, writes them all and says whether
+    the reader is still there; by default to ``stdout_fd``)."""
+    send = write if write is not None else partial(_write_all, stdout_fd)
     decoder = LineDecoder(Direction.C2S, max_line_bytes=max_message, share_parses=True)
     while True:
         chunk = os.read(stdin_fd, READ_CHUNK)
@@ -88,7 +95,11 @@ def serve_stdio(twin: Twin, *, max_message: int, record: ServedCapture | None = 
             for message in outgoing:
                 out += message.line
                 out += b"\n"
-        if out and not _write_all(stdout_fd, bytes(out)):
+            if len(out) >= WRITE_BYTES:  # many requests in one read, each with a big answer: no unbounded buffer
+                if not send(bytes(out)):
+                    return
+                out.clear()
+        if out and not send(bytes(out)):
             return
         if record is not None:
             record.flush()

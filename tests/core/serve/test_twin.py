@@ -4,6 +4,7 @@ server's notifications around an answer, big answers, and what bad bytes of the 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -230,3 +231,24 @@ def test_set_level_and_subscribe_never_recorded_get_the_empty_result_and_a_recor
     assert answers == [{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "error": refused},
                        {"jsonrpc": "2.0", "id": 3, "result": {}}, {"jsonrpc": "2.0", "id": 4, "result": {"tools": []}}]
     assert twin.unmatched == []  # and the strict order is the other requests'
+
+
+def test_many_requests_in_one_read_with_big_answers_are_written_as_they_go(tmp_path):
+    from inspector.core.serve.stdio import WRITE_BYTES, serve_stdio
+
+    text = "w" * (400 << 10)
+    capture = write_capture(tmp_path / "wide.jsonl", [request(1, "tools/call", {"name": "wide"}),
+                                                       result(1, {"content": [{"type": "text", "text": text}]})])
+    twin = twin_of(capture)
+    lines = b"".join(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                 "params": {"name": "wide"}}).encode() + b"\n" for n in range(40))
+    read_end, write_end = os.pipe()
+    os.write(write_end, lines)  # 40 requests, one read: 16 MB of answers
+    os.close(write_end)
+    writes: list[int] = []
+    try:
+        serve_stdio(twin, max_message=1 << 20, stdin_fd=read_end, write=lambda data: writes.append(len(data)) or True)
+    finally:
+        os.close(read_end)
+    assert sum(writes) > 40 * len(text)
+    assert max(writes) < WRITE_BYTES + len(text) + 1000
