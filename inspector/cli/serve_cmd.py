@@ -89,10 +89,10 @@ def _summarize(twin: object, capture: Path, record: object) -> None:
     from inspector.core.serve.twin import Twin
 
     assert isinstance(twin, Twin)
-    missed = len(twin.unmatched)
+    missed = twin.missed
     head = f"mcp-inspector: served {counted(twin.answered, 'request')} from {safe(str(capture))}"
     if missed:
-        head += f"; {missed} had no recorded answer:"
+        head += f"; {missed:,} had no recorded answer:"
     text = "\n".join([head, *(f"  {safe(line)}" for line in twin.summary())])
     if isinstance(record, ServedCapture):
         record.note(text.removeprefix("mcp-inspector: "))

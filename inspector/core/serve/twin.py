@@ -38,6 +38,9 @@ from inspector.core.wire.framing import NOT_PARSED
 #: does, costs no read of the capture), each at most PREPARED_MAX_BYTES.
 PREPARED_KEPT = 1024
 PREPARED_MAX_BYTES = 64 << 10
+#: Requests without a recorded answer listed one by one at the end (a client that floods the twin with them is
+#: counted, not remembered).
+LISTED_UNMATCHED = 100
 #: At most this many recorded housekeeping requests of a method are compared with the client's.
 HOUSEKEEPING_COMPARED = 64
 PARSE_ERROR = -32700
@@ -85,7 +88,8 @@ class Twin:
     mode: str = "auto"
     matcher: Matcher = field(init=False)
     handshake: ServedHandshake = field(init=False)
-    unmatched: list[Unmatched] = field(default_factory=list)
+    unmatched: list[Unmatched] = field(default_factory=list)  #: the first :data:`LISTED_UNMATCHED` of them
+    missed: int = 0  #: requests without a recorded answer, all of them
     answered: int = 0  #: requests answered from the capture (the handshake's and ping's included)
     _notified: dict[str, int] = field(default_factory=dict)  # notification method -> how many the client sent
     _cache: dict[int, _Prepared] = field(default_factory=dict)  # position -> what serving it sends
@@ -143,7 +147,9 @@ class Twin:
             return [self._housekeeping(method, request_id, params)]
         found = self.matcher.match(method, params)
         if not isinstance(found, Hit):
-            self.unmatched.append(Unmatched(method, request_id, found.text))
+            self.missed += 1
+            if len(self.unmatched) < LISTED_UNMATCHED:
+                self.unmatched.append(Unmatched(method, request_id, found.text))
             data = {"closest": self.index.label(found.closest)} if found.closest is not None else None
             return [_error(request_id, found.code, found.text, data, unmatched=True)]
         self.answered += 1
@@ -216,8 +222,11 @@ class Twin:
         return out
 
     def summary(self) -> list[str]:
-        """The unmatched requests, a line each (for stderr at the end)."""
-        return [f"{u.method} (id {json.dumps(u.id)}): {u.text}" for u in self.unmatched]
+        """The unmatched requests, a line each (for stderr at the end), the first :data:`LISTED_UNMATCHED` of them."""
+        lines = [f"{u.method} (id {json.dumps(u.id)}): {u.text}" for u in self.unmatched]
+        if self.missed > len(self.unmatched):
+            lines.append(f"... and {self.missed - len(self.unmatched):,} more")
+        return lines
 
 
 def _progress_token(params: Any) -> Any:

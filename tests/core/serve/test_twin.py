@@ -252,3 +252,12 @@ def test_many_requests_in_one_read_with_big_answers_are_written_as_they_go(tmp_p
         os.close(read_end)
     assert sum(writes) > 40 * len(text)
     assert max(writes) < WRITE_BYTES + len(text) + 1000
+
+
+def test_a_flood_of_unmatched_requests_is_counted_and_only_the_first_ones_listed(legacy):
+    from inspector.core.serve.twin import LISTED_UNMATCHED
+
+    twin = twin_of(legacy)
+    send(twin, *({"jsonrpc": "2.0", "id": n, "method": "nothing/recorded"} for n in range(LISTED_UNMATCHED + 50)))
+    assert twin.missed == LISTED_UNMATCHED + 50 and len(twin.unmatched) == LISTED_UNMATCHED
+    assert twin.summary()[-1] == "... and 50 more"
