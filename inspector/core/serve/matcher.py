@@ -32,6 +32,8 @@ VOLATILE_PARAMS = frozenset({"_meta"})
 #: At most this many distinct recorded requests of a method are compared for the closest one (a capture of a
 #: million calls of one tool still answers a miss at once).
 MAX_COMPARED = 500
+#: ... among at most this many of its recorded requests (the first ones).
+MAX_SCANNED = 5000
 #: A value shown in a sentence is cut to this many characters.
 SHOWN_CHARS = 40
 #: The JSON-RPC error codes of a miss: the method was never recorded (the spec's "Method not found", which a
@@ -214,7 +216,7 @@ def closest(book: RequestBook, method: str, params: Any, cursors: CursorMap | No
     mine = normalized(params, cursors)
     best: tuple[int, int] | None = None  # (differences, position)
     seen: set[bytes] = set()
-    for position in positions:
+    for position in positions[:MAX_SCANNED]:
         key = request_key(method, book.params(position))
         if key in seen:
             continue
