@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -435,3 +436,24 @@ def test_a_server_everything_capture_answers_our_call_the_sdk_and_the_official_i
                            "--tool-arg", "b=4"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert missed.returncode != 0
     assert "differs in params.arguments.b (recorded 3, here 4)" in missed.stdout + missed.stderr
+
+
+@pytest.mark.integration
+def test_a_client_that_stops_reading_and_closes_its_end_ends_the_twin_with_status_0(legacy_capture, tmp_path):
+    requests = tmp_path / "flood.jsonl"
+    requests.write_text(json.dumps({"jsonrpc": "2.0", **init()}) + "\n" + "".join(
+        json.dumps({"jsonrpc": "2.0", **call_add(n, 2, 3)}) + "\n" for n in range(1, 20001)), encoding="utf-8")
+    with requests.open("rb") as stdin:
+        process = warm_cli.Popen(serve_command(legacy_capture), stdin=stdin, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, env=dict(os.environ))
+        assert process.stdout is not None and process.stderr is not None
+        assert json.loads(process.stdout.readline())["id"] == 0
+        process.stdout.close()  # the client goes away with thousands of answers still to come
+        try:
+            status = process.wait(timeout=RUN_TIMEOUT)
+        finally:
+            process.kill()
+        err = process.stderr.read().decode()
+        process.stderr.close()
+    assert status == EXIT_OK, err
+    assert err.startswith("mcp-inspector: served ") and "Traceback" not in err
