@@ -185,6 +185,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.run_cmd import add_parser as add_run
+    from inspector.cli.serve_cmd import add_parser as add_serve
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
 
@@ -202,6 +203,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_run(sub)
     add_load(sub)
     add_app(sub)
+    add_serve(sub)
     return parser
 
 
@@ -420,6 +422,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.run_cmd import run_collection_command
 
         return run_collection_command(args, command)
+    if args.command == "serve":
+        from inspector.cli.serve_cmd import run_serve
+
+        return run_serve(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

@@ -204,3 +204,15 @@ def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
     if after:
         lines += textwrap.wrap(f"({after})", 78, initial_indent="  ", subsequent_indent="   ")
     return "\n".join(lines) + "\n"
+
+
+#: ``serve``
+SERVE_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "the client ended the session (stdin at its end, or stdout closed); requests without a recorded "
+              "answer, if any, are listed on stderr"),
+    (EXIT_BAD_INPUT, "usage: an unusable option, or a file that is no readable capture (missing, unreadable, "
+                     "foreign, of a newer format, cut inside its header)"),
+    (EXIT_CANNOT_CONNECT, "nothing to serve: the capture holds no request with an answer (empty, or cut short "
+                          "before the first answer)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)

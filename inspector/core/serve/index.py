@@ -1,0 +1,181 @@
+"""The exchanges of a capture, found without loading it: what ``serve`` answers from.
+
+A :class:`~inspector.core.capture.index.CaptureIndex` scans the file once and keeps a few bytes an event (kind,
+direction, method, paired row); a message is decoded from the file only when it is served or compared. From
+those columns :class:`ServeIndex` keeps the client's requests that have an answer (a request's answer is the
+row the capture's ``reply_to`` pairs with it, docs/capture-format.md), apart from the handshake's, which
+:mod:`inspector.core.serve.handshake` answers; the client's notifications, by method; and which of the
+server's notifications belong to which client message.
+
+The server's notifications belong to the client message before them (the request that caused a tool's
+progress and log lines, the ``notifications/initialized`` a server answers with a list_changed): served, that
+message brings them along, those recorded before its answer ahead of the answer, the others after it. The
+server's own requests (sampling, elicitation, roots) are not sent yet: :attr:`ServeIndex.server_requests`
+counts them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from inspector.core.capture.columns import DIR_CODES, DIR_SHIFT, KIND_CODES, KIND_MASK
+from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.wire import jsonrpc
+from inspector.core.wire.events import Direction, Event, Kind
+
+#: Requests answered by the handshake's rules, not looked up among the others.
+HANDSHAKE_METHODS = ("initialize", "server/discover")
+#: Requests whose result the spec makes empty and that clients send on their own, whatever the recorded client did
+#: (a ping; the official inspector sets the log level of every server that declares logging): answered as a
+#: recorded one with the same params was, else with the empty result; never part of the recorded order.
+HOUSEKEEPING = frozenset({"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"})
+NOTIFICATION_PREFIX = "notifications/"
+
+
+def _message_table(direction: str) -> bytes:
+    """For each category byte of the capture's columns, 1 for a message in ``direction``."""
+    wanted = DIR_CODES[direction]
+    return bytes(1 if value & KIND_MASK == KIND_CODES[Kind.MESSAGE] and (value >> DIR_SHIFT) & 0x03 == wanted
+                 else 0 for value in range(256))
+
+
+_C2S = _message_table(Direction.C2S)
+_S2C = _message_table(Direction.S2C)
+
+
+class ServeIndex:
+    """The recorded requests of a capture and their answers (a :class:`~inspector.core.serve.matcher.RequestBook`).
+
+    Raises :class:`~inspector.core.capture.format.CaptureError` (a sentence) when the file is not a readable
+    capture; :attr:`warnings` holds what the reader skipped.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.capture = CaptureIndex(path)
+        self.capture.scan_all()
+        self.warnings = self.capture.warnings
+        columns = self.capture.columns
+        count = len(columns)
+        self._c2s = columns.mask(0, count, _C2S)
+        self._s2c = columns.mask(0, count, _S2C)
+        self.requests = array("q")  #: capture rows of the answered requests, in order (a position indexes them)
+        self.answers = array("q")  #: the row of each one's answer
+        self._by_method: dict[str, array[int]] = {}
+        #: the handshake's answered requests: method -> (request row, answer row), in order
+        self.handshake: dict[str, list[tuple[int, int]]] = {}
+        #: the answered requests of :data:`HOUSEKEEPING`: method -> (request row, answer row), in order
+        self.housekeeping: dict[str, list[tuple[int, int]]] = {}
+        self._notifications: dict[str, array[int]] = {}  # the client's notifications' rows, by method
+        self.server_requests = 0  #: requests of the server's in the capture, which are not sent yet
+        row = self._c2s.find(1)
+        while row >= 0:
+            partner = columns.partner(row)
+            method = columns.method(row)
+            if partner is not None and partner > row:
+                if method in HANDSHAKE_METHODS:
+                    self.handshake.setdefault(method, []).append((row, partner))
+                elif method in HOUSEKEEPING:
+                    self.housekeeping.setdefault(method, []).append((row, partner))
+                else:
+                    self._by_method.setdefault(method, array("q")).append(len(self.requests))
+                    self.requests.append(row)
+                    self.answers.append(partner)
+            elif partner is None and method.startswith(NOTIFICATION_PREFIX):
+                self._notifications.setdefault(method, array("q")).append(row)
+            row = self._c2s.find(1, row + 1)
+        row = self._s2c.find(1)
+        while row >= 0:
+            partner = columns.partner(row)
+            if (partner is None or partner > row) and not columns.method(row).startswith(NOTIFICATION_PREFIX):
+                self.server_requests += 1
+            row = self._s2c.find(1, row + 1)
+
+    def close(self) -> None:
+        self.capture.close()
+
+    # -- the RequestBook ------------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.requests)
+
+    def method(self, position: int) -> str:
+        return self.capture.columns.method(self.requests[position])
+
+    def params(self, position: int) -> Any:
+        return params_of(self.message(self.requests[position]))
+
+    def label(self, position: int) -> str:
+        return f"{self.method(position)} #{self.seq(self.requests[position])}"
+
+    def positions(self, method: str) -> Sequence[int]:
+        return self._by_method.get(method, ())
+
+    def methods(self) -> Sequence[str]:
+        return list(self._by_method)
+
+    # -- reading rows ---------------------------------------------------------------------------------------
+
+    def seq(self, row: int) -> int:
+        seq = self.capture.columns.seq_of_row(row)
+        return seq if seq is not None else row + 1
+
+    def event(self, row: int) -> Event:
+        return self.capture.event(row)
+
+    def raw(self, row: int) -> bytes:
+        """All the raw bytes of a row's event (a line over a megabyte is read back a piece at a time)."""
+        event = self.capture.event(row)
+        if isinstance(event, PartialEvent):
+            return b"".join(self.capture.raw_pieces(event))
+        return event.raw
+
+    def message(self, row: int) -> dict[str, Any]:
+        """The JSON-RPC message of a row ({} when it is not one object)."""
+        try:
+            value = json.loads(self.raw(row))
+        except (ValueError, RecursionError):
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def notification_rows(self, method: str) -> Sequence[int]:
+        """The rows of the client's recorded notifications of ``method``, in order."""
+        return self._notifications.get(method, ())
+
+    def followers(self, row: int, answer: int | None = None) -> tuple[list[int], list[int]]:
+        """The server's notifications that belong to the client message at ``row`` (those after it and before the
+        client's next message): those recorded before ``answer`` (its answer's row) and those after it."""
+        end = self._c2s.find(1, row + 1)
+        end = len(self._s2c) if end < 0 else end
+        before: list[int] = []
+        after: list[int] = []
+        columns = self.capture.columns
+        at = self._s2c.find(1, row + 1, end)
+        while at >= 0:
+            if columns.partner(at) is None and columns.method(at).startswith(NOTIFICATION_PREFIX):
+                rpc = self.capture.event(at).rpc
+                if rpc is not None and rpc.kind == jsonrpc.NOTIFICATION:
+                    (before if answer is not None and at < answer else after).append(at)
+            at = self._s2c.find(1, at + 1, end)
+        return before, after
+
+    def handshake_rows(self, method: str) -> tuple[int, int] | None:
+        """The rows of the recorded ``method`` of the handshake and of its answer: the first that succeeded (a probe
+        refused, then retried), else the first."""
+        found = self.handshake.get(method, [])[:8]
+        return next((pair for pair in found if "result" in self.message(pair[1])), found[0] if found else None)
+
+    def handshake_answer(self, method: str) -> tuple[dict[str, Any], dict[str, Any], int] | None:
+        """The recorded ``method`` of the handshake with its answer (:meth:`handshake_rows`): (request, answer, the
+        answer's seq)."""
+        rows = self.handshake_rows(method)
+        if rows is None:
+            return None
+        return self.message(rows[0]), self.message(rows[1]), self.seq(rows[1])
+
+
+def params_of(message: dict[str, Any]) -> Any:
+    return message.get("params")
