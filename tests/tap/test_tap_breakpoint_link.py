@@ -77,6 +77,7 @@ def test_a_paused_message_is_shown_to_the_window_and_its_edited_forward_comes_ba
         verdict = interceptor.decide("c2s", CALL)
         asked = asyncio.ensure_future(link.pause("c2s", CALL, verdict))
         shown = await wait_for(window.paused.get(), BOUND)
+        assert window.sides[0].acknowledged == 1  # the relay said it acts on the rules before it paused by them
         edited = CALL.replace(b'"hi"', b'"edited"').decode()
         window.sides[0].decide(shown["id"], "forward", edited=edited)
         resolved = await wait_for(asked, BOUND)

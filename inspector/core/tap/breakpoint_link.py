@@ -11,6 +11,8 @@ Protocol, version 1: UTF-8 JSON, one object per line, both ways.
 - window → relay: ``{"type": "rules", "rules": [...]}``: the tab's breakpoints (the rules-file shape, numbered
   after the tap's own ``--rules``), at once and whenever they change. The relay waits :data:`FIRST_RULES_WAIT`
   for the first, so the client's first messages already meet them.
+- relay → window: ``{"type": "in_force", "breakpoints": N}``: the window's rules the relay now acts on (each
+  ``rules`` line is answered so; what the client sends after it meets them).
 - relay → window: ``{"type": "paused", "id": N, "dir": "c2s", "text": "...", "rule": R, "breakpoint": B}``: a
   message held by rule R, the window's breakpoint B (numbered in the window's list; 0 when it is a rule of the
   tap's own ``--rules``). ``text`` is its bytes as UTF-8; bytes that are not UTF-8 come as ``"base64"`` instead.
@@ -165,6 +167,7 @@ class BreakpointLink:
             first = len(self.own.rules)
             renumbered = tuple(Rule(**{**rule.__dict__, "number": first + rule.number}) for rule in theirs.rules)
             self.interceptor.rules = Rules(self.own.rules + renumbered, self.own.source)
+            self._send({"type": "in_force", "breakpoints": len(renumbered)})
             if not self._first.done():
                 self._first.set_result(None)
         elif kind == "decide":
@@ -203,6 +206,8 @@ class WindowSide:
         self._reader = reader
         self._writer = writer
         self.hello = hello
+        #: how many ``rules`` lines the relay said it acts on (``in_force``), so far
+        self.acknowledged = 0
 
     @property
     def pid(self) -> Any:
@@ -253,7 +258,9 @@ class WindowSide:
                 obj = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(obj, dict) and obj.get("type") == "paused" and isinstance(obj.get("id"), int):
+            if isinstance(obj, dict) and obj.get("type") == "in_force":
+                self.acknowledged += 1
+            elif isinstance(obj, dict) and obj.get("type") == "paused" and isinstance(obj.get("id"), int):
                 yield obj
 
 
