@@ -22,6 +22,8 @@ from inspector.core.exits import (
     EXIT_PROTOCOL,
     EXIT_RPC_ERROR,
 )
+from inspector.core.intercept.engine import Interceptor
+from inspector.core.intercept.rules import Rules
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, failure_exit, result_of
 from inspector.core.session.session import Session
 from inspector.core.text import safe
@@ -53,6 +55,8 @@ class RecordOptions:
     stream: IO[str] | None = None
     #: send a span per request to this OTLP/HTTP collector as the session goes (``--otlp-endpoint``)
     otlp_endpoint: str | None = None
+    #: intercept rules (``--rules``, checked: no pause rule): every message each way goes through them
+    rules: Rules | None = None
 
     @property
     def out_name(self) -> str:
@@ -120,7 +124,8 @@ def with_progress_token(request: dict[str, Any]) -> dict[str, Any]:
 async def record(options: RecordOptions) -> RecordResult:
     try:
         session, writer = new_session(options.target, options.out, answers=options.answers,
-                                      stream=options.stream, roots=options.roots)
+                                      stream=options.stream, roots=options.roots,
+                                      interceptor=Interceptor(options.rules) if options.rules is not None else None)
     except CannotOpen as exc:
         return RecordResult(exc.exit_code, "", str(exc))
     assert writer is not None  # a capture was asked for
