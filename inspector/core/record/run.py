@@ -32,6 +32,7 @@ from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
+from inspector.core.wire.intercepted import mark_of, rule_label
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
@@ -204,7 +205,9 @@ class _Outcome:
             if not self.first_error_answer:
                 text = error.get("message", "(no message)") if isinstance(error, dict) else repr(error)
                 code = error.get("code") if isinstance(error, dict) else None
-                self.first_error_answer = safe(f"{method}: {text} (code {code})")
+                found = mark_of(response.data)  # an intercept rule's answer, not the server's
+                by = f", made by {rule_label(found)}, not the server" if found is not None else ""
+                self.first_error_answer = safe(f"{method}: {text} (code {code}){by}")
 
     def sentence(self, options: RecordOptions) -> str | None:
         """What went wrong, in one sentence (None when nothing did)."""
