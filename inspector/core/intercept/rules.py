@@ -206,10 +206,10 @@ def parse_rule(item: Any, number: int, where: str = "") -> Rule:
     required, optional = ACTION_KEYS[do]
     for key in item:
         if key not in COMMON_KEYS and key not in required and key not in optional:
-            raise RulesError(f"{at}: unknown key {key!r} for a {do} rule")
+            raise RulesError(f"{at}: unknown key {key!r} for {_a(do)} rule")
     for key in required:
         if key not in item:
-            raise RulesError(f"{at}: a {do} rule needs {key!r}")
+            raise RulesError(f"{at}: {_a(do)} rule needs {key!r}")
     when = parse_when(item.get("when", {}), at)
     enabled = item.get("enabled", True)
     if not isinstance(enabled, bool):
@@ -278,6 +278,11 @@ def pointer_parts(pointer: str, at: str = "") -> list[str]:
             raise RulesError(f"{at}: {pointer!r} is not a JSON Pointer (a \"~\" is written ~0, and a \"/\" inside a "
                              "name ~1)")
     return [part.replace("~1", "/").replace("~0", "~") for part in parts]
+
+
+def _a(action: str) -> str:
+    """``a delay``, ``an error``: the action with its article."""
+    return f"{'an' if action[:1] in 'aeiou' else 'a'} {action}"
 
 
 def _json_type(value: Any) -> str:
