@@ -95,12 +95,20 @@ class _Message:
 _UNREAD = _Message(None)
 
 
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
+
+
 def _parse(raw: bytes) -> Any:
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass
-    try:  # what orjson refuses and json reads: integers past 64 bits, for one
+    """The message as ``json.loads`` reads it (None: not JSON). orjson turns an integer past 64 bits into a float
+    (a rewrite would then send ``1.2e+29`` for the id the client gave), so a message with a run of 19 or more
+    digits anywhere is read by ``json`` (as :func:`inspector.core.present.json_tree.parse` does)."""
+    if raw.translate(_DIGITS_AS_ZERO).find(_LONG_DIGITS) < 0:  # a C pass each
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    try:  # what orjson refuses and json reads: NaN, lone surrogates
         return json.loads(raw)
     except (ValueError, RecursionError):
         return None
@@ -214,7 +222,10 @@ class Interceptor:
                     text = raw.decode("utf-8", errors="replace")
                 if not patterns.search(when.match, text):
                     continue
-            return self._act(rule, raw, message)
+            verdict = self._act(rule, raw, message)
+            if message.is_request and not verdict.out:  # held or dropped: its peer will never answer it
+                self.forget(direction, message.id)
+            return verdict
         return Verdict(PASS_ACTION, out=raw)
 
     def forget(self, direction: str, msg_id: Any) -> None:
@@ -265,17 +276,19 @@ class Interceptor:
             if edited is not None and edited != raw:
                 return Verdict("rewrite", rule, out=edited, changed=True)
             return Verdict(PASS_ACTION, rule, out=raw)
-        if choice == "drop":
-            return Verdict("drop", rule)
         if choice == "delay":
             return Verdict("delay", rule, out=raw, delay=ms / 1000)
-        if choice == "error":
-            parsed = _Message(_parse(raw))
-            answer = error_answer(parsed.id, code, message)
-            if parsed.is_request:
-                return Verdict("error", rule, answer=answer)
-            if parsed.is_response:
-                return Verdict("error", rule, out=answer, changed=True)
-            return Verdict(PASS_ACTION, rule, out=raw, note="only a request or a response can be answered with an "
-                           "error; it went on unchanged")
-        raise ValueError(f"unknown decision {choice!r}")
+        if choice not in ("drop", "error"):
+            raise ValueError(f"unknown decision {choice!r}")
+        parsed = _Message(_parse(raw))
+        if parsed.is_request:  # held or dropped: its peer will never answer it
+            self.forget(direction, parsed.id)
+        if choice == "drop":
+            return Verdict("drop", rule)
+        answer = error_answer(parsed.id, code, message)
+        if parsed.is_request:
+            return Verdict("error", rule, answer=answer)
+        if parsed.is_response:
+            return Verdict("error", rule, out=answer, changed=True)
+        return Verdict(PASS_ACTION, rule, out=raw, note="only a request or a response can be answered with an "
+                       "error; it went on unchanged")
