@@ -32,7 +32,7 @@ from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
-from inspector.core.wire.intercepted import mark_of, rule_label
+from inspector.core.wire.intercepted import MARK, mark_of, rule_label
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
@@ -141,7 +141,8 @@ async def record(options: RecordOptions) -> RecordResult:
         if exporter is not None:
             await exporter.close()
     warnings = [sentence] if exporter is not None and (sentence := exporter.report()) else []
-    return RecordResult(outcome.exit_code(), summarize(session, options.out_name), outcome.sentence(options),
+    return RecordResult(outcome.exit_code(), summarize(session, options.out_name, outcome.intercepted),
+                        outcome.sentence(options),
                         session.server, warnings)
 
 
@@ -168,9 +169,12 @@ class _Outcome:
         self.first_error_answer = ""  #: ``method: message (code N)`` of the first
         self.last_answer_was_error = False  #: the server's latest response is a JSON-RPC error
         self.largest_unread = 0  #: the size of the longest line over --max-message
+        self.intercepted = 0  #: messages --rules acted on (each way; an original and its change count two)
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
+            if MARK in event.data:
+                self.intercepted += 1
             if event.dir != Direction.S2C:
                 continue
             if event.kind == Kind.FRAMING_ERROR:
@@ -282,7 +286,8 @@ def suggested_limit(size: int) -> str:
     return f"{mib}M"
 
 
-def summarize(session: Session, out: Path | str) -> str:
+def summarize(session: Session, out: Path | str, intercepted: int = 0) -> str:
+    """The summary line; ``intercepted``: how many of the messages counted intercept rules acted on."""
     c = session.counts
     parts = [f"{c['c2s']} sent", f"{c['s2c']} received", _plural(c["framing_errors"], "framing error"),
              _plural(c["stderr"], "stderr line")]
@@ -290,6 +295,8 @@ def summarize(session: Session, out: Path | str) -> str:
         parts.append(f"{_plural(c['cut_by_stop'], 'line')} cut by mcp-inspector's stop")
     if c["findings"]:
         parts.append(_plural(c["findings"], "protocol finding"))
+    if intercepted:  # the counts hold what the rules recorded too: an original never delivered, a held request
+        parts.append(f"{intercepted} of the messages marked by --rules (show says what each rule did)")
     return f"{out}: {', '.join(parts)}; {session.ending()}"
 
 
