@@ -35,7 +35,8 @@ RECORD_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "success: every request got a result"),
     (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
                          "handshake failed"),
-    (EXIT_BAD_INPUT, "usage: an option or the --send file is unusable"),
+    (EXIT_BAD_INPUT, "usage: an option, the --send file or the --rules file is unusable (a pause rule included); "
+                     "nothing was started"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
     (EXIT_TIMEOUT, "no response within --timeout (or --max-time)"),
     (EXIT_RPC_ERROR, "the server answered the handshake or a request of --send with a JSON-RPC error"),
