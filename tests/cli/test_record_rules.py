@@ -175,8 +175,8 @@ def test_an_error_rule_on_a_request_answers_it_in_place_of_the_server_with_statu
     rule = {"when": {"dir": "c2s", "method": "tools/call"}, "do": "error", "code": -32000, "message": "injected"}
     done, events, _ = record_with(tmp_path, [rule], ECHO)
     assert done.returncode == EXIT_RPC_ERROR, done.stderr
-    assert done.stderr == ("mcp-inspector: the server answered 1 request with a JSON-RPC error (the first: "
-                           "tools/call: injected (code -32000), made by rule 1 (error), not the server)\n")
+    assert done.stderr == ("mcp-inspector: --rules answered 1 request with a JSON-RPC error in the server's place "
+                           "(the first: tools/call: injected (code -32000), by rule 1 (error))\n")
     assert [(d, m, f["role"]) for d, m, f in marked(events)] == [(Direction.C2S, "tools/call", "held"),
                                                                  (Direction.S2C, "", "answer")]
     held, answer = (e for e in events if mark_of(e.data))

@@ -167,6 +167,7 @@ class _Outcome:
         self.violations = 0  #: framing errors and invalid JSON-RPC from the server
         self.error_answers = 0  #: requests of --send answered with a JSON-RPC error
         self.first_error_answer = ""  #: ``method: message (code N)`` of the first
+        self.rule_error_answers = 0  #: of those, answers an intercept rule made (``--rules``)
         self.last_answer_was_error = False  #: the server's latest response is a JSON-RPC error
         self.largest_unread = 0  #: the size of the longest line over --max-message
         self.intercepted = 0  #: messages --rules acted on (each way; an original and its change count two)
@@ -206,11 +207,13 @@ class _Outcome:
         error = result_of(response)[1]
         if error is not None:
             self.error_answers += 1
+            found = mark_of(response.data)  # an intercept rule's answer, not the server's
+            if found is not None:
+                self.rule_error_answers += 1
             if not self.first_error_answer:
                 text = error.get("message", "(no message)") if isinstance(error, dict) else repr(error)
                 code = error.get("code") if isinstance(error, dict) else None
-                found = mark_of(response.data)  # an intercept rule's answer, not the server's
-                by = f", made by {rule_label(found)}, not the server" if found is not None else ""
+                by = f", by {rule_label(found)}" if found is not None else ""
                 self.first_error_answer = safe(f"{method}: {text} (code {code}){by}")
 
     def sentence(self, options: RecordOptions) -> str | None:
@@ -223,8 +226,15 @@ class _Outcome:
                 f"{n} of its lines are not valid JSON-RPC messages"
             return (f"the server broke the protocol: {lines} (mcp-inspector show "
                     f"{options.out_name if options.stream is None else 'CAPTURE'} shows why)")
-        if self.error_answers:
-            return (f"the server answered {_plural(self.error_answers, 'request')} with a JSON-RPC error "
+        n, by_rules = self.error_answers, self.rule_error_answers
+        if n and not by_rules:
+            return (f"the server answered {_plural(n, 'request')} with a JSON-RPC error "
+                    f"(the first: {self.first_error_answer})")
+        if n == by_rules:
+            return (f"--rules answered {_plural(n, 'request')} with a JSON-RPC error in the server's place "
+                    f"(the first: {self.first_error_answer})")
+        if n:
+            return (f"{_plural(n, 'request')} got a JSON-RPC error answer, {by_rules} of them from --rules "
                     f"(the first: {self.first_error_answer})")
         return None
 
