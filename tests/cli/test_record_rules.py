@@ -195,3 +195,13 @@ def test_an_error_rule_on_an_answer_replaces_it(tmp_path):
     original, changed = (e for e in events if mark_of(e.data))
     assert "reply_to" not in original.data and changed.data["reply_to"] is not None
     assert changed.json()["error"]["message"] == "replaced"
+
+
+@pytest.mark.integration
+def test_a_request_delayed_past_its_timeout_is_recorded_as_never_delivered(tmp_path):
+    rule = {"when": {"dir": "c2s", "method": "tools/call"}, "do": "delay", "ms": 30_000}
+    done, events, _ = record_with(tmp_path, [rule], ECHO, timeout="1")
+    assert done.returncode == EXIT_TIMEOUT, done.stderr
+    [(direction, method, found)] = marked(events)
+    assert (direction, method, found["role"], found["action"]) == (Direction.C2S, "tools/call", "dropped", "delay")
+    assert found["note"] == "it was still held when the session ended or stopped waiting for it"

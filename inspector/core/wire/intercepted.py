@@ -12,7 +12,8 @@ person made on a paused message without a rule's action), ``action`` what it did
 - ``original``: the message as its sender sent it, which its peer never got: the ``changed`` event that follows
   it (same direction) went in its place. Not paired with a request or answer.
 - ``changed``: what went to the peer in place of the ``original`` before it.
-- ``dropped``: sent, and never given to its peer. Not paired.
+- ``dropped``: sent, and never given to its peer. Not paired. With ``note`` when a rule did not mean to drop it
+  (a delayed or paused message still held when the session ended).
 - ``held``: a request not forwarded: the inspector answered it itself (the ``answer`` event, the other way).
 - ``answer``: the inspector's JSON-RPC error answer to a ``held`` request.
 - ``delayed``: given to its peer ``ms`` milliseconds after it came; ``arrived`` is when it came (seconds since the
@@ -80,7 +81,8 @@ def describe(found: Mapping[str, Any]) -> str:
     if role == CHANGED:
         return f"changed by {label}{waited}"
     if role == DROPPED:
-        return f"dropped by {label}: never delivered{waited}"
+        note = found.get("note")
+        return f"dropped by {label}: never delivered{waited}" + (f" ({note})" if note else "")
     if role == HELD:
         return f"held by {label}: never reached its peer, the inspector answered it{waited}"
     if role == ANSWER:

@@ -11,11 +11,11 @@ from helpers import until
 
 from inspector.core.intercept.engine import Interceptor, Verdict
 from inspector.core.intercept.rules import parse_rules
-from inspector.core.intercept.transport import InterceptingTransport
+from inspector.core.intercept.transport import HELD_AT_END, InterceptingTransport
 from inspector.core.transports.base import Transport
 from inspector.core.wire.events import Direction, Event
 from inspector.core.wire.framing import decode_line
-from inspector.core.wire.intercepted import mark_of
+from inspector.core.wire.intercepted import describe, mark_of
 
 CALL = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}'
 RESULT = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}'
@@ -216,4 +216,32 @@ def test_raw_lines_of_the_composer_are_sent_as_given():
         two = CALL + b"\n" + CALL + b"\n"
         await wrapper.send(two, raw=True)
         assert inner.sent == [two]
+    run(go())
+
+
+def test_a_server_message_still_delayed_when_the_session_closes_is_recorded_as_never_delivered():
+    async def go():
+        wrapper, inner, got = wrapped({"when": {"dir": "s2c"}, "do": "delay", "ms": 60_000})
+        await wrapper.start()
+        inner.arrive(b'{"jsonrpc":"2.0","method":"notifications/message","params":{}}')
+        assert got == []
+        await wrapper.close()
+        assert [mark_of(e.data) for e in got] == [{"rule": 1, "action": "delay", "role": "dropped",
+                                                    "note": HELD_AT_END}]
+        assert describe(mark_of(got[0].data)) == ("dropped by rule 1 (delay): never delivered (it was still held when "
+                                                  "the session ended or stopped waiting for it)")
+    run(go())
+
+
+def test_a_request_whose_sender_stops_waiting_during_its_delay_is_recorded_and_never_sent():
+    async def go():
+        wrapper, inner, got = wrapped({"when": {"dir": "c2s"}, "do": "delay", "ms": 60_000})
+        await wrapper.start()
+        sending = asyncio.ensure_future(wrapper.send(CALL))
+        await asyncio.sleep(0)
+        sending.cancel()
+        await asyncio.gather(sending, return_exceptions=True)
+        assert inner.sent == []
+        assert seen(got) == [("c2s", "tools/call", "dropped")]
+        assert got[0].raw == CALL and got[0].eol == b"\n"
     run(go())
