@@ -170,12 +170,17 @@ def load_rules(path: Path | str) -> Rules:
     except OSError as exc:
         raise RulesError(f"{where}: the rules file cannot be read ({exc.strerror or exc})") from None
     try:
-        obj = json.loads(raw)
+        obj = json.loads(raw, parse_constant=_not_json)
     except UnicodeDecodeError:
         raise RulesError(f"{where}: a rules file is JSON text in UTF-8, and this is not") from None
     except ValueError as exc:
         raise RulesError(f"{where}: not JSON ({exc})") from None
     return parse_rules(obj, where)
+
+
+def _not_json(name: str) -> Any:
+    """NaN and Infinity, which Python's json reads and JSON has not (a rewrite could not send them on)."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def parse_rules(obj: Any, source: str = "") -> Rules:

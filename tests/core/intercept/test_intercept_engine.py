@@ -103,6 +103,19 @@ def test_integers_past_64_bits_are_read_and_kept():
     assert json.loads(verdict.out)["params"]["name"] == "echo"
 
 
+def test_a_rewrite_of_a_message_with_a_lone_surrogate_writes_it_escaped():
+    """JSON's escapes can carry a lone surrogate, which UTF-8 cannot: the rewrite wrote it raw and raised."""
+    rules = interceptor({"do": "rewrite", "set": {"/result/x": 1}})
+    verdict = rules.decide("s2c", '{"jsonrpc":"2.0","id":1,"result":{"t":"\\ud800 é"}}'.encode())
+    assert verdict.changed and verdict.out == b'{"jsonrpc":"2.0","id":1,"result":{"t":"\\ud800 \\u00e9","x":1}}'
+
+
+def test_a_rewrite_keeps_what_only_json_reads_and_writes():
+    rules = interceptor({"do": "rewrite", "set": {"/result/x": 1}})
+    verdict = rules.decide("s2c", '{"jsonrpc":"2.0","id":1,"result":{"t":NaN,"u":"é","f":1e-7}}'.encode())
+    assert verdict.out == '{"jsonrpc":"2.0","id":1,"result":{"t":NaN,"u":"é","f":1e-07,"x":1}}'.encode()
+
+
 def test_a_rewrite_puts_each_value_at_its_pointer():
     rules = interceptor({"when": {"dir": "s2c"}, "do": "rewrite",
                          "set": {"/result/content/0/text": "forty-two", "/result/isError": True,

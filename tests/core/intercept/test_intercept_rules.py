@@ -146,6 +146,9 @@ def test_load_rules_says_what_is_wrong_with_the_file(tmp_path):
     path.write_text("{'rules': []}")
     with pytest.raises(RulesError, match=r"^.*r\.json: not JSON \(Expecting property name"):
         load_rules(path)
+    path.write_text('{"rules": [{"do": "rewrite", "set": {"/result/x": NaN}}]}')
+    with pytest.raises(RulesError, match=r"^.*r\.json: not JSON \(NaN is not a JSON number\)$"):
+        load_rules(path)
     path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
     with pytest.raises(RulesError, match=r"is too large for a rules file \(at most 4"):
         load_rules(path)
