@@ -140,7 +140,10 @@ def error_answer(msg_id: Any, code: int, message: str, data: Any = None, has_dat
     error: dict[str, Any] = {"code": code, "message": message}
     if has_data:
         error["data"] = data
-    return _encode({"jsonrpc": "2.0", "id": msg_id, "error": error})
+    try:
+        return _encode({"jsonrpc": "2.0", "id": msg_id, "error": error})
+    except RecursionError:  # an id (an invalid one: an array) nested deeper than json writes: JSON-RPC's unknown id
+        return _encode({"jsonrpc": "2.0", "id": None, "error": error})
 
 
 class RewriteFailed(ValueError):
@@ -268,11 +271,15 @@ class Interceptor:
 
     def _rewrite(self, rule: Rule, raw: bytes, message: _Message) -> Verdict:
         if message.obj is None:
-            return Verdict("rewrite", rule, out=raw, note="the message is not JSON, so there is nothing to point into")
+            return Verdict("rewrite", rule, out=raw, note="the message is not JSON (or is nested too deeply to read), "
+                                                          "so there is nothing to point into")
         try:
             out = _encode(rewritten(message.obj, rule.set), message.fast)
         except RewriteFailed as exc:
             return Verdict("rewrite", rule, out=raw, note=f"{exc}; it went on unchanged")
+        except RecursionError:  # read (orjson reads 1,024 levels), but deeper than json writes
+            return Verdict("rewrite", rule, out=raw, note="the message is nested too deeply to write back; it went on "
+                                                          "unchanged")
         return Verdict("rewrite", rule, out=out, changed=out != raw)
 
     def _error(self, rule: Rule, raw: bytes, message: _Message) -> Verdict:

@@ -155,7 +155,19 @@ def test_a_list_index_replaces_and_the_length_appends():
 
 def test_a_rewrite_of_something_that_is_not_json_is_a_note():
     verdict = interceptor({"do": "rewrite", "set": {"/a": 1}}).decide("s2c", b"{broken")
-    assert verdict.out == b"{broken" and verdict.note == "the message is not JSON, so there is nothing to point into"
+    assert verdict.out == b"{broken"
+    assert verdict.note == ("the message is not JSON (or is nested too deeply to read), so there is nothing to "
+                            "point into")
+
+
+@pytest.mark.parametrize(("depth", "note"), [
+    (1000, "the message is nested too deeply to write back; it went on unchanged"),
+    (5000, "the message is not JSON (or is nested too deeply to read), so there is nothing to point into"),
+])
+def test_a_rewrite_of_a_message_nested_too_deep_is_a_note_not_a_crash(depth, note):
+    raw = b'{"jsonrpc":"2.0","id":1,"result":{"deep":' + b"[" * depth + b"]" * depth + b"}}"
+    verdict = interceptor({"do": "rewrite", "set": {"/result/x": 1}}).decide("s2c", raw)
+    assert (verdict.out, verdict.changed, verdict.note) == (raw, False, note)
 
 
 def test_a_rewrite_of_a_batch_points_from_the_array():
@@ -176,6 +188,12 @@ def test_an_error_rule_replaces_a_response():
     verdict = interceptor({"when": {"dir": "s2c"}, "do": "error", "code": 7, "message": "m"}).decide("s2c", result(4))
     assert verdict.answer is None and verdict.changed
     assert verdict.out == error_answer(4, 7, "m") == b'{"jsonrpc":"2.0","id":4,"error":{"code":7,"message":"m"}}'
+
+
+def test_an_error_answer_to_an_id_nested_too_deep_answers_id_null():
+    raw = b'{"jsonrpc":"2.0","id":' + b"[" * 1000 + b"]" * 1000 + b',"method":"x"}'
+    verdict = interceptor({"do": "error", "code": 7, "message": "m"}).decide("c2s", raw)
+    assert verdict.answer == b'{"jsonrpc":"2.0","id":null,"error":{"code":7,"message":"m"}}'
 
 
 def test_an_error_rule_on_a_notification_lets_it_go_on_with_a_note():
