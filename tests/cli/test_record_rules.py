@@ -198,10 +198,16 @@ def test_an_error_rule_on_an_answer_replaces_it(tmp_path):
 
 
 @pytest.mark.integration
-def test_a_request_delayed_past_its_timeout_is_recorded_as_never_delivered(tmp_path):
+@pytest.mark.report("faults", "record --rules: a request delayed past --timeout", surface="CLI", group="capture",
+                    advice="Give the delay less than --timeout, or raise --timeout: the delay counts against it.")
+def test_a_request_delayed_past_its_timeout_is_recorded_as_never_delivered(tmp_path, report):
     rule = {"when": {"dir": "c2s", "method": "tools/call"}, "do": "delay", "ms": 30_000}
+    started = time.monotonic()
     done, events, _ = record_with(tmp_path, [rule], ECHO, timeout="1")
+    elapsed = time.monotonic() - started
     assert done.returncode == EXIT_TIMEOUT, done.stderr
+    report.saw(f"{done.stderr.strip()}; show: " + cli("show", str(tmp_path / "c.jsonl")).stdout.split("» ")[1]
+               .splitlines()[0], seconds=elapsed)
     [(direction, method, found)] = marked(events)
     assert (direction, method, found["role"], found["action"]) == (Direction.C2S, "tools/call", "dropped", "delay")
     assert found["note"] == "it was still held when the session ended or stopped waiting for it"

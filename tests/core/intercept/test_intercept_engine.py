@@ -11,7 +11,9 @@ import pytest
 
 from inspector.core.intercept import engine
 from inspector.core.intercept.engine import Interceptor, RewriteFailed, error_answer, rewritten
+from inspector.core.intercept.records import records
 from inspector.core.intercept.rules import parse_rules
+from inspector.core.wire.intercepted import describe
 
 
 def line(obj: Any) -> bytes:
@@ -95,19 +97,25 @@ def test_a_message_that_is_not_json_matches_by_direction_and_pattern_only():
     assert (verdict.action, verdict.rule.number) == ("drop", 2)
 
 
-def test_integers_past_64_bits_are_read_and_kept():
+@pytest.mark.report("faults", "intercept: a rewrite of a request whose id is an integer past 64 bits", group="hostile",
+                    advice="Nothing to do: the id goes on as the client wrote it.")
+def test_integers_past_64_bits_are_read_and_kept(report):
     rules = interceptor({"when": {"method": "tools/call"}, "do": "rewrite", "set": {"/params/name": "echo"}})
     verdict = rules.decide("c2s", b'{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call",'
                                   b'"params":{"name":"add"}}')
     assert verdict.changed and b'"id":123456789012345678901234567890' in verdict.out
     assert json.loads(verdict.out)["params"]["name"] == "echo"
+    report.saw(f"the rewritten request goes on with its id as written: {verdict.out.decode()}")
 
 
-def test_a_rewrite_of_a_message_with_a_lone_surrogate_writes_it_escaped():
+@pytest.mark.report("faults", "intercept: a rewrite of a server answer holding a lone surrogate (\\ud800)",
+                    group="hostile", advice="Nothing to do: the answer goes on changed, the surrogate escaped.")
+def test_a_rewrite_of_a_message_with_a_lone_surrogate_writes_it_escaped(report):
     """JSON's escapes can carry a lone surrogate, which UTF-8 cannot: the rewrite wrote it raw and raised."""
     rules = interceptor({"do": "rewrite", "set": {"/result/x": 1}})
     verdict = rules.decide("s2c", '{"jsonrpc":"2.0","id":1,"result":{"t":"\\ud800 é"}}'.encode())
     assert verdict.changed and verdict.out == b'{"jsonrpc":"2.0","id":1,"result":{"t":"\\ud800 \\u00e9","x":1}}'
+    report.saw(f"the changed answer goes on: {verdict.out.decode()}")
 
 
 def test_a_rewrite_keeps_what_only_json_reads_and_writes():
@@ -160,14 +168,22 @@ def test_a_rewrite_of_something_that_is_not_json_is_a_note():
                             "point into")
 
 
+def deep(depth: int, note: str) -> object:
+    return pytest.param(depth, note, id=str(depth), marks=pytest.mark.report(
+        "faults", f"intercept: a rewrite of a server answer nested {depth:,} deep", group="hostile",
+        advice="The answer is nested deeper than the inspector reads or writes back; it went on unchanged."))
+
+
 @pytest.mark.parametrize(("depth", "note"), [
-    (1000, "the message is nested too deeply to write back; it went on unchanged"),
-    (5000, "the message is not JSON (or is nested too deeply to read), so there is nothing to point into"),
+    deep(1000, "the message is nested too deeply to write back; it went on unchanged"),
+    deep(5000, "the message is not JSON (or is nested too deeply to read), so there is nothing to point into"),
 ])
-def test_a_rewrite_of_a_message_nested_too_deep_is_a_note_not_a_crash(depth, note):
+def test_a_rewrite_of_a_message_nested_too_deep_is_a_note_not_a_crash(depth, note, report):
     raw = b'{"jsonrpc":"2.0","id":1,"result":{"deep":' + b"[" * depth + b"]" * depth + b"}}"
     verdict = interceptor({"do": "rewrite", "set": {"/result/x": 1}}).decide("s2c", raw)
     assert (verdict.out, verdict.changed, verdict.note) == (raw, False, note)
+    [record] = records("s2c", raw, verdict)
+    report.saw(describe(record.mark))
 
 
 def test_a_rewrite_of_a_batch_points_from_the_array():
