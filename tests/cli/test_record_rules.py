@@ -206,6 +206,8 @@ def test_a_request_delayed_past_its_timeout_is_recorded_as_never_delivered(tmp_p
     done, events, _ = record_with(tmp_path, [rule], ECHO, timeout="1")
     elapsed = time.monotonic() - started
     assert done.returncode == EXIT_TIMEOUT, done.stderr
+    assert done.stderr == ("mcp-inspector: no response to tools/call within 1 s; raise --timeout to wait longer (rule "
+                           "1 (delay) was still holding the request: its delay counts against --timeout)\n")
     report.saw(f"{done.stderr.strip()}; show: " + cli("show", str(tmp_path / "c.jsonl")).stdout.split("» ")[1]
                .splitlines()[0], seconds=elapsed)
     [(direction, method, found)] = marked(events)

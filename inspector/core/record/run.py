@@ -24,6 +24,7 @@ from inspector.core.exits import (
 )
 from inspector.core.intercept.engine import Interceptor
 from inspector.core.intercept.rules import Rules
+from inspector.core.intercept.transport import HELD_AT_END
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, failure_exit, result_of
 from inspector.core.session.session import Session
 from inspector.core.text import safe
@@ -171,11 +172,15 @@ class _Outcome:
         self.last_answer_was_error = False  #: the server's latest response is a JSON-RPC error
         self.largest_unread = 0  #: the size of the longest line over --max-message
         self.intercepted = 0  #: messages --rules acted on (each way; an original and its change count two)
+        self.held_at_end = ""  #: the rule that still held a request of ours when the session gave up on it
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
             if MARK in event.data:
                 self.intercepted += 1
+                found = mark_of(event.data)
+                if found is not None and found.get("note") == HELD_AT_END and event.dir == Direction.C2S:
+                    self.held_at_end = rule_label(found)
             if event.dir != Direction.S2C:
                 continue
             if event.kind == Kind.FRAMING_ERROR:
@@ -219,6 +224,9 @@ class _Outcome:
     def sentence(self, options: RecordOptions) -> str | None:
         """What went wrong, in one sentence (None when nothing did)."""
         if self.error is not None:
+            if self.held_at_end:  # the rule, not the server, kept the answer from coming
+                return (f"{self.error} ({self.held_at_end} was still holding the request: its delay counts against "
+                        "--timeout)")
             return self.error
         if self.violations:
             n = self.violations
