@@ -39,7 +39,8 @@ RECORD_EXITS: tuple[tuple[int, str], ...] = (
                      "nothing was started"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
     (EXIT_TIMEOUT, "no response within --timeout (or --max-time)"),
-    (EXIT_RPC_ERROR, "the server answered the handshake or a request of --send with a JSON-RPC error"),
+    (EXIT_RPC_ERROR, "the server answered the handshake or a request of --send with a JSON-RPC error (or an error "
+                     "rule of --rules answered it in the server's place)"),
     (EXIT_PROTOCOL, "protocol violation: the server wrote lines that are not JSON-RPC messages (framing "
                     "errors) or invalid JSON-RPC"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C); the capture holds everything until then"),
