@@ -131,6 +131,7 @@ def test_a_rewritten_request_reaches_the_server_changed_and_its_answer_says_so(t
             "set": {"/params/arguments/text": "changed on the way"}}
     done, events, header = record_with(tmp_path, [rule], ECHO)
     assert done.returncode == EXIT_OK, done.stderr
+    assert done.stderr == ""
     assert "2 of the messages marked by --rules (show says what each rule did)" in done.stdout
     assert header["intercept_rules"] == [rule]
     calls = [e for e in events if e.method == "tools/call"]
@@ -151,6 +152,7 @@ def test_a_delayed_request_records_its_delay_and_when_it_came(tmp_path):
     done, events, _ = record_with(tmp_path, [{"when": {"dir": "c2s", "method": "tools/list"}, "do": "delay",
                                                "ms": 300}], {"method": "tools/list"})
     assert done.returncode == EXIT_OK, done.stderr
+    assert done.stderr == ""
     [listed] = [e for e in events if e.method == "tools/list" and e.dir == Direction.C2S]
     found = mark_of(listed.data)
     assert found is not None and found["role"] == "delayed" and found["ms"] == 300

@@ -235,16 +235,16 @@ class _Outcome:
             return (f"the server broke the protocol: {lines} (mcp-inspector show "
                     f"{options.out_name if options.stream is None else 'CAPTURE'} shows why)")
         n, by_rules = self.error_answers, self.rule_error_answers
-        if n and not by_rules:
+        if not n:
+            return None
+        if not by_rules:
             return (f"the server answered {_plural(n, 'request')} with a JSON-RPC error "
                     f"(the first: {self.first_error_answer})")
         if n == by_rules:
             return (f"--rules answered {_plural(n, 'request')} with a JSON-RPC error in the server's place "
                     f"(the first: {self.first_error_answer})")
-        if n:
-            return (f"{_plural(n, 'request')} got a JSON-RPC error answer, {by_rules} of them from --rules "
-                    f"(the first: {self.first_error_answer})")
-        return None
+        return (f"{_plural(n, 'request')} got a JSON-RPC error answer, {by_rules} of them from --rules "
+                f"(the first: {self.first_error_answer})")
 
     def exit_code(self) -> int:
         exc = self.failure

@@ -27,6 +27,10 @@ def sentence(*by_rules: bool) -> str | None:
     return outcome.sentence(OPTIONS)
 
 
+def test_no_error_answer_is_no_sentence():
+    assert sentence() is None
+
+
 def test_the_servers_own_error_answers_are_the_servers():
     assert sentence(False, False) == ("the server answered 2 requests with a JSON-RPC error (the first: tools/call: "
                                       "no (code -1))")
