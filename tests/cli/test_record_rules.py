@@ -215,3 +215,24 @@ def test_a_request_delayed_past_its_timeout_is_recorded_as_never_delivered(tmp_p
     [(direction, method, found)] = marked(events)
     assert (direction, method, found["role"], found["action"]) == (Direction.C2S, "tools/call", "dropped", "delay")
     assert found["note"] == "it was still held when the session ended or stopped waiting for it"
+
+
+@pytest.mark.integration
+def test_an_error_rule_on_a_server_request_answers_the_server_and_the_session_does_not(tmp_path):
+    rule = {"when": {"dir": "s2c", "method": "sampling/createMessage"}, "do": "error", "code": -1,
+            "message": "no sampling here"}
+    ask = {"method": "tools/call", "params": {"name": "ask_llm", "arguments": {"prompt": "hi"}}}
+    (tmp_path / "rules.json").write_text(json.dumps({"rules": [rule]}))
+    (tmp_path / "send.jsonl").write_text(json.dumps(ask) + "\n")
+    out = tmp_path / "c.jsonl"
+    done = cli("record", "--out", str(out), "--send", str(tmp_path / "send.jsonl"), "--rules",
+               str(tmp_path / "rules.json"), "--handshake", "legacy", "--answer", "sampling=text:hello", "--idle", "0",
+               "--", *DEMO)
+    assert done.returncode == EXIT_OK, done.stderr
+    events = read_capture(out).events
+    assert [(d, f["role"]) for d, _, f in marked(events)] == [(Direction.S2C, "held"), (Direction.C2S, "answer")]
+    held, answer = (e for e in events if mark_of(e.data))
+    assert answer.data["reply_to"] == held.seq
+    assert not [e for e in events if e.dir == Direction.C2S and b"hello" in e.raw], "the session answered too"
+    [result] = [e for e in events if e.dir == Direction.S2C and e.data.get("request_method") == "tools/call"]
+    assert "no sampling here" in result.json()["result"]["content"][0]["text"]
