@@ -61,7 +61,7 @@ def test_a_hostile_mark_in_a_report_is_escaped():
 
 def test_show_prints_each_marks_sentence_under_its_message_and_show_json_keeps_the_mark(tmp_path):
     path = tmp_path / "c.jsonl"
-    writer = CaptureWriter(path, HEADER)
+    writer = CaptureWriter(path, {**HEADER, "intercept_rules": [{"when": {}, "do": "drop"}, {"do": "delay", "ms": 5}]})
     hostile = message(4, Direction.S2C, {"jsonrpc": "2.0", "method": "notifications/x"},
                       {"rule": 3, "action": "drop", "role": "dropped", "name": "\x1b[31mred"})
     writer.write_many([*events(), hostile])
@@ -69,6 +69,7 @@ def test_show_prints_each_marks_sentence_under_its_message_and_show_json_keeps_t
     shown = cli("show", str(path))
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
+    assert lines[0].endswith(", with 2 intercept rules in force")
 
     def under(seq: int) -> str:
         """The line under event ``seq``'s line (the mark comes before any finding)."""
