@@ -236,3 +236,22 @@ def test_an_error_rule_on_a_server_request_answers_the_server_and_the_session_do
     assert not [e for e in events if e.dir == Direction.C2S and b"hello" in e.raw], "the session answered too"
     [result] = [e for e in events if e.dir == Direction.S2C and e.data.get("request_method") == "tools/call"]
     assert "no sampling here" in result.json()["result"]["content"][0]["text"]
+
+
+@pytest.mark.integration
+def test_a_capture_recorded_with_rules_replays_as_the_server_saw_it(tmp_path):
+    rules = [{"when": {"dir": "c2s", "method": "tools/call", "tool": "echo"}, "do": "rewrite",
+              "set": {"/params/arguments/text": "changed on the way"}},
+             {"when": {"dir": "s2c", "method": "tools/call", "tool": "add"}, "do": "rewrite",
+              "set": {"/result/content/0/text": "forty-two"}},
+             {"when": {"dir": "c2s", "method": "prompts/list"}, "do": "error", "code": -32000, "message": "no"}]
+    add = {"method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}}
+    done, _, _ = record_with(tmp_path, rules, ECHO, add, {"method": "prompts/list"})
+    assert done.returncode == EXIT_RPC_ERROR, done.stderr
+    replayed = cli("replay", str(tmp_path / "c.jsonl"), "--out", str(tmp_path / "r.jsonl"), "--", *DEMO)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "everything matches the recording" in replayed.stdout + replayed.stderr
+    sent = [e.json() for e in read_capture(tmp_path / "r.jsonl").events if e.dir == Direction.C2S and e.method]
+    assert {"name": "echo", "arguments": {"text": "changed on the way"}}.items() <= \
+        next(m["params"] for m in sent if m["method"] == "tools/call").items()
+    assert "prompts/list" not in [m["method"] for m in sent]

@@ -42,6 +42,9 @@ UNCHANGED = "unchanged"
 ROLES = (ORIGINAL, CHANGED, DROPPED, HELD, ANSWER, DELAYED, UNCHANGED)
 #: Roles of messages their peer never got: recorded, never paired.
 UNDELIVERED = frozenset({ORIGINAL, DROPPED})
+#: Roles of messages that did not cross the server's side of the wire, by direction: the server never got these
+#: client messages (held back or changed on the way), and never sent these (the inspector made them).
+NOT_SERVERS = {"c2s": frozenset({ORIGINAL, DROPPED, HELD}), "s2c": frozenset({CHANGED, ANSWER})}
 
 
 def mark(rule: int, action: str, role: str, **extra: Any) -> dict[str, Any]:
@@ -59,6 +62,13 @@ def delivered(data: Mapping[str, Any]) -> bool:
     """Whether the message these data belong to reached its peer (false for ``original`` and ``dropped``)."""
     found = data.get(MARK)
     return not (isinstance(found, Mapping) and found.get("role") in UNDELIVERED)
+
+
+def servers(direction: str | None, data: Mapping[str, Any]) -> bool:
+    """Whether the server got (``c2s``) or sent (``s2c``) the message these data belong to: what a replay sends
+    again and compares with (false for what a rule held back from the server or made in its place)."""
+    found = data.get(MARK)
+    return not (isinstance(found, Mapping) and found.get("role") in NOT_SERVERS.get(direction or "", ()))
 
 
 def rule_label(found: Mapping[str, Any]) -> str:
