@@ -91,6 +91,7 @@ def test_a_pause_rule_is_refused_headless_before_anything_starts(tmp_path, repor
     report.saw(sentence, seconds=elapsed)
 
 
+@pytest.mark.integration
 def test_a_disabled_pause_rule_is_no_reason_to_refuse(tmp_path):
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"rules": [{"do": "pause", "enabled": False}]}))
