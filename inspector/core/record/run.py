@@ -314,7 +314,7 @@ def summarize(session: Session, out: Path | str, intercepted: int = 0) -> str:
     if c["findings"]:
         parts.append(_plural(c["findings"], "protocol finding"))
     if intercepted:  # the counts hold what the rules recorded too: an original never delivered, a held request
-        parts.append(f"{intercepted} of the messages marked by --rules (show says what each rule did)")
+        parts.append(f"{_plural(intercepted, 'message')} marked by --rules (show says what each rule did)")
     return f"{out}: {', '.join(parts)}; {session.ending()}"
 
 
