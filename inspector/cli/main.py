@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from inspector import __version__
 from inspector.cli.argtypes import non_negative, positive, size, timeout_or_none
+from inspector.cli.rules_option import add_rules_option
 from inspector.core.exits import RECORD_EXITS, RECORD_EXITS_ORDER, exits_help
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
@@ -165,6 +166,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
                      help="answer server requests headless: elicitation=accept-defaults|decline|cancel, "
                           "sampling=error|text:TEXT (repeatable)")
     add_otlp_option(rec)
+    add_rules_option(rec)
     add_http_options(rec, "connect to this URL instead of launching a command",
                      "auto (default: Streamable HTTP, falling back to HTTP+SSE), streamable-http, sse, "
                      "or a plug-in transport")

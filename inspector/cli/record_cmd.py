@@ -13,6 +13,7 @@ import os
 import sys
 
 from inspector.cli.main import run_async
+from inspector.cli.rules_option import rules_of
 from inspector.core.connect.target import InputError, Target
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from inspector.core.record.run import STDIO_NAME, RecordOptions, load_messages, record
@@ -45,7 +46,7 @@ def run_record(args: argparse.Namespace, command: list[str], parser: argparse.Ar
             roots=[{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in args.root],
             messages=load_messages(args.send) if args.send else [],
             answers=parse_answers(args.answer), progress=args.progress, max_time=args.max_time, idle=args.idle,
-            stream=stream, otlp_endpoint=otlp_endpoint_of(args),
+            stream=stream, otlp_endpoint=otlp_endpoint_of(args), rules=rules_of(args, "record"),
         )
     except InputError as exc:
         print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)

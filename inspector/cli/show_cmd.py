@@ -60,4 +60,7 @@ def describe_header(header: dict[str, object]) -> str:
     what = target_words(target) or "?"
     if target.get("imported_from"):
         what = f"{what} (imported from {target['imported_from']})".strip()
-    return safe(f"capture of {target.get('transport', '?')} {what}, recorded {header.get('created', '?')}")
+    rules = header.get("intercept_rules")
+    intercepted = f", with {len(rules)} intercept rule{'' if len(rules) == 1 else 's'} in force" \
+        if isinstance(rules, list) and rules else ""
+    return safe(f"capture of {target.get('transport', '?')} {what}, recorded {header.get('created', '?')}{intercepted}")

@@ -35,10 +35,12 @@ RECORD_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "success: every request got a result"),
     (EXIT_SERVER_FAILED, "the session failed otherwise: the server exited or closed the connection, or the "
                          "handshake failed"),
-    (EXIT_BAD_INPUT, "usage: an option or the --send file is unusable"),
+    (EXIT_BAD_INPUT, "usage: an option, the --send file or the --rules file is unusable (a pause rule included); "
+                     "nothing was started"),
     (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
     (EXIT_TIMEOUT, "no response within --timeout (or --max-time)"),
-    (EXIT_RPC_ERROR, "the server answered the handshake or a request of --send with a JSON-RPC error"),
+    (EXIT_RPC_ERROR, "the server answered the handshake or a request of --send with a JSON-RPC error (or an error "
+                     "rule of --rules answered it in the server's place)"),
     (EXIT_PROTOCOL, "protocol violation: the server wrote lines that are not JSON-RPC messages (framing "
                     "errors) or invalid JSON-RPC"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C); the capture holds everything until then"),

@@ -170,12 +170,17 @@ def load_rules(path: Path | str) -> Rules:
     except OSError as exc:
         raise RulesError(f"{where}: the rules file cannot be read ({exc.strerror or exc})") from None
     try:
-        obj = json.loads(raw)
+        obj = json.loads(raw, parse_constant=_not_json)
     except UnicodeDecodeError:
         raise RulesError(f"{where}: a rules file is JSON text in UTF-8, and this is not") from None
     except ValueError as exc:
         raise RulesError(f"{where}: not JSON ({exc})") from None
     return parse_rules(obj, where)
+
+
+def _not_json(name: str) -> Any:
+    """NaN and Infinity, which Python's json reads and JSON has not (a rewrite could not send them on)."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def parse_rules(obj: Any, source: str = "") -> Rules:
@@ -206,10 +211,10 @@ def parse_rule(item: Any, number: int, where: str = "") -> Rule:
     required, optional = ACTION_KEYS[do]
     for key in item:
         if key not in COMMON_KEYS and key not in required and key not in optional:
-            raise RulesError(f"{at}: unknown key {key!r} for a {do} rule")
+            raise RulesError(f"{at}: unknown key {key!r} for {_a(do)} rule")
     for key in required:
         if key not in item:
-            raise RulesError(f"{at}: a {do} rule needs {key!r}")
+            raise RulesError(f"{at}: {_a(do)} rule needs {key!r}")
     when = parse_when(item.get("when", {}), at)
     enabled = item.get("enabled", True)
     if not isinstance(enabled, bool):
@@ -278,6 +283,11 @@ def pointer_parts(pointer: str, at: str = "") -> list[str]:
             raise RulesError(f"{at}: {pointer!r} is not a JSON Pointer (a \"~\" is written ~0, and a \"/\" inside a "
                              "name ~1)")
     return [part.replace("~1", "/").replace("~0", "~") for part in parts]
+
+
+def _a(action: str) -> str:
+    """``a delay``, ``an error``: the action with its article."""
+    return f"{'an' if action[:1] in 'aeiou' else 'a'} {action}"
 
 
 def _json_type(value: Any) -> str:

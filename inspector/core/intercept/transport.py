@@ -14,7 +14,9 @@ verdict; other traffic keeps flowing meanwhile, and the session's own ``send`` o
 once (it is carried out when the person decides: a send is bounded by the request's timeout, whose clock the
 pauser stops instead). Without a pauser a pause passes the message on unchanged (the
 commands refuse pause rules before they start: :meth:`~inspector.core.intercept.rules.Rules.refuse_pause`).
-A delay or a pause holds only its own message: what comes after it may overtake it, as on a real network.
+A delay or a pause holds only its own message: what comes after it may overtake it, as on a real network. A
+message still held when the session closes (or when its sender stops waiting for it) never goes on: it is
+recorded ``dropped``, with a note saying so.
 
 ``send(data, raw=True)`` with more than one line (the composer's raw mode) is sent as given, never intercepted:
 it is the user's own byte-exact test.
@@ -34,7 +36,12 @@ from inspector.core.tasks import Tasks
 from inspector.core.transports.base import Transport
 from inspector.core.wire.events import Event, Kind
 from inspector.core.wire.framing import decode_document
-from inspector.core.wire.intercepted import MARK
+from inspector.core.wire.intercepted import DROPPED, MARK, mark
+
+#: How long closing waits for held messages to be recorded as given up (they only need the loop's next turn).
+HELD_GRACE = 1.0
+#: The note on a held message that never went on.
+HELD_AT_END = "it was still held when the session ended or stopped waiting for it"
 
 #: A person's decision on a paused message: called with its direction, its bytes and the pause verdict.
 Pauser = Callable[[str, bytes, Verdict], Awaitable[Verdict]]
@@ -70,7 +77,12 @@ class InterceptingTransport(Transport):
         await self.inner.start()
 
     async def close(self) -> None:
+        # a message still held (a delay, a pause) never goes on: recorded as such before the peer is gone. One turn
+        # of the loop first: a task spawned for a message that has just come has not started yet, and a task
+        # cancelled before it starts never runs the code that records it
+        await asyncio.sleep(0)
         self._tasks.cancel_all()
+        await self._tasks.wait(HELD_GRACE)
         await self.inner.close()
 
     @property
@@ -181,15 +193,19 @@ class InterceptingTransport(Transport):
     async def _carry_out(self, direction: str, raw: bytes, verdict: Verdict, arrived: float | None,
                          event: Event | None = None) -> None:
         paused: float | None = None
-        if verdict.action == "pause":
-            if self.pauser is None:
-                verdict = Verdict(PASS_ACTION, out=raw)
-            else:
-                began = time.monotonic()
-                verdict = await self.pauser(direction, raw, verdict)
-                paused = time.monotonic() - began
-        if verdict.delay > 0:
-            await asyncio.sleep(verdict.delay)
+        try:
+            if verdict.action == "pause":
+                if self.pauser is None:
+                    verdict = Verdict(PASS_ACTION, out=raw)
+                else:
+                    began = time.monotonic()
+                    verdict = await self.pauser(direction, raw, verdict)
+                    paused = time.monotonic() - began
+            if verdict.delay > 0:
+                await asyncio.sleep(verdict.delay)
+        except asyncio.CancelledError:  # the session closed, or its sender stopped waiting, while it was held
+            self._never_went_on(direction, raw, verdict, event)
+            raise
         recorded = records(direction, raw, verdict, arrived=arrived, paused=paused)
         if direction == "s2c":
             assert event is not None
@@ -205,6 +221,17 @@ class InterceptingTransport(Transport):
             else:
                 self._remember_mark(record.raw, record.mark)
                 await self.inner.send(record.raw)
+
+    def _never_went_on(self, direction: str, raw: bytes, verdict: Verdict, event: Event | None) -> None:
+        """Record a message that was still held (delayed, paused) when it was given up: dropped, with why."""
+        rule = verdict.rule
+        found = mark(rule.number if rule is not None else 0, rule.do if rule is not None else "pause", DROPPED,
+                     name=(rule.name or None) if rule is not None else None, note=HELD_AT_END)
+        if event is not None:
+            event.put(**{MARK: found})
+            self.emit_many([event])
+        else:
+            self.emit_many([self._made(direction, Record(direction, raw, found))])
 
     def _made(self, direction: str, record: Record) -> Event:
         made = decode_document(record.raw, direction)

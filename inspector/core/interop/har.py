@@ -9,7 +9,11 @@ keep-alives are counted in the capture, not kept, so they are absent). A body th
 readable ``snippet`` the capture saved. Exchanges of a stdio capture do not exist: :class:`ExportError`.
 
 Custom fields start with ``_`` as HAR allows: ``_exchange``, ``_purpose``, ``_error``, ``_mcpMessages`` (the
-``seq`` numbers of the messages the exchange carried, to find them in the capture).
+``seq`` numbers of the messages the exchange carried, to find them in the capture), and for intercept rules and
+breakpoints (:mod:`inspector.core.wire.intercepted`) ``_intercept`` on an entry (the marks of the messages it
+carried: ``seq``, ``dir``, the mark's keys, and ``says``, its sentence) and ``_intercepted`` on the log (every
+marked message, those that never crossed HTTP too: an original a rule changed, a held request, the inspector's
+answer). Bodies are what crossed HTTP: the server's original answer, not what a rule changed it into.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from inspector import __version__
 from inspector.core.wire.events import Direction, Event, Kind
+from inspector.core.wire.intercepted import describe, mark_of
 
 
 class ExportError(Exception):
@@ -47,7 +52,10 @@ def to_har(header: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
         raise ExportError("this is a capture of a stdio server, and HAR holds HTTP exchanges only; export it "
                           "--to markdown, html or jsonrpc instead")
     exchanges: dict[int, _Exchange] = {}
+    intercepted: list[dict[str, Any]] = []
     for event in events:
+        if event.kind == Kind.MESSAGE and (said := _intercept(event)) is not None:
+            intercepted.append(said)
         number = event.data.get("exchange") if event.data else None
         if not isinstance(number, int):
             continue
@@ -63,14 +71,27 @@ def to_har(header: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
     if not entries:
         raise ExportError("the capture holds no HTTP exchange (the connection was never made?), so there is "
                           "nothing for a HAR file")
-    return {"log": {
+    log: dict[str, Any] = {
         "version": "1.2",
         "creator": {"name": "mcp-inspector", "version": __version__},
         "pages": [],
         "entries": entries,
         "comment": f"exported from an mcp-inspector capture of {target.get('url', '?')}, recorded "
                    f"{header.get('created', '?')}; bodies are rebuilt from the recorded messages",
-    }}
+    }
+    if intercepted:
+        log["comment"] += (f"; intercept rules acted on {len(intercepted)} message"
+                           f"{'' if len(intercepted) == 1 else 's'} (_intercepted)")
+        log["_intercepted"] = intercepted
+    return {"log": log}
+
+
+def _intercept(event: Event) -> dict[str, Any] | None:
+    """A marked message as HAR's custom field holds it: its ``seq`` and ``dir``, the mark, and its sentence."""
+    found = mark_of(event.data) if event.data else None
+    if found is None:
+        return None
+    return {"seq": event.seq, "dir": event.dir, **found, "says": describe(found)}
 
 
 def _start(exchange: _Exchange) -> float:
@@ -156,6 +177,9 @@ def _entry(exchange: _Exchange) -> dict[str, Any]:
         "_exchange": exchange.number,
         "_mcpMessages": [event.seq for event in exchange.sent + exchange.received],
     }
+    marks = [said for event in exchange.sent + exchange.received if (said := _intercept(event)) is not None]
+    if marks:
+        entry["_intercept"] = marks
     if data.get("purpose"):
         entry["_purpose"] = str(data["purpose"])
     error = data.get("error") or (exchange.end.data.get("error") if exchange.end is not None else None)

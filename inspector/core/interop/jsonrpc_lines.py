@@ -3,7 +3,9 @@
 Contract: the raw bytes of every message event (``kind: message``) in capture order, each followed by
 ``\\n``, so the output is newline-delimited JSON-RPC as a stdio peer would have sent it. ``direction``
 ``sent`` keeps the client's messages, ``received`` the server's, ``both`` all of them. Framing errors are not
-messages and are left out (``--to markdown`` shows them with their bytes).
+messages and are left out (``--to markdown`` shows them with their bytes). Messages an intercept rule acted on
+are kept as the capture holds them (an original and what it was changed into, a dropped message, the
+inspector's answer): the format has no room for their marks, which ``show`` and the other exports give.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 Contract: the report says what was inspected (target, server, protocol revision, transport), counts by kind,
 the whole timeline as a table, each request with its response pretty-printed, and every finding (the wire's
 and the protocol judge's schema and lifecycle rules) and framing error with the exact bytes (escaped, with a
-hex dump of the first bytes). Server text is untrusted: in Markdown it sits in code spans and fences that it
+hex dump of the first bytes). A message an intercept rule or breakpoint acted on carries the mark's sentence
+(:func:`inspector.core.wire.intercepted.describe`) in brackets before its summary, and beside it in the
+exchanges. Server text is untrusted: in Markdown it sits in code spans and fences that it
 cannot close (a fence longer than any backtick run inside), and elsewhere (table cells, list items, headings)
 it is literal: whatever would make a link, an image, HTML or a cell break is escaped (``present.markdown``); in
 HTML every piece of it goes through :func:`html.escape`, and the file has no script and loads nothing.
@@ -24,6 +26,7 @@ from inspector.core.present.describe import (
     ARROWS,
     compact_seconds,
     hexdump,
+    intercept_sentence,
     label,
     method_and_id,
     summary,
@@ -198,8 +201,16 @@ def _row(event: Event, previous: float | None) -> list[str]:
     delta = "" if previous is None else "+" + compact_seconds(max(0.0, event.t - previous))
     latency = event.data.get("latency")  # a response's, as the timeline shows it
     shown = compact_seconds(latency) if isinstance(latency, (int, float)) and not isinstance(latency, bool) else ""
+    intercepted = intercept_sentence(event)
+    said = f"[{intercepted}] {summary(event)}" if intercepted is not None else summary(event)
     return [str(event.seq), f"{event.t:.3f}", delta, ARROWS.get(event.dir, " ").strip(), label(event),
-            method_and_id(event), shown, summary(event)]
+            method_and_id(event), shown, said]
+
+
+def _intercepted(event: Event) -> str:
+    """`` (changed by rule 1 (rewrite))`` for a marked message, else nothing."""
+    intercepted = intercept_sentence(event)
+    return f" ({intercepted})" if intercepted is not None else ""
 
 
 COLUMNS = ["#", "Time", "Δ", "", "Kind", "Method", "Latency", "Summary"]
@@ -265,14 +276,17 @@ def markdown_chunks(header: dict[str, Any], events: Events) -> Iterator[str]:
     yield "\n## Exchanges\n\n"
     for request, response in _exchanges(events(), survey.answers):
         who = "client" if request.dir == Direction.C2S else "server"
-        out = [f"### #{request.seq} {_cell(method_and_id(request))} (sent by the {who})", "",
-               _fence(_body(request), "json"), ""]
+        out = [f"### #{request.seq} {_cell(method_and_id(request))} (sent by the {who})", ""]
+        if (sentence := intercept_sentence(request)) is not None:
+            out += [f"*{_cell(sentence)}*", ""]
+        out += [_fence(_body(request), "json"), ""]
         if response is None:
             out += ["*No response in the capture.*", ""]
         else:
             latency = response.data.get("latency")
             took = f" after {compact_seconds(latency)}" if isinstance(latency, (int, float)) else ""
-            out += [f"Response #{response.seq}{took}:", "", _fence(_body(response), "json"), ""]
+            out += [f"Response #{response.seq}{took}{_cell(_intercepted(response))}:", "",
+                    _fence(_body(response), "json"), ""]
         yield "\n".join(out) + "\n"
     yield f"*Written by mcp-inspector {__version__}.*\n"
 
@@ -351,14 +365,17 @@ def html_chunks(header: dict[str, Any], events: Events) -> Iterator[str]:
     yield "</table>\n<h2>Exchanges</h2>\n"
     for request, response in _exchanges(events(), survey.answers):
         who = "client" if request.dir == Direction.C2S else "server"
-        out = [f"<h3>#{request.seq} {_e(method_and_id(request))} (sent by the {who})</h3>"
-               f"<pre>{_e(_body(request))}</pre>"]
+        out = [f"<h3>#{request.seq} {_e(method_and_id(request))} (sent by the {who})</h3>"]
+        if (sentence := intercept_sentence(request)) is not None:
+            out.append(f"<p><em>{_e(sentence)}</em></p>")
+        out.append(f"<pre>{_e(_body(request))}</pre>")
         if response is None:
             out.append("<p><em>No response in the capture.</em></p>")
         else:
             latency = response.data.get("latency")
             took = f" after {compact_seconds(latency)}" if isinstance(latency, (int, float)) else ""
-            out.append(f"<p>Response #{response.seq}{_e(took)}:</p><pre>{_e(_body(response))}</pre>")
+            out.append(f"<p>Response #{response.seq}{_e(took)}{_e(_intercepted(response))}:</p>"
+                       f"<pre>{_e(_body(response))}</pre>")
         yield "\n".join(out) + "\n"
     yield f"<p><em>Written by mcp-inspector {_e(__version__)}.</em></p></body></html>\n"
 

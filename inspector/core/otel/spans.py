@@ -24,6 +24,12 @@ by its ``progressToken``, ``notifications/cancelled`` by its ``requestId``; any 
 still waiting for its answer (a log line during a call), else on the session span (at most
 :data:`MAX_SESSION_EVENTS`, the rest counted as dropped).
 
+**Intercepted messages** (:mod:`inspector.core.wire.intercepted`): a message its peer never got (an ``original``
+a rule changed, a ``dropped`` one) makes no span: it is an ``intercepted`` event on the session span, with the
+mark's sentence in ``mcp.inspector.intercept`` and its method. A request or answer a rule acted on and that went
+on (changed, delayed, held and answered by the inspector) carries the sentence in
+``mcp.inspector.intercept.request`` or ``mcp.inspector.intercept.answer`` on its span.
+
 Ids are derived from ``session_key`` (a capture's creation time and target) and each request's seq, so
 exporting the same capture twice gives the same ids.
 """
@@ -38,6 +44,7 @@ from typing import Any
 
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind, Lifecycle
+from inspector.core.wire.intercepted import delivered, describe, mark_of
 
 #: OTLP span kinds (opentelemetry.proto.trace.v1.Span.SpanKind)
 KIND_INTERNAL, KIND_SERVER, KIND_CLIENT = 1, 2, 3
@@ -162,8 +169,16 @@ class SpanBuilder:
     def _message(self, event: Event, done: list[SpanRecord]) -> None:
         rpc = event.rpc
         assert rpc is not None
+        found = mark_of(event.data)
+        if found is not None and not delivered(event.data):  # never reached its peer: no span of its own
+            self.session.add_event(SpanEvent("intercepted", _ns(event.wall), {
+                "mcp.inspector.intercept": describe(found), "mcp.method.name": rpc.method or "",
+                "mcp.inspector.seq": event.seq}), MAX_SESSION_EVENTS)
+            return
         if rpc.kind == jsonrpc.REQUEST:
             self._request(event)
+            if found is not None:
+                self._open[event.seq].attributes["mcp.inspector.intercept.request"] = describe(found)
         elif rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
             reply_to = event.data.get("reply_to")
             span = self._open.pop(reply_to, None) if isinstance(reply_to, int) else None
@@ -172,6 +187,8 @@ class SpanBuilder:
                 self._tokens.pop(token or "", None)
                 self._ids.pop(key, None)
                 self._answer(span, event)
+                if found is not None:
+                    span.attributes["mcp.inspector.intercept.answer"] = describe(found)
                 done.append(span)
         elif rpc.kind == jsonrpc.NOTIFICATION:
             self._notification(event)

@@ -17,6 +17,7 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.app_lane import describe as describe_app
 from inspector.core.wire.events import Direction, Event, Finding, Kind, Lifecycle
 from inspector.core.wire.framing import CUT_BY_STOP, cut_by_stop, server_broke_framing
+from inspector.core.wire.intercepted import MARK, describe, mark_of
 
 ARROWS = {Direction.C2S: "→", Direction.S2C: "←", Direction.A2H: "⇒", Direction.H2A: "⇐", None: " "}
 SUMMARY_WIDTH = 100
@@ -228,9 +229,19 @@ def format_event(event: Event, previous_t: float | None = None, extra: Sequence[
     mark = "✗" if server_broke_framing(event) or any(f.severity == "error" for f in findings) else " "
     line = (f"{event.seq:6d} {event.t:9.3f}s {ARROWS.get(event.dir, ' ')}{mark} {label(event):<12} "
             f"{clip(method_and_id(event), 32):<32} {latency_text}  {summary(event)}")
+    intercepted = intercept_sentence(event)
+    if intercepted is not None:
+        line += f"\n{'':>20}» {intercepted}"
     for finding in findings:
         line += f"\n{'':>20}{'!' if finding.severity == 'error' else '~'} {safe(finding.text)}"
     return line
+
+
+def intercept_sentence(event: Event) -> str | None:
+    """What an intercept rule or breakpoint did with this message (:func:`inspector.core.wire.intercepted.describe`,
+    made safe to print: a capture's mark may come from anyone), or None for an ordinary event."""
+    found = mark_of(event.data) if event.data else None
+    return safe(describe(found)) if found is not None else None
 
 
 def event_record(event: Event, extra: Sequence[Finding] = ()) -> dict[str, Any]:
@@ -251,6 +262,9 @@ def event_record(event: Event, extra: Sequence[Finding] = ()) -> dict[str, Any]:
         out["findings"] = [f.to_json() for f in (*event.findings, *extra)]
     if "latency" in event.data:
         out["latency"] = event.data["latency"]
+    if (intercepted := intercept_sentence(event)) is not None:
+        out[MARK] = _jsonable(dict(event.data[MARK]))
+        out["intercepted"] = intercepted
     if event.kind in (Kind.LIFECYCLE, Kind.NOTE, Kind.HTTP, Kind.SSE, Kind.APP):
         out["data"] = _jsonable(event.data)
     return out

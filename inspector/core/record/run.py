@@ -22,6 +22,9 @@ from inspector.core.exits import (
     EXIT_PROTOCOL,
     EXIT_RPC_ERROR,
 )
+from inspector.core.intercept.engine import Interceptor
+from inspector.core.intercept.rules import Rules
+from inspector.core.intercept.transport import HELD_AT_END
 from inspector.core.session.outcomes import HandshakeError, UnreadableResponse, failure_exit, result_of
 from inspector.core.session.session import Session
 from inspector.core.text import safe
@@ -30,6 +33,7 @@ from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import server_broke_framing
+from inspector.core.wire.intercepted import MARK, mark_of, rule_label
 
 #: Default wait after the last response, for trailing notifications.
 DEFAULT_IDLE = 0.5
@@ -53,6 +57,8 @@ class RecordOptions:
     stream: IO[str] | None = None
     #: send a span per request to this OTLP/HTTP collector as the session goes (``--otlp-endpoint``)
     otlp_endpoint: str | None = None
+    #: intercept rules (``--rules``, checked: no pause rule): every message each way goes through them
+    rules: Rules | None = None
 
     @property
     def out_name(self) -> str:
@@ -120,7 +126,8 @@ def with_progress_token(request: dict[str, Any]) -> dict[str, Any]:
 async def record(options: RecordOptions) -> RecordResult:
     try:
         session, writer = new_session(options.target, options.out, answers=options.answers,
-                                      stream=options.stream, roots=options.roots)
+                                      stream=options.stream, roots=options.roots,
+                                      interceptor=Interceptor(options.rules) if options.rules is not None else None)
     except CannotOpen as exc:
         return RecordResult(exc.exit_code, "", str(exc))
     assert writer is not None  # a capture was asked for
@@ -135,7 +142,8 @@ async def record(options: RecordOptions) -> RecordResult:
         if exporter is not None:
             await exporter.close()
     warnings = [sentence] if exporter is not None and (sentence := exporter.report()) else []
-    return RecordResult(outcome.exit_code(), summarize(session, options.out_name), outcome.sentence(options),
+    return RecordResult(outcome.exit_code(), summarize(session, options.out_name, outcome.intercepted),
+                        outcome.sentence(options),
                         session.server, warnings)
 
 
@@ -160,11 +168,19 @@ class _Outcome:
         self.violations = 0  #: framing errors and invalid JSON-RPC from the server
         self.error_answers = 0  #: requests of --send answered with a JSON-RPC error
         self.first_error_answer = ""  #: ``method: message (code N)`` of the first
+        self.rule_error_answers = 0  #: of those, answers an intercept rule made (``--rules``)
         self.last_answer_was_error = False  #: the server's latest response is a JSON-RPC error
         self.largest_unread = 0  #: the size of the longest line over --max-message
+        self.intercepted = 0  #: messages --rules acted on (each way; an original and its change count two)
+        self.held_at_end = ""  #: the rule that still held a request of ours when the session gave up on it
 
     def saw(self, events: list[Event]) -> None:
         for event in events:
+            if MARK in event.data:
+                self.intercepted += 1
+                found = mark_of(event.data)
+                if found is not None and found.get("note") == HELD_AT_END and event.dir == Direction.C2S:
+                    self.held_at_end = rule_label(found)
             if event.dir != Direction.S2C:
                 continue
             if event.kind == Kind.FRAMING_ERROR:
@@ -196,14 +212,21 @@ class _Outcome:
         error = result_of(response)[1]
         if error is not None:
             self.error_answers += 1
+            found = mark_of(response.data)  # an intercept rule's answer, not the server's
+            if found is not None:
+                self.rule_error_answers += 1
             if not self.first_error_answer:
                 text = error.get("message", "(no message)") if isinstance(error, dict) else repr(error)
                 code = error.get("code") if isinstance(error, dict) else None
-                self.first_error_answer = safe(f"{method}: {text} (code {code})")
+                by = f", by {rule_label(found)}" if found is not None else ""
+                self.first_error_answer = safe(f"{method}: {text} (code {code}){by}")
 
     def sentence(self, options: RecordOptions) -> str | None:
         """What went wrong, in one sentence (None when nothing did)."""
         if self.error is not None:
+            if self.held_at_end:  # the rule, not the server, kept the answer from coming
+                return (f"{self.error} ({self.held_at_end} was still holding the request: its delay counts against "
+                        "--timeout)")
             return self.error
         if self.violations:
             n = self.violations
@@ -211,10 +234,17 @@ class _Outcome:
                 f"{n} of its lines are not valid JSON-RPC messages"
             return (f"the server broke the protocol: {lines} (mcp-inspector show "
                     f"{options.out_name if options.stream is None else 'CAPTURE'} shows why)")
-        if self.error_answers:
-            return (f"the server answered {_plural(self.error_answers, 'request')} with a JSON-RPC error "
+        n, by_rules = self.error_answers, self.rule_error_answers
+        if not n:
+            return None
+        if not by_rules:
+            return (f"the server answered {_plural(n, 'request')} with a JSON-RPC error "
                     f"(the first: {self.first_error_answer})")
-        return None
+        if n == by_rules:
+            return (f"--rules answered {_plural(n, 'request')} with a JSON-RPC error in the server's place "
+                    f"(the first: {self.first_error_answer})")
+        return (f"{_plural(n, 'request')} got a JSON-RPC error answer, {by_rules} of them from --rules "
+                f"(the first: {self.first_error_answer})")
 
     def exit_code(self) -> int:
         exc = self.failure
@@ -274,7 +304,8 @@ def suggested_limit(size: int) -> str:
     return f"{mib}M"
 
 
-def summarize(session: Session, out: Path | str) -> str:
+def summarize(session: Session, out: Path | str, intercepted: int = 0) -> str:
+    """The summary line; ``intercepted``: how many of the messages counted intercept rules acted on."""
     c = session.counts
     parts = [f"{c['c2s']} sent", f"{c['s2c']} received", _plural(c["framing_errors"], "framing error"),
              _plural(c["stderr"], "stderr line")]
@@ -282,6 +313,8 @@ def summarize(session: Session, out: Path | str) -> str:
         parts.append(f"{_plural(c['cut_by_stop'], 'line')} cut by mcp-inspector's stop")
     if c["findings"]:
         parts.append(_plural(c["findings"], "protocol finding"))
+    if intercepted:  # the counts hold what the rules recorded too: an original never delivered, a held request
+        parts.append(f"{_plural(intercepted, 'message')} marked by --rules (show says what each rule did)")
     return f"{out}: {', '.join(parts)}; {session.ending()}"
 
 

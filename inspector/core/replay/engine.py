@@ -15,6 +15,9 @@ with the ``_meta`` each 2026-07-28 request already carries): the session does no
 * The inspector's own answers to server requests are not in the plan: the replay's server request handler
   answers them the way the capture did (matched by method and order); ``ping`` and ``roots/list`` are
   answered by the session, with the recorded roots.
+* A capture recorded with intercept rules is replayed as the server saw it (:func:`inspector.core.wire.intercepted.
+  servers`): what a rule changed is sent as changed, what it held back is not sent, and the server's own answers
+  are the recorded ones (not what a rule made of them): the rules are not applied again.
 * :meth:`Step.check` gives the reason when a message cannot be replayed (a line over the size limit, of
   which only the start and end were recorded).
 
@@ -64,6 +67,7 @@ from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.ids import id_key
+from inspector.core.wire.intercepted import MARK, servers
 
 EXIT_SAME = EXIT_OK
 
@@ -158,6 +162,8 @@ class ReplayPlan:
         by_id: dict[tuple[str, Any], Step] = {}
         for position, event in enumerate(events):
             if event.kind not in (Kind.MESSAGE, Kind.FRAMING_ERROR) or event.dir is None:
+                continue
+            if not servers(event.dir, event.data):  # held back from the server, or made in its place
                 continue
             rpc = event.rpc if event.kind == Kind.MESSAGE else None
             if event.dir == Direction.S2C:
@@ -306,7 +312,7 @@ def _recorded_answer(answer: Event | None) -> RecordedAnswer:
 def window_label(event: Event) -> str | None:
     """How a server wire event counts in a window, or None when it does not: notifications and server
     requests by method, framing errors, and responses that answer no request."""
-    if event.dir != Direction.S2C:
+    if event.dir != Direction.S2C or not servers(event.dir, event.data):  # not the server's (a rule made it)
         return None
     if event.kind == Kind.FRAMING_ERROR:
         return "framing error"
@@ -317,7 +323,8 @@ def window_label(event: Event) -> str | None:
         return event.rpc.method
     if kind == jsonrpc.REQUEST:
         return f"{event.rpc.method} request"
-    if kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and "reply_to" not in event.data:
+    # an answer a rule kept from the session (changed, dropped) is unpaired in the capture, yet answers its request
+    if kind in (jsonrpc.RESPONSE, jsonrpc.ERROR) and "reply_to" not in event.data and MARK not in event.data:
         return f"{kind} that answers no request"
     return None
 

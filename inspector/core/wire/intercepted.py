@@ -12,7 +12,8 @@ person made on a paused message without a rule's action), ``action`` what it did
 - ``original``: the message as its sender sent it, which its peer never got: the ``changed`` event that follows
   it (same direction) went in its place. Not paired with a request or answer.
 - ``changed``: what went to the peer in place of the ``original`` before it.
-- ``dropped``: sent, and never given to its peer. Not paired.
+- ``dropped``: sent, and never given to its peer. Not paired. With ``note`` when a rule did not mean to drop it
+  (a delayed or paused message still held when the session ended).
 - ``held``: a request not forwarded: the inspector answered it itself (the ``answer`` event, the other way).
 - ``answer``: the inspector's JSON-RPC error answer to a ``held`` request.
 - ``delayed``: given to its peer ``ms`` milliseconds after it came; ``arrived`` is when it came (seconds since the
@@ -41,6 +42,9 @@ UNCHANGED = "unchanged"
 ROLES = (ORIGINAL, CHANGED, DROPPED, HELD, ANSWER, DELAYED, UNCHANGED)
 #: Roles of messages their peer never got: recorded, never paired.
 UNDELIVERED = frozenset({ORIGINAL, DROPPED})
+#: Roles of messages that did not cross the server's side of the wire, by direction: the server never got these
+#: client messages (held back or changed on the way), and never sent these (the inspector made them).
+NOT_SERVERS = {"c2s": frozenset({ORIGINAL, DROPPED, HELD}), "s2c": frozenset({CHANGED, ANSWER})}
 
 
 def mark(rule: int, action: str, role: str, **extra: Any) -> dict[str, Any]:
@@ -58,6 +62,13 @@ def delivered(data: Mapping[str, Any]) -> bool:
     """Whether the message these data belong to reached its peer (false for ``original`` and ``dropped``)."""
     found = data.get(MARK)
     return not (isinstance(found, Mapping) and found.get("role") in UNDELIVERED)
+
+
+def servers(direction: str | None, data: Mapping[str, Any]) -> bool:
+    """Whether the server got (``c2s``) or sent (``s2c``) the message these data belong to: what a replay sends
+    again and compares with (false for what a rule held back from the server or made in its place)."""
+    found = data.get(MARK)
+    return not (isinstance(found, Mapping) and found.get("role") in NOT_SERVERS.get(direction or "", ()))
 
 
 def rule_label(found: Mapping[str, Any]) -> str:
@@ -80,7 +91,8 @@ def describe(found: Mapping[str, Any]) -> str:
     if role == CHANGED:
         return f"changed by {label}{waited}"
     if role == DROPPED:
-        return f"dropped by {label}: never delivered{waited}"
+        note = found.get("note")
+        return f"dropped by {label}: never delivered{waited}" + (f" ({note})" if note else "")
     if role == HELD:
         return f"held by {label}: never reached its peer, the inspector answered it{waited}"
     if role == ANSWER:

@@ -208,6 +208,9 @@ EFFECTS: list[Effect] = [
     Effect("record", "--otlp-endpoint", "each request reaches an OTLP/HTTP receiver as a span (POST /v1/traces, "
                                         "protobuf), in the trace and under the span its _meta traceparent names",
            "tests/otel/test_otlp_export.py::test_record_sends_a_span_per_request_live_to_the_otlp_receiver"),
+    Effect("record", "--rules", "a rule rewriting the echo tool's argument: the server echoes the changed text, and "
+                                "the capture holds the original and the changed request, marked with the rule",
+           "tests/cli/test_record_rules.py::test_a_rewritten_request_reaches_the_server_changed_and_its_answer_says_so"),
     Effect("record", "--send", "the file's request reaches the server", _RECORD_ONE_RUN),
     Effect("record", "--handshake", "legacy: the server gets initialize first, never server/discover", _RECORD_ONE_RUN),
     Effect("record", "--protocol-version", "initialize asks the server for that revision", _RECORD_ONE_RUN),
