@@ -193,7 +193,7 @@ def test_a_pause_is_decided_by_the_pauser_and_recorded_with_how_long_it_waited()
         await until(lambda: bool(asked), 5, "the pauser to be asked")
         assert asked == [("c2s", CALL, "pause")] and inner.sent == []
         decide.set()
-        await sending  # a paused send returns at once (the session's own clock is held meanwhile), so
+        await sending  # a paused send returns at once; the message goes when it is decided
         await until(lambda: bool(inner.sent), 5, "the decided message to be sent")
         assert inner.sent == [CALL.replace(b"hi", b"yo")]
         assert [(m["role"], m["action"], "paused" in m) for m in (mark_of(e.data) for e in got)] == [
