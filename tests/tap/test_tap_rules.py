@@ -17,6 +17,7 @@ from helpers import ROOT
 from tap_support import DEMO, TIMEOUT, lifecycle, run, tap
 
 from inspector.core.capture import read_capture
+from inspector.core.tap import splice
 from inspector.core.wire.events import Event, Kind
 
 pytestmark = pytest.mark.integration
@@ -166,3 +167,19 @@ def test_a_bad_rules_file_exits_2_with_one_sentence_and_the_server_never_starts(
     assert text.count("\n") == 1 and text.startswith("mcp-inspector tap: ") and sentence in text
     assert not marker.exists() and not (tmp_path / "c.jsonl").exists()
     report.saw(text.strip())
+
+
+@pytest.mark.skipif(not splice.available(), reason="tee/splice between pipes is Linux only")
+def test_rules_that_are_all_disabled_leave_the_relay_on_its_zero_copy_path_and_enabled_ones_frame_both_ways(
+        tmp_path):
+    rule = {"when": {"dir": "s2c", "method": "tools/call"}, "do": "drop"}
+    spliced = {}
+    for enabled in (False, True):
+        rules = rules_file(tmp_path, {**rule, "enabled": enabled})
+        capture = tmp_path / f"c-{enabled}.jsonl"
+        tapped = run(with_rules(rules, *DEMO, capture=capture), stdin=INIT)
+        assert tapped.returncode == 0, tapped.stderr
+        assert b'"id":1' in tapped.stdout
+        spawned, = lifecycle(read_capture(capture), "spawned")
+        spliced[enabled] = spawned.data["zero_copy"]
+    assert spliced == {False: ["stdin", "stdout"], True: []}

@@ -94,7 +94,8 @@ class Peer:
 
     def part(self, data: bytes, ends: bool) -> None:
         """Bytes of a line passing through; ``ends``: they end it."""
-        self._write(data)
+        if data:
+            self._write(data)
         self.mid_line = not ends
         if ends and self._waiting:
             waiting, self._waiting = self._waiting, []
@@ -190,7 +191,8 @@ class Framer:
     def _pass_part(self, data: bytes, ends: bool) -> None:
         self._through = not ends
         self.peer.part(data, ends)
-        self.host.link.send(self.tag, data)
+        if data:
+            self.host.link.send(self.tag, data)
 
     def end(self) -> None:
         """The stream ended: what is left of a line (no newline) goes on as it came, undecided."""
@@ -295,8 +297,12 @@ class TapIntercept:
         self.s2c = Framer(self, "s2c", client_stdout, server_stdin, limit)
 
     @classmethod
-    def on_relay(cls, relay: Any, rules: Rules, t0: float, pauser: Pauser | None) -> TapIntercept:
-        """Rules on a :class:`~inspector.core.tap.relay.Relay` (its streams and its link to the recorder)."""
+    def on_relay(cls, relay: Any, rules: Rules, t0: float, pauser: Pauser | None) -> TapIntercept | None:
+        """Rules on a :class:`~inspector.core.tap.relay.Relay` (its streams and its link to the recorder); None
+        when no rule is enabled (the relay then never looks at a line)."""
+        interceptor = Interceptor(rules)
+        if not interceptor.active:
+            return None
         def to_server(data: bytes) -> None:
             if relay.server_stdin is not None:
                 relay.server_stdin.write(data)
@@ -304,7 +310,7 @@ class TapIntercept:
         client_out = relay.client_out
         peers = (Peer(to_server, lambda: relay.server_stdin is not None),
                  Peer(client_out.write, lambda: not client_out.broken and not client_out.closed.done()))
-        made = cls(Interceptor(rules), relay.link, t0, peers, relay.options.max_message, relay.note)
+        made = cls(interceptor, relay.link, t0, peers, relay.options.max_message, relay.note)
         made.pauser = pauser
         return made
 
