@@ -1,7 +1,8 @@
 """``mcp-inspector tap``: record a real client's session with its server.
 
-* stdio: ``tap [--capture FILE] [--name NAME] -- COMMAND ARGS``, the transparent relay a client runs in place of a
-  server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever.
+* stdio: ``tap [--capture FILE] [--name NAME] [--rules FILE] -- COMMAND ARGS``, the transparent relay a client runs
+  in place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever
+  (what intercept rules answer a client is a JSON-RPC message, on a line of its own).
 * HTTP: ``tap --url UPSTREAM [--listen 127.0.0.1:PORT] [--transport ...]``, a loopback reverse proxy the client
   is given as the server's URL (see :mod:`inspector.core.tap.http_proxy`). It prints its URL on stdout and runs
   until Ctrl-C.

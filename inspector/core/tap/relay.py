@@ -4,7 +4,9 @@ A client (Claude Desktop, Cursor, VS Code, Claude Code, ...) launches ``python -
 COMMAND ARGS`` in place of ``COMMAND ARGS``. The tap starts the server and relays bytes unchanged in both
 directions: no reframing, invalid lines included. The server's stderr goes to the tap's stderr. The client
 sees the server's exit status (a death by signal N as ``128 + N``), and EOF on its stdout when the server
-closes its own; when the client closes the tap's stdin, the tap closes the server's.
+closes its own; when the client closes the tap's stdin, the tap closes the server's. With intercept rules
+(``--rules``) the relay frames both directions into lines and each line gets its verdict
+(:mod:`inspector.core.tap.intercepting`); without them it never looks at a line.
 
 Two processes, so that recording never slows the wire:
 
