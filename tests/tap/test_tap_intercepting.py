@@ -237,3 +237,54 @@ def test_the_recorder_records_exactly_what_records_lists_for_a_verdict_marked_an
     assert [(e.dir, e.raw, e.data.get("intercept")) for e in messages[1:]] == \
         [(r.dir, r.raw, r.mark) for r in expected]
     assert "latency" not in messages[1].data and messages[2].data["latency"] >= 0  # the original is not paired
+
+
+MIXED = [
+    NOTE,
+    CALL,
+    b'{"jsonrpc":"2.0","id":9,"method":"tools\\/call","params":{"name":"add"}}',  # the method spelled with an escape
+    b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"add"}}',  # a notification of that method
+    b'{"jsonrpc":"2.0","method":"tools\\/call","params":{"name":"add"}}',  # the same, escaped
+    b'{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"9"}]}}',
+    b'{"jsonrpc":"2.0","\\u0069d":10,"method":"tools/call","params":{"name":"add"}}',  # "id" spelled with an escape
+    ANSWER,
+    b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"id":3}}',
+    b"not json at all",
+    b'[{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add"}}]',
+]
+
+
+def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engine_would_give(monkeypatch):
+    """The relay skips lines that hold none of the needles (inspector.core.tap.intercepting.needles): the
+    result is the same, line for line, as asking the engine about every one."""
+    rules = [{"when": {"dir": "s2c", "method": "tools/call", "tool": "add"}, "do": "rewrite",
+              "set": {"/result/content/0/text": "rewritten"}},
+             {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"}]
+    stream = b"".join(line + b"\n" for line in MIXED)
+
+    def through() -> Host:
+        async def scenario() -> Host:
+            host = Host(rules)
+            host.tap.c2s.feed(stream)
+            host.tap.s2c.feed(stream)
+            return host
+        return asyncio.run(scenario())
+
+    skipping = through()
+    monkeypatch.setattr("inspector.core.tap.intercepting.needles", lambda rules, direction: None)
+    asking = through()
+    assert skipping.marks() == asking.marks()
+    roles = [(direction, role) for direction, role, _ in asking.marks()]
+    assert roles.count(("c2s", "dropped")) == 5  # the call, the escaped method, both notifications, "\u0069d"
+    assert {("s2c", "original"), ("s2c", "changed"), ("s2c", "unchanged")} <= set(roles)
+    assert (skipping.to_server, skipping.to_client) == (asking.to_server, asking.to_client)
+
+
+def test_a_rule_that_names_no_method_or_tool_makes_the_relay_ask_about_every_line_of_its_direction():
+    from inspector.core.tap.intercepting import needles
+
+    rules = parse_rules({"rules": [{"when": {"dir": "c2s", "match": "x"}, "do": "drop"},
+                                   {"when": {"dir": "s2c", "method": "tools/list"}, "do": "drop"},
+                                   {"when": {"tool": "add"}, "do": "drop", "enabled": False}]})
+    assert needles(rules, "c2s") is None
+    assert sorted(needles(rules, "s2c") or ()) == [b'"id"', b"\\", b"tools/list"]
