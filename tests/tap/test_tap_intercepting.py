@@ -262,22 +262,27 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
              {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"}]
     stream = b"".join(line + b"\n" for line in MIXED)
 
-    def through() -> Host:
+    def through(size: int) -> Host:
         async def scenario() -> Host:
             host = Host(rules)
-            host.tap.c2s.feed(stream)
-            host.tap.s2c.feed(stream)
+            for at in range(0, len(stream), size):  # lines cut across chunks, several to a chunk
+                host.tap.c2s.feed(stream[at:at + size])
+                host.tap.s2c.feed(stream[at:at + size])
             return host
         return asyncio.run(scenario())
 
-    skipping = through()
+    sizes = (len(stream), 7, 100, 333)
+    skipping = [through(size) for size in sizes]
     monkeypatch.setattr("inspector.core.tap.intercepting.needles", lambda rules, direction: None)
-    asking = through()
-    assert skipping.marks() == asking.marks()
+    asked = [through(size) for size in sizes]
+    for chunked, asking in zip(skipping, asked, strict=True):
+        assert chunked.marks() == asking.marks()
+        assert (b"".join(chunked.to_server), b"".join(chunked.to_client)) == \
+            (b"".join(asking.to_server), b"".join(asking.to_client))
+    asking = asked[0]
     roles = [(direction, role) for direction, role, _ in asking.marks()]
     assert roles.count(("c2s", "dropped")) == 5  # the call, the escaped method, both notifications, "\u0069d"
     assert {("s2c", "original"), ("s2c", "changed"), ("s2c", "unchanged")} <= set(roles)
-    assert (skipping.to_server, skipping.to_client) == (asking.to_server, asking.to_client)
 
 
 def test_a_rule_that_names_no_method_or_tool_makes_the_relay_ask_about_every_line_of_its_direction():

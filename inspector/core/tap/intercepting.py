@@ -186,15 +186,29 @@ class Framer:
         direction = self.direction
         start = run = 0
         find = data.find
-        while (nl := find(b"\n", start)) >= 0:
+        # where each needle occurs next (-1: nowhere after start): found once per chunk, then again only for a
+        # needle the framing has passed, so the whole chunk is searched about once a needle
+        wanted = skip or ()
+        positions = [find(needle) for needle in wanted] if skip is not None else None
+        while True:
+            if positions is not None:
+                # lines before the first that holds a needle pass without the engine (needles())
+                hit = -1
+                for i, at in enumerate(positions):
+                    if 0 <= at < start:
+                        at = positions[i] = find(wanted[i], start)
+                    if at >= 0 and (hit < 0 or at < hit):
+                        hit = at
+                if hit < 0:
+                    start = data.rfind(b"\n", start) + 1 or start
+                    break
+                start = max(start, data.rfind(b"\n", start, hit) + 1)
+                nl = find(b"\n", hit)
+            else:
+                nl = find(b"\n", start)
+            if nl < 0:
+                break
             end = nl - 1 if nl > start and data[nl - 1] == 13 else nl
-            if skip is not None:
-                for needle in skip:
-                    if find(needle, start, end) >= 0:
-                        break
-                else:
-                    start = nl + 1  # no rule can match it, and the engine need not see it (needles())
-                    continue
             line = data[start:end]
             verdict = decide(direction, line)
             if verdict.rule is None or (verdict.action == "pause" and self.host.pauser is None):
