@@ -249,6 +249,7 @@ MIXED = [
     b'{"jsonrpc":"2.0","\\u0069d":10,"method":"tools/call","params":{"name":"add"}}',  # "id" spelled with an escape
     ANSWER,
     b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"id":3}}',
+    b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3}}',
     b"not json at all",
     b'[{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add"}}]',
 ]
@@ -259,7 +260,8 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
     result is the same, line for line, as asking the engine about every one."""
     rules = [{"when": {"dir": "s2c", "method": "tools/call", "tool": "add"}, "do": "rewrite",
               "set": {"/result/content/0/text": "rewritten"}},
-             {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"}]
+             {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"},
+             {"when": {"dir": "s2c", "match": "progress"}, "do": "drop"}]
     stream = b"".join(line + b"\n" for line in MIXED)
 
     def through(size: int) -> Host:
@@ -282,14 +284,15 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
     asking = asked[0]
     roles = [(direction, role) for direction, role, _ in asking.marks()]
     assert roles.count(("c2s", "dropped")) == 5  # the call, the escaped method, both notifications, "\u0069d"
-    assert {("s2c", "original"), ("s2c", "changed"), ("s2c", "unchanged")} <= set(roles)
+    assert {("s2c", "original"), ("s2c", "changed"), ("s2c", "unchanged"), ("s2c", "dropped")} <= set(roles)
 
 
 def test_a_rule_that_names_no_method_or_tool_makes_the_relay_ask_about_every_line_of_its_direction():
     from inspector.core.tap.intercepting import needles
 
-    rules = parse_rules({"rules": [{"when": {"dir": "c2s", "match": "x"}, "do": "drop"},
+    rules = parse_rules({"rules": [{"when": {"dir": "c2s", "match": "x.y"}, "do": "drop"},
                                    {"when": {"dir": "s2c", "method": "tools/list"}, "do": "drop"},
+                                   {"when": {"dir": "s2c", "match": "secret"}, "do": "drop"},
                                    {"when": {"tool": "add"}, "do": "drop", "enabled": False}]})
     assert needles(rules, "c2s") is None
-    assert sorted(needles(rules, "s2c") or ()) == [b'"id"', b"\\", b"tools/list"]
+    assert sorted(needles(rules, "s2c") or ()) == [b'"id"', b"\\", b"secret", b"tools/list"]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 import struct
 import time
 from collections.abc import Awaitable, Callable
@@ -75,12 +76,14 @@ def unpack_record(payload: bytes) -> tuple[str, bytes, bytes, dict[str, Any] | N
 
 def needles(rules: Rules, direction: str) -> tuple[bytes, ...] | None:
     """Byte strings of which every line going ``direction`` that could matter to the engine contains one; None when
-    any line could (a rule that names no method or tool, and may match this direction).
+    any line could (a rule that may match this direction and names no method, no tool and no literal pattern).
 
     A line with no backslash and no ``"id"`` is no request and no response (JSON spells the key ``id`` as
     ``"id"`` or with an escape), so the engine neither remembers nor pairs it; if it also holds none of the
-    methods the rules for this direction name (``tools/call`` for a ``tool``), no such rule can match it (all of
-    a rule's conditions must hold): the verdict is a plain pass, and the engine is not asked (a flood of
+    methods the rules for this direction name (``tools/call`` for a ``tool``) nor, for a rule without one, its
+    ``match`` pattern when that is a literal (ASCII letters, digits and ``_-/:@,``: the pattern then matches the
+    decoded text where the raw bytes hold it, and nowhere else), no such rule can match it (all of a rule's
+    conditions must hold): the verdict is a plain pass, and the engine is not asked (a flood of
     notifications then costs a few ``bytes.find`` a line instead of a parse; ``re`` with the needles as
     alternatives tries each at every position, ten times slower)."""
     found = {b"\\", b'"id"'}
@@ -88,10 +91,17 @@ def needles(rules: Rules, direction: str) -> tuple[bytes, ...] | None:
         if not rule.enabled or rule.when.dir not in (None, direction):
             continue
         method = rule.when.method or ("tools/call" if rule.when.tool is not None else None)
-        if method is None:
+        if method is not None:
+            found.add(method.encode("utf-8"))
+        elif rule.when.match is not None and _LITERAL.fullmatch(rule.when.match):
+            found.add(rule.when.match.encode("ascii"))
+        else:
             return None
-        found.add(method.encode("utf-8"))
     return tuple(sorted(found, key=len, reverse=True))
+
+
+#: A ``match`` pattern that is its own text (no character a regular expression reads otherwise).
+_LITERAL = re.compile(r"[A-Za-z0-9_\-/:@,]+")
 
 
 class Link(Protocol):
