@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import warm_cli
 from helpers import ROOT
-from tap_support import DEMO, TIMEOUT, lifecycle, run, tap
+from tap_support import DEMO, TIMEOUT, lifecycle, run, stop, tap
 
 from inspector.core.capture import read_capture
 from inspector.core.tap import splice
@@ -183,3 +183,25 @@ def test_rules_that_are_all_disabled_leave_the_relay_on_its_zero_copy_path_and_e
         spawned, = lifecycle(read_capture(capture), "spawned")
         spliced[enabled] = spawned.data["zero_copy"]
     assert spliced == {False: ["stdin", "stdout"], True: []}
+
+
+def test_a_signal_to_the_tap_while_a_request_waits_out_a_long_delay_ends_it_at_once_and_records_it(tmp_path):
+    rules = rules_file(tmp_path, {"when": {"dir": "c2s", "method": "tools/list"}, "do": "delay", "ms": 600_000})
+    capture = tmp_path / "c.jsonl"
+    client = subprocess.Popen(with_rules(rules, *DEMO, capture=capture), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    try:
+        assert client.stdin is not None and client.stdout is not None
+        client.stdin.write(INIT + b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')  # one write: one read
+        client.stdin.flush()
+        assert b'"id":1' in client.stdout.readline()  # the relay has read the list too, and holds it
+        began = time.monotonic()
+        client.terminate()
+        client.wait(timeout=TIMEOUT)
+        assert time.monotonic() - began < 8  # not the rule's ten minutes, nor the 10 s the tap gives held ones
+    finally:
+        stop(client)
+    listed, = [e for e in messages(capture) if e.rpc and e.rpc.method == "tools/list"]
+    assert listed.data["intercept"]["role"] == "dropped"  # the server was gone before its delay was over
+    notes = [e.data["text"] for e in read_capture(capture).events if e.kind == Kind.NOTE]
+    assert "rule 1 (delay) held a message until the server's stdin was closed: it was never delivered" in notes
