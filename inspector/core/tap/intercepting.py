@@ -35,24 +35,20 @@ import json
 import re
 import struct
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from inspector.core.intercept.engine import PASS_ACTION, Interceptor, Verdict
 from inspector.core.intercept.records import Record, records
 from inspector.core.intercept.rules import Rules
+from inspector.core.intercept.transport import Pauser
 from inspector.core.tap.options import C2S, INTERCEPTED, S2C
 from inspector.core.tasks import Tasks
 from inspector.core.wire.intercepted import DROPPED, HELD, ORIGINAL
 
-#: A person's decision on a paused message (the same shape as the session wrapper's
-#: :data:`inspector.core.intercept.transport.Pauser`): its direction, its bytes, the pause verdict -> a verdict.
-Pauser = Callable[[str, bytes, Verdict], Awaitable[Verdict]]
-
 #: An INTERCEPTED frame's payload: direction tag (C2S or S2C), the line terminator's length (0-2), the mark's
 #: length (0: no mark), then the mark (JSON), the terminator and the message's bytes.
 RECORD_HEAD = struct.Struct("<BBI")
-_EOLS = (b"", b"\n", b"\r\n")
 #: Roles of messages recorded and never written (their peer never got them).
 _NOT_WRITTEN = frozenset({ORIGINAL, DROPPED, HELD})
 
@@ -351,7 +347,8 @@ class TapIntercept:
         self.note = note
         self.loop = asyncio.get_running_loop()
         self.tasks = Tasks()
-        #: decides paused messages (the window, later); None: a pause passes the message on unchanged
+        #: decides paused messages (the window, later; the session wrapper's signature); None: a pause passes the
+        #: message on unchanged
         self.pauser: Pauser | None = None
         self.c2s = Framer(self, "c2s", server_stdin, client_stdout, limit)
         self.s2c = Framer(self, "s2c", client_stdout, server_stdin, limit)

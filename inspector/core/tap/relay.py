@@ -58,10 +58,11 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.core.capture.writer import make_header
+from inspector.core.intercept.transport import Pauser
 from inspector.core.redaction import redact_argv
 from inspector.core.tap import splice
 from inspector.core.tap.channel import default_socket_path
-from inspector.core.tap.intercepting import Pauser, TapIntercept
+from inspector.core.tap.intercepting import TapIntercept
 from inspector.core.tap.options import (
     C2S,
     C2S_EOF,
