@@ -1,7 +1,8 @@
 """``mcp-inspector tap``: record a real client's session with its server.
 
-* stdio: ``tap [--capture FILE] [--name NAME] -- COMMAND ARGS``, the transparent relay a client runs in place of a
-  server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever.
+* stdio: ``tap [--capture FILE] [--name NAME] [--rules FILE] -- COMMAND ARGS``, the transparent relay a client runs
+  in place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever
+  (what intercept rules answer a client is a JSON-RPC message, on a line of its own).
 * HTTP: ``tap --url UPSTREAM [--listen 127.0.0.1:PORT] [--transport ...]``, a loopback reverse proxy the client
   is given as the server's URL (see :mod:`inspector.core.tap.http_proxy`). It prints its URL on stdout and runs
   until Ctrl-C.
@@ -43,6 +44,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="capture file to write (default: a timestamped file in the captures folder)")
     tap.add_argument("--name", metavar="NAME", help="the server's name in captures and in the window "
                                                     "(default: the command's name, or the URL's host)")
+    tap.add_argument("--rules", metavar="FILE",
+                     help="intercept rules (JSON): rewrite, delay, drop or answer with an error the messages they "
+                          "match, both ways; a file that cannot be used, or a pause rule (the window's only), "
+                          "exits 2 before the server starts")
     tap.add_argument("--socket", type=_path, metavar="PATH",
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
@@ -100,11 +105,20 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents (or --url URL for an HTTP server)")
+    rules = None
+    if args.rules is not None:
+        from inspector.core.intercept.rules import RulesError, load_rules
+
+        try:
+            rules = load_rules(args.rules)
+            rules.refuse_pause("the tap")
+        except RulesError as exc:
+            return _usage(str(exc))
     from inspector.core.tap.relay import run_tap
 
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
                          live=not args.no_live, redact=not args.no_redact, max_message=args.max_message,
-                         otlp_endpoint=args.otlp_endpoint)
+                         otlp_endpoint=args.otlp_endpoint, rules=rules)
     try:
         return run_tap(options)
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from inspector.core.intercept.rules import Rules
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
 #: Exit statuses of the tap itself, as a shell would give them.
@@ -21,6 +22,8 @@ EXIT_TAP_ERROR = 125
 C2S, S2C, STDERR = 1, 2, 3  #: bytes as read
 C2S_EOF, S2C_EOF, STDERR_EOF = 4, 5, 6  #: end of that stream
 LIFECYCLE, NOTE, END = 7, 8, 9  #: a JSON object: lifecycle data, {"text", ...}, {"exit": status}
+#: a message an intercept rule acted on, with its mark (``tap --rules``; inspector.core.tap.intercepting)
+INTERCEPTED = 30
 
 # -- HTTP tap frames (inspector.core.tap.http_proxy -> http_recorder): the payload starts with the exchange
 # number (EXCHANGE), then JSON objects or bytes as said --------------------------------------------------------
@@ -53,6 +56,8 @@ class TapOptions:
     insecure: bool = False  #: the HTTP tap: the server's certificate is not verified
     #: the recorder sends a span per request to this OTLP/HTTP collector (``--otlp-endpoint``)
     otlp_endpoint: str | None = None
+    #: intercept rules (``--rules``; None: the relay never looks at a line)
+    rules: Rules | None = None
 
     @property
     def display_name(self) -> str:

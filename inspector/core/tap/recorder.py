@@ -19,10 +19,23 @@ from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.paths import default_capture_path
 from inspector.core.tap.channel import TapFeed
-from inspector.core.tap.options import C2S, C2S_EOF, END, LIFECYCLE, NOTE, S2C, S2C_EOF, STDERR, STDERR_EOF
+from inspector.core.tap.intercepting import unpack_record
+from inspector.core.tap.options import (
+    C2S,
+    C2S_EOF,
+    END,
+    INTERCEPTED,
+    LIFECYCLE,
+    NOTE,
+    S2C,
+    S2C_EOF,
+    STDERR,
+    STDERR_EOF,
+)
 from inspector.core.tap.spool import Spool, SpoolReader
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, LineDecoder
+from inspector.core.wire.intercepted import MARK
 from inspector.core.wire.lines import TextLineSplitter
 
 #: The recorder runs at a lower priority than the relay, the server and the client: during a flood it
@@ -92,6 +105,7 @@ class Recorder(RecorderBase):
         self.decoders = {C2S: LineDecoder(Direction.C2S, max_line_bytes),
                          S2C: LineDecoder(Direction.S2C, max_line_bytes)}
         self.splitter: TextLineSplitter | None = TextLineSplitter()
+        self.max_line_bytes = max_line_bytes
 
     def frame(self, tag: int, t: float, wall: float, payload: bytes) -> None:
         if tag in (C2S, S2C):
@@ -111,6 +125,19 @@ class Recorder(RecorderBase):
             self._emit([Event(Kind.LIFECYCLE, data=json.loads(payload))], t, wall)
         elif tag == NOTE:
             self._emit([Event(Kind.NOTE, data=json.loads(payload))], t, wall)
+        elif tag == INTERCEPTED:
+            self._intercepted(payload, t, wall)
+
+    def _intercepted(self, payload: bytes, t: float, wall: float) -> None:
+        """A message an intercept rule acted on (``tap --rules``), decoded on its own (it is a whole line, and
+        may come after its direction ended: a delayed one) and marked."""
+        direction, raw, eol, mark = unpack_record(payload)
+        decoder = LineDecoder(direction, self.max_line_bytes)
+        events = decoder.feed(raw + eol) + decoder.close()
+        if mark is not None:
+            for event in events:
+                event.put(**{MARK: mark})
+        self._emit(events, t, wall)
 
     def finish(self, t: float, wall: float) -> None:
         """End of input: report whatever is left half-read."""

@@ -4,7 +4,9 @@ A client (Claude Desktop, Cursor, VS Code, Claude Code, ...) launches ``python -
 COMMAND ARGS`` in place of ``COMMAND ARGS``. The tap starts the server and relays bytes unchanged in both
 directions: no reframing, invalid lines included. The server's stderr goes to the tap's stderr. The client
 sees the server's exit status (a death by signal N as ``128 + N``), and EOF on its stdout when the server
-closes its own; when the client closes the tap's stdin, the tap closes the server's.
+closes its own; when the client closes the tap's stdin, the tap closes the server's. With intercept rules
+(``--rules``) the relay frames both directions into lines and each line gets its verdict
+(:mod:`inspector.core.tap.intercepting`); without them it never looks at a line.
 
 Two processes, so that recording never slows the wire:
 
@@ -56,9 +58,11 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.core.capture.writer import make_header
+from inspector.core.intercept.transport import Pauser
 from inspector.core.redaction import redact_argv
 from inspector.core.tap import splice
 from inspector.core.tap.channel import default_socket_path
+from inspector.core.tap.intercepting import TapIntercept
 from inspector.core.tap.options import (
     C2S,
     C2S_EOF,
@@ -98,7 +102,6 @@ STDOUT_FLUSH_TIMEOUT = 10.0
 RECORDER_FINISH_TIMEOUT = 30.0
 #: Signals forwarded to the server's process group.
 FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
-
 
 
 class _FlowProtocol(asyncio.Protocol):
@@ -335,7 +338,7 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
 class Relay:
     """One tap: the server process, the client's three streams, the link to the recorder."""
 
-    def __init__(self, options: TapOptions, spool: Spool | None, t0: float) -> None:
+    def __init__(self, options: TapOptions, spool: Spool | None, t0: float, pauser: Pauser | None = None) -> None:
         self.options = options
         self.loop = asyncio.get_running_loop()
         self.client_in = _Source()
@@ -362,16 +365,24 @@ class Relay:
         self._splice_in = False  # client stdin -> server stdin by the kernel
         self._splice_out = False  # server stdout -> client stdout by the kernel
         self._stdin_w: int | None = None  # the relay's end of the server's stdin, on the zero-copy path
+        #: intercept rules (``--rules``): both directions framed into lines (inspector/core/tap/intercepting.py)
+        self.intercept = TapIntercept.on_relay(self, options.rules, t0, pauser) if options.rules else None
 
     # -- the hot path ------------------------------------------------------------------------------------
 
     def c2s(self, data: bytes) -> None:
+        if self.intercept is not None:
+            self.intercept.c2s.feed(data)
+            return
         stdin = self.server_stdin
         if stdin is not None:
             stdin.write(data)
         self.link.send(C2S, data)
 
     def s2c(self, data: bytes) -> None:
+        if self.intercept is not None:
+            self.intercept.s2c.feed(data)
+            return
         self.client_out.write(data)
         self.link.send(S2C, data)
 
@@ -385,6 +396,8 @@ class Relay:
         if self._client_eof:
             return
         self._client_eof = True
+        if self.intercept is not None:
+            self.intercept.c2s.end()
         self.link.send(C2S_EOF)
         if self.process is not None and not self.exited.done():
             self._close_server_stdin()
@@ -398,8 +411,12 @@ class Relay:
                 # the server closed its stdin (or died): the client's writes should fail as they would directly
                 self._stop_client_stdin()
         elif fd == 1:
+            if self.intercept is not None:
+                self.intercept.s2c.end()
             self.link.send(S2C_EOF)
-            self.client_out.close()  # the client sees EOF on its stdout when the server closes its own
+            # the client sees EOF on its stdout when the server closes its own (after any message still held)
+            if self.intercept is None or not self.intercept.s2c.after_held(self.client_out.close):
+                self.client_out.close()
             if not self.stdout_done.done():
                 self.stdout_done.set_result(None)
         elif fd == 2:
@@ -442,7 +459,7 @@ class Relay:
                 await sink.open(fd)
         self.client_out.on_broken = self._client_stopped_reading
         self._out_fd = out_fd
-        if splice.available():
+        if splice.available() and self.intercept is None:
             self._splice_in = splice.is_pipe(in_fd)
             self._splice_out = splice.is_pipe(out_fd) and self.client_out.transport is not None
         try:
@@ -570,6 +587,9 @@ class Relay:
     def _close_server_stdin(self) -> None:
         """The client closed its stdin: close the server's (after what is still buffered). Nothing more: a
         client may close its stdin and keep reading (``tap < requests.jsonl | consumer``)."""
+        if self.intercept is not None and (self.exited.done()
+                                           or self.intercept.c2s.after_held(self._close_server_stdin)):
+            return  # messages still held go first (when the server is gone, there is nothing to close)
         self._closing_stdin = True
         if self.server_stdin is not None:
             self.server_stdin.close()
@@ -616,6 +636,8 @@ class Relay:
         self.lifecycle(Lifecycle.EXITED, pid=self.group.pgid, **data)
         await self.group.reap()
         await self._drain()
+        if self.intercept is not None:
+            await self.intercept.settle(self.stop_waiting, STDOUT_FLUSH_TIMEOUT)
         if self.process is not None:
             self.process.close()  # closes pipes a process outside the group may still hold
         if isinstance(self.server_out.transport, splice.PipeSplicer):
@@ -724,8 +746,10 @@ def run_tap(options: TapOptions) -> int:
     name = options.display_name
     target = {"transport": "stdio", "argv": redact_argv(options.argv) if options.redact else list(options.argv),
               "cwd": os.getcwd(), "env": {}, "redacted": options.redact}
-    header = make_header(target, tap={"name": name, "pid": os.getpid(), "client_pid": os.getppid()},
-                         **options.extra_header)
+    extra = dict(options.extra_header)
+    if options.rules:
+        extra["intercept_rules"] = [rule.to_json() for rule in options.rules.rules]
+    header = make_header(target, tap={"name": name, "pid": os.getpid(), "client_pid": os.getppid()}, **extra)
     capture_path, exclusive = capture_destination(options.capture, name)
     socket_path = (options.socket or default_socket_path()) if options.live else None
     hello = {"name": name, "pid": os.getpid(), "target": target}
