@@ -47,6 +47,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
                                      "every message on, whatever its size; default 64M)")
+    tap.add_argument("--rules", type=_path, metavar="FILE",
+                     help="intercept rules (JSON): rewrite, delay, drop or answer with an error the messages they "
+                          "match, each way; the capture keeps the original and what went on (pause rules need the "
+                          "window and are refused)")
     tap.add_argument("--no-live", action="store_true", help="do not stream to a window; only record")
     tap.add_argument("--no-redact", action="store_true",
                      help="keep secrets of the command line (stdio) or of headers and URLs (HTTP) in the capture")
@@ -143,7 +147,7 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
     options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
                          socket=args.socket, live=not args.no_live, redact=not args.no_redact,
                          max_message=args.max_message, ca_file=ca_file, insecure=insecure,
-                         otlp_endpoint=args.otlp_endpoint)
+                         otlp_endpoint=args.otlp_endpoint, rules=args.rules)
     try:
         return run_http_tap(options)
     except OSError as exc:

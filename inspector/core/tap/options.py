@@ -33,6 +33,9 @@ HTTP_RESPONSE_BODY = 14  #: bytes of the response body as the server sent them (
 HTTP_RESPONSE_END = 15  #: JSON: {} or {"error": sentence}: the exchange is over
 HTTP_REWRITE = 16  #: JSON: {"endpoint": FROM, "relayed_as": TO}: the next endpoint event was relayed rewritten
 WS_C2S, WS_S2C = 17, 18  #: bytes of a WebSocket connection after its upgrade (frames, as on the wire)
+#: JSON: {"records": [{"dir", "raw" (the bytes as Latin-1 text), "mark"}, ...], "sse": {...}}: with intercept rules,
+#: the messages of one body or event as :func:`inspector.core.intercept.records.records` lists them
+HTTP_MESSAGES = 19
 
 
 @dataclass
@@ -53,6 +56,8 @@ class TapOptions:
     insecure: bool = False  #: the HTTP tap: the server's certificate is not verified
     #: the recorder sends a span per request to this OTLP/HTTP collector (``--otlp-endpoint``)
     otlp_endpoint: str | None = None
+    #: intercept rules (``--rules``): the rules file's path, or the loaded ``Rules``; None: no rules
+    rules: Any = None
 
     @property
     def display_name(self) -> str:
