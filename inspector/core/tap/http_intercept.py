@@ -94,8 +94,8 @@ class TapIntercept:
 class SseBlocks:
     """An event stream cut into blocks: each event's lines with the blank line that dispatches it (comments and
     blank lines between events are blocks of their own). Sans-io: :meth:`feed` returns the blocks completed,
-    :meth:`close` what is left (an incomplete last event, relayed as it came). ``event(block)`` reads a block
-    with one decoder for the whole stream (an ``id`` carries over as the standard says)."""
+    :meth:`close` what is left (an incomplete last event, relayed as it came). :meth:`message` reads a block
+    with one decoder for the whole stream, as the recorder reads it."""
 
     def __init__(self) -> None:
         self._held = bytearray()
