@@ -219,7 +219,7 @@ def test_a_rules_file_the_tap_cannot_honour_is_one_sentence_and_exit_2_before_an
     path.write_text(content)
     port = http_support.free_port()
     result = cli("tap", "--url", "http://127.0.0.1:9/mcp", "--listen", f"127.0.0.1:{port}", "--rules", str(path),
-                 "--capture", str(tmp_path / "tap.jsonl"), "--no-live")
+                 "--capture", str(tmp_path / "tap.jsonl"), "--no-live", timeout=30)
     assert result.returncode == EXIT_BAD_INPUT, result.stderr
     assert result.stderr.startswith("mcp-inspector tap: ") and result.stderr.count("\n") == 1, result.stderr
     assert says in result.stderr and result.stdout == ""  # no URL printed: it never listened
