@@ -308,6 +308,10 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
+    Effect("tap", "--rules", "with --url and a rewrite rule, the SDK's own client gets the rewritten answer through "
+                             "the tap, and the capture holds the server's original and the changed message",
+           "tests/tap/test_http_tap_intercept.py::test_the_sdk_client_through_the_http_tap_with_a_rewrite_rule_gets_"
+           "the_rewritten_answer_and_the_capture_both"),
 ]
 
 
