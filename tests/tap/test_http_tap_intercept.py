@@ -151,6 +151,22 @@ def test_an_event_streams_messages_are_dropped_or_rewritten_one_by_one(http_serv
                                    (Direction.S2C, "response", "original"), (Direction.S2C, "response", "changed")]
 
 
+def test_a_dropped_json_answer_never_reaches_the_client_as_from_a_server_that_does_not_answer(http_server, tmp_path):
+    server = http_server(INTERCEPT_SERVER, "intercept server")
+    rules = rules_file(tmp_path, {"when": {"dir": "s2c", "method": "tools/call"}, "do": "drop"})
+    with running_tap(server.url("/mcp"), tmp_path / "tap.jsonl", "--rules", rules) as tap:
+        with httpx.Client(trust_env=False, timeout=CLIENT_TIMEOUT) as client:
+            handshake(client, tap.url)
+            with pytest.raises(httpx.ReadTimeout):
+                client.post(tap.url, json=rpc(2, "tools/call", name="add", arguments={"a": 1, "b": 1}),
+                            headers=HEADERS, timeout=httpx.Timeout(CLIENT_TIMEOUT, read=1.0))
+        assert tap.stop() == 0, tap.stderr
+    assert "received tools/call 2" in server.log_text()  # the server answered; the tap kept the answer
+    assert marked(tap.capture) == [(Direction.S2C, "response", "dropped")]
+    dropped = next(e for e in tap.capture.events if "intercept" in e.data)
+    assert json.loads(dropped.raw)["result"]["content"][0]["text"] == "2" and "reply_to" not in dropped.data
+
+
 def test_a_delay_holds_its_request_only_and_the_capture_keeps_when_it_came_and_when_it_went_on(http_server, tmp_path):
     server = http_server(INTERCEPT_SERVER, "intercept server")
     rules = rules_file(tmp_path, {"when": {"dir": "c2s", "method": "tools/list"}, "do": "delay", "ms": 600})
@@ -204,22 +220,52 @@ def test_an_error_rule_on_a_servers_request_answers_the_server_and_the_client_ne
     assert marked(tap.capture) == [(Direction.S2C, "elicitation/create", "held"), (Direction.C2S, "error", "answer")]
 
 
+async def sdk_sse_echo(url: str) -> str:
+    from mcp.client.session import ClientSession
+    from mcp.client.sse import sse_client
+
+    with anyio.fail_after(CLIENT_TIMEOUT):
+        async with sse_client(url) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            call = await session.call_tool("echo", {"message": "as sent"})
+            return call.content[0].text
+
+
+def test_the_sdk_client_over_http_sse_gets_a_rewritten_answer_from_the_event_stream(tmp_path):
+    server = http_support.launch_on_free_port(
+        "SDK server (sse)", lambda port: [sys.executable, str(http_support.SERVERS / "sdk_http_server.py"), "sse",
+                                          str(port)], tmp_path / "sdk-sse.log")
+    rules = rules_file(tmp_path, {"when": {"dir": "s2c", "method": "tools/call", "tool": "echo"}, "do": "rewrite",
+                                  "set": {"/result/content/0/text": "rewritten on the stream"}})
+    try:
+        with running_tap(server.url("/sse"), tmp_path / "tap.jsonl", "--transport", "sse", "--rules", rules) as tap:
+            text = anyio.run(sdk_sse_echo, tap.url)
+            assert tap.stop() == 0, tap.stderr
+    finally:
+        http_support.stop(server)
+    assert text == "rewritten on the stream"
+    assert marked(tap.capture) == [(Direction.S2C, "response", "original"), (Direction.S2C, "response", "changed")]
+    assert any(e.kind == Kind.SSE and e.data.get("event") == "endpoint" for e in tap.capture.events)
+
+
 # -- rules the tap cannot honour ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("content, says", [
-    ("{not json", "rules.json"),
-    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "explode"}]}), "explode"),
-    (json.dumps({"rules": [{"when": {"dir": "c2s", "method": "tools/call"}, "do": "pause"}]}),
+@pytest.mark.parametrize("content, options, says", [
+    ("{not json", [], "rules.json"),
+    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "explode"}]}), [], "explode"),
+    (json.dumps({"rules": [{"when": {"dir": "c2s", "method": "tools/call"}, "do": "pause"}]}), [],
      "rule 1 pauses messages"),
+    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "drop"}]}), ["--transport", "websocket"],
+     "--rules does not reach a WebSocket's frames"),
 ])
 def test_a_rules_file_the_tap_cannot_honour_is_one_sentence_and_exit_2_before_anything_listens(
-        tmp_path, content, says):
+        tmp_path, content, options, says):
     path = tmp_path / "rules.json"
     path.write_text(content)
     port = http_support.free_port()
     result = cli("tap", "--url", "http://127.0.0.1:9/mcp", "--listen", f"127.0.0.1:{port}", "--rules", str(path),
-                 "--capture", str(tmp_path / "tap.jsonl"), "--no-live", timeout=30)
+                 "--capture", str(tmp_path / "tap.jsonl"), "--no-live", *options, timeout=30)
     assert result.returncode == EXIT_BAD_INPUT, result.stderr
     assert result.stderr.startswith("mcp-inspector tap: ") and result.stderr.count("\n") == 1, result.stderr
     assert says in result.stderr and result.stdout == ""  # no URL printed: it never listened

@@ -30,7 +30,7 @@ import orjson
 
 from inspector.core.intercept.engine import Interceptor, Verdict
 from inspector.core.intercept.records import records
-from inspector.core.intercept.rules import Rules
+from inspector.core.intercept.rules import Rules, RulesError, load_rules
 from inspector.core.redaction import redact_url
 from inspector.core.tap.http_guard import _line_at
 from inspector.core.tap.http_recorder import _Decoder
@@ -60,6 +60,25 @@ def is_request_in(raw: bytes) -> bool:
         return False
     items = obj if isinstance(obj, list) else [obj]
     return any(isinstance(item, dict) and "method" in item and "id" in item for item in items)
+
+
+def refuse_rules(options: TapOptions) -> str | None:
+    """Load ``options.rules`` (a rules file's path) in place; the sentence refusing them (not readable, a rule
+    that pauses, a WebSocket tap), or None."""
+    if options.rules is not None and not isinstance(options.rules, Rules):
+        try:
+            options.rules = load_rules(options.rules)
+        except RulesError as exc:
+            return str(exc)
+    if isinstance(options.rules, Rules) and options.rules:
+        try:
+            options.rules.refuse_pause("the tap")
+        except RulesError as exc:
+            return str(exc)
+        if options.transport == "websocket":
+            return ("--rules does not reach a WebSocket's frames (the tap relays them byte for byte); use the rules "
+                    "with a Streamable HTTP or HTTP+SSE server, or tap without them")
+    return None
 
 
 class TapIntercept:

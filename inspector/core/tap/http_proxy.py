@@ -13,6 +13,12 @@ refused before anything listens. Two rewrites keep the client on the tap: an abs
 ``Location`` on the server's origin, and (``--transport sse`` or ``auto``) an absolute ``endpoint`` event on
 it, become the same URL on the tap's origin.
 
+With ``--rules FILE`` (:mod:`inspector.core.intercept.rules`), each message is put through the intercept engine on
+its way (:mod:`inspector.core.tap.http_intercept`): a POSTed message and a JSON answer are read whole, an event
+stream is relayed event by event, and what a rule does (rewrite, delay, drop, an error answered by the tap) is
+what the client and the server get, and what the capture records. A WebSocket's frames are not intercepted: the
+tap refuses rules with ``--transport websocket``.
+
 Two processes, as for the stdio tap (:mod:`inspector.core.tap.relay`): this one relays (asyncio: h11 for the
 client side, httpx for the server side) and hands a copy of every head and body, stamped with the time it
 was read, to a forked recorder through the spool (frames of :mod:`inspector.core.tap.options`); the recorder
@@ -46,7 +52,7 @@ import httpx
 
 from inspector.core.capture.writer import make_header
 from inspector.core.exits import EXIT_BAD_INPUT
-from inspector.core.intercept.rules import Rules, RulesError, load_rules
+from inspector.core.intercept.rules import Rules
 from inspector.core.redaction import redact_url
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
@@ -63,7 +69,14 @@ from inspector.core.tap.http_guard import (
     via_token,
     with_via,
 )
-from inspector.core.tap.http_intercept import READABLE_CODINGS, InterceptHost, SseBlocks, TapIntercept, is_request_in
+from inspector.core.tap.http_intercept import (
+    READABLE_CODINGS,
+    InterceptHost,
+    SseBlocks,
+    TapIntercept,
+    is_request_in,
+    refuse_rules,
+)
 from inspector.core.tap.http_recorder import HttpRecorder
 from inspector.core.tap.options import (
     END,
@@ -272,6 +285,7 @@ class HttpProxy(InterceptHost):
         self.intercept = TapIntercept(options.rules, link, lambda: time.monotonic() - start) \
             if isinstance(options.rules, Rules) and any(rule.enabled for rule in options.rules.rules) else None
         self._answers: set[asyncio.Task[Any]] = set()  #: the tap's own answers to server requests, under way
+        self._codings_said: set[str] = set()
 
     # -- the recorder's frames ---------------------------------------------------------------------------
 
@@ -479,6 +493,10 @@ class HttpProxy(InterceptHost):
         coding = response.headers.get("content-encoding", "").strip().lower()
         # with rules, each message of an event stream, and a JSON answer to a POSTed message, is decided whole
         events = self.intercept is not None and stream and coding in ("", "identity") and not switching
+        if self.intercept is not None and stream and not events and coding not in self._codings_said:
+            self._codings_said.add(coding)
+            self.note(f"an event stream came {coding}-encoded: the tap relays it as it came, and the rules do not "
+                      "see its messages")
         whole = intercepting and not stream and not switching and "json" in content_type and \
             coding in READABLE_CODINGS
         headers, location = client_headers(response.headers.raw, self.upstream, self.local_origin,
@@ -676,18 +694,10 @@ def run_http_tap(options: TapOptions) -> int:
     """Run an HTTP tap until SIGINT or SIGTERM; returns the exit status (0 once the capture is complete)."""
     assert options.url is not None
     t0 = time.monotonic()
-    if options.rules is not None and not isinstance(options.rules, Rules):
-        try:
-            options.rules = load_rules(options.rules)
-        except RulesError as exc:
-            say(str(exc))
-            return EXIT_BAD_INPUT
-    if isinstance(options.rules, Rules):
-        try:
-            options.rules.refuse_pause("the tap")
-        except RulesError as exc:
-            say(str(exc))
-            return EXIT_BAD_INPUT
+    refused = refuse_rules(options)
+    if refused is not None:
+        say(refused)
+        return EXIT_BAD_INPUT
     host, port = options.listen
     try:
         sock = bind(host, port)
