@@ -154,3 +154,26 @@ def test_a_request_answered_by_the_tap_is_recorded_held_with_the_taps_answer_and
     assert messages[1].rpc is not None and messages[1].rpc.kind == "error"
     http = next(e for e in rec.events if e.kind == Kind.HTTP)
     assert http.data["note"] == "answered by the tap" and http.data["status"] == 200
+
+
+def test_the_taps_answer_to_a_servers_request_goes_to_the_sessions_own_server_and_nowhere_else():
+    import httpx
+
+    from inspector.core.tap.http_proxy import HttpProxy
+    from inspector.core.tap.options import TapOptions
+
+    reached: list[str] = []
+
+    async def run() -> None:
+        proxy = HttpProxy(TapOptions(url="http://127.0.0.1:9/mcp", rules=RULES), Link(), 8000)
+        proxy.http = httpx.AsyncClient(transport=httpx.MockTransport(
+            lambda request: reached.append(str(request.url)) or httpx.Response(202)))
+        answer = b'{"jsonrpc":"2.0","id":"s1","error":{"code":-1,"message":"no"}}'
+        for url in ("http://evil.example/mcp", "http://127.0.0.1:8000/mcp", "https://127.0.0.1:9/mcp",
+                    "http://127.0.0.1:9/messages?session=1"):
+            proxy._answer_server(url, [], answer)
+        await asyncio.gather(*proxy._answers)
+        await proxy.http.aclose()
+
+    asyncio.run(run())
+    assert reached == ["http://127.0.0.1:9/messages?session=1"]

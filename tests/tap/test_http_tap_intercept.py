@@ -251,16 +251,9 @@ def test_the_sdk_client_over_http_sse_gets_a_rewritten_answer_from_the_event_str
 # -- rules the tap cannot honour ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("content, options, says", [
-    ("{not json", [], "rules.json"),
-    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "explode"}]}), [], "explode"),
-    (json.dumps({"rules": [{"when": {"dir": "c2s", "method": "tools/call"}, "do": "pause"}]}), [],
-     "rule 1 pauses messages"),
-    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "drop"}]}), ["--transport", "websocket"],
-     "--rules does not reach a WebSocket's frames"),
-])
-def test_a_rules_file_the_tap_cannot_honour_is_one_sentence_and_exit_2_before_anything_listens(
-        tmp_path, content, options, says):
+def refused_rules(tmp_path, content: str, *options: str) -> str:
+    """Run the tap with a rules file holding ``content``: it must refuse with one sentence and exit 2, having
+    printed no URL and written no capture; returns the sentence."""
     path = tmp_path / "rules.json"
     path.write_text(content)
     port = http_support.free_port()
@@ -268,5 +261,27 @@ def test_a_rules_file_the_tap_cannot_honour_is_one_sentence_and_exit_2_before_an
                  "--capture", str(tmp_path / "tap.jsonl"), "--no-live", *options, timeout=30)
     assert result.returncode == EXIT_BAD_INPUT, result.stderr
     assert result.stderr.startswith("mcp-inspector tap: ") and result.stderr.count("\n") == 1, result.stderr
-    assert says in result.stderr and result.stdout == ""  # no URL printed: it never listened
+    assert result.stdout == ""  # no URL printed: it never listened
     assert not (tmp_path / "tap.jsonl").exists()
+    return result.stderr.removeprefix("mcp-inspector tap: ").strip()
+
+
+@pytest.mark.parametrize("content, options, says", [
+    ("{not json", [], "rules.json"),
+    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "explode"}]}), [], "explode"),
+    (json.dumps({"rules": [{"when": {"dir": "c2s"}, "do": "drop"}]}), ["--transport", "websocket"],
+     "--rules does not reach a WebSocket's frames"),
+])
+def test_a_rules_file_the_tap_cannot_honour_is_one_sentence_and_exit_2_before_anything_listens(
+        tmp_path, content, options, says):
+    assert says in refused_rules(tmp_path, content, *options)
+
+
+@pytest.mark.report("faults", "a pause rule given to the HTTP tap, which has nobody to decide", surface="CLI",
+                    group="hostile", advice="Pause messages in the window's Breakpoints panel; headless, use a "
+                                            "delay, drop, error or rewrite rule.")
+def test_a_pause_rule_is_refused_by_the_http_tap_with_one_sentence_before_it_listens(tmp_path, report):
+    sentence = refused_rules(tmp_path, json.dumps({"rules": [{"when": {"dir": "c2s", "method": "tools/call"},
+                                                               "do": "pause"}]}))
+    assert "rule 1 pauses messages" in sentence and "the tap runs without one" in sentence
+    report.saw(sentence)
