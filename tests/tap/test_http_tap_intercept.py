@@ -7,6 +7,7 @@ every host records it. A rules file the tap cannot honour is one sentence and ex
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import time
 
@@ -37,6 +38,11 @@ def marked(capture) -> list[tuple[str, str | None, str]]:
     """(direction, method or kind, role) of every message a rule marked."""
     return [(e.dir, e.method or (e.rpc.kind if e.rpc else None), e.data["intercept"]["role"])
             for e in capture.events if e.kind == Kind.MESSAGE and "intercept" in e.data]
+
+
+def recorded(tap) -> str:
+    """The capture's text so far (nothing before the recorder wrote its first line)."""
+    return tap.capture_path.read_text() if tap.capture_path.exists() else ""
 
 
 def rpc(number: int, method: str, **params) -> dict:
@@ -122,7 +128,7 @@ def test_a_dropped_notification_gets_202_from_the_tap_and_a_dropped_request_is_h
             with pytest.raises(httpx.ReadTimeout):
                 client.post(tap.url, json=rpc(2, "tools/call", name="add", arguments={"a": 1, "b": 1}),
                             headers=HEADERS, timeout=httpx.Timeout(CLIENT_TIMEOUT, read=1.0))
-        wait_until(lambda: "the client left" in tap.capture_path.read_text(), CLIENT_TIMEOUT,
+        wait_until(lambda: "the client left" in recorded(tap), CLIENT_TIMEOUT,
                    "the tap to see the client leave")
         assert tap.stop() == 0, tap.stderr
     log = server.log_text()
@@ -149,6 +155,22 @@ def test_an_event_streams_messages_are_dropped_or_rewritten_one_by_one(http_serv
     assert json.loads(events[0].split("data: ", 1)[1])["result"]["content"][0]["text"] == "rewritten in its event"
     assert marked(tap.capture) == [(Direction.S2C, "notifications/message", "dropped"),
                                    (Direction.S2C, "response", "original"), (Direction.S2C, "response", "changed")]
+
+
+def test_a_held_post_ends_when_the_tap_stops_and_the_capture_says_the_stop_cut_it(http_server, tmp_path):
+    server = http_server(INTERCEPT_SERVER, "intercept server")
+    rules = rules_file(tmp_path, {"when": {"dir": "c2s", "method": "tools/call"}, "do": "drop"})
+    body = json.dumps(rpc(2, "tools/call", name="add", arguments={"a": 1, "b": 1})).encode()
+    with running_tap(server.url("/mcp"), tmp_path / "tap.jsonl", "--rules", rules) as tap, \
+            socket.create_connection(("127.0.0.1", tap.port), timeout=CLIENT_TIMEOUT) as client:
+        client.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                       b"Content-Length: %d\r\n\r\n%s" % (tap.port, len(body), body))
+        wait_until(lambda: '"dropped"' in recorded(tap), CLIENT_TIMEOUT, "the drop to be recorded")
+        assert tap.stop() == 0, tap.stderr
+        assert client.recv(1024) == b""  # closed by the stop, never answered
+    assert "tools/call" not in server.log_text()
+    end = [e.data for e in tap.capture.events if e.kind == Kind.HTTP and e.data.get("purpose") == "tools/call"]
+    assert end[0]["error"].startswith("the tap was stopped (SIGINT) while this exchange was under way")
 
 
 def test_a_dropped_json_answer_never_reaches_the_client_as_from_a_server_that_does_not_answer(http_server, tmp_path):
