@@ -189,6 +189,28 @@ def test_a_dropped_json_answer_never_reaches_the_client_as_from_a_server_that_do
     assert json.loads(dropped.raw)["result"]["content"][0]["text"] == "2" and "reply_to" not in dropped.data
 
 
+def test_a_delayed_event_is_held_alone_the_next_overtakes_it_and_the_stream_ends_once_it_went_on(
+        http_server, tmp_path):
+    server = http_server(INTERCEPT_SERVER, "intercept server")
+    rules = rules_file(tmp_path, {"when": {"dir": "s2c", "method": "notifications/message"}, "do": "delay",
+                                  "ms": 400})
+    with running_tap(server.url("/mcp"), tmp_path / "tap.jsonl", "--rules", rules) as tap:
+        with httpx.Client(trust_env=False, timeout=CLIENT_TIMEOUT) as client:
+            handshake(client, tap.url)
+            began = time.monotonic()
+            answer = client.post(tap.url, json=rpc(2, "tools/call", name="stream"), headers=HEADERS)
+            took = time.monotonic() - began
+        assert tap.stop() == 0, tap.stderr
+    events = [json.loads(block.split("data: ", 1)[1]) for block in answer.text.replace("\r\n", "\n").split("\n\n")
+              if block.strip()]
+    # the server sent the notification first: the answer overtook it, and the stream ended once it went on
+    assert [e.get("method", "answer") for e in events] == ["answer", "notifications/message"]
+    assert took >= 0.4
+    delayed = next(e for e in tap.capture.events if "intercept" in e.data)
+    assert delayed.method == "notifications/message" and delayed.data["intercept"]["ms"] == 400
+    assert delayed.data["sse"]["event"] == "message"
+
+
 def test_a_delay_holds_its_request_only_and_the_capture_keeps_when_it_came_and_when_it_went_on(http_server, tmp_path):
     server = http_server(INTERCEPT_SERVER, "intercept server")
     rules = rules_file(tmp_path, {"when": {"dir": "c2s", "method": "tools/list"}, "do": "delay", "ms": 600})

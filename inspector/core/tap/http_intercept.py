@@ -90,11 +90,14 @@ class TapIntercept:
         self.link = link
         self.clock = clock
 
+    def decide(self, direction: str, raw: bytes) -> tuple[Verdict, float]:
+        """The verdict on ``raw`` and when it came (the host waits out a delay, then :meth:`record`)."""
+        return self.interceptor.decide(direction, raw), self.clock()
+
     async def carry(self, number: int, direction: str, raw: bytes, sse: dict[str, Any] | None = None) -> Verdict:
         """The verdict on ``raw`` (going ``direction`` in exchange ``number``), once it may go on: a delay has
         been waited out and the records are sent."""
-        arrived = self.clock()
-        verdict = self.interceptor.decide(direction, raw)
+        verdict, arrived = self.decide(direction, raw)
         if verdict.delay > 0:
             await asyncio.sleep(verdict.delay)
         self.record(number, direction, raw, verdict, arrived, sse)
@@ -121,6 +124,7 @@ class SseBlocks:
         self._scan = 0
         self._decoder = SSEDecoder()
         self.endpoint: str | None = None  #: the last ``endpoint`` event's data (HTTP+SSE: where messages go)
+        self.held: set[asyncio.Task[None]] = set()  #: delayed events, relayed when their time comes
 
     def feed(self, data: bytes) -> list[bytes]:
         held = self._held
@@ -140,6 +144,10 @@ class SseBlocks:
             del held[:start]
             self._scan -= start
         return out
+
+    def cancel_held(self) -> None:
+        for task in list(self.held):
+            task.cancel()
 
     def close(self) -> bytes:
         rest = bytes(self._held)
@@ -202,24 +210,78 @@ class InterceptHost:
     def send_json(self, tag: int, number: int, obj: dict[str, Any]) -> None:
         raise NotImplementedError
 
+    async def _request_through_rules(self, client: Client, number: int, body: Any
+                                     ) -> tuple[bytes, tuple[bool, bool] | None]:
+        """A POSTed message through the rules: (the bytes to send the server, None), or (b"", the exchange's end:
+        whether the connection may go on, whether its end was recorded) when the tap answered it or holds it."""
+        assert self.intercept is not None
+        raw = await body.whole()
+        if raw is None:
+            self.send_json(HTTP_RESPONSE_END, number, {"error": "the client closed the connection before its request "
+                                                                "was complete"})
+            return b"", (False, True)
+        verdict = await self.intercept.carry(number, "c2s", raw)
+        label = verdict.rule.label() if verdict.rule else "a rule"
+        if verdict.answer is not None:  # an error rule: the tap answers; the server never sees the request
+            return b"", await self._answer(client, number, 200, verdict.answer,
+                                           f"answered by the tap, by {label}: the request never reached the server")
+        if not verdict.out:  # dropped
+            if not is_request_in(raw):
+                return b"", await self._answer(client, number, 202, b"", f"accepted by the tap: {label} dropped the "
+                                                                         "message, which never reached the server")
+            return b"", await self._hold(client, number, f"{label} dropped the request, which never reached the "
+                                                         "server; the tap held the client's POST open until")
+        return verdict.out, None
+
     async def _events(self, client: Client, number: int, blocks: SseBlocks, data: bytes,
                       answer_to: tuple[str, list[tuple[bytes, bytes]]] | None) -> None:
         """The events ``data`` completes, each relayed once the rules let it go on (as it came, with its message
-        changed, or not at all)."""
+        changed, or not at all). A delayed event is held alone: the events after it may overtake it (the stream
+        ends once it went on: :meth:`_events_end`)."""
         assert self.intercept is not None
         for block in blocks.feed(data):
             found = blocks.message(block)
-            if found is not None:
-                verdict = await self.intercept.carry(number, "s2c", *found)
-                if verdict.answer is not None and answer_to is not None:
-                    url = urljoin(answer_to[0], blocks.endpoint or "")
-                    if url.startswith(self.local_origin + "/"):  # an endpoint the tap moved to itself
-                        url = self.upstream_origin + url[len(self.local_origin):]
-                    self._answer_server(url, answer_to[1], verdict.answer)
-                block = with_data(block, verdict.out) if verdict.changed else block if verdict.out else b""
-            if block:
-                client.send(h11.Data(data=block))
-                await client.writer.drain()
+            if found is None:
+                await self._event_out(client, block)
+                continue
+            verdict, arrived = self.intercept.decide("s2c", found[0])
+            if verdict.delay > 0:
+                task = asyncio.ensure_future(self._event_later(client, number, blocks, block, found, verdict,
+                                                               arrived, answer_to))
+                blocks.held.add(task)
+                task.add_done_callback(blocks.held.discard)
+                continue
+            await self._event_decided(client, number, blocks, block, found, verdict, arrived, answer_to)
+
+    async def _event_later(self, client: Client, number: int, blocks: SseBlocks, block: bytes,
+                           found: tuple[bytes, dict[str, Any]], verdict: Verdict, arrived: float,
+                           answer_to: tuple[str, list[tuple[bytes, bytes]]] | None) -> None:
+        await asyncio.sleep(verdict.delay)
+        await self._event_decided(client, number, blocks, block, found, verdict, arrived, answer_to)
+
+    async def _event_decided(self, client: Client, number: int, blocks: SseBlocks, block: bytes,
+                             found: tuple[bytes, dict[str, Any]], verdict: Verdict, arrived: float,
+                             answer_to: tuple[str, list[tuple[bytes, bytes]]] | None) -> None:
+        assert self.intercept is not None
+        self.intercept.record(number, "s2c", found[0], verdict, arrived, found[1])
+        if verdict.answer is not None and answer_to is not None:
+            url = urljoin(answer_to[0], blocks.endpoint or "")
+            if url.startswith(self.local_origin + "/"):  # an endpoint the tap moved to itself
+                url = self.upstream_origin + url[len(self.local_origin):]
+            self._answer_server(url, answer_to[1], verdict.answer)
+        await self._event_out(client, with_data(block, verdict.out) if verdict.changed else
+                              block if verdict.out else b"")
+
+    async def _event_out(self, client: Client, block: bytes) -> None:
+        if block:
+            client.send(h11.Data(data=block))
+            await client.writer.drain()
+
+    @staticmethod
+    async def _events_end(blocks: SseBlocks) -> None:
+        """The stream ends once its held events went on."""
+        while blocks.held:
+            await asyncio.gather(*blocks.held)
 
     async def _pump_whole(self, client: Client, number: int, response: httpx.Response,
                           headers: list[tuple[bytes, bytes]], reason: bytes, coding: str,

@@ -74,7 +74,6 @@ from inspector.core.tap.http_intercept import (
     InterceptHost,
     SseBlocks,
     TapIntercept,
-    is_request_in,
     refuse_rules,
 )
 from inspector.core.tap.http_recorder import HttpRecorder
@@ -249,9 +248,12 @@ class _RequestBody:
             async for _ in self:
                 pass
 
-    async def whole(self) -> bytes:
-        """The body read to its end (an intercepted message is decided whole); raises :class:`_ClientGone`."""
-        return b"".join([piece async for piece in self])
+    async def whole(self) -> bytes | None:
+        """The body read to its end (an intercepted message is decided whole); None when the client broke it off."""
+        try:
+            return b"".join([piece async for piece in self])
+        except (_ClientGone, h11.RemoteProtocolError):
+            return None
 
 
 class HttpProxy(InterceptHost):
@@ -401,26 +403,10 @@ class HttpProxy(InterceptHost):
         marks: dict[str, float] = {}
         content: Any = body
         if intercepting and body is not None:
-            try:
-                raw = await body.whole()
-            except (_ClientGone, h11.RemoteProtocolError):
-                self.send_json(HTTP_RESPONSE_END, number, {"error": "the client closed the connection before "
-                                                                    "its request was complete"})
-                return False, True
-            assert self.intercept is not None
-            verdict = await self.intercept.carry(number, "c2s", raw)
-            label = verdict.rule.label() if verdict.rule else "a rule"
-            if verdict.answer is not None:  # an error rule: the tap answers; the server never sees the request
-                return await self._answer(client, number, 200, verdict.answer, f"answered by the tap, by {label}: "
-                                                                               "the request never reached the server")
-            if not verdict.out:  # dropped
-                if not is_request_in(raw):
-                    return await self._answer(client, number, 202, b"", f"accepted by the tap: {label} dropped the "
-                                                                         "message, which never reached the server")
-                return await self._hold(client, number, f"{label} dropped the request, which never reached the "
-                                                        "server; the tap held the client's POST open until")
-            content = verdict.out  # httpx gives it its own Content-Length
-            sent = [(name, value) for name, value in sent if name.lower() != b"content-length"]
+            content, done = await self._request_through_rules(client, number, body)
+            if done is not None:  # the tap answered it, or holds it
+                return done
+            sent = [(name, value) for name, value in sent if name.lower() != b"content-length"]  # httpx sets it
 
         async def trace(name: str, info: dict[str, Any]) -> None:
             if name == "connection.connect_tcp.started":
@@ -570,13 +556,17 @@ class HttpProxy(InterceptHost):
                 elif out:
                     client.send(h11.Data(data=out))
                     await client.writer.drain()
+            rest = rewriter.close() if rewriter is not None else b""
+            if blocks is not None:
+                await self._events(client, number, blocks, rest, answer_to)
+                await self._events_end(blocks)
+                rest = blocks.close()  # an incomplete last event, as it came
         except httpx.HTTPError as exc:
             return explain(exc, response.request.method, redact_url(str(response.request.url))
                            if self.options.redact else str(response.request.url))
-        rest = rewriter.close() if rewriter is not None else b""
-        if blocks is not None:
-            await self._events(client, number, blocks, rest, answer_to)
-            rest = blocks.close()  # an incomplete last event, as it came
+        finally:
+            if blocks is not None:
+                blocks.cancel_held()  # the stream was cut: what it held never goes on
         if rest:
             client.send(h11.Data(data=rest))
         client.send(h11.EndOfMessage())
