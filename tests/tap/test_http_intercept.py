@@ -177,3 +177,16 @@ def test_the_taps_answer_to_a_servers_request_goes_to_the_sessions_own_server_an
 
     asyncio.run(run())
     assert reached == ["http://127.0.0.1:9/messages?session=1"]
+
+
+def test_a_json_answer_cut_short_before_the_rules_saw_it_is_still_recorded_from_its_body():
+    rec = Recording()
+    rec.frame(HTTP_REQUEST, 1, {"method": "POST", "url": "http://127.0.0.1:9/mcp", "intercept": True,
+                                "headers": [["Content-Type", "application/json"]]})
+    rec.frame(HTTP_REQUEST_BODY, 1, CALL)
+    rec.frame(HTTP_REQUEST_END, 1)
+    rec.frame(HTTP_RESPONSE, 1, {"status": 200, "reason": "OK", "http_version": "HTTP/1.1", "intercept": True,
+                                 "headers": [["Content-Type", "application/json"]], "relayed": {}})
+    rec.frame(HTTP_RESPONSE_BODY, 1, ANSWER[:20])
+    rec.frame(HTTP_RESPONSE_END, 1, {"error": "the server closed the connection"})
+    assert [(e.kind, e.dir) for e in rec.events if e.dir == Direction.S2C] == [(Kind.FRAMING_ERROR, Direction.S2C)]

@@ -148,6 +148,7 @@ class _Exchange:
     #: with intercept rules, the proxy sends the messages of the request body / of the response (HTTP_MESSAGES)
     intercept_request: bool = False
     intercept_response: bool = False
+    answer_recorded: bool = False  #: a server's message (or the tap's answer) came in HTTP_MESSAGES
 
 
 def _merged(pairs: list[list[str]]) -> dict[str, str]:
@@ -308,7 +309,7 @@ class HttpRecorder(RecorderBase):
         is_message = exchange.carries_mcp and ("json" in content_type.lower() or
                                                (status >= 400 and jsonrpc_error_in(bytes(body.data)) is not None))
         if is_message:
-            if not exchange.intercept_response:  # else its records came from the proxy (HTTP_MESSAGES)
+            if not exchange.answer_recorded:  # else its records came from the proxy (HTTP_MESSAGES)
                 out.append(body.document(Direction.S2C, exchange.number))
         else:
             text = snippet(bytes(body.data), content_type)
@@ -391,6 +392,7 @@ class HttpRecorder(RecorderBase):
                 event.put(**{MARK: mark})
             if direction == Direction.C2S and not exchange.purpose and event.rpc is not None:
                 exchange.purpose = event.rpc.method or event.rpc.kind
+            exchange.answer_recorded = exchange.answer_recorded or direction == Direction.S2C
             out.append(event)
         return out
 
