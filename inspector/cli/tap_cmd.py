@@ -43,14 +43,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="capture file to write (default: a timestamped file in the captures folder)")
     tap.add_argument("--name", metavar="NAME", help="the server's name in captures and in the window "
                                                     "(default: the command's name, or the URL's host)")
+    tap.add_argument("--rules", metavar="FILE",
+                     help="intercept rules (JSON): rewrite, delay, drop or answer with an error the messages they "
+                          "match, both ways; a file that cannot be used, or a pause rule (the window's only), "
+                          "exits 2 before the server starts")
     tap.add_argument("--socket", type=_path, metavar="PATH",
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
                                      "every message on, whatever its size; default 64M)")
-    tap.add_argument("--rules", type=_path, metavar="FILE",
-                     help="intercept rules (JSON): rewrite, delay, drop or answer with an error the messages they "
-                          "match, each way; the capture keeps the original and what went on (pause rules need the "
-                          "window and are refused)")
     tap.add_argument("--no-live", action="store_true", help="do not stream to a window; only record")
     tap.add_argument("--no-redact", action="store_true",
                      help="keep secrets of the command line (stdio) or of headers and URLs (HTTP) in the capture")
@@ -142,12 +142,21 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
         ca_file, insecure = tls_from_args(args.ca_file, args.insecure)
     except InputError as exc:
         return _usage(str(exc))
+    rules = None
+    if args.rules is not None:
+        from inspector.core.intercept.rules import RulesError, load_rules
+
+        try:
+            rules = load_rules(args.rules)
+            rules.refuse_pause("the tap")
+        except RulesError as exc:
+            return _usage(str(exc))
     from inspector.core.tap.http_proxy import run_http_tap
 
     options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
                          socket=args.socket, live=not args.no_live, redact=not args.no_redact,
                          max_message=args.max_message, ca_file=ca_file, insecure=insecure,
-                         otlp_endpoint=args.otlp_endpoint, rules=args.rules)
+                         otlp_endpoint=args.otlp_endpoint, rules=rules)
     try:
         return run_http_tap(options)
     except OSError as exc:

@@ -30,7 +30,7 @@ import orjson
 
 from inspector.core.intercept.engine import Interceptor, Verdict
 from inspector.core.intercept.records import records
-from inspector.core.intercept.rules import Rules, RulesError, load_rules
+from inspector.core.intercept.rules import Rules, RulesError
 from inspector.core.redaction import redact_url
 from inspector.core.tap.http_guard import _line_at
 from inspector.core.tap.http_recorder import _Decoder
@@ -63,14 +63,10 @@ def is_request_in(raw: bytes) -> bool:
 
 
 def refuse_rules(options: TapOptions) -> str | None:
-    """Load ``options.rules`` (a rules file's path) in place; the sentence refusing them (not readable, a rule
-    that pauses, a WebSocket tap), or None."""
-    if options.rules is not None and not isinstance(options.rules, Rules):
-        try:
-            options.rules = load_rules(options.rules)
-        except RulesError as exc:
-            return str(exc)
-    if isinstance(options.rules, Rules) and options.rules:
+    """The sentence refusing ``options.rules`` (a rule that pauses, a WebSocket tap), or None. The CLI loads the
+    file (:func:`~inspector.core.intercept.rules.load_rules`) and refuses a pause rule first; this holds for a
+    caller that gives rules of its own."""
+    if options.rules:
         try:
             options.rules.refuse_pause("the tap")
         except RulesError as exc:

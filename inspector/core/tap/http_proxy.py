@@ -52,7 +52,6 @@ import httpx
 
 from inspector.core.capture.writer import make_header
 from inspector.core.exits import EXIT_BAD_INPUT
-from inspector.core.intercept.rules import Rules
 from inspector.core.redaction import redact_url
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
@@ -285,7 +284,7 @@ class HttpProxy(InterceptHost):
         start = time.monotonic() if t0 is None else t0
         #: the intercept rules (``--rules``), None without an enabled one
         self.intercept = TapIntercept(options.rules, link, lambda: time.monotonic() - start) \
-            if isinstance(options.rules, Rules) and any(rule.enabled for rule in options.rules.rules) else None
+            if options.rules is not None and any(rule.enabled for rule in options.rules.rules) else None
         self._answers: set[asyncio.Task[Any]] = set()  #: the tap's own answers to server requests, under way
         self._codings_said: set[str] = set()
 
@@ -706,7 +705,7 @@ def run_http_tap(options: TapOptions) -> int:
     target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact,
               **tls_described(HttpOptions(options.url, ca_file=options.ca_file, insecure=options.insecure))}
     extra = dict(options.extra_header)
-    if isinstance(options.rules, Rules) and options.rules:  # as a session's capture keeps them
+    if options.rules:  # as a session's capture keeps them
         extra["intercept_rules"] = [rule.to_json() for rule in options.rules.rules]
     header = make_header(target, tap={"name": name, "pid": os.getpid(), "listen": local}, **extra)
     capture_path, exclusive = capture_destination(options.capture, name)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from inspector.core.intercept.rules import Rules
 from inspector.core.sizes import DEFAULT_MAX_MESSAGE
 
 #: Exit statuses of the tap itself, as a shell would give them.
@@ -56,8 +57,8 @@ class TapOptions:
     insecure: bool = False  #: the HTTP tap: the server's certificate is not verified
     #: the recorder sends a span per request to this OTLP/HTTP collector (``--otlp-endpoint``)
     otlp_endpoint: str | None = None
-    #: intercept rules (``--rules``): the rules file's path, or the loaded ``Rules``; None: no rules
-    rules: Any = None
+    #: intercept rules (``--rules``; None: the relay never looks at a line)
+    rules: Rules | None = None
 
     @property
     def display_name(self) -> str:

@@ -285,6 +285,10 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--no-live", "the window listening on --socket never gets a connection", _TAP_TWO_RUNS),
     Effect("tap", "--no-redact", "a secret of the server's command line stays in the capture (redacted without "
                                  "it)", _TAP_TWO_RUNS),
+    Effect("tap", "--rules", "stdio: the SDK's own client prints the answer a rewrite rule made, and the capture "
+                             "holds the server's original and the changed answer, marked with the rule",
+           "tests/tap/test_tap_rules.py::test_the_sdk_client_through_the_stdio_tap_with_a_rewrite_rule_prints_the_"
+           "rewritten_answer"),
     Effect("tap", "--url", "a real client (the SDK's) works unchanged through the tap's local URL against the server "
                            "at that URL, and the capture holds both directions",
            f"{_HTTP_TAP}test_the_sdk_client_works_unchanged_through_the_tap_against_an_sdk_server_over_streamable_"
@@ -308,10 +312,6 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
-    Effect("tap", "--rules", "with --url and a rewrite rule, the SDK's own client gets the rewritten answer through "
-                             "the tap, and the capture holds the server's original and the changed message",
-           "tests/tap/test_http_tap_intercept.py::test_the_sdk_client_through_the_http_tap_with_a_rewrite_rule_gets_"
-           "the_rewritten_answer_and_the_capture_both"),
 ]
 
 
