@@ -94,6 +94,23 @@ def test_the_sdk_client_through_the_http_tap_with_a_rewrite_rule_gets_the_rewrit
 # -- error, drop, delay ---------------------------------------------------------------------------------------
 
 
+def test_a_rewritten_request_reaches_the_server_changed_with_its_length_set_right(http_server, tmp_path):
+    server = http_server(INTERCEPT_SERVER, "intercept server")
+    rules = rules_file(tmp_path, {"when": {"dir": "c2s", "method": "tools/call", "tool": "add"}, "do": "rewrite",
+                                  "set": {"/params/arguments/a": 4000, "/params/arguments/note": "added by a rule"}})
+    with running_tap(server.url("/mcp"), tmp_path / "tap.jsonl", "--rules", rules) as tap:
+        with httpx.Client(trust_env=False, timeout=CLIENT_TIMEOUT) as client:
+            handshake(client, tap.url)
+            answer = client.post(tap.url, json=rpc(2, "tools/call", name="add", arguments={"a": 2, "b": 3}),
+                                 headers=HEADERS)
+        assert tap.stop() == 0, tap.stderr
+    assert answer.json()["result"]["content"][0]["text"] == "4003"  # the server added what the rule made
+    assert marked(tap.capture) == [(Direction.C2S, "tools/call", "original"), (Direction.C2S, "tools/call", "changed")]
+    changed = [e for e in tap.capture.events if e.data.get("intercept", {}).get("role") == "changed"][0]
+    reply = [e for e in tap.capture.events if e.dir == Direction.S2C and e.kind == Kind.MESSAGE][-1]
+    assert reply.data["reply_to"] == changed.seq
+
+
 def test_an_error_rule_on_a_request_is_answered_by_the_tap_and_the_server_never_sees_the_request(
         http_server, tmp_path):
     server = http_server(INTERCEPT_SERVER, "intercept server")
