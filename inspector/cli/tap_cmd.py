@@ -152,12 +152,21 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
         ca_file, insecure = tls_from_args(args.ca_file, args.insecure)
     except InputError as exc:
         return _usage(str(exc))
+    rules = None
+    if args.rules is not None:
+        from inspector.core.intercept.rules import RulesError, load_rules
+
+        try:
+            rules = load_rules(args.rules)
+            rules.refuse_pause("the tap")
+        except RulesError as exc:
+            return _usage(str(exc))
     from inspector.core.tap.http_proxy import run_http_tap
 
     options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
                          socket=args.socket, live=not args.no_live, redact=not args.no_redact,
                          max_message=args.max_message, ca_file=ca_file, insecure=insecure,
-                         otlp_endpoint=args.otlp_endpoint)
+                         otlp_endpoint=args.otlp_endpoint, rules=rules)
     try:
         return run_http_tap(options)
     except OSError as exc:

@@ -13,6 +13,12 @@ refused before anything listens. Two rewrites keep the client on the tap: an abs
 ``Location`` on the server's origin, and (``--transport sse`` or ``auto``) an absolute ``endpoint`` event on
 it, become the same URL on the tap's origin.
 
+With ``--rules FILE`` (:mod:`inspector.core.intercept.rules`), each message is put through the intercept engine on
+its way (:mod:`inspector.core.tap.http_intercept`): a POSTed message and a JSON answer are read whole, an event
+stream is relayed event by event, and what a rule does (rewrite, delay, drop, an error answered by the tap) is
+what the client and the server get, and what the capture records. A WebSocket's frames are not intercepted: the
+tap refuses rules with ``--transport websocket``.
+
 Two processes, as for the stdio tap (:mod:`inspector.core.tap.relay`): this one relays (asyncio: h11 for the
 client side, httpx for the server side) and hands a copy of every head and body, stamped with the time it
 was read, to a forked recorder through the spool (frames of :mod:`inspector.core.tap.options`); the recorder
@@ -61,6 +67,13 @@ from inspector.core.tap.http_guard import (
     upstream_headers,
     via_token,
     with_via,
+)
+from inspector.core.tap.http_intercept import (
+    READABLE_CODINGS,
+    InterceptHost,
+    SseBlocks,
+    TapIntercept,
+    refuse_rules,
 )
 from inspector.core.tap.http_recorder import HttpRecorder
 from inspector.core.tap.options import (
@@ -234,12 +247,19 @@ class _RequestBody:
             async for _ in self:
                 pass
 
+    async def whole(self) -> bytes | None:
+        """The body read to its end (an intercepted message is decided whole); None when the client broke it off."""
+        try:
+            return b"".join([piece async for piece in self])
+        except (_ClientGone, h11.RemoteProtocolError):
+            return None
 
-class HttpProxy:
+
+class HttpProxy(InterceptHost):
     """The relay: accepts client connections on the listening socket and relays each exchange to the server
     (see the module docstring). ``link`` is the recorder's end of the spool (or nothing to record to)."""
 
-    def __init__(self, options: TapOptions, link: Any, port: int) -> None:
+    def __init__(self, options: TapOptions, link: Any, port: int, t0: float | None = None) -> None:
         assert options.url is not None
         self.options = options
         self.link = link
@@ -261,6 +281,12 @@ class HttpProxy:
         self.http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False, verify=verify,
                                       limits=httpx.Limits(max_connections=None, max_keepalive_connections=20))
         self.http.headers.clear()
+        start = time.monotonic() if t0 is None else t0
+        #: the intercept rules (``--rules``), None without an enabled one
+        self.intercept = TapIntercept(options.rules, link, lambda: time.monotonic() - start) \
+            if options.rules is not None and any(rule.enabled for rule in options.rules.rules) else None
+        self._answers: set[asyncio.Task[Any]] = set()  #: the tap's own answers to server requests, under way
+        self._codings_said: set[str] = set()
 
     # -- the recorder's frames ---------------------------------------------------------------------------
 
@@ -344,10 +370,16 @@ class HttpProxy:
         url = self.upstream_origin + target
         upgrade = _is_websocket_upgrade(headers)
         sent = with_via(upstream_headers(headers, self.upstream, upgrade), self.via)
-        self.send_json(HTTP_REQUEST, number, {"method": method, "url": url, "headers": [
-            [name.decode("latin-1"), value.decode("latin-1")] for name, value in sent]})
+        has_body = _header(headers, b"transfer-encoding") is not None or \
+            (_header(headers, b"content-length") or "0") != "0"
+        carries_mcp = method == "POST" and "json" in (_header(headers, b"content-type") or "").lower()
+        head: dict[str, Any] = {"method": method, "url": url, "headers": [
+            [name.decode("latin-1"), value.decode("latin-1")] for name, value in sent]}
+        if self.intercept is not None and carries_mcp and has_body:
+            head["intercept"] = True  # the recorder gets its message from the intercept's records
+        self.send_json(HTTP_REQUEST, number, head)
         body: _RequestBody | None = None
-        if _header(headers, b"transfer-encoding") is not None or (_header(headers, b"content-length") or "0") != "0":
+        if has_body:
             body = _RequestBody(self, client, number)
         else:
             event = await client.next_event()  # the end of a request without a body
@@ -356,7 +388,8 @@ class HttpProxy:
             self.send(HTTP_REQUEST_END, number)
         ended = False
         try:
-            keep, ended = await self._relay(client, number, method, url, sent, body, upgrade)
+            keep, ended = await self._relay(client, number, method, url, sent, body, upgrade,
+                                            carries_mcp and self.intercept is not None)
             return keep
         finally:
             if not ended:  # cancelled (the tap stops) or failed unexpectedly: the capture says so
@@ -364,9 +397,15 @@ class HttpProxy:
                     "error": self.stopping or "the tap lost this exchange (an internal error)"})
 
     async def _relay(self, client: _Client, number: int, method: str, url: str, sent: list[tuple[bytes, bytes]],
-                     body: _RequestBody | None, upgrade: bool) -> tuple[bool, bool]:
+                     body: _RequestBody | None, upgrade: bool, intercepting: bool) -> tuple[bool, bool]:
         """(whether the connection may carry another exchange, whether the exchange's end was recorded)"""
         marks: dict[str, float] = {}
+        content: Any = body
+        if intercepting and body is not None:
+            content, done = await self._request_through_rules(client, number, body)
+            if done is not None:  # the tap answered it, or holds it
+                return done
+            sent = [(name, value) for name, value in sent if name.lower() != b"content-length"]  # httpx sets it
 
         async def trace(name: str, info: dict[str, Any]) -> None:
             if name == "connection.connect_tcp.started":
@@ -374,7 +413,7 @@ class HttpProxy:
             elif name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
                 marks["end"] = time.monotonic()
 
-        request = self.http.build_request(method, url, headers=sent, content=body, extensions={"trace": trace})
+        request = self.http.build_request(method, url, headers=sent, content=content, extensions={"trace": trace})
         given = {name.lower() for name, _ in sent}
         for name in _HTTPX_DEFAULTS:
             if name.encode() not in given and name in request.headers:
@@ -397,7 +436,7 @@ class HttpProxy:
             return False, True
         try:
             return await self._respond(client, number, method, response, upgrade, marks,
-                                       body_done=body is None or body.done)
+                                       body_done=body is None or body.done, sent=sent, intercepting=intercepting)
         finally:
             await response.aclose()
 
@@ -428,27 +467,47 @@ class HttpProxy:
         raise _ClientLeft()
 
     async def _respond(self, client: _Client, number: int, method: str, response: httpx.Response, upgrade: bool,
-                       marks: dict[str, float], body_done: bool) -> tuple[bool, bool]:
+                       marks: dict[str, float], body_done: bool, sent: list[tuple[bytes, bytes]] | None = None,
+                       intercepting: bool = False) -> tuple[bool, bool]:
         status = response.status_code
         raw_reason = response.extensions.get("reason_phrase", b"")
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
-        rewrite = self.options.transport in ("sse", "auto") and method == "GET" and 200 <= status < 300 and \
-            content_type == "text/event-stream"
+        stream = 200 <= status < 300 and content_type == "text/event-stream"
+        rewrite = self.options.transport in ("sse", "auto") and method == "GET" and stream
         switching = status == 101 and upgrade
+        coding = response.headers.get("content-encoding", "").strip().lower()
+        # with rules, each message of an event stream, and a JSON answer to a POSTed message, is decided whole
+        events = self.intercept is not None and stream and coding in ("", "identity") and not switching
+        if self.intercept is not None and stream and not events and coding not in self._codings_said:
+            self._codings_said.add(coding)
+            self.note(f"an event stream came {coding}-encoded: the tap relays it as it came, and the rules do not "
+                      "see its messages")
+        whole = intercepting and not stream and not switching and "json" in content_type and \
+            coding in READABLE_CODINGS
         headers, location = client_headers(response.headers.raw, self.upstream, self.local_origin,
-                                           keep_length=not rewrite, upgrade=switching)
-        self.send_json(HTTP_RESPONSE, number, {
+                                           keep_length=not (rewrite or events), upgrade=switching)
+        head: dict[str, Any] = {
             "status": status, "reason": response.reason_phrase, "http_version": response.http_version,
             "headers": [[name.decode("latin-1"), value.decode("latin-1")] for name, value in response.headers.raw],
             "connect": marks["end"] - marks["start"] if "end" in marks and "start" in marks else None,
-            "relayed": {"location": location} if location else {}})
+            "relayed": {"location": location} if location else {}}
+        if events or whole:
+            head["intercept"] = True  # the recorder gets its messages from the intercept's records
+        self.send_json(HTTP_RESPONSE, number, head)
         if switching:
             client.send(h11.InformationalResponse(status_code=101, headers=headers, reason=raw_reason))
             await self._splice(client, number, response)
             return False, True
-        client.send(h11.Response(status_code=status, headers=headers, reason=raw_reason))
-        rewriter = EndpointRewriter(self.upstream, self.local_origin) if rewrite else None
-        pump = asyncio.ensure_future(self._pump(client, number, response, rewriter))
+        answer_to = (str(response.request.url), sent or [])
+        pump: asyncio.Future[str | None]
+        if whole:
+            pump = asyncio.ensure_future(self._pump_whole(client, number, response, headers, raw_reason, coding,
+                                                          answer_to))
+        else:
+            client.send(h11.Response(status_code=status, headers=headers, reason=raw_reason))
+            rewriter = EndpointRewriter(self.upstream, self.local_origin) if rewrite else None
+            pump = asyncio.ensure_future(self._pump(client, number, response, rewriter,
+                                                    SseBlocks() if events else None, answer_to))
         # while the response streams, a client that leaves is seen at once (not at the next write); only once
         # its request is complete, so that nothing else reads its connection meanwhile
         waiters: list[asyncio.Future[Any]] = [pump]
@@ -477,8 +536,10 @@ class HttpProxy:
         return True, True
 
     async def _pump(self, client: _Client, number: int, response: httpx.Response,
-                    rewriter: EndpointRewriter | None) -> str | None:
-        """Relay the response body as it comes; returns the sentence when the server's side failed."""
+                    rewriter: EndpointRewriter | None, blocks: SseBlocks | None = None,
+                    answer_to: tuple[str, list[tuple[bytes, bytes]]] | None = None) -> str | None:
+        """Relay the response body as it comes (with ``blocks``, an event stream event by event, each message
+        through the rules); returns the sentence when the server's side failed."""
         try:
             async for chunk in response.aiter_raw():
                 await self.recorder_ready.wait()
@@ -489,13 +550,23 @@ class HttpProxy:
                     if rewriter.rewritten is not None and not was_done:
                         self.send_json(HTTP_REWRITE, number, {"relayed_as": rewriter.rewritten[1]})
                 self.send(HTTP_RESPONSE_BODY, number, chunk)
-                if out:
+                if blocks is not None:
+                    await self._events(client, number, blocks, out, answer_to)
+                elif out:
                     client.send(h11.Data(data=out))
                     await client.writer.drain()
+            rest = rewriter.close() if rewriter is not None else b""
+            if blocks is not None:
+                await self._events(client, number, blocks, rest, answer_to)
+                await self._events_end(blocks)
+                rest = blocks.close()  # an incomplete last event, as it came
         except httpx.HTTPError as exc:
             return explain(exc, response.request.method, redact_url(str(response.request.url))
                            if self.options.redact else str(response.request.url))
-        if rewriter is not None and (rest := rewriter.close()):
+        finally:
+            if blocks is not None:
+                blocks.cancel_held()  # the stream was cut: what it held never goes on
+        if rest:
             client.send(h11.Data(data=rest))
         client.send(h11.EndOfMessage())
         await client.writer.drain()
@@ -557,7 +628,7 @@ class HttpProxy:
     async def stop(self, reason: str) -> None:
         """End every exchange under way (each records that the tap stopped) and the upstream connections."""
         self.stopping = reason
-        for task in list(self._connections):
+        for task in [*self._connections, *self._answers]:
             task.cancel()
         if self._connections:
             await asyncio.wait(list(self._connections), timeout=STOP_GRACE)
@@ -612,6 +683,10 @@ def run_http_tap(options: TapOptions) -> int:
     """Run an HTTP tap until SIGINT or SIGTERM; returns the exit status (0 once the capture is complete)."""
     assert options.url is not None
     t0 = time.monotonic()
+    refused = refuse_rules(options)
+    if refused is not None:
+        say(refused)
+        return EXIT_BAD_INPUT
     host, port = options.listen
     try:
         sock = bind(host, port)
@@ -629,7 +704,10 @@ def run_http_tap(options: TapOptions) -> int:
     name = options.display_name
     target = {"transport": options.transport, "url": shown, "headers": {}, "redacted": options.redact,
               **tls_described(HttpOptions(options.url, ca_file=options.ca_file, insecure=options.insecure))}
-    header = make_header(target, tap={"name": name, "pid": os.getpid(), "listen": local}, **options.extra_header)
+    extra = dict(options.extra_header)
+    if options.rules:  # as a session's capture keeps them
+        extra["intercept_rules"] = [rule.to_json() for rule in options.rules.rules]
+    header = make_header(target, tap={"name": name, "pid": os.getpid(), "listen": local}, **extra)
     capture_path, exclusive = capture_destination(options.capture, name)
     socket_path = (options.socket or default_socket_path()) if options.live else None
     hello = {"name": name, "pid": os.getpid(), "target": target}
@@ -660,7 +738,7 @@ async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: t
     link: Any = _NoRecorder()
     if recorder is not None:
         link = SpoolWriter(recorder[1], t0, lambda: proxy.pause_reading(), lambda: proxy.resume_reading(), say)
-    proxy = HttpProxy(options, link, port)
+    proxy = HttpProxy(options, link, port, t0)
     stop = asyncio.Event()
     stopped_by: list[str] = []
 

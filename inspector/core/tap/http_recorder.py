@@ -36,6 +36,7 @@ from inspector.core.tap.channel import TapFeed
 from inspector.core.tap.http_guard import http_url, same_origin
 from inspector.core.tap.options import (
     EXCHANGE,
+    HTTP_MESSAGES,
     HTTP_REQUEST,
     HTTP_REQUEST_BODY,
     HTTP_REQUEST_END,
@@ -52,6 +53,7 @@ from inspector.core.tap.recorder import RecorderBase
 from inspector.core.transports.http_common import jsonrpc_error_in, snippet
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import DEFAULT_MAX_LINE_BYTES, OVERSIZE_KEEP_BYTES, decode_document
+from inspector.core.wire.intercepted import MARK
 from inspector.core.wire.sse import RawSSE, SSEDecoder
 
 #: How much of a request body that is not MCP (an OAuth form) the ``http`` event keeps as text.
@@ -143,6 +145,10 @@ class _Exchange:
     sse: SSEDecoder | None = None
     relayed_endpoint: str | None = None
     ws: dict[str, Any] = field(default_factory=dict)  #: direction -> its frame parser and message being read
+    #: with intercept rules, the proxy sends the messages of the request body / of the response (HTTP_MESSAGES)
+    intercept_request: bool = False
+    intercept_response: bool = False
+    answer_recorded: bool = False  #: a server's message (or the tap's answer) came in HTTP_MESSAGES
 
 
 def _merged(pairs: list[list[str]]) -> dict[str, str]:
@@ -193,6 +199,8 @@ class HttpRecorder(RecorderBase):
             self._emit(self._response(exchange, json.loads(rest), t), t, wall)
         elif tag == HTTP_RESPONSE_BODY:
             self._emit(self._response_body(exchange, rest), t, wall)
+        elif tag == HTTP_MESSAGES:
+            self._emit(self._messages(exchange, rest), t, wall)
         elif tag == HTTP_REWRITE:
             exchange.relayed_endpoint = json.loads(rest).get("relayed_as")
         elif tag in (WS_C2S, WS_S2C):
@@ -226,11 +234,12 @@ class HttpRecorder(RecorderBase):
         self.exchanges[number] = _Exchange(
             number, method, str(head.get("url", "")),
             redact_headers(headers) if self.redact else headers, t,
-            carries_mcp=method == "POST" and "json" in content_type, purpose=purpose)
+            carries_mcp=method == "POST" and "json" in content_type, purpose=purpose,
+            intercept_request=bool(head.get("intercept")))
 
     def _request_done(self, exchange: _Exchange) -> list[Event]:
         body = exchange.request_body
-        if body is None or not body.size:
+        if body is None or not body.size or exchange.intercept_request:
             return []
         if not exchange.carries_mcp:
             return []  # not MCP (an OAuth form): its text goes in the http event
@@ -244,6 +253,7 @@ class HttpRecorder(RecorderBase):
     def _response(self, exchange: _Exchange, head: dict[str, Any], t: float) -> list[Event]:
         exchange.response = head
         exchange.first_byte = t
+        exchange.intercept_response = bool(head.get("intercept"))
         headers = _merged(head.get("headers", []))
         content_type = headers.get("content-type", "").split(";")[0].strip().lower()
         exchange.decoder = _Decoder(headers.get("content-encoding", ""))
@@ -268,7 +278,7 @@ class HttpRecorder(RecorderBase):
     def _response_body(self, exchange: _Exchange, data: bytes) -> list[Event]:
         decoded = exchange.decoder.feed(data) if exchange.decoder is not None else data
         if exchange.sse is not None:
-            return [self._sse_event(exchange, raw) for raw in exchange.sse.feed(decoded)]
+            return [event for raw in exchange.sse.feed(decoded) if (event := self._sse_event(exchange, raw))]
         if exchange.body is not None:
             exchange.body.add(decoded)
         return []
@@ -299,7 +309,8 @@ class HttpRecorder(RecorderBase):
         is_message = exchange.carries_mcp and ("json" in content_type.lower() or
                                                (status >= 400 and jsonrpc_error_in(bytes(body.data)) is not None))
         if is_message:
-            out.append(body.document(Direction.S2C, exchange.number))
+            if not exchange.answer_recorded:  # else its records came from the proxy (HTTP_MESSAGES)
+                out.append(body.document(Direction.S2C, exchange.number))
         else:
             text = snippet(bytes(body.data), content_type)
             event.put(snippet=redact_text(text) if self.redact else text)
@@ -324,6 +335,8 @@ class HttpRecorder(RecorderBase):
                 data["location_relayed_as"] = relayed["location"]
             if isinstance(head.get("connect"), (int, float)):
                 timing["connect"] = round(float(head["connect"]), 6)
+            if head.get("note"):
+                data["note"] = str(head["note"])
         if exchange.first_byte is not None:
             timing["first_byte"] = round(exchange.first_byte - exchange.started, 6)
         if total is not None:
@@ -338,10 +351,12 @@ class HttpRecorder(RecorderBase):
             data["error"] = error
         return Event(Kind.HTTP, data=data)
 
-    def _sse_event(self, exchange: _Exchange, raw: RawSSE) -> Event:
+    def _sse_event(self, exchange: _Exchange, raw: RawSSE) -> Event | None:
         sse = raw.sse
         fields = raw.fields()
         if sse.event == "message" and sse.data.strip():
+            if exchange.intercept_response:
+                return None  # its records come from the proxy (HTTP_MESSAGES)
             event = decode_document(sse.data.encode("utf-8"), Direction.S2C)
             event.put(exchange=exchange.number, sse=fields)
             return event
@@ -359,6 +374,27 @@ class HttpRecorder(RecorderBase):
                                                            "the client sends its messages there directly, around the "
                                                            "tap, and they are not recorded")
         return event
+
+    def _messages(self, exchange: _Exchange, payload: bytes) -> list[Event]:
+        """An intercepted message's records (:func:`inspector.core.intercept.records.records`), each an event with
+        its mark; a message over the size limit kept as any body is."""
+        body_of = json.loads(payload)
+        sse = body_of.get("sse")
+        out = []
+        for record in body_of["records"]:
+            direction, raw, mark = record["dir"], record["raw"].encode("latin-1"), record["mark"]
+            body = _Body(self.max_message)
+            body.add(raw)
+            event = body.document(direction, exchange.number)
+            if sse is not None and direction == Direction.S2C:
+                event.put(sse=sse)
+            if mark is not None:
+                event.put(**{MARK: mark})
+            if direction == Direction.C2S and not exchange.purpose and event.rpc is not None:
+                exchange.purpose = event.rpc.method or event.rpc.kind
+            exchange.answer_recorded = exchange.answer_recorded or direction == Direction.S2C
+            out.append(event)
+        return out
 
     # -- WebSocket ---------------------------------------------------------------------------------------
 

@@ -36,6 +36,9 @@ HTTP_RESPONSE_BODY = 14  #: bytes of the response body as the server sent them (
 HTTP_RESPONSE_END = 15  #: JSON: {} or {"error": sentence}: the exchange is over
 HTTP_REWRITE = 16  #: JSON: {"endpoint": FROM, "relayed_as": TO}: the next endpoint event was relayed rewritten
 WS_C2S, WS_S2C = 17, 18  #: bytes of a WebSocket connection after its upgrade (frames, as on the wire)
+#: JSON: {"records": [{"dir", "raw" (the bytes as Latin-1 text), "mark"}, ...], "sse": {...}}: with intercept rules,
+#: the messages of one body or event as :func:`inspector.core.intercept.records.records` lists them
+HTTP_MESSAGES = 19
 
 
 @dataclass
