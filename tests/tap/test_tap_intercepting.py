@@ -242,7 +242,7 @@ def test_the_recorder_records_exactly_what_records_lists_for_a_verdict_marked_an
 MIXED = [
     NOTE,
     CALL,
-    b'{"jsonrpc":"2.0","id":9,"method":"tools\\/call","params":{"name":"add"}}',  # the method spelled with an escape
+    b'{"jsonrpc":"2.0","id":9,"method":"tools\\/call","params":{"name":"sum"}}',  # the method spelled with an escape
     b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"add"}}',  # a notification of that method
     b'{"jsonrpc":"2.0","method":"tools\\/call","params":{"name":"add"}}',  # the same, escaped
     b'{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"9"}]}}',
@@ -258,7 +258,7 @@ MIXED = [
 def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engine_would_give(monkeypatch):
     """The relay skips lines that hold none of the needles (inspector.core.tap.intercepting.needles): the
     result is the same, line for line, as asking the engine about every one."""
-    rules = [{"when": {"dir": "s2c", "method": "tools/call", "tool": "add"}, "do": "rewrite",
+    rules = [{"when": {"dir": "s2c", "method": "tools/call"}, "do": "rewrite",
               "set": {"/result/content/0/text": "rewritten"}},
              {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"},
              {"when": {"dir": "s2c", "match": "progress"}, "do": "drop"}]
@@ -283,7 +283,9 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
             (b"".join(asking.to_server), b"".join(asking.to_client))
     asking = asked[0]
     roles = [(direction, role) for direction, role, _ in asking.marks()]
-    assert roles.count(("c2s", "dropped")) == 5  # the call, the escaped method, both notifications, "\u0069d"
+    # the call, both notifications, "\u0069d"; the escaped method's call (of "sum") goes on, and its answer is the
+    # one rewritten (a dropped request's id answers nothing: the engine forgets it)
+    assert roles.count(("c2s", "dropped")) == 4
     assert {("s2c", "original"), ("s2c", "changed"), ("s2c", "unchanged"), ("s2c", "dropped")} <= set(roles)
 
 
