@@ -255,3 +255,60 @@ def test_closing_a_live_taps_tab_raises_nothing_and_stops_its_feed_while_the_tap
     recorded = [json.loads(line) for line in capture.read_text().splitlines()[1:]]
     assert any(e.get("kind") == "message" and '"tools/list"' in e.get("raw", "") for e in recorded)
     window.close()
+
+
+ECHO_CALL = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+             "params": {"name": "echo", "arguments": {"text": "as the client typed"}}}
+
+
+@pytest.mark.report("faults", "a real client's tools/call paused at a breakpoint in a tap tab, edited, forwarded",
+                    surface="GUI", group="window")
+def test_a_breakpoint_in_a_tap_tab_pauses_the_real_clients_call_and_its_edit_is_what_the_server_answers(
+        qapp, qloop, settings, tmp_path, report):
+    socket_path = tmp_path / "run" / "tap.sock"
+    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
+                          tap_socket=socket_path, listen_for_taps=True)
+    window.show()
+    capture = tmp_path / "tap.jsonl"
+
+    async def scenario():
+        await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--name", "fake-client/demo", "--socket", str(socket_path),
+            "--capture", str(capture), "--", *DEMO, cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert client.stdin is not None and client.stdout is not None
+        await until(lambda: window.taps.count() == 1, 20, "the tap in the sidebar")
+        tab = window.tabs.currentWidget()
+        assert isinstance(tab, SessionTab)
+        await until(lambda: tab.tap_breakpoints is not None, 10, "the relay's breakpoint link")
+        link = tab.tap_breakpoints
+        assert link.control.add({"when": {"dir": "c2s", "method": "tools/call"}, "do": "pause"})
+        await until(lambda: link.side.acknowledged >= 2, 10, "the relay to act on the breakpoint")
+        for message in [*CLIENT_SCRIPT[:2], ECHO_CALL]:
+            client.stdin.write(json.dumps(message).encode() + b"\n")
+        await client.stdin.drain()
+        first = json.loads(await asyncio.wait_for(client.stdout.readline(), 20))
+        await until(lambda: len(link.control.queue) == 1, 10, "the call to wait in the tap tab's Intercepted queue")
+        paused_status = tab.status.text()
+        queue = tab.intercepted
+        assert tab.side.currentWidget() is queue and '"as the client typed"' in queue.editor.toPlainText()
+        queue.editor.setPlainText(queue.editor.toPlainText().replace("as the client typed", "as edited in the tap"))
+        assert queue.decide("forward", edited=True)
+        answer = json.loads(await asyncio.wait_for(client.stdout.readline(), 20))
+        client.stdin.close()
+        code = await asyncio.wait_for(client.wait(), 20)
+        return first, paused_status, answer, code
+
+    first, paused_status, answer, code = qloop.run_until_complete(scenario())
+    assert first["id"] == 1 and code == 0
+    assert "1 message paused at a breakpoint" in paused_status
+    assert answer["id"] == 3 and answer["result"]["content"][0]["text"] == "as edited in the tap"
+    from inspector.core.capture import read_capture
+
+    calls = [e for e in read_capture(capture).events if e.kind == Kind.MESSAGE and e.method == "tools/call"]
+    assert [(e.data["intercept"]["role"], json.loads(e.raw)["params"]["arguments"]["text"]) for e in calls] == [
+        ("original", "as the client typed"), ("changed", "as edited in the tap")]
+    report.saw(f"the call waited in the tap tab ({paused_status.split(' · ')[2]}); the client got "
+               f"{answer['result']['content'][0]['text']!r}, and the capture holds the original and the changed call")
+    window.close()

@@ -81,6 +81,12 @@ class BreakpointLink:
         self.said: Callable[[str], None] = lambda text: None
 
     @classmethod
+    async def open(cls, path: Path, hello: dict[str, Any], own: Rules | None) -> BreakpointLink | None:
+        """:meth:`connect` with an interceptor of its own, which starts with the tap's ``--rules`` (``own``)."""
+        rules = own or Rules()
+        return await cls.connect(path, hello, Interceptor(rules), rules)
+
+    @classmethod
     async def connect(cls, path: Path, hello: dict[str, Any], interceptor: Interceptor,
                       own: Rules) -> BreakpointLink | None:
         """The link, after the window's first rules; None when no window of ours listens on ``path``."""

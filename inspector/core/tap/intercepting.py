@@ -42,6 +42,7 @@ from inspector.core.intercept.engine import PASS_ACTION, Interceptor, Verdict
 from inspector.core.intercept.records import Record, records
 from inspector.core.intercept.rules import Rules
 from inspector.core.intercept.transport import Pauser
+from inspector.core.tap.breakpoint_link import BreakpointLink
 from inspector.core.tap.options import C2S, INTERCEPTED, S2C
 from inspector.core.tasks import Tasks
 from inspector.core.wire.intercepted import DROPPED, HELD, ORIGINAL
@@ -82,6 +83,8 @@ def needles(rules: Rules, direction: str) -> tuple[bytes, ...] | None:
     conditions must hold): the verdict is a plain pass, and the engine is not asked (a flood of
     notifications then costs a few ``bytes.find`` a line instead of a parse; ``re`` with the needles as
     alternatives tries each at every position, ten times slower)."""
+    if not any(rule.enabled for rule in rules.rules):
+        return ()  # no rule at all (a tap tab's breakpoints not set yet): the engine would pass every line
     found = {b"\\", b'"id"'}
     for rule in rules.rules:
         if not rule.enabled or rule.when.dir not in (None, direction):
@@ -354,12 +357,19 @@ class TapIntercept:
         self.s2c = Framer(self, "s2c", client_stdout, server_stdin, limit)
 
     @classmethod
-    def on_relay(cls, relay: Any, rules: Rules, t0: float, pauser: Pauser | None) -> TapIntercept | None:
+    def on_relay(cls, relay: Any, rules: Rules | None, t0: float, pauser: Pauser | None,
+                 window: BreakpointLink | None = None) -> TapIntercept | None:
         """Rules on a :class:`~inspector.core.tap.relay.Relay` (its streams and its link to the recorder); None
-        when no rule is enabled (the relay then never looks at a line)."""
-        interceptor = Interceptor(rules)
-        if not interceptor.active:
-            return None
+        when no rule is enabled (the relay then never looks at a line). With a ``window`` (a tap tab's breakpoint
+        link) always: its interceptor gets the window's breakpoints whenever they change, and the window decides
+        paused messages."""
+        if window is not None:
+            interceptor, pauser = window.interceptor, window.pause
+            window.said = relay.note
+        else:
+            interceptor = Interceptor(rules)
+            if not interceptor.active:
+                return None
         def to_server(data: bytes) -> None:
             if relay.server_stdin is not None:
                 relay.server_stdin.write(data)

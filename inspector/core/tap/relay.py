@@ -55,12 +55,14 @@ import signal
 import stat
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.writer import make_header
 from inspector.core.intercept.transport import Pauser
 from inspector.core.redaction import redact_argv
 from inspector.core.tap import splice
+from inspector.core.tap.breakpoint_link import BreakpointLink
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.intercepting import TapIntercept
 from inspector.core.tap.options import (
@@ -338,7 +340,8 @@ class _ServerProtocol(asyncio.SubprocessProtocol):
 class Relay:
     """One tap: the server process, the client's three streams, the link to the recorder."""
 
-    def __init__(self, options: TapOptions, spool: Spool | None, t0: float, pauser: Pauser | None = None) -> None:
+    def __init__(self, options: TapOptions, spool: Spool | None, t0: float, pauser: Pauser | None = None,
+                 link: BreakpointLink | None = None) -> None:
         self.options = options
         self.loop = asyncio.get_running_loop()
         self.client_in = _Source()
@@ -365,8 +368,10 @@ class Relay:
         self._splice_in = False  # client stdin -> server stdin by the kernel
         self._splice_out = False  # server stdout -> client stdout by the kernel
         self._stdin_w: int | None = None  # the relay's end of the server's stdin, on the zero-copy path
-        #: intercept rules (``--rules``): both directions framed into lines (inspector/core/tap/intercepting.py)
-        self.intercept = TapIntercept.on_relay(self, options.rules, t0, pauser) if options.rules else None
+        #: intercept rules (``--rules``, a window's breakpoints over ``link``): both directions framed into lines
+        #: (inspector/core/tap/intercepting.py)
+        self.intercept = TapIntercept.on_relay(self, options.rules, t0, pauser, link) \
+            if options.rules or link is not None else None
 
     # -- the hot path ------------------------------------------------------------------------------------
 
@@ -768,7 +773,7 @@ def run_tap(options: TapOptions) -> int:
     except OSError:
         err_fd = None
     try:
-        return asyncio.run(_main(options, recorder, t0, in_fd, out_fd, err_fd))
+        return asyncio.run(_main(options, recorder, t0, in_fd, out_fd, err_fd, (socket_path, hello)))
     finally:
         with contextlib.suppress(OSError):
             if 2 in blocking:
@@ -783,10 +788,13 @@ def run_tap(options: TapOptions) -> int:
 
 
 async def _main(options: TapOptions, recorder: tuple[int, Spool, int] | None, t0: float, in_fd: int | None,
-                out_fd: int | None, err_fd: int | None) -> int:
-    relay = Relay(options, recorder[1] if recorder else None, t0)
+                out_fd: int | None, err_fd: int | None, window: tuple[Path | None, dict[str, Any]]) -> int:
+    link = await BreakpointLink.open(window[0], window[1], options.rules) if window[0] is not None else None
+    relay = Relay(options, recorder[1] if recorder else None, t0, link=link)
     try:
         status = await relay.run(in_fd, out_fd, err_fd)
     finally:
         await relay.finish(recorder[2] if recorder else None)
+        if link is not None:
+            await link.close()
     return status
