@@ -14,6 +14,8 @@ import argparse
 import os
 import sys
 
+from inspector.cli.rules_option import rules_of
+
 TAP_TRANSPORTS = ("auto", "streamable-http", "sse", "websocket")
 
 
@@ -105,15 +107,12 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     if not command:
         parser.error("tap needs the server command after --, for example: tap --name files -- npx -y "
                      "@modelcontextprotocol/server-filesystem ~/Documents (or --url URL for an HTTP server)")
-    rules = None
-    if args.rules is not None:
-        from inspector.core.intercept.rules import RulesError, load_rules
+    from inspector.core.connect.target import InputError
 
-        try:
-            rules = load_rules(args.rules)
-            rules.refuse_pause("the tap")
-        except RulesError as exc:
-            return _usage(str(exc))
+    try:
+        rules = rules_of(args, "the tap")
+    except InputError as exc:
+        return _usage(str(exc))
     from inspector.core.tap.relay import run_tap
 
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
@@ -152,15 +151,10 @@ def _run_http(args: argparse.Namespace, command: list[str]) -> int:
         ca_file, insecure = tls_from_args(args.ca_file, args.insecure)
     except InputError as exc:
         return _usage(str(exc))
-    rules = None
-    if args.rules is not None:
-        from inspector.core.intercept.rules import RulesError, load_rules
-
-        try:
-            rules = load_rules(args.rules)
-            rules.refuse_pause("the tap")
-        except RulesError as exc:
-            return _usage(str(exc))
+    try:
+        rules = rules_of(args, "the tap")
+    except InputError as exc:
+        return _usage(str(exc))
     from inspector.core.tap.http_proxy import run_http_tap
 
     options = TapOptions(url=args.url, listen=listen, transport=transport, name=args.name, capture=args.capture,
