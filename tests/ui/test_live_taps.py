@@ -29,11 +29,17 @@ CLIENT_SCRIPT = [
 ]
 
 
-def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, settings, tmp_path):
+def listening_window(settings, tmp_path):
+    """The main window, shown, listening for taps on a socket of the test's own: (window, socket path)."""
     socket_path = tmp_path / "run" / "tap.sock"
     window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                        tap_socket=socket_path, listen_for_taps=True)
+                          tap_socket=socket_path, listen_for_taps=True)
     window.show()
+    return window, socket_path
+
+
+def test_a_tap_appears_in_the_window_and_its_session_streams_live(qapp, qloop, settings, tmp_path):
+    window, socket_path = listening_window(settings, tmp_path)
     capture = tmp_path / "tap.jsonl"
 
     async def scenario():
@@ -101,10 +107,7 @@ def test_an_http_tap_appears_in_the_window_and_its_exchanges_stream_live(qapp, q
 
     import httpx
 
-    socket_path = tmp_path / "run" / "tap.sock"
-    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                        tap_socket=socket_path, listen_for_taps=True)
-    window.show()
+    window, socket_path = listening_window(settings, tmp_path)
     capture = tmp_path / "tap.jsonl"
     accept = {"Accept": "application/json, text/event-stream"}
 
@@ -181,10 +184,7 @@ def start_tap(window, socket_path, capture, name, server):
 
 
 def tap_window(settings, tmp_path):
-    socket_path = tmp_path / "run" / "tap.sock"
-    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                        tap_socket=socket_path, listen_for_taps=True)
-    window.show()
+    window, socket_path = listening_window(settings, tmp_path)
     return window, socket_path
 
 
@@ -265,10 +265,7 @@ ECHO_CALL = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                     surface="GUI", group="window")
 def test_a_breakpoint_in_a_tap_tab_pauses_the_real_clients_call_and_its_edit_is_what_the_server_answers(
         qapp, qloop, settings, tmp_path, report):
-    socket_path = tmp_path / "run" / "tap.sock"
-    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                          tap_socket=socket_path, listen_for_taps=True)
-    window.show()
+    window, socket_path = listening_window(settings, tmp_path)
     capture = tmp_path / "tap.jsonl"
 
     async def scenario():
