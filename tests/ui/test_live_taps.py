@@ -309,3 +309,63 @@ def test_a_breakpoint_in_a_tap_tab_pauses_the_real_clients_call_and_its_edit_is_
     report.saw(f"the call waited in the tap tab ({paused_status.split(' · ')[2]}); the client got "
                f"{answer['result']['content'][0]['text']!r}, and the capture holds the original and the changed call")
     window.close()
+
+
+def test_a_breakpoint_in_an_http_tap_tab_pauses_the_servers_answer_and_the_client_gets_the_edit(
+        qapp, qloop, settings, tmp_path, http_server):
+    import signal
+
+    import httpx
+
+    window, socket_path = listening_window(settings, tmp_path)
+    capture = tmp_path / "tap.jsonl"
+    accept = {"Accept": "application/json, text/event-stream"}
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"message": "as the server said"}}}
+
+    async def scenario():
+        await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")
+        tap = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--url", http_server.url("/mcp"), "--name", "remote",
+            "--socket", str(socket_path), "--capture", str(capture), cwd=ROOT,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            assert tap.stdout is not None
+            url = (await asyncio.wait_for(tap.stdout.readline(), 20)).decode().strip()
+            await until(lambda: window.taps.count() == 1, 20, "the HTTP tap in the sidebar")
+            tab = window.tabs.currentWidget()
+            await until(lambda: tab.tap_breakpoints is not None, 10, "the tap's breakpoint link")
+            link = tab.tap_breakpoints
+            assert link.control.add({"when": {"dir": "s2c", "method": "tools/call"}, "do": "pause"})
+            await until(lambda: link.side.acknowledged >= 2, 10, "the tap to act on the breakpoint")
+            async with httpx.AsyncClient(trust_env=False, timeout=20) as client:
+                init = await client.post(url, json=CLIENT_SCRIPT[0], headers=accept)
+                session = {"Mcp-Session-Id": init.headers["mcp-session-id"], **accept}
+                await client.post(url, json=CLIENT_SCRIPT[1], headers=session)
+                answering = asyncio.ensure_future(client.post(url, json=call, headers=session))
+                await until(lambda: len(link.control.queue) == 1, 10, "the answer to wait in the tap tab")
+                queue = tab.intercepted
+                assert '"as the server said"' in queue.editor.toPlainText()
+                queue.editor.setPlainText(queue.editor.toPlainText().replace("as the server said",
+                                                                             "as edited in the tap"))
+                assert queue.decide("forward", edited=True)
+                answer = (await asyncio.wait_for(answering, 20)).json()
+            tap.send_signal(signal.SIGINT)
+            code = await asyncio.wait_for(tap.wait(), 20)
+        finally:
+            if tap.returncode is None:
+                tap.kill()
+                await tap.wait()
+        return answer, code
+
+    answer, code = qloop.run_until_complete(scenario())
+    assert code == 0
+    assert answer["result"]["content"][0]["text"] == "as edited in the tap"
+    from inspector.core.capture import read_capture
+
+    answers = [e for e in read_capture(capture).events if e.kind == Kind.MESSAGE and e.dir == Direction.S2C
+               and e.data.get("intercept")]
+    assert [(e.data["intercept"]["role"], json.loads(e.raw)["result"]["content"][0]["text"]) for e in answers] == [
+        ("original", "as the server said"), ("changed", "as edited in the tap")]
+    assert all("paused" in e.data["intercept"] for e in answers)
+    window.close()

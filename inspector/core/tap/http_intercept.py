@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
@@ -28,10 +29,11 @@ import h11
 import httpx
 import orjson
 
-from inspector.core.intercept.engine import Interceptor, Verdict
+from inspector.core.intercept.engine import PASS_ACTION, Interceptor, Verdict
 from inspector.core.intercept.records import records
 from inspector.core.intercept.rules import Rules, RulesError
 from inspector.core.redaction import redact_url
+from inspector.core.tap.breakpoint_link import BreakpointLink
 from inspector.core.tap.http_guard import _line_at
 from inspector.core.tap.http_recorder import _Decoder
 from inspector.core.tap.options import (
@@ -81,8 +83,12 @@ class TapIntercept:
     """The rules of one HTTP tap: decides each message, holds a delayed one, and sends the recorder the records
     of each verdict (``link.send(tag, payload)``; ``clock()``: seconds on the capture's clock)."""
 
-    def __init__(self, rules: Rules, link: Any, clock: Callable[[], float]) -> None:
-        self.interceptor = Interceptor(rules)
+    def __init__(self, rules: Rules | None, link: Any, clock: Callable[[], float],
+                 window: BreakpointLink | None = None) -> None:
+        #: with a tap tab's breakpoint link, its interceptor (the tap's rules, then the tab's breakpoints) and its
+        #: pauser (the tab decides a paused message); without one, a pause passes (the CLI refuses pause rules)
+        self.interceptor = window.interceptor if window is not None else Interceptor(rules)
+        self.pauser = window.pause if window is not None else None
         self.link = link
         self.clock = clock
 
@@ -94,15 +100,29 @@ class TapIntercept:
         """The verdict on ``raw`` (going ``direction`` in exchange ``number``), once it may go on: a delay has
         been waited out and the records are sent."""
         verdict, arrived = self.decide(direction, raw)
-        if verdict.delay > 0:
-            await asyncio.sleep(verdict.delay)
-        self.record(number, direction, raw, verdict, arrived, sse)
+        verdict, paused = await self.settle(direction, raw, verdict)
+        self.record(number, direction, raw, verdict, arrived, sse, paused)
         return verdict
 
+    async def settle(self, direction: str, raw: bytes, verdict: Verdict) -> tuple[Verdict, float | None]:
+        """``verdict`` once it may act: a pause decided by the tab (the decision, and how long it waited), a delay
+        waited out."""
+        paused = None
+        if verdict.action == "pause":
+            if self.pauser is None:
+                verdict = Verdict(PASS_ACTION, verdict.rule, out=raw)
+            else:
+                began = time.monotonic()
+                verdict = await self.pauser(direction, raw, verdict)
+                paused = time.monotonic() - began
+        if verdict.delay > 0:
+            await asyncio.sleep(verdict.delay)
+        return verdict, paused
+
     def record(self, number: int, direction: str, raw: bytes, verdict: Verdict, arrived: float,
-               sse: dict[str, Any] | None = None) -> None:
+               sse: dict[str, Any] | None = None, paused: float | None = None) -> None:
         listed = [{"dir": r.dir, "raw": r.raw.decode("latin-1"), "mark": r.mark}
-                  for r in records(direction, raw, verdict, arrived=round(arrived, 6))]
+                  for r in records(direction, raw, verdict, arrived=round(arrived, 6), paused=paused)]
         body: dict[str, Any] = {"records": listed}
         if sse is not None:
             body["sse"] = sse
@@ -241,7 +261,7 @@ class InterceptHost:
                 await self._event_out(client, block)
                 continue
             verdict, arrived = self.intercept.decide("s2c", found[0])
-            if verdict.delay > 0:
+            if verdict.delay > 0 or verdict.action == "pause":
                 task = asyncio.ensure_future(self._event_later(client, number, blocks, block, found, verdict,
                                                                arrived, answer_to))
                 blocks.held.add(task)
@@ -252,14 +272,16 @@ class InterceptHost:
     async def _event_later(self, client: Client, number: int, blocks: SseBlocks, block: bytes,
                            found: tuple[bytes, dict[str, Any]], verdict: Verdict, arrived: float,
                            answer_to: tuple[str, list[tuple[bytes, bytes]]] | None) -> None:
-        await asyncio.sleep(verdict.delay)
-        await self._event_decided(client, number, blocks, block, found, verdict, arrived, answer_to)
+        assert self.intercept is not None
+        verdict, paused = await self.intercept.settle("s2c", found[0], verdict)
+        await self._event_decided(client, number, blocks, block, found, verdict, arrived, answer_to, paused)
 
     async def _event_decided(self, client: Client, number: int, blocks: SseBlocks, block: bytes,
                              found: tuple[bytes, dict[str, Any]], verdict: Verdict, arrived: float,
-                             answer_to: tuple[str, list[tuple[bytes, bytes]]] | None) -> None:
+                             answer_to: tuple[str, list[tuple[bytes, bytes]]] | None,
+                             paused: float | None = None) -> None:
         assert self.intercept is not None
-        self.intercept.record(number, "s2c", found[0], verdict, arrived, found[1])
+        self.intercept.record(number, "s2c", found[0], verdict, arrived, found[1], paused)
         if verdict.answer is not None and answer_to is not None:
             url = urljoin(answer_to[0], blocks.endpoint or "")
             if url.startswith(self.local_origin + "/"):  # an endpoint the tap moved to itself

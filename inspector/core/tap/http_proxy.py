@@ -44,6 +44,7 @@ import socket
 import time
 from collections.abc import AsyncIterator
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -53,6 +54,7 @@ import httpx
 from inspector.core.capture.writer import make_header
 from inspector.core.exits import EXIT_BAD_INPUT
 from inspector.core.redaction import redact_url
+from inspector.core.tap.breakpoint_link import BreakpointLink
 from inspector.core.tap.channel import default_socket_path
 from inspector.core.tap.http_guard import (
     EndpointRewriter,
@@ -259,7 +261,8 @@ class HttpProxy(InterceptHost):
     """The relay: accepts client connections on the listening socket and relays each exchange to the server
     (see the module docstring). ``link`` is the recorder's end of the spool (or nothing to record to)."""
 
-    def __init__(self, options: TapOptions, link: Any, port: int, t0: float | None = None) -> None:
+    def __init__(self, options: TapOptions, link: Any, port: int, t0: float | None = None,
+                 window: BreakpointLink | None = None) -> None:
         assert options.url is not None
         self.options = options
         self.link = link
@@ -283,8 +286,9 @@ class HttpProxy(InterceptHost):
         self.http.headers.clear()
         start = time.monotonic() if t0 is None else t0
         #: the intercept rules (``--rules``), None without an enabled one
-        self.intercept = TapIntercept(options.rules, link, lambda: time.monotonic() - start) \
-            if options.rules is not None and any(rule.enabled for rule in options.rules.rules) else None
+        self.intercept = TapIntercept(options.rules, link, lambda: time.monotonic() - start, window) \
+            if window is not None or (options.rules is not None and any(r.enabled for r in options.rules.rules)) \
+            else None
         self._answers: set[asyncio.Task[Any]] = set()  #: the tap's own answers to server requests, under way
         self._codings_said: set[str] = set()
 
@@ -723,7 +727,7 @@ def run_http_tap(options: TapOptions) -> int:
     say(f"relaying {local} -> {shown}; give the client {local} as the server's URL. Ctrl-C ends the tap"
         + (f"; capture: {capture_path}" if recorder is not None and capture_path is not None else ""))
     try:
-        return asyncio.run(_main(options, sock, port, recorder, t0))
+        return asyncio.run(_main(options, sock, port, recorder, t0, (socket_path, hello)))
     finally:
         sock.close()
         if recorder is not None:
@@ -732,13 +736,15 @@ def run_http_tap(options: TapOptions) -> int:
 
 
 async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: tuple[int, Spool, int] | None,
-                t0: float) -> int:
+                t0: float, window: tuple[Path | None, dict[str, Any]]) -> int:
     loop = asyncio.get_running_loop()
     proxy: HttpProxy
     link: Any = _NoRecorder()
     if recorder is not None:
         link = SpoolWriter(recorder[1], t0, lambda: proxy.pause_reading(), lambda: proxy.resume_reading(), say)
-    proxy = HttpProxy(options, link, port, t0)
+    linked = await BreakpointLink.open(window[0], window[1], options.rules) \
+        if window[0] is not None and options.transport != "websocket" else None  # a tab's breakpoints
+    proxy = HttpProxy(options, link, port, t0, linked)
     stop = asyncio.Event()
     stopped_by: list[str] = []
 
@@ -758,6 +764,8 @@ async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: t
     finally:
         server.close()  # the port closes now: nothing new is accepted
         why = stopped_by[0] if stopped_by else "the end"
+        if linked is not None:  # what waits at a tab's breakpoint goes on unchanged before the exchanges end
+            await linked.close()
         await proxy.stop(f"the tap was stopped ({why}) while this exchange was under way")
         proxy.lifecycle(Lifecycle.CLOSED, by=why, exchanges=proxy.exchanges, refused=proxy.refused)
         link.send(END, json.dumps({"exit": 0}).encode("ascii"))
