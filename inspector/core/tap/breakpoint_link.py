@@ -81,24 +81,30 @@ class BreakpointLink:
         self.said: Callable[[str], None] = lambda text: None
 
     @classmethod
-    async def open(cls, path: Path, hello: dict[str, Any], own: Rules | None) -> BreakpointLink | None:
+    async def open(cls, path: Path, hello: dict[str, Any], own: Rules | None,
+                   warn: Callable[[str], None] | None = None) -> BreakpointLink | None:
         """:meth:`connect` with an interceptor of its own, which starts with the tap's ``--rules`` (``own``)."""
         rules = own or Rules()
-        return await cls.connect(path, hello, Interceptor(rules), rules)
+        return await cls.connect(path, hello, Interceptor(rules), rules, warn)
 
     @classmethod
-    async def connect(cls, path: Path, hello: dict[str, Any], interceptor: Interceptor,
-                      own: Rules) -> BreakpointLink | None:
-        """The link, after the window's first rules; None when no window of ours listens on ``path``."""
+    async def connect(cls, path: Path, hello: dict[str, Any], interceptor: Interceptor, own: Rules,
+                      warn: Callable[[str], None] | None = None) -> BreakpointLink | None:
+        """The link, after the window's first rules; None when no window of ours listens on ``path``. A listener
+        of another user is said to ``warn`` as the tap's feed says it (it may take the only connection it
+        accepts, and the feed would then not see it)."""
         if private_dir_problem(path) is not None:
-            return None
+            return None  # the tap's feed says why (it checks the same before it connects)
         try:
             reader, writer = await wait_for(asyncio.open_unix_connection(os.fspath(path), limit=MAX_LINE_BYTES),
                                             CONNECT_WAIT)
         except (OSError, TimeoutError):
             return None
-        if peer_uid(writer.get_extra_info("socket")) not in (None, os.getuid()):
+        uid = peer_uid(writer.get_extra_info("socket"))
+        if uid not in (None, os.getuid()):
             writer.close()
+            if warn is not None:
+                warn(f"the listener on {path} runs as another user (uid {uid}); not streaming to it")
             return None
         link = cls(reader, writer, interceptor, own)
         link._send({"type": "breakpoints", "protocol": PROTOCOL_VERSION, "name": hello.get("name", ""),

@@ -742,7 +742,7 @@ async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: t
     link: Any = _NoRecorder()
     if recorder is not None:
         link = SpoolWriter(recorder[1], t0, lambda: proxy.pause_reading(), lambda: proxy.resume_reading(), say)
-    linked = await BreakpointLink.open(window[0], window[1], options.rules) \
+    linked = await BreakpointLink.open(window[0], window[1], options.rules, say) \
         if window[0] is not None and options.transport != "websocket" else None  # a tab's breakpoints
     proxy = HttpProxy(options, link, port, t0, linked)
     stop = asyncio.Event()

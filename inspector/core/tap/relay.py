@@ -789,7 +789,7 @@ def run_tap(options: TapOptions) -> int:
 
 async def _main(options: TapOptions, recorder: tuple[int, Spool, int] | None, t0: float, in_fd: int | None,
                 out_fd: int | None, err_fd: int | None, window: tuple[Path | None, dict[str, Any]]) -> int:
-    link = await BreakpointLink.open(window[0], window[1], options.rules) if window[0] is not None else None
+    link = await BreakpointLink.open(window[0], window[1], options.rules, say) if window[0] is not None else None
     relay = Relay(options, recorder[1] if recorder else None, t0, link=link)
     try:
         status = await relay.run(in_fd, out_fd, err_fd)
