@@ -26,7 +26,7 @@ from inspector.core.wire.events import Direction, Kind
 RUN_TIMEOUT = 60.0
 CLIENT_TIMEOUT = 60.0
 ADD = {"name": "add", "arguments": {"a": 2, "b": 3}}
-SCRIPT = [{"method": "tools/list"}, {"method": "tools/call", "params": ADD}]
+SCRIPT: list[dict[str, Any]] = [{"method": "tools/list"}, {"method": "tools/call", "params": ADD}]
 ASK = {"name": "ask_llm", "arguments": {"prompt": "hi"}}
 
 

@@ -34,6 +34,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from inspector.core.intercept.engine import Interceptor, Verdict
@@ -291,10 +292,13 @@ class Conductor:
             verdict = interceptor.decide(Direction.S2C, item.line)
             goes = bool(verdict.out)
             if verdict.delay > 0:
-                self._at(now + verdict.delay, lambda t, i=item, v=verdict, a=now: self._carry(i, v, a))
+                self._at(now + verdict.delay, partial(self._later, item, verdict, now))
             else:
                 self._carry(item, verdict, None)
         return goes
+
+    def _later(self, item: Item, verdict: Verdict, arrived: float, now: float) -> None:
+        self._carry(item, verdict, arrived)
 
     def _carry(self, item: Item, verdict: Verdict, arrived: float | None) -> None:
         for record in records(Direction.S2C, item.line, verdict, arrived=arrived):

@@ -65,7 +65,7 @@ def test_a_fault_is_set_and_cleared_by_name_while_the_twin_runs():
 
 
 def test_a_seed_makes_the_random_choices_again():
-    def choices(seed: int) -> list[object]:
+    def choices(seed: int) -> list[tuple[float, bool]]:
         faults = Faults(["latency=10-1000", "error-rate=0.5"], seed=seed)
         return [(faults.delay(), faults.errs()) for _ in range(20)]
 
