@@ -22,7 +22,8 @@ goes out when:
 * The capture's server requests (sampling, elicitation, roots) recorded while a request ran are sent before its
   answer, where the capture had them among its notifications, each with an id of the twin's; the answer waits
   for the client's answer to each (recorded, paired with the request). A client that never answers holds only
-  that request's answer.
+  that request's answer. Those recorded after a client's notification and before its next request (a roots/list
+  after ``notifications/initialized``) follow that notification.
 """
 
 from __future__ import annotations
@@ -202,7 +203,10 @@ class Conductor:
             if out.unmatched is not None:
                 item.unmatched = out.unmatched
         if not request:
-            self._send([_item(out) for out in outgoing], now)
+            steps: list[Item | _ServerRequest] = [_item(out) for out in outgoing]
+            if rpc is not None and rpc.kind == jsonrpc.NOTIFICATION:
+                steps = self._after_notification(steps)
+            self._run(_Chain(steps), now)
             return
         self._answer(rpc.id if rpc is not None else None, method, outgoing, now)
         self._count_close()
@@ -256,6 +260,25 @@ class Conductor:
         before = sorted([*steps[:at], *asked], key=lambda step: step.seq if isinstance(step, _ServerRequest)
                         else (step.served_from or 0))
         return [*before, *steps[at:]], len(before)
+
+    def _after_notification(self, steps: list[Item | _ServerRequest]) -> list[Item | _ServerRequest]:
+        """``steps`` (what follows a client's notification) with the server requests recorded after it and before
+        the client's next answered request (the roots/list a server sends once initialized), in recorded order."""
+        row = self.twin.last_notified
+        rows = self.twin.index.server_request_rows
+        if row is None or not rows:
+            return steps
+        requests = self.twin.index.requests
+        at = bisect_right(requests, row)
+        end = requests[at] if at < len(requests) else None
+        first = bisect_right(rows, row)
+        last = bisect_left(rows, end) if end is not None else len(rows)
+        if first >= last:
+            return steps
+        index = self.twin.index
+        asked = [_ServerRequest(r, index.seq(r)) for r in rows[first:last]]
+        return sorted([*steps, *asked], key=lambda step: step.seq if isinstance(step, _ServerRequest)
+                      else (step.served_from or 0))
 
     def _count_close(self) -> None:
         limit = self.faults.close_after

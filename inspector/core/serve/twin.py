@@ -93,6 +93,8 @@ class Twin:
     answered: int = 0  #: requests answered from the capture (the handshake's and ping's included)
     #: the rows (request, answer) of the recorded exchange the last request was answered from, else None
     last_hit: tuple[int, int] | None = None
+    #: the row of the recorded notification the last notification of the client's stood for, else None
+    last_notified: int | None = None
     _notified: dict[str, int] = field(default_factory=dict)  # notification method -> how many the client sent
     _cache: dict[int, _Prepared] = field(default_factory=dict)  # position -> what serving it sends
 
@@ -202,6 +204,7 @@ class Twin:
         rows = self.index.notification_rows(method)
         seen = self._notified.get(method, 0)
         self._notified[method] = seen + 1
+        self.last_notified = rows[seen] if seen < len(rows) else None
         if seen >= len(rows):
             return []
         return self._notifications(self.index.followers(rows[seen])[1])

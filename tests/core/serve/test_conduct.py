@@ -184,3 +184,27 @@ def test_a_c2s_error_rule_answers_in_the_twins_place_and_a_delay_holds_the_reque
     assert sent(items)[0]["error"]["message"] == "no lists"
     later = played.due(0.5)
     assert [(i.dir, i.mark and i.mark["role"]) for i in later] == [(C, "delayed"), (S, None)]
+
+
+def test_a_roots_request_recorded_after_initialized_follows_the_clients_initialized(tmp_path):
+    recorded = write_capture(tmp_path / "roots.jsonl", [
+        (C, {"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}}}),
+        (S, {"id": 1, "result": INIT}),
+        (C, {"method": "notifications/initialized"}),
+        (S, {"id": 0, "method": "roots/list"}),
+        (C, {"id": 0, "result": {"roots": []}}),
+        (C, {"id": 2, "method": "tools/list"}),
+        (S, {"id": 2, "result": {"tools": []}}),
+    ])
+    index = ServeIndex(recorded)
+    try:
+        played = conductor(index)
+        feed(played, 0.0, init(), {"method": "notifications/initialized"})
+        assert [m.get("method") or m["id"] for m in sent(played.due(0.0))] == [1, "roots/list"]
+        feed(played, 0.0, {"id": 1, "result": {"roots": [{"uri": "file:///mine"}]}}, {"id": 5, "method": "tools/list"})
+        assert sent(played.due(0.0)) == [{"jsonrpc": "2.0", "id": 5, "result": {"tools": []}}]
+        assert played.answered_server_requests == 1
+        feed(played, 0.0, {"method": "notifications/initialized"})  # recorded once: nothing more
+        assert sent(played.due(0.0)) == []
+    finally:
+        index.close()
