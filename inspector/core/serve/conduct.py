@@ -61,7 +61,9 @@ class Item:
     when ``write``). ``mark`` is an intercept mark, ``served_from`` the seq of the recorded event it comes from,
     ``unmatched`` the sentence of a request without a recorded answer, ``fault`` the fault that made or
     withheld it, ``junk`` a junk item (no message: the host writes its transport's junk), ``event`` the
-    client's decoded event."""
+    client's decoded event, ``request`` the id of the client's request it answers or comes with (an HTTP host
+    sends it on that request's stream, which ends with the response to it; an item of no request goes on the
+    standalone stream)."""
 
     dir: str
     line: bytes
@@ -72,6 +74,7 @@ class Item:
     fault: str | None = None
     junk: bool = False
     event: Event | None = None
+    request: Any = None  #: the id of the client's request this item answers or comes with (None: of none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ class _Chain:
     """What answering one request sends, in order; it stops at a server request until the client answers it."""
 
     steps: list[Item | _ServerRequest]
+    request: Any = None
 
 
 @dataclass
@@ -166,7 +170,8 @@ class Conductor:
         delivered = None
         for record in records(Direction.C2S, event.raw, verdict, arrived=arrived):
             if record.dir == Direction.S2C:  # an error rule answered the request in the twin's place
-                self._outbox.append(Item(Direction.S2C, record.raw, mark=record.mark))
+                self._outbox.append(Item(Direction.S2C, record.raw, mark=record.mark,
+                                         request=event.rpc.id if event.rpc is not None else None))
             elif record.mark is not None and record.mark["role"] in _NOT_WRITTEN:
                 self._outbox.append(Item(Direction.C2S, record.raw, write=False, mark=record.mark,
                                          event=event if record.raw == event.raw else None))
@@ -237,7 +242,10 @@ class Conductor:
         if faults.junk:
             steps.insert(at, Item(Direction.S2C, b"", junk=True, fault="junk"))
             self.faulted["junk"] += 1
-        chain = _Chain(steps)
+        for step in steps:
+            if isinstance(step, Item):
+                step.request = request_id
+        chain = _Chain(steps, request_id)
         delay = faults.delay()
         if delay > 0:
             self.faulted["latency"] += 1
@@ -298,7 +306,7 @@ class Conductor:
             self._next_id += 1
             message = self.twin.index.message(step.row)
             message["id"] = self._next_id
-            if self._send([Item(Direction.S2C, _dumps(message), served_from=step.seq)], now):
+            if self._send([Item(Direction.S2C, _dumps(message), served_from=step.seq, request=chain.request)], now):
                 self.sent_server_requests += 1
                 self._waiting[id_key(self._next_id)] = chain
                 return
@@ -330,7 +338,7 @@ class Conductor:
                 continue
             written = record.mark is None or record.mark["role"] not in _NOT_WRITTEN
             self._outbox.append(Item(Direction.S2C, record.raw, write=written, mark=record.mark,
-                                     served_from=item.served_from, fault=item.fault))
+                                     served_from=item.served_from, fault=item.fault, request=item.request))
 
     # -- time ----------------------------------------------------------------------------------------------
 

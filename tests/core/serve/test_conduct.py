@@ -104,7 +104,9 @@ def test_error_rate_answers_with_an_internal_error_outside_the_handshake(opened)
 def test_junk_comes_before_each_answer(opened):
     played = conductor(opened, "junk")
     feed(played, 0.0, init(), call(2))
-    assert [a if a == "junk" else a["id"] for a in sent(played.due(0.0))] == ["junk", 1, "junk", 2]
+    items = played.due(0.0)
+    assert [a if a == "junk" else a["id"] for a in sent(items)] == ["junk", 1, "junk", 2]
+    assert [i.request for i in items if i.dir == S] == [1, 1, 2, 2]  # each on its request's stream over HTTP
 
 
 def test_a_dropped_method_is_never_answered_and_the_request_is_marked(opened):
@@ -148,8 +150,9 @@ def test_list_changed_ticks_after_the_handshake_and_stops_when_cleared(opened):
 def test_a_recorded_sampling_request_goes_out_before_the_answer_which_waits_for_the_clients(opened):
     played = conductor(opened)
     feed(played, 0.0, {"id": 9, "method": "tools/call", "params": {"name": "ask", "arguments": {}}})
-    asked = sent(played.due(0.0))
-    assert asked == [{"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": SAMPLING}]
+    items = played.due(0.0)
+    assert sent(items) == [{"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": SAMPLING}]
+    assert [i.request for i in items if i.dir == S] == [9]  # it comes with the client's request 9
     feed(played, 1.0, {"id": 1, "result": {"role": "assistant", "content": {"type": "text", "text": "mine"}}})
     items = played.due(1.0)
     assert [i.dir for i in items] == [C, S]  # the client's answer recorded, then the recorded answer sent
