@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from inspector.cli.serve_faults import add_fault_options, faults_and_rules, summary_of
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_CANNOT_CONNECT, EXIT_INTERRUPTED, EXIT_OK, SERVE_EXITS, exits_help
 from inspector.core.text import counted, safe
 
@@ -31,19 +32,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--out", type=Path, metavar="FILE",
                        help="record the served session to this capture: the client's messages and the twin's "
                             "answers, each with the recorded answer it came from, unmatched requests flagged")
+    add_fault_options(serve)
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
                                        "is answered as an invalid request (default 64M)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from inspector.cli.serve_faults import conductor_of
     from inspector.core.capture import CaptureError
     from inspector.core.serve.index import ServeIndex
+    from inspector.core.serve.paced import serve_paced
     from inspector.core.serve.stdio import ServedCapture, serve_stdio
     from inspector.core.serve.twin import Twin
 
     if args.out is not None and _same_file(args.out, args.capture):
         print(f"mcp-inspector: --out {safe(str(args.out))} is the capture being served: writing it would destroy "
               "it; give another file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    chosen = faults_and_rules(args)
+    if chosen is None:
         return EXIT_BAD_INPUT
     try:
         index = ServeIndex(args.capture)
@@ -61,10 +68,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if twin.handshake.missing:
             print(f"mcp-inspector: {safe(str(args.capture))} has no handshake: initialize is answered with the "
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
-        if index.server_requests:
-            print(f"mcp-inspector: note: the capture has {counted(index.server_requests, 'request')} of the server to "
-                  "the client (sampling, elicitation, roots), which serve does not send yet: the answers they led to "
-                  "are served without them", file=sys.stderr)
+        conductor = conductor_of(twin, *chosen)
         record = None
         if args.out is not None:
             try:
@@ -74,17 +78,20 @@ def run_serve(args: argparse.Namespace) -> int:
                 return EXIT_BAD_INPUT
             record.note(f"serving {args.capture} (--match {args.match})")
         try:
-            serve_stdio(twin, max_message=args.max_message, record=record)
+            if conductor is None:
+                serve_stdio(twin, max_message=args.max_message, record=record)
+            else:
+                serve_paced(conductor, max_message=args.max_message, record=record)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
         finally:
-            _summarize(twin, args.capture, record)
+            _summarize(twin, args.capture, record, conductor)
     finally:
         index.close()
     return EXIT_OK
 
 
-def _summarize(twin: object, capture: Path, record: object) -> None:
+def _summarize(twin: object, capture: Path, record: object, conductor: object = None) -> None:
     from inspector.core.serve.stdio import ServedCapture
     from inspector.core.serve.twin import Twin
 
@@ -93,9 +100,10 @@ def _summarize(twin: object, capture: Path, record: object) -> None:
     head = f"mcp-inspector: served {counted(twin.answered, 'request')} from {safe(str(capture))}"
     if missed:
         head += f"; {missed:,} had no recorded answer:"
-    text = "\n".join([head, *(f"  {safe(line)}" for line in twin.summary())])
+    text = "\n".join([head, *(f"  {safe(line)}" for line in twin.summary()),
+                      *(f"mcp-inspector: {safe(line)}" for line in summary_of(conductor))])
     if isinstance(record, ServedCapture):
-        record.note(text.removeprefix("mcp-inspector: "))
+        record.note("\n".join(line.removeprefix("mcp-inspector: ") for line in text.splitlines()))
         record.close()
     try:
         print(text, file=sys.stderr)

@@ -292,7 +292,7 @@ def test_a_capture_whose_last_line_was_cut_serves_what_it_holds_and_warns(legacy
 
 
 @pytest.mark.integration
-def test_a_call_that_asked_the_client_for_sampling_is_answered_and_serve_says_it_sends_no_server_requests(tmp_path):
+def test_a_call_that_asked_the_client_for_sampling_asks_the_client_again_before_its_recorded_answer(tmp_path):
     send = tmp_path / "ask.jsonl"
     send.write_text(json.dumps({"method": "tools/call", "params": {"name": "ask_llm", "arguments": {"prompt": "hi"}}})
                     + "\n", encoding="utf-8")
@@ -300,11 +300,14 @@ def test_a_call_that_asked_the_client_for_sampling_is_answered_and_serve_says_it
     recorded = cli("record", "--out", str(capture), "--send", str(send), "--handshake", "legacy", "--answer",
                    "sampling=text:hello from the model", "--", *DEMO, timeout=RUN_TIMEOUT)
     assert recorded.returncode == 0, recorded.stderr
+    model = {"role": "assistant", "content": {"type": "text", "text": "mine"}, "model": "m"}
     answers, run = drive(capture, [init(), {"id": 1, "method": "tools/call",
-                                            "params": {"name": "ask_llm", "arguments": {"prompt": "hi"}}}])
-    assert answers[1]["result"]["content"][0]["text"] == "hello from the model"
-    assert ("mcp-inspector: note: the capture has 1 request of the server to the client (sampling, elicitation, "
-            "roots), which serve does not send yet: the answers they led to are served without them") in run.stderr
+                                            "params": {"name": "ask_llm", "arguments": {"prompt": "hi"}}},
+                                   {"id": 1, "result": model}])  # the client's answer to the twin's request 1
+    assert answers[1]["method"] == "sampling/createMessage" and answers[1]["id"] == 1
+    assert answers[2]["result"]["content"][0]["text"] == "hello from the model"
+    assert ("mcp-inspector: 1 request of the server's (sampling, elicitation, roots) sent to the client, 1 answered"
+            in run.stderr)
 
 
 async def sdk_progress(capture: Path) -> tuple[str, list[tuple[float, float | None, str | None]], list[Any]]:

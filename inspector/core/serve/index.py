@@ -10,8 +10,8 @@ server's notifications belong to which client message.
 The server's notifications belong to the client message before them (the request that caused a tool's
 progress and log lines, the ``notifications/initialized`` a server answers with a list_changed): served, that
 message brings them along, those recorded before its answer ahead of the answer, the others after it. The
-server's own requests (sampling, elicitation, roots) are not sent yet: :attr:`ServeIndex.server_requests`
-counts them.
+server's own requests (sampling, elicitation, roots) are listed in :attr:`ServeIndex.server_request_rows`
+(:mod:`inspector.core.serve.conduct` sends them).
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ class ServeIndex:
         #: the answered requests of :data:`HOUSEKEEPING`: method -> (request row, answer row), in order
         self.housekeeping: dict[str, list[tuple[int, int]]] = {}
         self._notifications: dict[str, array[int]] = {}  # the client's notifications' rows, by method
-        self.server_requests = 0  #: requests of the server's in the capture, which are not sent yet
+        self.server_requests = 0  #: requests of the server's in the capture
+        self.server_request_rows = array("q")  #: their rows, ascending
         row = self._c2s.find(1)
         while row >= 0:
             partner = columns.partner(row)
@@ -92,6 +93,7 @@ class ServeIndex:
             partner = columns.partner(row)
             if (partner is None or partner > row) and not columns.method(row).startswith(NOTIFICATION_PREFIX):
                 self.server_requests += 1
+                self.server_request_rows.append(row)
             row = self._s2c.find(1, row + 1)
 
     def close(self) -> None:

@@ -52,6 +52,10 @@ class ServedCapture:
     def _push(self, events: list[Event]) -> None:
         self.pipeline.push(events, time.monotonic() - self._start, time.time())
 
+    def push(self, events: list[Event]) -> None:
+        """Record events made elsewhere (:mod:`inspector.core.serve.paced`), stamped now."""
+        self._push(events)
+
     def note(self, text: str) -> None:
         self._push([Event(Kind.NOTE, data={"text": text})])
 

@@ -91,6 +91,10 @@ class Twin:
     unmatched: list[Unmatched] = field(default_factory=list)  #: the first :data:`LISTED_UNMATCHED` of them
     missed: int = 0  #: requests without a recorded answer, all of them
     answered: int = 0  #: requests answered from the capture (the handshake's and ping's included)
+    #: the rows (request, answer) of the recorded exchange the last request was answered from, else None
+    last_hit: tuple[int, int] | None = None
+    #: the row of the recorded notification the last notification of the client's stood for, else None
+    last_notified: int | None = None
     _notified: dict[str, int] = field(default_factory=dict)  # notification method -> how many the client sent
     _cache: dict[int, _Prepared] = field(default_factory=dict)  # position -> what serving it sends
 
@@ -134,6 +138,7 @@ class Twin:
         return [_error(None, PARSE_ERROR, f"Parse error: {event.reason or 'the line is not JSON'}")]
 
     def _request(self, method: str, request_id: Any, params: Any) -> list[Outgoing]:
+        self.last_hit = None
         if method in HANDSHAKE_METHODS:
             reply = self.handshake.answer(method, params)
             self.answered += 1
@@ -153,6 +158,7 @@ class Twin:
             data = {"closest": self.index.label(found.closest)} if found.closest is not None else None
             return [_error(request_id, found.code, found.text, data, unmatched=True)]
         self.answered += 1
+        self.last_hit = (self.index.requests[found.position], self.index.answers[found.position])
         prepared = self._prepared(found.position)
         self.matcher.cursors.learn(prepared.cursor)
         token = _progress_token(params)
@@ -198,6 +204,7 @@ class Twin:
         rows = self.index.notification_rows(method)
         seen = self._notified.get(method, 0)
         self._notified[method] = seen + 1
+        self.last_notified = rows[seen] if seen < len(rows) else None
         if seen >= len(rows):
             return []
         return self._notifications(self.index.followers(rows[seen])[1])

@@ -1,5 +1,5 @@
 """Which test proves that each documented option of record, call (and the other one-shot commands), replay,
-check and tap reaches its effect: one row per (command, option string), with the effect the test observes.
+check, tap and serve reaches its effect: one row per (command, option string), with the effect the test observes.
 
 tests/cli/option_effects/test_option_registry.py walks the real parsers (``inspector.cli.main.build_parser``)
 and fails for an option that has no row here, and for a row whose option or test no longer exists: a new option
@@ -17,7 +17,7 @@ import argparse
 from dataclasses import dataclass
 
 #: The commands whose options must each have a row (one-shot commands other than call: their own options only).
-COMMANDS = ("record", "call", "replay", "check", "tap")
+COMMANDS = ("record", "call", "replay", "check", "tap", "serve")
 ONESHOT_SHARED_WITH = "call"
 
 _TARGET = "tests/cli/option_effects/test_target_options.py::"
@@ -37,6 +37,8 @@ _REPLAY_YES = f"{_REPLAY}test_yes_reruns_the_recorded_command_where_ignore_hides
 _CHECK_MARKDOWN = f"{_CHECK}test_report_call_tools_and_handshake_reach_the_report_and_the_server"
 _CHECK_JSON = f"{_CHECK}test_format_call_all_tools_and_revision_reach_the_report_and_the_server"
 _CHECK_REQUIREMENTS = f"{_CHECK}test_requirements_runs_one_revisions_set_and_a_sarif_report_comes_from_its_ending"
+_SERVE = "tests/cli/test_serve_cmd.py::"
+_SERVE_FAULTS = "tests/cli/test_serve_faults.py::"
 _TAP_TWO_RUNS = f"{_TAP}test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window"
 
 
@@ -315,6 +317,25 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
+    Effect("serve", "--match", "sequential: four requests the capture never saw get its three recorded answers in "
+                               "recorded order, then an error saying all were given",
+           f"{_SERVE}test_sequential_answers_in_recorded_order_whatever_comes"),
+    Effect("serve", "--out", "the served session is a capture: the client's messages, the twin's answers each with "
+                             "the seq of the recorded answer it came from, the unmatched request flagged",
+           f"{_SERVE}test_out_records_the_served_session_with_the_recorded_answers_and_the_unmatched_flagged"),
+    Effect("serve", "--max-message", "with 1K, a 5 KB request is answered as an invalid request and the next one as "
+                                     "recorded",
+           f"{_SERVE}test_a_line_over_max_message_is_an_invalid_request"),
+    Effect("serve", "--fault", "latency=300: the served call's answer is recorded at least 300 ms after the request; "
+                               "each other fault has its own test beside it (error-rate, junk, drop, close-after, "
+                               "oversize, list-changed)",
+           f"{_SERVE_FAULTS}test_latency_holds_each_answer_and_out_records_when_it_went"),
+    Effect("serve", "--seed", "with error-rate=0.5, the same seed fails the same ones of 20 calls again (some fail, "
+                              "some do not)",
+           f"{_SERVE_FAULTS}test_a_seed_makes_the_same_answers_fail_again"),
+    Effect("serve", "--rules", "a c2s rewrite makes the call match the recorded one and an s2c rewrite changes the "
+                               "text our call prints; --out holds the originals and the changed messages, marked",
+           f"{_SERVE_FAULTS}test_rules_rewrite_what_the_twin_matches_and_what_it_sends_and_out_keeps_the_marks"),
 ]
 
 
@@ -331,7 +352,7 @@ def option_strings(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def documented_options(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
-    """(command, option) for every option that must have a row: all of record, call, replay, check and tap;
+    """(command, option) for every option that must have a row: all of record, call, replay, check, tap and serve;
     of the other one-shot commands, those call does not have."""
     commands = subparsers(parser)
     wanted = [(name, option) for name in COMMANDS for option in option_strings(commands[name])]
