@@ -75,6 +75,9 @@ class Item:
     junk: bool = False
     event: Event | None = None
     request: Any = None  #: the id of the client's request this item answers or comes with (None: of none)
+    #: when it happened on the conductor's clock (a client's message: when it came; the twin's: when it was due
+    #: and taken), so a host records it then and not when it got round to it
+    at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,15 +123,19 @@ class Conductor:
 
     def receive(self, event: Event, parsed: Any = NOT_PARSED, now: float = 0.0) -> None:
         """Take one event of the client's (``parsed``: the decoder's parse of it, when it kept one) at ``now``."""
+        made = len(self._outbox)
         interceptor = self.interceptor
         if interceptor is None or not interceptor.active or event.kind != Kind.MESSAGE:
             self._take(event, parsed, now, None)
-            return
-        verdict = interceptor.decide(Direction.C2S, event.raw)
-        if verdict.delay > 0:
-            self._at(now + verdict.delay, lambda t: self._delivered(event, parsed, verdict, now, t))
         else:
-            self._delivered(event, parsed, verdict, None, now)
+            verdict = interceptor.decide(Direction.C2S, event.raw)
+            if verdict.delay > 0:
+                self._at(now + verdict.delay, lambda t: self._delivered(event, parsed, verdict, now, t))
+            else:
+                self._delivered(event, parsed, verdict, None, now)
+        for item in self._outbox[made:]:
+            if item.at is None:
+                item.at = now
 
     def due(self, now: float) -> list[Item]:
         """What is due by ``now``, in order (what :meth:`receive` made at once included)."""
@@ -138,6 +145,9 @@ class Conductor:
             run(now)
         self._tick_if_due(now)
         out, self._outbox = self._outbox, []
+        for item in out:
+            if item.at is None:
+                item.at = now
         return out
 
     def next_at(self) -> float | None:

@@ -90,7 +90,7 @@ def _flush(items: list[Item], send: Callable[[bytes], bool], record: ServedCaptu
             out += junk_bytes("stdio") if item.junk else item.line
             out += b"\n"
         if record is not None:
-            record.push([_event(item)])
+            record.push([_event(item)], item.at)
         if len(out) >= WRITE_BYTES:
             if not send(bytes(out)):
                 return False

@@ -52,9 +52,14 @@ class ServedCapture:
     def _push(self, events: list[Event]) -> None:
         self.pipeline.push(events, time.monotonic() - self._start, time.time())
 
-    def push(self, events: list[Event]) -> None:
-        """Record events made elsewhere (:mod:`inspector.core.serve.paced`), stamped now."""
-        self._push(events)
+    def push(self, events: list[Event], at: float | None = None) -> None:
+        """Record events made elsewhere (:mod:`inspector.core.serve.paced`), stamped ``at`` (a reading of
+        ``time.monotonic()``) or now."""
+        if at is None:
+            self._push(events)
+            return
+        now = time.monotonic()
+        self.pipeline.push(events, at - self._start, time.time() - (now - at))
 
     def note(self, text: str) -> None:
         self._push([Event(Kind.NOTE, data={"text": text})])
