@@ -1,5 +1,7 @@
 """Live taps in the window: ``mcp-inspector tap`` finds the window on a private per-user Unix socket (no TCP
-port); each tap gets a read-only tab fed with its events as they come, and an entry in the LIVE TAPS list."""
+port); each tap gets a read-only tab fed with its events as they come, and an entry in the LIVE TAPS list.
+``mcp-inspector serve`` streams each served session the same way (its hello's role: ``serve``), to a tab named
+``serve: CAPTURE``."""
 
 from __future__ import annotations
 
@@ -44,7 +46,8 @@ class TapWatcher(Controller):
     async def _on_tap(self, connection: Any) -> None:
         from inspector.core.wire.events import Event
 
-        tab = SessionTab(f"tap: {connection.name}", self.host.window())
+        role = "serve" if connection.hello.get("role") == "serve" else "tap"  # mcp-inspector serve --live
+        tab = SessionTab(f"{role}: {connection.name}", self.host.window())
         tab.attach_tap(connection.hello)
         pid = connection.hello.get("pid")
         self._tabs[pid] = tab
