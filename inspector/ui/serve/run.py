@@ -4,6 +4,7 @@ with the dialog, the tab or the window."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -16,12 +17,14 @@ from inspector.ui.serve.http import HttpServing
 
 
 class ServeCaptures(Controller):
-    def __init__(self, host: ViewHost, tasks: Tasks, socket: Path | None, parent: QObject | None = None) -> None:
+    def __init__(self, host: ViewHost, tasks: Tasks, socket: Path | None, parent: QObject | None = None,
+                 argv: Callable[[Path, Path | None], list[str]] = http_argv) -> None:
         """HTTP twins run in ``tasks``; ``socket``: the window's tap socket (None: the user's own), where the
-        served sessions stream to."""
+        served sessions stream to; ``argv``: the HTTP twin's command for a capture and that socket."""
         super().__init__(host, parent)
         self.tasks = tasks
         self.socket = socket
+        self.argv = argv
         self.dialogs: dict[int, ServeDialog] = {}  #: the open dialog of each tab, by the tab's id
 
     def serve_current(self) -> ServeDialog | None:
@@ -40,7 +43,7 @@ class ServeCaptures(Controller):
         key = id(tab)
         dialog = self.dialogs.get(key)
         if dialog is None:
-            http = HttpServing(http_argv(path, self.socket), self.tasks)
+            http = HttpServing(self.argv(path, self.socket), self.tasks)
             # not the dialog's child: its stop outlives the dialog (closing it stops the twin, which takes a moment)
             dialog = ServeDialog(path, http, self.host.window())
             self.dialogs[key] = dialog

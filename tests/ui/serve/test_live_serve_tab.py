@@ -6,10 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from pathlib import Path
 
 import pytest
-from helpers import DEMO, ROOT, cli, until
+from helpers import ROOT, until
 from PySide6.QtCore import Qt
 
 from inspector.core.clients.profiles import ProfileStore
@@ -21,7 +20,6 @@ from inspector.ui.timeline.model import COL_SUMMARY
 
 pytestmark = pytest.mark.integration
 
-SCRIPT = [{"method": "tools/list"}, {"method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}]
 CLIENT = [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize",
      "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "script", "version": "1"}}},
@@ -29,18 +27,6 @@ CLIENT = [
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 4}}},
 ]
-
-
-@pytest.fixture(scope="module")
-def demo_capture(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo server recorded answering tools/list and add(2, 3), with the initialize handshake."""
-    folder = tmp_path_factory.mktemp("served")
-    send = folder / "send.jsonl"
-    send.write_text("".join(json.dumps(m) + "\n" for m in SCRIPT), encoding="utf-8")
-    out = folder / "demo.jsonl"
-    result = cli("record", "--out", str(out), "--send", str(send), "--handshake", "legacy", "--", *DEMO, timeout=60)
-    assert result.returncode == 0, result.stderr
-    return out
 
 
 def test_a_served_session_streams_live_to_a_serve_tab_with_the_unmatched_call_marked(qapp, qloop, settings,
