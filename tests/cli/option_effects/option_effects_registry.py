@@ -1,5 +1,5 @@
 """Which test proves that each documented option of record, call (and the other one-shot commands), replay,
-check and tap reaches its effect: one row per (command, option string), with the effect the test observes.
+check, tap and serve reaches its effect: one row per (command, option string), with the effect the test observes.
 
 tests/cli/option_effects/test_option_registry.py walks the real parsers (``inspector.cli.main.build_parser``)
 and fails for an option that has no row here, and for a row whose option or test no longer exists: a new option
@@ -17,7 +17,7 @@ import argparse
 from dataclasses import dataclass
 
 #: The commands whose options must each have a row (one-shot commands other than call: their own options only).
-COMMANDS = ("record", "call", "replay", "check", "tap")
+COMMANDS = ("record", "call", "replay", "check", "tap", "serve")
 ONESHOT_SHARED_WITH = "call"
 
 _TARGET = "tests/cli/option_effects/test_target_options.py::"
@@ -27,6 +27,8 @@ _REPLAY = "tests/cli/option_effects/test_replay_options.py::"
 _CHECK = "tests/cli/option_effects/test_check_options.py::"
 _TAP = "tests/cli/option_effects/test_tap_options.py::"
 _HTTP_TAP = "tests/tap/test_http_tap.py::"
+_SERVE = "tests/cli/test_serve_cmd.py::"
+_SERVE_LIVE = "tests/cli/option_effects/test_serve_options.py::test_socket_live_and_no_live_reach_the_window"
 _PROGRESS = "tests/cli/test_record_progress_and_cancel.py::"
 _MAX_MESSAGE = "tests/cli/test_max_message.py::"
 _RECORD_ONE_RUN = f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"
@@ -315,6 +317,18 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
+    # -- serve -----------------------------------------------------------------------------------------------
+    Effect("serve", "--match", "sequential: the recorded answers in recorded order whatever the client asks",
+           f"{_SERVE}test_sequential_answers_in_recorded_order_whatever_comes"),
+    Effect("serve", "--out", "the served session is recorded there: the recorded answers served, the unmatched "
+                             "request flagged", f"{_SERVE}test_out_records_the_served_session_with_the_recorded_"
+                                                "answers_and_the_unmatched_flagged"),
+    Effect("serve", "--max-message", "with 1K, a longer line of the client's is answered as an invalid request",
+           f"{_SERVE}test_a_line_over_max_message_is_an_invalid_request"),
+    Effect("serve", "--live", "a window listening on --socket gets the served session's hello (role serve) and its "
+                              "events, the unmatched call with its finding", _SERVE_LIVE),
+    Effect("serve", "--no-live", "the window listening on --socket never gets a connection", _SERVE_LIVE),
+    Effect("serve", "--socket", "the served session streams to the window listening on that socket", _SERVE_LIVE),
 ]
 
 
@@ -331,7 +345,7 @@ def option_strings(parser: argparse.ArgumentParser) -> list[str]:
 
 
 def documented_options(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
-    """(command, option) for every option that must have a row: all of record, call, replay, check and tap;
+    """(command, option) for every option that must have a row: all of record, call, replay, check, tap and serve;
     of the other one-shot commands, those call does not have."""
     commands = subparsers(parser)
     wanted = [(name, option) for name in COMMANDS for option in option_strings(commands[name])]
