@@ -53,7 +53,8 @@ class TapWatcher(Controller):
         self._tabs[pid] = tab
         self._tab_came(pid).set()
         self.show_view(tab, tab.title, tab.title)
-        item = QListWidgetItem(f"{connection.name} (live)")
+        label = connection.name if role == "tap" else tab.title  # a served session says so in the list too
+        item = QListWidgetItem(f"{label} (live)")
         item.setData(Qt.ItemDataRole.UserRole, tab)
         self.taps.addItem(item)
         dropped = 0
@@ -68,7 +69,7 @@ class TapWatcher(Controller):
         if tab.closed:  # its tab was closed during the tap: the list's entry goes too
             self.taps.takeItem(self.taps.row(item))
             return
-        item.setText(f"{connection.name} (ended)")
+        item.setText(f"{label} (ended)")
         tab.tap_ended(connection.end, dropped)
 
     def _tab_came(self, pid: Any) -> asyncio.Event:

@@ -67,7 +67,7 @@ def test_a_served_session_streams_live_to_a_serve_tab_with_the_unmatched_call_ma
 
     tab, title, answers, code, live_status = qloop.run_until_complete(scenario())
     assert code == 0
-    assert title == "serve: demo.jsonl"
+    assert title == "serve: demo.jsonl" and window.taps.item(0).text() == "serve: demo.jsonl (ended)"
     assert [a["id"] for a in answers] == [1, 2, 3]
     assert "closest recorded request" in answers[2]["error"]["message"]
     assert live_status.startswith("serve demo.jsonl (live) · read-only: the client drives, the capture answers")
@@ -83,6 +83,8 @@ def test_a_served_session_streams_live_to_a_serve_tab_with_the_unmatched_call_ma
     summary = tab.model.data(tab.model.index(row, COL_SUMMARY))
     assert summary.startswith(finding.text)  # the row leads with the closest recorded request and what differs
     assert tab.model.data(tab.model.index(row, COL_SUMMARY), Qt.ItemDataRole.ForegroundRole) is not None  # amber
+    tab.timeline.next_problem()  # F8 finds it
+    assert tab.timeline.current_event() is not None and tab.timeline.current_event().seq == call.seq
     tab.detail.show_event(call)
     assert f"[{UNMATCHED}]: {finding.text}" in tab.detail.info.toPlainText()
     assert not tab.composer.can_send()
