@@ -85,12 +85,16 @@ class HttpTwin:
             await self.stop()
             raise LaunchError(f"the twin printed no URL in {timeout:g} s") from None
         url = line.decode("utf-8", errors="replace").strip()
-        if not url.startswith(("http://", "https://", "ws://")):
-            code = await self.stop()
-            said = self._said()
-            raise LaunchError(said or f"the twin ended (status {code}) without printing its URL")
-        self.url = url
-        return url
+        if url.startswith(("http://", "https://", "ws://")):
+            self.url = url
+            return url
+        if not line:  # stdout closed: the twin is ending, with its reason on stderr
+            with contextlib.suppress(TimeoutError):
+                await wait_for(self.process.wait(), STOP_TIMEOUT)
+        code = await self.stop()
+        if line:
+            raise LaunchError(f"the twin printed {url[:80]!r} where its URL should be")
+        raise LaunchError(self._said() or f"the twin ended (status {code}) without printing its URL")
 
     async def stop(self) -> int | None:
         """End the twin (SIGTERM, then SIGKILL after :data:`STOP_TIMEOUT`); its exit status."""
