@@ -107,3 +107,42 @@ def test_a_twin_that_cannot_start_says_why_in_one_sentence(window, qloop, demo_c
     said = dialog.http_state.text()
     assert said.startswith("Not serving: ") and "\n" not in said and "Traceback" not in said
     assert dialog.start_button.isEnabled() and dialog.url.text() == ""
+
+
+def serve_listens() -> bool:
+    """Whether this tree's serve has --listen (the HTTP helper's part of issue 41)."""
+    import argparse
+
+    from inspector.cli.main import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    return any("--listen" in action.option_strings for action in commands["serve"]._actions)
+
+
+@pytest.mark.skipif(not serve_listens(), reason="serve --listen is not in this tree yet")
+def test_the_real_http_twin_answers_a_client_at_its_url_until_stop(window, qloop, demo_capture):
+    import httpx
+
+    dialog = serve_dialog(window, demo_capture)
+    accept = {"Accept": "application/json, text/event-stream"}
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+
+    async def scenario():
+        dialog.start_button.click()
+        await until(lambda: dialog.http.state != "starting", 30, "the twin's URL")
+        assert dialog.http.state == "serving", dialog.http_state.text()
+        url = dialog.url.text()
+        async with httpx.AsyncClient(trust_env=False, timeout=20) as client:
+            answer = await client.post(url, json=initialize, headers=accept)
+        dialog.stop_button.click()
+        await until(lambda: dialog.http.state == "stopped", 20, "the twin to stop")
+        return url, answer
+
+    url, answer = qloop.run_until_complete(scenario())
+    assert url.startswith("http://127.0.0.1:") and answer.status_code == 200
+    body = answer.text
+    if answer.headers.get("content-type", "").startswith("text/event-stream"):
+        body = next(line.removeprefix("data:").strip() for line in body.splitlines() if line.startswith("data:"))
+    assert json.loads(body)["result"]["serverInfo"]["name"] == "mcp-inspector-demo"
+    assert not listening(url)
