@@ -64,6 +64,7 @@ class HttpTwin:
         self.process: asyncio.subprocess.Process | None = None
         self._stderr = bytearray()
         self._drain: asyncio.Task[None] | None = None
+        self._stopped = False  # stop() or kill_now() came: a process started after that ends at once
 
     @property
     def running(self) -> bool:
@@ -77,6 +78,9 @@ class HttpTwin:
                 stderr=asyncio.subprocess.PIPE)
         except OSError as exc:
             raise LaunchError(f"{self.argv[0]} cannot be started: {exc.strerror or exc}") from None
+        if self._stopped:  # stopped while it was being started: it never listens
+            await self.stop()
+            raise LaunchError("stopped before it started")
         assert self.process.stdout is not None and self.process.stderr is not None
         self._drain = asyncio.ensure_future(self._keep_stderr(self.process.stderr))
         try:
@@ -97,7 +101,9 @@ class HttpTwin:
         raise LaunchError(self._said() or f"the twin ended (status {code}) without printing its URL")
 
     async def stop(self) -> int | None:
-        """End the twin (SIGTERM, then SIGKILL after :data:`STOP_TIMEOUT`); its exit status."""
+        """End the twin (SIGTERM, then SIGKILL after :data:`STOP_TIMEOUT`); its exit status (None when it had not
+        started: then it never does)."""
+        self._stopped = True
         process = self.process
         if process is None:
             return None
@@ -118,6 +124,7 @@ class HttpTwin:
 
     def kill_now(self) -> None:
         """End the twin without waiting (the window is going away): it gets SIGTERM."""
+        self._stopped = True
         if self.running and self.process is not None:
             with contextlib.suppress(ProcessLookupError):
                 self.process.terminate()

@@ -40,14 +40,18 @@ class HttpServing(QObject):
         try:
             url = await twin.start()
         except LaunchError as exc:
-            if self.state == "starting":  # not stopped by the user meanwhile (that says so itself)
+            if self._starting(twin):  # not stopped by the user meanwhile (that says so itself)
                 self.state = "stopped"
                 self.stopped.emit(f"Not serving: {exc}")
             return
-        if self.state != "starting":  # stopped while it started
+        if not self._starting(twin):  # stopped while it started (its process may have come after the stop)
+            await twin.stop()
             return
         self.state = "serving"
         self.started.emit(url)
+
+    def _starting(self, twin: HttpTwin) -> bool:
+        return self.twin is twin and self.state == "starting"
 
     def stop(self) -> None:
         """Stop listening (the dialog closed, its tab closed, or the user asked)."""

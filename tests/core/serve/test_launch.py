@@ -55,3 +55,19 @@ def test_a_twin_that_cannot_start_is_one_sentence(argv, sentence):
         return str(caught.value)
 
     assert asyncio.run(scenario()) == sentence
+
+
+@pytest.mark.integration
+def test_a_twin_stopped_while_it_starts_never_listens():
+    async def scenario() -> tuple[str, int | None]:
+        twin = HttpTwin([sys.executable, "-c", PRINTS_URL])
+        starting = asyncio.ensure_future(twin.start())
+        await asyncio.sleep(0)  # the start is under way: the process is being made
+        await twin.stop()
+        with pytest.raises(LaunchError) as caught:
+            await starting
+        assert twin.process is not None
+        return str(caught.value), twin.process.returncode
+
+    said, code = asyncio.run(scenario())
+    assert said == "stopped before it started" and code is not None
