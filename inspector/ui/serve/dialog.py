@@ -131,8 +131,9 @@ class ServeDialog(QDialog):
         buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(page)
-        layout.addWidget(_label("Serve the capture on a free port of 127.0.0.1 (Streamable HTTP) for as long as "
-                                "this dialog is open: give a client the URL.", page))
+        layout.addWidget(_label("Start serves the capture on a free port of 127.0.0.1 (Streamable HTTP): give a "
+                                "client the URL. The port listens until Stop, or until this dialog or its tab "
+                                "closes.", page))
         layout.addLayout(buttons)
         layout.addLayout(row)
         layout.addWidget(self.http_state)
@@ -147,7 +148,7 @@ class ServeDialog(QDialog):
 
     def _serving(self, url: str) -> None:
         self.url.setText(url)
-        self.http_state.setText("Serving: the port listens until Stop, or until this dialog or its tab closes.")
+        self.http_state.setText("Serving.")
         self._show_state()
 
     def _stopped(self, sentence: str) -> None:
