@@ -12,6 +12,9 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
     breakpoints-panel.png        the Breakpoints tab; the edited call forwarded, original and changed in the timeline
     replay-diff.png    Session > Replay: a capture replayed against a changed server, the difference marked
     live-tap.png       a client driving the demo server through `mcp-inspector tap`, live and read-only
+    serve-dialog.png   Session > Serve this capture…: the stdio command and a client's config entry, to copy
+    serve-live.png     a client served by `mcp-inspector serve` (a twin of a demo capture), live in the window, its
+                       call the capture never saw selected, the closest recorded call in its finding
     apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
                        the host; its policy beside it (--only=apps; needs Node, and as root
                        QTWEBENGINE_DISABLE_SANDBOX=1, set by whoever runs the script)
@@ -329,6 +332,67 @@ class Shooter:
         await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the tap")
         await self.close(window)
 
+    async def serve(self) -> None:
+        """A demo session recorded, then served as its twin: the dialog, and a client's session live in the window."""
+        capture, send = self.tmp / "session.jsonl", self.tmp / "calls.jsonl"
+        send.write_text("".join(json.dumps({"method": method, **params}) + "\n" for method, params in (
+            ("tools/list", {}), ("tools/call", {"params": {"name": "add", "arguments": {"a": 2, "b": 3}}}),
+            ("resources/read", {"params": {"uri": "demo://readme"}}))), encoding="utf-8")
+        record = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "record", "--out", str(capture), "--send", str(send), "--handshake",
+            "legacy", "--", *DEMO, cwd=ROOT, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        if await record.wait() != 0:
+            raise RuntimeError("the demo session could not be recorded")
+        socket_path = Path(tempfile.mkdtemp(prefix="mcpi-shots-")) / "run" / "tap.sock"
+        window = self.window(tap_socket=socket_path, listen_for_taps=True)
+        await until(lambda: window.tap_watcher.listener is not None or window.tap_watcher.problem is not None, 10,
+                    "the listener")
+        if window.tap_watcher.problem:
+            raise RuntimeError(window.tap_watcher.problem)
+        window.open_capture(capture)
+        dialog = window.serves.serve_current()
+        assert dialog is not None
+        dialog.resize(720, 440)
+        await settle()
+        path = self.out / "serve-dialog.png"
+        dialog.grab().save(str(path))
+        print(path)
+        dialog.close()
+        twin = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "serve", str(capture), "--socket", str(socket_path), cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        await until(lambda: window.taps.count() == 1, 20, "the served session in the window")
+        script = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "my-client", "version": "0.9.0"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+             "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
+            {"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "demo://readme"}},
+            {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+             "params": {"name": "add", "arguments": {"a": 2, "b": 4}}},
+        ]
+        assert twin.stdin is not None and twin.stdout is not None
+        for message in script:
+            twin.stdin.write(json.dumps(message).encode() + b"\n")
+        await twin.stdin.drain()
+        for _ in range(5):
+            await asyncio.wait_for(twin.stdout.readline(), 20)
+        tab = window.tabs.currentWidget()
+        await until(lambda: any(e.findings and e.method == "tools/call" for e in tab.timeline.visible_events()), 10,
+                    "the unmatched call")
+        missed = next(e for e in tab.timeline.visible_events() if e.findings and e.method == "tools/call")
+        await select(tab, missed.seq)
+        tab.detail.tabs.setCurrentWidget(tab.detail.info)
+        await settle()
+        self.save(window, "serve-live.png")
+        twin.stdin.close()
+        await asyncio.wait_for(twin.wait(), 20)
+        await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the served session")
+        await self.close(window)
+
 
     async def apps(self) -> None:
         """The system monitor's app, from npm (the test cache's copy when there is one, else npx)."""
@@ -375,7 +439,7 @@ async def shoot(out: Path, only: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         shooter = Shooter(out, Path(tmp))
         for name in ("stdio_session", "server_request", "breakpoints", "http_session", "replay_diff", "live_tap",
-                     "apps"):
+                     "serve", "apps"):
             if not only or name in only:
                 await getattr(shooter, name)()
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from inspector.cli.serve_faults import add_fault_options, faults_and_rules, summary_of
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_CANNOT_CONNECT, EXIT_INTERRUPTED, EXIT_OK, SERVE_EXITS, exits_help
 from inspector.core.text import counted, safe
+
+if TYPE_CHECKING:
+    from inspector.core.serve.stdio import ServedCapture
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,6 +37,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="record the served session to this capture: the client's messages and the twin's "
                             "answers, each with the recorded answer it came from, unmatched requests flagged")
     add_fault_options(serve)
+    serve.add_argument("--live", action=argparse.BooleanOptionalAction, default=True,
+                       help="stream the served session to a running window, which shows it in a tab of its own "
+                            "(\"serve: CAPTURE\"), as tap does; --no-live: do not (default: --live, when a window "
+                            "listens)")
+    serve.add_argument("--socket", type=Path, metavar="PATH",
+                       help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
                                        "is answered as an invalid request (default 64M)")
 
@@ -42,7 +52,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from inspector.core.capture import CaptureError
     from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.paced import serve_paced
-    from inspector.core.serve.stdio import ServedCapture, serve_stdio
+    from inspector.core.serve.stdio import serve_stdio
     from inspector.core.serve.twin import Twin
 
     if args.out is not None and _same_file(args.out, args.capture):
@@ -70,9 +80,9 @@ def run_serve(args: argparse.Namespace) -> int:
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
         conductor = conductor_of(twin, *chosen)
         record = None
-        if args.out is not None:
+        if args.out is not None or args.live:
             try:
-                record = ServedCapture(args.out, args.capture, index.capture.header, args.match)
+                record = _record(args, index.capture.header)
             except OSError as exc:
                 print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
                 return EXIT_BAD_INPUT
@@ -89,6 +99,19 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         index.close()
     return EXIT_OK
+
+
+def _record(args: argparse.Namespace, header: dict[str, Any]) -> ServedCapture:
+    """The served session's record: to ``--out``, and with ``--live`` to a listening window too."""
+    from inspector.core.serve.live import LiveCapture
+    from inspector.core.serve.stdio import ServedCapture
+    from inspector.core.tap.channel import TapFeed, default_socket_path
+
+    if not args.live:
+        return ServedCapture(args.out, args.capture, header, args.match)
+    socket = args.socket or default_socket_path()
+    return LiveCapture(args.out, args.capture, header, args.match, lambda hello: TapFeed(
+        socket, hello, warn=lambda text: print(f"mcp-inspector serve: {safe(text)}", file=sys.stderr)))
 
 
 def _summarize(twin: object, capture: Path, record: object, conductor: object = None) -> None:

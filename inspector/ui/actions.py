@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from inspector.ui.controllers.runs import ServerRuns
     from inspector.ui.controllers.settings import SessionSettings
     from inspector.ui.load.run import LoadTests
+    from inspector.ui.serve.run import ServeCaptures
     from inspector.ui.session.tab import SessionTab
 
 Shortcut = str | QKeySequence.StandardKey
@@ -44,6 +45,7 @@ class Window(Protocol):
     load_tests: LoadTests
     collection_runs: CollectionRuns
     baselines: Baselines
+    serves: ServeCaptures
 
     def current_tab(self) -> SessionTab | None: ...
     def open_demo(self) -> Any: ...
@@ -105,6 +107,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("save_baseline", "&Session", "Save tool &baseline…",
                window=lambda w: w.baselines.save_baseline_current(), needs_tab=True),
     ActionSpec("copy_config", "&Session", "Copy server as &config…", window=lambda w: w.files.copy_server_config(),
+               needs_tab=True),
+    ActionSpec("serve_capture", "&Session", "Ser&ve this capture…", window=lambda w: w.serves.serve_current(),
                needs_tab=True),
     ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.session_settings.ask_request_timeout(),
                separator_before=True),

@@ -97,6 +97,7 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     from inspector.ui.host import Controller
     from inspector.ui.load.run import LoadTests
     from inspector.ui.main_window import MainWindow
+    from inspector.ui.serve.run import ServeCaptures
 
     window = MainWindow(settings=settings, store=store, captures=captures, tasks=tasks)
     profiles = window.sidebar.profiles
@@ -110,8 +111,9 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     window.load_tests = LoadTests(window, window.tasks, window.captures, prepare, window)
     window.collection_runs = CollectionRuns(window, window.tasks, window.captures, prepare, window)
     window.baselines = Baselines(window, window.sidebar.store, profiles, window)
+    window.serves = ServeCaptures(window, window.tasks, tap_socket, window)
     controllers: list[Controller] = [settings_, window.files, window.runs, window.tap_watcher, window.comparisons,
-                                     window.load_tests, window.collection_runs, window.baselines]
+                                     window.load_tests, window.collection_runs, window.baselines, window.serves]
     for controller in controllers:
         controller.said.connect(window.say)
         controller.view_ready.connect(window.show_view)
@@ -121,6 +123,7 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     window.session_opened.connect(window.baselines.watch)
     window.baselines.profiles_changed.connect(window.sidebar.reload)
     window.closing.connect(window.tap_watcher.stop)
+    window.closing.connect(window.serves.stop)
     window.files.refresh_recent()
     if listen_for_taps:
         window.tasks.spawn(window.tap_watcher.listen(), "listening for taps")

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from inspector.ui.controllers.settings import SessionSettings
     from inspector.ui.controllers.taps import TapWatcher
     from inspector.ui.load.run import LoadTests
+    from inspector.ui.serve.run import ServeCaptures
 
 #: The window's size on a first start, where the screen has room for it (else the screen's free area).
 DEFAULT_SIZE = QSize(1320, 820)
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
     load_tests: LoadTests
     collection_runs: CollectionRuns
     baselines: Baselines
+    serves: ServeCaptures
 
     session_opened = Signal(object, object)  #: a live session's tab and its target, once attached
     capture_opened = Signal(object)  #: the Path of a capture opened read-only

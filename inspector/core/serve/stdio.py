@@ -38,14 +38,16 @@ UNMATCHED = "serve-unmatched"
 
 
 class ServedCapture:
-    """The capture of a served session (``--out``), written as it happens."""
+    """The capture of a served session (``--out``), written as it happens; without ``path`` only numbered and
+    paired, for :attr:`pipeline`'s listeners (the live feed to a window: :mod:`inspector.core.serve.live`)."""
 
-    def __init__(self, path: Path, source: Path, source_header: dict[str, Any], mode: str) -> None:
+    def __init__(self, path: Path | None, source: Path, source_header: dict[str, Any], mode: str) -> None:
         served = str(source.resolve())
         target: dict[str, Any] = {"transport": "stdio", "argv": ["mcp-inspector", "serve", served, "--match", mode],
                                   "cwd": None, "env": {}, "redacted": True}
         header = make_header(target, serve_of={"path": served, "created": source_header.get("created"), "match": mode})
-        self.writer = CaptureWriter(path, header)
+        self.target = target
+        self.writer = CaptureWriter(path, header) if path is not None else None
         self.pipeline = EventPipeline(self.writer)
         self._start = time.monotonic()
 
@@ -80,10 +82,12 @@ class ServedCapture:
             self._push(sent)
 
     def flush(self) -> None:
-        self.writer.flush()
+        if self.writer is not None:
+            self.writer.flush()
 
     def close(self) -> None:
-        self.writer.close()
+        if self.writer is not None:
+            self.writer.close()
 
 
 def serve_stdio(twin: Twin, *, max_message: int, record: ServedCapture | None = None, stdin_fd: int = 0,

@@ -48,6 +48,10 @@ def tap_status(hello: Mapping[str, Any], state: str, events: int, paused: int = 
     of its messages wait at a breakpoint (``paused``), when any."""
     what = target_words(hello.get("target") or {}) or "?"
     waiting = f"{counted(paused, 'message')} paused at a breakpoint · " if paused else ""
+    if hello.get("role") == "serve":  # mcp-inspector serve --live: the twin of a capture answers the client
+        kept = f"capture {hello['capture']}" if hello.get("capture") else "not recorded (no --out)"
+        return (f"serve {hello.get('name', '?')} ({state}) · read-only: the client drives, the capture answers · "
+                f"{hello.get('serving')} · {events:,} events · {kept}")
     return (f"tap {hello.get('name', '?')} ({state}) · read-only: the client drives · {waiting}{what} · "
             f"{events:,} events · capture {hello.get('capture')}")
 
@@ -56,6 +60,8 @@ def tap_ended_state(end: Mapping[str, Any] | None, hello: Mapping[str, Any]) -> 
     """How a tap's state reads once it ended (``end``: its last word, None when it went away without one)."""
     if end is None:
         return "the tap went away without saying how the server ended"
+    if hello.get("role") == "serve":
+        return "ended: the client closed the session"
     if (hello.get("target") or {}).get("url"):
         return "ended: the tap was stopped"  # an HTTP tap: no server process of its own
     return f"ended: the server exited with {end.get('exit')}"

@@ -17,7 +17,8 @@ Protocol, version 1: UTF-8 JSON, one object per line (``\\n``), tap to window on
 1. hello: ``{"type": "tap", "protocol": 1, "name": NAME, "pid": PID, "capture": PATH or null,
    "target": {...}, "next_seq": N}``. ``target`` is the capture header's (secrets redacted); ``next_seq`` is
    the ``seq`` of the first event this connection carries: a window that connects late finds the earlier
-   events in the capture file.
+   events in the capture file. ``mcp-inspector serve --live`` says ``"role": "serve"`` and ``"serving": PATH``
+   (the served capture) too (:mod:`inspector.core.serve.live`).
 2. events: each exactly as a capture line (:func:`~inspector.core.capture.format.event_to_line`,
    ``docs/capture-format.md``); read them back with :func:`~inspector.core.capture.format.event_from_obj`.
 3. ``{"type": "dropped", "count": N, "total": T}`` where the window was too slow: the tap never waits for the

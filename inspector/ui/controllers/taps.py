@@ -1,5 +1,7 @@
 """Live taps in the window: ``mcp-inspector tap`` finds the window on a private per-user Unix socket (no TCP
-port); each tap gets a read-only tab fed with its events as they come, and an entry in the LIVE TAPS list."""
+port); each tap gets a read-only tab fed with its events as they come, and an entry in the LIVE TAPS list.
+``mcp-inspector serve`` streams each served session the same way (its hello's role: ``serve``), to a tab named
+``serve: CAPTURE``."""
 
 from __future__ import annotations
 
@@ -44,13 +46,15 @@ class TapWatcher(Controller):
     async def _on_tap(self, connection: Any) -> None:
         from inspector.core.wire.events import Event
 
-        tab = SessionTab(f"tap: {connection.name}", self.host.window())
+        role = "serve" if connection.hello.get("role") == "serve" else "tap"  # mcp-inspector serve --live
+        tab = SessionTab(f"{role}: {connection.name}", self.host.window())
         tab.attach_tap(connection.hello)
         pid = connection.hello.get("pid")
         self._tabs[pid] = tab
         self._tab_came(pid).set()
         self.show_view(tab, tab.title, tab.title)
-        item = QListWidgetItem(f"{connection.name} (live)")
+        label = connection.name if role == "tap" else tab.title  # a served session says so in the list too
+        item = QListWidgetItem(f"{label} (live)")
         item.setData(Qt.ItemDataRole.UserRole, tab)
         self.taps.addItem(item)
         dropped = 0
@@ -65,7 +69,7 @@ class TapWatcher(Controller):
         if tab.closed:  # its tab was closed during the tap: the list's entry goes too
             self.taps.takeItem(self.taps.row(item))
             return
-        item.setText(f"{connection.name} (ended)")
+        item.setText(f"{label} (ended)")
         tab.tap_ended(connection.end, dropped)
 
     def _tab_came(self, pid: Any) -> asyncio.Event:

@@ -114,6 +114,7 @@ class DetailView(QWidget):
         self.hex = _editor(self)
         self.http = _editor(self)
         self.info = _editor(self)
+        self.info.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # findings are sentences: read whole
         self.tree = JsonTreeView(self)
         self.colours = VisibleColours(self.pretty, self.highlighter)
         self.tabs.addTab(self.pretty, "Message")

@@ -27,6 +27,8 @@ _REPLAY = "tests/cli/option_effects/test_replay_options.py::"
 _CHECK = "tests/cli/option_effects/test_check_options.py::"
 _TAP = "tests/cli/option_effects/test_tap_options.py::"
 _HTTP_TAP = "tests/tap/test_http_tap.py::"
+_SERVE = "tests/cli/test_serve_cmd.py::"
+_SERVE_LIVE = "tests/cli/option_effects/test_serve_options.py::test_socket_live_and_no_live_reach_the_window"
 _PROGRESS = "tests/cli/test_record_progress_and_cancel.py::"
 _MAX_MESSAGE = "tests/cli/test_max_message.py::"
 _RECORD_ONE_RUN = f"{_RECORD}test_handshake_protocol_version_root_and_answer_reach_the_server"
@@ -336,6 +338,10 @@ EFFECTS: list[Effect] = [
     Effect("serve", "--rules", "a c2s rewrite makes the call match the recorded one and an s2c rewrite changes the "
                                "text our call prints; --out holds the originals and the changed messages, marked",
            f"{_SERVE_FAULTS}test_rules_rewrite_what_the_twin_matches_and_what_it_sends_and_out_keeps_the_marks"),
+    Effect("serve", "--live", "a window listening on --socket gets the served session's hello (role serve) and its "
+                              "events, the unmatched call with its finding", _SERVE_LIVE),
+    Effect("serve", "--no-live", "the window listening on --socket never gets a connection", _SERVE_LIVE),
+    Effect("serve", "--socket", "the served session streams to the window listening on that socket", _SERVE_LIVE),
 ]
 
 
