@@ -33,14 +33,26 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                             "answers, each with the recorded answer it came from, unmatched requests flagged")
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
                                        "is answered as an invalid request (default 64M)")
+    serve.add_argument("--listen", metavar="127.0.0.1:PORT",
+                       help="serve over HTTP on this loopback address instead of stdio (127.0.0.1 or [::1] only; "
+                            "PORT 0 picks a free one); the URL to give the client is printed on stdout, and "
+                            "Ctrl-C or SIGTERM ends it")
+    serve.add_argument("--transport", choices=("streamable-http", "sse", "websocket"), default=None,
+                       help="with --listen: streamable-http (default; the URL ends in /mcp) or sse, the HTTP+SSE "
+                            "transport of 2024-11-05 (/sse, messages POSTed to the endpoint it names); websocket is "
+                            "not served yet")
 
 
 def run_serve(args: argparse.Namespace) -> int:
     from inspector.core.capture import CaptureError
+    from inspector.core.serve.http import served_url
     from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.stdio import ServedCapture, serve_stdio
     from inspector.core.serve.twin import Twin
 
+    listen = _listen(args)
+    if isinstance(listen, int):
+        return listen
     if args.out is not None and _same_file(args.out, args.capture):
         print(f"mcp-inspector: --out {safe(str(args.out))} is the capture being served: writing it would destroy "
               "it; give another file", file=sys.stderr)
@@ -65,14 +77,30 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"mcp-inspector: note: the capture has {counted(index.server_requests, 'request')} of the server to "
                   "the client (sampling, elicitation, roots), which serve does not send yet: the answers they led to "
                   "are served without them", file=sys.stderr)
+        sock = None
+        if listen is not None:
+            from inspector.cli.serve_http import listening_socket
+
+            sock = listening_socket(*listen[:2])
+            if sock is None:
+                return EXIT_BAD_INPUT
+            listen = (listen[0], sock.getsockname()[1], listen[2])
         record = None
         if args.out is not None:
             try:
-                record = ServedCapture(args.out, args.capture, index.capture.header, args.match)
+                record = ServedCapture(args.out, args.capture, index.capture.header, args.match,
+                                       None if listen is None else (listen[2], served_url(*listen)))
             except OSError as exc:
                 print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
+                if sock is not None:
+                    sock.close()
                 return EXIT_BAD_INPUT
             record.note(f"serving {args.capture} (--match {args.match})")
+        if listen is not None:
+            from inspector.cli.serve_http import run_http
+
+            assert sock is not None
+            return run_http(index, lambda: Twin(index, args.match), listen, sock, args, record, _summarize)
         try:
             serve_stdio(twin, max_message=args.max_message, record=record)
         except KeyboardInterrupt:
@@ -84,11 +112,35 @@ def run_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _summarize(twin: object, capture: Path, record: object) -> None:
-    from inspector.core.serve.stdio import ServedCapture
-    from inspector.core.serve.twin import Twin
+def _listen(args: argparse.Namespace) -> tuple[str, int, str] | int | None:
+    """(address, port, transport) of ``--listen``; None for stdio; an exit status after a sentence when the
+    options cannot be served."""
+    from inspector.core.tap.http_guard import ListenError, parse_listen
 
-    assert isinstance(twin, Twin)
+    if args.listen is None:
+        if args.transport is not None:
+            print("mcp-inspector: --transport is for --listen: without it serve speaks stdio", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return None
+    transport = args.transport or "streamable-http"
+    if transport == "websocket":
+        print("mcp-inspector: --transport websocket is not served yet: serve the capture with --transport "
+              "streamable-http (the default) or sse", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        host, port = parse_listen(args.listen, who="serve")
+    except ListenError as exc:
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return host, port, transport
+
+
+def _summarize(twin: object, capture: Path, record: object) -> None:
+    """Say on stderr (and in ``--out``) how many requests were answered and which had no recorded answer;
+    ``twin`` is the :class:`~inspector.core.serve.twin.Twin`, or the totals of an HTTP twin's sessions."""
+    from inspector.core.serve.stdio import ServedCapture
+
+    assert hasattr(twin, "missed") and hasattr(twin, "answered") and hasattr(twin, "summary")
     missed = twin.missed
     head = f"mcp-inspector: served {counted(twin.answered, 'request')} from {safe(str(capture))}"
     if missed:

@@ -40,10 +40,13 @@ UNMATCHED = "serve-unmatched"
 class ServedCapture:
     """The capture of a served session (``--out``), written as it happens."""
 
-    def __init__(self, path: Path, source: Path, source_header: dict[str, Any], mode: str) -> None:
+    def __init__(self, path: Path, source: Path, source_header: dict[str, Any], mode: str,
+                 url: tuple[str, str] | None = None) -> None:
         served = str(source.resolve())
         target: dict[str, Any] = {"transport": "stdio", "argv": ["mcp-inspector", "serve", served, "--match", mode],
                                   "cwd": None, "env": {}, "redacted": True}
+        if url is not None:  # served over HTTP (--listen): (transport, URL)
+            target = {"transport": url[0], "url": url[1], "headers": {}, "redacted": True}
         header = make_header(target, serve_of={"path": served, "created": source_header.get("created"), "match": mode})
         self.writer = CaptureWriter(path, header)
         self.pipeline = EventPipeline(self.writer)
