@@ -6,22 +6,14 @@ address but loopback is refused in one sentence before anything listens."""
 from __future__ import annotations
 
 import json
-import os
-import select
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import anyio
 import httpx
 import pytest
-import warm_cli
-from helpers import ROOT, cli
+from helpers import cli
+from serve_support import CLIENT_TIMEOUT, sdk_session, serving
 from test_serve_cmd import record_demo, recorded_result
 
 from inspector.cli.main import main
@@ -29,9 +21,6 @@ from inspector.core.capture import read_capture
 from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_RPC_ERROR
 from inspector.core.wire.events import Direction, Kind
 
-#: Bound on the served capture starting (its URL printed), and on its end after a signal.
-START_TIMEOUT = 30.0
-CLIENT_TIMEOUT = 30.0
 RUN_TIMEOUT = 60.0
 
 
@@ -39,89 +28,6 @@ RUN_TIMEOUT = 60.0
 def demo_capture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo recorded on stdio with the initialize handshake."""
     return record_demo(tmp_path_factory.mktemp("serve-listen"), "legacy", "--handshake", "legacy")
-
-
-class Served:
-    """A running ``serve --listen``: its URL, and :meth:`stop` (a signal, then its exit status and stderr)."""
-
-    def __init__(self, process: subprocess.Popen[bytes], url: str) -> None:
-        self.process = process
-        self.url = url
-        self.stderr = ""
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            _, err = self.process.communicate(timeout=START_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate(timeout=START_TIMEOUT)
-            pytest.fail(f"serve did not end within {START_TIMEOUT:g} s of signal {sig}")
-        self.stderr = err.decode("utf-8", "replace")
-        return self.process.returncode
-
-
-@contextmanager
-def serving(capture: Path, *options: str) -> Iterator[Served]:
-    """``serve CAPTURE --listen 127.0.0.1:0 OPTIONS`` running; its URL is the line it prints."""
-    argv = [sys.executable, "-m", "inspector", "serve", str(capture), "--listen", "127.0.0.1:0", *options]
-    process = warm_cli.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=dict(os.environ))
-    try:
-        line = _first_line(process, START_TIMEOUT).decode().strip()
-        if not line:
-            process.kill()
-            _, err = process.communicate(timeout=START_TIMEOUT)
-            pytest.fail(f"serve printed no URL within {START_TIMEOUT:g} s: {err.decode('utf-8', 'replace')}")
-        yield Served(process, line)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate(timeout=START_TIMEOUT)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
-
-
-def _first_line(process: subprocess.Popen[bytes], timeout: float) -> bytes:
-    assert process.stdout is not None
-    fd = process.stdout.fileno()
-    line = b""
-    deadline = time.monotonic() + timeout
-    while not line.endswith(b"\n"):
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([fd], [], [], left)[0]:
-            return line
-        piece = os.read(fd, 4096)
-        if not piece:
-            return line
-        line += piece
-    return line
-
-
-async def sdk_session(url: str, transport: str) -> dict[str, Any]:
-    """The SDK's own client over ``transport``: initialize, the tools, add(2, 3), the readme, add(2, 4)."""
-    from mcp.client.session import ClientSession
-
-    if transport == "sse":
-        from mcp.client.sse import sse_client as client
-    else:
-        from mcp.client.streamable_http import streamable_http_client as client
-    with anyio.fail_after(CLIENT_TIMEOUT):
-        async with client(url) as streams, ClientSession(streams[0], streams[1]) as session:
-            name = (await session.initialize()).server_info.name
-            tools = await session.list_tools()
-            call = await session.call_tool("add", {"a": 2, "b": 3})
-            resource = await session.read_resource("demo://readme")
-            try:
-                await session.call_tool("add", {"a": 2, "b": 4})
-                missed = ""
-            except Exception as exc:  # the SDK's MCPError, whatever its module: its message is kept
-                missed = str(exc)
-    return {"server": name, "tools": [t.model_dump(by_alias=True, exclude_none=True) for t in tools.tools],
-            "call": call.structured_content, "text": call.content[0].text, "uri": str(resource.contents[0].uri),
-            "missed": missed}
 
 
 # -- real clients over HTTP -------------------------------------------------------------------------------------
