@@ -34,6 +34,7 @@ import contextlib
 import json
 import secrets
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -63,7 +64,10 @@ REQUEST_HEAD_TIMEOUT = 30.0
 #: Messages waiting for a session's stream.
 STREAM_QUEUE = 1024
 #: Sessions kept at once: a client that opens sessions without end has its oldest ended (404 for it then).
-MAX_SESSIONS = 256
+MAX_SESSIONS = 64
+#: After refusing a request whose body is still coming, how long its bytes are read and dropped before the
+#: connection closes (closing with bytes unread resets it, and the client could lose the answer), as the tap does.
+LINGER_TIMEOUT = 2.0
 #: The ``who`` of the guard's sentences.
 WHO = "this served capture"
 
@@ -79,9 +83,22 @@ class _Session:
 
     id: str
     twin: Twin
-    queue: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(STREAM_QUEUE))
+    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(STREAM_QUEUE))
+    ended: asyncio.Event = field(default_factory=asyncio.Event)  #: set when the session ends: its stream ends
     streaming: bool = False
     dropped: int = 0
+
+    async def put(self, line: bytes) -> bool:
+        """Queue ``line`` for the stream, waiting while it is full; False when the session ended meanwhile."""
+        putting = asyncio.ensure_future(self.queue.put(line))
+        ending = asyncio.ensure_future(self.ended.wait())
+        try:
+            await asyncio.wait([putting, ending], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (putting, ending):
+                if not task.done():
+                    task.cancel()
+        return putting.done() and not putting.cancelled()
 
 
 class _Conn:
@@ -139,6 +156,16 @@ class _Conn:
         """A JSON-RPC error without an id (what the transport's spec allows an HTTP error's body to be)."""
         body = json.dumps({"jsonrpc": "2.0", "error": {"code": code, "message": text}}).encode()
         await self.answer(status, body, "application/json", close=close)
+
+    async def linger(self) -> None:
+        """Shut this side for writing and drop what the client still sends, until it closes or
+        :data:`LINGER_TIMEOUT` passes, so that the answer just written reaches it."""
+        deadline = time.monotonic() + LINGER_TIMEOUT
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            if self.writer.can_write_eof():
+                self.writer.write_eof()
+            while (left := deadline - time.monotonic()) > 0 and await wait_for(self.reader.read(READ_SIZE), left):
+                pass
 
     async def closed(self) -> None:
         """Until the client closes its side (a stream's client sends nothing more)."""
@@ -220,8 +247,7 @@ class HttpTwin:
             return
         self.ended.add(session.twin)
         self.dropped += session.dropped
-        with contextlib.suppress(asyncio.QueueFull):
-            session.queue.put_nowait(None)  # its stream ends
+        session.ended.set()  # its stream ends, a POST waiting for room in it too
 
     def _receive(self, twin: Twin, body: bytes) -> tuple[Any, list[Outgoing]]:
         """The twin's answer to one POSTed body: (the client's event, what the twin sends), recorded."""
@@ -318,6 +344,7 @@ class HttpTwin:
         if body is None:
             await conn.error(413, f"the message is over --max-message ({self.max_message:,} bytes); it was not "
                                   "read", code=-32600, close=True)
+            await conn.linger()
         return body
 
     # -- Streamable HTTP ------------------------------------------------------------------------------------
@@ -415,11 +442,12 @@ class HttpTwin:
         await conn.writer.drain()
 
         async def pump() -> None:
-            while (line := await session.queue.get()) is not None:
-                conn.send(h11.Data(data=sse_event(line, "message")))
+            while True:
+                conn.send(h11.Data(data=sse_event(await session.queue.get(), "message")))
                 await conn.writer.drain()
 
-        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(conn.closed())]
+        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(conn.closed()),
+                 asyncio.ensure_future(session.ended.wait())]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -456,7 +484,9 @@ class HttpTwin:
             await conn.error(400, json.loads(outgoing[0].line)["error"]["message"], PARSE_ERROR)
             return True
         for out in outgoing:  # the stream is the answers' way: a client that does not read it holds its POSTs
-            await session.queue.put(out.line)
+            if not await session.put(out.line):
+                await conn.error(404, "the session ended (its event stream closed) before its answer was sent")
+                return True
         await conn.answer(202, b"Accepted", "text/plain; charset=utf-8")
         return True
 

@@ -18,6 +18,7 @@ import pytest
 from helpers import until
 from test_twin import LEGACY_INIT, notification, request, result, write_capture
 
+from inspector.core.serve import http as serve_http_module
 from inspector.core.serve.http import HttpTwin, serve_http, served_url
 from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.twin import Twin
@@ -238,5 +239,29 @@ def test_a_client_that_leaves_its_stream_ends_its_session_and_the_stop_ends_a_st
             await until(lambda: bool(server.sessions), TIMEOUT, "the unread stream's session")
         raw.close()
         assert server.totals().answered == 0
+
+    run(test)
+
+
+def test_an_http_sse_post_waiting_for_a_stream_never_read_ends_when_the_stream_closes(tmp_path, monkeypatch):
+    big = "x" * (1 << 20)  # answers that fill the socket's buffers at once
+    capture = write_capture(tmp_path / "big.jsonl", [request(1, "tools/list"), result(1, {"tools": [], "pad": big})])
+    monkeypatch.setattr(serve_http_module, "STREAM_QUEUE", 1)
+
+    async def test() -> None:
+        async with served(capture, "sse") as (server, url), httpx.AsyncClient(timeout=TIMEOUT) as client:
+            raw = socket.create_connection(("127.0.0.1", server.port))
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            raw.sendall(f"GET /sse HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            await until(lambda: bool(server.sessions), TIMEOUT, "the stream's session")
+            session = next(iter(server.sessions.values()))
+            endpoint = f"{url.rsplit('/', 1)[0]}/messages/?session_id={session.id}"
+            posts = [asyncio.ensure_future(client.post(endpoint, json=rpc(n, "tools/list"))) for n in range(16)]
+            await until(lambda: session.queue.full() and sum(p.done() for p in posts) < 16, TIMEOUT,
+                        "POSTs waiting for room in a stream nobody reads")
+            raw.close()  # the client leaves its stream: the POSTs still waiting are answered, none hangs
+            done = await asyncio.wait_for(asyncio.gather(*posts), TIMEOUT)
+            assert {r.status_code for r in done} <= {202, 404} and 404 in {r.status_code for r in done}
+            assert not server.sessions
 
     run(test)
