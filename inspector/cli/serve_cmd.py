@@ -1,5 +1,6 @@
 """``mcp-inspector serve CAPTURE``: a recorded session served back as the server, on stdio (a client's config can
-launch it as its server); the twin itself is :mod:`inspector.core.serve`."""
+launch it as its server) or over HTTP on loopback (``--listen``, :mod:`inspector.cli.serve_http`); the twin itself
+is :mod:`inspector.core.serve`."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "(initialize, or server/discover for a 2026-07-28 capture), each request with its recorded "
                     "answer, the server's notifications where the capture had them. A request the capture has no "
                     "answer to gets a JSON-RPC error naming the closest recorded request and what differs; they "
-                    "are listed on stderr at the end. Messages on stdout only; what serve says goes to stderr.",
+                    "are listed on stderr at the end. Messages on stdout only; what serve says goes to stderr. "
+                    "With --listen, the same over HTTP on loopback: the URL to give the client is the one line on "
+                    "stdout, each session gets a twin of its own, and Ctrl-C or SIGTERM ends it.",
         epilog=exits_help(SERVE_EXITS), formatter_class=EpilogFormatter)
     serve.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture to serve")
     serve.add_argument("--match", choices=("auto", "sequential", "strict"), default="auto",

@@ -1,5 +1,5 @@
 """Which test proves that each documented option of record, call (and the other one-shot commands), replay,
-check and tap reaches its effect: one row per (command, option string), with the effect the test observes.
+check, tap and serve reaches its effect: one row per (command, option string), with the effect the test observes.
 
 tests/cli/option_effects/test_option_registry.py walks the real parsers (``inspector.cli.main.build_parser``)
 and fails for an option that has no row here, and for a row whose option or test no longer exists: a new option
@@ -17,7 +17,7 @@ import argparse
 from dataclasses import dataclass
 
 #: The commands whose options must each have a row (one-shot commands other than call: their own options only).
-COMMANDS = ("record", "call", "replay", "check", "tap")
+COMMANDS = ("record", "call", "replay", "check", "tap", "serve")
 ONESHOT_SHARED_WITH = "call"
 
 _TARGET = "tests/cli/option_effects/test_target_options.py::"
@@ -38,6 +38,9 @@ _CHECK_MARKDOWN = f"{_CHECK}test_report_call_tools_and_handshake_reach_the_repor
 _CHECK_JSON = f"{_CHECK}test_format_call_all_tools_and_revision_reach_the_report_and_the_server"
 _CHECK_REQUIREMENTS = f"{_CHECK}test_requirements_runs_one_revisions_set_and_a_sarif_report_comes_from_its_ending"
 _TAP_TWO_RUNS = f"{_TAP}test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window"
+_SERVE = "tests/cli/test_serve_cmd.py::"
+_SERVE_LISTEN = "tests/cli/test_serve_listen.py::test_the_sdks_http_client_gets_the_same_tools_and_result_from_" \
+                "the_served_capture"
 
 
 @dataclass(frozen=True)
@@ -315,6 +318,24 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
+    # -- serve -----------------------------------------------------------------------------------------------
+    Effect("serve", "--listen", "the capture is served over HTTP there (its URL the line on stdout): the SDK's "
+                                "own client gets the tools and the call's result the demo gave; 0.0.0.0, a LAN "
+                                "address or a host name is one sentence and exit 2 "
+                                "(test_listen_on_anything_but_loopback_is_one_sentence_and_exit_2_before_anything_"
+                                "listens)", f"{_SERVE_LISTEN}[streamable-http]"),
+    Effect("serve", "--transport", "sse: the URL ends in /sse, its first event names the endpoint to POST to, and "
+                                   "the SDK's HTTP+SSE client gets the demo's answers on the stream",
+           f"{_SERVE_LISTEN}[sse]"),
+    Effect("serve", "--match", "sequential: the recorded answers in recorded order whatever the client asks; "
+                               "strict: a recorded request out of its order is an error (test_strict_refuses_a_"
+                               "recorded_request_out_of_its_order)",
+           f"{_SERVE}test_sequential_answers_in_recorded_order_whatever_comes"),
+    Effect("serve", "--out", "the served session is a capture: each answer with the seq of the recorded answer it "
+                             "came from, the unmatched request flagged",
+           f"{_SERVE}test_out_records_the_served_session_with_the_recorded_answers_and_the_unmatched_flagged"),
+    Effect("serve", "--max-message", "with 1K, a longer line is answered as an invalid request and the next one "
+                                     "is served", f"{_SERVE}test_a_line_over_max_message_is_an_invalid_request"),
 ]
 
 
