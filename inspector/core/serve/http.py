@@ -164,8 +164,10 @@ class _Conn:
         with contextlib.suppress(TimeoutError, ConnectionError, OSError):
             if self.writer.can_write_eof():
                 self.writer.write_eof()
-            while (left := deadline - time.monotonic()) > 0 and await wait_for(self.reader.read(READ_SIZE), left):
-                pass
+            while (left := deadline - time.monotonic()) > 0:
+                data: bytes = await wait_for(self.reader.read(READ_SIZE), left)
+                if not data:
+                    return  # the client closed its side
 
     async def closed(self) -> None:
         """Until the client closes its side (a stream's client sends nothing more)."""
