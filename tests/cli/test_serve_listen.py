@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx
@@ -48,6 +49,29 @@ def test_the_sdks_http_client_gets_the_same_tools_and_result_from_the_served_cap
     assert (got["call"], got["text"], got["uri"]) == ({"sum": 5}, "5", "demo://readme")
     assert "no recorded answer to this tools/call" in got["missed"] and "(recorded 3, here 4)" in got["missed"]
     assert "1 had no recorded answer" in served.stderr
+
+
+async def sdk_discover(url: str) -> dict[str, Any]:
+    """The SDK's own client at 2026-07-28 over Streamable HTTP: server/discover, then add(2, 3)."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    with anyio.fail_after(CLIENT_TIMEOUT):
+        async with streamable_http_client(url) as streams, ClientSession(streams[0], streams[1]) as session:
+            found = (await session.discover()).model_dump(by_alias=True)
+            call = await session.call_tool("add", {"a": 2, "b": 3})
+    return {"server": found["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "call": call.structured_content}
+
+
+@pytest.mark.integration
+def test_a_2026_07_28_capture_answers_the_sdks_discover_and_call_over_streamable_http(tmp_path):
+    capture = record_demo(tmp_path, "modern")
+    with serving(capture) as served:
+        got = anyio.run(sdk_discover, served.url)
+        call = cli("call", "add", "a=2", "b=3", "--url", served.url, timeout=RUN_TIMEOUT)
+        assert served.stop() == EXIT_OK, served.stderr
+    assert got == {"server": "mcp-inspector-demo", "call": {"sum": 5}}
+    assert call.returncode == EXIT_OK and json.loads(call.stdout) == recorded_result(capture, "tools/call")
 
 
 @pytest.mark.integration
