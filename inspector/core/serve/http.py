@@ -342,11 +342,15 @@ class HttpTwin:
         return False
 
     async def _read_message(self, conn: _Conn) -> bytes | None:
+        """The POSTed message; None after answering a body over ``--max-message`` (413) or an empty one (400)."""
         body = await conn.body(self.max_message)
         if body is None:
             await conn.error(413, f"the message is over --max-message ({self.max_message:,} bytes); it was not "
                                   "read", code=-32600, close=True)
             await conn.linger()
+        elif not body.strip():
+            await conn.error(400, "the POST carries no JSON-RPC message", code=-32600, close=True)
+            return None
         return body
 
     # -- Streamable HTTP ------------------------------------------------------------------------------------

@@ -211,7 +211,7 @@ def test_a_foreign_host_or_origin_is_refused_with_403_and_reaches_no_twin(header
     run(test)
 
 
-def test_a_body_over_max_message_is_refused_unread_and_the_server_goes_on(tmp_path):
+def test_a_body_over_max_message_is_refused_unread_an_empty_one_is_a_400_and_the_server_goes_on(tmp_path):
     capture = session_capture(tmp_path / "c.jsonl")
 
     async def test() -> None:
@@ -220,6 +220,8 @@ def test_a_body_over_max_message_is_refused_unread_and_the_server_goes_on(tmp_pa
             assert big.status_code == 413 and "--max-message" in big.json()["error"]["message"]
             again = await client.post(url, json=rpc(2, "tools/list"), headers=ACCEPT)
             assert again.status_code == 200 and again.json()["id"] == 2
+            empty = await client.post(url, content=b"", headers=ACCEPT)
+            assert empty.status_code == 400 and empty.json()["error"]["code"] == -32600
 
     run(test)
 
