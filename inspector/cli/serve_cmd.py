@@ -41,9 +41,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                             "PORT 0 picks a free one); the URL to give the client is printed on stdout, and "
                             "Ctrl-C or SIGTERM ends it")
     serve.add_argument("--transport", choices=("streamable-http", "sse", "websocket"), default=None,
-                       help="with --listen: streamable-http (default; the URL ends in /mcp) or sse, the HTTP+SSE "
-                            "transport of 2024-11-05 (/sse, messages POSTed to the endpoint it names); websocket is "
-                            "not served yet")
+                       help="with --listen: streamable-http (default; the URL ends in /mcp), sse, the HTTP+SSE "
+                            "transport of 2024-11-05 (/sse, messages POSTed to the endpoint it names), or websocket "
+                            "(ws://.../mcp, a message a text frame; needs the websocket extra)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -127,9 +127,12 @@ def _listen(args: argparse.Namespace) -> tuple[str, int, str] | int | None:
         return None
     transport = args.transport or "streamable-http"
     if transport == "websocket":
-        print("mcp-inspector: --transport websocket is not served yet: serve the capture with --transport "
-              "streamable-http (the default) or sse", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        from inspector.core.serve.websocket import available
+
+        missing = available()
+        if missing is not None:
+            print(f"mcp-inspector: {missing}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     try:
         host, port = parse_listen(args.listen, who="serve")
     except ListenError as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -134,11 +135,27 @@ def test_listen_on_anything_but_loopback_is_one_sentence_and_exit_2_before_anyth
     assert "never-read" not in err
 
 
-def test_websocket_and_transport_without_listen_are_refused_in_a_sentence(tmp_path, capsys):
+def test_websocket_without_wsproto_and_transport_without_listen_are_refused_in_a_sentence(tmp_path, capsys,
+                                                                                          monkeypatch):
     capture = tmp_path / "never-read.jsonl"
+    monkeypatch.setitem(sys.modules, "wsproto", None)  # as without the websocket extra: importing it fails
     assert main(["serve", str(capture), "--listen", "127.0.0.1:0", "--transport", "websocket"]) == EXIT_BAD_INPUT
-    assert capsys.readouterr().err.strip() == ("mcp-inspector: --transport websocket is not served yet: serve the "
-                                               "capture with --transport streamable-http (the default) or sse")
+    assert capsys.readouterr().err.strip() == (
+        "mcp-inspector: --transport websocket needs the wsproto package (pip install "
+        "'mcp-inspector-desktop[websocket]'); serve the capture with --transport streamable-http (the default) or sse")
     assert main(["serve", str(capture), "--transport", "sse"]) == EXIT_BAD_INPUT
     assert "--transport is for --listen" in capsys.readouterr().err
 
+
+@pytest.mark.integration
+def test_our_call_over_websocket_gets_from_the_served_capture_what_the_demo_answered(demo_capture):
+    with serving(demo_capture, "--transport", "websocket") as served:
+        assert served.url.startswith("ws://127.0.0.1:") and served.url.endswith("/mcp")
+        call = cli("call", "add", "a=2", "b=3", "--url", served.url, "--transport", "websocket", timeout=RUN_TIMEOUT)
+        missed = cli("call", "add", "a=2", "b=4", "--url", served.url, "--transport", "websocket",
+                     timeout=RUN_TIMEOUT)
+        assert served.stop() == EXIT_OK, served.stderr
+    assert call.returncode == EXIT_OK, call.stderr
+    assert json.loads(call.stdout) == recorded_result(demo_capture, "tools/call")
+    assert missed.returncode == EXIT_RPC_ERROR and "(recorded 3, here 4)" in missed.stderr
+    assert "1 had no recorded answer" in served.stderr

@@ -19,6 +19,8 @@ against DNS rebinding): a foreign one gets 403 and reaches no twin. HTTP/1.1 is 
 * **HTTP+SSE** (2024-11-05, ``/sse``): a GET opens the event stream, whose first event (``endpoint``) names
   ``/messages/?session_id=ID``; each message POSTed there gets 202 and its answers come on that stream. The
   stream is the session: it ends when the client closes it.
+* **WebSocket** (``ws://.../mcp``): the upgrade of a GET of the MCP endpoint, then a message a text frame each
+  way (:mod:`inspector.core.serve.websocket`); the connection is the session.
 
 Limits as for any peer: a request head over :data:`MAX_HEAD` or a body over ``--max-message`` is refused (431,
 413) without being kept; a head must arrive within :data:`REQUEST_HEAD_TIMEOUT`; what waits for a stream the
@@ -53,7 +55,7 @@ from inspector.core.wire.events import Direction
 from inspector.core.wire.framing import decode_line
 
 #: The transports ``--transport`` may name, and the path of each one's URL.
-TRANSPORTS = {"streamable-http": "/mcp", "sse": "/sse"}
+TRANSPORTS = {"streamable-http": "/mcp", "sse": "/sse", "websocket": "/mcp"}
 MESSAGES_PATH = "/messages/"
 #: Bytes read at a time.
 READ_SIZE = 64 * 1024
@@ -222,6 +224,7 @@ class HttpTwin:
         self.record = record
         self.sessions: dict[str, _Session] = {}
         self.stateless: Twin | None = None  #: the twin of requests without a session
+        self.websockets: dict[int, Twin] = {}  #: the twins of WebSocket connections open now, by id()
         self.ended = ServedTotals()  #: the twins of sessions that ended
         self.refused = 0  #: requests answered 403 (a foreign Host or Origin)
         self.dropped = 0  #: notifications for a GET stream its client did not read
@@ -230,7 +233,8 @@ class HttpTwin:
 
     def totals(self) -> ServedTotals:
         totals = ServedTotals(self.ended.answered, self.ended.missed, list(self.ended.unmatched))
-        for twin in [*(s.twin for s in self.sessions.values()), *([self.stateless] if self.stateless else [])]:
+        for twin in [*(s.twin for s in self.sessions.values()), *([self.stateless] if self.stateless else []),
+                     *self.websockets.values()]:
             totals.add(twin)
         return totals
 
@@ -322,6 +326,9 @@ class HttpTwin:
             if method != "GET":
                 return await self._not_allowed(conn, "GET")
             await self._sse_stream(conn)
+            return False
+        if self.transport == "websocket":
+            await self._websocket(conn, request)
             return False
         if method == "POST":
             return await self._post(conn, request)
@@ -496,6 +503,34 @@ class HttpTwin:
         await conn.answer(202, b"Accepted", "text/plain; charset=utf-8")
         return True
 
+    # -- WebSocket ------------------------------------------------------------------------------------------
+
+    async def _websocket(self, conn: _Conn, request: h11.Request) -> None:
+        """A WebSocket upgrade of the MCP endpoint: the connection is a session with a twin of its own."""
+        from inspector.core.serve import websocket
+
+        headers = {bytes(name): bytes(value) for name, value in request.headers}
+        if request.method != b"GET" or not websocket.is_upgrade(headers):
+            await self._drain(conn, request)
+            await conn.answer(426, b"this served capture speaks WebSocket here: upgrade a GET\n",
+                              "text/plain; charset=utf-8", [("Upgrade", "websocket"), ("Connection", "Upgrade")])
+            return
+        if not isinstance(await conn.next_event(), h11.EndOfMessage):  # an upgrade request has no body
+            raise _Gone()
+        conn.send(h11.InformationalResponse(status_code=101, headers=websocket.accept_headers(headers)))
+        await conn.writer.drain()
+        twin = self.make_twin()
+        self.websockets[id(twin)] = twin
+        try:
+            await websocket.serve_frames(conn.reader, conn.writer, bytes(conn.conn.trailing_data[0]), twin,
+                                         self._receive, self.max_message)
+        except Exception as exc:  # wsproto's protocol errors (a frame it refuses): this connection only ends
+            if not isinstance(exc, (ConnectionError, OSError)) and type(exc).__module__.split(".")[0] != "wsproto":
+                raise
+        finally:
+            self.websockets.pop(id(twin), None)
+            self.ended.add(twin)
+
     # -- stopping -------------------------------------------------------------------------------------------
 
     async def stop(self, grace: float = 2.0) -> None:
@@ -525,8 +560,9 @@ def _is_answer(line: bytes) -> bool:
 
 
 def served_url(host: str, port: int, transport: str) -> str:
-    """The URL a client is given: ``http://127.0.0.1:PORT/mcp`` (``/sse`` for HTTP+SSE)."""
-    return origin_text(host, port) + TRANSPORTS[transport]
+    """The URL a client is given: ``http://127.0.0.1:PORT/mcp`` (``/sse`` for HTTP+SSE, ``ws://`` for
+    WebSocket)."""
+    return origin_text(host, port, "ws" if transport == "websocket" else "http") + TRANSPORTS[transport]
 
 
 async def serve_http(server: HttpTwin, sock: socket.socket, stop: asyncio.Event) -> None:

@@ -325,7 +325,8 @@ EFFECTS: list[Effect] = [
                                 "(test_listen_on_anything_but_loopback_is_one_sentence_and_exit_2_before_anything_"
                                 "listens)", f"{_SERVE_LISTEN}[streamable-http]"),
     Effect("serve", "--transport", "sse: the URL ends in /sse, its first event names the endpoint to POST to, and "
-                                   "the SDK's HTTP+SSE client gets the demo's answers on the stream",
+                                   "the SDK's HTTP+SSE client gets the demo's answers on the stream (websocket: "
+                                   "test_our_call_over_websocket_gets_from_the_served_capture_what_the_demo_answered)",
            f"{_SERVE_LISTEN}[sse]"),
     Effect("serve", "--match", "sequential: the recorded answers in recorded order whatever the client asks; "
                                "strict: a recorded request out of its order is an error (test_strict_refuses_a_"

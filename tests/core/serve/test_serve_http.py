@@ -267,3 +267,52 @@ def test_an_http_sse_post_waiting_for_a_stream_never_read_ends_when_the_stream_c
             assert not server.sessions
 
     run(test)
+
+
+# -- WebSocket -----------------------------------------------------------------------------------------------
+
+
+def test_websocket_answers_a_text_frame_each_and_the_mcp_subprotocol(tmp_path):
+    from httpx_ws import aconnect_ws
+
+    capture = session_capture(tmp_path / "c.jsonl")
+
+    async def test() -> None:
+        async with served(capture, "websocket") as (server, url), httpx.AsyncClient(timeout=TIMEOUT) as client:
+            assert url.startswith("ws://127.0.0.1:") and url.endswith("/mcp")
+            plain = await client.post(url.replace("ws://", "http://"), json=rpc(0, "tools/list"))
+            assert plain.status_code == 426
+            async with aconnect_ws(url.replace("ws://", "http://"), client, subprotocols=["mcp"]) as ws:
+                assert ws.subprotocol == "mcp"
+                await ws.send_text(json.dumps(rpc(0, "initialize", INIT)))
+                assert json.loads(await ws.receive_text())["result"]["serverInfo"]["name"] == "recorded"
+                await ws.send_text(json.dumps(rpc(None, "notifications/initialized")))
+                assert json.loads(await ws.receive_text())["method"] == "notifications/tools/list_changed"
+                await ws.send_text("not json")
+                assert json.loads(await ws.receive_text())["error"]["code"] == -32700
+            await until(lambda: not server.websockets, TIMEOUT, "the connection's twin to end")
+            assert server.totals().answered == 1
+
+    run(test)
+
+
+def test_a_websocket_message_over_max_message_closes_with_1009_and_a_foreign_origin_gets_403(tmp_path):
+    from httpx_ws import WebSocketDisconnect, WebSocketUpgradeError, aconnect_ws
+
+    capture = session_capture(tmp_path / "c.jsonl")
+
+    async def test() -> None:
+        async with served(capture, "websocket", max_message=1000) as (_, url), \
+                httpx.AsyncClient(timeout=TIMEOUT) as client:
+            http_url = url.replace("ws://", "http://")
+            async with aconnect_ws(http_url, client) as ws:
+                await ws.send_text(json.dumps(rpc(1, "tools/list", {"pad": "x" * 5000})))
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    await ws.receive_text()
+                assert closed.value.code == 1009
+            with pytest.raises(WebSocketUpgradeError) as refused:
+                async with aconnect_ws(http_url, client, headers={"Origin": "https://evil.example"}):
+                    pass
+            assert refused.value.response.status_code == 403
+
+    run(test)
