@@ -316,3 +316,30 @@ def test_a_websocket_message_over_max_message_closes_with_1009_and_a_foreign_ori
             assert refused.value.response.status_code == 403
 
     run(test)
+
+
+# -- clients that hold or flood the server -------------------------------------------------------------------
+
+
+def test_a_head_cut_short_gets_408_a_huge_head_431_and_endless_sessions_end_the_oldest(tmp_path, monkeypatch):
+    capture = session_capture(tmp_path / "c.jsonl")
+    monkeypatch.setattr(serve_http_module, "REQUEST_HEAD_TIMEOUT", 0.3)
+    monkeypatch.setattr(serve_http_module, "MAX_SESSIONS", 3)
+
+    async def test() -> None:
+        async with served(capture) as (server, url), httpx.AsyncClient(timeout=TIMEOUT) as client:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1")  # and never the rest
+            answer = await asyncio.wait_for(reader.read(), TIMEOUT)
+            assert answer.startswith(b"HTTP/1.1 408 ")
+            writer.close()
+            huge = await client.post(url, json=rpc(1, "tools/list"), headers={**ACCEPT, "X-Pad": "x" * (200 << 10)})
+            assert huge.status_code == 431
+            opened = [(await client.post(url, json=rpc(0, "initialize", INIT), headers=ACCEPT)).headers[
+                "mcp-session-id"] for _ in range(4)]
+            assert list(server.sessions) == opened[1:]
+            first = await client.post(url, json=rpc(2, "tools/list"), headers={**ACCEPT, "Mcp-Session-Id": opened[0]})
+            assert first.status_code == 404
+            assert server.totals().answered == 4  # the ended session's initialize is still counted
+
+    run(test)
