@@ -17,7 +17,7 @@ from inspector.core.serve.http import HttpTwin, serve_http, served_url
 from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.stdio import ServedCapture
 from inspector.core.serve.twin import Twin
-from inspector.core.text import safe
+from inspector.core.text import counted, safe
 
 #: Signals that end the served capture (the capture of --out complete).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -55,6 +55,10 @@ def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str
         asyncio.run(_main(server, sock, stopped_by))
     finally:
         sock.close()
+        if server.unsent():
+            print(f"mcp-inspector: note: {counted(server.unsent(), 'notification')} the capture's server sent outside "
+                  "requests went to no client: none had a GET stream open to take them (Streamable HTTP sends them "
+                  "only there)", file=sys.stderr)
         summarize(server.totals(), args.capture, record)
     return EXIT_OK
 

@@ -231,6 +231,15 @@ class HttpTwin:
         self.stopping = False
         self._connections: set[asyncio.Task[Any]] = set()
 
+    def unsent(self) -> int:
+        """Notifications of the capture's server outside requests that no stream took: no session or GET stream
+        to carry them, or one its client did not read."""
+        return self.dropped + sum(self._unsent(session) for session in self.sessions.values())
+
+    def _unsent(self, session: _Session) -> int:
+        waiting = session.queue.qsize() if self.transport == "streamable-http" else 0  # never taken by a GET
+        return session.dropped + waiting
+
     def totals(self) -> ServedTotals:
         totals = ServedTotals(self.ended.answered, self.ended.missed, list(self.ended.unmatched))
         for twin in [*(s.twin for s in self.sessions.values()), *([self.stateless] if self.stateless else []),
@@ -252,7 +261,7 @@ class HttpTwin:
         if session is None:
             return
         self.ended.add(session.twin)
-        self.dropped += session.dropped
+        self.dropped += self._unsent(session)
         session.ended.set()  # its stream ends, a POST waiting for room in it too
 
     def _receive(self, twin: Twin, body: bytes) -> tuple[Any, list[Outgoing]]:

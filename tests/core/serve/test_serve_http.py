@@ -89,7 +89,7 @@ def test_initialize_opens_a_session_whose_requests_notifications_and_delete_are_
     capture = session_capture(tmp_path / "c.jsonl")
 
     async def test() -> None:
-        async with served(capture) as (_, url), httpx.AsyncClient(timeout=TIMEOUT) as client:
+        async with served(capture) as (server, url), httpx.AsyncClient(timeout=TIMEOUT) as client:
             init = await client.post(url, json=rpc(0, "initialize", INIT), headers=ACCEPT)
             assert init.status_code == 200 and init.headers["content-type"] == "application/json"
             assert init.json()["result"]["serverInfo"] == {"name": "recorded", "version": "1.0"}
@@ -108,7 +108,9 @@ def test_initialize_opens_a_session_whose_requests_notifications_and_delete_are_
             listed = await client.post(url, json=rpc(6, "tools/list"), headers={
                 "Accept": "application/json", "Mcp-Session-Id": session["Mcp-Session-Id"]})
             assert listed.json()["result"]["tools"][0]["name"] == "work"
+            assert server.unsent() == 2  # list_changed and the update after the call: no GET stream took them
             assert (await client.delete(url, headers=session)).status_code == 200
+            assert server.unsent() == 2
             gone = await client.post(url, json=rpc(7, "tools/list"), headers=session)
             assert gone.status_code == 404 and "no such session" in gone.json()["error"]["message"]
 
