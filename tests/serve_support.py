@@ -3,6 +3,7 @@ served capture running in a process of its own, and the Python SDK's own client 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import select
 import signal
@@ -18,6 +19,20 @@ import anyio
 import pytest
 import warm_cli
 from helpers import ROOT
+
+
+def tap_support() -> Any:
+    """tests/tap/http_tap_support.py (what listens, read in /proc), loaded by its path as that folder's tests do."""
+    module = sys.modules.get("http_tap_support")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("http_tap_support", ROOT / "tests" / "tap" /
+                                                      "http_tap_support.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["http_tap_support"] = module
+        spec.loader.exec_module(module)
+    return module
+
 
 #: Bound on the served capture starting (its URL printed), and on its end after a signal.
 START_TIMEOUT = 30.0

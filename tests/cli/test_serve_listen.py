@@ -15,7 +15,7 @@ import anyio
 import httpx
 import pytest
 from helpers import cli
-from serve_support import CLIENT_TIMEOUT, sdk_session, serving
+from serve_support import CLIENT_TIMEOUT, sdk_session, serving, tap_support
 from test_serve_cmd import record_demo, recorded_result
 
 from inspector.cli.main import main
@@ -113,6 +113,16 @@ def test_a_signal_ends_the_served_capture_with_exit_0_and_out_complete(sig, demo
                                                   == "tools/call")
     notes = [e.data["text"] for e in capture.events if e.kind == Kind.NOTE]
     assert notes[-1].startswith("served ") and f"listening on {served.url} (streamable-http)" in notes
+
+
+@pytest.mark.integration
+def test_serve_listens_on_127_0_0_1_only_while_it_runs_and_nothing_after(demo_capture):
+    support = tap_support()
+    with serving(demo_capture) as served:
+        port = int(served.url.split(":")[2].split("/")[0])
+        assert support.listening_ports_of(served.process.pid) == [("0100007F", port)]  # 127.0.0.1, /proc's way
+        assert served.stop() == EXIT_OK, served.stderr
+    assert not support.port_listens(port)
 
 
 # -- loopback only ------------------------------------------------------------------------------------------------
