@@ -1,5 +1,6 @@
 """``mcp-inspector serve CAPTURE``: a recorded session served back as the server, on stdio (a client's config can
-launch it as its server); the twin itself is :mod:`inspector.core.serve`."""
+launch it as its server) or over HTTP on loopback (``--listen``, :mod:`inspector.cli.serve_http`); the twin itself
+is :mod:`inspector.core.serve`."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "(initialize, or server/discover for a 2026-07-28 capture), each request with its recorded "
                     "answer, the server's notifications where the capture had them. A request the capture has no "
                     "answer to gets a JSON-RPC error naming the closest recorded request and what differs; they "
-                    "are listed on stderr at the end. Messages on stdout only; what serve says goes to stderr.",
+                    "are listed on stderr at the end. Messages on stdout only; what serve says goes to stderr. "
+                    "With --listen, the same over HTTP on loopback: the URL to give the client is the one line on "
+                    "stdout, each session gets a twin of its own, and Ctrl-C or SIGTERM ends it.",
         epilog=exits_help(SERVE_EXITS), formatter_class=EpilogFormatter)
     serve.add_argument("capture", type=Path, metavar="CAPTURE", help="the capture to serve")
     serve.add_argument("--match", choices=("auto", "sequential", "strict"), default="auto",
@@ -45,16 +48,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
                                        "is answered as an invalid request (default 64M)")
+    serve.add_argument("--listen", metavar="127.0.0.1:PORT",
+                       help="serve over HTTP on this loopback address instead of stdio (127.0.0.1 or [::1] only; "
+                            "PORT 0 picks a free one); the URL to give the client is printed on stdout, and "
+                            "Ctrl-C or SIGTERM ends it")
+    serve.add_argument("--transport", choices=("streamable-http", "sse", "websocket"), default=None,
+                       help="with --listen: streamable-http (default; the URL ends in /mcp), sse, the HTTP+SSE "
+                            "transport of 2024-11-05 (/sse, messages POSTed to the endpoint it names), or websocket "
+                            "(ws://.../mcp, a message a text frame; needs the websocket extra)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
     from inspector.cli.serve_faults import conductor_of
     from inspector.core.capture import CaptureError
+    from inspector.core.serve.http import served_url
     from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.paced import serve_paced
     from inspector.core.serve.stdio import serve_stdio
     from inspector.core.serve.twin import Twin
 
+    listen = _listen(args)
+    if isinstance(listen, int):
+        return listen
     if args.out is not None and _same_file(args.out, args.capture):
         print(f"mcp-inspector: --out {safe(str(args.out))} is the capture being served: writing it would destroy "
               "it; give another file", file=sys.stderr)
@@ -78,15 +93,40 @@ def run_serve(args: argparse.Namespace) -> int:
         if twin.handshake.missing:
             print(f"mcp-inspector: {safe(str(args.capture))} has no handshake: initialize is answered with the "
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
-        conductor = conductor_of(twin, *chosen)
+        faults, rules = chosen
+        if listen is not None and (faults or (rules and rules.rules)):
+            print("mcp-inspector: --fault and --rules are served on stdio only for now; leave out --listen, or "
+                  "them", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        conductor = conductor_of(twin, faults, rules) if listen is None else None
+        if listen is not None and index.server_requests:
+            print(f"mcp-inspector: note: the capture has {counted(index.server_requests, 'request')} of the server to "
+                  "the client (sampling, elicitation, roots), which serve sends on stdio only for now: over HTTP the "
+                  "answers they led to are served without them", file=sys.stderr)
+        sock = None
+        if listen is not None:
+            from inspector.cli.serve_http import listening_socket
+
+            sock = listening_socket(*listen[:2])
+            if sock is None:
+                return EXIT_BAD_INPUT
+            listen = (listen[0], sock.getsockname()[1], listen[2])
         record = None
         if args.out is not None or args.live:
             try:
-                record = _record(args, index.capture.header)
+                record = _record(args, index.capture.header,
+                                 None if listen is None else (listen[2], served_url(*listen)))
             except OSError as exc:
                 print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
+                if sock is not None:
+                    sock.close()
                 return EXIT_BAD_INPUT
             record.note(f"serving {args.capture} (--match {args.match})")
+        if listen is not None:
+            from inspector.cli.serve_http import run_http
+
+            assert sock is not None
+            return run_http(index, lambda: Twin(index, args.match), listen, sock, args, record, _summarize)
         try:
             if conductor is None:
                 serve_stdio(twin, max_message=args.max_message, record=record)
@@ -101,24 +141,52 @@ def run_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _record(args: argparse.Namespace, header: dict[str, Any]) -> ServedCapture:
-    """The served session's record: to ``--out``, and with ``--live`` to a listening window too."""
+def _record(args: argparse.Namespace, header: dict[str, Any], url: tuple[str, str] | None) -> ServedCapture:
+    """The served session's record: to ``--out``, and with ``--live`` to a listening window too (``url``: the
+    transport and URL it is served on over HTTP, None on stdio)."""
     from inspector.core.serve.live import LiveCapture
     from inspector.core.serve.stdio import ServedCapture
     from inspector.core.tap.channel import TapFeed, default_socket_path
 
     if not args.live:
-        return ServedCapture(args.out, args.capture, header, args.match)
+        return ServedCapture(args.out, args.capture, header, args.match, url)
     socket = args.socket or default_socket_path()
     return LiveCapture(args.out, args.capture, header, args.match, lambda hello: TapFeed(
-        socket, hello, warn=lambda text: print(f"mcp-inspector serve: {safe(text)}", file=sys.stderr)))
+        socket, hello, warn=lambda text: print(f"mcp-inspector serve: {safe(text)}", file=sys.stderr)), url)
+
+
+def _listen(args: argparse.Namespace) -> tuple[str, int, str] | int | None:
+    """(address, port, transport) of ``--listen``; None for stdio; an exit status after a sentence when the
+    options cannot be served."""
+    from inspector.core.tap.http_guard import ListenError, parse_listen
+
+    if args.listen is None:
+        if args.transport is not None:
+            print("mcp-inspector: --transport is for --listen: without it serve speaks stdio", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return None
+    transport = args.transport or "streamable-http"
+    if transport == "websocket":
+        from inspector.core.serve.websocket import available
+
+        missing = available()
+        if missing is not None:
+            print(f"mcp-inspector: {missing}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    try:
+        host, port = parse_listen(args.listen, who="serve")
+    except ListenError as exc:
+        print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return host, port, transport
 
 
 def _summarize(twin: object, capture: Path, record: object, conductor: object = None) -> None:
+    """Say on stderr (and in ``--out``) how many requests were answered and which had no recorded answer;
+    ``twin`` is the :class:`~inspector.core.serve.twin.Twin`, or the totals of an HTTP twin's sessions."""
     from inspector.core.serve.stdio import ServedCapture
-    from inspector.core.serve.twin import Twin
 
-    assert isinstance(twin, Twin)
+    assert hasattr(twin, "missed") and hasattr(twin, "answered") and hasattr(twin, "summary")
     missed = twin.missed
     head = f"mcp-inspector: served {counted(twin.answered, 'request')} from {safe(str(capture))}"
     if missed:

@@ -210,10 +210,11 @@ def exits_help(exits: tuple[tuple[int, str], ...], after: str = "") -> str:
 
 #: ``serve``
 SERVE_EXITS: tuple[tuple[int, str], ...] = (
-    (EXIT_OK, "the client ended the session (stdin at its end, or stdout closed); requests without a recorded "
-              "answer, if any, are listed on stderr"),
-    (EXIT_BAD_INPUT, "usage: an unusable option, or a file that is no readable capture (missing, unreadable, "
-                     "foreign, of a newer format, cut inside its header)"),
+    (EXIT_OK, "the client ended the session (stdin at its end, or stdout closed), or, with --listen, Ctrl-C or "
+              "SIGTERM stopped it; requests without a recorded answer, if any, are listed on stderr"),
+    (EXIT_BAD_INPUT, "usage: an unusable option (--listen on an address that is not loopback, or a port that "
+                     "cannot be bound), or a file that is no readable capture (missing, unreadable, foreign, of a "
+                     "newer format, cut inside its header)"),
     (EXIT_CANNOT_CONNECT, "nothing to serve: the capture holds no request with an answer (empty, or cut short "
                           "before the first answer)"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),

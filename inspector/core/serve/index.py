@@ -34,6 +34,8 @@ HANDSHAKE_METHODS = ("initialize", "server/discover")
 #: recorded one with the same params was, else with the empty result; never part of the recorded order.
 HOUSEKEEPING = frozenset({"ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"})
 NOTIFICATION_PREFIX = "notifications/"
+#: The server's notifications that belong to the request under way (they come on its own answer's stream).
+REQUEST_SCOPED = frozenset({"notifications/progress", "notifications/message"})
 
 
 def _message_table(direction: str) -> bytes:
@@ -72,6 +74,9 @@ class ServeIndex:
         self._notifications: dict[str, array[int]] = {}  # the client's notifications' rows, by method
         self.server_requests = 0  #: requests of the server's in the capture
         self.server_request_rows = array("q")  #: their rows, ascending
+        #: the server's notifications that belong to no request (list_changed, resource updates; progress and log
+        #: lines aside): what an HTTP twin offers a GET stream for
+        self.unprompted_notifications = 0
         row = self._c2s.find(1)
         while row >= 0:
             partner = columns.partner(row)
@@ -91,9 +96,12 @@ class ServeIndex:
         row = self._s2c.find(1)
         while row >= 0:
             partner = columns.partner(row)
-            if (partner is None or partner > row) and not columns.method(row).startswith(NOTIFICATION_PREFIX):
+            method = columns.method(row)
+            if (partner is None or partner > row) and not method.startswith(NOTIFICATION_PREFIX):
                 self.server_requests += 1
                 self.server_request_rows.append(row)
+            elif method.startswith(NOTIFICATION_PREFIX) and method not in REQUEST_SCOPED:
+                self.unprompted_notifications += 1
             row = self._s2c.find(1, row + 1)
 
     def close(self) -> None:

@@ -103,15 +103,15 @@ class LiveCapture(ServedCapture):
     a listening window; closing it ends the window's tab too."""
 
     def __init__(self, path: Path | None, source: Path, source_header: dict[str, Any], mode: str,
-                 feed: FeedFactory) -> None:
-        super().__init__(path, source, source_header, mode)
+                 feed: FeedFactory, url: tuple[str, str] | None = None) -> None:
+        super().__init__(path, source, source_header, mode, url)
         self.live = LiveServe(feed(hello(source, self.target, path)))
         self.pipeline.listeners.append(self.live.events)
         self.live.start()
 
-    def _push(self, events: list[Event]) -> None:
+    def _push(self, events: list[Event], at: float | None = None) -> None:
         if self.writer is not None or self.live.feed.connected:
-            super()._push(events)
+            super()._push(events, at)
 
     def close(self) -> None:
         super().close()

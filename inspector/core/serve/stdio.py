@@ -41,27 +41,29 @@ class ServedCapture:
     """The capture of a served session (``--out``), written as it happens; without ``path`` only numbered and
     paired, for :attr:`pipeline`'s listeners (the live feed to a window: :mod:`inspector.core.serve.live`)."""
 
-    def __init__(self, path: Path | None, source: Path, source_header: dict[str, Any], mode: str) -> None:
+    def __init__(self, path: Path | None, source: Path, source_header: dict[str, Any], mode: str,
+                 url: tuple[str, str] | None = None) -> None:
         served = str(source.resolve())
         target: dict[str, Any] = {"transport": "stdio", "argv": ["mcp-inspector", "serve", served, "--match", mode],
                                   "cwd": None, "env": {}, "redacted": True}
+        if url is not None:  # served over HTTP (--listen): (transport, URL)
+            target = {"transport": url[0], "url": url[1], "headers": {}, "redacted": True}
         header = make_header(target, serve_of={"path": served, "created": source_header.get("created"), "match": mode})
         self.target = target
         self.writer = CaptureWriter(path, header) if path is not None else None
         self.pipeline = EventPipeline(self.writer)
         self._start = time.monotonic()
 
-    def _push(self, events: list[Event]) -> None:
-        self.pipeline.push(events, time.monotonic() - self._start, time.time())
+    def _push(self, events: list[Event], at: float | None = None) -> None:
+        now = time.monotonic()
+        if at is None:
+            at = now
+        self.pipeline.push(events, at - self._start, time.time() - (now - at))
 
     def push(self, events: list[Event], at: float | None = None) -> None:
         """Record events made elsewhere (:mod:`inspector.core.serve.paced`), stamped ``at`` (a reading of
         ``time.monotonic()``) or now."""
-        if at is None:
-            self._push(events)
-            return
-        now = time.monotonic()
-        self.pipeline.push(events, at - self._start, time.time() - (now - at))
+        self._push(events, at)
 
     def note(self, text: str) -> None:
         self._push([Event(Kind.NOTE, data={"text": text})])

@@ -39,9 +39,9 @@ class ListenError(ValueError):
     """``--listen`` names something the tap will not bind; ``str()`` is one sentence."""
 
 
-def parse_listen(text: str) -> tuple[str, int]:
+def parse_listen(text: str, who: str = "the tap") -> tuple[str, int]:
     """``127.0.0.1:PORT`` or ``[::1]:PORT`` (PORT 0: the kernel picks one) -> (address, port); anything else
-    raises ListenError with a sentence."""
+    raises ListenError with a sentence (``who`` names what listens: the tap, or a served capture)."""
     host, sep, port_text = text.strip().rpartition(":")
     if not sep or not host:
         raise ListenError(f"--listen {text!r}: give an address and a port, such as 127.0.0.1:8765 (port 0 picks a "
@@ -56,9 +56,9 @@ def parse_listen(text: str) -> tuple[str, int]:
         address = ipaddress.ip_address(host)
     except ValueError:
         raise ListenError(f"--listen {text!r}: give the loopback address itself, 127.0.0.1 or [::1], not a name "
-                          "(the tap binds nothing else)") from None
+                          f"({who} binds nothing else)") from None
     if str(address) not in LOOPBACK_ADDRESSES:
-        raise ListenError(f"--listen {text!r} is refused: the tap listens only on 127.0.0.1 or [::1], so that "
+        raise ListenError(f"--listen {text!r} is refused: {who} listens only on 127.0.0.1 or [::1], so that "
                           "nothing outside this machine can reach it")
     return str(address), int(port_text)
 
@@ -166,8 +166,8 @@ def came_back(headers: Iterable[tuple[bytes, bytes]], token: str) -> bool:
 # -- which requests pass ------------------------------------------------------------------------------------
 
 
-def host_problem(host: str | None, port: int) -> str | None:
-    """Why a request's ``Host`` does not name this tap (a sentence), or None when it does."""
+def host_problem(host: str | None, port: int, who: str = "this tap") -> str | None:
+    """Why a request's ``Host`` does not name this tap (or ``who``: a sentence), or None when it does."""
     if host is None:
         return "it has no Host header"
     text = host.strip().lower()
@@ -180,7 +180,7 @@ def host_problem(host: str | None, port: int) -> str | None:
         if not sep:  # no port: the scheme's default
             name, given = text, "80"
     if name not in LOCAL_NAMES or not given.isdigit() or int(given) != port:
-        return f"its Host {host!r} is not this tap's address (a web page's DNS name pointed at this machine?)"
+        return f"its Host {host!r} is not {who}'s address (a web page's DNS name pointed at this machine?)"
     return None
 
 

@@ -42,6 +42,9 @@ _CHECK_REQUIREMENTS = f"{_CHECK}test_requirements_runs_one_revisions_set_and_a_s
 _SERVE = "tests/cli/test_serve_cmd.py::"
 _SERVE_FAULTS = "tests/cli/test_serve_faults.py::"
 _TAP_TWO_RUNS = f"{_TAP}test_capture_name_socket_no_live_and_no_redact_reach_the_capture_and_the_window"
+_SERVE = "tests/cli/test_serve_cmd.py::"
+_SERVE_LISTEN = "tests/cli/test_serve_listen.py::test_the_sdks_http_client_gets_the_same_tools_and_result_from_" \
+                "the_served_capture"
 
 
 @dataclass(frozen=True)
@@ -342,6 +345,15 @@ EFFECTS: list[Effect] = [
                               "events, the unmatched call with its finding", _SERVE_LIVE),
     Effect("serve", "--no-live", "the window listening on --socket never gets a connection", _SERVE_LIVE),
     Effect("serve", "--socket", "the served session streams to the window listening on that socket", _SERVE_LIVE),
+    Effect("serve", "--listen", "the capture is served over HTTP there (its URL the line on stdout): the SDK's "
+                                "own client gets the tools and the call's result the demo gave; 0.0.0.0, a LAN "
+                                "address or a host name is one sentence and exit 2 "
+                                "(test_listen_on_anything_but_loopback_is_one_sentence_and_exit_2_before_anything_"
+                                "listens)", f"{_SERVE_LISTEN}[streamable-http]"),
+    Effect("serve", "--transport", "sse: the URL ends in /sse, its first event names the endpoint to POST to, and "
+                                   "the SDK's HTTP+SSE client gets the demo's answers on the stream (websocket: "
+                                   "test_our_call_over_websocket_gets_from_the_served_capture_what_the_demo_answered)",
+           f"{_SERVE_LISTEN}[sse]"),
 ]
 
 

@@ -1,0 +1,81 @@
+"""``mcp-inspector serve CAPTURE --listen 127.0.0.1:PORT``: the twin over HTTP until Ctrl-C or SIGTERM (the
+server itself is :mod:`inspector.core.serve.http`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from inspector.core.exits import EXIT_OK
+from inspector.core.serve.http import HttpTwin, serve_http, served_url
+from inspector.core.serve.index import ServeIndex
+from inspector.core.serve.stdio import ServedCapture
+from inspector.core.serve.twin import Twin
+from inspector.core.text import counted, safe
+
+#: Signals that end the served capture (the capture of --out complete).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def listening_socket(host: str, port: int) -> socket.socket | None:
+    """The listening socket, or None after a sentence on stderr (the port taken, say)."""
+    from inspector.core.tap.http_guard import origin_text
+    from inspector.core.tap.http_proxy import bind
+
+    try:
+        return bind(host, port)
+    except OSError as exc:
+        print(f"mcp-inspector: cannot listen on {origin_text(host, port)[7:]}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return None
+
+
+def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str, int, str], sock: socket.socket,
+             args: argparse.Namespace, record: ServedCapture | None,
+             summarize: Callable[[Any, Any, Any], None]) -> int:
+    """Serve until SIGINT, SIGTERM or SIGHUP; prints the URL on stdout first. Returns 0 (the stop is the end)."""
+    host, port, transport = listen
+    url = served_url(host, port, transport)
+    server = HttpTwin(make_twin, port=port, transport=transport, max_message=args.max_message,
+                      offers_stream=index.unprompted_notifications > 0, record=record)
+    if record is not None:
+        record.note(f"listening on {url} ({transport})")
+    with contextlib.suppress(OSError, ValueError):
+        print(url, flush=True)
+    print(f"mcp-inspector: serving {safe(str(args.capture))} at {url}; give the client that URL. Ctrl-C ends it",
+          file=sys.stderr, flush=True)
+    stopped_by: list[str] = []
+    try:
+        asyncio.run(_main(server, sock, stopped_by))
+    finally:
+        sock.close()
+        if server.unsent():
+            print(f"mcp-inspector: note: {counted(server.unsent(), 'notification')} the capture's server sent outside "
+                  "requests went to no client: none had a GET stream open to take them (Streamable HTTP sends them "
+                  "only there)", file=sys.stderr)
+        summarize(server.totals(), args.capture, record)
+    return EXIT_OK
+
+
+async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str]) -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def on_signal(sig: int) -> None:
+        stopped_by.append(signal.Signals(sig).name)
+        stop.set()
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, on_signal, sig)
+    try:
+        await serve_http(server, sock, stop)
+    finally:
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(ValueError, RuntimeError):
+                loop.remove_signal_handler(sig)
