@@ -77,6 +77,11 @@ def run_serve(args: argparse.Namespace) -> int:
     chosen = faults_and_rules(args)
     if chosen is None:
         return EXIT_BAD_INPUT
+    faults, rules = chosen
+    if listen is not None and (faults or (rules and rules.rules)):
+        print("mcp-inspector: --fault and --rules are served on stdio only for now; leave out --listen, or them",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         index = ServeIndex(args.capture)
     except CaptureError as exc:
@@ -93,11 +98,6 @@ def run_serve(args: argparse.Namespace) -> int:
         if twin.handshake.missing:
             print(f"mcp-inspector: {safe(str(args.capture))} has no handshake: initialize is answered with the "
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
-        faults, rules = chosen
-        if listen is not None and (faults or (rules and rules.rules)):
-            print("mcp-inspector: --fault and --rules are served on stdio only for now; leave out --listen, or "
-                  "them", file=sys.stderr)
-            return EXIT_BAD_INPUT
         conductor = conductor_of(twin, faults, rules) if listen is None else None
         if listen is not None and index.server_requests:
             print(f"mcp-inspector: note: the capture has {counted(index.server_requests, 'request')} of the server to "

@@ -145,6 +145,14 @@ def test_listen_on_anything_but_loopback_is_one_sentence_and_exit_2_before_anyth
     assert "never-read" not in err
 
 
+def test_faults_and_rules_with_listen_are_refused_in_a_sentence_before_the_capture_is_read(tmp_path, capsys):
+    capture = tmp_path / "never-read.jsonl"
+    assert main(["serve", str(capture), "--listen", "127.0.0.1:0", "--fault", "latency=10"]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == "mcp-inspector: --fault and --rules are served on stdio only for now; leave out --listen, or them"
+    assert not any("never-read" in line for line in err)
+
+
 def test_websocket_without_wsproto_and_transport_without_listen_are_refused_in_a_sentence(tmp_path, capsys,
                                                                                           monkeypatch):
     capture = tmp_path / "never-read.jsonl"
