@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import warm_cli
-from helpers import ROOT
+from helpers import ROOT, wait_until
 from tap_support import DEMO, TIMEOUT, lifecycle, run, stop, tap
 
 from inspector.core.capture import read_capture
@@ -201,6 +201,10 @@ def test_a_signal_to_the_tap_while_a_request_waits_out_a_long_delay_ends_it_at_o
         assert time.monotonic() - began < 8  # not the rule's ten minutes, nor the 10 s the tap gives held ones
     finally:
         stop(client)
+    # the signal cut the tap's wait for its recorder short (it exits at once), and the recorder, in a session of
+    # its own, still finishes the capture: wait for it to get that far
+    wait_until(lambda: any(e.rpc and e.rpc.method == "tools/list" for e in messages(capture)), TIMEOUT,
+               "the recorder to record the held request")
     listed, = [e for e in messages(capture) if e.rpc and e.rpc.method == "tools/list"]
     assert listed.data["intercept"]["role"] == "dropped"  # the server was gone before its delay was over
     notes = [e.data["text"] for e in read_capture(capture).events if e.kind == Kind.NOTE]
