@@ -11,7 +11,7 @@ import pytest
 
 from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.clientbench.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, CheckResult, scenario_status
-from inspector.core.clientbench.scenarios import BANNER, CURSORS, SLOW_SECONDS, SCENARIOS, make
+from inspector.core.clientbench.scenarios import BANNER, CURSORS, SCENARIOS, SLOW_SECONDS, make
 from inspector.core.clientbench.script import ASK_WAIT
 from inspector.core.clientbench.server import NOTE_CRASH
 from inspector.core.clientbench.verdicts import Outcome, judge
