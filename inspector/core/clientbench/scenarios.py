@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.clientbench.script import (
-    DEFAULT_REVISION,
     ECHO,
     INVALID_PARAMS,
     SERVER_INFO,
@@ -52,7 +51,7 @@ class ListChanged(Script):
     summary = ("the server declares tools.listChanged, and changes its tools after the first tools/list: a "
                "client that lists again must use the new list")
 
-    def __init__(self, revision: str = DEFAULT_REVISION) -> None:
+    def __init__(self, revision: str | None = None) -> None:
         super().__init__(revision)
         self.changed = False
 
@@ -87,7 +86,7 @@ class Slow(Script):
     name = "slow"
     summary = f"the server answers the client's first request after the handshake {SLOW_SECONDS:g} s late"
 
-    def __init__(self, revision: str = DEFAULT_REVISION) -> None:
+    def __init__(self, revision: str | None = None) -> None:
         super().__init__(revision)
         self.slow_id: Any = None
         self._slow: list[bytes] = []
@@ -201,8 +200,8 @@ class Modern(Script):
     summary = ("a 2026-07-28-only server: initialize is refused with -32022, server/discover lists 2026-07-28, "
                "and every request must carry its revision in _meta")
 
-    def __init__(self, revision: str = STATELESS_FROM) -> None:
-        super().__init__(STATELESS_FROM)
+    def __init__(self, revision: str | None = None) -> None:
+        super().__init__(STATELESS_FROM)  # whatever --revision says: this server speaks only 2026-07-28
 
     def initialize(self, msg_id: Any, params: dict[str, Any]) -> bytes:
         asked = params.get("protocolVersion")
@@ -223,5 +222,4 @@ SCENARIOS: dict[str, type[Script]] = {cls.name: cls for cls in (
 
 def make(name: str, revision: str | None = None) -> Script:
     """The script of the scenario ``name`` (a KeyError when there is none), speaking ``revision`` when given."""
-    cls = SCENARIOS[name]
-    return cls(revision) if revision else cls()
+    return SCENARIOS[name](revision)

@@ -74,8 +74,12 @@ class Script:
     #: one line for ``--list-scenarios``
     summary = ""
 
-    def __init__(self, revision: str = DEFAULT_REVISION) -> None:
-        self.revision = revision
+    def __init__(self, revision: str | None = None) -> None:
+        #: the revision the server speaks: given (``--revision``), it answers initialize with it whatever the
+        #: client asks (as a server that supports only it); else the client's own when it is of the initialize
+        #: era, or :data:`DEFAULT_REVISION`
+        self.revision = revision or DEFAULT_REVISION
+        self.pinned = revision is not None
         self.exit_code: int | None = None
         self.deadline: float | None = None
         self.client_capabilities: dict[str, Any] | None = None
@@ -171,7 +175,8 @@ class Script:
         asked = params.get("protocolVersion")
         caps = params.get("capabilities")
         self.client_capabilities = caps if isinstance(caps, dict) else {}
-        version = asked if isinstance(asked, str) and asked in HANDSHAKE_REVISIONS else self.revision
+        known = isinstance(asked, str) and asked in HANDSHAKE_REVISIONS and not self.pinned
+        version = asked if known else self.revision
         return result(msg_id, {"protocolVersion": version, "capabilities": self.capabilities(),
                                "serverInfo": SERVER_INFO})
 

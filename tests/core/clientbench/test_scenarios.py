@@ -293,3 +293,9 @@ def test_a_client_that_sent_nothing_is_incomplete_with_the_reason() -> None:
 def test_every_scenario_has_a_summary_and_a_script_of_its_name() -> None:
     for name, cls in SCENARIOS.items():
         assert cls.summary and make(name).name == name
+
+
+def test_a_revision_given_is_the_one_the_server_answers_whatever_the_client_asks() -> None:
+    assert Dialogue("handshake").initialize()[0]["result"]["protocolVersion"] == "2025-11-25"
+    pinned = Dialogue("handshake", "2025-06-18")
+    assert pinned.initialize()[0]["result"]["protocolVersion"] == "2025-06-18"
