@@ -109,7 +109,8 @@ class Script:
         if rpc.kind != jsonrpc.REQUEST:
             return []
         method = rpc.method or ""
-        params = value.get("params") if isinstance(value.get("params"), dict) else {}
+        given = value.get("params")
+        params: dict[str, Any] = given if isinstance(given, dict) else {}
         meta = params.get("_meta")
         caps = meta.get(META_CAPABILITIES) if isinstance(meta, dict) else None
         if isinstance(caps, dict):  # 2026-07-28: the client's capabilities come with each request

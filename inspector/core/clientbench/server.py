@@ -41,7 +41,7 @@ class Recorder:
     """The scenario's capture, written as it happens."""
 
     def __init__(self, path: Path, scenario: str, argv: list[str]) -> None:
-        target = {"transport": "stdio", "argv": argv, "cwd": None, "env": {}, "redacted": True}
+        target: dict[str, object] = {"transport": "stdio", "argv": argv, "cwd": None, "env": {}, "redacted": True}
         self.writer = CaptureWriter(path, make_header(target, scenario=scenario))
         self.pipeline = EventPipeline(self.writer)
         self._start = time.monotonic()

@@ -111,7 +111,9 @@ def judge(name: str, events: list[Event], outcome: Outcome, timeout: float,
     found = common(session, outcome, timeout, revision)
     if name in ("handshake", "legacy-fallback", "modern"):
         found += handshake(session)
-    found += OWN.get(name, lambda s, o, t: [])(session, outcome, timeout)
+    own = OWN.get(name)
+    if own is not None:
+        found += own(session, outcome, timeout)
     return found
 
 
