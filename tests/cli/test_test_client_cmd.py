@@ -130,3 +130,16 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state not in ("Z", "X")
+
+
+@pytest.mark.npm
+def test_the_official_inspector_cli_as_a_client_passes_handshake(tmp_path: Path) -> None:
+    from npm_servers import OFFICIAL_INSPECTOR_PACKAGE, OFFICIAL_INSPECTOR_VERSION, install_package
+
+    node, launcher = install_package(OFFICIAL_INSPECTOR_PACKAGE, OFFICIAL_INSPECTOR_VERSION,
+                                     "clients/launcher/build/index.js")
+    # its options first: the scenario server's argv is appended after them, as its server command
+    client = [node, str(launcher), "--cli", "-e", f"PYTHONPATH={ROOT}", "--method", "tools/list"]
+    result, report = bench(tmp_path, "--scenario", "handshake", client=client)
+    assert result.returncode == EXIT_OK, result.stdout + result.stderr
+    assert report["scenarios"][0]["status"] == "passed"
