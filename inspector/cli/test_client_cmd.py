@@ -29,8 +29,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                     "-m inspector scenario-server NAME --out CAPTURE: the client launches it as its stdio server) "
                     f"and {ENV_SCENARIO}=NAME in its environment. Every message the client sends is recorded and "
                     "judged by the protocol judge of its revision; each scenario adds its own checks. The "
-                    "captures go beside --report (REPORT-captures/), else in the captures folder. Only stdio "
-                    "clients for now.",
+                    "captures go beside --report (REPORT-captures/), else in the captures folder. With "
+                    "--transport http the scenario server listens on 127.0.0.1 and its URL is appended instead.",
         epilog=exits_help(TEST_CLIENT_EXITS) + "\nexamples:\n  mcp-inspector test-client -- python my_client.py\n"
                "  mcp-inspector test-client --scenario handshake --scenario ping --format junit --report out.xml "
                "-- node client.js --\n",
@@ -39,8 +39,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                        help=f"run this scenario (repeat for more; default: all): {', '.join(names)}")
     bench.add_argument("--list-scenarios", action="store_true", help="list the scenarios and what each checks, "
                                                                      "then exit")
-    bench.add_argument("--transport", choices=("stdio",), default="stdio",
-                       help="how the client reaches the scenario server: stdio (the only one yet)")
+    bench.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                       help="how the client reaches the scenario server: stdio (default: the server's argv is "
+                            "appended to the client's command) or http (Streamable HTTP on 127.0.0.1: the server's "
+                            "URL is appended, as the official conformance suite does)")
     bench.add_argument("--revision", choices=list(HANDSHAKE_REVISIONS), metavar="R",
                        help="the revision the scenario servers speak and the judge assumes (default: the client's "
                             "own when it asks for one of the initialize era, else 2025-11-25; the modern scenario "
@@ -85,7 +87,7 @@ def run_test_client(args: argparse.Namespace, command: list[str], parser: argpar
 
     try:
         results = run_async(run_bench(names, command, captures, timeout=args.timeout, revision=args.revision,
-                                      progress=progress))
+                                      transport=args.transport, progress=progress))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except OSError as exc:

@@ -55,6 +55,17 @@ def test_the_python_sdks_client_passes_handshake_over_stdio(tmp_path: Path) -> N
     assert Path(scenario["capture"]).is_file()
 
 
+def test_the_python_sdks_client_passes_handshake_ping_and_crash_over_http(tmp_path: Path) -> None:
+    result, report = bench(tmp_path, "--transport", "http", "--scenario", "handshake", "--scenario", "ping",
+                           "--scenario", "crash", client=SDK_CLIENT)
+    assert result.returncode == EXIT_OK, result.stdout + result.stderr
+    assert [(s["name"], s["status"]) for s in report["scenarios"]] == [
+        ("handshake", "passed"), ("ping", "passed"), ("crash", "passed")]
+    assert checks_of(report, "ping")["ping-answered"]["status"] == "passed"
+    header = json.loads(Path(report["scenarios"][0]["capture"]).read_text(encoding="utf-8").splitlines()[0])
+    assert header["target"]["url"].startswith("http://127.0.0.1:")
+
+
 def test_a_broken_client_fails_with_checks_naming_its_missing_initialized_its_reused_id_and_its_ignored_ping(
         tmp_path: Path) -> None:
     result, report = bench(tmp_path, "--scenario", "handshake", "--scenario", "ping", client=BROKEN_CLIENT)

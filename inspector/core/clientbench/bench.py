@@ -23,6 +23,8 @@ from pathlib import Path
 from inspector.core.capture import CaptureError
 from inspector.core.capture.reader import read_capture
 from inspector.core.clientbench.checks import INCOMPLETE, CheckResult, scenario_status
+from inspector.core.clientbench.http_server import ScenarioHttp
+from inspector.core.clientbench.scenarios import make
 from inspector.core.clientbench.server import NOTE_END
 from inspector.core.clientbench.verdicts import Outcome, judge
 from inspector.core.text import safe
@@ -64,12 +66,32 @@ def server_argv(name: str, capture: Path, revision: str | None) -> list[str]:
 
 
 async def run_scenario(name: str, command: list[str], captures: Path, *, timeout: float = DEFAULT_TIMEOUT,
-                       revision: str | None = None) -> ScenarioResult:
-    """Run ``command`` against the scenario ``name``; the capture goes to ``captures/NAME.jsonl``."""
+                       revision: str | None = None, transport: str = "stdio") -> ScenarioResult:
+    """Run ``command`` against the scenario ``name``; the capture goes to ``captures/NAME.jsonl``. Over
+    ``http`` the scenario server runs here, on 127.0.0.1, and its URL is appended to the command."""
     capture = captures / f"{name}.jsonl"
     if capture.exists():
         capture.unlink()
-    argv = [*command, *server_argv(name, capture, revision)]
+    if transport == "http":
+        http = ScenarioHttp(make(name, revision), capture, name)
+        record = http.record
+        try:
+            argv = [*command, await http.start()]
+            outcome, stdout = await _run_client(name, argv, timeout)
+        finally:
+            await http.close()
+            record.note("the scenario server ends", **{NOTE_END: True})
+            record.close()
+    else:
+        argv = [*command, *server_argv(name, capture, revision)]
+        outcome, stdout = await _run_client(name, argv, timeout)
+    events = [] if outcome.error else await _captured(capture)
+    checks = judge(name, events, outcome, timeout, revision)
+    return ScenarioResult(name, checks, outcome, capture if capture.exists() else None, stdout=stdout, argv=argv)
+
+
+async def _run_client(name: str, argv: list[str], timeout: float) -> tuple[Outcome, str]:
+    """Run the client to its end (or ``timeout``): how it went, and the tail of its stdout."""
     env = {**os.environ, ENV_SCENARIO: name}
     start = time.monotonic()
     try:
@@ -77,9 +99,7 @@ async def run_scenario(name: str, command: list[str], captures: Path, *, timeout
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                                                     env=env, start_new_session=True)
     except OSError as exc:
-        why = f"the client's command {safe(command[0])} cannot be started: {exc.strerror or exc}"
-        outcome = Outcome(error=why)
-        return ScenarioResult(name, judge(name, [], outcome, timeout, revision), outcome, None, argv=argv)
+        return Outcome(error=f"the client's command {safe(argv[0])} cannot be started: {exc.strerror or exc}"), ""
     assert proc.stdout is not None and proc.stderr is not None
     out, err = bytearray(), bytearray()
     readers = [asyncio.ensure_future(_drain(proc.stdout, out)), asyncio.ensure_future(_drain(proc.stderr, err))]
@@ -102,20 +122,18 @@ async def run_scenario(name: str, command: list[str], captures: Path, *, timeout
             reader.cancel()
     outcome = Outcome(exit_code=None if timed_out else proc.returncode, timed_out=timed_out,
                       seconds=time.monotonic() - start, stderr=err.decode("utf-8", "replace"))
-    events = await _captured(capture)
-    checks = judge(name, events, outcome, timeout, revision)
-    return ScenarioResult(name, checks, outcome, capture if capture.exists() else None,
-                          stdout=out.decode("utf-8", "replace"), argv=argv)
+    return outcome, out.decode("utf-8", "replace")
 
 
 async def run_bench(names: list[str], command: list[str], captures: Path, *, timeout: float = DEFAULT_TIMEOUT,
-                    revision: str | None = None,
+                    revision: str | None = None, transport: str = "stdio",
                     progress: Callable[[ScenarioResult], None] | None = None) -> list[ScenarioResult]:
     """Every scenario in ``names``, one after the other."""
     captures.mkdir(parents=True, exist_ok=True)
     results = []
     for name in names:
-        result = await run_scenario(name, command, captures, timeout=timeout, revision=revision)
+        result = await run_scenario(name, command, captures, timeout=timeout, revision=revision,
+                                    transport=transport)
         results.append(result)
         if progress is not None:
             progress(result)

@@ -40,8 +40,10 @@ MAX_LINE = 16 << 20
 class Recorder:
     """The scenario's capture, written as it happens."""
 
-    def __init__(self, path: Path, scenario: str, argv: list[str]) -> None:
+    def __init__(self, path: Path, scenario: str, argv: list[str], url: str | None = None) -> None:
         target: dict[str, object] = {"transport": "stdio", "argv": argv, "cwd": None, "env": {}, "redacted": True}
+        if url is not None:  # the bench's own server over HTTP, whose URL the client was given
+            target = {"transport": "streamable-http", "url": url, "headers": {}, "redacted": True}
         self.writer = CaptureWriter(path, make_header(target, scenario=scenario))
         self.pipeline = EventPipeline(self.writer)
         self._start = time.monotonic()

@@ -323,9 +323,9 @@ EFFECTS: list[Effect] = [
            f"{_BENCH}test_junit_is_xml_with_one_testcase_per_scenario_and_crash_ends_without_a_hang"),
     Effect("test-client", "--list-scenarios", "every scenario is printed with what it checks; nothing runs",
            f"{_BENCH_OPTIONS}test_list_scenarios_prints_every_scenario_with_what_it_checks_and_runs_nothing"),
-    Effect("test-client", "--transport", "stdio: the SDK's client launches the scenario server's argv appended to "
-                                         "its command and passes handshake",
-           f"{_BENCH}test_the_python_sdks_client_passes_handshake_over_stdio"),
+    Effect("test-client", "--transport", "http: the SDK's client is given the URL of a scenario server on "
+                                         "127.0.0.1 (the capture's header) and passes handshake, ping and crash",
+           f"{_BENCH}test_the_python_sdks_client_passes_handshake_ping_and_crash_over_http"),
     Effect("test-client", "--revision", "the scenario server answers initialize with that revision (the capture), "
                                         "though the client asked for 2025-11-25",
            f"{_BENCH_OPTIONS}test_revision_is_what_the_scenario_server_answers_and_format_json_goes_to_stdout"),

@@ -1,5 +1,6 @@
 """A tiny MCP client on the Python SDK (mcp 2.x ``Client``), for test-client's tests: it launches the server argv
-it is given (after an optional ``--``) over stdio, initializes, lists the tools, calls the first and exits.
+it is given (after an optional ``--``) over stdio, or connects to the URL it is given over Streamable HTTP,
+initializes, lists the tools, calls the first and exits.
 
 Its environment is passed on to the server (the SDK passes only a few variables by default), so the scenario
 server imports the same inspector as the bench.
@@ -16,7 +17,10 @@ from mcp.client.stdio import StdioServerParameters
 async def main(argv: list[str]) -> int:
     if argv and argv[0] == "--":
         argv = argv[1:]
-    server = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+    if len(argv) == 1 and argv[0].startswith("http"):
+        server: StdioServerParameters | str = argv[0]
+    else:
+        server = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
     async with Client(server, read_timeout_seconds=20) as client:
         tools = await client.list_tools()
         if tools.tools:
