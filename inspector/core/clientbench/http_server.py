@@ -9,7 +9,9 @@ The same :class:`~inspector.core.clientbench.script.Script` as on stdio answers;
 * What the script sends that answers no request of the client (a ping, a sampling request, a list_changed) goes
   on the newest stream still open; a line that is no JSON (the junk banner) goes with the next line.
 * GET is 405 (no standalone stream: the spec lets a server offer none); DELETE ends the session (200).
-* When the script ends the session (``crash``), every connection is aborted and the listener closed.
+* When the script ends the session (``crash``), or the client sends over
+  :data:`~inspector.core.clientbench.server.FLOOD_MESSAGES` messages, every connection is aborted and the
+  listener closed.
 
 Everything is recorded to the scenario's capture as on stdio: the client's messages ``c2s``, the server's ``s2c``.
 HTTP/1.1 is spoken with h11, as the HTTP tap's listening side does.
@@ -28,7 +30,7 @@ from typing import Any
 import h11
 
 from inspector.core.clientbench.script import Script
-from inspector.core.clientbench.server import NOTE_CRASH, Recorder
+from inspector.core.clientbench.server import FLOOD_MESSAGES, NOTE_CRASH, NOTE_FLOOD, Recorder
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction
@@ -59,6 +61,7 @@ class ScenarioHttp:
         self._s2c = LineDecoder(Direction.S2C, max_line_bytes=MAX_BODY)
         self._kick = asyncio.Event()
         self._ticker: asyncio.Task[None] | None = None
+        self._received = 0
         self.ended = False
 
     async def start(self) -> str:
@@ -85,6 +88,13 @@ class ScenarioHttp:
     def _receive(self, body: bytes) -> list[tuple[Any, asyncio.Queue[bytes]]]:
         """Record and hand the body's messages to the script; the requests among them, each with its stream."""
         events = list(self._c2s.feed(body.replace(b"\n", b" ") + b"\n"))
+        self._received += len(events)
+        if self._received > FLOOD_MESSAGES:
+            if not self.ended:
+                self.record.note(f"the client sent over {FLOOD_MESSAGES} messages: the scenario server stops",
+                                 **{NOTE_FLOOD: True})
+                self._stop()
+            return []
         ids = []
         for event in events:
             self.record.push([event])
@@ -99,7 +109,8 @@ class ScenarioHttp:
                     self._waiting = []
             self._route(self.script.receive(event, time.monotonic()))
             if self.script.exit_code is not None:
-                self._crash()
+                self.record.note("the scenario server exits mid-session, as the scenario says", **{NOTE_CRASH: True})
+                self._stop()
                 break
         self._kick.set()
         return ids
@@ -137,8 +148,8 @@ class ScenarioHttp:
             if self.script.deadline is not None and time.monotonic() >= self.script.deadline:
                 self._route(self.script.tick(time.monotonic()))
 
-    def _crash(self) -> None:
-        self.record.note("the scenario server exits mid-session, as the scenario says", **{NOTE_CRASH: True})
+    def _stop(self) -> None:
+        """End the session as a server that exits does: no more listening, every connection aborted."""
         self.ended = True
         if self._server is not None:
             self._server.close()
