@@ -93,14 +93,19 @@ def test_junit_is_xml_with_one_testcase_per_scenario_and_crash_ends_without_a_ha
     assert (tmp_path / "bench-captures" / "crash.jsonl").is_file()
 
 
-def test_a_client_that_hangs_is_stopped_at_the_timeout_with_everything_it_started(tmp_path: Path) -> None:
+@pytest.mark.report("faults", "test-client: a client that never ends", surface="CLI", group="client bench",
+                    advice="Make the client exit when its work is done (close the server's stdin, wait for it); "
+                           "raise --timeout if it is only slow.")
+def test_a_client_that_hangs_is_stopped_at_the_timeout_with_everything_it_started(tmp_path: Path, report: Any) -> None:
     pid_file = tmp_path / "client.pid"
-    result, report = bench(tmp_path, "--scenario", "handshake", "--timeout", "3", client=HANGING_CLIENT,
+    start = time.monotonic()
+    result, found = bench(tmp_path, "--scenario", "handshake", "--timeout", "3", client=HANGING_CLIENT,
                            env={"HANGING_CLIENT_PID_FILE": str(pid_file)})
     assert result.returncode == EXIT_SERVER_FAILED, result.stderr
-    ended = checks_of(report, "handshake")["ended"]
+    ended = checks_of(found, "handshake")["ended"]
     assert ended["status"] == "failed" and "did not end within 3 s" in ended["sentence"]
     assert not _alive(int(pid_file.read_text()))
+    report.saw(ended["sentence"], seconds=time.monotonic() - start)
 
 
 def test_ctrl_c_ends_the_bench_and_the_client_with_its_group(tmp_path: Path) -> None:
@@ -119,20 +124,29 @@ def test_ctrl_c_ends_the_bench_and_the_client_with_its_group(tmp_path: Path) -> 
         kill_group(proc.pid)
 
 
-def test_a_client_command_that_cannot_start_is_one_sentence_and_status_3(tmp_path: Path) -> None:
-    result, report = bench(tmp_path, "--scenario", "handshake", "--scenario", "ping",
-                           client=[str(tmp_path / "no-such-client")])
+@pytest.mark.report("faults", "test-client: a client command that cannot be started", surface="CLI",
+                    group="client bench", advice="Check the command after --: the program's path, and that it is "
+                                                 "executable.")
+def test_a_client_command_that_cannot_start_is_one_sentence_and_status_3(tmp_path: Path, report: Any) -> None:
+    result, found = bench(tmp_path, "--scenario", "handshake", "--scenario", "ping",
+                          client=[str(tmp_path / "no-such-client")])
     assert result.returncode == EXIT_CANNOT_CONNECT
-    assert [s["status"] for s in report["scenarios"]] == ["incomplete", "incomplete"]
-    assert "cannot be started" in report["scenarios"][0]["checks"][0]["sentence"]
+    assert [s["status"] for s in found["scenarios"]] == ["incomplete", "incomplete"]
+    sentence = found["scenarios"][0]["checks"][0]["sentence"]
+    assert "cannot be started" in sentence
     assert "Traceback" not in result.stderr
+    report.saw(sentence)
 
 
-def test_a_client_that_exits_at_once_is_incomplete_with_why(tmp_path: Path) -> None:
-    result, report = bench(tmp_path, "--scenario", "handshake", client=[sys.executable, "-c", "print('x' * 100000)"])
+@pytest.mark.report("faults", "test-client: a client that exits at once, flooding its stdout", surface="CLI",
+                    group="client bench", advice="Make the client launch the command appended to its own (the "
+                                                 "scenario server) as its MCP server.")
+def test_a_client_that_exits_at_once_is_incomplete_with_why(tmp_path: Path, report: Any) -> None:
+    result, found = bench(tmp_path, "--scenario", "handshake", client=[sys.executable, "-c", "print('x' * 100000)"])
     assert result.returncode == EXIT_INCOMPLETE
-    [check] = report["scenarios"][0]["checks"]
+    [check] = found["scenarios"][0]["checks"]
     assert check["status"] == "incomplete" and "sent the scenario server no message" in check["sentence"]
+    report.saw(check["sentence"])
 
 
 def _alive(pid: int) -> bool:
