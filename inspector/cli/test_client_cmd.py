@@ -18,11 +18,10 @@ FORMAT_BY_SUFFIX = {".json": "json", ".xml": "junit", ".sarif": "sarif"}
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from inspector.cli.argtypes import positive
     from inspector.cli.main import EpilogFormatter
-    from inspector.core.clientbench.bench import DEFAULT_TIMEOUT, ENV_SCENARIO
-    from inspector.core.clientbench.scenarios import SCENARIOS
+    from inspector.core.clientbench.names import DEFAULT_TIMEOUT, ENV_SCENARIO, SCENARIO_NAMES
     from inspector.core.protocol.revisions import HANDSHAKE_REVISIONS
 
-    names = list(SCENARIOS)
+    names = list(SCENARIO_NAMES)
     bench = sub.add_parser(
         "test-client", help="run an MCP client against scenario servers and say what it did right and wrong",
         description="Run the client's command once per scenario, with the scenario server's argv appended (python "

@@ -24,6 +24,7 @@ from inspector.core.capture import CaptureError
 from inspector.core.capture.reader import read_capture
 from inspector.core.clientbench.checks import INCOMPLETE, CheckResult, scenario_status
 from inspector.core.clientbench.http_server import ScenarioHttp
+from inspector.core.clientbench.names import DEFAULT_TIMEOUT, ENV_SCENARIO
 from inspector.core.clientbench.scenarios import make
 from inspector.core.clientbench.server import NOTE_END
 from inspector.core.clientbench.verdicts import Outcome, judge
@@ -32,8 +33,6 @@ from inspector.core.transports.process_group import ProcessGroup
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Event
 
-ENV_SCENARIO = "MCP_INSPECTOR_SCENARIO"
-DEFAULT_TIMEOUT = 30.0
 #: The last bytes of the client's stdout and stderr kept for the report.
 KEPT_OUTPUT = 16 << 10
 #: How long, once the client ended, the scenario server gets to write its last note.

@@ -11,6 +11,7 @@ import pytest
 
 from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.clientbench.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, CheckResult, scenario_status
+from inspector.core.clientbench.names import SCENARIO_NAMES
 from inspector.core.clientbench.scenarios import BANNER, CURSORS, SCENARIOS, SLOW_SECONDS, make
 from inspector.core.clientbench.script import ASK_WAIT
 from inspector.core.clientbench.server import NOTE_CRASH
@@ -299,3 +300,7 @@ def test_a_revision_given_is_the_one_the_server_answers_whatever_the_client_asks
     assert Dialogue("handshake").initialize()[0]["result"]["protocolVersion"] == "2025-11-25"
     pinned = Dialogue("handshake", "2025-06-18")
     assert pinned.initialize()[0]["result"]["protocolVersion"] == "2025-06-18"
+
+
+def test_the_command_lines_scenario_names_are_the_scenarios_in_their_order() -> None:
+    assert tuple(SCENARIOS) == SCENARIO_NAMES

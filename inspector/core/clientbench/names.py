@@ -1,0 +1,12 @@
+"""What the command line needs to know of the bench to build its parser, without importing it (no asyncio, no
+network stack: ``--help`` stays light). :mod:`.scenarios` defines the scenarios of these names, in this order."""
+
+from __future__ import annotations
+
+#: Every scenario, in the order they run by default.
+SCENARIO_NAMES = ("handshake", "ping", "list-changed", "junk-stdout", "slow", "crash", "sampling", "elicitation",
+                  "roots", "pagination", "legacy-fallback", "modern")
+#: The variable that names the scenario in the client's environment.
+ENV_SCENARIO = "MCP_INSPECTOR_SCENARIO"
+#: How long each scenario may run, by default, before the client is stopped (``--timeout``).
+DEFAULT_TIMEOUT = 30.0
