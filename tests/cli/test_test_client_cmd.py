@@ -112,7 +112,8 @@ def test_ctrl_c_ends_the_bench_and_the_client_with_its_group(tmp_path: Path) -> 
     pid_file = tmp_path / "client.pid"
     proc = subprocess.Popen([sys.executable, "-m", "inspector", "test-client", "--scenario", "handshake",
                              "--timeout", "60", "--", *HANGING_CLIENT], cwd=ROOT, start_new_session=True,
-                            env={**os.environ, "HANGING_CLIENT_PID_FILE": str(pid_file)},
+                            env={**os.environ, "HANGING_CLIENT_PID_FILE": str(pid_file),
+                                 "XDG_DATA_HOME": str(tmp_path / "data")},  # its captures in the test's folder
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until(pid_file.exists, 30, "the hanging client's handshake")
