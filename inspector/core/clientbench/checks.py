@@ -29,6 +29,8 @@ SAMPLING = f"{_SPEC}/2025-11-25/client/sampling#error-handling"
 ELICITATION = f"{_SPEC}/2025-11-25/client/elicitation#error-handling"
 ROOTS = f"{_SPEC}/2025-11-25/client/roots#error-handling"
 MESSAGES = f"{_SPEC}/2025-11-25/basic#messages"
+NOTIFICATIONS = f"{_SPEC}/2025-11-25/basic#notifications"
+TOOL_RESULTS = f"{_SPEC}/2025-11-25/server/tools#tool-result"
 DISCOVER = f"{_SPEC}/2026-07-28/server/discover"
 MODERN_VERSIONS = f"{_SPEC}/2026-07-28/basic/lifecycle#version-negotiation"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 #: Every scenario, in the order they run by default.
 SCENARIO_NAMES = ("handshake", "ping", "list-changed", "junk-stdout", "slow", "crash", "sampling", "elicitation",
-                  "roots", "pagination", "legacy-fallback", "modern")
+                  "roots", "pagination", "legacy-fallback", "modern", "unknown-notification", "duplicate-response",
+                  "big-result")
 #: The variable that names the scenario in the client's environment.
 ENV_SCENARIO = "MCP_INSPECTOR_SCENARIO"
 #: How long each scenario may run, by default, before the client is stopped (``--timeout``).

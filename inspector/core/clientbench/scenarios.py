@@ -30,6 +30,10 @@ CURSORS = ("", "b3BhcXVlLTI", "b3BhcXVlLTM")  # page 1 has no cursor
 BEFORE_CHANGE = "old-tool"
 AFTER_CHANGE = "new-tool"
 UNSUPPORTED_VERSION = -32022
+#: The ``unknown-notification`` server's notification: a method no revision defines.
+UNKNOWN_NOTIFICATION = "notifications/mcp-inspector/unknown"
+#: The size of the ``big-result`` server's tools/call text.
+BIG_RESULT_BYTES = 4 << 20
 
 
 class Handshake(Script):
@@ -214,10 +218,41 @@ class Modern(Script):
             "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}, cacheable=True))
 
 
+class UnknownNotification(Script):
+    name = "unknown-notification"
+    summary = "the server sends a notification no revision defines before its answer: the client must ignore it"
+
+    def on_first_request(self, method: str, now: float) -> list[bytes]:
+        return [line({"jsonrpc": "2.0", "method": UNKNOWN_NOTIFICATION, "params": {"note": "ignore me"}})]
+
+
+class DuplicateResponse(Script):
+    name = "duplicate-response"
+    summary = "the server answers the client's first request after the handshake twice: the client must go on"
+
+    def answer(self, msg_id: Any, method: str, params: dict[str, Any], now: float) -> list[bytes]:
+        out = super().answer(msg_id, method, params, now)
+        if self.handshake_done and not getattr(self, "_doubled", False):
+            self._doubled = True
+            out = out + out[-1:]
+        return out
+
+
+class BigResult(Script):
+    name = "big-result"
+    summary = f"tools/call answers with {BIG_RESULT_BYTES >> 20} MiB of text in one message: the client must cope"
+
+    def call(self, msg_id: Any, params: dict[str, Any]) -> bytes:
+        if params.get("name") not in {tool["name"] for tool in self.tools()}:
+            return super().call(msg_id, params)
+        return result(msg_id, self.complete({"content": [{"type": "text", "text": "x" * BIG_RESULT_BYTES}],
+                                             "isError": False}))
+
+
 #: Every scenario, in the order they run by default.
 SCENARIOS: dict[str, type[Script]] = {cls.name: cls for cls in (
     Handshake, Ping, ListChanged, JunkStdout, Slow, Crash, Sampling, Elicitation, Roots, Pagination,
-    LegacyFallback, Modern)}
+    LegacyFallback, Modern, UnknownNotification, DuplicateResponse, BigResult)}
 
 
 def make(name: str, revision: str | None = None) -> Script:

@@ -20,8 +20,10 @@ from inspector.core.clientbench.scenarios import (
     AFTER_CHANGE,
     BANNER,
     BEFORE_CHANGE,
+    BIG_RESULT_BYTES,
     CURSORS,
     SLOW_SECONDS,
+    UNKNOWN_NOTIFICATION,
     UNSUPPORTED_VERSION,
 )
 from inspector.core.clientbench.script import META_VERSION, parse
@@ -385,8 +387,53 @@ def _modern(session: Session, outcome: Outcome, timeout: float) -> list[CheckRes
     return found
 
 
+def _survives(session: Session, outcome: Outcome, fault: Message | None, check_id: str, what: str,
+              url: str) -> list[CheckResult]:
+    """A client survives a fault when it sends anything after it, or ends by itself with status 0."""
+    if fault is None:
+        return [check(check_id, INCOMPLETE, f"the client made no request that {what} could follow", url)]
+    after = next((m for m in session.client if m.event.seq > fault.event.seq), None)
+    if after is not None:
+        return [check(check_id, PASSED, f"the client went on after {what} ({after.method or 'an answer'} "
+                      f"#{after.event.seq})", url, after)]
+    if not outcome.timed_out and outcome.exit_code == 0:
+        return [check(check_id, PASSED, f"the client ended normally (status 0) after {what}", url)]
+    how = "hung" if outcome.timed_out else f"ended with status {outcome.exit_code}"
+    return [check(check_id, FAILED, f"the client sent nothing more after {what} and {how}", url, fault)]
+
+
+def _unknown(session: Session, outcome: Outcome, timeout: float) -> list[CheckResult]:
+    fault = next((m for m in session.server if m.method == UNKNOWN_NOTIFICATION), None)
+    return _survives(session, outcome, fault, "survives-unknown-notification",
+                     "a notification of an unknown method", spec.NOTIFICATIONS)
+
+
+def _duplicate(session: Session, outcome: Outcome, timeout: float) -> list[CheckResult]:
+    seen: set[Any] = set()
+    fault = None
+    for msg in session.server:
+        if msg.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR):
+            key = id_key(msg.id)
+            if key in seen:
+                fault = msg
+                break
+            seen.add(key)
+    return _survives(session, outcome, fault, "survives-duplicate-response", "a second answer to the same request",
+                     spec.RESPONSES)
+
+
+def _big(session: Session, outcome: Outcome, timeout: float) -> list[CheckResult]:
+    fault = next((m for m in session.server if m.event.size >= BIG_RESULT_BYTES), None)
+    if fault is None and not session.requests("tools/call") and _after_handshake(session):
+        return [check("survives-big-result", NOT_APPLICABLE, "the client called no tool, so no big result came",
+                      spec.TOOL_RESULTS)]
+    return _survives(session, outcome, fault, "survives-big-result",
+                     f"a {BIG_RESULT_BYTES >> 20} MiB tools/call result", spec.TOOL_RESULTS)
+
+
 OWN: dict[str, Callable[[Session, Outcome, float], list[CheckResult]]] = {
     "ping": _ping, "sampling": _sampling, "elicitation": _elicitation, "roots": _roots, "junk-stdout": _junk,
     "slow": _slow, "crash": _crash, "pagination": _pagination, "list-changed": _list_changed,
-    "legacy-fallback": _legacy, "modern": _modern,
+    "legacy-fallback": _legacy, "modern": _modern, "unknown-notification": _unknown, "duplicate-response": _duplicate,
+    "big-result": _big,
 }

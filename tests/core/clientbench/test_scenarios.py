@@ -12,7 +12,15 @@ import pytest
 from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.clientbench.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, CheckResult, scenario_status
 from inspector.core.clientbench.names import SCENARIO_NAMES
-from inspector.core.clientbench.scenarios import BANNER, CURSORS, SCENARIOS, SLOW_SECONDS, make
+from inspector.core.clientbench.scenarios import (
+    BANNER,
+    BIG_RESULT_BYTES,
+    CURSORS,
+    SCENARIOS,
+    SLOW_SECONDS,
+    UNKNOWN_NOTIFICATION,
+    make,
+)
 from inspector.core.clientbench.script import ASK_WAIT
 from inspector.core.clientbench.server import NOTE_CRASH
 from inspector.core.clientbench.verdicts import Outcome, judge
@@ -304,3 +312,37 @@ def test_a_revision_given_is_the_one_the_server_answers_whatever_the_client_asks
 
 def test_the_command_lines_scenario_names_are_the_scenarios_in_their_order() -> None:
     assert tuple(SCENARIOS) == SCENARIO_NAMES
+
+
+def test_unknown_notification_comes_before_the_answer_and_a_client_that_stops_there_fails() -> None:
+    talk = Dialogue("unknown-notification")
+    talk.initialize()
+    notice, answer = talk.request(1, "tools/list")
+    assert notice["method"] == UNKNOWN_NOTIFICATION and answer["id"] == 1
+    assert talk.verdict(Outcome(exit_code=1, seconds=1.0))["survives-unknown-notification"].status == FAILED
+    assert talk.verdict(Outcome(exit_code=0, seconds=1.0))["survives-unknown-notification"].status == PASSED
+    talk.request(2, "tools/call", {"name": "echo", "arguments": {}})
+    assert talk.verdict(Outcome(exit_code=1, seconds=1.0))["survives-unknown-notification"].status == PASSED
+
+
+def test_duplicate_response_answers_the_first_request_after_the_handshake_twice() -> None:
+    talk = Dialogue("duplicate-response")
+    talk.initialize()
+    first, second = talk.request(1, "tools/list")
+    assert first == second
+    assert talk.request(2, "tools/list")[0]["id"] == 2
+    assert talk.verdict()["survives-duplicate-response"].status == PASSED
+    hung = Dialogue("duplicate-response")
+    hung.initialize()
+    hung.request(1, "tools/list")
+    assert hung.verdict(Outcome(timed_out=True))["survives-duplicate-response"].status == FAILED
+
+
+def test_big_result_answers_a_tool_call_with_megabytes_and_is_not_applicable_without_a_call() -> None:
+    talk = Dialogue("big-result")
+    talk.initialize()
+    talk.request(1, "tools/list")
+    assert talk.verdict()["survives-big-result"].status == NOT_APPLICABLE
+    [big] = talk.request(2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
+    assert len(big["result"]["content"][0]["text"]) == BIG_RESULT_BYTES
+    assert talk.verdict()["survives-big-result"].status == PASSED
