@@ -146,7 +146,7 @@ def test_a_client_that_exits_at_once_is_incomplete_with_why(tmp_path: Path, repo
     result, found = bench(tmp_path, "--scenario", "handshake", client=[sys.executable, "-c", "print('x' * 100000)"])
     assert result.returncode == EXIT_INCOMPLETE
     [check] = found["scenarios"][0]["checks"]
-    assert check["status"] == "incomplete" and "sent the scenario server no message" in check["sentence"]
+    assert check["status"] == "incomplete" and "the scenario server never started" in check["sentence"]
     report.saw(check["sentence"])
 
 

@@ -106,10 +106,17 @@ def judge(name: str, events: list[Event], outcome: Outcome, timeout: float,
     """Every check of the scenario ``name``."""
     session = Session(events)
     if not session.client:
-        why = "it could not be started: " + outcome.error if outcome.error else (
-            "it ended first" if not outcome.timed_out else f"it did not within {timeout:g} s")
-        return [check("client-spoke", INCOMPLETE, f"the client sent the scenario server no message ({why}); "
-                      "nothing could be checked", spec.STDIO)]
+        if outcome.error:
+            sentence = f"{outcome.error}; nothing could be checked"
+        else:
+            ran = f"it ran {timeout:g} s and was stopped" if outcome.timed_out else \
+                f"it ended with status {outcome.exit_code}"
+            if not events:
+                sentence = (f"the scenario server never started ({ran}): the client must launch the command "
+                            "appended to its own, where the inspector can be imported")
+            else:
+                sentence = f"the client sent the scenario server no message ({ran}); nothing could be checked"
+        return [check("client-spoke", INCOMPLETE, sentence, spec.STDIO)]
     found = common(session, outcome, timeout, revision)
     if name in ("handshake", "legacy-fallback", "modern"):
         found += handshake(session)

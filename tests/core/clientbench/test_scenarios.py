@@ -295,6 +295,7 @@ def test_modern_refuses_initialize_with_32022_and_passes_a_client_that_speaks_20
 def test_a_client_that_sent_nothing_is_incomplete_with_the_reason() -> None:
     checks = judge("handshake", [], Outcome(exit_code=2, seconds=0.1), 30.0)
     assert [c.status for c in checks] == [INCOMPLETE]
+    assert "the scenario server never started (it ended with status 2)" in checks[0].sentence
     never = judge("ping", [], Outcome(error="the client's command nosuch cannot be started: No such file"), 30.0)
     assert "cannot be started" in never[0].sentence
 
