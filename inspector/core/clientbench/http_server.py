@@ -8,6 +8,7 @@ The same :class:`~inspector.core.clientbench.script.Script` as on stdio answers;
   ``initialize`` carries an ``Mcp-Session-Id``. A POST of notifications or responses gets 202 Accepted.
 * What the script sends that answers no request of the client (a ping, a sampling request, a list_changed) goes
   on the newest stream still open; a line that is no JSON (the junk banner) goes with the next line.
+* A body that is no JSON gets 400 with the JSON-RPC parse error.
 * GET is 405 (no standalone stream: the spec lets a server offer none); DELETE ends the session (200).
 * When the script ends the session (``crash``), or the client sends over
   :data:`~inspector.core.clientbench.server.FLOOD_MESSAGES` messages, every connection is aborted and the
@@ -62,6 +63,7 @@ class ScenarioHttp:
         self._kick = asyncio.Event()
         self._ticker: asyncio.Task[None] | None = None
         self._received = 0
+        self._refusal: bytes | None = None  # the parse error of the body being answered, when it is no JSON
         self.ended = False
 
     async def start(self) -> str:
@@ -127,6 +129,9 @@ class ScenarioHttp:
                 continue
             queue = None
             if isinstance(message, dict) and "method" not in message:
+                if message.get("id") is None:  # an answer to a body that is no message: the POST's own, as 400
+                    self._refusal = line
+                    continue
                 queue = self._streams.pop(id_key(message.get("id")), None)
             elif self._open:
                 queue = self._open[-1]
@@ -208,6 +213,13 @@ class ScenarioHttp:
             return
         ids = self._receive(body)
         if self.ended:
+            return
+        refusal, self._refusal = self._refusal, None
+        if not ids and refusal is not None:
+            await _send(writer, conn, h11.Response(status_code=400, headers=[
+                ("content-type", "application/json"), ("content-length", str(len(refusal)))]))
+            await _send(writer, conn, h11.Data(data=refusal))
+            await _send(writer, conn, h11.EndOfMessage())
             return
         if not ids:
             await _send(writer, conn, h11.Response(status_code=202, headers=[("content-length", "0")]))

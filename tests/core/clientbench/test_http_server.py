@@ -36,6 +36,8 @@ async def _ping_dialogue(tmp_path: Path) -> tuple[list[Any], list[Any]]:
             assert sse_messages(init.text)[0]["result"]["protocolVersion"] == "2025-11-25"
             assert (await client.post(url, json=INITIALIZED, headers=HEADERS)).status_code == 202
             assert (await client.get(url, headers=HEADERS)).status_code == 405
+            junk = await client.post(url, content=b"{not json", headers=HEADERS)
+            assert junk.status_code == 400 and junk.json()["error"]["code"] == -32700
             seen: list[Any] = []
             async with client.stream("POST", url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                                      headers=HEADERS) as stream:
