@@ -43,9 +43,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                             "appended to the client's command) or http (Streamable HTTP on 127.0.0.1: the server's "
                             "URL is appended, as the official conformance suite does)")
     bench.add_argument("--revision", choices=list(HANDSHAKE_REVISIONS), metavar="R",
-                       help="the revision the scenario servers speak and the judge assumes (default: the client's "
-                            "own when it asks for one of the initialize era, else 2025-11-25; the modern scenario "
-                            "speaks 2026-07-28 whatever this says)")
+                       help="the revision the scenario servers answer initialize with, whatever the client asks, "
+                            "and the judge assumes (default: the client's own when it asks for one of the initialize "
+                            "era, else 2025-11-25; the modern scenario speaks 2026-07-28 whatever this says)")
     bench.add_argument("--timeout", type=positive, default=DEFAULT_TIMEOUT, metavar="S",
                        help=f"seconds each scenario may run before the client is stopped (default "
                             f"{DEFAULT_TIMEOUT:g})")
