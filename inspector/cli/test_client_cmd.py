@@ -18,7 +18,7 @@ FORMAT_BY_SUFFIX = {".json": "json", ".xml": "junit", ".sarif": "sarif"}
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from inspector.cli.argtypes import positive
     from inspector.cli.main import EpilogFormatter
-    from inspector.core.clientbench.names import DEFAULT_TIMEOUT, ENV_SCENARIO, SCENARIO_NAMES
+    from inspector.core.clientbench.names import DEFAULT_SCENARIOS, DEFAULT_TIMEOUT, ENV_SCENARIO, SCENARIO_NAMES
     from inspector.core.protocol.revisions import HANDSHAKE_REVISIONS
 
     names = list(SCENARIO_NAMES)
@@ -35,7 +35,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                "-- node client.js --\n",
         formatter_class=EpilogFormatter)
     bench.add_argument("--scenario", action="append", choices=names, metavar="NAME",
-                       help=f"run this scenario (repeat for more; default: all): {', '.join(names)}")
+                       help=f"run this scenario (repeat for more): {', '.join(names)} (default: all but "
+                            f"{', '.join(n for n in names if n not in DEFAULT_SCENARIOS)})")
     bench.add_argument("--list-scenarios", action="store_true", help="list the scenarios and what each checks, "
                                                                      "then exit")
     bench.add_argument("--transport", choices=("stdio", "http"), default="stdio",
@@ -67,6 +68,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 def run_test_client(args: argparse.Namespace, command: list[str], parser: argparse.ArgumentParser) -> int:
     from inspector.cli.main import run_async
     from inspector.core.clientbench.bench import ScenarioResult, run_bench
+    from inspector.core.clientbench.names import DEFAULT_SCENARIOS
     from inspector.core.clientbench.report import exit_status, render
     from inspector.core.clientbench.scenarios import SCENARIOS
 
@@ -77,7 +79,7 @@ def run_test_client(args: argparse.Namespace, command: list[str], parser: argpar
     if not command:
         parser.error("test-client needs the client's command after --, for example: test-client -- python "
                      "my_client.py")
-    names = list(dict.fromkeys(args.scenario or SCENARIOS))
+    names = list(dict.fromkeys(args.scenario or DEFAULT_SCENARIOS))
     fmt = args.format or (FORMAT_BY_SUFFIX.get(args.report.suffix.lower(), "text") if args.report else "text")
     captures = _captures_dir(args.report)
 

@@ -249,10 +249,26 @@ class BigResult(Script):
                                              "isError": False}))
 
 
-#: Every scenario, in the order they run by default.
+class NoAnswer(Script):
+    name = "no-answer"
+    summary = ("the server never answers the client's first request after the handshake: the client should time "
+               "out and cancel it (not run by default: it lasts as long as the client's own timeout)")
+
+    def __init__(self, revision: str | None = None) -> None:
+        super().__init__(revision)
+        self.silent_id: Any = None
+
+    def answer(self, msg_id: Any, method: str, params: dict[str, Any], now: float) -> list[bytes]:
+        if self.silent_id is None and self.handshake_done:
+            self.silent_id = msg_id
+            return []
+        return super().answer(msg_id, method, params, now)
+
+
+#: Every scenario, in the order they run (those of :data:`~.names.DEFAULT_SCENARIOS` by default).
 SCENARIOS: dict[str, type[Script]] = {cls.name: cls for cls in (
     Handshake, Ping, ListChanged, JunkStdout, Slow, Crash, Sampling, Elicitation, Roots, Pagination,
-    LegacyFallback, Modern, UnknownNotification, DuplicateResponse, BigResult)}
+    LegacyFallback, Modern, UnknownNotification, DuplicateResponse, BigResult, NoAnswer)}
 
 
 def make(name: str, revision: str | None = None) -> Script:

@@ -438,9 +438,28 @@ def _big(session: Session, outcome: Outcome, timeout: float) -> list[CheckResult
                      f"a {BIG_RESULT_BYTES >> 20} MiB tools/call result", spec.TOOL_RESULTS)
 
 
+def _no_answer(session: Session, outcome: Outcome, timeout: float) -> list[CheckResult]:
+    requests = [m for m in session.requests() if m.method not in ("initialize", "server/discover", "ping")]
+    if not requests:
+        return [check("cancels-on-timeout", INCOMPLETE, "the client made no request after the handshake",
+                      spec.TIMEOUTS)]
+    silent = requests[0]
+    cancel = next((m for m in session.client if m.method == "notifications/cancelled" and isinstance(m.value, dict)
+                   and isinstance(m.value.get("params"), dict)
+                   and id_key(m.value["params"].get("requestId")) == id_key(silent.id)), None)
+    if cancel is not None:
+        return [check("cancels-on-timeout", PASSED, f"the client cancelled {silent.method} after "
+                      f"{cancel.event.t - silent.event.t:.1f} s without an answer", spec.TIMEOUTS, cancel)]
+    if outcome.timed_out:
+        return [check("cancels-on-timeout", FAILED, f"the client waited for its answer to {silent.method} for the "
+                      f"whole {timeout:g} s and never cancelled it", spec.TIMEOUTS, silent)]
+    return [check("cancels-on-timeout", FAILED, f"the client ended without an answer to {silent.method} and without "
+                  "cancelling it (the spec says it SHOULD send notifications/cancelled)", spec.TIMEOUTS, silent)]
+
+
 OWN: dict[str, Callable[[Session, Outcome, float], list[CheckResult]]] = {
     "ping": _ping, "sampling": _sampling, "elicitation": _elicitation, "roots": _roots, "junk-stdout": _junk,
     "slow": _slow, "crash": _crash, "pagination": _pagination, "list-changed": _list_changed,
     "legacy-fallback": _legacy, "modern": _modern, "unknown-notification": _unknown, "duplicate-response": _duplicate,
-    "big-result": _big,
+    "big-result": _big, "no-answer": _no_answer,
 }

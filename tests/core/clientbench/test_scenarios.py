@@ -347,3 +347,16 @@ def test_big_result_answers_a_tool_call_with_megabytes_and_is_not_applicable_wit
     [big] = talk.request(2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
     assert len(big["result"]["content"][0]["text"]) == BIG_RESULT_BYTES
     assert talk.verdict()["survives-big-result"].status == PASSED
+
+
+def test_no_answer_never_answers_and_passes_a_client_that_cancels() -> None:
+    talk = Dialogue("no-answer")
+    talk.initialize()
+    assert talk.request(1, "tools/list") == []
+    assert talk.wait(3600) == []
+    hung = talk.verdict(Outcome(timed_out=True, seconds=30.0))["cancels-on-timeout"]
+    assert hung.status == FAILED and "never cancelled" in hung.sentence
+    assert talk.verdict()["cancels-on-timeout"].status == FAILED
+    talk.notify("notifications/cancelled", {"requestId": 1, "reason": "timed out"})
+    assert talk.verdict()["cancels-on-timeout"].status == PASSED
+    assert talk.request(2, "tools/list")[0]["id"] == 2
