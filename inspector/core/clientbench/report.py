@@ -1,7 +1,8 @@
 """The bench's report: text for a person, JSON, JUnit XML (one testcase per scenario) and SARIF 2.1.0.
 
-JSON is ``{"client": [...], "scenarios": [{"name", "status", "capture", "exit_code", "timed_out", "checks":
-[{"id", "status", "sentence", "spec", "seq"}]}]}``. JUnit: a testsuite ``mcp-inspector test-client``, a testcase
+JSON is ``{"client": [...], "scenarios": [{"name", "status", "capture", "exit_code", "timed_out", "seconds",
+"stdout", "stderr", "checks": [{"id", "status", "sentence", "spec", "seq"}]}]}`` (the client's output: the last
+16 KiB of each). JUnit: a testsuite ``mcp-inspector test-client``, a testcase
 per scenario, a ``failure`` for a failed one (its failed checks as the text), ``skipped`` for an incomplete one.
 SARIF: as ``check --format sarif`` builds it (inspector/core/check/sarif.py): one run, a rule per check id with the
 spec text as ``helpUri``, a result per failed check (kind ``fail``, level ``error``) and per incomplete one
@@ -72,6 +73,7 @@ def as_dict(result: ScenarioResult) -> dict[str, Any]:
             "capture": str(result.capture) if result.capture else None,
             "exit_code": result.outcome.exit_code, "timed_out": result.outcome.timed_out,
             "seconds": round(result.outcome.seconds, 3),
+            "stdout": result.stdout, "stderr": result.outcome.stderr,
             "checks": [{"id": c.id, "status": c.status, "sentence": c.sentence, "spec": c.spec, "seq": c.seq}
                        for c in result.checks]}
 

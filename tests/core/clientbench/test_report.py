@@ -39,6 +39,7 @@ def test_json_has_the_issues_shape(tmp_path: Path) -> None:
         ("handshake", PASSED), ("ping", FAILED), ("crash", INCOMPLETE)]
     check = report["scenarios"][1]["checks"][0]
     assert {"id", "status", "sentence"} <= set(check) and check["seq"] == 7 and check["spec"] == PING
+    assert report["scenarios"][1]["stderr"].startswith("a line")
 
 
 def test_junit_parses_with_one_testcase_per_scenario_a_failure_and_a_skip(tmp_path: Path) -> None:
