@@ -35,11 +35,11 @@ def render() -> str:
         "     Do not edit: change the registry and run python scripts/option_effects.py. -->",
         "",
         "Every option of `record`, `call` (whose options the other one-shot commands share), `replay`, `check`, "
-        "`tap` and `serve`, with what a test observes when the option is given: the server's own log (a test "
-        "server that writes down what reached it), an HTTP server's record of the requests it got, the capture, "
-        "the report or the output. Each test runs the command as a user does, against a real server. A new option "
-        "fails the suite (tests/cli/option_effects/test_option_registry.py) until a test proves what it does and has "
-        "its row here.",
+        "`tap`, `serve` and `test-client`, with what a test observes when the option is given: the server's own log "
+        "(a test server that writes down what reached it), an HTTP server's record of the requests it got, the "
+        "capture, the report or the output. Each test runs the command as a user does, against a real server. A "
+        "new option fails the suite (tests/cli/option_effects/test_option_registry.py) until a test proves what it "
+        "does and has its row here.",
     ]
     order = [*COMMANDS[:2], *sorted({e.command for e in EFFECTS} - set(COMMANDS)), *COMMANDS[2:]]
     for command in order:

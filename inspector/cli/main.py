@@ -189,6 +189,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     from inspector.cli.run_cmd import add_parser as add_run
     from inspector.cli.serve_cmd import add_parser as add_serve
     from inspector.cli.tap_cmd import add_parser as add_tap
+    from inspector.cli.test_client_cmd import add_parsers as add_test_client
     from inspector.cli.wrap_cmd import add_parsers as add_wrap
 
     add_replay_parser(sub)
@@ -206,6 +207,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_load(sub)
     add_app(sub)
     add_serve(sub)
+    add_test_client(sub)
     return parser
 
 
@@ -428,6 +430,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.serve_cmd import run_serve
 
         return run_serve(args)
+    if args.command in ("test-client", "scenario-server"):
+        from inspector.cli.test_client_cmd import run_scenario_server, run_test_client
+
+        return run_test_client(args, command, parser) if args.command == "test-client" else run_scenario_server(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

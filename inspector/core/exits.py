@@ -219,3 +219,15 @@ SERVE_EXITS: tuple[tuple[int, str], ...] = (
                           "before the first answer)"),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
+
+
+#: ``test-client``
+TEST_CLIENT_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "every scenario run passed"),
+    (EXIT_SERVER_FAILED, "a scenario failed: the client broke a check (the report names each)"),
+    (EXIT_BAD_INPUT, "usage: an unusable option, an unknown --scenario, or no client command after --"),
+    (EXIT_CANNOT_CONNECT, "the client's command cannot be started"),
+    (EXIT_INCOMPLETE, "no scenario failed, but some were incomplete: the client never got far enough (each says "
+                      "why)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C); the client and everything it started were ended"),
+)

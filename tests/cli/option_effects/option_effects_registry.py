@@ -17,7 +17,7 @@ import argparse
 from dataclasses import dataclass
 
 #: The commands whose options must each have a row (one-shot commands other than call: their own options only).
-COMMANDS = ("record", "call", "replay", "check", "tap", "serve")
+COMMANDS = ("record", "call", "replay", "check", "tap", "serve", "test-client")
 ONESHOT_SHARED_WITH = "call"
 
 _TARGET = "tests/cli/option_effects/test_target_options.py::"
@@ -26,6 +26,8 @@ _ONESHOT = "tests/cli/option_effects/test_oneshot_options.py::"
 _REPLAY = "tests/cli/option_effects/test_replay_options.py::"
 _CHECK = "tests/cli/option_effects/test_check_options.py::"
 _TAP = "tests/cli/option_effects/test_tap_options.py::"
+_BENCH = "tests/cli/test_test_client_cmd.py::"
+_BENCH_OPTIONS = "tests/cli/option_effects/test_test_client_options.py::"
 _HTTP_TAP = "tests/tap/test_http_tap.py::"
 _SERVE = "tests/cli/test_serve_cmd.py::"
 _SERVE_LIVE = "tests/cli/option_effects/test_serve_options.py::test_socket_live_and_no_live_reach_the_window"
@@ -354,6 +356,26 @@ EFFECTS: list[Effect] = [
                                    "the SDK's HTTP+SSE client gets the demo's answers on the stream (websocket: "
                                    "test_our_call_over_websocket_gets_from_the_served_capture_what_the_demo_answered)",
            f"{_SERVE_LISTEN}[sse]"),
+    # -- test-client -----------------------------------------------------------------------------------------
+    Effect("test-client", "--scenario", "only the scenarios named run, in that order: the JUnit report has one "
+                                        "testcase each",
+           f"{_BENCH}test_junit_is_xml_with_one_testcase_per_scenario_and_crash_ends_without_a_hang"),
+    Effect("test-client", "--list-scenarios", "every scenario is printed with what it checks; nothing runs",
+           f"{_BENCH_OPTIONS}test_list_scenarios_prints_every_scenario_with_what_it_checks_and_runs_nothing"),
+    Effect("test-client", "--transport", "http: the SDK's client is given the URL of a scenario server on "
+                                         "127.0.0.1 (the capture's header) and passes handshake, ping and crash",
+           f"{_BENCH}test_the_python_sdks_client_passes_handshake_ping_and_crash_over_http"),
+    Effect("test-client", "--revision", "the scenario server answers initialize with that revision (the capture), "
+                                        "though the client asked for 2025-11-25",
+           f"{_BENCH_OPTIONS}test_revision_is_what_the_scenario_server_answers_and_format_json_goes_to_stdout"),
+    Effect("test-client", "--timeout", "with 3, a client that never ends is stopped after 3 s with everything it "
+                                       "started, and the check ended says so",
+           f"{_BENCH}test_a_client_that_hangs_is_stopped_at_the_timeout_with_everything_it_started"),
+    Effect("test-client", "--format", "json: the report on stdout is JSON, its scenario naming its capture",
+           f"{_BENCH_OPTIONS}test_revision_is_what_the_scenario_server_answers_and_format_json_goes_to_stdout"),
+    Effect("test-client", "--report", "the report is written there (JUnit from .xml) and the captures beside it, "
+                                      "in REPORT-captures/",
+           f"{_BENCH}test_junit_is_xml_with_one_testcase_per_scenario_and_crash_ends_without_a_hang"),
 ]
 
 
