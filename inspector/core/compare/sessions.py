@@ -104,6 +104,7 @@ class ServerRecord:
     name: str | None = None
     version: str | None = None
     protocol_version: str | None = None
+    instructions: str | None = None  #: the server's instructions (initialize's, or server/discover's)
     #: kind -> key -> item; a kind missing here was never listed completely
     interface: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     exchanges: list[Exchange] = field(default_factory=list)
@@ -188,6 +189,8 @@ def _server_info(record: ServerRecord, result: dict[str, Any]) -> None:
         version = supported[-1]
     if isinstance(version, str):
         record.protocol_version = version
+    if isinstance(result.get("instructions"), str):
+        record.instructions = result["instructions"]
 
 
 def _page(record: ServerRecord, kind: str, params: Any, result: dict[str, Any],
