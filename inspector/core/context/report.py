@@ -110,8 +110,8 @@ def render_sarif(report: ContextReport, exit_code: int) -> str:
              for r in RULES]
     results = [{"ruleId": f.rule, "ruleIndex": index[f.rule], "kind": "fail", "level": f.severity,
                 "message": {"text": f"{f.kind} {f.item}, {f.field}: {f.message}: {f.excerpt}"},
-                "logicalLocations": [{"name": f.item, "fullyQualifiedName": f"{f.kind}s/{f.item}/{f.field}",
-                                      "kind": "member"}],
+                "locations": [{"logicalLocations": [{"name": f.item, "kind": "member",
+                                                     "fullyQualifiedName": f"{f.kind}s/{f.item}/{f.field}"}]}],
                 "properties": {"kind": f.kind, "item": f.item, "field": f.field, "span": [f.start, f.end],
                                "excerpt": f.excerpt}} for f in report.findings]
     run = {"tool": {"driver": {"name": "mcp-inspector", "version": __version__,
