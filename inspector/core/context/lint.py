@@ -195,26 +195,53 @@ _ADDRESS = r"(?:https?://[^\s\"'<>)]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\bwebhook
 _EXFIL_RE = re.compile(_SEND + _sentence(100) + _ADDRESS, _FLAGS)
 
 
+#: Words one of which a text must hold (lower-cased) for a rule's patterns to be tried at all: most strings of a
+#: listing hold none, and a substring test is far cheaper than the patterns (benchmarks/context.py).
+_GATES = {
+    "sensitive": (".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".env", "/etc/", ".aws", "credential",
+                  ".netrc", ".npmrc", ".pypirc", ".kube", "mcp.json", "claude_desktop", ".cursor", ".docker",
+                  "private", "api key", "api_key", "api-key", "apikey", "secret", "access token", "access_token",
+                  "access-token", "accesstoken", "password", "environment", "env var", "environ", "seed phrase",
+                  "keychain", "ssh key"),
+    "conceal": ("not ", "n't", "never", "without", "avoid", "keep ", "hide ", "upset", "angry"),
+    "ignore": ("ignore", "disregard", "forget", "override", "bypass", "discard", "you are now", "instruction", "<"),
+    "shadow": ("tool", "function", "bcc", "carbon", "behavio", "rules", "instructions", "mail", "message"),
+    "exfil": ("http", "@", "webhook"),
+}
+
+
+def _gate(low: str, name: str) -> bool:
+    return any(word in low for word in _GATES[name])
+
+
 def _phrases(text: str) -> Iterator[tuple[Rule, str, int, int, str]]:
-    for m in _SENSITIVE_RE.finditer(text):
-        yield SENSITIVE, ERROR, *m.span(), "tells the model to read or pass a secret, file or the environment"
-    if not _SENSITIVE_RE.search(text):
-        for m in _SECRET_PATH_RE.finditer(text):
-            yield SENSITIVE, WARNING, *m.span(), "names a file that holds secrets"
-    for pattern in _CONCEAL_RES:
-        for m in pattern.finditer(text):
-            yield CONCEAL, ERROR, *m.span(), "tells the model to hide something from the user"
-    for pattern in _IGNORE_RES:
-        for m in pattern.finditer(text):
-            severity = WARNING if m.group().startswith("<") else ERROR
-            yield IGNORE, severity, *m.span(), "tells the model to set aside its instructions" \
-                if severity == ERROR else "a pseudo-tag that marks text as instructions for the model"
-    for index, pattern in enumerate(_SHADOW_RES):
-        for m in pattern.finditer(text):
-            severity = WARNING if index == 1 else ERROR  # BCC alone: said of a mail tool's own parameter too
-            yield SHADOW, severity, *m.span(), "gives the model instructions about other tools or messages"
-    for m in _EXFIL_RE.finditer(text):
-        yield EXFIL, ERROR, *m.span(), "tells the model to send something to an address"
+    low = text.lower()
+    if _gate(low, "sensitive"):
+        directed = False
+        for m in _SENSITIVE_RE.finditer(text):
+            directed = True
+            yield SENSITIVE, ERROR, *m.span(), "tells the model to read or pass a secret, file or the environment"
+        if not directed:
+            for m in _SECRET_PATH_RE.finditer(text):
+                yield SENSITIVE, WARNING, *m.span(), "names a file that holds secrets"
+    if _gate(low, "conceal"):
+        for pattern in _CONCEAL_RES:
+            for m in pattern.finditer(text):
+                yield CONCEAL, ERROR, *m.span(), "tells the model to hide something from the user"
+    if _gate(low, "ignore"):
+        for pattern in _IGNORE_RES:
+            for m in pattern.finditer(text):
+                severity = WARNING if m.group().startswith("<") else ERROR
+                yield IGNORE, severity, *m.span(), "tells the model to set aside its instructions" \
+                    if severity == ERROR else "a pseudo-tag that marks text as instructions for the model"
+    if _gate(low, "shadow"):
+        for index, pattern in enumerate(_SHADOW_RES):
+            for m in pattern.finditer(text):
+                severity = WARNING if index == 1 else ERROR  # BCC alone: said of a mail tool's own parameter too
+                yield SHADOW, severity, *m.span(), "gives the model instructions about other tools or messages"
+    if _gate(low, "exfil"):
+        for m in _EXFIL_RE.finditer(text):
+            yield EXFIL, ERROR, *m.span(), "tells the model to send something to an address"
 
 
 # -- walking a listing ----------------------------------------------------------------------------------------
