@@ -38,6 +38,7 @@ def rules_in(text: str) -> set[str]:
     ("A zero\u200bwidth space.", "hidden-characters"),
 ])
 def test_each_rule_finds_its_example(text, rule):
+    """The examples docs/context-rules.md gives of each rule."""
     assert rule in rules_in(text)
 
 
@@ -50,10 +51,15 @@ def test_each_rule_finds_its_example(text, rule):
     "List the user's notes. Passwords stored in notes are shown as asterisks.",
     "A URL to fetch, e.g. https://example.com/page",
     "Multiply two numbers. Use add for sums instead.",
+    "Do not use this tool for large files.",
+    "Shows the user's notes.",
+    "Ignore case when matching.",
+    "Previous page of results.",
     "Family emoji: 👨\u200d👩\u200d👧",  # a ZWJ sequence is no hidden text
     "مرحبا\u200fبالعالم",  # a right-to-left mark in Arabic text is a note at most
 ])
 def test_honest_descriptions_get_no_warning_or_error(text):
+    """The honest texts docs/context-rules.md gives, and real servers' descriptions."""
     assert not [f for f in lint_text(text) if f[1] != "note"]
 
 
