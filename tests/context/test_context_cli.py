@@ -101,3 +101,19 @@ def test_no_server_and_no_capture_is_a_sentence_and_exit_2():
     done = cli("context")
     assert done.returncode == EXIT_BAD_INPUT
     assert "--capture FILE" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_the_tokenizer_option_changes_the_counts_and_every_format_names_it(tmp_path):
+    capture = tmp_path / "time.jsonl"
+    assert cli("context", "--out", str(capture), "--", *TIME).returncode == EXIT_OK
+    docs = {}
+    for name in ("o200k_base", "cl100k_base", "bytes"):
+        done = cli("context", "--capture", str(capture), "--format", "json", "--tokenizer", name)
+        assert done.returncode == EXIT_OK, done.stderr
+        docs[name] = json.loads(done.stdout)
+        assert docs[name]["tokenizer"].startswith(name)
+    assert len({d["totals"]["tokens"] for d in docs.values()}) == 3
+    assert len({d["totals"]["bytes"] for d in docs.values()}) == 1
+    assert all(t["tokens"] == -(-t["bytes"] // 4) for t in docs["bytes"]["tools"])
+    text = cli("context", "--capture", str(capture), "--tokenizer", "cl100k_base")
+    assert "tokenizer cl100k_base" in text.stdout.splitlines()[0]
