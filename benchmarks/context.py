@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspector.core.context.cost import Listing, costs  # noqa: E402  (after the path is set)
-from inspector.core.context.lint import lint  # noqa: E402
-from inspector.core.context.report import examine  # noqa: E402
-from inspector.core.context.tokenizers import load_encoding, tokenizer  # noqa: E402
+from inspector.core.context.cost import Listing, costs
+from inspector.core.context.lint import lint
+from inspector.core.context.report import examine
+from inspector.core.context.tokenizers import load_encoding, tokenizer
 
 WORDS = ("the file path query result list items user record value server request page token limit order date "
          "name field filter match sort create update delete return search fetch repository issue branch commit "
