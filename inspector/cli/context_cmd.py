@@ -56,7 +56,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "secrets, concealment, shadowing of other tools, injected instructions and exfiltration "
                     "(docs/context-rules.md). The tokeniser works offline: its encoding files ship with "
                     "mcp-inspector.",
-        epilog=CONTEXT_EPILOG + exits_help(CONTEXT_EXITS, CONTEXT_EXITS_ORDER), formatter_class=EpilogFormatter)
+        epilog=CONTEXT_EPILOG + exits_help(CONTEXT_EXITS, CONTEXT_EXITS_ORDER), formatter_class=EpilogFormatter,
+        conflict_handler="resolve")  # --server is redefined below: repeatable here
     context.add_argument("--capture", type=Path, metavar="CAPTURE",
                          help="take the listing from this capture (its last complete tools/list, prompts/list, "
                               "resources/templates/list and the handshake's instructions) instead of a server")
@@ -72,6 +73,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                               "for an estimate (a token per 4 UTF-8 bytes)")
     context.add_argument("--out", type=Path, metavar="CAPTURE", help="save the live session as a capture")
     add_server_options(context)
+    config = next(g for g in context._action_groups if any("--config" in a.option_strings for a in g._group_actions))
+    config.add_argument("--server", action="append", default=[], metavar="NAME",
+                        help="the server of --config to use (may be left out when the file has only one); repeat "
+                             "it to cost several servers together and report the tool names they share")
 
 
 def run_context(args: argparse.Namespace, command: list[str]) -> int:
@@ -81,39 +86,56 @@ def run_context(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.core.compare.sessions import CompareError
     from inspector.core.connect.opened import CannotOpen
     from inspector.core.connect.target import InputError, Target
-    from inspector.core.context.report import examine
+    from inspector.core.context.report import examine, examine_servers
     from inspector.core.context.sources import from_capture, from_server, listing_of
     from inspector.core.context.tokenizers import TokenizerError, tokenizer
 
     fmt = args.format or (FORMAT_BY_SUFFIX.get(args.report.suffix.lower(), "text") if args.report else "text")
+    names: list[str] = args.server
     try:
         tok = tokenizer(args.tokenizer)
         if args.capture is not None:
             if names_server(args, command):
                 return fail("--capture names where the listing comes from; leave out -- CMD, --url and --server")
-            record = from_capture(args.capture)
+            records = [from_capture(args.capture)]
         else:
             problem = server_problem(args, command, "context", "context")
             if problem:
                 return fail(problem + " (or --capture FILE)")
-            record = run_async(from_server(Target.from_args(args, command), args.out))
+            records = [run_async(from_server(Target.from_args(one, command), out))
+                       for one, out in _each_server(args, names)]
     except (TokenizerError, CompareError, InputError) as exc:
         return fail(str(exc))
     except CannotOpen as exc:
         return fail(str(exc), open_status(exc.exit_code))
     except KeyboardInterrupt:
         return fail("interrupted; the server was shut down", EXIT_INTERRUPTED)
-    listing = listing_of(record)
-    if listing.tools is None:
-        why = "; ".join(record.notes) or "it holds no complete tools/list"
-        return fail(f"no tools/list from {record.source}: {why}")
-    report = examine(listing, tok, record.describe(), budget=args.budget, notes=record.notes)
+    for record in records:
+        if record.interface.get("tools") is None:
+            why = "; ".join(record.notes) or "it holds no complete tools/list"
+            return fail(f"no tools/list from {record.source}: {why}")
+    notes = [note for record in records for note in record.notes]
+    if len(records) == 1:
+        report = examine(listing_of(records[0]), tok, records[0].describe(), budget=args.budget, notes=notes)
+    else:
+        report = examine_servers([(name, listing_of(r)) for name, r in zip(names, records, strict=True)], tok,
+                                 budget=args.budget, notes=notes)
     code = EXIT_DIFFERENT if report.failing_findings else EXIT_OVER_BUDGET if report.over_budget else EXIT_OK
     if not _write(report, fmt, code, args.report):
         return EXIT_BAD_INPUT
     if report.over_budget:
         print(f"mcp-inspector: {safe(report.budget_sentence())}", file=sys.stderr)
     return code
+
+
+def _each_server(args: argparse.Namespace, names: list[str]) -> list[tuple[argparse.Namespace, Path | None]]:
+    """The command line once per ``--server`` NAME (once when fewer than two), with its ``--out`` capture:
+    ``--out x.jsonl`` is ``x-NAME.jsonl`` for each of several servers."""
+    if len(names) < 2:
+        return [(argparse.Namespace(**{**vars(args), "server": names[0] if names else None}), args.out)]
+    out: Path | None = args.out
+    return [(argparse.Namespace(**{**vars(args), "server": name}),
+             None if out is None else out.with_name(f"{out.stem}-{name}{out.suffix}")) for name in names]
 
 
 def _write(report: Any, fmt: str, code: int, path: Path | None) -> bool:

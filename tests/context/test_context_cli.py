@@ -117,3 +117,19 @@ def test_the_tokenizer_option_changes_the_counts_and_every_format_names_it(tmp_p
     assert all(t["tokens"] == -(-t["bytes"] // 4) for t in docs["bytes"]["tools"])
     text = cli("context", "--capture", str(capture), "--tokenizer", "cl100k_base")
     assert "tokenizer cl100k_base" in text.stdout.splitlines()[0]
+
+
+def test_several_servers_of_a_config_are_costed_together_and_their_shared_tool_names_reported(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "demo": {"command": DEMO[0], "args": DEMO[1:]},
+        "poisoned": {"command": POISONED[0], "args": POISONED[1:]},
+        "time": {"command": TIME[0], "args": TIME[1:]}}}), encoding="utf-8")
+    done = cli("context", "--config", str(config), "--server", "demo", "--server", "time", "--format", "json")
+    assert done.returncode == EXIT_OK, done.stderr
+    doc = json.loads(done.stdout)
+    assert {t["server"] for t in doc["tools"]} == {"demo", "time"} and doc["findings"] == []
+    both = cli("context", "--config", str(config), "--server", "demo", "--server", "poisoned", "--format", "json")
+    assert both.returncode == EXIT_DIFFERENT, both.stderr
+    shared = {f["item"] for f in json.loads(both.stdout)["findings"] if f["rule"] == "tool-name-collision"}
+    assert shared == {"echo", "add"}

@@ -9,7 +9,7 @@ import pytest
 from helpers import ROOT
 
 from inspector.core.context.cost import Listing
-from inspector.core.context.lint import lint, lint_text, visible
+from inspector.core.context.lint import collisions, lint, lint_text, visible
 
 
 def tags(text: str) -> str:
@@ -111,3 +111,11 @@ def test_the_instructions_prompts_and_templates_are_linted_too():
 def test_server_everything_s_tools_get_no_finding():
     tools = json.loads((ROOT / "tests" / "data" / "everything-tools.json").read_text())["tools"]
     assert lint(Listing(tools=tools)) == []
+
+
+def test_a_tool_name_two_servers_list_is_one_warning_naming_both_servers():
+    a = Listing(tools=[{"name": "send_email"}, {"name": "search"}])
+    b = Listing(tools=[{"name": "send_email"}])
+    [finding] = collisions([("mail", a), ("evil", b)])
+    assert (finding.rule, finding.severity, finding.item) == ("tool-name-collision", "warning", "send_email")
+    assert finding.message == "listed by 2 servers: mail, evil"

@@ -59,9 +59,14 @@ class ItemCost:
     name: str
     cost: Cost
     parts: dict[str, Cost] = field(default_factory=dict)  #: part -> cost, only the parts the item has
+    server: str | None = None  #: the server that lists it, when several are costed together
+
+    def label(self) -> str:
+        return self.name if self.server is None else f"{self.server}/{self.name}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "tokens": self.cost.tokens, "bytes": self.cost.bytes,
+        return {"kind": self.kind, "name": self.name, **({"server": self.server} if self.server else {}),
+                "tokens": self.cost.tokens, "bytes": self.cost.bytes,
                 "parts": {p: {"tokens": c.tokens, "bytes": c.bytes} for p, c in self.parts.items()}}
 
 

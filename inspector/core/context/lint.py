@@ -46,7 +46,9 @@ IGNORE = Rule("ignore-instructions", ERROR, "An instruction to ignore or replace
               "OWASP LLM01 prompt injection; OWASP MCP03")
 EXFIL = Rule("exfiltration", ERROR, "An instruction to send data to a URL or address",
              "Invariant Labs, tool poisoning and WhatsApp exfiltration; OWASP MCP03")
-RULES: tuple[Rule, ...] = (HIDDEN, SENSITIVE, CONCEAL, SHADOW, IGNORE, EXFIL)
+COLLISION = Rule("tool-name-collision", WARNING, "A tool name that several servers list",
+                 "OWASP MCP03 (shadowing); Invariant Labs, tool shadowing across servers")
+RULES: tuple[Rule, ...] = (HIDDEN, SENSITIVE, CONCEAL, SHADOW, IGNORE, EXFIL, COLLISION)
 
 
 @dataclass(frozen=True)
@@ -60,14 +62,15 @@ class Finding:
     end: int
     excerpt: str  #: the span's text, hidden characters made visible
     message: str
+    server: str | None = None  #: the server that lists the item, when several are linted together
 
-    def where(self) -> str:
-        return f"{self.kind} {self.item} {self.field}[{self.start}:{self.end}]"
+    def label(self) -> str:
+        return self.item if self.server is None else f"{self.server}/{self.item}"
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "severity": self.severity, "kind": self.kind, "item": self.item,
-                "field": self.field, "span": [self.start, self.end], "excerpt": self.excerpt,
-                "message": self.message}
+                **({"server": self.server} if self.server else {}), "field": self.field,
+                "span": [self.start, self.end], "excerpt": self.excerpt, "message": self.message}
 
 
 # -- hidden characters -------------------------------------------------------------------------------------------
@@ -299,3 +302,18 @@ def lint(listing: Listing) -> list[Finding]:
             found.append(Finding(rule.id, severity, "instructions", "instructions", "instructions", start, end,
                                  visible(listing.instructions[start:end]), message))
     return found
+
+
+def collisions(named: list[tuple[str, Listing]]) -> list[Finding]:
+    """A finding per tool name that more than one of the named servers lists: a client that puts them side by
+    side gives the model two tools of one name (which one a call reaches is the client's choice)."""
+    servers: dict[str, list[str]] = {}
+    for server, listing in named:
+        for item in listing.items("tool"):
+            name = item.get("name")
+            if isinstance(name, str) and server not in servers.setdefault(name, []):
+                servers[name].append(server)
+    return [Finding(COLLISION.id, WARNING, "tool", name, "name", 0, len(name), visible(name),
+                    f"listed by {len(where)} servers: {', '.join(where)}")
+            for name, where in servers.items() if len(where) > 1]
+

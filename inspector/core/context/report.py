@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.core.context.cost import Cost, ItemCost, Listing, costs, total
-from inspector.core.context.lint import ERROR, RULES, SEVERITIES, WARNING, Finding, lint
+from inspector.core.context.lint import ERROR, RULES, SEVERITIES, WARNING, Finding, collisions, lint
 from inspector.core.context.tokenizers import Tokenizer
 
 
@@ -53,6 +53,23 @@ def examine(listing: Listing, tok: Tokenizer, source: str, *, budget: int | None
     return ContextReport(source, tok.name, items, lint(listing), total(items), list(notes or ()), budget)
 
 
+def examine_servers(named: list[tuple[str, Listing]], tok: Tokenizer, *, budget: int | None = None,
+                    notes: list[str] | None = None) -> ContextReport:
+    """Several servers costed and linted together, as a client that lists them all pays: every item and finding
+    names its server, the total is theirs together, and each tool name several servers list is a finding."""
+    items: list[ItemCost] = []
+    findings: list[Finding] = []
+    for server, listing in named:
+        for cost in costs(listing, tok):
+            cost.server = server
+            items.append(cost)
+        findings += [replace(f, server=server) for f in lint(listing)]
+    items.sort(key=lambda c: (-c.cost.tokens, -c.cost.bytes, c.label()))
+    findings += collisions(named)
+    source = " + ".join(server for server, _listing in named)
+    return ContextReport(source, tok.name, items, findings, total(items), list(notes or ()), budget)
+
+
 def to_json(report: ContextReport) -> dict[str, Any]:
     def rows(kind: str) -> list[dict[str, Any]]:
         return [{k: v for k, v in c.to_json().items() if k != "kind"} for c in report.items if c.kind == kind]
@@ -75,19 +92,19 @@ _PART_LABELS = {"inputSchema": "input", "outputSchema": "output", "description":
 
 
 def render_text(report: ContextReport) -> str:
-    width = max((len(c.name) for c in report.items), default=4)
+    width = max((len(c.label()) for c in report.items), default=4)
     width = min(max(width, 4), 40)
     lines = [f"{report.source}: tokenizer {report.tokenizer}", "",
              f"{'tokens':>7} {'bytes':>8}  {'kind':<12} {'name':<{width}}  parts (tokens)"]
     for c in report.items:
         parts = "  ".join(f"{_PART_LABELS.get(p, p)} {cost.tokens}" for p, cost in c.parts.items())
-        name = c.name if len(c.name) <= width else c.name[:width - 1] + "…"
+        name = c.label() if len(c.label()) <= width else c.label()[:width - 1] + "…"
         lines.append(f"{c.cost.tokens:>7} {c.cost.bytes:>8}  {c.kind:<12} {name:<{width}}  {parts}".rstrip())
     lines.append(f"{report.totals.tokens:>7} {report.totals.bytes:>8}  total")
     if report.findings:
         lines += ["", "findings:"]
         for f in report.findings:
-            lines.append(f"  {f.severity:<7} {f.rule:<20} {f.kind} {f.item} {f.field} [{f.start}:{f.end}]")
+            lines.append(f"  {f.severity:<7} {f.rule:<20} {f.kind} {f.label()} {f.field} [{f.start}:{f.end}]")
             lines.append(f"          {f.message}: {f.excerpt}")
     for note in report.notes:
         lines.append(f"note: {note}")
@@ -109,10 +126,11 @@ def render_sarif(report: ContextReport, exit_code: int) -> str:
               "defaultConfiguration": {"level": r.severity}, "properties": {"source": r.source}}
              for r in RULES]
     results = [{"ruleId": f.rule, "ruleIndex": index[f.rule], "kind": "fail", "level": f.severity,
-                "message": {"text": f"{f.kind} {f.item}, {f.field}: {f.message}: {f.excerpt}"},
+                "message": {"text": f"{f.kind} {f.label()}, {f.field}: {f.message}: {f.excerpt}"},
                 "locations": [{"logicalLocations": [{"name": f.item, "kind": "member",
-                                                     "fullyQualifiedName": f"{f.kind}s/{f.item}/{f.field}"}]}],
-                "properties": {"kind": f.kind, "item": f.item, "field": f.field, "span": [f.start, f.end],
+                                                     "fullyQualifiedName": f"{f.kind}s/{f.label()}/{f.field}"}]}],
+                "properties": {"kind": f.kind, "item": f.item, "server": f.server, "field": f.field,
+                               "span": [f.start, f.end],
                                "excerpt": f.excerpt}} for f in report.findings]
     run = {"tool": {"driver": {"name": "mcp-inspector", "version": __version__,
                                "informationUri": "https://modelcontextprotocol.io/specification", "rules": rules}},
