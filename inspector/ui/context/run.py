@@ -35,6 +35,17 @@ def listing_of_tab(tab: SessionTab) -> tuple[Listing, str] | str:
     return listing_of(record), record.describe()
 
 
+def drift_of_tab(tab: SessionTab) -> dict[str, str]:
+    """Tool name -> what drifted from the baseline of the tab's profile, as its drift check found
+    (:mod:`inspector.ui.compare.drift`); empty when there is no baseline or no drift."""
+    watch = getattr(tab, "drift_watch", None)
+    drift = getattr(watch, "drift", None)
+    if drift is None:
+        return {}
+    return {change.name: change.change + (f": {', '.join(change.fields)}" if change.fields else "")
+            for change in drift.changes if change.kind == "tools"}
+
+
 class ModelViews(Controller):
     """Session > Model's view."""
 
@@ -58,5 +69,6 @@ class ModelViews(Controller):
             self.say(str(exc))
             return
         report = examine(listing, tok, source)
-        self.show_view(ModelView(report, listing), f"Model's view: {tab.title}", report.summary())
+        view = ModelView(report, listing, drift_of_tab(tab))
+        self.show_view(view, f"Model's view: {tab.title}", report.summary())
         self.say(f"{source}: {report.summary()}")

@@ -24,6 +24,7 @@ from inspector.core.context.report import ContextReport
 
 #: a bar of this many blocks is the most expensive item
 BAR_WIDTH = 20
+_DRIFT_COLOUR = "#fff3c4"  #: a tool that drifted from the pinned baseline
 _SEVERITY_COLOURS = {"error": "#c62828", "warning": "#ef6c00", "note": "#546e7a"}
 
 
@@ -38,8 +39,12 @@ def bar(tokens: int, most: int) -> str:
 class ModelView(QWidget):
     """One listing's report, read-only."""
 
-    def __init__(self, report: ContextReport, listing: Listing, parent: QWidget | None = None) -> None:
+    def __init__(self, report: ContextReport, listing: Listing, drift: dict[str, str] | None = None,
+                 parent: QWidget | None = None) -> None:
+        """``drift``: tool name -> what changed since the pinned baseline (``changed: description``, ``added``),
+        shown in a column of its own and highlighted."""
         super().__init__(parent)
+        drift = drift or {}
         self.report = report
         self.texts: dict[tuple[str, str], str] = {}
         for kind, (_key, name_member, _parts) in KINDS.items():
@@ -51,7 +56,7 @@ class ModelView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)  # the server's name is its own text
         self.summary.setWordWrap(True)
         self.costs = QTreeWidget()
-        self.costs.setHeaderLabels(["name", "kind", "tokens", "bytes", "share", "findings"])
+        self.costs.setHeaderLabels(["name", "kind", "tokens", "bytes", "share", "findings", "pinned"])
         self.costs.setRootIsDecorated(False)
         self.costs.setUniformRowHeights(True)
         most = max((c.cost.tokens for c in report.items), default=0)
@@ -59,8 +64,13 @@ class ModelView(QWidget):
         for f in report.findings:
             counted[f.kind, f.item] = counted.get((f.kind, f.item), 0) + 1
         for cost in report.items:
+            drifted = drift.get(cost.name, "") if cost.kind == "tool" else ""
             row = QTreeWidgetItem([visible(cost.label()), cost.kind, str(cost.cost.tokens), str(cost.cost.bytes),
-                                   bar(cost.cost.tokens, most), str(counted.get((cost.kind, cost.name), "") or "")])
+                                   bar(cost.cost.tokens, most), str(counted.get((cost.kind, cost.name), "") or ""),
+                                   visible(drifted)])
+            if drifted:
+                for column in (0, 6):
+                    row.setBackground(column, QBrush(QColor(_DRIFT_COLOUR)))
             row.setData(0, Qt.ItemDataRole.UserRole, (cost.kind, cost.name))
             for column in (2, 3):
                 row.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
