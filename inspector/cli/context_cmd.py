@@ -73,8 +73,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                               "for an estimate (a token per 4 UTF-8 bytes)")
     context.add_argument("--out", type=Path, metavar="CAPTURE", help="save the live session as a capture")
     add_server_options(context)
-    config = next(g for g in context._action_groups if any("--config" in a.option_strings for a in g._group_actions))
-    config.add_argument("--server", action="append", default=[], metavar="NAME",
+    context.add_argument("--server", action="append", default=[], metavar="NAME",
                         help="the server of --config to use (may be left out when the file has only one); repeat "
                              "it to cost several servers together and report the tool names they share")
 

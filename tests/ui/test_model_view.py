@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from qt_loop import open_test_window
 from window_views_support import VERSIONED, shot
 
+from inspector.core.capture import read_capture
 from inspector.core.clients.profiles import ServerProfile
 from inspector.core.connect.target import Target
 from inspector.core.context.cost import Listing
@@ -66,6 +67,15 @@ def test_session_model_s_view_on_a_capture_opens_a_tab_with_the_poisoned_tools_a
         assert window.tabs.tabText(window.tabs.currentIndex()) == "Model's view: poisoned.jsonl (read-only)"
         flagged = {view.findings.topLevelItem(i).text(2) for i in range(view.findings.topLevelItemCount())}
         assert flagged == {"add", "translate", "daily_fact", "open_report", "weather"}
+        # the findings are in the capture tab's Problems panel too, pointing at the tools/list answer
+        assert tab.problems.counts["concealment"] == 2 and tab.problems.counts["hidden-characters"] == 3
+        group = tab.problems._groups["exfiltration"]
+        seqs = {group.child(i).data(0, Qt.ItemDataRole.UserRole) for i in range(group.childCount())}
+        [answer] = [e for e in read_capture(capture).events if e.seq in seqs]
+        assert "tools" in answer.json()["result"]
+        assert tab.problems._groups["concealment"].text(0).startswith("concealment · error · ")
+        window.model_views.show_current()  # a second view adds none again
+        assert tab.problems.counts["concealment"] == 2
         window.resize(1200, 760)
         shot(window, tmp_path, "model-view.png")
 
