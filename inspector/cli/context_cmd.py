@@ -85,6 +85,7 @@ def run_context(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.core.compare.sessions import CompareError
     from inspector.core.connect.opened import CannotOpen
     from inspector.core.connect.target import InputError, Target
+    from inspector.core.context.cost import ContextError
     from inspector.core.context.report import examine, examine_servers
     from inspector.core.context.sources import from_capture, from_server, listing_of
     from inspector.core.context.tokenizers import TokenizerError, tokenizer
@@ -114,11 +115,14 @@ def run_context(args: argparse.Namespace, command: list[str]) -> int:
             why = "; ".join(record.notes) or "it holds no complete tools/list"
             return fail(f"no tools/list from {record.source}: {why}")
     notes = [note for record in records for note in record.notes]
-    if len(records) == 1:
-        report = examine(listing_of(records[0]), tok, records[0].describe(), budget=args.budget, notes=notes)
-    else:
-        report = examine_servers([(name, listing_of(r)) for name, r in zip(names, records, strict=True)], tok,
-                                 budget=args.budget, notes=notes)
+    try:
+        if len(records) == 1:
+            report = examine(listing_of(records[0]), tok, records[0].describe(), budget=args.budget, notes=notes)
+        else:
+            report = examine_servers([(name, listing_of(r)) for name, r in zip(names, records, strict=True)], tok,
+                                     budget=args.budget, notes=notes)
+    except ContextError as exc:
+        return fail(f"{records[0].source if len(records) == 1 else ' + '.join(names)}: {exc}")
     code = EXIT_DIFFERENT if report.failing_findings else EXIT_OVER_BUDGET if report.over_budget else EXIT_OK
     if not _write(report, fmt, code, args.report):
         return EXIT_BAD_INPUT

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from helpers import ROOT
 
-from inspector.core.context.cost import Listing, costs, text_of, total
+from inspector.core.context.cost import ContextError, Listing, costs, text_of, total
 from inspector.core.context.report import examine, to_json
 from inspector.core.context.tokenizers import tokenizer
 
@@ -54,3 +55,11 @@ def test_the_byte_estimate_is_named_in_the_report():
     report = examine(Listing(tools=[TOOL]), tokenizer("bytes"), "x")
     assert report.tokenizer.startswith("bytes")
     assert report.totals.tokens == -(-report.totals.bytes // 4)
+
+
+def test_a_definition_nested_too_deep_to_write_out_is_a_sentence_not_a_recursion_error():
+    deep: object = 1
+    for _ in range(5000):
+        deep = {"a": deep}
+    with pytest.raises(ContextError, match="nested too deep"):
+        costs(Listing(tools=[{"name": "deep", "inputSchema": deep}]), tokenizer("bytes"))

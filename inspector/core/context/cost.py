@@ -28,11 +28,20 @@ KINDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+class ContextError(Exception):
+    """A listing cannot be costed; ``str()`` is a sentence."""
+
+
 def text_of(value: Any) -> str:
-    """What a member costs as text: a string itself, anything else compact JSON."""
+    """What a member costs as text: a string itself, anything else compact JSON. Raises ContextError for a value
+    nested too deep to write out again (a server's schema at the edge of what JSON parsing allows)."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:
+        raise ContextError("a definition is nested too deep to be costed (JSON nested about a thousand levels "
+                           "deep)") from None
 
 
 def utf8_size(text: str) -> int:

@@ -250,18 +250,23 @@ def _phrases(text: str) -> Iterator[tuple[Rule, str, int, int, str]]:
 # -- walking a listing ----------------------------------------------------------------------------------------
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str, bool]]:
-    """(path, text, is_key) for every string in ``value``: values, and members' names (keys)."""
-    if isinstance(value, str):
-        yield path, value, False
-    elif isinstance(value, dict):
-        for key, member in value.items():
-            sub = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and _HIDDEN_RE.search(key):
-                yield sub, key, True
-            yield from _strings(member, sub)
-    elif isinstance(value, list):
-        for i, member in enumerate(value):
-            yield from _strings(member, f"{path}[{i}]")
+    """(path, text, is_key) for every string in ``value``, in document order: values, and members' names (keys).
+    A loop, not recursion: a server's schema may be nested as deep as JSON parsing allows."""
+    stack: list[tuple[Any, str, bool]] = [(value, path, False)]
+    while stack:
+        node, where, is_key = stack.pop()
+        if isinstance(node, str):
+            yield where, node, is_key
+        elif isinstance(node, dict):
+            children: list[tuple[Any, str, bool]] = []
+            for key, member in node.items():
+                sub = f"{where}.{key}" if where else str(key)
+                if isinstance(key, str) and _HIDDEN_RE.search(key):
+                    children.append((key, sub, True))
+                children.append((member, sub, False))
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            stack.extend(reversed([(member, f"{where}[{i}]", False) for i, member in enumerate(node)]))
 
 
 def lint_text(text: str) -> Iterator[tuple[Rule, str, int, int, str]]:

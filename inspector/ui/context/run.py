@@ -93,6 +93,7 @@ class ModelViews(Controller):
         if isinstance(found, str):
             self.say(found)
             return
+        from inspector.core.context.cost import ContextError
         from inspector.core.context.report import examine
         from inspector.core.context.tokenizers import TokenizerError, tokenizer
         from inspector.ui.context.view import ModelView
@@ -102,7 +103,11 @@ class ModelViews(Controller):
         except TokenizerError as exc:
             self.say(str(exc))
             return
-        report = examine(found.listing, tok, found.source)
+        try:
+            report = examine(found.listing, tok, found.source)
+        except ContextError as exc:
+            self.say(f"{found.source}: {exc}")
+            return
         add_problems(tab, report, found.seq)
         view = ModelView(report, found.listing, drift_of_tab(tab))
         self.show_view(view, f"Model's view: {tab.title}", report.summary())
