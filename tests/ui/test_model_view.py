@@ -113,7 +113,7 @@ def test_the_model_s_view_of_a_profile_s_session_highlights_the_tools_that_drift
 
         first = qloop.run_until_complete(connect(1, watched=False))
         window.baselines.save_baseline(first, tmp_path / "tools.baseline.json")
-        qloop.run_until_complete(connect(2, watched=True))
+        second = qloop.run_until_complete(connect(2, watched=True))
         window.model_views.show_current()
         view = window.tabs.currentWidget()
         assert isinstance(view, ModelView)
@@ -122,3 +122,5 @@ def test_the_model_s_view_of_a_profile_s_session_highlights_the_tools_that_drift
         assert pinned["echo"] == "changed: description" and pinned["wipe"] == "added" and pinned["add"] == ""
         assert "sensitive-read" in {view.findings.topLevelItem(i).text(1)
                                     for i in range(view.findings.topLevelItemCount())}
+        # a live session's findings reach its Problems panel too, at the tools/list answer of its capture
+        assert second.problems.counts.get("sensitive-read") == 1

@@ -37,6 +37,8 @@ def listing_of_tab(tab: SessionTab) -> TabListing | str:
             if tab.live is None:
                 return str(exc)
     seq = record.listed_seq.get("tools") if record is not None else None
+    if seq is None:
+        seq = last_tools_list_answer(tab)  # a live session's capture may not have reached the file yet
     catalog = tab.explorer.catalog if tab.live is not None else None
     if catalog is not None and catalog.declares("tools") and "tools" not in catalog.problems:
         server = catalog.session.server
@@ -50,6 +52,23 @@ def listing_of_tab(tab: SessionTab) -> TabListing | str:
     if record.interface.get("tools") is None:
         return f"{record.source} holds no complete tools/list to show the model's view of"
     return TabListing(listing_of(record), record.describe(), seq)
+
+
+#: how many of a timeline's last rows are searched for the tools/list answer
+SEARCHED_ROWS = 100_000
+
+
+def last_tools_list_answer(tab: SessionTab) -> int | None:
+    """The seq of the last answer to tools/list in ``tab``'s timeline (its last :data:`SEARCHED_ROWS` rows)."""
+    model = tab.timeline.model
+    if model is None:
+        return None
+    rows = model.rowCount()
+    for row in range(rows - 1, max(rows - SEARCHED_ROWS, 0) - 1, -1):
+        event = model.event(row)
+        if event.data.get("request_method") == "tools/list":
+            return event.seq
+    return None
 
 
 def add_problems(tab: SessionTab, report: ContextReport, seq: int | None) -> int:
