@@ -2,6 +2,10 @@
 the encoding files that ship in ``encodings/`` (never fetched: tiktoken alone would download them), or a byte
 estimate (``bytes``: a token per four UTF-8 bytes, rounded up).
 
+The Encoding is built here from the shipped ranks rather than by ``tiktoken.get_encoding``, which downloads a
+file its cache lacks (and in some versions tries the network even with TIKTOKEN_CACHE_DIR and TIKTOKEN_OFFLINE
+set: openai/tiktoken#513); tiktoken ships no encoding files (openai/tiktoken#317).
+
 Each file's SHA-256 is checked against the one tiktoken pins for it before it is used (encodings/SOURCE), so a
 damaged file is an error, never wrong counts. An encoding is loaded once a process (~0.3 s for o200k_base).
 """
