@@ -105,6 +105,8 @@ class ServerRecord:
     version: str | None = None
     protocol_version: str | None = None
     instructions: str | None = None  #: the server's instructions (initialize's, or server/discover's)
+    #: whether the handshake's answer was seen, so ``instructions`` None means the server gave none
+    instructions_known: bool = False
     #: kind -> the seq of the answer that completed its last complete listing (where a finding in it points)
     listed_seq: dict[str, int] = field(default_factory=dict)
     #: kind -> key -> item; a kind missing here was never listed completely
@@ -191,8 +193,8 @@ def _server_info(record: ServerRecord, result: dict[str, Any]) -> None:
         version = supported[-1]
     if isinstance(version, str):
         record.protocol_version = version
-    if isinstance(result.get("instructions"), str):
-        record.instructions = result["instructions"]
+    record.instructions_known = True
+    record.instructions = result["instructions"] if isinstance(result.get("instructions"), str) else None
 
 
 def _page(record: ServerRecord, kind: str, params: Any, result: dict[str, Any],
