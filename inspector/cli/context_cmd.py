@@ -123,6 +123,8 @@ def run_context(args: argparse.Namespace, command: list[str]) -> int:
                                      budget=args.budget, notes=notes)
     except ContextError as exc:
         return fail(f"{records[0].source if len(records) == 1 else ' + '.join(names)}: {exc}")
+    artifact = args.config or args.capture or (args.out if len(records) == 1 else None)
+    report.artifact = None if artifact is None else str(artifact)
     code = EXIT_DIFFERENT if report.failing_findings else EXIT_OVER_BUDGET if report.over_budget else EXIT_OK
     if not _write(report, fmt, code, args.report):
         return EXIT_BAD_INPUT

@@ -47,7 +47,8 @@ def test_the_poisoned_server_gets_a_finding_on_each_poisoned_tool_and_none_on_it
 
 def test_the_poisoned_server_s_sarif_validates_against_sarif_2_1_0_with_a_result_per_finding(tmp_path):
     report = tmp_path / "context.sarif"
-    done = cli("context", "--report", str(report), "--", *POISONED)
+    capture = tmp_path / "poisoned.jsonl"
+    done = cli("context", "--report", str(report), "--out", str(capture), "--", *POISONED)
     assert done.returncode == EXIT_DIFFERENT, done.stderr
     log = json.loads(report.read_text(encoding="utf-8"))
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
@@ -58,6 +59,9 @@ def test_the_poisoned_server_s_sarif_validates_against_sarif_2_1_0_with_a_result
     assert run["properties"]["tokenizer"] == "o200k_base"
     tools = {r["properties"]["item"] for r in run["results"]}
     assert tools == {"add", "translate", "daily_fact", "open_report", "weather"}
+    # code scanning places a result in a file: the capture the listing is in
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]} == {
+        capture.absolute().as_uri()}
 
 
 @pytest.mark.parametrize("server", [DEMO, TIME], ids=["demo", "mcp-server-time"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from inspector.core.context.cost import Cost, ItemCost, Listing, costs, total
@@ -20,6 +21,9 @@ class ContextReport:
     totals: Cost
     notes: list[str] = field(default_factory=list)  #: what could not be listed, in sentences
     budget: int | None = None
+    #: the file the listing is of, for SARIF's physical locations: the client config that names the server, or
+    #: the capture (code scanning places a result only in a file)
+    artifact: str | None = None
 
     @property
     def over_budget(self) -> bool:
@@ -116,11 +120,15 @@ def render_text(report: ContextReport) -> str:
 
 def render_sarif(report: ContextReport, exit_code: int) -> str:
     """SARIF 2.1.0 as ``check`` writes it (its schema and version): a rule per lint rule, a result per finding,
-    located logically (the item and field) with the span in ``properties``."""
+    located logically (the item and field, the span in ``properties``) and, when the report has an artifact (a
+    client config, a capture), in that file too."""
     from inspector import __version__
     from inspector.core.check.sarif import SARIF_SCHEMA, SARIF_VERSION
 
     index = {rule.id: i for i, rule in enumerate(RULES)}
+    physical: dict[str, Any] = {}
+    if report.artifact:
+        physical["physicalLocation"] = {"artifactLocation": {"uri": Path(report.artifact).absolute().as_uri()}}
     rules = [{"id": r.id, "name": r.id, "shortDescription": {"text": r.title},
               "help": {"text": f"docs/context-rules.md, {r.id}: {r.source}"},
               "defaultConfiguration": {"level": r.severity}, "properties": {"source": r.source}}
@@ -128,7 +136,8 @@ def render_sarif(report: ContextReport, exit_code: int) -> str:
     results = [{"ruleId": f.rule, "ruleIndex": index[f.rule], "kind": "fail", "level": f.severity,
                 "message": {"text": f"{f.kind} {f.label()}, {f.field}: {f.message}: {f.excerpt}"},
                 "locations": [{"logicalLocations": [{"name": f.item, "kind": "member",
-                                                     "fullyQualifiedName": f"{f.kind}s/{f.label()}/{f.field}"}]}],
+                                                     "fullyQualifiedName": f"{f.kind}s/{f.label()}/{f.field}"}],
+                               **physical}],
                 "properties": {"kind": f.kind, "item": f.item, "server": f.server, "field": f.field,
                                "span": [f.start, f.end],
                                "excerpt": f.excerpt}} for f in report.findings]
