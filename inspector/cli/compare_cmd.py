@@ -71,9 +71,10 @@ def add_parsers(sub: Any) -> None:
 
     baseline = sub.add_parser(
         "baseline", help="keep a hash of each tool's definition; check later what drifted",
-        description="save: list the server's tools and keep a SHA-256 of each definition, with the definition, in "
-                    "FILE. check: list them again and name each tool added, removed or changed since, and which "
-                    "fields changed (a description, a schema, an annotation); exits 1 on drift.",
+        description="save: list the server's tools, prompts and resource templates and keep a SHA-256 of each "
+                    "definition, with the definition, and of the server's instructions, in FILE. check: list them "
+                    "again and name each one added, removed or changed since, and which fields changed (a "
+                    "description, a schema, an annotation); exits 1 on drift.",
         epilog=BASELINE_EPILOG + exits_help(BASELINE_EXITS), formatter_class=EpilogFormatter)
     baseline.add_argument("action", choices=("save", "check"), help="save a baseline, or check a server against one")
     baseline.add_argument("file", type=Path, metavar="FILE", help="the baseline file (JSON)")
@@ -155,7 +156,7 @@ def run_baseline(args: argparse.Namespace, command: list[str]) -> int:
     from inspector.cli.record_cmd import parse_answers
     from inspector.cli.server_options import fail, names_server, server_problem
     from inspector.core.compare.against import probe_server
-    from inspector.core.compare.baseline import Baseline, BaselineError, check
+    from inspector.core.compare.baseline import PINNED_KINDS, Baseline, BaselineError, check
     from inspector.core.compare.sessions import CompareError, read_server
     from inspector.core.connect.opened import CannotOpen
     from inspector.core.connect.target import InputError, Target
@@ -172,7 +173,7 @@ def run_baseline(args: argparse.Namespace, command: list[str]) -> int:
             if problem:
                 return fail(problem, EXIT_CANNOT_COMPARE)
             record = run_async(probe_server(Target.from_args(args, command), [], args.out,
-                                            answers=parse_answers(args.answer), kinds=("tools",)))
+                                            answers=parse_answers(args.answer), kinds=("tools", *PINNED_KINDS)))
         if approved is None:
             baseline = Baseline.of(_listed(record))
             baseline.save(args.file)

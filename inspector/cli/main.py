@@ -179,6 +179,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     from inspector.cli.check_cmd import add_parser as add_check
     from inspector.cli.compare_cmd import add_parsers as add_compare
     from inspector.cli.completions import add_parser as add_completions
+    from inspector.cli.context_cmd import add_parser as add_context
     from inspector.cli.desktop_cmd import add_parser as add_desktop
     from inspector.cli.doctor_cmd import add_parser as add_doctor
     from inspector.cli.interop_cmd import add_parsers as add_interop
@@ -203,6 +204,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_check(sub)
     add_doctor(sub)
     add_compare(sub)
+    add_context(sub)
     add_run(sub)
     add_load(sub)
     add_app(sub)
@@ -418,6 +420,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.compare_cmd import run_baseline, run_diff
 
         return run_diff(args, command) if args.command == "diff" else run_baseline(args, command)
+    if args.command == "context":
+        from inspector.cli.context_cmd import run_context
+
+        return run_context(args, command)
     if args.command == "load":
         from inspector.cli.load_cmd import run_load_command
 

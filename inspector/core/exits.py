@@ -110,6 +110,22 @@ BASELINE_EXITS: tuple[tuple[int, str], ...] = (
 )
 
 
+#: ``context``: the listing costs more tokens than ``--budget``
+EXIT_OVER_BUDGET = 10
+#: ``context``: what the model sees, costed and linted
+CONTEXT_EXITS: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "no finding at warning or above, and the listing is within --budget (notes may remain)"),
+    (EXIT_DIFFERENT, "a lint finding at warning or above (tool poisoning: docs/context-rules.md)"),
+    (EXIT_BAD_INPUT, "unusable input (an option, a capture without a complete tools/list), or the server failed "
+                     "its handshake or gave no tools/list"),
+    (EXIT_CANNOT_CONNECT, "cannot start the server's command, or cannot connect to its URL"),
+    (EXIT_TIMEOUT, "no answer to the handshake within --timeout"),
+    (EXIT_OVER_BUDGET, "--budget: the listing costs more tokens than the budget (one sentence on stderr)"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+CONTEXT_EXITS_ORDER = "when both apply: 1 (a finding) before 10 (over budget)"
+
+
 #: ``skills`` and ``skill NAME``
 SKILL_EXITS: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "success: the list, or the skill's files, on stdout (each file verified against the listing)"),

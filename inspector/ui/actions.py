@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from inspector.ui.collections.run import CollectionRuns
     from inspector.ui.compare.drift import Baselines
     from inspector.ui.compare.run import Comparisons
+    from inspector.ui.context.run import ModelViews
     from inspector.ui.controllers.files import CaptureFiles
     from inspector.ui.controllers.runs import ServerRuns
     from inspector.ui.controllers.settings import SessionSettings
@@ -46,6 +47,7 @@ class Window(Protocol):
     collection_runs: CollectionRuns
     baselines: Baselines
     serves: ServeCaptures
+    model_views: ModelViews
 
     def current_tab(self) -> SessionTab | None: ...
     def open_demo(self) -> Any: ...
@@ -106,6 +108,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                window=lambda w: w.collection_runs.run_collection_current(), needs_tab=True),
     ActionSpec("save_baseline", "&Session", "Save tool &baseline…",
                window=lambda w: w.baselines.save_baseline_current(), needs_tab=True),
+    ActionSpec("model_view", "&Session", "Model's &view", window=lambda w: w.model_views.show_current(),
+               needs_tab=True),
     ActionSpec("copy_config", "&Session", "Copy server as &config…", window=lambda w: w.files.copy_server_config(),
                needs_tab=True),
     ActionSpec("serve_capture", "&Session", "Ser&ve this capture…", window=lambda w: w.serves.serve_current(),

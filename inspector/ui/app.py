@@ -90,6 +90,7 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     from inspector.ui.collections.run import CollectionRuns
     from inspector.ui.compare.drift import Baselines
     from inspector.ui.compare.run import Comparisons
+    from inspector.ui.context.run import ModelViews
     from inspector.ui.controllers.files import CaptureFiles
     from inspector.ui.controllers.runs import ServerRuns
     from inspector.ui.controllers.settings import SessionSettings
@@ -112,8 +113,10 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     window.collection_runs = CollectionRuns(window, window.tasks, window.captures, prepare, window)
     window.baselines = Baselines(window, window.sidebar.store, profiles, window)
     window.serves = ServeCaptures(window, window.tasks, tap_socket, window)
+    window.model_views = ModelViews(window, window)
     controllers: list[Controller] = [settings_, window.files, window.runs, window.tap_watcher, window.comparisons,
-                                     window.load_tests, window.collection_runs, window.baselines, window.serves]
+                                     window.load_tests, window.collection_runs, window.baselines, window.serves,
+                                     window.model_views]
     for controller in controllers:
         controller.said.connect(window.say)
         controller.view_ready.connect(window.show_view)

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from inspector.ui.collections.run import CollectionRuns
     from inspector.ui.compare.drift import Baselines
     from inspector.ui.compare.run import Comparisons
+    from inspector.ui.context.run import ModelViews
     from inspector.ui.controllers.files import CaptureFiles
     from inspector.ui.controllers.runs import ServerRuns
     from inspector.ui.controllers.settings import SessionSettings
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
     collection_runs: CollectionRuns
     baselines: Baselines
     serves: ServeCaptures
+    model_views: ModelViews
 
     session_opened = Signal(object, object)  #: a live session's tab and its target, once attached
     capture_opened = Signal(object)  #: the Path of a capture opened read-only

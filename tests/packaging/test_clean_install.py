@@ -66,6 +66,19 @@ def test_the_installed_package_is_the_one_imported_and_has_its_resources_and_dep
     assert checked.returncode == 0, checked.stdout
 
 
+def test_the_installed_package_counts_tokens_offline_with_the_encodings_it_ships(installed, tmp_path):
+    """``context``'s encodings are package data: an install counts o200k_base and cl100k_base tokens with an
+    empty tiktoken cache (nothing downloaded)."""
+    probe = ("from inspector.core.context.tokenizers import tokenizer\n"
+             "print(tokenizer('o200k_base').count('hello world'), tokenizer('cl100k_base').count('hello world'))")
+    cache = tmp_path / "tiktoken-cache"
+    cache.mkdir()
+    done = run([str(installed), "-c", probe], timeout=60, what="the token count probe",
+               env=clean_env(TIKTOKEN_CACHE_DIR=str(cache)), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "2"] and list(cache.iterdir()) == []
+
+
 def test_the_venv_has_no_access_to_the_system_site_packages(installed):
     done = run([str(installed), "-c", "import sys; print(sys.prefix != sys.base_prefix)"], timeout=60,
                what="the venv probe", env=clean_env())

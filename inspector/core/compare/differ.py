@@ -27,7 +27,8 @@ from inspector.core.compare.sessions import KEYS, Exchange, ServerRecord, withou
 from inspector.core.replay.diff import ADDED, CHANGED, REMOVED, JsonPath, MessageDiff, diff_messages, diff_values
 
 #: The kinds, in the order reports list them, and how they are named there.
-KIND_NAMES = {"tools": "tool", "resources": "resource", "templates": "resource template", "prompts": "prompt"}
+KIND_NAMES = {"tools": "tool", "resources": "resource", "templates": "resource template", "prompts": "prompt",
+              "instructions": "server"}  # a baseline's pinned instructions: "server instructions changed (text)"
 STATUS = "status"
 IS_ERROR = "isError"
 CONTENT = "content"

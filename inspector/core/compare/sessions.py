@@ -104,6 +104,11 @@ class ServerRecord:
     name: str | None = None
     version: str | None = None
     protocol_version: str | None = None
+    instructions: str | None = None  #: the server's instructions (initialize's, or server/discover's)
+    #: whether the handshake's answer was seen, so ``instructions`` None means the server gave none
+    instructions_known: bool = False
+    #: kind -> the seq of the answer that completed its last complete listing (where a finding in it points)
+    listed_seq: dict[str, int] = field(default_factory=dict)
     #: kind -> key -> item; a kind missing here was never listed completely
     interface: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     exchanges: list[Exchange] = field(default_factory=list)
@@ -171,7 +176,7 @@ def _answer(record: ServerRecord, exchange: Exchange, event: Event, open_listing
         _server_info(record, result)
     kind = LIST_METHODS.get(exchange.method)
     if kind is not None and isinstance(result, dict):
-        _page(record, kind, exchange.params, result, open_listings)
+        _page(record, kind, exchange.params, result, open_listings, event.seq)
 
 
 def _server_info(record: ServerRecord, result: dict[str, Any]) -> None:
@@ -188,10 +193,12 @@ def _server_info(record: ServerRecord, result: dict[str, Any]) -> None:
         version = supported[-1]
     if isinstance(version, str):
         record.protocol_version = version
+    record.instructions_known = True
+    record.instructions = result["instructions"] if isinstance(result.get("instructions"), str) else None
 
 
 def _page(record: ServerRecord, kind: str, params: Any, result: dict[str, Any],
-          open_listings: dict[str, _Listing]) -> None:
+          open_listings: dict[str, _Listing], seq: int) -> None:
     """One page of a listing: the first (no cursor asked) starts it, the last (no nextCursor) completes it."""
     field_name = LISTS[kind][1]
     items = result.get(field_name)
@@ -204,6 +211,7 @@ def _page(record: ServerRecord, kind: str, params: Any, result: dict[str, Any],
     listing.items.extend(item for item in items if isinstance(item, dict))
     if result.get("nextCursor") is None:
         record.interface[kind] = keyed(kind, listing.items)
+        record.listed_seq[kind] = seq
         open_listings.pop(kind, None)
     else:
         open_listings[kind] = listing

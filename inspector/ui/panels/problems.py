@@ -94,6 +94,9 @@ class ProblemsPanel(QWidget):
         self.counts: dict[str, int] = {}
         self._groups: dict[str, QTreeWidgetItem] = {}
         self._severity: dict[str, str] = {}
+        #: rules that are no protocol rule (the Model's view's: docs/context-rules.md), by id: their titles; their
+        #: errors are shown as errors, not as a MUST broken
+        self.other_rules: dict[str, str] = {}
 
     def add(self, findings: list[ProtocolFinding]) -> None:
         """Add findings (any order); groups are created on first sight and their counts updated."""
@@ -119,6 +122,8 @@ class ProblemsPanel(QWidget):
             rule = BY_ID.get(finding.rule)
             level = rule.level if rule else {"error": "MUST", "warning": "SHOULD"}.get(finding.severity, "INFO")
             title = f"{finding.rule} · {level}" + (f" · {rule.title}" if rule else "")
+            if finding.rule in self.other_rules:
+                title = f"{finding.rule} · {finding.severity} · {self.other_rules[finding.rule]}"
             group = QTreeWidgetItem(self.tree, [title, "0"])
             group.setData(0, _RULE_ROLE, finding.rule)
             if rule is not None:
@@ -143,7 +148,7 @@ class ProblemsPanel(QWidget):
 
     def _say(self) -> None:
         live = {r: n for r, n in self.counts.items() if r not in self.muted}
-        musts = sum(n for r, n in live.items() if self._severity.get(r) == "error")
+        musts = sum(n for r, n in live.items() if self._severity.get(r) == "error" and r not in self.other_rules)
         total = sum(live.values())
         muted = sum(n for r, n in self.counts.items() if r in self.muted)
         text = f"{total} findings, {musts} MUST broken, in {len(live)} rules" if total else "No problems."

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 #: The commands whose options must each have a row (one-shot commands other than call: their own options only).
 COMMANDS = ("record", "call", "replay", "check", "tap", "serve", "test-client")
 ONESHOT_SHARED_WITH = "call"
+#: Commands whose own options must each have a row: those ``call`` does not share (the options that reach a
+#: server are add_server_options', proven through the commands above).
+OWN_OPTIONS_OF = ("context",)
 
 _TARGET = "tests/cli/option_effects/test_target_options.py::"
 _RECORD = "tests/cli/option_effects/test_record_options.py::"
@@ -28,6 +31,7 @@ _CHECK = "tests/cli/option_effects/test_check_options.py::"
 _TAP = "tests/cli/option_effects/test_tap_options.py::"
 _BENCH = "tests/cli/test_test_client_cmd.py::"
 _BENCH_OPTIONS = "tests/cli/option_effects/test_test_client_options.py::"
+_CONTEXT = "tests/context/test_context_cli.py::"
 _HTTP_TAP = "tests/tap/test_http_tap.py::"
 _SERVE = "tests/cli/test_serve_cmd.py::"
 _SERVE_LIVE = "tests/cli/option_effects/test_serve_options.py::test_socket_live_and_no_live_reach_the_window"
@@ -376,6 +380,21 @@ EFFECTS: list[Effect] = [
     Effect("test-client", "--report", "the report is written there (JUnit from .xml) and the captures beside it, "
                                       "in REPORT-captures/",
            f"{_BENCH}test_junit_is_xml_with_one_testcase_per_scenario_and_crash_ends_without_a_hang"),
+    # -- context (its own options; the server options are those of record and call) -------------------------
+    Effect("context", "--capture", "the listing comes from the capture, offline: the same tools, prompts, templates, "
+                                   "instructions and totals as the live session it recorded",
+           f"{_CONTEXT}test_a_capture_of_the_session_costs_and_lints_the_same_offline"),
+    Effect("context", "--format", "json: one object with the tokenizer, totals, tools (tokens and bytes each) and "
+                                  "findings (rule, tool, field, span)",
+           f"{_CONTEXT}test_the_poisoned_server_gets_a_finding_on_each_poisoned_tool_and_none_on_its_honest_ones"),
+    Effect("context", "--report", "the report is written to the file, SARIF from its .sarif ending, and validates "
+                                  "against the SARIF 2.1.0 schema",
+           f"{_CONTEXT}test_the_poisoned_server_s_sarif_validates_against_sarif_2_1_0_with_a_result_per_finding"),
+    Effect("context", "--budget", "with 50, exit 10 and one sentence naming the total, the tokeniser and the budget",
+           f"{_CONTEXT}test_over_the_budget_exits_10_with_one_sentence_naming_the_total_and_the_tokeniser"),
+    Effect("context", "--tokenizer", "o200k_base, cl100k_base and bytes count the same listing differently (the "
+                                     "bytes alike) and each report names its tokeniser",
+           f"{_CONTEXT}test_the_tokenizer_option_changes_the_counts_and_every_format_names_it"),
 ]
 
 
@@ -394,10 +413,12 @@ def option_strings(parser: argparse.ArgumentParser) -> list[str]:
 def documented_options(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
     """(command, option) for every option that must have a row: all of record, call, replay, check, tap and serve;
     of the other one-shot commands, those call does not have."""
+    """(command, option) for every option that must have a row: all of record, call, replay, check and tap;
+    of the other one-shot commands and of :data:`OWN_OPTIONS_OF`, those call does not have."""
     commands = subparsers(parser)
     wanted = [(name, option) for name in COMMANDS for option in option_strings(commands[name])]
     shared = set(option_strings(commands[ONESHOT_SHARED_WITH]))
     for name, sub in commands.items():
-        if name != ONESHOT_SHARED_WITH and sub.get_default("oneshot"):
+        if name != ONESHOT_SHARED_WITH and (sub.get_default("oneshot") or name in OWN_OPTIONS_OF):
             wanted += [(name, option) for option in option_strings(sub) if option not in shared]
     return wanted

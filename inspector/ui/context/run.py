@@ -1,0 +1,133 @@
+"""Session > Model's view: the current tab's listing (a live session's as the explorer listed it, else its
+capture's, read offline) costed and linted as ``mcp-inspector context`` does, shown in a tab of its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from inspector.core.context.cost import Listing
+from inspector.ui.host import Controller
+
+if TYPE_CHECKING:
+    from inspector.core.context.report import ContextReport
+    from inspector.ui.session.tab import SessionTab
+
+#: the Problems panel's severities for the context rules' (a note is information there)
+_PANEL_SEVERITY = {"error": "error", "warning": "warning", "note": "info"}
+
+
+@dataclass
+class TabListing:
+    listing: Listing
+    source: str  #: what it is of, as reports name it
+    seq: int | None = None  #: the seq of the tools/list answer in the tab's timeline, where findings point
+
+
+def listing_of_tab(tab: SessionTab) -> TabListing | str:
+    """The listing of ``tab`` and what it is of, or a sentence saying why there is none."""
+    from inspector.core.compare.sessions import CompareError
+    from inspector.core.context.sources import from_capture, listing_of
+
+    record = None
+    if tab.capture_path is not None:
+        try:
+            record = from_capture(tab.capture_path)  # a live session's capture too: where its tools/list is
+        except CompareError as exc:
+            if tab.live is None:
+                return str(exc)
+    seq = record.listed_seq.get("tools") if record is not None else None
+    if seq is None:
+        seq = last_tools_list_answer(tab)  # a live session's capture may not have reached the file yet
+    catalog = tab.explorer.catalog if tab.live is not None else None
+    if catalog is not None and catalog.declares("tools") and "tools" not in catalog.problems:
+        server = catalog.session.server
+        instructions = getattr(server, "instructions", None) if server is not None else None
+        return TabListing(Listing(tools=list(catalog.items["tools"]), prompts=list(catalog.items["prompts"]),
+                                  templates=list(catalog.items["templates"]),
+                                  instructions=instructions if isinstance(instructions, str) else None),
+                          tab.title, seq)
+    if record is None:
+        return "the Model's view needs a session whose tools are listed, or a capture"
+    if record.interface.get("tools") is None:
+        return f"{record.source} holds no complete tools/list to show the model's view of"
+    return TabListing(listing_of(record), record.describe(), seq)
+
+
+#: how many of a timeline's last rows are searched for the tools/list answer
+SEARCHED_ROWS = 100_000
+
+
+def last_tools_list_answer(tab: SessionTab) -> int | None:
+    """The seq of the last answer to tools/list in ``tab``'s timeline (its last :data:`SEARCHED_ROWS` rows)."""
+    model = tab.timeline.model
+    if model is None:
+        return None
+    rows = model.rowCount()
+    for row in range(rows - 1, max(rows - SEARCHED_ROWS, 0) - 1, -1):
+        event = model.event(row)
+        if event.data.get("request_method") == "tools/list":
+            return event.seq
+    return None
+
+
+def add_problems(tab: SessionTab, report: ContextReport, seq: int | None) -> int:
+    """The report's findings in the tab's Problems panel, each pointing at the tools/list answer (once a tab:
+    the listing's text does not change under a capture; a live session's next Model's view adds none again).
+    Returns how many were added."""
+    if seq is None or getattr(tab, "model_view_problems", False):
+        return 0
+    from inspector.core.context.lint import RULES
+    from inspector.core.protocol.judge import ProtocolFinding
+
+    tab.problems.other_rules.update({rule.id: rule.title for rule in RULES})
+    found = [ProtocolFinding(seq, f.rule, _PANEL_SEVERITY.get(f.severity, "info"),
+                             f"{f.kind} {f.label()}, {f.field} [{f.start}:{f.end}]: {f.message}: {f.excerpt}")
+             for f in report.findings]
+    tab.problems.add(found)
+    tab.model_view_problems = True  # type: ignore[attr-defined]  # kept with the tab, as its drift watch is
+    return len(found)
+
+
+def drift_of_tab(tab: SessionTab) -> dict[str, str]:
+    """Tool name -> what drifted from the baseline of the tab's profile, as its drift check found
+    (:mod:`inspector.ui.compare.drift`); empty when there is no baseline or no drift."""
+    watch = getattr(tab, "drift_watch", None)
+    drift = getattr(watch, "drift", None)
+    if drift is None:
+        return {}
+    return {change.name: change.change + (f": {', '.join(change.fields)}" if change.fields else "")
+            for change in drift.changes if change.kind == "tools"}
+
+
+class ModelViews(Controller):
+    """Session > Model's view."""
+
+    def show_current(self) -> None:
+        tab = self.host.current_tab()
+        if tab is None:
+            self.say("the Model's view needs a session or a capture")
+            return
+        found = listing_of_tab(tab)
+        if isinstance(found, str):
+            self.say(found)
+            return
+        from inspector.core.context.cost import ContextError
+        from inspector.core.context.report import examine
+        from inspector.core.context.tokenizers import TokenizerError, tokenizer
+        from inspector.ui.context.view import ModelView
+
+        try:
+            tok = tokenizer()
+        except TokenizerError as exc:
+            self.say(str(exc))
+            return
+        try:
+            report = examine(found.listing, tok, found.source)
+        except ContextError as exc:
+            self.say(f"{found.source}: {exc}")
+            return
+        add_problems(tab, report, found.seq)
+        view = ModelView(report, found.listing, drift_of_tab(tab))
+        self.show_view(view, f"Model's view: {tab.title}", report.summary())
+        self.say(f"{found.source}: {report.summary()}")
