@@ -117,3 +117,17 @@ def test_without_a_window_there_is_no_link(short_dir):
         return await BreakpointLink.connect(short_dir / "tap.sock", {"name": "demo", "pid": 1}, Interceptor(), Rules())
 
     assert asyncio.run(scenario()) is None
+
+
+def test_a_listener_that_closes_the_link_at_once_is_no_link(short_dir):
+    """A window without breakpoints for taps (or a listener that knows only the feed) closes the connection: the
+    relay then keeps its zero-copy path, as without a window."""
+    async def scenario():
+        listener = await listen(short_dir / "tap.sock", no_tap)  # no "breakpoints" handler: the hello is refused
+        try:
+            return await BreakpointLink.connect(short_dir / "tap.sock", {"name": "demo", "pid": 1}, Interceptor(),
+                                                Rules())
+        finally:
+            listener.close()
+
+    assert asyncio.run(scenario()) is None

@@ -111,6 +111,9 @@ class BreakpointLink:
                     "pid": hello.get("pid")})
         with contextlib.suppress(TimeoutError):
             await wait_for(asyncio.shield(link._first), FIRST_RULES_WAIT)
+        if link.closed:  # the listener closed the link at once: a window that has no breakpoints for taps
+            await link.close()
+            return None
         return link
 
     def _send(self, obj: dict[str, Any]) -> None:
