@@ -22,6 +22,15 @@ against DNS rebinding): a foreign one gets 403 and reaches no twin. HTTP/1.1 is 
 * **WebSocket** (``ws://.../mcp``): the upgrade of a GET of the MCP endpoint, then a message a text frame each
   way (:mod:`inspector.core.serve.websocket`); the connection is the session.
 
+Each session's twin runs under a :class:`~inspector.core.serve.conduct.Conductor` of its own
+(:mod:`inspector.core.serve.conducted`), all asking the one :class:`~inspector.core.serve.faults.Faults` and
+rules: what comes for a POSTed request (a server request, progress, junk as a broken SSE frame, the answer
+last) goes on that POST's answer, an event stream unless the answer comes alone; a request never answered
+(drop) holds its POST until the client leaves, its session ends or the server stops; what belongs to no open
+request goes on the session's stream (Streamable HTTP's GET stream, counted as unsent without one). A client's
+answer to a server request is POSTed back (202). Once close-after ended a session, the server stops when the
+answers being written went out (:meth:`HttpTwin.settle`).
+
 Limits as for any peer: a request head over :data:`MAX_HEAD` or a body over ``--max-message`` is refused (431,
 413) without being kept; a head must arrive within :data:`REQUEST_HEAD_TIMEOUT`; what waits for a stream the
 client does not read is bounded (:data:`STREAM_QUEUE`: an HTTP+SSE POST waits, a notification for a GET stream
