@@ -273,7 +273,7 @@ class HttpTwin:
         self.stopping = False
         self.closing: str | None = None  #: close-after's sentence once a session's conductor ended the twin
         self.stop_event: asyncio.Event | None = None  #: set to stop serving (:func:`serve_http` gives it)
-        self._answering = 0  #: POSTs of requests not yet answered
+        self.answering = 0  #: POSTs of requests whose answer is not written yet (a dropped one waits here)
         self._connections: set[asyncio.Task[Any]] = set()
 
     def _streams(self) -> bool:
@@ -296,7 +296,7 @@ class HttpTwin:
     async def settle(self, grace: float = 2.0) -> None:
         """Until the answers being written went out (close-after's last one), at most ``grace`` seconds."""
         deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and (self._answering or any(
+        while time.monotonic() < deadline and (self.answering or any(
                 not s.queue.empty() or s.backlog for s in self.sessions.values() if s.streaming)):
             await asyncio.sleep(0.01)
 
@@ -505,14 +505,14 @@ class HttpTwin:
             await conn.answer(202, b"", headers=headers)
             return True
         queue = conducted.open(rpc.id)
-        self._answering += 1
+        self.answering += 1
         try:
             conducted.receive(event)
             accept = (_header(request, b"accept") or "").lower()
             return await self._answer(conn, queue, "text/event-stream" in accept, headers,
                                       session.ended if session is not None else None)
         finally:
-            self._answering -= 1
+            self.answering -= 1
             conducted.close(rpc.id, queue)
 
     async def _answer(self, conn: _Conn, queue: asyncio.Queue[Item], takes_stream: bool,

@@ -117,18 +117,32 @@ def test_a_dropped_request_holds_its_post_until_the_client_leaves_or_the_server_
             async with httpx.AsyncClient(timeout=TIMEOUT) as client:
                 headers = await session(client, url)
                 held = asyncio.ensure_future(client.post(url, json=rpc(1, "tools/call", CALL), headers=headers))
-                await until(lambda: server._answering == 1, TIMEOUT, "the dropped request's POST to wait")
+                await until(lambda: server.answering == 1, TIMEOUT, "the dropped request's POST to wait")
                 listed = await client.post(url, json=rpc(2, "tools/list"), headers=headers)
                 assert listed.json()["id"] == 2 and not held.done()  # the others are answered meanwhile
                 held.cancel()  # the client leaves: its POST ends on the server's side
-                await until(lambda: server._answering == 0, TIMEOUT, "the POST to end with its client")
+                await until(lambda: server.answering == 0, TIMEOUT, "the POST to end with its client")
             client = httpx.AsyncClient(timeout=TIMEOUT)
             held = asyncio.ensure_future(client.post(url, json=rpc(3, "tools/call", CALL), headers=headers))
-            await until(lambda: server._answering == 1, TIMEOUT, "the second dropped request's POST to wait")
+            await until(lambda: server.answering == 1, TIMEOUT, "the second dropped request's POST to wait")
         with pytest.raises(httpx.TransportError):  # the stop ends it: no answer, no hang
             await asyncio.wait_for(held, TIMEOUT)
         await client.aclose()
         assert server.totals().faulted["drop"] == 2
+
+    run(test)
+
+
+def test_a_dropped_requests_post_gets_404_when_its_session_is_deleted(capture):
+    async def test() -> None:
+        async with served(capture, faults=Faults(["drop=tools/call"])) as (server, url), \
+                httpx.AsyncClient(timeout=TIMEOUT) as client:
+            headers = await session(client, url)
+            held = asyncio.ensure_future(client.post(url, json=rpc(1, "tools/call", CALL), headers=headers))
+            await until(lambda: server.answering == 1, TIMEOUT, "the dropped request's POST to wait")
+            assert (await client.delete(url, headers=headers)).status_code == 200
+            ended = await asyncio.wait_for(held, TIMEOUT)
+            assert ended.status_code == 404 and "session ended" in ended.json()["error"]["message"]
 
     run(test)
 
