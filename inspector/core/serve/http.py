@@ -558,6 +558,8 @@ class HttpTwin:
                     return True
         finally:
             for task in waiting:
+                if task.done() and not task.cancelled():
+                    task.exception()  # a reset connection's error: retrieved, not logged as never retrieved
                 task.cancel()
 
     async def _get(self, conn: _Conn, request: h11.Request) -> bool:
