@@ -78,10 +78,6 @@ def run_serve(args: argparse.Namespace) -> int:
     if chosen is None:
         return EXIT_BAD_INPUT
     faults, rules = chosen
-    if listen is not None and (faults or (rules and rules.rules)):
-        print("mcp-inspector: --fault and --rules are served on stdio only for now; leave out --listen, or them",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
     try:
         index = ServeIndex(args.capture)
     except CaptureError as exc:
@@ -99,10 +95,6 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"mcp-inspector: {safe(str(args.capture))} has no handshake: initialize is answered with the "
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
         conductor = conductor_of(twin, faults, rules) if listen is None else None
-        if listen is not None and index.server_requests:
-            print(f"mcp-inspector: note: the capture has {counted(index.server_requests, 'request')} of the server to "
-                  "the client (sampling, elicitation, roots), which serve sends on stdio only for now: over HTTP the "
-                  "answers they led to are served without them", file=sys.stderr)
         sock = None
         if listen is not None:
             from inspector.cli.serve_http import listening_socket
@@ -126,7 +118,8 @@ def run_serve(args: argparse.Namespace) -> int:
             from inspector.cli.serve_http import run_http
 
             assert sock is not None
-            return run_http(index, lambda: Twin(index, args.match), listen, sock, args, record, _summarize)
+            return run_http(index, lambda: Twin(index, args.match), listen, sock, args, record, _summarize,
+                            faults, rules)
         try:
             if conductor is None:
                 serve_stdio(twin, max_message=args.max_message, record=record)

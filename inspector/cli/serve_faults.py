@@ -64,9 +64,13 @@ def conductor_of(twin: Twin, faults: Faults, rules: Rules | None) -> Conductor |
 
 
 def summary_of(conductor: Any) -> list[str]:
-    """What the conductor has to say at the end (close-after's sentence first)."""
+    """What the conductor (or an HTTP twin's sessions' totals) has to say at the end (close-after's sentence
+    first)."""
     from inspector.core.serve.conduct import Conductor
+    from inspector.core.serve.http import ServedTotals
 
+    if isinstance(conductor, ServedTotals):
+        return ([conductor.closing] if conductor.closing else []) + conductor.conducted()
     if not isinstance(conductor, Conductor):
         return []
     return ([conductor.closing] if conductor.closing else []) + conductor.summary()

@@ -10,9 +10,10 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from inspector.core.exits import EXIT_OK
+from inspector.core.intercept.rules import Rules
+from inspector.core.serve.faults import Faults
 from inspector.core.serve.http import HttpTwin, serve_http, served_url
 from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.stdio import ServedCapture
@@ -37,13 +38,14 @@ def listening_socket(host: str, port: int) -> socket.socket | None:
 
 
 def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str, int, str], sock: socket.socket,
-             args: argparse.Namespace, record: ServedCapture | None,
-             summarize: Callable[[Any, Any, Any], None]) -> int:
-    """Serve until SIGINT, SIGTERM or SIGHUP; prints the URL on stdout first. Returns 0 (the stop is the end)."""
+             args: argparse.Namespace, record: ServedCapture | None, summarize: Callable[..., None],
+             faults: Faults | None = None, rules: Rules | None = None) -> int:
+    """Serve until SIGINT, SIGTERM or SIGHUP, or close-after; prints the URL on stdout first. Returns 0 (the
+    stop is the end). Each session's conductor asks ``faults`` (one for all) and ``rules``."""
     host, port, transport = listen
     url = served_url(host, port, transport)
     server = HttpTwin(make_twin, port=port, transport=transport, max_message=args.max_message,
-                      offers_stream=index.unprompted_notifications > 0, record=record)
+                      offers_stream=index.unprompted_notifications > 0, record=record, faults=faults, rules=rules)
     if record is not None:
         record.note(f"listening on {url} ({transport})")
     with contextlib.suppress(OSError, ValueError):
@@ -59,7 +61,8 @@ def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str
             print(f"mcp-inspector: note: {counted(server.unsent(), 'notification')} the capture's server sent outside "
                   "requests went to no client: none had a GET stream open to take them (Streamable HTTP sends them "
                   "only there)", file=sys.stderr)
-        summarize(server.totals(), args.capture, record)
+        totals = server.totals()
+        summarize(totals, args.capture, record, totals)
     return EXIT_OK
 
 

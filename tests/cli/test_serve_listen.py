@@ -145,12 +145,60 @@ def test_listen_on_anything_but_loopback_is_one_sentence_and_exit_2_before_anyth
     assert "never-read" not in err
 
 
-def test_faults_and_rules_with_listen_are_refused_in_a_sentence_before_the_capture_is_read(tmp_path, capsys):
-    capture = tmp_path / "never-read.jsonl"
-    assert main(["serve", str(capture), "--listen", "127.0.0.1:0", "--fault", "latency=10"]) == EXIT_BAD_INPUT
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == "mcp-inspector: --fault and --rules are served on stdio only for now; leave out --listen, or them"
-    assert not any("never-read" in line for line in err)
+@pytest.mark.integration
+def test_close_after_over_http_ends_serve_by_itself_with_exit_0_and_the_sentence(demo_capture):
+    with serving(demo_capture, "--fault", "close-after=3", "--fault", "latency=50") as served:
+        # server/discover (no session: a count of its own), then in a session initialize, tools/list, the call
+        call = cli("call", "add", "a=2", "b=3", "--url", served.url, timeout=RUN_TIMEOUT)
+        assert served.process.wait(timeout=RUN_TIMEOUT) == EXIT_OK  # no signal: close-after ended it
+        assert served.stop() == EXIT_OK
+    assert call.returncode == EXIT_OK, call.stderr
+    assert json.loads(call.stdout) == recorded_result(demo_capture, "tools/call")
+    assert "mcp-inspector: faults: each answer waits 50 ms; the twin ends after 3 requests" in served.stderr
+    assert "mcp-inspector: the twin ended after 3 requests, as --fault close-after=3 asked" in served.stderr
+    assert "mcp-inspector: faults: close-after 1, latency 4" in served.stderr
+
+
+async def sdk_sampling_over_http(url: str) -> tuple[str, list[str]]:
+    """The SDK's Streamable HTTP client calls ask_llm; its sampling callback answers the served request."""
+    from mcp import types
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    asked: list[str] = []
+
+    async def sample(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        asked.append(params.messages[0].content.text)  # type: ignore[union-attr]  # the recorded prompt: text
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text="sdk model"),
+                                         model="test")
+
+    with anyio.fail_after(CLIENT_TIMEOUT):
+        async with streamable_http_client(url) as streams, \
+                ClientSession(streams[0], streams[1], sampling_callback=sample) as session:
+            await session.initialize()
+            result = await session.call_tool("ask_llm", {"prompt": "hi"})
+    return result.content[0].text, asked  # type: ignore[union-attr]  # the demo answers text
+
+
+@pytest.mark.integration
+def test_the_sdks_http_client_answers_the_served_sampling_request_and_out_records_its_reply(tmp_path):
+    from test_serve_faults import ASK, SCRIPT, record
+
+    asking = record(tmp_path, "ask", [SCRIPT[0], {"method": "tools/call", "params": ASK}],
+                    "--answer", "sampling=text:hello from the model")
+    out = tmp_path / "served.jsonl"
+    with serving(asking, "--out", str(out)) as served:
+        text, asked = anyio.run(sdk_sampling_over_http, served.url)
+        assert served.stop() == EXIT_OK, served.stderr
+    assert (text, asked) == ("hello from the model", ["hi"])  # the recorded result, after the SDK was asked
+    assert "1 request of the server's (sampling, elicitation, roots) sent to the client, 1 answered" in served.stderr
+    messages = [e for e in read_capture(out).events if e.kind == Kind.MESSAGE]
+    sent = next(e for e in messages if e.dir == Direction.S2C and e.method == "sampling/createMessage")
+    reply = next(e for e in messages if e.dir == Direction.C2S and e.data.get("request_method") ==
+                 "sampling/createMessage")
+    answer = next(e for e in messages if e.dir == Direction.S2C and e.data.get("request_method") == "tools/call")
+    assert messages.index(sent) < messages.index(reply) < messages.index(answer)
+    assert reply.json()["result"]["content"]["text"] == "sdk model"
 
 
 def test_websocket_without_wsproto_and_transport_without_listen_are_refused_in_a_sentence(tmp_path, capsys,

@@ -165,13 +165,7 @@ class Conductor:
 
     def summary(self) -> list[str]:
         """Lines for the end of the session (faults, server requests), for a person."""
-        lines = []
-        if self.faulted:
-            lines.append("faults: " + ", ".join(f"{name} {count:,}" for name, count in sorted(self.faulted.items())))
-        if self.sent_server_requests:
-            lines.append(f"{counted(self.sent_server_requests, 'request')} of the server's (sampling, elicitation, "
-                         f"roots) sent to the client, {self.answered_server_requests:,} answered")
-        return lines
+        return summary_lines(self.faulted, self.sent_server_requests, self.answered_server_requests)
 
     # -- the client's messages -----------------------------------------------------------------------------
 
@@ -369,6 +363,17 @@ class Conductor:
         self.faulted["list-changed"] += 1
         self._send([Item(Direction.S2C, LIST_CHANGED, fault="list-changed")], now)
         self._at(now + period, self._tick, counts=False)
+
+
+def summary_lines(faulted: Counter[str], sent: int, answered: int) -> list[str]:
+    """:meth:`Conductor.summary` of these counts (an HTTP host adds up its sessions')."""
+    lines = []
+    if faulted:
+        lines.append("faults: " + ", ".join(f"{name} {count:,}" for name, count in sorted(faulted.items())))
+    if sent:
+        lines.append(f"{counted(sent, 'request')} of the server's (sampling, elicitation, roots) sent to the client, "
+                     f"{answered:,} answered")
+    return lines
 
 
 def _item(out: Outgoing) -> Item:

@@ -22,6 +22,15 @@ against DNS rebinding): a foreign one gets 403 and reaches no twin. HTTP/1.1 is 
 * **WebSocket** (``ws://.../mcp``): the upgrade of a GET of the MCP endpoint, then a message a text frame each
   way (:mod:`inspector.core.serve.websocket`); the connection is the session.
 
+Each session's twin runs under a :class:`~inspector.core.serve.conduct.Conductor` of its own
+(:mod:`inspector.core.serve.conducted`), all asking the one :class:`~inspector.core.serve.faults.Faults` and
+rules: what comes for a POSTed request (a server request, progress, junk as a broken SSE frame, the answer
+last) goes on that POST's answer, an event stream unless the answer comes alone; a request never answered
+(drop) holds its POST until the client leaves, its session ends or the server stops; what belongs to no open
+request goes on the session's stream (Streamable HTTP's GET stream, counted as unsent without one). A client's
+answer to a server request is POSTed back (202). Once close-after ended a session, the server stops when the
+answers being written went out (:meth:`HttpTwin.settle`).
+
 Limits as for any peer: a request head over :data:`MAX_HEAD` or a body over ``--max-message`` is refused (431,
 413) without being kept; a head must arrive within :data:`REQUEST_HEAD_TIMEOUT`; what waits for a stream the
 client does not read is bounded (:data:`STREAM_QUEUE`: an HTTP+SSE POST waits, a notification for a GET stream
@@ -37,21 +46,27 @@ import json
 import secrets
 import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import h11
 
+from inspector.core.intercept.rules import Rules
 from inspector.core.protocol.revisions import STATELESS_FROM
+from inspector.core.serve.conduct import Conductor, Item, summary_lines
+from inspector.core.serve.conducted import Conducted, is_answer, is_notification
+from inspector.core.serve.faults import Faults, junk_bytes
 from inspector.core.serve.stdio import ServedCapture
 from inspector.core.serve.twin import LISTED_UNMATCHED, Outgoing, Twin, Unmatched
 from inspector.core.tap.http_guard import host_problem, origin_problem, origin_text
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
-from inspector.core.wire.events import Direction
+from inspector.core.wire.events import Direction, Event
 from inspector.core.wire.framing import decode_line
 
 #: The transports ``--transport`` may name, and the path of each one's URL.
@@ -85,10 +100,20 @@ class _Session:
 
     id: str
     twin: Twin
+    #: the stream's SSE frames, ready to write
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(STREAM_QUEUE))
     ended: asyncio.Event = field(default_factory=asyncio.Event)  #: set when the session ends: its stream ends
     streaming: bool = False
     dropped: int = 0
+    conducted: Conducted | None = None
+    #: HTTP+SSE frames sent while the queue was full (latency's late answers): moved in as the stream takes some;
+    #: a POST waits until they are in (at most STREAM_QUEUE of them: a client that reads nothing holds its POSTs)
+    backlog: list[bytes] = field(default_factory=list)
+
+    def pull_backlog(self) -> None:
+        """Move what the backlog holds into the queue, as far as it has room."""
+        while self.backlog and not self.queue.full():
+            self.queue.put_nowait(self.backlog.pop(0))
 
     async def put(self, line: bytes) -> bool:
         """Queue ``line`` for the stream, waiting while it is full; False when the session ended meanwhile."""
@@ -197,11 +222,23 @@ class ServedTotals:
     answered: int = 0
     missed: int = 0
     unmatched: list[Unmatched] = field(default_factory=list)
+    faulted: Counter[str] = field(default_factory=Counter)
+    sent_server_requests: int = 0
+    answered_server_requests: int = 0
+    closing: str | None = None  #: close-after's sentence, once it ended the served capture
 
-    def add(self, twin: Twin) -> None:
+    def add(self, twin: Twin, conductor: Conductor | None = None) -> None:
         self.answered += twin.answered
         self.missed += twin.missed
         self.unmatched += twin.unmatched[:LISTED_UNMATCHED - len(self.unmatched)]
+        if conductor is not None:
+            self.faulted.update(conductor.faulted)
+            self.sent_server_requests += conductor.sent_server_requests
+            self.answered_server_requests += conductor.answered_server_requests
+
+    def conducted(self) -> list[str]:
+        """What the sessions' conductors have to say at the end (faults, server requests), added up."""
+        return summary_lines(self.faulted, self.sent_server_requests, self.answered_server_requests)
 
     def summary(self) -> list[str]:
         lines = [f"{u.method} (id {json.dumps(u.id)}): {u.text}" for u in self.unmatched]
@@ -214,8 +251,12 @@ class HttpTwin:
     """Serves twins (one a session, each made by ``make_twin``) over ``transport`` on the listening ``port``."""
 
     def __init__(self, make_twin: Callable[[], Twin], *, port: int, transport: str, max_message: int,
-                 offers_stream: bool, record: ServedCapture | None = None) -> None:
+                 offers_stream: bool, record: ServedCapture | None = None, faults: Faults | None = None,
+                 rules: Rules | None = None) -> None:
         self.make_twin = make_twin
+        #: the faults in force for every session (each session's conductor asks this one), and the rules
+        self.faults = faults if faults is not None else Faults()
+        self.rules = rules
         self.port = port
         self.transport = transport
         self.path = TRANSPORTS[transport]
@@ -224,12 +265,40 @@ class HttpTwin:
         self.record = record
         self.sessions: dict[str, _Session] = {}
         self.stateless: Twin | None = None  #: the twin of requests without a session
-        self.websockets: dict[int, Twin] = {}  #: the twins of WebSocket connections open now, by id()
+        self._stateless: Conducted | None = None
+        self.websockets: dict[int, Conducted] = {}  #: the sessions of WebSocket connections open now, by id()
         self.ended = ServedTotals()  #: the twins of sessions that ended
         self.refused = 0  #: requests answered 403 (a foreign Host or Origin)
         self.dropped = 0  #: notifications for a GET stream its client did not read
         self.stopping = False
+        self.closing: str | None = None  #: close-after's sentence once a session's conductor ended the twin
+        self.stop_event: asyncio.Event | None = None  #: set to stop serving (:func:`serve_http` gives it)
+        self.answering = 0  #: POSTs of requests whose answer is not written yet (a dropped one waits here)
         self._connections: set[asyncio.Task[Any]] = set()
+
+    def _streams(self) -> bool:
+        """Whether a Streamable HTTP session has a GET stream: the capture's server sent something outside
+        requests, or list-changed is in force."""
+        return self.offers_stream or self.faults.list_changed is not None
+
+    def _conduct(self, twin: Twin, standalone: Callable[[Item], None]) -> Conducted:
+        return Conducted(Conductor(twin, self.faults, self.rules), standalone, record=self.record,
+                         on_close=self._close_after)
+
+    def _close_after(self, sentence: str) -> None:
+        """close-after ended a session's conductor: the served capture stops, once what it answered went out."""
+        if self.closing is None:
+            self.closing = sentence
+            self.stopping = True
+            if self.stop_event is not None:
+                self.stop_event.set()
+
+    async def settle(self, grace: float = 2.0) -> None:
+        """Until the answers being written went out (close-after's last one), at most ``grace`` seconds."""
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and (self.answering or any(
+                not s.queue.empty() or s.backlog for s in self.sessions.values() if s.streaming)):
+            await asyncio.sleep(0.01)
 
     def unsent(self) -> int:
         """Notifications of the capture's server outside requests that no stream took: no session or GET stream
@@ -241,10 +310,13 @@ class HttpTwin:
         return session.dropped + waiting
 
     def totals(self) -> ServedTotals:
-        totals = ServedTotals(self.ended.answered, self.ended.missed, list(self.ended.unmatched))
-        for twin in [*(s.twin for s in self.sessions.values()), *([self.stateless] if self.stateless else []),
-                     *self.websockets.values()]:
-            totals.add(twin)
+        ended = self.ended
+        totals = ServedTotals(ended.answered, ended.missed, list(ended.unmatched), Counter(ended.faulted),
+                              ended.sent_server_requests, ended.answered_server_requests, self.closing)
+        for conducted in [*(s.conducted for s in self.sessions.values()), self._stateless,
+                          *self.websockets.values()]:
+            if conducted is not None:
+                totals.add(conducted.twin, conducted.conductor)
         return totals
 
     # -- sessions -------------------------------------------------------------------------------------------
@@ -253,20 +325,50 @@ class HttpTwin:
         if len(self.sessions) >= MAX_SESSIONS:
             self._end(next(iter(self.sessions)))
         session = _Session(secrets.token_hex(16), self.make_twin())
+        session.conducted = self._conduct(session.twin, partial(self._to_session, session))
         self.sessions[session.id] = session
         return session
+
+    def _to_session(self, session: _Session, item: Item) -> None:
+        """An item of no open request's stream: on the session's stream (Streamable HTTP's GET stream, HTTP+SSE's
+        one stream); dropped and counted when there is none or it is full."""
+        frame = junk_bytes(self.transport) if item.junk else sse_event(item.line, "message")
+        if self.transport == "streamable-http" and not self._streams():
+            self.dropped += 1
+            return
+        if not session.backlog:
+            with contextlib.suppress(asyncio.QueueFull):
+                session.queue.put_nowait(frame)
+                return
+        if self.transport == "sse" and len(session.backlog) < STREAM_QUEUE:
+            session.backlog.append(frame)
+        else:
+            session.dropped += 1
+
+    def _stateless_session(self) -> Conducted:
+        """The conducted twin of requests without a session (what it sends outside requests reaches no one)."""
+        if self._stateless is None:
+            self.stateless = self.make_twin()
+            self._stateless = self._conduct(self.stateless, self._unsendable)
+        return self._stateless
+
+    def _unsendable(self, item: Item) -> None:
+        self.dropped += 1
 
     def _end(self, session_id: str) -> None:
         session = self.sessions.pop(session_id, None)
         if session is None:
             return
-        self.ended.add(session.twin)
-        self.dropped += self._unsent(session)
+        conducted = session.conducted
+        self.ended.add(session.twin, conducted.conductor if conducted is not None else None)
+        if conducted is not None:
+            conducted.end()
+        self.dropped += self._unsent(session) + len(session.backlog)
         session.ended.set()  # its stream ends, a POST waiting for room in it too
 
-    def _receive(self, twin: Twin, body: bytes) -> tuple[Any, list[Outgoing]]:
-        """The twin's answer to one POSTed body: (the client's event, what the twin sends), recorded."""
-        event = decode_line(body, Direction.C2S, b"")
+    def _receive(self, twin: Twin, event: Event) -> tuple[Any, list[Outgoing]]:
+        """The twin's answer to an event that is no message (the conductor has nothing to do with it): (the
+        event, the twin's error), recorded."""
         outgoing = twin.receive(event)
         if self.record is not None:
             self.record.exchange(event, outgoing)
@@ -384,53 +486,86 @@ class HttpTwin:
                 await conn.error(404, "no such session: it ended, or this served capture never opened it; "
                                       "initialize again")
                 return True
-            twin = session.twin
         elif not modern and b'"initialize"' in body and _method_of(body) == "initialize":
             session = self._open()
-            twin = session.twin
-        else:
-            if self.stateless is None:
-                self.stateless = self.make_twin()
-            twin = self.stateless
-        event, outgoing = self._receive(twin, body)
+        conducted = session.conducted if session is not None else self._stateless_session()
+        assert conducted is not None
         headers = [("Mcp-Session-Id", session.id)] if session is not None and not modern else []
+        event = decode_line(body, Direction.C2S, b"")
         rpc = event.rpc
-        if rpc is None or rpc.kind not in (jsonrpc.REQUEST,):
-            if outgoing and rpc is not None and rpc.kind in (jsonrpc.NOTIFICATION, jsonrpc.RESPONSE, jsonrpc.ERROR):
-                self._to_stream(session, outgoing)
-            elif outgoing:  # bytes that are no message: the twin's error, as the HTTP error's body
+        if rpc is None:  # bytes that are no message: the twin's error, as the HTTP error's body
+            _, outgoing = self._receive(conducted.twin, event)
+            if outgoing:
                 await conn.answer(400, outgoing[0].line, "application/json", headers)
-                return True
+            else:
+                await conn.answer(202, b"", headers=headers)
+            return True
+        if rpc.kind != jsonrpc.REQUEST:
+            conducted.receive(event)
             await conn.answer(202, b"", headers=headers)
             return True
-        at = next((n for n, out in enumerate(outgoing) if _is_answer(out.line)), len(outgoing))
-        before, answer, after = outgoing[:at], outgoing[at:at + 1], outgoing[at + 1:]
-        self._to_stream(session, after)
-        accept = (_header(request, b"accept") or "").lower()
-        if before and "text/event-stream" in accept:
-            data = b"".join(sse_event(out.line, "message") for out in [*before, *answer])
-            await conn.answer(200, data, "text/event-stream", [*headers, ("Cache-Control", "no-cache"),
-                                                                ("X-Accel-Buffering", "no")])
-        else:
-            await conn.answer(200, answer[0].line if answer else b"{}", "application/json", headers)
-        return True
+        queue = conducted.open(rpc.id)
+        self.answering += 1
+        try:
+            conducted.receive(event)
+            accept = (_header(request, b"accept") or "").lower()
+            return await self._answer(conn, queue, "text/event-stream" in accept, headers,
+                                      session.ended if session is not None else None)
+        finally:
+            self.answering -= 1
+            conducted.close(rpc.id, queue)
 
-    def _to_stream(self, session: _Session | None, outgoing: list[Outgoing]) -> None:
-        """The twin's messages outside any answer, for the session's GET stream (dropped, counted, when there
-        is no session or its stream is full)."""
-        for out in outgoing:
-            if session is None or not self.offers_stream:
-                self.dropped += 1
-                continue
-            try:
-                session.queue.put_nowait(out.line)
-            except asyncio.QueueFull:
-                session.dropped += 1
+    async def _answer(self, conn: _Conn, queue: asyncio.Queue[Item], takes_stream: bool,
+                      headers: list[tuple[str, str]], ended: asyncio.Event | None) -> bool:
+        """Write what comes for a POSTed request, its answer last: the answer alone as JSON when nothing comes
+        before it, else an event stream (notifications left out for a client that takes JSON only; junk and
+        server requests need the stream). A request never answered (drop) holds the POST until the client leaves,
+        the session ends or the server stops."""
+        streaming = False
+        waiting: list[asyncio.Future[Any]] = []
+        try:
+            while True:
+                if queue.empty() and not waiting:  # the client leaving, the session ending: the wait's end
+                    waiting = [asyncio.ensure_future(_left(conn))]
+                    if ended is not None:
+                        waiting.append(asyncio.ensure_future(ended.wait()))
+                item = await _next(queue, waiting)
+                if item is None:
+                    if streaming:
+                        conn.send(h11.EndOfMessage())
+                        await conn.writer.drain()
+                        return False
+                    if waiting[0].done():
+                        raise _Gone()
+                    await conn.error(404, "the session ended before this request was answered")
+                    return True
+                answer = is_answer(item)
+                if not streaming:
+                    if answer:
+                        await conn.answer(200, item.line, "application/json", headers)
+                        return True
+                    if not takes_stream and is_notification(item):
+                        continue
+                    conn.send(h11.Response(status_code=200, headers=[
+                        *headers, ("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"),
+                        ("X-Accel-Buffering", "no")]))
+                    streaming = True
+                conn.send(h11.Data(data=junk_bytes(self.transport) if item.junk else sse_event(item.line, "message")))
+                if answer:
+                    conn.send(h11.EndOfMessage())
+                await conn.writer.drain()
+                if answer:
+                    return True
+        finally:
+            for task in waiting:
+                if task.done() and not task.cancelled():
+                    task.exception()  # a reset connection's error: retrieved, not logged as never retrieved
+                task.cancel()
 
     async def _get(self, conn: _Conn, request: h11.Request) -> bool:
         modern = (_header(request, b"mcp-protocol-version") or "") >= STATELESS_FROM
         session = self.sessions.get(_header(request, b"mcp-session-id") or "")
-        if modern or not self.offers_stream:
+        if modern or not self._streams():
             return await self._not_allowed(conn, "POST, DELETE")
         if session is None:
             await conn.error(404 if _header(request, b"mcp-session-id") else 400,
@@ -465,7 +600,8 @@ class HttpTwin:
 
         async def pump() -> None:
             while True:
-                conn.send(h11.Data(data=sse_event(await session.queue.get(), "message")))
+                conn.send(h11.Data(data=await session.queue.get()))
+                session.pull_backlog()
                 await conn.writer.drain()
 
         tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(conn.closed()),
@@ -501,12 +637,16 @@ class HttpTwin:
             await conn.error(404, "no such session: open the event stream (GET /sse) and POST to the endpoint it "
                                   "names")
             return True
-        event, outgoing = self._receive(session.twin, body)
-        if event.rpc is None and outgoing:  # bytes that are no message: the error is the POST's answer
-            await conn.error(400, json.loads(outgoing[0].line)["error"]["message"], PARSE_ERROR)
-            return True
-        for out in outgoing:  # the stream is the answers' way: a client that does not read it holds its POSTs
-            if not await session.put(out.line):
+        event = decode_line(body, Direction.C2S, b"")
+        if event.rpc is None:  # bytes that are no message: the error is the POST's answer
+            _, outgoing = self._receive(session.twin, event)
+            if outgoing:
+                await conn.error(400, json.loads(outgoing[0].line)["error"]["message"], PARSE_ERROR)
+                return True
+        elif session.conducted is not None:
+            session.conducted.receive(event)  # its answers go on the stream, now or when due
+        while session.backlog:  # a client that does not read its stream holds its POSTs
+            if not await session.put(session.backlog.pop(0)):
                 await conn.error(404, "the session ended (its event stream closed) before its answer was sent")
                 return True
         await conn.answer(202, b"Accepted", "text/plain; charset=utf-8")
@@ -529,16 +669,34 @@ class HttpTwin:
         conn.send(h11.InformationalResponse(status_code=101, headers=websocket.accept_headers(headers)))
         await conn.writer.drain()
         twin = self.make_twin()
-        self.websockets[id(twin)] = twin
+        sends: list[Callable[[bytes], None]] = []
+
+        def standalone(item: Item) -> None:  # junk: a text frame that is no JSON, as the line of stdio
+            if sends:
+                sends[0](junk_bytes("stdio") if item.junk else item.line)
+
+        conducted = self._conduct(twin, standalone)
+
+        def receive(message: bytes, send: Callable[[bytes], None]) -> None:
+            sends[:] = [send]
+            event = decode_line(message, Direction.C2S, b"")
+            if event.rpc is not None:
+                conducted.receive(event)
+                return
+            for out in self._receive(twin, event)[1]:
+                send(out.line)
+
+        self.websockets[id(conducted)] = conducted
         try:
-            await websocket.serve_frames(conn.reader, conn.writer, bytes(conn.conn.trailing_data[0]), twin,
-                                         self._receive, self.max_message)
+            await websocket.serve_frames(conn.reader, conn.writer, bytes(conn.conn.trailing_data[0]), receive,
+                                         self.max_message)
         except Exception as exc:  # wsproto's protocol errors (a frame it refuses): this connection only ends
             if not isinstance(exc, (ConnectionError, OSError)) and type(exc).__module__.split(".")[0] != "wsproto":
                 raise
         finally:
-            self.websockets.pop(id(twin), None)
-            self.ended.add(twin)
+            self.websockets.pop(id(conducted), None)
+            conducted.end()
+            self.ended.add(twin, conducted.conductor)
 
     # -- stopping -------------------------------------------------------------------------------------------
 
@@ -554,18 +712,33 @@ class HttpTwin:
 PARSE_ERROR = -32700
 
 
+async def _left(conn: _Conn) -> None:
+    """Until the client closes its connection while its request waits (what it sends meanwhile is kept for h11)."""
+    while data := await conn.reader.read(READ_SIZE):
+        conn.conn.receive_data(data)
+
+
+async def _next(queue: asyncio.Queue[Item], waiting: list[asyncio.Future[Any]]) -> Item | None:
+    """The next item of ``queue``, or None once one of ``waiting`` is done first."""
+    if not queue.empty():
+        return queue.get_nowait()
+    getting = asyncio.ensure_future(queue.get())
+    try:
+        await asyncio.wait([getting, *waiting], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not getting.done():
+            getting.cancel()
+    if getting.done() and not getting.cancelled():
+        return getting.result()
+    return None
+
+
 def _method_of(body: bytes) -> str | None:
     try:
         message = json.loads(body)
     except (ValueError, RecursionError):
         return None
     return message.get("method") if isinstance(message, dict) else None
-
-
-def _is_answer(line: bytes) -> bool:
-    """Whether a line the twin sends is a response (a result or an error), not a notification."""
-    rpc = decode_line(line, Direction.S2C, b"").rpc
-    return rpc is not None and rpc.kind in (jsonrpc.RESPONSE, jsonrpc.ERROR)
 
 
 def served_url(host: str, port: int, transport: str) -> str:
@@ -576,9 +749,12 @@ def served_url(host: str, port: int, transport: str) -> str:
 
 async def serve_http(server: HttpTwin, sock: socket.socket, stop: asyncio.Event) -> None:
     """Serve on ``sock`` until ``stop`` is set; then the port closes and every connection ends."""
+    server.stop_event = stop
     listener = await asyncio.start_server(server.connection, sock=sock, limit=MAX_HEAD)
     try:
         await stop.wait()
+        if server.closing is not None:
+            await server.settle()
     finally:
         listener.close()
         await server.stop()

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
-
-from inspector.core.serve.twin import Outgoing, Twin
 
 SUBPROTOCOL = "mcp"
 READ_SIZE = 64 * 1024
@@ -50,14 +47,20 @@ def accept_headers(headers: dict[bytes, bytes]) -> list[tuple[str, str]]:
     return out
 
 
-async def serve_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, trailing: bytes, twin: Twin,
-                       receive: Callable[[Twin, bytes], tuple[Any, list[Outgoing]]], max_message: int) -> None:
-    """Answer text frames with the twin's messages until the client closes (or the connection breaks)."""
+async def serve_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, trailing: bytes,
+                       receive: Callable[[bytes, Callable[[bytes], None]], None], max_message: int) -> None:
+    """Give each message of the client's to ``receive`` with a ``send`` (a message of the twin's, as a text frame,
+    now or later) until the client closes (or the connection breaks)."""
     from wsproto.connection import Connection, ConnectionType
     from wsproto.events import BytesMessage, CloseConnection, Message, Ping, TextMessage
     from wsproto.frame_protocol import CloseReason
 
     ws = Connection(ConnectionType.SERVER, trailing_data=trailing)
+
+    def send(line: bytes) -> None:
+        if not writer.is_closing():
+            writer.write(ws.send(TextMessage(line.decode("utf-8", "surrogateescape"))))
+
     parts: list[bytes] = []
     size = 0
     data = b""
@@ -76,9 +79,7 @@ async def serve_frames(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
                 if not event.message_finished:
                     continue
                 message, parts, size = b"".join(parts), [], 0
-                _, outgoing = receive(twin, message)
-                for out in outgoing:
-                    writer.write(ws.send(TextMessage(out.line.decode("utf-8", "surrogateescape"))))
+                receive(message, send)
                 await writer.drain()
             elif isinstance(event, Ping):
                 writer.write(ws.send(event.response()))
