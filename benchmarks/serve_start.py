@@ -135,7 +135,7 @@ def generate(path: Path, count: int) -> dict[str, object]:
             seq += 1
             request_seq = seq
             tool = tools[request_id % 4]
-            query = "q%d-" % request_id + "q" * rnd.randint(40, 120)
+            query = f"q{request_id}-" + "q" * rnd.randint(40, 120)
             limit = request_id % 50 + 1
             lines.append(x["request"].format(seq=seq, id=request_id, tool=tool, query=query, limit=limit,
                                              times=_times(seq)))
