@@ -180,15 +180,16 @@ def baseline(path: Path, how: str) -> float:
     return time.perf_counter() - started
 
 
-def serve(path: Path, call: dict[str, object], profile: Path | None = None) -> dict[str, float]:
-    """Start serve, ask initialize then the recorded tools/call; seconds to each answer and the peak RSS."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def serve(path: Path, call: dict[str, object], profile: Path | None = None, root: Path = ROOT) -> dict[str, float]:
+    """Start serve (the code under ``root``), ask initialize then the recorded tools/call; seconds to each answer and
+    the peak RSS."""
+    env = dict(os.environ, PYTHONPATH=str(root))
     argv = [sys.executable, "-m", "inspector", "serve", str(path)]
     if profile is not None:
         argv[1:1] = ["-m", "cProfile", "-o", str(profile)]
     started = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            cwd=ROOT)
+                            cwd=root)
     assert proc.stdin is not None and proc.stdout is not None
     requests = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -227,6 +228,9 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="write the capture again")
     parser.add_argument("--profile", action="store_true", help="one serve run under cProfile; prints the top")
     parser.add_argument("--capture", type=Path, help="where the capture is kept (default: the temp directory)")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="also serve with the code of another checkout (e.g. `git archive main inspector | tar -x "
+                             "-C DIR`), interleaved: before and after in the same run")
     args = parser.parse_args()
 
     path = args.capture or Path(tempfile.gettempdir(), f"mcpi-serve-start-{args.count}.jsonl")
@@ -252,20 +256,29 @@ def main() -> None:
         pstats.Stats(str(out)).sort_stats("tottime").print_stats(15)
         return
 
-    runs: dict[str, list[float]] = {"lines": [], "count": [], "start": [], "first_call": [], "peak_mb": []}
+    runs: dict[str, list[float]] = {"lines": [], "count": [], "start": [], "first_call": [], "peak_mb": [],
+                                    "other_start": [], "other_first_call": [], "other_peak_mb": []}
     for _ in range(args.repeat):
         runs["lines"].append(baseline(path, "lines"))
         runs["count"].append(baseline(path, "count"))
         figures = serve(path, call)
         for key, value in figures.items():
             runs[key].append(value)
-    median = {key: statistics.median(values) for key, values in runs.items()}
+        if args.against is not None:
+            for key, value in serve(path, call, root=args.against.resolve()).items():
+                runs["other_" + key].append(value)
+    median = {key: statistics.median(values) for key, values in runs.items() if values}
     base = median["lines"]
     print(f"\nmedian of {args.repeat} runs (load average {os.getloadavg()[0]:.1f}); ratios against `lines`")
     print(f"{'what':<34}{'s':>8}{'x lines':>9}")
     for key, label in (("lines", "baseline: python reads every line"), ("count", "baseline: bytes.count(b'\\n')"),
                        ("start", "serve: initialize answered"), ("first_call", "serve: first tools/call answered")):
         print(f"{label:<34}{median[key]:>8.2f}{median[key] / base:>9.2f}")
+    if args.against is not None:
+        for key, label in (("other_start", f"{args.against.name}: initialize"),
+                           ("other_first_call", f"{args.against.name}: first tools/call")):
+            print(f"{label:<34}{median[key]:>8.2f}{median[key] / base:>9.2f}")
+        print(f"{args.against.name} peak RSS: {median['other_peak_mb']:.0f} MB")
     print(f"serve peak RSS: {median['peak_mb']:.0f} MB (runs: {', '.join(f'{v:.0f}' for v in runs['peak_mb'])})")
     print(f"first call, runs: {', '.join(f'{v:.2f}' for v in runs['first_call'])} s")
     met = median["first_call"] < GOAL_SECONDS and median["peak_mb"] < GOAL_MB
