@@ -34,10 +34,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from inspector.core.wire.events import Event
 
 GOAL_SECONDS = 2.0
 GOAL_MB = 150
@@ -56,7 +60,7 @@ def _template(line: str, fields: dict[str, int | str]) -> str:
 def templates() -> tuple[list[str], dict[str, str]]:
     """The handshake's lines (ready) and one exchange's line templates, written by the real writer."""
     from inspector.core.capture.format import event_to_line
-    from inspector.core.wire.events import Direction, Event, Kind
+    from inspector.core.wire.events import Direction
     from inspector.core.wire.framing import decode_line
 
     def message(obj: object, direction: str, seq: int, t: float, **data: object) -> str:
@@ -96,7 +100,7 @@ def templates() -> tuple[list[str], dict[str, str]]:
         "log": _template(message({"jsonrpc": "2.0", "method": "notifications/message", "params": {
             "level": "info", "logger": "bench", "data": "log LOGTEXT"}}, Direction.S2C, seq, t),
             {**fields, "text": "LOGTEXT"}),
-        "stderr": _template(event_to_line(_stderr(Event, Kind, Direction, seq, t)),
+        "stderr": _template(event_to_line(_stderr(seq, t)),
                             {**fields, "id": rid, "text": "STDERRTEXT"}),
         "response": _template(message({"jsonrpc": "2.0", "id": rid, "result": {
             "content": [{"type": "text", "text": "RESULTTEXT"}], "isError": False}}, Direction.S2C, seq, t,
@@ -106,9 +110,10 @@ def templates() -> tuple[list[str], dict[str, str]]:
     return handshake, exchange
 
 
-def _stderr(event_type, kind, direction, seq: int, t: float):  # type: ignore[no-untyped-def]
-    event = event_type(kind.STDERR, raw=b"[bench] INFO handled request 8880001 STDERRTEXT", dir=direction.S2C,
-                       eol=b"\n")
+def _stderr(seq: int, t: float) -> Event:
+    from inspector.core.wire.events import Direction, Event, Kind
+
+    event = Event(Kind.STDERR, raw=b"[bench] INFO handled request 8880001 STDERRTEXT", dir=Direction.S2C, eol=b"\n")
     event.seq, event.t, event.wall = seq, t, 1.8e9 + t
     return event
 
