@@ -77,7 +77,8 @@ _HEAD = re.compile(
 _NEVER = re.compile(rb"(?!)")
 #: Lines with findings (the problem flag needs their severities), a CR, or a span (the columns keep spans) are
 #: decoded. Outside the raw text a key's quotes are plain, inside it they are escaped: the needles cannot match it.
-_ODD = (b',"findings":[', b"\r\n", b'"span":"')
+_CRLF = b"\r\n"
+_ODD = (b',"findings":[', _CRLF, b'"span":"')
 _KEY_METHOD = b'\\"method\\"'  # the key "method" as it looks inside the JSON-encoded raw text
 _REQUEST_METHOD = b'"request_method":"'
 #: ``data.reply_to`` of a response: with its quotes unescaped it cannot be inside the raw text
@@ -100,7 +101,11 @@ def _odd_lines(buf: bytes, pos: int, end: int) -> list[int]:
     """Starts of the lines in ``buf[pos:end]`` that hold a findings array or a CR, last first."""
     starts = set()
     for needle in _ODD:
-        at = buf.find(needle, pos, end)
+        if needle == _CRLF:  # the CR alone first: a search for one byte (memchr) is ten times one for two here
+            at = buf.find(b"\r", pos, end)
+            at = buf.find(needle, at, end) if at >= 0 else -1
+        else:
+            at = buf.find(needle, pos, end)
         while at >= 0:
             start = max(buf.rfind(b"\n", pos, at) + 1, pos)
             starts.add(start)
