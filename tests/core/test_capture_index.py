@@ -127,6 +127,19 @@ def test_malformed_blank_and_cut_off_lines_give_the_readers_warnings(tmp_path):
     assert any("cut off" in w for w in index.warnings) and any("skipped" in w for w in index.warnings)
 
 
+@pytest.mark.parametrize("chunk", [97, 128 << 10])
+def test_lines_ended_with_crlf_or_holding_a_lone_cr_index_as_they_read(tmp_path, monkeypatch, chunk):
+    monkeypatch.setattr(index_module, "CHUNK_BYTES", chunk)
+    path = tmp_path / "crlf.jsonl"
+    write_capture(path, [message({"jsonrpc": "2.0", "id": i, "method": f"m/{i}"}) for i in range(8)])
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2][:-1] + b"\r\n"  # saved by an editor that ends lines so
+    lines[4] = lines[4].replace(b'"kind"', b'\r"kind"')  # a CR where JSON allows white space
+    lines[5] = lines[5].replace(b"}\n", b"}\r\r\n")
+    path.write_bytes(b"".join(lines))
+    assert len(assert_agrees_with_reader(path)) == 8
+
+
 def test_lines_longer_than_a_chunk_and_scanning_in_tiny_slices_change_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(index_module, "CHUNK_BYTES", 97)
     events = [message(obj) for obj in ODD_MESSAGES]

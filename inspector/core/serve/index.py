@@ -93,16 +93,20 @@ class ServeIndex:
             elif partner is None and method.startswith(NOTIFICATION_PREFIX):
                 self._notifications.setdefault(method, array("q")).append(row)
             row = self._c2s.find(1, row + 1)
-        row = self._s2c.find(1)
+        # only the server's messages whose method is no notification's (a response's is its request's) are looked at
+        asked = columns.mask(0, count, _S2C, bytes(not name.startswith(NOTIFICATION_PREFIX)
+                                                   for name in columns.method_names))
+        row = asked.find(1)
         while row >= 0:
             partner = columns.partner(row)
-            method = columns.method(row)
-            if (partner is None or partner > row) and not method.startswith(NOTIFICATION_PREFIX):
+            if (partner is None or partner > row) and not columns.method(row).startswith(NOTIFICATION_PREFIX):
                 self.server_requests += 1
                 self.server_request_rows.append(row)
-            elif method.startswith(NOTIFICATION_PREFIX) and method not in REQUEST_SCOPED:
-                self.unprompted_notifications += 1
-            row = self._s2c.find(1, row + 1)
+            row = asked.find(1, row + 1)
+        # the notifications that belong to no request: a mask of their methods, counted
+        self.unprompted_notifications = columns.mask(0, count, _S2C, bytes(
+            name.startswith(NOTIFICATION_PREFIX) and name not in REQUEST_SCOPED
+            for name in columns.method_names)).count(1)
 
     def close(self) -> None:
         self.capture.close()
@@ -145,8 +149,12 @@ class ServeIndex:
 
     def message(self, row: int) -> dict[str, Any]:
         """The JSON-RPC message of a row ({} when it is not one object)."""
+        text = self.capture.raw_text(row)
+        # ASCII text parses as its UTF-8 bytes do (json.loads would read bytes that start with a NUL as UTF-16 or 32);
+        # anything else is parsed from the event's bytes (a lone surrogate, which the bytes cannot hold, fails there)
+        source: str | bytes = text if text is not None and text.isascii() and "\0" not in text[:4] else self.raw(row)
         try:
-            value = json.loads(self.raw(row))
+            value = json.loads(source)
         except (ValueError, RecursionError):
             return {}
         return value if isinstance(value, dict) else {}

@@ -145,7 +145,7 @@ class Matcher:
     book: RequestBook
     mode: str = "auto"
     cursors: CursorMap = field(default_factory=CursorMap)
-    _keys: dict[str, dict[bytes, list[int]]] = field(default_factory=dict)  # method -> key -> positions
+    _keys: dict[str, _Keyed] = field(default_factory=dict)  # method -> its recorded requests' keys, as far as read
     _served: dict[bytes, int] = field(default_factory=dict)  # key -> how many of its answers were given
     _next: int = 0  # sequential and strict: the position due next
 
@@ -159,10 +159,10 @@ class Matcher:
         key = request_key(method, params, self.cursors)
         if self.mode == "strict":
             return self._strict(method, params, key)
-        found = self._by_key(method).get(key)
+        served = self._served.get(key, 0)
+        found = self._positions(method, key, served)
         if not found:
             return self.miss(method, params)
-        served = self._served.get(key, 0)
         self._served[key] = served + 1
         return Hit(found[min(served, len(found) - 1)])
 
@@ -185,19 +185,34 @@ class Matcher:
         return Miss(f"no recorded answer to {method} at this point: the next recorded request, {self.book.label(due)}, "
                     f"differs in {difference} (--match strict)", due, NO_RECORDED_ANSWER)
 
-    def _by_key(self, method: str) -> dict[bytes, list[int]]:
-        """The method's recorded requests by key, computed the first time the method is asked for (a capture is
-        read only for the methods its client uses)."""
-        keys = self._keys.get(method)
-        if keys is None:
-            keys = self._keys[method] = {}
-            for position in self.book.positions(method):
-                keys.setdefault(request_key(method, self.book.params(position)), []).append(position)
-        return keys
+    def _positions(self, method: str, key: bytes, served: int) -> list[int]:
+        """The positions of the recorded requests of ``method`` with ``key``, in order: at least ``served + 1`` of them,
+        or all there are. The method's recorded requests are read in recorded order only as far as that needs (a
+        capture of a million calls answers its first ones at once; a request it has no answer to, or asked once more
+        than recorded, reads them all, once), so the list is a prefix of them all, long enough to pick from."""
+        keyed = self._keys.get(method)
+        if keyed is None:
+            keyed = self._keys[method] = _Keyed(self.book.positions(method))
+        found = keyed.by_key.setdefault(key, [])
+        positions, book = keyed.positions, self.book
+        while len(found) <= served and keyed.read < len(positions):
+            position = positions[keyed.read]
+            keyed.read += 1
+            keyed.by_key.setdefault(request_key(method, book.params(position)), []).append(position)
+        return found
 
     def miss(self, method: str, params: Any) -> Miss:
         """The sentence for a request without a recorded answer, naming the closest recorded request."""
         return closest(self.book, method, params, self.cursors)
+
+
+@dataclass(slots=True)
+class _Keyed:
+    """The recorded requests of one method by key, read as far as :attr:`read` (of :attr:`positions`)."""
+
+    positions: Sequence[int]
+    by_key: dict[bytes, list[int]] = field(default_factory=dict)
+    read: int = 0
 
 
 def closest(book: RequestBook, method: str, params: Any, cursors: CursorMap | None = None) -> Miss:

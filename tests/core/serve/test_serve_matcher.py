@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from inspector.core.serve.matcher import (
     METHOD_NOT_RECORDED,
@@ -134,3 +136,57 @@ def test_a_whole_number_written_as_a_float_is_the_same_number_but_true_is_not_on
     assert matcher.match("tools/call", {"name": "add", "arguments": {"a": 1.0, "b": 1}}) == Hit(3)
     found = matcher.match("tools/call", {"name": "add", "arguments": {"a": True, "b": 1}})
     assert isinstance(found, Miss) and found.text.endswith("differs in params.arguments.a (recorded 1, here true)")
+
+
+class CountingBook(Book):
+    """A book that counts the recorded params it was asked for (what reading a capture costs)."""
+
+    def __init__(self, *requests: tuple[str, Any]) -> None:
+        super().__init__(*requests)
+        self.read: list[int] = []
+
+    def params(self, position: int) -> Any:
+        self.read.append(position)
+        return super().params(position)
+
+
+def test_a_request_answered_early_in_a_long_capture_reads_only_the_recorded_requests_up_to_its_answer():
+    book = CountingBook(*[("tools/call", add(n, n)) for n in range(10_000)])
+    matcher = Matcher(book)
+    assert matcher.match("tools/call", add(2, 2)) == Hit(2)
+    assert book.read == [0, 1, 2]
+    assert matcher.match("tools/call", add(2, 2)) == Hit(2)  # once more than recorded: the last again, after all
+    assert len(book.read) == 10_000
+    assert matcher.match("tools/call", add(5, 5)) == Hit(5)  # each recorded request is keyed once
+    assert len(book.read) == 10_000
+
+
+def _keyed_at_once(book: Book, requests: list[tuple[str, Any]]) -> list[Hit | Miss]:
+    """What auto answered when each method's recorded requests were all keyed at its first request."""
+    keys: dict[str, dict[bytes, list[int]]] = {}
+    served: dict[bytes, int] = {}
+    out: list[Hit | Miss] = []
+    for method, params in requests:
+        if method not in keys:
+            keys[method] = {}
+            for position in book.positions(method):
+                keys[method].setdefault(request_key(method, book.params(position)), []).append(position)
+        key = request_key(method, params)
+        found = keys[method].get(key)
+        if not found:
+            out.append(Matcher(book).miss(method, params))
+            continue
+        out.append(Hit(found[min(served.get(key, 0), len(found) - 1)]))
+        served[key] = served.get(key, 0) + 1
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["tools/call", "prompts/get"]), st.integers(0, 3)), max_size=12),
+       st.lists(st.tuples(st.sampled_from(["tools/call", "prompts/get", "resources/read"]), st.integers(0, 4)),
+                max_size=16))
+def test_keying_recorded_requests_as_far_as_needed_answers_as_keying_them_all_at_once(recorded, asked):
+    book = Book(*[(method, add(n, n)) for method, n in recorded])
+    requests = [(method, add(n, n)) for method, n in asked]
+    matcher = Matcher(book)
+    assert [matcher.match(method, params) for method, params in requests] == _keyed_at_once(book, requests)
