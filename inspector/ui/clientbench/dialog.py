@@ -47,9 +47,9 @@ SPEC_PREFIX = "https://modelcontextprotocol.io/specification/"
 TRANSPORTS = {"stdio": "stdio", "HTTP": "http"}
 WAITING, RUNNING = "waiting", "running…"
 _COLOURS = {FAILED: "#c62828", INCOMPLETE: "#b26a00", PASSED: "#2e7d32", NOT_APPLICABLE: "#757575"}
-_CAPTURE_ROLE = Qt.ItemDataRole.UserRole
-_SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
-_SPEC_ROLE = Qt.ItemDataRole.UserRole + 2
+CAPTURE_ROLE = Qt.ItemDataRole.UserRole
+SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
+SPEC_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def open_spec_link(url: str) -> bool:
@@ -260,7 +260,7 @@ class TestClientDialog(QDialog):
         item.setText(2, f"{len(failed)} of {len(result.checks)} checks failed" if failed else
                      f"{len(result.checks)} checks, client ran {result.outcome.seconds:.1f} s")
         capture = str(result.capture) if result.capture is not None else None
-        item.setData(0, _CAPTURE_ROLE, capture)
+        item.setData(0, CAPTURE_ROLE, capture)
         for check in result.checks:
             item.addChild(self._check_item(check, capture))
         item.setExpanded(result.status != PASSED)
@@ -270,9 +270,9 @@ class TestClientDialog(QDialog):
         child = QTreeWidgetItem([check.id, check.status, check.sentence])
         child.setForeground(1, QBrush(QColor(_COLOURS[check.status])))
         child.setToolTip(2, check.sentence)
-        child.setData(0, _CAPTURE_ROLE, capture)
-        child.setData(0, _SEQ_ROLE, check.seq)
-        child.setData(0, _SPEC_ROLE, check.spec)
+        child.setData(0, CAPTURE_ROLE, capture)
+        child.setData(0, SEQ_ROLE, check.seq)
+        child.setData(0, SPEC_ROLE, check.spec)
         return child
 
     def _finished(self, results: list[ScenarioResult]) -> None:
@@ -304,7 +304,7 @@ class TestClientDialog(QDialog):
     # -- the tree -------------------------------------------------------------------------------------------------
 
     def _current_changed(self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None) -> None:
-        spec = current.data(0, _SPEC_ROLE) if current is not None else None
+        spec = current.data(0, SPEC_ROLE) if current is not None else None
         if not isinstance(spec, str):
             self.detail.setText("Double-click a check to see the client's message in its scenario's capture.")
             return
@@ -314,13 +314,13 @@ class TestClientDialog(QDialog):
                             f"{html.escape(current.text(2))}<br>{link}")
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
-        capture = item.data(0, _CAPTURE_ROLE)
+        capture = item.data(0, CAPTURE_ROLE)
         if not isinstance(capture, str):
             if item.text(1) not in (WAITING, RUNNING):
                 self.state.setText(f"{item.text(0)} has no capture: the client never launched its scenario "
                                    "server.")
             return
-        seq = item.data(0, _SEQ_ROLE)
+        seq = item.data(0, SEQ_ROLE)
         self.message_wanted.emit(Path(capture), seq if isinstance(seq, int) else None)
 
     def closeEvent(self, event: QCloseEvent) -> None:
