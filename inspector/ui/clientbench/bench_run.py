@@ -56,6 +56,10 @@ class BenchRun(QObject):
             self.stopped.emit(f"The captures folder {safe(str(captures))} cannot be written: "
                               f"{exc.strerror or exc}.")
             return
+        except Exception as exc:  # never a dialog left "running": what went wrong is its sentence
+            self._end()
+            self.stopped.emit(f"The bench stopped: {safe(str(exc)) or type(exc).__name__}.")
+            return
         self._end()
         self.finished.emit(results)
 

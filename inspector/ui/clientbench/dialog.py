@@ -46,6 +46,7 @@ SPEC_PREFIX = "https://modelcontextprotocol.io/specification/"
 #: The transports, as the combo box names them, and what the bench calls them.
 TRANSPORTS = {"stdio": "stdio", "HTTP": "http"}
 WAITING, RUNNING = "waiting", "running…"
+HINT = "Double-click a check to see the client's message in its scenario's capture."
 _COLOURS = {FAILED: "#c62828", INCOMPLETE: "#b26a00", PASSED: "#2e7d32", NOT_APPLICABLE: "#757575"}
 CAPTURE_ROLE = Qt.ItemDataRole.UserRole
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -194,7 +195,7 @@ class TestClientDialog(QDialog):
                                             | Qt.TextInteractionFlag.LinksAccessibleByMouse
                                             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
         self.detail.linkActivated.connect(open_spec_link)
-        self.detail.setText("Double-click a check to see the client's message in its scenario's capture.")
+        self.detail.setText(HINT)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.progress)
@@ -309,8 +310,8 @@ class TestClientDialog(QDialog):
 
     def _current_changed(self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None) -> None:
         spec = current.data(0, SPEC_ROLE) if current is not None else None
-        if not isinstance(spec, str):
-            self.detail.setText("Double-click a check to see the client's message in its scenario's capture.")
+        if current is None or not isinstance(spec, str):
+            self.detail.setText(HINT)
             return
         link = f'<a href="{html.escape(spec)}">{html.escape(spec)}</a>' if spec.startswith(SPEC_PREFIX) else \
             html.escape(spec)

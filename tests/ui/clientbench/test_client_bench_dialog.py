@@ -91,3 +91,22 @@ def test_a_client_command_that_cannot_start_is_one_sentence_in_the_dialog(qapp, 
     assert said.startswith("The client's command ") and "cannot be started" in said and "\n" not in said
     assert [dialog.tree.topLevelItem(i).text(1) for i in range(2)] == ["incomplete", "incomplete"]
     assert dialog.run_button.isEnabled() and not dialog.stop_button.isEnabled()
+
+
+def test_a_bench_that_fails_unexpectedly_ends_the_run_with_one_sentence(qapp, qloop, tmp_path, monkeypatch):
+    import inspector.ui.clientbench.bench_run as bench_run
+
+    async def broken(*_args, **_kwargs):
+        raise RuntimeError("the scenario table is empty")
+
+    monkeypatch.setattr(bench_run, "run_bench", broken)
+    dialog = dialog_for(tmp_path)
+    dialog.command.setText("python client.py")
+
+    async def scenario():
+        dialog.run_button.click()
+        await until(lambda: dialog.run.state == "idle", 10, "the run to end")
+
+    qloop.run_until_complete(scenario())
+    assert dialog.state.text() == "The bench stopped: the scenario table is empty."
+    assert dialog.run_button.isEnabled() and dialog.items["handshake"].text(1) == "not run"

@@ -106,3 +106,17 @@ def test_stop_during_a_run_ends_it_and_leaves_no_process_behind(window, qloop, t
     assert dialog.state.text() == "Stopped: the client and everything it started were ended."
     assert [dialog.items[name].text(1) for name in ("handshake", "ping")] == ["not run", "not run"]
     assert dialog.run_button.isEnabled() and not dialog.stop_button.isEnabled()
+
+
+def test_the_sdks_client_passes_handshake_over_http_from_the_dialog(window, qloop):
+    dialog = bench_dialog(window, "sdk_client.py", "handshake")
+    dialog.transport.setCurrentText("HTTP")
+    assert "URL is appended" in dialog.how.text()
+
+    async def scenario():
+        dialog.run_button.click()
+        await until(lambda: dialog.run.state == "idle", 90, "the bench to end")
+
+    qloop.run_until_complete(scenario())
+    assert dialog.items["handshake"].text(1) == "passed", dialog.state.text()
+    assert dialog.state.text().startswith("Done: 1 passed.")
