@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, until
+from helpers import ROOT, until, wait_until
 
 from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.app import build_window
@@ -120,3 +120,19 @@ def test_the_sdks_client_passes_handshake_over_http_from_the_dialog(window, qloo
     qloop.run_until_complete(scenario())
     assert dialog.items["handshake"].text(1) == "passed", dialog.state.text()
     assert dialog.state.text().startswith("Done: 1 passed.")
+
+
+def test_closing_the_window_during_a_run_ends_the_client_with_its_group(window, qloop, tmp_path, monkeypatch):
+    pid_file = tmp_path / "client.pid"
+    monkeypatch.setenv("HANGING_CLIENT_PID_FILE", str(pid_file))
+    dialog = bench_dialog(window, "hanging_client.py", "handshake")
+    dialog.timeout.setValue(120)
+
+    async def scenario():
+        dialog.run_button.click()
+        await until(pid_file.exists, 30, "the hanging client's handshake")
+
+    qloop.run_until_complete(scenario())
+    group = int(pid_file.read_text())
+    window.close()  # outside the loop: the group gets SIGTERM as the window closes, with no loop coming round
+    wait_until(lambda: _group(group) == [], 10, "the client's group to end")
