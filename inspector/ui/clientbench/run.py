@@ -37,11 +37,16 @@ class ClientBenches(Controller):
         return self.captures / capture_name("test-client").removesuffix(".jsonl")
 
     def show_message(self, capture: Path, seq: int | None) -> None:
-        """Open ``capture`` in a tab and select event ``seq`` in it (as soon as its row is loaded)."""
-        self.capture_wanted.emit(capture)
-        tab = self.host.current_tab()
-        if tab is None or tab.capture_path != capture:
-            return  # it could not be opened: the window said why
+        """Open ``capture`` in a tab (bring forward the one that has it open already) and select event ``seq`` in
+        it (as soon as its row is loaded)."""
+        tab = next((t for t in self.host.session_tabs() if t.read_only and t.capture_path == capture), None)
+        if tab is not None:
+            self.host.show_tab(tab)
+        else:
+            self.capture_wanted.emit(capture)
+            tab = self.host.current_tab()
+            if tab is None or tab.capture_path != capture:
+                return  # it could not be opened: the window said why
         if seq is None:
             return
         if tab.timeline.select_seq(seq) or tab.feed is None:

@@ -70,6 +70,11 @@ def test_the_broken_client_fails_handshake_and_its_failed_check_opens_the_captur
                     "the offending message selected")
 
     qloop.run_until_complete(selected())
+    reused = checks["ids-unique"].data(0, SEQ_ROLE)
+    assert isinstance(reused, int) and reused != seq
+    dialog.tree.itemActivated.emit(checks["ids-unique"], 0)  # the same capture: its tab again, another message
+    assert window.tabs.count() == before + 1 and window.current_tab() is tab
+    assert tab.timeline.current_event().seq == reused
 
 
 def _group(pgid: int) -> list[int]:
