@@ -35,18 +35,20 @@ class BenchRun(QObject):
         self.client_group: int | None = None
 
     def start(self, names: list[str], command: list[str], captures: Path, *, timeout: float,
-              transport: str = "stdio") -> None:
-        """Run ``command`` against the scenarios ``names``, their captures in ``captures``."""
+              transport: str = "stdio", revision: str | None = None) -> None:
+        """Run ``command`` against the scenarios ``names``, their captures in ``captures``; ``revision``: the one the
+        scenario servers answer with (None: the client's own)."""
         if self.state != "idle":
             return
         self.state = "running"
-        self.task = self.tasks.spawn(self._run(names, command, captures, timeout, transport), "the client bench")
+        self.task = self.tasks.spawn(self._run(names, command, captures, timeout, transport, revision),
+                                     "the client bench")
 
     async def _run(self, names: list[str], command: list[str], captures: Path, timeout: float,
-                   transport: str) -> None:
+                   transport: str, revision: str | None) -> None:
         try:
             results = await run_bench(names, command, captures, timeout=timeout, transport=transport,
-                                      progress=self._done, started=self._started)
+                                      revision=revision, progress=self._done, started=self._started)
         except asyncio.CancelledError:
             self._end()
             self.stopped.emit("Stopped: the client and everything it started were ended.")

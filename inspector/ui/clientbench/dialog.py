@@ -37,6 +37,7 @@ from inspector.core.clientbench.bench import ScenarioResult
 from inspector.core.clientbench.checks import FAILED, INCOMPLETE, NOT_APPLICABLE, PASSED, CheckResult
 from inspector.core.clientbench.names import DEFAULT_SCENARIOS, DEFAULT_TIMEOUT
 from inspector.core.clientbench.scenarios import SCENARIOS
+from inspector.core.protocol.revisions import HANDSHAKE_REVISIONS
 from inspector.core.urls import url_refusal
 from inspector.ui.clientbench.bench_run import BenchRun
 from inspector.ui.wheel_guard import guard_wheel
@@ -45,6 +46,8 @@ from inspector.ui.wheel_guard import guard_wheel
 SPEC_PREFIX = "https://modelcontextprotocol.io/specification/"
 #: The transports, as the combo box names them, and what the bench calls them.
 TRANSPORTS = {"stdio": "stdio", "HTTP": "http"}
+#: The revision choice that leaves it to the client (``test-client`` without ``--revision``).
+CLIENTS_OWN = "the client's own"
 WAITING, RUNNING = "waiting", "running…"
 HINT = "Double-click a check to see the client's message in its scenario's capture."
 _COLOURS = {FAILED: "#c62828", INCOMPLETE: "#b26a00", PASSED: "#2e7d32", NOT_APPLICABLE: "#757575"}
@@ -123,6 +126,12 @@ class TestClientDialog(QDialog):
         transport.addWidget(self.how)
         form.addRow("Transport:", transport)
         form.addRow("Timeout:", self.timeout)
+        self.revision = guard_wheel(QComboBox(page))
+        self.revision.addItems([CLIENTS_OWN, *HANDSHAKE_REVISIONS])
+        self.revision.setToolTip("The revision the scenario servers answer initialize with, whatever the client asks "
+                                 "(the client's own: the one it asks for, when of the initialize era, else "
+                                 "2025-11-25; the modern scenario speaks 2026-07-28 whatever this says).")
+        form.addRow("Revision:", self.revision)
         self.boxes: dict[str, QCheckBox] = {}
         listing = QWidget(page)
         rows = QVBoxLayout(listing)
@@ -234,7 +243,8 @@ class TestClientDialog(QDialog):
         self.folder = self.captures()
         self.state.setText(f"Starting the client for {names[0]}…")
         self.run.start(names, command, self.folder, timeout=self.timeout.value(),
-                       transport=TRANSPORTS[self.transport.currentText()])
+                       transport=TRANSPORTS[self.transport.currentText()],
+                       revision=None if self.revision.currentText() == CLIENTS_OWN else self.revision.currentText())
         self._show_state()
 
     def _started(self, name: str) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, until, wait_until
 
+from inspector.core.capture import read_capture
 from inspector.core.clients.profiles import ProfileStore
 from inspector.ui.app import build_window
 from inspector.ui.clientbench.dialog import SEQ_ROLE
@@ -113,10 +114,11 @@ def test_stop_during_a_run_ends_it_and_leaves_no_process_behind(window, qloop, t
     assert dialog.run_button.isEnabled() and not dialog.stop_button.isEnabled()
 
 
-def test_the_sdks_client_passes_handshake_over_http_from_the_dialog(window, qloop):
+def test_the_sdks_client_passes_handshake_over_http_at_the_revision_chosen_in_the_dialog(window, qloop):
     dialog = bench_dialog(window, "sdk_client.py", "handshake")
     dialog.transport.setCurrentText("HTTP")
     assert "URL is appended" in dialog.how.text()
+    dialog.revision.setCurrentText("2025-06-18")
 
     async def scenario():
         dialog.run_button.click()
@@ -125,6 +127,9 @@ def test_the_sdks_client_passes_handshake_over_http_from_the_dialog(window, qloo
     qloop.run_until_complete(scenario())
     assert dialog.items["handshake"].text(1) == "passed", dialog.state.text()
     assert dialog.state.text().startswith("Done: 1 passed.")
+    answer = next(e.json()["result"] for e in read_capture(dialog.folder / "handshake.jsonl").events
+                  if e.kind == "message" and e.data.get("request_method") == "initialize")
+    assert answer["protocolVersion"] == "2025-06-18"
 
 
 def test_closing_the_window_during_a_run_ends_the_client_with_its_group(window, qloop, tmp_path, monkeypatch):
