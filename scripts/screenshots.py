@@ -15,6 +15,8 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
     serve-dialog.png   Session > Serve this capture…: the stdio command and a client's config entry, to copy
     serve-live.png     a client served by `mcp-inspector serve` (a twin of a demo capture), live in the window, its
                        call the capture never saw selected, the closest recorded call in its finding
+    test-client.png    Session > Test a client…: the deliberately broken client of the tests against four
+                       scenarios, the failed handshake's checks open, the missing initialized notification selected
     apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
                        the host; its policy beside it (--only=apps; needs Node, and as root
                        QTWEBENGINE_DISABLE_SANDBOX=1, set by whoever runs the script)
@@ -393,6 +395,29 @@ class Shooter:
         await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the served session")
         await self.close(window)
 
+    async def test_client(self) -> None:
+        """The broken client of the tests (no initialized notification, a reused id, a ping ignored) run against four
+        scenarios from the dialog; the failed check that names the missing notification selected."""
+        window = self.window()
+        dialog = window.client_benches.open_dialog()
+        dialog.command.setText("python3 tests/data/clients/broken_client.py")
+        for name, box in dialog.boxes.items():
+            box.setChecked(name in ("handshake", "ping", "slow", "pagination"))
+        dialog.resize(1180, 700)
+        dialog.run_button.click()
+        await until(lambda: dialog.run.state == "idle", 90, "the bench")
+        if dialog.items["handshake"].text(1) != "failed":
+            raise RuntimeError(f"the bench did not run as expected: {dialog.state.text()}")
+        handshake = dialog.items["handshake"]
+        check = next(handshake.child(i) for i in range(handshake.childCount())
+                     if handshake.child(i).text(0) == "initialized-sent")
+        dialog.tree.setCurrentItem(check)
+        await settle()
+        path = self.out / "test-client.png"
+        dialog.grab().save(str(path))
+        print(path)
+        dialog.close()
+        await self.close(window)
 
     async def apps(self) -> None:
         """The system monitor's app, from npm (the test cache's copy when there is one, else npx)."""
@@ -439,7 +464,7 @@ async def shoot(out: Path, only: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         shooter = Shooter(out, Path(tmp))
         for name in ("stdio_session", "server_request", "breakpoints", "http_session", "replay_diff", "live_tap",
-                     "serve", "apps"):
+                     "serve", "test_client", "apps"):
             if not only or name in only:
                 await getattr(shooter, name)()
 

@@ -20,6 +20,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QTabWidget
 
 if TYPE_CHECKING:
+    from inspector.ui.clientbench.run import ClientBenches
     from inspector.ui.collections.run import CollectionRuns
     from inspector.ui.compare.drift import Baselines
     from inspector.ui.compare.run import Comparisons
@@ -48,6 +49,7 @@ class Window(Protocol):
     baselines: Baselines
     serves: ServeCaptures
     model_views: ModelViews
+    client_benches: ClientBenches
 
     def current_tab(self) -> SessionTab | None: ...
     def open_demo(self) -> Any: ...
@@ -114,6 +116,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                needs_tab=True),
     ActionSpec("serve_capture", "&Session", "Ser&ve this capture…", window=lambda w: w.serves.serve_current(),
                needs_tab=True),
+    ActionSpec("test_client", "&Session", "Test a cl&ient…", window=lambda w: w.client_benches.open_dialog()),
     ActionSpec("timeout", "&Session", "Request &timeout…", window=lambda w: w.session_settings.ask_request_timeout(),
                separator_before=True),
     ActionSpec("max_message", "&Session", "Message size &limit…", window=lambda w: w.session_settings.ask_max_message(),

@@ -87,6 +87,7 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     ``max_message``: the command line's --max-message, which outranks the saved setting until the user sets
     another. ``listen_for_taps``: listen (on ``tap_socket``, else the user's own) for ``mcp-inspector tap``."""
 
+    from inspector.ui.clientbench.run import ClientBenches
     from inspector.ui.collections.run import CollectionRuns
     from inspector.ui.compare.drift import Baselines
     from inspector.ui.compare.run import Comparisons
@@ -114,9 +115,10 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     window.baselines = Baselines(window, window.sidebar.store, profiles, window)
     window.serves = ServeCaptures(window, window.tasks, tap_socket, window)
     window.model_views = ModelViews(window, window)
+    window.client_benches = ClientBenches(window, window.tasks, window.captures, window)
     controllers: list[Controller] = [settings_, window.files, window.runs, window.tap_watcher, window.comparisons,
                                      window.load_tests, window.collection_runs, window.baselines, window.serves,
-                                     window.model_views]
+                                     window.model_views, window.client_benches]
     for controller in controllers:
         controller.said.connect(window.say)
         controller.view_ready.connect(window.show_view)
@@ -127,6 +129,7 @@ def build_window(*, settings: QSettings | None = None, store: ProfileStore | Non
     window.baselines.profiles_changed.connect(window.sidebar.reload)
     window.closing.connect(window.tap_watcher.stop)
     window.closing.connect(window.serves.stop)
+    window.closing.connect(window.client_benches.stop)
     window.files.refresh_recent()
     if listen_for_taps:
         window.tasks.spawn(window.tap_watcher.listen(), "listening for taps")

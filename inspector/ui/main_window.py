@@ -49,6 +49,7 @@ from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import plain_tooltip
 
 if TYPE_CHECKING:
+    from inspector.ui.clientbench.run import ClientBenches
     from inspector.ui.collections.run import CollectionRuns
     from inspector.ui.compare.drift import Baselines
     from inspector.ui.compare.run import Comparisons
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
     baselines: Baselines
     serves: ServeCaptures
     model_views: ModelViews
+    client_benches: ClientBenches
 
     session_opened = Signal(object, object)  #: a live session's tab and its target, once attached
     capture_opened = Signal(object)  #: the Path of a capture opened read-only

@@ -64,8 +64,14 @@ def server_argv(name: str, capture: Path, revision: str | None) -> list[str]:
     return argv
 
 
+#: ``started(scenario, pid)``: the client of a scenario is running, in the process group ``pid`` (the window's Stop
+#: and its closing end that group at once, without waiting for the run's task).
+Started = Callable[[str, int], None]
+
+
 async def run_scenario(name: str, command: list[str], captures: Path, *, timeout: float = DEFAULT_TIMEOUT,
-                       revision: str | None = None, transport: str = "stdio") -> ScenarioResult:
+                       revision: str | None = None, transport: str = "stdio",
+                       started: Started | None = None) -> ScenarioResult:
     """Run ``command`` against the scenario ``name``; the capture goes to ``captures/NAME.jsonl``. Over
     ``http`` the scenario server runs here, on 127.0.0.1, and its URL is appended to the command."""
     capture = captures / f"{name}.jsonl"
@@ -76,20 +82,21 @@ async def run_scenario(name: str, command: list[str], captures: Path, *, timeout
         record = http.record
         try:
             argv = [*command, await http.start()]
-            outcome, stdout = await _run_client(name, argv, timeout)
+            outcome, stdout = await _run_client(name, argv, timeout, started)
         finally:
             await http.close()
             record.note("the scenario server ends", **{NOTE_END: True})
             record.close()
     else:
         argv = [*command, *server_argv(name, capture, revision)]
-        outcome, stdout = await _run_client(name, argv, timeout)
+        outcome, stdout = await _run_client(name, argv, timeout, started)
     events = [] if outcome.error else await _captured(capture)
     checks = judge(name, events, outcome, timeout, revision)
     return ScenarioResult(name, checks, outcome, capture if capture.exists() else None, stdout=stdout, argv=argv)
 
 
-async def _run_client(name: str, argv: list[str], timeout: float) -> tuple[Outcome, str]:
+async def _run_client(name: str, argv: list[str], timeout: float,
+                      started: Started | None = None) -> tuple[Outcome, str]:
     """Run the client to its end (or ``timeout``): how it went, and the tail of its stdout."""
     env = {**os.environ, ENV_SCENARIO: name}
     start = time.monotonic()
@@ -100,6 +107,8 @@ async def _run_client(name: str, argv: list[str], timeout: float) -> tuple[Outco
     except OSError as exc:
         return Outcome(error=f"the client's command {safe(argv[0])} cannot be started: {exc.strerror or exc}"), ""
     assert proc.stdout is not None and proc.stderr is not None
+    if started is not None:
+        started(name, proc.pid)
     out, err = bytearray(), bytearray()
     readers = [asyncio.ensure_future(_drain(proc.stdout, out)), asyncio.ensure_future(_drain(proc.stderr, err))]
     group = ProcessGroup(proc.pid, lambda *_a, **_k: None)
@@ -126,13 +135,15 @@ async def _run_client(name: str, argv: list[str], timeout: float) -> tuple[Outco
 
 async def run_bench(names: list[str], command: list[str], captures: Path, *, timeout: float = DEFAULT_TIMEOUT,
                     revision: str | None = None, transport: str = "stdio",
-                    progress: Callable[[ScenarioResult], None] | None = None) -> list[ScenarioResult]:
-    """Every scenario in ``names``, one after the other."""
+                    progress: Callable[[ScenarioResult], None] | None = None,
+                    started: Started | None = None) -> list[ScenarioResult]:
+    """Every scenario in ``names``, one after the other: ``started`` when each one's client runs, ``progress``
+    with each one's result."""
     captures.mkdir(parents=True, exist_ok=True)
     results = []
     for name in names:
         result = await run_scenario(name, command, captures, timeout=timeout, revision=revision,
-                                    transport=transport)
+                                    transport=transport, started=started)
         results.append(result)
         if progress is not None:
             progress(result)
