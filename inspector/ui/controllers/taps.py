@@ -106,10 +106,12 @@ class TapWatcher(Controller):
         """A served capture's twin links its faults: to its serve tab (same pid), for as long as both last. No
         tab: no link (the twin keeps its command line's faults)."""
         from inspector.core.serve.fault_link import FaultsWindowSide
+        from inspector.ui.intercept.fault_panel import attach_faults
 
         tab = await self._linked_tab(hello)
         if tab is not None:
-            await tab.attach_serve_faults(FaultsWindowSide(reader, writer, hello)).run()
+            tab.serve_faults = attach_faults(tab.side, FaultsWindowSide(reader, writer, hello))
+            await tab.serve_faults.control.run()
 
     def _selected(self, item: QListWidgetItem) -> None:
         tab = item.data(Qt.ItemDataRole.UserRole)

@@ -31,7 +31,6 @@ from inspector.core.explore.history import History
 from inspector.core.explore.listing import LISTS, listed_in
 from inspector.core.notices import What
 from inspector.core.protocol.judge import ProtocolJudge
-from inspector.core.serve.fault_link import FaultsWindowSide
 from inspector.core.session.outcomes import ServerInfo
 from inspector.core.session.status import capture_status, live_status, tap_dropped, tap_ended_state, tap_status
 from inspector.core.tap.breakpoint_link import WindowSide
@@ -40,6 +39,7 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui import otel_export
 from inspector.ui.explorer.panel import ExplorerPanel
+from inspector.ui.intercept.fault_panel import FaultsPanel
 from inspector.ui.intercept.hookup import hook_up, row_menu
 from inspector.ui.intercept.panel import BreakpointsPanel
 from inspector.ui.intercept.queue import InterceptedQueue
@@ -52,7 +52,6 @@ from inspector.ui.panels.problems import ProblemsPanel
 from inspector.ui.panels.server_requests import ServerRequestsPanel
 from inspector.ui.panels.stderr import MAX_LINES as STDERR_PANE_LINES
 from inspector.ui.panels.stderr import StderrPane
-from inspector.ui.serve.fault_control import ServeFaultsControl
 from inspector.ui.session.copying import MessageCopier
 from inspector.ui.session.feed import TimelineFeed
 from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
@@ -85,8 +84,8 @@ class SessionTab(QWidget):
         self.tap_hello: dict[str, Any] = {}  #: a live tap's hello: its name, target and capture (attach_tap)
         #: a live tap's breakpoints, when its relay linked them to this tab (attach_tap_breakpoints)
         self.tap_breakpoints: TapBreakpoints | None = None
-        #: a served capture's faults, when its twin linked them to this tab (attach_serve_faults)
-        self.serve_faults: ServeFaultsControl | None = None
+        #: a served capture's Faults tab, when its twin linked its faults to this tab (fault_panel.attach_faults)
+        self.serve_faults: FaultsPanel | None = None
         self.read_only = False
         self.closed = False  #: closing or closed: nothing more is shown in it
         self.events: list[Event] = []
@@ -273,18 +272,6 @@ class SessionTab(QWidget):
         link.control.paused_changed.connect(lambda _count: self._tap_status(
             "live" if self.feed is not None and not self.feed.detached else "ended"))
         return link
-
-    def attach_serve_faults(self, side: FaultsWindowSide) -> ServeFaultsControl:
-        """The served capture's twin linked its faults to this tab: the Faults tab turns them on and off while
-        it runs (:mod:`inspector.ui.serve.fault_panel`)."""
-        from inspector.ui.serve.fault_panel import FaultsPanel
-
-        control = ServeFaultsControl(side, self)
-        self.serve_faults = control
-        self.faults = FaultsPanel(control, self.side)
-        self.side.insertTab(0, self.faults, "Faults")
-        self.side.setCurrentWidget(self.faults)
-        return control
 
     def add_tap_events(self, events: list[Event]) -> None:
         """Events of the live tap: they take the same path as a live session's (kept, judged, announced)."""
@@ -590,7 +577,7 @@ class SessionTab(QWidget):
         if self.tap_breakpoints is not None:  # what waits at a breakpoint goes on unchanged; the relay decides alone
             self.tap_breakpoints.close()
         if self.serve_faults is not None:  # the twin goes back to its command line's faults
-            self.serve_faults.close()
+            self.serve_faults.control.close()
         if self.live is not None:
             await self.apps.close()  # its teardown is recorded before the session ends
             await self.live.stop()

@@ -119,9 +119,10 @@ def test_error_rate_turned_on_in_the_serve_tab_faults_the_next_call_and_turned_o
             await until(lambda: window.taps.count() == 1, 20, "the served session in the sidebar")
             tab = window.tabs.currentWidget()
             assert isinstance(tab, SessionTab)
-            await until(lambda: tab.serve_faults is not None and tab.serve_faults.seed is not None, 20,
+            await until(lambda: tab.serve_faults is not None and tab.serve_faults.control.seed is not None, 20,
                         "the twin's fault link and what it has in force")
-            control, panel = tab.serve_faults, tab.faults
+            panel = tab.serve_faults
+            control = panel.control
             assert tab.side.currentWidget() is panel and control.in_force == {}
             await ask(CLIENT[0])
             twin.stdin.write(json.dumps(CLIENT[1]).encode() + b"\n")
@@ -155,7 +156,7 @@ def test_error_rate_turned_on_in_the_serve_tab_faults_the_next_call_and_turned_o
     assert again == {**recorded, "id": 4}
     notes = [e.data.get("text", "") for e in tab.timeline.visible_events() if e.kind == Kind.NOTE]
     assert any("the window changed the faults: faults in force from here on: 100% of requests" in n for n in notes)
-    assert not tab.faults.boxes["error-rate"].isEnabled()  # the twin has ended: nothing to toggle
+    assert not tab.serve_faults.boxes["error-rate"].isEnabled()  # the twin has ended: nothing to toggle
     report.saw(f"the client's call got {recorded['result']['content'][0]['text']!r} as recorded, then error "
                f"{faulted['error']['code']} with error-rate=1 turned on in the tab, then the recorded answer again")
     window.close()

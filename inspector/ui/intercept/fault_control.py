@@ -1,6 +1,6 @@
 """The logic object of a serve tab's Faults panel: the running twin's faults over its fault link
 (:mod:`inspector.core.serve.fault_link`), turned on and off, and what the twin says is in force as signals. The
-panel (:mod:`inspector.ui.serve.fault_panel`) subscribes to it and calls it; it never sees the link.
+panel (:mod:`inspector.ui.intercept.fault_panel`) subscribes to it and calls it; it never sees the link.
 
 The twin decides: a change is sent, and what :attr:`ServeFaultsControl.in_force` holds is only ever what the twin
 answered (a refused spec leaves it as it was, and its sentence is said).

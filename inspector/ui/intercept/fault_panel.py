@@ -1,19 +1,21 @@
 """The Faults panel of a serve tab: one row per fault of ``serve --fault`` (a box that turns it on or off, and its
 value), what the twin says is in force, and its sentences (in red when a change was refused). A thin view of
-:class:`~inspector.ui.serve.fault_control.ServeFaultsControl`: a box shows what the twin answered, not what was
-clicked; a value edited while its fault is on is sent when the field is left (or Return).
+:class:`~inspector.ui.intercept.fault_control.ServeFaultsControl`: a box shows what the twin answered, not what was
+clicked; a value edited while its fault is on is sent when the field is left (or Return). :func:`attach_faults`
+puts it in a serve tab's side tabs.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QLineEdit, QTabWidget, QVBoxLayout, QWidget
 
+from inspector.core.serve.fault_link import FaultsWindowSide
 from inspector.core.serve.faults import NAMES
+from inspector.ui.intercept.fault_control import ServeFaultsControl
 from inspector.ui.intercept.panel import FAILURE_COLOURS, scrolled
 from inspector.ui.json_highlighter import is_dark
-from inspector.ui.serve.fault_control import ServeFaultsControl
 
 #: Each fault's value as a new row offers it, and what its field takes (junk has none).
 VALUES = {"latency": ("300", "milliseconds, or MIN-MAX"), "error-rate": ("0.1", "a share of requests, 0 to 1"),
@@ -115,3 +117,13 @@ class FaultsPanel(QWidget):
             light, dark = FAILURE_COLOURS
             palette.setColor(QPalette.ColorRole.WindowText, QColor(dark if is_dark(palette) else light))
         self.message.setPalette(palette)
+
+
+def attach_faults(side_tabs: QTabWidget, link: FaultsWindowSide) -> FaultsPanel:
+    """A Faults tab for a served capture's twin, linked through ``link``, first among ``side_tabs`` and shown; its
+    :attr:`FaultsPanel.control` runs the link (:meth:`ServeFaultsControl.run`) and ends it (``close``)."""
+    panel = FaultsPanel(ServeFaultsControl(link), side_tabs)
+    panel.control.setParent(panel)
+    side_tabs.insertTab(0, panel, "Faults")
+    side_tabs.setCurrentWidget(panel)
+    return panel
