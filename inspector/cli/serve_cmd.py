@@ -42,8 +42,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_fault_options(serve)
     serve.add_argument("--live", action=argparse.BooleanOptionalAction, default=True,
                        help="stream the served session to a running window, which shows it in a tab of its own "
-                            "(\"serve: CAPTURE\"), as tap does; --no-live: do not (default: --live, when a window "
-                            "listens)")
+                            "(\"serve: CAPTURE\"), as tap does, and on stdio lets that tab turn the faults on and "
+                            "off while it runs; --no-live: do not (default: --live, when a window listens)")
     serve.add_argument("--socket", type=Path, metavar="PATH",
                        help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
