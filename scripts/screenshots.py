@@ -17,6 +17,8 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
                        call the capture never saw selected, the closest recorded call in its finding
     test-client.png    Session > Test a client…: the deliberately broken client of the tests against four
                        scenarios, the failed handshake's checks open, the missing initialized notification selected
+    serve-faults.png   the same serve tab's Faults: latency and error-rate turned on while the twin runs, the
+                       client's next call answered with the injected internal error
     apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
                        the host; its policy beside it (--only=apps; needs Node, and as root
                        QTWEBENGINE_DISABLE_SANDBOX=1, set by whoever runs the script)
@@ -390,6 +392,24 @@ class Shooter:
         tab.detail.tabs.setCurrentWidget(tab.detail.info)
         await settle()
         self.save(window, "serve-live.png")
+        # the tab's Faults: latency and error-rate turned on while the twin runs; the client's next call faulted
+        await until(lambda: tab.serve_faults is not None and tab.serve_faults.control.seed is not None, 10,
+                    "the twin's faults in the tab")
+        panel = tab.serve_faults
+        for name, value in (("latency", "300"), ("error-rate", "1")):
+            panel.fields[name].setText(value)
+            panel.boxes[name].click()
+        await until(lambda: set(panel.control.in_force) == {"latency", "error-rate"}, 10, "the faults in force")
+        twin.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+                                     "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}).encode() + b"\n")
+        await twin.stdin.drain()
+        await asyncio.wait_for(twin.stdout.readline(), 20)
+        await until(lambda: any(e.data.get("fault") for e in tab.timeline.visible_events()), 10, "the faulted answer")
+        faulted = next(e for e in tab.timeline.visible_events() if e.data.get("fault"))
+        await select(tab, faulted.seq)
+        tab.detail.tabs.setCurrentWidget(tab.detail.pretty)
+        await settle()
+        self.save(window, "serve-faults.png")
         twin.stdin.close()
         await asyncio.wait_for(twin.wait(), 20)
         await until(lambda: "(ended)" in window.taps.item(0).text(), 10, "the end of the served session")

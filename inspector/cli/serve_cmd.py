@@ -42,8 +42,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_fault_options(serve)
     serve.add_argument("--live", action=argparse.BooleanOptionalAction, default=True,
                        help="stream the served session to a running window, which shows it in a tab of its own "
-                            "(\"serve: CAPTURE\"), as tap does; --no-live: do not (default: --live, when a window "
-                            "listens)")
+                            "(\"serve: CAPTURE\"), as tap does, and on stdio lets that tab turn the faults on and "
+                            "off while it runs; --no-live: do not (default: --live, when a window listens)")
     serve.add_argument("--socket", type=Path, metavar="PATH",
                        help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
@@ -61,6 +61,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run_serve(args: argparse.Namespace) -> int:
     from inspector.cli.serve_faults import conductor_of
     from inspector.core.capture import CaptureError
+    from inspector.core.serve.conduct import Conductor
     from inspector.core.serve.http import served_url
     from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.paced import serve_paced
@@ -114,6 +115,14 @@ def run_serve(args: argparse.Namespace) -> int:
                     sock.close()
                 return EXIT_BAD_INPUT
             record.note(f"serving {args.capture} (--match {args.match})")
+        link = None
+        if listen is None and args.live:  # a window that took the feed toggles the faults: the conductor serves
+            from inspector.cli.serve_faults import window_toggles
+            from inspector.core.tap.channel import default_socket_path
+
+            link = window_toggles(record, faults, args.capture, args.socket or default_socket_path())
+            if link is not None and conductor is None:
+                conductor = Conductor(twin, faults, rules)
         if listen is not None:
             from inspector.cli.serve_http import run_http
 
@@ -124,10 +133,13 @@ def run_serve(args: argparse.Namespace) -> int:
             if conductor is None:
                 serve_stdio(twin, max_message=args.max_message, record=record)
             else:
-                serve_paced(conductor, max_message=args.max_message, record=record)
+                serve_paced(conductor, max_message=args.max_message, record=record,
+                            toggles=link.toggles if link is not None else None)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
         finally:
+            if link is not None:
+                link.close()
             _summarize(twin, args.capture, record, conductor)
     finally:
         index.close()

@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Any
 from inspector.cli.rules_option import add_rules_option
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from inspector.core.intercept.rules import Rules
     from inspector.core.serve.conduct import Conductor
+    from inspector.core.serve.fault_link import FaultLink
     from inspector.core.serve.faults import Faults
     from inspector.core.serve.twin import Twin
 
@@ -61,6 +64,30 @@ def conductor_of(twin: Twin, faults: Faults, rules: Rules | None) -> Conductor |
     if not faults and not (rules and rules.rules) and not twin.index.server_request_rows:
         return None
     return Conductor(twin, faults, rules)
+
+
+def window_toggles(record: Any, faults: Faults, capture: Path, socket: Path) -> FaultLink | None:
+    """The window's fault toggles for ``capture`` served ``--live`` on stdio, when a window took its feed (the
+    link on ``socket``: :mod:`inspector.core.serve.fault_link`); None without one. The changes are noted in the
+    served session's record."""
+    import os
+
+    from inspector.core.serve.fault_link import FaultLink, FaultToggles
+    from inspector.core.serve.live import LiveCapture
+    from inspector.core.text import safe
+
+    if not isinstance(record, LiveCapture) or not record.live.feed.connected:
+        return None
+    toggles = FaultToggles(faults)
+
+    def noted(text: str) -> None:
+        record.note(text)
+        record.flush()
+
+    toggles.noted = noted
+    hello = {"name": capture.name, "pid": os.getpid()}  # as the feed's (inspector.core.serve.live.hello)
+    return FaultLink.open(socket, hello, toggles,
+                          warn=lambda text: print(f"mcp-inspector serve: {safe(text)}", file=sys.stderr))
 
 
 def summary_of(conductor: Any) -> list[str]:

@@ -15,6 +15,7 @@ withheld it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from functools import partial
 
 from inspector.core.serve.conduct import Conductor, Item
+from inspector.core.serve.fault_link import FaultToggles
 from inspector.core.serve.faults import junk_bytes
 from inspector.core.serve.stdio import READ_CHUNK, UNMATCHED, WRITE_BYTES, ServedCapture, _write_all
 from inspector.core.wire.events import Direction, Event
@@ -35,12 +37,15 @@ QUEUED_READS = 4
 
 def serve_paced(conductor: Conductor, *, max_message: int, record: ServedCapture | None = None, stdin_fd: int = 0,
                 stdout_fd: int = 1, write: Callable[[bytes], bool] | None = None,
-                clock: Callable[[], float] = time.monotonic) -> None:
+                clock: Callable[[], float] = time.monotonic, toggles: FaultToggles | None = None) -> None:
     """Serve until stdin ends (and what is due went out), close-after ends the session, or the client closes
-    stdout (``write`` as for :func:`~inspector.core.serve.stdio.serve_stdio`)."""
+    stdout (``write`` as for :func:`~inspector.core.serve.stdio.serve_stdio`). ``toggles``: the window's changes
+    to the conductor's faults, made here between two reads (a change wakes the loop)."""
     send = write if write is not None else partial(_write_all, stdout_fd)
     decoder = LineDecoder(Direction.C2S, max_line_bytes=max_message, share_parses=True)
-    reads: queue.Queue[bytes] = queue.Queue(QUEUED_READS)
+    reads: queue.Queue[bytes | None] = queue.Queue(QUEUED_READS)  # None: the window changed the faults
+    if toggles is not None:
+        toggles.wake = partial(_wake, reads)
     threading.Thread(target=_read, args=(stdin_fd, reads), name="serve stdin", daemon=True).start()
     ended = False
     while True:
@@ -56,21 +61,29 @@ def serve_paced(conductor: Conductor, *, max_message: int, record: ServedCapture
             try:
                 chunk = reads.get(timeout=wait)
             except queue.Empty:
-                pass
-            else:
+                chunk = None
+            if chunk is not None:  # None: a time came, or the window woke the loop (its change is made below)
                 events = decoder.feed(chunk) if chunk else decoder.close()
                 parses = events.values() if isinstance(events, Batch) else [NOT_PARSED] * len(events)
                 now = clock()
                 for event, parsed in zip(events, parses, strict=True):
                     conductor.receive(event, parsed, now)
                 ended = not chunk
+        if toggles is not None:
+            toggles.apply()
         if not _flush(conductor.due(clock()), send, record):
             return
         if conductor.finished:
             return
 
 
-def _read(fd: int, reads: queue.Queue[bytes]) -> None:
+def _wake(reads: queue.Queue[bytes | None]) -> None:
+    """Wake the loop (the link's thread): never waits; with reads queued the loop wakes for them anyway."""
+    with contextlib.suppress(queue.Full):
+        reads.put_nowait(None)
+
+
+def _read(fd: int, reads: queue.Queue[bytes | None]) -> None:
     """Read ``fd`` into ``reads`` until its end (an empty read; an error counts as the end)."""
     while True:
         try:

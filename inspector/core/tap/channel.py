@@ -30,7 +30,8 @@ Protocol, version 1: UTF-8 JSON, one object per line (``\\n``), tap to window on
 Control lines have a ``"type"``; event lines never do. Readers skip control types they do not know.
 
 A connection whose hello has another ``type`` is not a tap's feed: ``breakpoints`` is a tap relay's link to its
-tab's breakpoints (:mod:`inspector.core.tap.breakpoint_link`), handled by :func:`listen`'s ``others``.
+tab's breakpoints (:mod:`inspector.core.tap.breakpoint_link`), ``faults`` a served capture's link to its serve
+tab's fault toggles (:mod:`inspector.core.serve.fault_link`), handled by :func:`listen`'s ``others``.
 """
 
 from __future__ import annotations

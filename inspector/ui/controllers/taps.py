@@ -38,7 +38,8 @@ class TapWatcher(Controller):
         from inspector.core.tap.channel import ChannelError, listen
 
         try:
-            self.listener = await listen(self.socket, self._on_tap, others={"breakpoints": self._on_breakpoints})
+            self.listener = await listen(self.socket, self._on_tap, others={
+                "breakpoints": self._on_breakpoints, "faults": self._on_faults})
         except ChannelError as exc:
             self.problem = str(exc)
             self.taps.addItem(QListWidgetItem(f"not listening: {exc}"))
@@ -75,24 +76,42 @@ class TapWatcher(Controller):
     def _tab_came(self, pid: Any) -> asyncio.Event:
         return self._arrivals.setdefault(pid, asyncio.Event())
 
-    async def _on_breakpoints(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                              hello: dict[str, Any]) -> None:
-        """A tap's relay links its breakpoints: to the tab of the tap with the same pid (its feed may connect a
-        moment later), for as long as both last. No tab within :data:`TAB_WAIT`: no link (the relay passes all)."""
-        from inspector.core.tap.breakpoint_link import WindowSide
+    async def _linked_tab(self, hello: dict[str, Any]) -> SessionTab | None:
+        """The tab of the tap (or served session) with ``hello``'s pid, once its feed made it (it may connect a
+        moment later); None within :data:`TAB_WAIT`, or when it closed."""
         from inspector.core.waiting import wait_for
 
         pid = hello.get("pid")
         try:
             await wait_for(self._tab_came(pid).wait(), TAB_WAIT)
         except TimeoutError:
-            return
+            return None
         finally:
             self._arrivals.pop(pid, None)
         tab = self._tabs.get(pid)
-        if tab is None or tab.closed:
-            return
-        await tab.attach_tap_breakpoints(WindowSide(reader, writer, hello)).run()
+        return None if tab is None or tab.closed else tab
+
+    async def _on_breakpoints(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                              hello: dict[str, Any]) -> None:
+        """A tap's relay links its breakpoints: to the tab of the tap with the same pid, for as long as both
+        last. No tab: no link (the relay passes all)."""
+        from inspector.core.tap.breakpoint_link import WindowSide
+
+        tab = await self._linked_tab(hello)
+        if tab is not None:
+            await tab.attach_tap_breakpoints(WindowSide(reader, writer, hello)).run()
+
+    async def _on_faults(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                         hello: dict[str, Any]) -> None:
+        """A served capture's twin links its faults: to its serve tab (same pid), for as long as both last. No
+        tab: no link (the twin keeps its command line's faults)."""
+        from inspector.core.serve.fault_link import FaultsWindowSide
+        from inspector.ui.intercept.fault_panel import attach_faults
+
+        tab = await self._linked_tab(hello)
+        if tab is not None:
+            tab.serve_faults = attach_faults(tab.side, FaultsWindowSide(reader, writer, hello))
+            await tab.serve_faults.control.run()
 
     def _selected(self, item: QListWidgetItem) -> None:
         tab = item.data(Qt.ItemDataRole.UserRole)

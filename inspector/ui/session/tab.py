@@ -39,6 +39,7 @@ from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.ui import otel_export
 from inspector.ui.explorer.panel import ExplorerPanel
+from inspector.ui.intercept.fault_panel import FaultsPanel
 from inspector.ui.intercept.hookup import hook_up, row_menu
 from inspector.ui.intercept.panel import BreakpointsPanel
 from inspector.ui.intercept.queue import InterceptedQueue
@@ -83,6 +84,8 @@ class SessionTab(QWidget):
         self.tap_hello: dict[str, Any] = {}  #: a live tap's hello: its name, target and capture (attach_tap)
         #: a live tap's breakpoints, when its relay linked them to this tab (attach_tap_breakpoints)
         self.tap_breakpoints: TapBreakpoints | None = None
+        #: a served capture's Faults tab, when its twin linked its faults to this tab (fault_panel.attach_faults)
+        self.serve_faults: FaultsPanel | None = None
         self.read_only = False
         self.closed = False  #: closing or closed: nothing more is shown in it
         self.events: list[Event] = []
@@ -573,6 +576,8 @@ class SessionTab(QWidget):
         self._ticker.stop()
         if self.tap_breakpoints is not None:  # what waits at a breakpoint goes on unchanged; the relay decides alone
             self.tap_breakpoints.close()
+        if self.serve_faults is not None:  # the twin goes back to its command line's faults
+            self.serve_faults.control.close()
         if self.live is not None:
             await self.apps.close()  # its teardown is recorded before the session ends
             await self.live.stop()
