@@ -257,7 +257,7 @@ MIXED = [
 
 def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engine_would_give(monkeypatch):
     """The relay skips lines that hold none of the needles (inspector.core.tap.intercepting.needles): the
-    result is the same, line for line, as asking the engine about every one."""
+    result is the same, line for line, as asking the engine about every one, whichever search finds them."""
     rules = [{"when": {"dir": "s2c", "method": "tools/call"}, "do": "rewrite",
               "set": {"/result/content/0/text": "rewritten"}},
              {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"},
@@ -275,11 +275,15 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
 
     sizes = (len(stream), 7, 100, 333)
     skipping = [through(size) for size in sizes]
+    # the needles looked for with bytes.find (where stringzilla is missing) instead of stringzilla's SIMD search
+    monkeypatch.setattr("inspector.core.tap.intercepting._find", bytes.find)
+    plain = [through(size) for size in sizes]
     monkeypatch.setattr("inspector.core.tap.intercepting.needles", lambda rules, direction: None)
     asked = [through(size) for size in sizes]
-    for chunked, asking in zip(skipping, asked, strict=True):
-        assert chunked.marks() == asking.marks()
+    for chunked, found_plainly, asking in zip(skipping, plain, asked, strict=True):
+        assert chunked.marks() == found_plainly.marks() == asking.marks()
         assert (b"".join(chunked.to_server), b"".join(chunked.to_client)) == \
+            (b"".join(found_plainly.to_server), b"".join(found_plainly.to_client)) == \
             (b"".join(asking.to_server), b"".join(asking.to_client))
     asking = asked[0]
     roles = [(direction, role) for direction, role, _ in asking.marks()]

@@ -47,6 +47,11 @@ from inspector.core.tap.options import C2S, INTERCEPTED, S2C
 from inspector.core.tasks import Tasks
 from inspector.core.wire.intercepted import DROPPED, HELD, ORIGINAL
 
+try:  # SIMD substring search: 40+ GB/s where bytes.find reads a needle at about 1 GB/s
+    from stringzilla import find as _find
+except ImportError:  # pragma: no cover - a platform without its wheels: the same answers, slower
+    _find = bytes.find
+
 #: An INTERCEPTED frame's payload: direction tag (C2S or S2C), the line terminator's length (0-2), the mark's
 #: length (0: no mark), then the mark (JSON), the terminator and the message's bytes.
 RECORD_HEAD = struct.Struct("<BBI")
@@ -104,20 +109,20 @@ _LITERAL = re.compile(r"[A-Za-z0-9_\-/:@,]+")
 
 
 class Link(Protocol):
-    def send(self, tag: int, data: bytes = b"") -> None: ...
+    def send(self, tag: int, data: bytes | memoryview = b"") -> None: ...
 
 
 class Peer:
     """One stream the relay writes whole lines to (the server's stdin, the client's stdout). While a line too
     long to hold passes through it, other lines wait for that line's end."""
 
-    def __init__(self, write: Callable[[bytes], None], is_open: Callable[[], bool]) -> None:
+    def __init__(self, write: Callable[[bytes | memoryview], None], is_open: Callable[[], bool]) -> None:
         self._write = write
         self.is_open = is_open
         self.mid_line = False
-        self._waiting: list[bytes] = []
+        self._waiting: list[bytes | memoryview] = []
 
-    def line(self, data: bytes) -> None:
+    def line(self, data: bytes | memoryview) -> None:
         if self.mid_line:
             self._waiting.append(data)
         else:
@@ -130,8 +135,8 @@ class Peer:
         self.mid_line = not ends
         if ends and self._waiting:
             waiting, self._waiting = self._waiting, []
-            for data in waiting:
-                self._write(data)
+            for line in waiting:
+                self._write(line)
 
 
 class _Held:
@@ -198,14 +203,14 @@ class Framer:
         # where each needle occurs next (-1: nowhere after start): found once per chunk, then again only for a
         # needle the framing has passed, so the whole chunk is searched about once a needle
         wanted = skip or ()
-        positions = [find(needle) for needle in wanted] if skip is not None else None
+        positions = [_find(data, needle) for needle in wanted] if skip is not None else None
         while True:
             if positions is not None:
                 # lines before the first that holds a needle pass without the engine (needles())
                 hit = -1
                 for i, at in enumerate(positions):
                     if 0 <= at < start:
-                        at = positions[i] = find(wanted[i], start)
+                        at = positions[i] = _find(data, wanted[i], start)
                     if at >= 0 and (hit < 0 or at < hit):
                         hit = at
                 if hit < 0:
@@ -224,15 +229,15 @@ class Framer:
                 start = nl + 1  # goes on as it came, with the rest of the run
                 continue
             if start > run:
-                self._pass(data[run:start])
+                self._pass(memoryview(data)[run:start])
             start = run = nl + 1
             self._act(line, data[end:start], verdict)
         if start > run:
-            self._pass(data[run:start])
+            self._pass(data if run == 0 and start == len(data) else memoryview(data)[run:start])
         if start < len(data):
             self._hold_part(data[start:] if start else data)
 
-    def _pass(self, data: bytes) -> None:
+    def _pass(self, data: bytes | memoryview) -> None:
         self.peer.line(data)
         self.host.link.send(self.tag, data)
 
@@ -370,7 +375,7 @@ class TapIntercept:
             interceptor = Interceptor(rules)
             if not interceptor.active:
                 return None
-        def to_server(data: bytes) -> None:
+        def to_server(data: bytes | memoryview) -> None:
             if relay.server_stdin is not None:
                 relay.server_stdin.write(data)
 
