@@ -275,16 +275,23 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
 
     sizes = (len(stream), 7, 100, 333)
     skipping = [through(size) for size in sizes]
+    # a line cut by a chunk framed by itself, not joined to the chunk that completes it (what big chunks get)
+    monkeypatch.setattr("inspector.core.tap.intercepting.JOIN_AT_MOST", 0)
+    alone = [through(size) for size in sizes]
+    monkeypatch.undo()
     # the needles looked for with bytes.find (where stringzilla is missing) instead of stringzilla's SIMD search
     monkeypatch.setattr("inspector.core.tap.intercepting._find", bytes.find)
     plain = [through(size) for size in sizes]
     monkeypatch.setattr("inspector.core.tap.intercepting.needles", lambda rules, direction: None)
     asked = [through(size) for size in sizes]
-    for chunked, found_plainly, asking in zip(skipping, plain, asked, strict=True):
-        assert chunked.marks() == found_plainly.marks() == asking.marks()
+    for chunked, cut_alone, found_plainly, asking in zip(skipping, alone, plain, asked, strict=True):
+        assert chunked.marks() == cut_alone.marks() == found_plainly.marks() == asking.marks()
         assert (b"".join(chunked.to_server), b"".join(chunked.to_client)) == \
+            (b"".join(cut_alone.to_server), b"".join(cut_alone.to_client)) == \
             (b"".join(found_plainly.to_server), b"".join(found_plainly.to_client)) == \
             (b"".join(asking.to_server), b"".join(asking.to_client))
+        assert b"".join(data for tag, data in chunked.link.frames if tag in (C2S, S2C)) == \
+            b"".join(data for tag, data in cut_alone.link.frames if tag in (C2S, S2C))
     asking = asked[0]
     roles = [(direction, role) for direction, role, _ in asking.marks()]
     # the call, both notifications, "\u0069d"; the escaped method's call (of "sum") goes on, and its answer is the

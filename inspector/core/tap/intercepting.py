@@ -108,6 +108,12 @@ def needles(rules: Rules, direction: str) -> tuple[bytes, ...] | None:
 _LITERAL = re.compile(r"[A-Za-z0-9_\-/:@,]+")
 
 
+#: A line cut by the previous chunk is joined to the next chunk when at most this much of the chunk follows its end
+#: (one write and one spool frame for the run); after a bigger chunk it goes on by itself (a write and a frame more
+#: cost less than copying the chunk).
+JOIN_AT_MOST = 64 * 1024
+
+
 class Link(Protocol):
     def send(self, tag: int, data: bytes | memoryview = b"") -> None: ...
 
@@ -176,21 +182,37 @@ class Framer:
     # -- the hot path --------------------------------------------------------------------------------------
 
     def feed(self, data: bytes) -> None:
+        begin = 0
         if self._through:
             nl = data.find(b"\n")
             if nl < 0:
                 self._pass_part(data, False)
                 return
             self._pass_part(data[:nl + 1], True)
-            data = data[nl + 1:]
+            begin = nl + 1
         if self._partial:
-            if data.find(b"\n") < 0:
-                self._hold_part(data)
+            nl = data.find(b"\n", begin)
+            if nl < 0:
+                self._hold_part(data[begin:] if begin else data)
                 return
-            self._partial.append(data)
-            data = b"".join(self._partial)
-            self._partial.clear()
-            self._partial_size = 0
+            if len(data) - nl > JOIN_AT_MOST:
+                # the cut line is completed and framed by itself: joining it to the whole chunk would copy the chunk
+                self._partial.append(data[begin:nl + 1])
+                self._frame(self._take_partial(), 0)
+                begin = nl + 1
+            else:
+                self._partial.append(data[begin:] if begin else data)
+                data, begin = self._take_partial(), 0
+        self._frame(data, begin)
+
+    def _take_partial(self) -> bytes:
+        data = b"".join(self._partial)
+        self._partial.clear()
+        self._partial_size = 0
+        return data
+
+    def _frame(self, data: bytes, begin: int) -> None:
+        """Frames ``data`` from ``begin`` on: complete lines get their verdicts, the rest waits for its newline."""
         interceptor = self.host.interceptor
         if interceptor.rules is not self._rules:  # rules may change at any time
             self._rules = interceptor.rules
@@ -198,12 +220,12 @@ class Framer:
         skip = self._needles
         decide = interceptor.decide
         direction = self.direction
-        start = run = 0
+        start = run = begin
         find = data.find
         # where each needle occurs next (-1: nowhere after start): found once per chunk, then again only for a
         # needle the framing has passed, so the whole chunk is searched about once a needle
         wanted = skip or ()
-        positions = [_find(data, needle) for needle in wanted] if skip is not None else None
+        positions = [_find(data, needle, begin) for needle in wanted] if skip is not None else None
         while True:
             if positions is not None:
                 # lines before the first that holds a needle pass without the engine (needles())
@@ -247,10 +269,7 @@ class Framer:
         if self._partial_size > self.limit:
             self.host.note(f"a {self.direction} line grew past {self._partial_size} bytes without a newline; "
                            "it goes on as it comes, without intercept rules", direction=self.direction)
-            held = b"".join(self._partial)
-            self._partial.clear()
-            self._partial_size = 0
-            self._pass_part(held, False)
+            self._pass_part(self._take_partial(), False)
 
     def _pass_part(self, data: bytes, ends: bool) -> None:
         self._through = not ends
@@ -261,10 +280,7 @@ class Framer:
     def end(self) -> None:
         """The stream ended: what is left of a line (no newline) goes on as it came, undecided."""
         if self._partial:
-            rest = b"".join(self._partial)
-            self._partial.clear()
-            self._partial_size = 0
-            self._pass_part(rest, True)
+            self._pass_part(self._take_partial(), True)
         elif self._through:
             self._pass_part(b"", True)
 
