@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import re
 import struct
 import time
 from collections.abc import Callable
@@ -82,9 +81,9 @@ def needles(rules: Rules, direction: str) -> tuple[bytes, ...] | None:
 
     A line with no backslash and no ``"id"`` is no request and no response (JSON spells the key ``id`` as
     ``"id"`` or with an escape), so the engine neither remembers nor pairs it; if it also holds none of the
-    methods the rules for this direction name (``tools/call`` for a ``tool``) nor, for a rule without one, its
-    ``match`` pattern when that is a literal (ASCII letters, digits and ``_-/:@,``: the pattern then matches the
-    decoded text where the raw bytes hold it, and nowhere else), no such rule can match it (all of a rule's
+    methods the rules for this direction name (``tools/call`` for a ``tool``) nor, for a rule without one, the
+    literal its ``match`` pattern requires (:func:`required_literal`: ASCII letters, digits and ``_-/:@,``, which
+    the decoded text holds where the raw bytes hold them, and nowhere else), no such rule can match it (all of a rule's
     conditions must hold): the verdict is a plain pass, and the engine is not asked (a flood of
     notifications then costs a few ``bytes.find`` a line instead of a parse; ``re`` with the needles as
     alternatives tries each at every position, ten times slower)."""
@@ -97,15 +96,46 @@ def needles(rules: Rules, direction: str) -> tuple[bytes, ...] | None:
         method = rule.when.method or ("tools/call" if rule.when.tool is not None else None)
         if method is not None:
             found.add(method.encode("utf-8"))
-        elif rule.when.match is not None and _LITERAL.fullmatch(rule.when.match):
-            found.add(rule.when.match.encode("ascii"))
+        elif rule.when.match is not None and (literal := required_literal(rule.when.match)) is not None:
+            found.add(literal.encode("ascii"))
         else:
             return None
     return tuple(sorted(found, key=len, reverse=True))
 
 
-#: A ``match`` pattern that is its own text (no character a regular expression reads otherwise).
-_LITERAL = re.compile(r"[A-Za-z0-9_\-/:@,]+")
+#: Characters a pattern reads as themselves outside a set (``regex``, version 0, the default).
+_LITERAL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-/:@,")
+#: What makes a pattern more than literals, sets and repeats of one item: escapes, groups (and so inline flags,
+#: which could make a letter match its other case), alternatives, counted (or fuzzy) repeats.
+_NOT_SIMPLE = frozenset("\\()|{")
+
+
+def required_literal(pattern: str) -> str | None:
+    """The longest run of characters that every match of ``pattern`` holds as they are (``secre`` of
+    ``secre[t]``, all of ``tools/list``); None when the pattern is not simple enough to say (:data:`_NOT_SIMPLE`)
+    or holds no such run. A character followed by ``*`` or ``?`` may be absent, so it ends a run; a set gives
+    nothing (a set that holds ``[`` makes the pattern not simple)."""
+    if any(char in _NOT_SIMPLE for char in pattern):
+        return None
+    runs, run, at = [], "", 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char in _LITERAL and not pattern.startswith(("*", "?"), at + 1):
+            run += char
+            at += 1
+            continue
+        runs.append(run)
+        run = ""
+        if char == "[":  # a set ends at the first "]" after its first character (after "^")
+            first = at + 2 if pattern.startswith("^", at + 1) else at + 1
+            end = pattern.find("]", first + 1)
+            if end < 0 or "[" in pattern[first:end]:
+                return None
+            at = end + 1
+        else:
+            at += 1
+    runs.append(run)
+    return max(runs, key=len) or None
 
 
 #: A line cut by the previous chunk is joined to the next chunk when at most this much of the chunk follows its end
