@@ -257,7 +257,7 @@ MIXED = [
 
 def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engine_would_give(monkeypatch):
     """The relay skips lines that hold none of the needles (inspector.core.tap.intercepting.needles): the
-    result is the same, line for line, as asking the engine about every one."""
+    result is the same, line for line, as asking the engine about every one, whichever search finds them."""
     rules = [{"when": {"dir": "s2c", "method": "tools/call"}, "do": "rewrite",
               "set": {"/result/content/0/text": "rewritten"}},
              {"when": {"dir": "c2s", "tool": "add"}, "do": "drop"},
@@ -275,12 +275,23 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
 
     sizes = (len(stream), 7, 100, 333)
     skipping = [through(size) for size in sizes]
+    # a line cut by a chunk framed by itself, not joined to the chunk that completes it (what big chunks get)
+    monkeypatch.setattr("inspector.core.tap.intercepting.JOIN_AT_MOST", 0)
+    alone = [through(size) for size in sizes]
+    monkeypatch.undo()
+    # the needles looked for with bytes.find (where stringzilla is missing) instead of stringzilla's SIMD search
+    monkeypatch.setattr("inspector.core.tap.intercepting._find", bytes.find)
+    plain = [through(size) for size in sizes]
     monkeypatch.setattr("inspector.core.tap.intercepting.needles", lambda rules, direction: None)
     asked = [through(size) for size in sizes]
-    for chunked, asking in zip(skipping, asked, strict=True):
-        assert chunked.marks() == asking.marks()
+    for chunked, cut_alone, found_plainly, asking in zip(skipping, alone, plain, asked, strict=True):
+        assert chunked.marks() == cut_alone.marks() == found_plainly.marks() == asking.marks()
         assert (b"".join(chunked.to_server), b"".join(chunked.to_client)) == \
+            (b"".join(cut_alone.to_server), b"".join(cut_alone.to_client)) == \
+            (b"".join(found_plainly.to_server), b"".join(found_plainly.to_client)) == \
             (b"".join(asking.to_server), b"".join(asking.to_client))
+        assert b"".join(data for tag, data in chunked.link.frames if tag in (C2S, S2C)) == \
+            b"".join(data for tag, data in cut_alone.link.frames if tag in (C2S, S2C))
     asking = asked[0]
     roles = [(direction, role) for direction, role, _ in asking.marks()]
     # the call, both notifications, "\u0069d"; the escaped method's call (of "sum") goes on, and its answer is the
@@ -292,9 +303,47 @@ def test_lines_the_relay_does_not_ask_the_engine_about_get_the_verdicts_the_engi
 def test_a_rule_that_names_no_method_or_tool_makes_the_relay_ask_about_every_line_of_its_direction():
     from inspector.core.tap.intercepting import needles
 
-    rules = parse_rules({"rules": [{"when": {"dir": "c2s", "match": "x.y"}, "do": "drop"},
+    rules = parse_rules({"rules": [{"when": {"dir": "c2s", "match": "[xy]+"}, "do": "drop"},
                                    {"when": {"dir": "s2c", "method": "tools/list"}, "do": "drop"},
                                    {"when": {"dir": "s2c", "match": "secret"}, "do": "drop"},
                                    {"when": {"tool": "add"}, "do": "drop", "enabled": False}]})
     assert needles(rules, "c2s") is None
     assert sorted(needles(rules, "s2c") or ()) == [b'"id"', b"\\", b"secret", b"tools/list"]
+
+
+def test_a_pattern_is_looked_for_by_the_literal_every_match_of_it_holds_or_else_on_every_line():
+    from inspector.core.tap.intercepting import required_literal
+
+    assert [required_literal(pattern) for pattern in ("tools/list", "secre[t]", "x.y", "ab+c", "abc?", "[^]a]bcd",
+                                                       "^tools/call$")] == \
+        ["tools/list", "secre", "x", "ab", "ab", "bcd", "tools/call"]
+    # an escape, a group or inline flag, an alternative, a counted or fuzzy repeat, a set holding "[", no literal
+    assert [required_literal(pattern) for pattern in ("\\dsecret", "(?i)secret", "a|b", "secret{e<=1}",
+                                                       "[[:alpha:]]xyz", "[ab", ".*", "a*b?", "é")] == [None] * 9
+
+
+def test_lines_skipped_for_the_literal_a_pattern_requires_get_the_verdicts_the_engine_would_give(monkeypatch):
+    rules = [{"when": {"dir": "s2c", "match": "notifications/pro[g]res+"}, "do": "drop"},
+             {"when": {"dir": "c2s", "match": "\"na.e\":\"ad*"}, "do": "drop"},
+             {"when": {"dir": "s2c", "match": "resul[t]\":{\"con"}, "do": "rewrite", "set": {"/result": 1}}]
+    stream = b"".join(line + b"\n" for line in MIXED)
+
+    def through(size: int) -> Host:
+        async def scenario() -> Host:
+            host = Host(rules)
+            for at in range(0, len(stream), size):
+                host.tap.c2s.feed(stream[at:at + size])
+                host.tap.s2c.feed(stream[at:at + size])
+            return host
+        return asyncio.run(scenario())
+
+    sizes = (len(stream), 7, 100)
+    skipping = [through(size) for size in sizes]
+    monkeypatch.setattr("inspector.core.tap.intercepting.needles", lambda rules, direction: None)
+    asked = [through(size) for size in sizes]
+    for chunked, asking in zip(skipping, asked, strict=True):
+        assert chunked.marks() == asking.marks()
+        assert (b"".join(chunked.to_server), b"".join(chunked.to_client)) == \
+            (b"".join(asking.to_server), b"".join(asking.to_client))
+    roles = {(direction, role) for direction, role, _ in asked[0].marks()}
+    assert {("c2s", "dropped"), ("s2c", "dropped"), ("s2c", "changed")} <= roles

@@ -222,7 +222,7 @@ class _Sink:
         else:
             self.fd = fd
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | memoryview) -> None:
         if self.broken:
             return
         if self.transport is not None:
@@ -705,7 +705,7 @@ class _NoRecorder:
     def send_spliced(self, tag: int, src: int, size: int) -> None:
         pass
 
-    def send(self, tag: int, data: bytes = b"") -> None:
+    def send(self, tag: int, data: bytes | memoryview = b"") -> None:
         pass
 
     def unbounded(self) -> None:

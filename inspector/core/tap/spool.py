@@ -118,7 +118,7 @@ class SpoolWriter:
         consumed: int = _COUNTER.unpack_from(self._spool.consumed)[0]
         return self._written - consumed
 
-    def send(self, tag: int, data: bytes = b"") -> None:
+    def send(self, tag: int, data: bytes | memoryview = b"") -> None:
         fd = self._fd
         if fd is None:
             return
