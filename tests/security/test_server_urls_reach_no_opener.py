@@ -302,11 +302,14 @@ def test_no_endpoint_of_the_oauth_flow_is_requested_unless_it_is_https_or_loopba
 #: What hands a URL or a file to the system: Qt's and Python's openers, and the platforms' open commands.
 OPENERS = re.compile(r"QDesktopServices\.openUrl|webbrowser\.(?:open|get)|startfile|xdg-open|setOpenExternalLinks\("
                      r"True\)|\[\"open\"")
-#: The only functions allowed to call one: the two sign-in openers, each behind the URL rule, and the Problems
-#: panel's spec links (the rules' own pages, never a server's URL; behind the URL rule too).
+#: The only functions allowed to call one: the two sign-in openers, each behind the URL rule, the Problems
+#: panel's spec links (the rules' own pages, never a server's URL; behind the URL rule too) and the client
+#: bench's (a check's page of the MCP specification, from the bench's own checks, never a client's text; behind
+#: the URL rule and the specification's prefix).
 GUARDED = {("inspector/ui/oauth.py", "system_browser"),
            ("inspector/core/auth/authorize.py", "open_in_system_browser"),
-           ("inspector/ui/panels/problems.py", "open_spec_link")}
+           ("inspector/ui/panels/problems.py", "open_spec_link"),
+           ("inspector/ui/clientbench/dialog.py", "open_spec_link")}
 
 
 def test_every_system_opener_in_the_code_is_one_of_the_two_sign_in_openers_behind_the_url_rule() -> None:
