@@ -98,7 +98,7 @@ def test_clicking_a_tool_s_bar_selects_the_tool_and_shows_its_text(qapp):
     QTest.qWaitForWindowExposed(view)
     click_bar(view, "tool_17")
     assert view.costs.currentItem().text(0) == "tool_17"
-    assert '"tool_17"' in view.text.toPlainText()
+    assert '"tool_17"' in view.text.toPlainText() and view.chart.marked() == ["tool_17"]
     click_bar(view, "6 other tools")  # the bar of the rest is no tool: the selection stays
     assert view.costs.currentItem().text(0) == "tool_17"
     view.close()
@@ -111,6 +111,7 @@ def test_a_report_shown_again_keeps_the_selected_item_and_shows_its_new_text(qap
                              {"name": "grown", "description": "New.", "inputSchema": {"type": "object"}}])
     view.show_report(examine(changed, tokenizer(), "test server"), changed)
     assert view.costs.currentItem().text(0) == "echo" and "louder" in view.text.toPlainText()
+    assert view.chart.marked() == ["echo"]
     assert {name for name, _ in view.chart.order()} == {"echo", "grown"}
     assert view.findings.topLevelItemCount() == 0
 
@@ -138,10 +139,11 @@ def test_session_model_s_view_on_a_capture_opens_a_tab_with_the_poisoned_tools_a
         [answer] = [e for e in read_capture(capture).events if e.seq in seqs]
         assert "tools" in answer.json()["result"]
         assert tab.problems._groups["concealment"].text(0).startswith("concealment · error · ")
-        window.model_views.show_current()  # a second view adds none again
-        assert tab.problems.counts["concealment"] == 2
         window.resize(1200, 760)
         shot(window, tmp_path, "model-view.png")
+        window.tabs.setCurrentWidget(tab)
+        window.model_views.show_current()  # a second view adds none again
+        assert tab.problems.counts["concealment"] == 2
 
 
 def test_a_tool_that_drifted_from_the_pinned_baseline_is_highlighted_with_what_changed(qapp):

@@ -19,6 +19,7 @@ TOP = 15
 #: a tool's name on the axis is cut to this many characters (its whole name is in the list beside)
 LABEL_CHARS = 28
 _BAR_COLOUR = "#1e88e5"
+_SELECTED_COLOUR = "#0d47a1"  #: the bar of the tool selected in the list
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class TokenChart(QChartView):
         #: the bars, the smallest first: QtCharts draws a category axis's first at the bottom
         self.tokens = QBarSet("tokens")
         self.tokens.setColor(QColor(_BAR_COLOUR))
+        self.tokens.setSelectedColor(QColor(_SELECTED_COLOUR))
         self.tokens.clicked.connect(self._clicked)
         self.series = QHorizontalBarSeries()
         self.series.append(self.tokens)
@@ -97,6 +99,17 @@ class TokenChart(QChartView):
         if report.budget is not None:
             title += f"; budget {report.budget}" + (": over it" if report.over_budget else "")
         self.chart().setTitle(title)
+
+    def mark(self, name: str | None) -> None:
+        """Draw the bar of tool ``name`` as selected (none for None or a tool summed in the rest)."""
+        self.tokens.deselectAllBars()
+        for i, row in enumerate(self.rows):
+            if name is not None and row.name == name:
+                self.tokens.selectBar(len(self.rows) - 1 - i)
+
+    def marked(self) -> list[str]:
+        """The labels of the bars drawn as selected."""
+        return [self.rows[len(self.rows) - 1 - i].label for i in self.tokens.selectedBars()]
 
     def order(self) -> list[tuple[str, int]]:
         """The bars from the top down, as (label, tokens): what the chart shows."""

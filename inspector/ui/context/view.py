@@ -64,14 +64,14 @@ class ModelView(QWidget):
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self.chart)
         upper.addWidget(self.costs)
-        upper.setSizes([1, 1])
+        upper.setSizes([500, 500])  # half each: the chart's own size hint would leave the list a sliver
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.text)
         lower.addWidget(self.findings)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(upper)
         split.addWidget(lower)
-        split.setSizes([3, 2])
+        split.setSizes([300, 200])
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(split)
@@ -143,6 +143,7 @@ class ModelView(QWidget):
     def _show(self, item: QTreeWidgetItem | None) -> None:
         key: Any = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
         self.text.setPlainText(visible(self.texts.get(tuple(key), "")) if key else "")
+        self.chart.mark(key[1] if key and key[0] == "tool" else None)
 
     def _select(self, item: QTreeWidgetItem | None) -> None:
         """A finding selects its item among the costs, which shows its text."""
