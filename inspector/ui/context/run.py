@@ -203,6 +203,6 @@ class ModelViews(Controller):
         add_problems(tab, report, found.seq)
         view = ModelView(report, found.listing, drift_of_tab(tab))
         if tab.live is not None:
-            view.follower = Follower(tab, view, tok, self.say)  # type: ignore[attr-defined]  # lives with the view
+            view.follower = Follower(tab, view, tok, self.say)
         self.show_view(view, f"Model's view: {tab.title}", report.summary())
         self.say(f"{found.source}: {report.summary()}")

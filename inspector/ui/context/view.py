@@ -43,6 +43,9 @@ class ModelView(QWidget):
         shown in a column of its own and highlighted."""
         super().__init__(parent)
         self.report = report
+        #: what keeps a live session's view up to date (:class:`~inspector.ui.context.run.Follower`), kept here
+        #: as long as the view is
+        self.follower: Any = None
         self.texts: dict[tuple[str, str], str] = {}
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)  # the server's name is its own text
