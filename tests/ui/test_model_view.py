@@ -7,6 +7,7 @@ session it highlights the tools that drifted from the profile's pinned baseline.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -231,3 +232,34 @@ def test_the_model_s_view_of_a_live_session_follows_its_tools_when_the_server_ch
         assert "3 tools" in view.summary.text() and view.costs.currentItem().text(0) == "slow"
         grown = [view.costs.topLevelItem(i) for i in range(3) if view.costs.topLevelItem(i).text(0) == "grown"]
         assert grown and int(grown[0].text(2)) > 0
+
+
+@pytest.mark.integration
+def test_a_tool_a_profile_s_server_adds_mid_session_is_shown_as_added_to_the_pinned_baseline(qapp, qloop, tmp_path):
+    """The drift watch checks a session's first listing; the Model's view checks the listing it shows again."""
+    with open_test_window(qloop, tmp_path) as window:
+        store = window.sidebar.store
+        store.add(ServerProfile(name="grows", kind="stdio", command=sys.executable, args=[str(GROWS)]))
+        window.sidebar.reload()
+
+        async def connect(watched: bool) -> object:
+            # legacy: a 2026-07-28 server says its list changed only on subscriptions/listen (grows_tools.py)
+            tab = window.open_live(replace(Target.from_profile(store.get("grows")), handshake="legacy"))
+            await until(lambda: tab.live.state == READY and tab.explorer.catalog.settled
+                        and len(tab.explorer.catalog.items["tools"]) == 2, 30, "the tools listed")
+            if watched:
+                await until(lambda: getattr(tab, "drift_watch", None) is not None
+                            and tab.drift_watch.drift is not None, 30, "the drift check")
+            return tab
+
+        first = qloop.run_until_complete(connect(watched=False))
+        window.baselines.save_baseline(first, tmp_path / "grows.baseline.json")
+        second = qloop.run_until_complete(connect(watched=True))
+        assert not second.drift_watch.drift.drifted
+        window.model_views.show_current()
+        view = window.tabs.currentWidget()
+        assert isinstance(view, ModelView)
+        second.explorer.tools.call_tool("grow", {})
+        qloop.run_until_complete(until(lambda: view.costs.topLevelItemCount() == 3, 30, "the view shown anew"))
+        pinned = {view.costs.topLevelItem(i).text(0): view.costs.topLevelItem(i).text(6) for i in range(3)}
+        assert pinned == {"grow": "", "slow": "", "grown": "added"}

@@ -114,12 +114,22 @@ def add_problems(tab: SessionTab, report: ContextReport, seq: int | None) -> int
 
 
 def drift_of_tab(tab: SessionTab) -> dict[str, str]:
-    """Tool name -> what drifted from the baseline of the tab's profile, as its drift check found
-    (:mod:`inspector.ui.compare.drift`); empty when there is no baseline or no drift."""
+    """Tool name -> what drifted from the baseline of the tab's profile (:mod:`inspector.ui.compare.drift`);
+    empty when there is no baseline or no drift. The drift watch checks a session's first listing; a live
+    session's tools listed again since (a rug pull after list_changed) are checked here anew, as the watch does."""
     watch = getattr(tab, "drift_watch", None)
     drift = getattr(watch, "drift", None)
     if drift is None:
         return {}
+    catalog = tab.explorer.catalog if tab.live is not None else None
+    baseline = getattr(watch, "baseline", None)
+    if catalog is not None and baseline is not None and "tools" not in catalog.problems:
+        from inspector.core.compare.baseline import BaselineError, check, record_of_tools
+
+        try:
+            drift = check(baseline, record_of_tools(catalog.items["tools"], tab.title))
+        except BaselineError:
+            pass  # no complete listing: what the watch found stands
     return {change.name: change.change + (f": {', '.join(change.fields)}" if change.fields else "")
             for change in drift.changes if change.kind == "tools"}
 
