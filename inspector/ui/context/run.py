@@ -76,11 +76,13 @@ SEARCHED_ROWS = 100_000
 
 
 def last_tools_list_answer(tab: SessionTab) -> int | None:
-    """The seq of the last answer to tools/list in ``tab``'s timeline (its last :data:`SEARCHED_ROWS` rows)."""
+    """The seq of the last answer to tools/list in ``tab``'s timeline (its last :data:`SEARCHED_ROWS` rows),
+    the rows its store holds and the timeline has not been told of yet included (a live session's are announced
+    in batches, ~30 a second: the catalog hears of an answer before the timeline shows it)."""
     model = tab.timeline.model
     if model is None:
         return None
-    rows = model.rowCount()
+    rows = len(model.events)
     for row in range(rows - 1, max(rows - SEARCHED_ROWS, 0) - 1, -1):
         event = model.event(row)
         if event.data.get("request_method") == "tools/list":
