@@ -24,6 +24,7 @@ from inspector.core.connect.target import Target
 from inspector.core.context.cost import Listing
 from inspector.core.context.report import examine
 from inspector.core.context.tokenizers import tokenizer
+from inspector.demo import tools as demo_tools
 from inspector.ui.context.chart import TOP
 from inspector.ui.context.run import add_problems
 from inspector.ui.context.view import ModelView, share
@@ -75,6 +76,18 @@ def test_the_chart_has_a_bar_per_tool_the_largest_on_top_drawn_from_the_report(q
     assert [view.chart.tokens.at(i) for i in range(view.chart.tokens.count())] == [tools[1].cost.tokens,
                                                                                    tools[0].cost.tokens]
     assert view.chart.chart().title().startswith("Tokens per tool (2 tools, ")
+
+
+def test_the_demo_server_s_tools_are_a_bar_each_in_the_order_of_their_tokens(qapp):
+    demo = Listing(tools=[tool.describe() for tool in demo_tools.TOOLS])
+    view = ModelView(examine(demo, tokenizer(), "demo"), demo)
+    order = view.chart.order()
+    assert len(order) == len(demo_tools.TOOLS) <= TOP
+    assert {name for name, _ in order} == {tool.describe()["name"] for tool in demo_tools.TOOLS}
+    assert [tokens for _, tokens in order] == sorted((tokens for _, tokens in order), reverse=True)
+    costs = {view.costs.topLevelItem(i).text(0): int(view.costs.topLevelItem(i).text(2))
+             for i in range(view.costs.topLevelItemCount())}
+    assert all(costs[name] == tokens for name, tokens in order)
 
 
 def test_past_the_top_tools_the_rest_are_one_bar_summed(qapp):
@@ -151,6 +164,8 @@ def test_session_model_s_view_on_a_capture_opens_a_tab_with_the_poisoned_tools_a
         assert isinstance(view, ModelView)
         assert window.tabs.tabText(window.tabs.currentIndex()) == "Model's view: poisoned.jsonl (read-only)"
         flagged = {view.findings.topLevelItem(i).text(2) for i in range(view.findings.topLevelItemCount())}
+        tools = [c for c in view.report.items if c.kind == "tool"]
+        assert view.chart.order() == [(c.name, c.cost.tokens) for c in tools] and len(tools) == 8
         assert flagged == {"add", "translate", "daily_fact", "open_report", "weather"}
         # the findings are in the capture tab's Problems panel too, pointing at the tools/list answer
         assert tab.problems.counts["concealment"] == 2 and tab.problems.counts["hidden-characters"] == 3
