@@ -228,7 +228,10 @@ def test_the_model_s_view_of_a_profile_s_session_highlights_the_tools_that_drift
 
 
 @pytest.mark.integration
-def test_the_model_s_view_of_a_live_session_follows_its_tools_when_the_server_changes_them(qapp, qloop, tmp_path):
+@pytest.mark.report("faults", "a server's tools change (list_changed) while its Model's view is open", surface="GUI",
+                    group="window")
+def test_the_model_s_view_of_a_live_session_follows_its_tools_when_the_server_changes_them(qapp, qloop, tmp_path,
+                                                                                          report):
     """The server's tool ``grow`` adds a tool and says its list changed: the catalog lists the tools again, and
     the open Model's view shows the new tool in its costs and its chart, the selection kept."""
     with open_test_window(qloop, tmp_path) as window:
@@ -247,10 +250,14 @@ def test_the_model_s_view_of_a_live_session_follows_its_tools_when_the_server_ch
         assert "3 tools" in view.summary.text() and view.costs.currentItem().text(0) == "slow"
         grown = [view.costs.topLevelItem(i) for i in range(3) if view.costs.topLevelItem(i).text(0) == "grown"]
         assert grown and int(grown[0].text(2)) > 0
+        report.saw(f"the open view showed the new tool in its chart and costs ({view.summary.text()})")
 
 
 @pytest.mark.integration
-def test_a_tool_a_profile_s_server_adds_mid_session_is_shown_as_added_to_the_pinned_baseline(qapp, qloop, tmp_path):
+@pytest.mark.report("faults", "a pinned profile's server adds a tool mid-session (after the drift check)",
+                    surface="GUI", group="window")
+def test_a_tool_a_profile_s_server_adds_mid_session_is_shown_as_added_to_the_pinned_baseline(qapp, qloop, tmp_path,
+                                                                                            report):
     """The drift watch checks a session's first listing; the Model's view checks the listing it shows again."""
     with open_test_window(qloop, tmp_path) as window:
         store = window.sidebar.store
@@ -278,3 +285,4 @@ def test_a_tool_a_profile_s_server_adds_mid_session_is_shown_as_added_to_the_pin
         qloop.run_until_complete(until(lambda: view.costs.topLevelItemCount() == 3, 30, "the view shown anew"))
         pinned = {view.costs.topLevelItem(i).text(0): view.costs.topLevelItem(i).text(6) for i in range(3)}
         assert pinned == {"grow": "", "slow": "", "grown": "added"}
+        report.saw("the Model's view marked the new tool 'added' in its pinned column")
