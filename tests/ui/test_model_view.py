@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 import warm_python
 from helpers import ROOT, cli, until
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, Qt
 from PySide6.QtTest import QTest
 from qt_loop import open_test_window
 from window_views_support import VERSIONED, shot
@@ -251,6 +251,11 @@ def test_the_model_s_view_of_a_live_session_follows_its_tools_when_the_server_ch
         grown = [view.costs.topLevelItem(i) for i in range(3) if view.costs.topLevelItem(i).text(0) == "grown"]
         assert grown and int(grown[0].text(2)) > 0
         report.saw(f"the open view showed the new tool in its chart and costs ({view.summary.text()})")
+        # closed, the view hears the session no more
+        follower = view.follower
+        window.close_tab(window.tabs.indexOf(view))
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        assert follower.stopped and follower.heard not in tab.explorer.catalog.listeners
 
 
 @pytest.mark.integration

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
+from shiboken6 import isValid
 
 from inspector.core.context.cost import Listing
 from inspector.core.notices import What
@@ -153,12 +154,14 @@ class Follower:
         self.say = say
         self.catalog = tab.explorer.catalog
         self.pending = False
+        self.stopped = False  #: the view is gone: a refresh already scheduled does nothing
         self.refreshes = 0  #: how many times the view was shown anew
         if self.catalog is not None:
             self.catalog.listeners.append(self.heard)
             view.destroyed.connect(self.stop)
 
     def stop(self, *_: object) -> None:
+        self.stopped = True
         if self.catalog is not None and self.heard in self.catalog.listeners:
             self.catalog.listeners.remove(self.heard)
 
@@ -172,6 +175,8 @@ class Follower:
         from inspector.core.context.report import examine
 
         self.pending = False
+        if self.stopped or not (isValid(self.view) and isValid(self.tab)):  # the session's tab closed meanwhile
+            return
         found = catalog_listing(self.tab, last_tools_list_answer(self.tab))
         if found is None:
             return
