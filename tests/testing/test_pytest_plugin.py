@@ -1,0 +1,164 @@
+"""The pytest plugin (inspector/testing, docs/pytest-plugin.md): a server developer's temporary project, run by
+pytest in a subprocess, records a cassette, fails with both values when the server changes, and records again
+with ``--mcp-update``; loading the plugin costs a test run nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, cli
+
+from inspector.core.capture.reader import read_capture
+from inspector.testing.cassette import differences, exchanges, ignore_paths
+
+SERVER = '''
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("greeter", version="1.0.0")
+
+
+@server.tool()
+def greet(name: str) -> str:
+    """Greet someone."""
+    return f"Hello, {name}!"
+
+
+@server.resource("note://today")
+def today() -> str:
+    return "sunny"
+
+
+if __name__ == "__main__":
+    server.run()
+'''
+
+TESTS = '''
+import sys
+
+import pytest
+
+
+def test_lists_the_tools_of_the_ini_server(mcp_client):
+    assert mcp_client.tools() == ["greet"]
+
+
+@pytest.mark.mcp_server(sys.executable, "server.py")
+class TestMarked:
+    @pytest.mark.mcp_cassette("greet")
+    def test_greets(self, mcp_client):
+        result = mcp_client.call("greet", name="Ada")
+        assert result["isError"] is False
+        assert mcp_client.read("note://today")["contents"][0]["text"] == "sunny"
+'''
+
+
+def _project(tmp_path: Path) -> Path:
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    (tmp_path / "test_server.py").write_text(TESTS, encoding="utf-8")
+    # Its own ini, so the inspector's pyproject (its addopts, its markers) is not this project's configuration.
+    (tmp_path / "pytest.ini").write_text(textwrap.dedent(f"""\
+        [pytest]
+        mcp_server = {sys.executable} server.py
+        """), encoding="utf-8")
+    return tmp_path
+
+
+def _pytest(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "inspector.testing.plugin", "-p", "no:cacheprovider",
+                           "-p", "no:randomly", "-q", *args], cwd=project, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.mark.integration
+def test_a_cassette_is_recorded_then_fails_naming_both_values_until_it_is_updated(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    cassette = project / "cassettes" / "greet.jsonl"
+
+    first = _pytest(project)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert cassette.exists()
+    recorded = cassette.read_bytes()
+
+    server = project / "server.py"
+    server.write_text(SERVER.replace("Hello, ", "Hi, "), encoding="utf-8")
+    changed = _pytest(project)
+    assert changed.returncode == 1, changed.stdout + changed.stderr
+    assert "1 failed, 1 passed" in changed.stdout
+    assert 'result.content[0].text was "Hello, Ada!" in the cassette, is "Hi, Ada!" now' in changed.stdout
+    assert cassette.read_bytes() == recorded  # a failing comparison never rewrites the cassette
+    kept = re.search(r"the MCP session is kept in (\S+) ", changed.stdout)
+    assert kept is not None, changed.stdout
+    assert "Hi, Ada!" in Path(kept.group(1)).read_text(encoding="utf-8")
+
+    updated = _pytest(project, "--mcp-update")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    again = _pytest(project)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+    shown = cli("show", str(cassette))
+    assert shown.returncode == 0, shown.stderr
+    assert "tools/call" in shown.stdout and "Hi, Ada!" in shown.stdout
+
+
+@pytest.mark.integration
+def test_an_ignored_json_pointer_lets_a_changed_answer_pass(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    assert _pytest(project).returncode == 0
+    (project / "server.py").write_text(SERVER.replace("Hello, ", "Hi, "), encoding="utf-8")
+    run = _pytest(project, "--mcp-ignore", "/result/content/0/text", "--mcp-ignore", "$.result.structuredContent")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.integration
+def test_a_server_that_cannot_start_fails_the_test_in_one_sentence(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    (project / "pytest.ini").write_text(f"[pytest]\nmcp_server = {sys.executable} missing.py\n", encoding="utf-8")
+    run = _pytest(project, "-k", "ini_server")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "mcp_client cannot open the server:" in run.stdout
+    assert "Traceback" not in run.stdout
+
+
+def _capture(path: Path, answer_text: str, meta: str) -> Path:
+    """A capture of one tools/call whose answer says ``answer_text`` and carries ``_meta`` ``meta``."""
+    header = {"format": "mcp-inspector-capture", "version": 1, "target": {"transport": "stdio", "argv": ["s"]}}
+    lines = [header]
+    for seq, (direction, obj) in enumerate([
+        ("c2s", {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}),
+        ("s2c", {"jsonrpc": "2.0", "id": 1, "result": {"serverInfo": {"name": "s", "version": meta}}}),
+        ("c2s", {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "t", "arguments": {}}}),
+        ("s2c", {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": answer_text}],
+                                                        "_meta": {"took": meta}}}),
+    ], 1):
+        lines.append({"seq": seq, "t": seq / 10, "kind": "message", "dir": direction, "raw": json.dumps(obj)})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_a_cassette_compares_answers_but_not_the_handshake_or_meta(tmp_path: Path) -> None:
+    old = _capture(tmp_path / "old.jsonl", "a", "1")
+    assert [e.method for e in exchanges(read_capture(old).events)] == ["tools/call"]
+    assert differences(old, _capture(tmp_path / "same.jsonl", "a", "2"), ignore_paths([])) == []
+    assert differences(old, _capture(tmp_path / "new.jsonl", "b", "1"), ignore_paths([])) == [
+        'request 1 (tools/call): result.content[0].text was "a" in the cassette, is "b" now']
+    assert differences(old, tmp_path / "new.jsonl", ignore_paths(["/result/content/0"])) == []
+
+
+def test_loading_the_plugin_imports_nothing_of_the_inspector_but_itself() -> None:
+    code = ("import sys, inspector.testing.plugin; "
+            "print(sorted(m for m in sys.modules if m.startswith('inspector') and m != 'inspector.testing.plugin'"
+            " or m.startswith(('PySide6', 'mcp'))))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert run.stdout.strip() == "['inspector', 'inspector.testing']"
+
+
+def test_pip_install_registers_the_plugin_with_pytest() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["entry-points"]["pytest11"] == {"mcp_inspector": "inspector.testing.plugin"}
