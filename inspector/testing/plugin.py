@@ -8,7 +8,7 @@ for ``mcp_client``.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +81,7 @@ def mcp_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[McpCl
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     """After a passing test with ``mcp_cassette``: its session ended and compared with the cassette."""
     outcome = yield
     marker = item.get_closest_marker("mcp_cassette")
@@ -109,7 +109,8 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """A failed test's report names its session's capture (``mcp-inspector --open PATH`` shows it)."""
     report = yield
     capture = item.stash.get(CAPTURE, None)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -70,8 +71,14 @@ def _project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _plugin_args() -> list[str]:
+    """``-p`` the plugin unless ``pip install`` registered it (pytest would refuse the module twice)."""
+    installed = any(ep.value == "inspector.testing.plugin" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "inspector.testing.plugin"]
+
+
 def _pytest(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "inspector.testing.plugin", "-p", "no:cacheprovider",
+    return subprocess.run([sys.executable, "-m", "pytest", *_plugin_args(), "-p", "no:cacheprovider",
                            "-p", "no:randomly", "-q", *args], cwd=project, capture_output=True, text=True,
                           timeout=120, check=False)
 
