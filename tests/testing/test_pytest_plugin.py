@@ -4,6 +4,7 @@ with ``--mcp-update``; loading the plugin costs a test run nothing."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
@@ -12,6 +13,7 @@ import textwrap
 import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import ROOT, cli
@@ -20,6 +22,8 @@ from inspector.core.capture.reader import read_capture
 from inspector.testing.cassette import differences, exchanges, ignore_paths
 
 SERVER = '''
+import os
+
 from mcp.server.mcpserver import MCPServer
 
 server = MCPServer("greeter", version="1.0.0")
@@ -28,7 +32,7 @@ server = MCPServer("greeter", version="1.0.0")
 @server.tool()
 def greet(name: str) -> str:
     """Greet someone."""
-    return f"Hello, {name}!"
+    return f"{os.environ.get('GREETING', 'Hello')}, {name}!"
 
 
 @server.resource("note://today")
@@ -57,6 +61,10 @@ class TestMarked:
         result = mcp_client.call("greet", name="Ada")
         assert result["isError"] is False
         assert mcp_client.read("note://today")["contents"][0]["text"] == "sunny"
+
+    @pytest.mark.mcp_server(sys.executable, "server.py", env={"GREETING": "Hey"})
+    def test_greets_as_its_environment_says(self, mcp_client):
+        assert mcp_client.call("greet", name="Ada")["content"][0]["text"] == "Hey, Ada!"
 '''
 
 
@@ -94,10 +102,10 @@ def test_a_cassette_is_recorded_then_fails_naming_both_values_until_it_is_update
     recorded = cassette.read_bytes()
 
     server = project / "server.py"
-    server.write_text(SERVER.replace("Hello, ", "Hi, "), encoding="utf-8")
+    server.write_text(SERVER.replace("'Hello'", "'Hi'"), encoding="utf-8")
     changed = _pytest(project)
     assert changed.returncode == 1, changed.stdout + changed.stderr
-    assert "1 failed, 1 passed" in changed.stdout
+    assert "1 failed, 2 passed" in changed.stdout
     assert 'result.content[0].text was "Hello, Ada!" in the cassette, is "Hi, Ada!" now' in changed.stdout
     assert cassette.read_bytes() == recorded  # a failing comparison never rewrites the cassette
     kept = re.search(r"the MCP session is kept in (\S+) ", changed.stdout)
@@ -118,7 +126,7 @@ def test_a_cassette_is_recorded_then_fails_naming_both_values_until_it_is_update
 def test_an_ignored_json_pointer_lets_a_changed_answer_pass(tmp_path: Path) -> None:
     project = _project(tmp_path)
     assert _pytest(project).returncode == 0
-    (project / "server.py").write_text(SERVER.replace("Hello, ", "Hi, "), encoding="utf-8")
+    (project / "server.py").write_text(SERVER.replace("'Hello'", "'Hi'"), encoding="utf-8")
     run = _pytest(project, "--mcp-ignore", "/result/content/0/text", "--mcp-ignore", "$.result.structuredContent")
     assert run.returncode == 0, run.stdout + run.stderr
 
@@ -131,6 +139,42 @@ def test_a_server_that_cannot_start_fails_the_test_in_one_sentence(tmp_path: Pat
     assert run.returncode == 1, run.stdout + run.stderr
     assert "mcp_client cannot open the server:" in run.stdout
     assert "Traceback" not in run.stdout
+
+
+@pytest.mark.integration
+def test_a_server_named_by_url_is_reached_over_http(tmp_path: Path) -> None:
+    http_support = _http_support()
+    server = http_support.launch_on_free_port(
+        "SDK server", lambda port: [sys.executable, str(ROOT / "tests" / "http" / "servers" / "sdk_http_server.py"),
+                                    "streamable-http", str(port)], tmp_path / "sdk.log")
+    try:
+        project = tmp_path / "project"
+        project.mkdir()
+        (project / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+        (project / "test_http.py").write_text(textwrap.dedent(f"""\
+            import pytest
+
+            @pytest.mark.mcp_server(url={server.url()!r})
+            def test_adds(mcp_client):
+                assert "add" in mcp_client.tools()
+                assert mcp_client.call("add", a=2, b=3)["structuredContent"]["result"] == 5
+            """), encoding="utf-8")
+        run = _pytest(project)
+        assert run.returncode == 0, run.stdout + run.stderr
+    finally:
+        http_support.stop(server)
+
+
+def _http_support() -> Any:
+    """tests/http/http_support.py, which launches the SDK's HTTP server (tests/http is not on this folder's path)."""
+    if "http_support" in sys.modules:  # tests/http's own tests imported it in this process already
+        return sys.modules["http_support"]
+    spec = importlib.util.spec_from_file_location("http_support", ROOT / "tests" / "http" / "http_support.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["http_support"] = module  # its dataclasses look their module up while it is executed
+    spec.loader.exec_module(module)
+    return module
 
 
 def _capture(path: Path, answer_text: str, meta: str) -> Path:
