@@ -18,6 +18,7 @@ from inspector.core.connect.opened import opened
 from inspector.core.connect.target import Target
 from inspector.core.session.outcomes import error_text, result_of
 from inspector.core.session.session import Session
+from inspector.core.transports.base import TransportError
 
 T = TypeVar("T")
 #: How long opening or closing the session may take beyond the target's own timeouts.
@@ -30,6 +31,14 @@ class McpError(AssertionError):
     def __init__(self, method: str, error: Any) -> None:
         super().__init__(f"{method} was answered with an error: {error_text(error)}")
         self.error = error
+
+
+class McpGone(McpError):
+    """The request got no answer: the server went away or did not answer in time (``error`` is None)."""
+
+    def __init__(self, method: str, why: str) -> None:
+        AssertionError.__init__(self, f"{method} got no answer: {why}")
+        self.error = None
 
 
 class McpClient:
@@ -68,10 +77,14 @@ class McpClient:
         return self._session
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The result of ``method`` as a dict; raises :class:`McpError` when the server answers with an error."""
+        """The result of ``method`` as a dict; raises :class:`McpError` when the server answers with an error,
+        :class:`McpGone` when it gives no answer (it exited, or the target's timeout passed)."""
         session = self.session
         timeout = self.target.timeout
-        response = self._run(session.request(method, params, timeout=timeout), timeout + GRACE)
+        try:
+            response = self._run(session.request(method, params, timeout=timeout), timeout + GRACE)
+        except TransportError as exc:
+            raise McpGone(method, str(exc)) from None
         result, error = result_of(response)
         if error is not None:
             raise McpError(method, error)

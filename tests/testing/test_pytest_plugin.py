@@ -35,6 +35,12 @@ def greet(name: str) -> str:
     return f"{os.environ.get('GREETING', 'Hello')}, {name}!"
 
 
+@server.tool()
+def crash() -> str:
+    """Exit the server without an answer."""
+    os._exit(3)
+
+
 @server.resource("note://today")
 def today() -> str:
     return "sunny"
@@ -51,7 +57,7 @@ import pytest
 
 
 def test_lists_the_tools_of_the_ini_server(mcp_client):
-    assert mcp_client.tools() == ["greet"]
+    assert mcp_client.tools() == ["greet", "crash"]
 
 
 @pytest.mark.mcp_server(sys.executable, "server.py")
@@ -61,6 +67,12 @@ class TestMarked:
         result = mcp_client.call("greet", name="Ada")
         assert result["isError"] is False
         assert mcp_client.read("note://today")["contents"][0]["text"] == "sunny"
+
+    def test_a_server_that_exits_is_a_sentence(self, mcp_client):
+        from inspector.testing.client import McpGone
+
+        with pytest.raises(McpGone, match="^tools/call got no answer: "):
+            mcp_client.call("crash")
 
     @pytest.mark.mcp_server(sys.executable, "server.py", env={"GREETING": "Hey"})
     def test_greets_as_its_environment_says(self, mcp_client):
@@ -105,7 +117,7 @@ def test_a_cassette_is_recorded_then_fails_naming_both_values_until_it_is_update
     server.write_text(SERVER.replace("'Hello'", "'Hi'"), encoding="utf-8")
     changed = _pytest(project)
     assert changed.returncode == 1, changed.stdout + changed.stderr
-    assert "1 failed, 2 passed" in changed.stdout
+    assert "1 failed, 3 passed" in changed.stdout
     assert 'result.content[0].text was "Hello, Ada!" in the cassette, is "Hi, Ada!" now' in changed.stdout
     assert cassette.read_bytes() == recorded  # a failing comparison never rewrites the cassette
     kept = re.search(r"the MCP session is kept in (\S+) ", changed.stdout)
