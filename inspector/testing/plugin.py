@@ -7,7 +7,6 @@ for ``mcp_client``.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +36,13 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "(a command, or url=...)")
     config.addinivalue_line("markers", "mcp_cassette(name): compare the test's exchanges with cassettes/NAME.jsonl "
                                        "beside the test file (recorded when missing or with --mcp-update)")
+    if config.getoption("mcp_ignore"):  # a mistyped place stops the run at once, not at the first cassette
+        from inspector.testing.cassette import CassetteError, ignore_paths
+
+        try:
+            ignore_paths(config.getoption("mcp_ignore"))
+        except (CassetteError, ValueError) as exc:
+            raise pytest.UsageError(str(exc)) from None
 
 
 def _target(item: pytest.Item) -> Any:
@@ -46,8 +52,6 @@ def _target(item: pytest.Item) -> Any:
     argv: list[str] = [str(a) for a in marker.args] if marker else []
     url = marker.kwargs.get("url") if marker else None
     env = marker.kwargs.get("env") if marker else None
-    if marker and len(argv) == 1 and " " in argv[0]:
-        argv = shlex.split(argv[0])
     if not argv and not url:
         argv = list(item.config.getini("mcp_server"))
     if not argv and not url:

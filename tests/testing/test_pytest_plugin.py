@@ -19,7 +19,7 @@ import pytest
 from helpers import ROOT, cli
 
 from inspector.core.capture.reader import read_capture
-from inspector.testing.cassette import differences, exchanges, ignore_paths
+from inspector.testing.cassette import CassetteError, differences, exchanges, ignore_paths
 
 SERVER = '''
 import os
@@ -141,6 +141,9 @@ def test_an_ignored_json_pointer_lets_a_changed_answer_pass(tmp_path: Path) -> N
     (project / "server.py").write_text(SERVER.replace("'Hello'", "'Hi'"), encoding="utf-8")
     run = _pytest(project, "--mcp-ignore", "/result/content/0/text", "--mcp-ignore", "$.result.structuredContent")
     assert run.returncode == 0, run.stdout + run.stderr
+    mistyped = _pytest(project, "--mcp-ignore", "result.content")
+    assert mistyped.returncode == 4, mistyped.stdout + mistyped.stderr  # pytest's usage error
+    assert "--mcp-ignore 'result.content' is neither a JSON pointer" in mistyped.stderr
 
 
 @pytest.mark.integration
@@ -212,6 +215,8 @@ def test_a_cassette_compares_answers_but_not_the_handshake_or_meta(tmp_path: Pat
     assert differences(old, _capture(tmp_path / "new.jsonl", "b", "1"), ignore_paths([])) == [
         'request 1 (tools/call): result.content[0].text was "a" in the cassette, is "b" now']
     assert differences(old, tmp_path / "new.jsonl", ignore_paths(["/result/content/0"])) == []
+    with pytest.raises(CassetteError, match="neither a JSON pointer"):
+        ignore_paths(["result.content"])
 
 
 def test_loading_the_plugin_imports_nothing_of_the_inspector_but_itself() -> None:
