@@ -126,6 +126,11 @@ def test_a_cassette_is_recorded_then_fails_naming_both_values_until_it_is_update
 
     updated = _pytest(project, "--mcp-update")
     assert updated.returncode == 0, updated.stdout + updated.stderr
+    assert cassette.read_bytes() != recorded
+    rerecorded = cassette.read_bytes()
+    unchanged = _pytest(project, "--mcp-update")
+    assert unchanged.returncode == 0, unchanged.stdout + unchanged.stderr
+    assert cassette.read_bytes() == rerecorded  # the same exchanges: the cassette is left as it was
     again = _pytest(project)
     assert again.returncode == 0, again.stdout + again.stderr
 
