@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
+    from inspector.core.connect.target import Target
     from inspector.testing.client import McpClient
 
 CLIENT = pytest.StashKey["McpClient"]()
@@ -45,20 +46,25 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(exc)) from None
 
 
-def _target(item: pytest.Item) -> Any:
+def _target(item: pytest.Item) -> Target:
+    """The server of the closest ``mcp_server`` marker (run in the test file's folder), else of the ini option
+    (run in the rootdir, where the ini is)."""
     from inspector.core.connect.target import Target
 
     marker = item.get_closest_marker("mcp_server")
     argv: list[str] = [str(a) for a in marker.args] if marker else []
     url = marker.kwargs.get("url") if marker else None
     env = marker.kwargs.get("env") if marker else None
+    cwd = Path(str(item.path)).parent
+    if argv and url:
+        pytest.fail("mcp_server names a command or a url=, not both", pytrace=False)
     if not argv and not url:
-        argv = list(item.config.getini("mcp_server"))
+        argv, cwd = list(item.config.getini("mcp_server")), item.config.rootpath
     if not argv and not url:
         pytest.fail("mcp_client needs a server: mark the test @pytest.mark.mcp_server(COMMAND...) or "
                     "@pytest.mark.mcp_server(url=...), or set mcp_server in the pytest ini", pytrace=False)
-    return Target(name=item.name, argv=[] if url else argv, url=url or "",
-                  env={str(k): str(v) for k, v in (env or {}).items()}, cwd=str(Path(str(item.path)).parent))
+    return Target(name=item.name, argv=argv, url=url or "", env={str(k): str(v) for k, v in (env or {}).items()},
+                  cwd=str(cwd))
 
 
 @pytest.fixture

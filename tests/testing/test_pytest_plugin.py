@@ -50,14 +50,16 @@ if __name__ == "__main__":
     server.run()
 '''
 
+# In a folder below the ini's: the ini's server runs where the ini is.
+INI_TEST = '''
+def test_lists_the_tools_of_the_ini_server(mcp_client):
+    assert mcp_client.tools() == ["greet", "crash"]
+'''
+
 TESTS = '''
 import sys
 
 import pytest
-
-
-def test_lists_the_tools_of_the_ini_server(mcp_client):
-    assert mcp_client.tools() == ["greet", "crash"]
 
 
 @pytest.mark.mcp_server(sys.executable, "server.py")
@@ -83,6 +85,8 @@ class TestMarked:
 def _project(tmp_path: Path) -> Path:
     (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
     (tmp_path / "test_server.py").write_text(TESTS, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "test_ini.py").write_text(INI_TEST, encoding="utf-8")
     # Its own ini, so the inspector's pyproject (its addopts, its markers) is not this project's configuration.
     (tmp_path / "pytest.ini").write_text(textwrap.dedent(f"""\
         [pytest]
