@@ -34,6 +34,10 @@ CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}}
 INSTRUCTIONS = ("The MCP inspector: debug an MCP server from the wire. Start with doctor on the target, then "
                 "record_session and show_capture to read the timeline, then check_server.")
 CAPTURE_SCHEME = "capture://"
+#: 2026-07-28's caching hints: the listings are this user's (private) and the captures change at any time (0 ms)
+CACHE_FIELDS: dict[str, Any] = {"cacheScope": "private", "ttlMs": 0}
+CACHEABLE_METHODS = frozenset(
+    {"server/discover", "tools/list", "resources/list", "resources/templates/list", "resources/read"})
 
 
 class RpcError(Exception):
@@ -84,6 +88,8 @@ class SeatServer:
             self._send({"jsonrpc": "2.0", "id": request_id, "error": error})
             return
         if modern:
+            if message["method"] in CACHEABLE_METHODS:
+                result = {**CACHE_FIELDS, **result}
             result.setdefault("resultType", "complete")
             result["_meta"] = {**(result.get("_meta") or {}), META_SERVER_INFO: SERVER_INFO}
         self._send({"jsonrpc": "2.0", "id": request_id, "result": result})
@@ -165,7 +171,8 @@ class SeatServer:
     def _resources_read(self, params: dict[str, Any]) -> dict[str, Any]:
         uri = params.get("uri")
         if not isinstance(uri, str) or not uri.startswith(CAPTURE_SCHEME):
-            raise RpcError(INVALID_PARAMS, f"Unknown resource {uri!r}: resources/list names the captures.")
+            raise RpcError(INVALID_PARAMS, f"Unknown resource {uri!r}: resources/list names the captures.",
+                           {"uri": uri})
         name = uri.removeprefix(CAPTURE_SCHEME)
         path = self.captures / name
         if "/" in name or "\\" in name or name.startswith(".") or not path.is_file():

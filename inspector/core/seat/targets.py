@@ -52,7 +52,8 @@ def known_servers() -> list[dict[str, Any]]:
         except (ConfigError, OSError):
             continue
         for candidate in preview.candidates:
-            found.append({"name": candidate.profile.name, "source": f"{client}: {path}", **_describe(candidate.profile)})
+            found.append({"name": candidate.profile.name, "source": f"{client}: {path}",
+                          **_describe(candidate.profile)})
     return found
 
 

@@ -227,13 +227,19 @@ def _record_session(arguments: dict[str, Any], captures: Path) -> dict[str, Any]
                        {"capture": str(out), "status": ran.status, "summary": line}, error=ran.status != EXIT_OK)
 
 
+def is_problem(event: dict[str, Any]) -> bool:
+    """A framing error (bytes that are not a JSON-RPC message), or an error response."""
+    rpc = event.get("rpc")
+    return event.get("kind") == "framing_error" or (isinstance(rpc, dict) and rpc.get("kind") == "error")
+
+
 def _event_matches(event: dict[str, Any], arguments: dict[str, Any]) -> bool:
     text = json.dumps(event)
     if arguments.get("method") and arguments["method"] not in text:
         return False
-    if arguments.get("direction") and event.get("direction") != arguments["direction"]:
+    if arguments.get("direction") and event.get("dir") != arguments["direction"]:
         return False
-    if arguments.get("problemsOnly") and not any(key in event for key in ("problem", "problems", "error")):
+    if arguments.get("problemsOnly") and not is_problem(event):
         return False
     return not (arguments.get("search") and arguments["search"].lower() not in text.lower())
 
@@ -313,10 +319,13 @@ TOOLS: tuple[SeatTool, ...] = (
              _schema({**_TARGET, "send": {"type": "array", "items": {"type": "object"},
                                           "description": "JSON-RPC messages to send after the handshake"}},
                      ["target"]), _record_session),
-    SeatTool("show_capture", "A capture's timeline, one JSON event per line, filtered and paged (limit, cursor).",
+    SeatTool("show_capture", "A capture's timeline, one JSON event per line, filtered (method, direction, "
+             "problems only, a text search) and paged (limit, default 50; cursor from nextCursor).",
              _schema({"path": _PATH, "method": {"type": "string"},
-                      "direction": {"type": "string", "enum": ["sent", "received"]},
-                      "problemsOnly": {"type": "boolean"}, "search": {"type": "string"},
+                      "direction": {"type": "string", "enum": ["c2s", "s2c"],
+                                    "description": "c2s: sent to the server; s2c: from it"},
+                      "problemsOnly": {"type": "boolean", "description": "only framing errors and error responses"},
+                      "search": {"type": "string", "description": "text the event must contain"},
                       "limit": {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS},
                       "cursor": {"type": "string", "pattern": "^[0-9]+$"}}, ["path"]), _show_capture),
     SeatTool("diff", "Compare two captures (a and b), or a capture with a live target: interface and answers.",
