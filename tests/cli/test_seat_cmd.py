@@ -1,0 +1,92 @@
+"""``mcp-inspector mcp`` end to end, each test a real process: the inspector's own one-shot commands, the
+Python SDK's client and ``check`` talk to the seat, and through it the seat drives the bundled demo server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import cli
+
+pytestmark = pytest.mark.integration
+
+TEN = ["list_servers", "list_tools", "call_tool", "read_resource", "check_server", "doctor", "record_session",
+       "show_capture", "diff", "context_cost"]
+DEMO = {"command": [sys.executable, "-m", "inspector.demo"]}
+
+
+def seat(captures: Path) -> list[str]:
+    return ["--", sys.executable, "-m", "inspector", "mcp", "--captures", str(captures)]
+
+
+def call(captures: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    done = cli("call", tool, "--json", "--args", json.dumps(arguments), *seat(captures), timeout=90)
+    assert done.stdout, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_the_inspectors_tools_command_lists_the_seats_ten_tools(tmp_path):
+    done = cli("tools", "--json", *seat(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert [tool["name"] for tool in json.loads(done.stdout)["tools"]] == TEN
+
+
+def test_call_tool_through_the_seat_returns_the_demo_servers_sum_and_its_capture(tmp_path):
+    result = call(tmp_path, "call_tool", {"target": DEMO, "tool": "add", "arguments": {"a": 2, "b": 3}})
+    assert result["isError"] is False
+    assert result["structuredContent"]["result"]["structuredContent"] == {"sum": 5}
+    capture = Path(result["structuredContent"]["inspector"]["capture"])
+    assert capture.parent == tmp_path and capture.is_file()
+
+
+def test_doctor_through_the_seat_names_the_failing_step_of_a_missing_command(tmp_path):
+    result = call(tmp_path, "doctor", {"target": {"command": ["no-such-mcp-server-xyz"]}})
+    assert result["isError"] is True
+    assert result["content"][0]["text"].startswith("The first failing step is command: command not found")
+
+
+def test_a_target_that_cannot_start_is_a_tool_error_with_the_doctors_step(tmp_path):
+    result = call(tmp_path, "list_tools", {"target": {"command": ["no-such-mcp-server-xyz"]}})
+    assert result["isError"] is True
+    assert result["structuredContent"]["failingStep"]["step"] == "command"
+
+
+def test_record_session_then_show_capture_shows_the_recorded_call(tmp_path):
+    send = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+             "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}]
+    recorded = call(tmp_path, "record_session", {"target": DEMO, "send": send})
+    assert recorded["isError"] is False, recorded
+    path = recorded["structuredContent"]["capture"]
+    shown = call(tmp_path, "show_capture", {"path": path, "method": "tools/call"})
+    events = shown["structuredContent"]["events"]
+    assert [event["dir"] for event in events] == ["c2s", "s2c"]
+    assert json.loads(events[1]["raw"])["result"]["structuredContent"] == {"sum": 5}
+    resources = cli("resources", "--json", *seat(tmp_path))
+    assert json.loads(resources.stdout)["resources"][0]["uri"] == "capture://" + Path(path).name
+
+
+def test_the_python_sdks_client_lists_the_seats_tools(tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def listed() -> list[str]:
+        parameters = StdioServerParameters(command=sys.executable,
+                                           args=["-m", "inspector", "mcp", "--captures", str(tmp_path)])
+        async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return [tool.name for tool in (await session.list_tools()).tools]
+
+    assert asyncio.run(asyncio.wait_for(listed(), 60)) == TEN
+
+
+def test_our_own_check_of_the_seat_has_no_failure(tmp_path):
+    done = cli("check", "--format", "json", *seat(tmp_path), timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    report = json.loads(done.stdout)
+    assert report["counts"]["failed"] == 0 and report["counts"]["passed"] > 0
+    assert not report["extra_findings"]
