@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -99,7 +100,7 @@ class SeatServer:
             params = {}
         if not isinstance(params, dict):
             raise RpcError(INVALID_PARAMS, '"params" must be an object')
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        meta: dict[str, Any] = params["_meta"] if isinstance(params.get("_meta"), dict) else {}
         modern = method != "initialize" and META_PROTOCOL_VERSION in meta
         if modern:
             if meta[META_PROTOCOL_VERSION] != MODERN_VERSION:
@@ -111,7 +112,7 @@ class SeatServer:
         elif method == "server/discover":
             raise RpcError(INVALID_PARAMS, f"server/discover is a 2026-07-28 request: _meta must carry "
                            f"{META_PROTOCOL_VERSION} and {META_CLIENT_CAPABILITIES}")
-        handlers = {
+        handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "tools/list": self._tools_list, "tools/call": self._tools_call,
             "resources/list": self._resources_list, "resources/read": self._resources_read,
             "resources/templates/list": lambda params: {"resourceTemplates": []},

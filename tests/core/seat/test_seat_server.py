@@ -23,7 +23,9 @@ MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                "io.modelcontextprotocol/clientCapabilities": {}}
 
 
-def ask(server: SeatServer, out: io.BytesIO, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+def ask(seat: tuple[SeatServer, io.BytesIO], method: str, params: dict[str, Any] | None = None
+        ) -> dict[str, Any]:
+    server, out = seat
     out.seek(0)
     out.truncate()
     message: dict[str, Any] = {"jsonrpc": "2.0", "id": 1, "method": method}
@@ -42,49 +44,49 @@ def seat(tmp_path: Path) -> tuple[SeatServer, io.BytesIO]:
 
 
 def test_the_seat_answers_initialize_with_a_legacy_revision_it_knows(seat):
-    answer = ask(*seat, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+    answer = ask(seat, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                        "clientInfo": {"name": "t", "version": "1"}})
     assert answer["result"]["protocolVersion"] == "2025-06-18"
     assert answer["result"]["serverInfo"]["name"] == "mcp-inspector-seat"
 
 
 def test_the_seat_answers_server_discover_with_both_eras_and_caching_hints(seat):
-    result = ask(*seat, "server/discover", {"_meta": MODERN_META})["result"]
+    result = ask(seat, "server/discover", {"_meta": MODERN_META})["result"]
     assert result["supportedVersions"][0] == "2026-07-28" and "2025-06-18" in result["supportedVersions"]
     assert result["resultType"] == "complete" and result["ttlMs"] == 0 and result["cacheScope"] == "private"
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "mcp-inspector-seat"
 
 
 def test_an_unknown_modern_revision_is_refused_with_the_supported_ones(seat):
-    answer = ask(*seat, "tools/list", {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "9"}})
+    answer = ask(seat, "tools/list", {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "9"}})
     assert answer["error"]["code"] == -32022 and "2026-07-28" in answer["error"]["data"]["supported"]
 
 
 def test_the_seat_lists_its_ten_tools_each_with_an_object_schema(seat):
-    tools = ask(*seat, "tools/list")["result"]["tools"]
+    tools = ask(seat, "tools/list")["result"]["tools"]
     assert [tool["name"] for tool in tools] == TEN
     assert all(tool["inputSchema"]["type"] == "object" and tool["description"] for tool in tools)
 
 
 def test_arguments_that_break_the_schema_are_refused_with_its_sentence(seat):
-    answer = ask(*seat, "tools/call", {"name": "call_tool", "arguments": {"target": {"command": ["x"]}}})
+    answer = ask(seat, "tools/call", {"name": "call_tool", "arguments": {"target": {"command": ["x"]}}})
     assert answer["error"]["code"] == -32602
     assert answer["error"]["message"] == "Invalid arguments for call_tool: 'tool' is a required property."
 
 
 def test_a_target_in_no_known_shape_is_refused_before_anything_starts(seat):
-    answer = ask(*seat, "tools/call", {"name": "doctor", "arguments": {"target": {"cmd": "rm -rf /"}}})
+    answer = ask(seat, "tools/call", {"name": "doctor", "arguments": {"target": {"cmd": "rm -rf /"}}})
     assert answer["error"]["code"] == -32602 and "target" in answer["error"]["message"]
 
 
 def test_an_unknown_tool_is_refused_as_invalid_params(seat):
-    assert ask(*seat, "tools/call", {"name": "shell", "arguments": {}})["error"]["code"] == -32602
+    assert ask(seat, "tools/call", {"name": "shell", "arguments": {}})["error"]["code"] == -32602
 
 
 def test_a_server_name_nothing_knows_is_a_tool_error_not_a_crash(seat, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    result = ask(*seat, "tools/call", {"name": "list_tools", "arguments": {"target": {"server": "nope"}}})["result"]
+    result = ask(seat, "tools/call", {"name": "list_tools", "arguments": {"target": {"server": "nope"}}})["result"]
     assert result["isError"] is True and "list_servers" in result["content"][0]["text"]
 
 
@@ -93,15 +95,15 @@ def test_captures_are_resources_newest_first_and_readable(seat, tmp_path):
     old.write_text('{"old": 1}\n')
     new.write_text('{"new": 1}\n')
     os.utime(old, (1_000_000, 1_000_000))
-    resources = ask(*seat, "resources/list")["result"]["resources"]
+    resources = ask(seat, "resources/list")["result"]["resources"]
     assert [resource["uri"] for resource in resources] == ["capture://new.jsonl", "capture://old.jsonl"]
-    contents = ask(*seat, "resources/read", {"uri": "capture://old.jsonl"})["result"]["contents"]
+    contents = ask(seat, "resources/read", {"uri": "capture://old.jsonl"})["result"]["contents"]
     assert contents[0]["text"] == '{"old": 1}\n'
 
 
 def test_a_capture_uri_cannot_reach_outside_the_captures_folder(seat, tmp_path):
     (tmp_path / "secret.jsonl").write_text("{}\n")
-    answer = ask(*seat, "resources/read", {"uri": "capture://../secret.jsonl"})
+    answer = ask(seat, "resources/read", {"uri": "capture://../secret.jsonl"})
     assert answer["error"]["code"] == -32602 and answer["error"]["data"]["uri"] == "capture://../secret.jsonl"
 
 
