@@ -189,6 +189,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.run_cmd import add_parser as add_run
     from inspector.cli.seat_cmd import add_parser as add_seat
+    from inspector.cli.seat_cmd import add_skill_file_parser as add_skill_file
     from inspector.cli.serve_cmd import add_parser as add_serve
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.test_client_cmd import add_parsers as add_test_client
@@ -212,6 +213,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_serve(sub)
     add_test_client(sub)
     add_seat(sub)
+    add_skill_file(sub)
     return parser
 
 
@@ -446,6 +448,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.seat_cmd import run_seat
 
         return run_seat(args)
+    if args.command == "skill-file":
+        from inspector.cli.seat_cmd import run_skill_file
+
+        return run_skill_file(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

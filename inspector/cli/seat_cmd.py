@@ -30,6 +30,41 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                            "captures folder)")
 
 
+SKILL_FILE_EPILOG = """\
+examples:
+  mcp-inspector skill-file .claude/skills
+  mcp-inspector skill-file ~/.codex/skills
+"""
+
+
+def add_skill_file_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from inspector.cli.main import EpilogFormatter
+
+    skill_file = sub.add_parser(
+        "skill-file", help="write the seat's Skill (debug-mcp-server/SKILL.md) for agents that load skills from disk",
+        description="Write DIR/debug-mcp-server/SKILL.md: the Skill that teaches a coding agent to debug an MCP "
+                    "server with the tools of mcp-inspector mcp (which also serves it over the Skills "
+                    "extension). An existing copy is replaced.",
+        epilog=SKILL_FILE_EPILOG, formatter_class=EpilogFormatter)
+    skill_file.add_argument("dir", type=Path, nargs="?", default=Path("."), metavar="DIR",
+                            help="the skills folder to write into (default: the current folder)")
+
+
+def run_skill_file(args: argparse.Namespace) -> int:
+    import sys
+
+    from inspector.core.exits import EXIT_BAD_INPUT, EXIT_OK
+    from inspector.core.seat.skill import write_skill
+
+    try:
+        path = write_skill(args.dir)
+    except OSError as exc:
+        print(f"mcp-inspector: the Skill cannot be written in {args.dir}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(path)
+    return EXIT_OK
+
+
 def run_seat(args: argparse.Namespace) -> int:
     from inspector.core.paths import captures_dir
     from inspector.core.seat.server import serve_stdio

@@ -90,3 +90,19 @@ def test_our_own_check_of_the_seat_has_no_failure(tmp_path):
     report = json.loads(done.stdout)
     assert report["counts"]["failed"] == 0 and report["counts"]["passed"] > 0
     assert not report["extra_findings"]
+
+
+def test_the_inspectors_skill_command_loads_the_seats_skill_verified(tmp_path):
+    listed = cli("skills", *seat(tmp_path))
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["skills"][0]["frontmatter"]["name"] == "debug-mcp-server"
+    loaded = cli("skill", "debug-mcp-server", *seat(tmp_path))
+    assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout)["contents"][0]["verified"] is True
+
+
+def test_skill_file_writes_the_skill_into_the_folder_named(tmp_path):
+    done = cli("skill-file", str(tmp_path / "skills"))
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "skills" / "debug-mcp-server" / "SKILL.md"
+    assert done.stdout.strip() == str(written) and written.read_text(encoding="utf-8").startswith("---\n")

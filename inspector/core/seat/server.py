@@ -14,6 +14,7 @@ from typing import Any, BinaryIO
 import jsonschema
 
 from inspector import __version__
+from inspector.core.seat.skill import SKILL_URI, skill_bytes, skill_entry
 from inspector.core.seat.tools import TOOLS, TOOLS_BY_NAME, text_result
 
 MODERN_VERSION = "2026-07-28"
@@ -31,14 +32,15 @@ RESOURCE_NOT_FOUND = -32002
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 SERVER_INFO = {"name": "mcp-inspector-seat", "version": __version__}
-CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}}
+SKILLS = "io.modelcontextprotocol/skills"
+CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}, "extensions": {SKILLS: {}}}
 INSTRUCTIONS = ("The MCP inspector: debug an MCP server from the wire. Start with doctor on the target, then "
                 "record_session and show_capture to read the timeline, then check_server.")
 CAPTURE_SCHEME = "capture://"
 #: 2026-07-28's caching hints: the listings are this user's (private) and the captures change at any time (0 ms)
 CACHE_FIELDS: dict[str, Any] = {"cacheScope": "private", "ttlMs": 0}
-CACHEABLE_METHODS = frozenset(
-    {"server/discover", "tools/list", "resources/list", "resources/templates/list", "resources/read"})
+CACHEABLE_METHODS = frozenset({"server/discover", "tools/list", "resources/list", "resources/templates/list",
+                               "resources/read", "skills/list", "skills/get"})
 
 
 class RpcError(Exception):
@@ -116,6 +118,8 @@ class SeatServer:
             "tools/list": self._tools_list, "tools/call": self._tools_call,
             "resources/list": self._resources_list, "resources/read": self._resources_read,
             "resources/templates/list": lambda params: {"resourceTemplates": []},
+            "skills/list": lambda params: {"skills": [skill_entry()]},
+            "skills/get": self._skills_get,
         }
         if modern:
             handlers["server/discover"] = self._discover
@@ -160,6 +164,13 @@ class SeatServer:
         except OSError as exc:  # a captures folder that cannot be written, a send file that cannot be made
             return text_result(f"The seat could not run {tool.name}: {exc.strerror or exc}.", error=True)
 
+    @staticmethod
+    def _skills_get(params: dict[str, Any]) -> dict[str, Any]:
+        if params.get("uri") != SKILL_URI:
+            raise RpcError(INVALID_PARAMS, f"No skill {params.get('uri')!r}: skills/list names the seat's one.",
+                           {"uri": params.get("uri")})
+        return {"skill": skill_entry()}
+
     def _capture_paths(self) -> list[Path]:
         paths = [path for path in self.captures.glob("*.jsonl") if path.is_file()]
         return sorted(paths, key=lambda path: path.stat().st_mtime, reverse=True)
@@ -171,6 +182,9 @@ class SeatServer:
 
     def _resources_read(self, params: dict[str, Any]) -> dict[str, Any]:
         uri = params.get("uri")
+        if uri == SKILL_URI:
+            return {"contents": [{"uri": uri, "mimeType": "text/markdown",
+                                  "text": skill_bytes().decode("utf-8")}]}
         if not isinstance(uri, str) or not uri.startswith(CAPTURE_SCHEME):
             raise RpcError(INVALID_PARAMS, f"Unknown resource {uri!r}: resources/list names the captures.",
                            {"uri": uri})

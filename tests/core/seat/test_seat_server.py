@@ -133,3 +133,28 @@ def test_a_saved_profile_is_a_target_and_a_known_server(tmp_path, monkeypatch):
     assert {"name": "weather", "source": "profile", "command": ["python", "-m", "weather"]} in known_servers()
     with pytest.raises(TargetError, match="list_servers"):
         target_options({"server": "other"})
+
+
+def test_the_seat_declares_the_skills_extension_and_lists_its_skill_verifiably(seat):
+    from inspector.core.skills.entries import entry_of
+
+    capabilities = ask(seat, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})["result"]
+    assert "io.modelcontextprotocol/skills" in capabilities["capabilities"]["extensions"]
+    listed = ask(seat, "skills/list")["result"]["skills"]
+    entry = entry_of(listed[0])
+    assert entry.problem is None and entry.name == "debug-mcp-server"
+    text = ask(seat, "resources/read", {"uri": entry.uri})["result"]["contents"][0]["text"]
+    assert entry.files is not None and entry.files[0].size == len(text.encode("utf-8"))
+    assert ask(seat, "skills/get", {"uri": entry.uri})["result"]["skill"] == listed[0]
+    assert ask(seat, "skills/get", {"uri": "skill://other/SKILL.md"})["error"]["code"] == -32602
+
+
+def test_the_skill_file_written_to_disk_is_the_one_served(tmp_path):
+    from inspector.core.seat.skill import skill_bytes, write_skill
+    from inspector.core.skills.frontmatter import split
+
+    path = write_skill(tmp_path / "skills")
+    assert path == tmp_path / "skills" / "debug-mcp-server" / "SKILL.md"
+    assert path.read_bytes() == skill_bytes()
+    frontmatter, body = split(path.read_text(encoding="utf-8"))
+    assert frontmatter["name"] == "debug-mcp-server" and "doctor" in body
