@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
+import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli
+from helpers import ROOT, cli, wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -106,3 +109,59 @@ def test_skill_file_writes_the_skill_into_the_folder_named(tmp_path):
     assert done.returncode == 0, done.stderr
     written = tmp_path / "skills" / "debug-mcp-server" / "SKILL.md"
     assert done.stdout.strip() == str(written) and written.read_text(encoding="utf-8").startswith("---\n")
+
+
+def running_with(marker: str) -> bool:
+    """Whether some process's command line holds ``marker``."""
+    for entry in Path("/proc").iterdir():
+        try:
+            if marker.encode() in (entry / "cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def test_a_running_call_reports_progress_and_a_cancelled_one_stops_its_server(tmp_path):
+    marker = f"seat-silent-{tmp_path.name}"
+    silent = [sys.executable, "-c", f"import sys; sys.stdin.read()  # {marker}"]  # never answers
+    seat_process = subprocess.Popen([sys.executable, "-m", "inspector", "mcp", "--captures", str(tmp_path)],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+    assert seat_process.stdin is not None and seat_process.stdout is not None
+    lines: queue.Queue[dict[str, Any]] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(json.loads(line)) for line in seat_process.stdout],
+                     daemon=True).start()
+
+    def send(message: dict[str, Any]) -> None:
+        assert seat_process.stdin is not None
+        seat_process.stdin.write(json.dumps(message).encode() + b"\n")
+        seat_process.stdin.flush()
+
+    try:
+        send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "t", "version": "1"}}})
+        assert lines.get(timeout=30)["id"] == 0
+        send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+              "params": {"name": "list_tools", "arguments": {"target": {"command": silent}, "timeout": 120},
+                         "_meta": {"progressToken": "p1"}}})
+        progress = lines.get(timeout=30)
+        assert progress["method"] == "notifications/progress" and progress["params"]["progressToken"] == "p1"
+        wait_until(lambda: running_with(marker), 30, "the silent server to start")
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+        wait_until(lambda: not running_with(marker), 30, "the cancelled call's server to stop")
+        send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        answer = lines.get(timeout=30)
+        while answer.get("method") == "notifications/progress":
+            answer = lines.get(timeout=30)
+        assert answer["id"] == 2  # and never an answer to the cancelled request 1
+    finally:
+        seat_process.stdin.close()
+        try:
+            seat_process.wait(30)
+        finally:
+            if seat_process.poll() is None:
+                seat_process.kill()
+                seat_process.wait()
+            seat_process.stdout.close()
+    assert seat_process.returncode == 0

@@ -1,12 +1,15 @@
 """The seat's MCP server on stdio, answering both eras: the ``initialize`` handshake (2025-06-18 to
 2025-11-25) and 2026-07-28's ``server/discover`` with the revision in each request's ``_meta``. One message a
-line on stdin, one a line on stdout; the log goes to stderr. Requests are served one at a time.
+line on stdin, one a line on stdout. Tool calls run each in a thread of its own, so one that takes long (a
+check) does not hold up the others; ``notifications/cancelled`` stops one, and a request with a
+``progressToken`` gets ``notifications/progress`` while it runs.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -15,7 +18,7 @@ import jsonschema
 
 from inspector import __version__
 from inspector.core.seat.skill import SKILL_URI, skill_bytes, skill_entry
-from inspector.core.seat.tools import TOOLS, TOOLS_BY_NAME, text_result
+from inspector.core.seat.tools import CONTROL, TOOLS, TOOLS_BY_NAME, CallControl, SeatTool, text_result
 
 MODERN_VERSION = "2026-07-28"
 LEGACY_VERSIONS = ("2025-11-25", "2025-06-18")
@@ -55,17 +58,36 @@ class SeatServer:
     def __init__(self, captures: Path, stdout: BinaryIO) -> None:
         self.captures = captures
         self.stdout = stdout
+        self._write = threading.Lock()
+        #: the tool calls running, each in a thread of its own, by request id
+        self._running: dict[Any, tuple[CallControl, threading.Thread]] = {}
+        #: the request being dispatched (id, era, progress token): read by a handler that answers later
+        self._current: tuple[Any, bool, Any] = (None, False, None)
 
     def serve(self, stdin: BinaryIO) -> int:
-        """Serve until stdin closes; the exit status is 0."""
+        """Serve until stdin closes, then cancel the tool calls still running and wait for them to stop their
+        commands; the exit status is 0."""
         for raw in stdin:
             if raw.strip():
                 self.handle_line(raw)
+        self.finish()
         return 0
 
+    def finish(self) -> None:
+        """Cancel every running tool call and wait until each has stopped."""
+        for control, _thread in list(self._running.values()):
+            control.cancelled.set()
+        self.join()
+
+    def join(self) -> None:
+        """Wait until every running tool call has answered (or stopped, cancelled)."""
+        for _control, thread in list(self._running.values()):
+            thread.join()
+
     def _send(self, message: dict[str, Any]) -> None:
-        self.stdout.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
-        self.stdout.flush()
+        with self._write:  # tool calls answer from their own threads
+            self.stdout.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
+            self.stdout.flush()
 
     def handle_line(self, raw: bytes) -> None:
         try:
@@ -80,24 +102,36 @@ class SeatServer:
                         "error": {"code": INVALID_REQUEST, "message": "Invalid request"}})
             return
         if "id" not in message:
-            return  # notifications (initialized, cancelled) need no answer
+            if message["method"] == "notifications/cancelled" and isinstance(message.get("params"), dict):
+                running = self._running.get(message["params"].get("requestId"))
+                if running is not None:
+                    running[0].cancelled.set()
+            return  # other notifications (initialized) need no answer
         request_id = message["id"]
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
         try:
-            result, modern = self._dispatch(str(message["method"]), message.get("params"))
+            self._current = (request_id, False, token)
+            result, modern = self._dispatch(str(message["method"]), params)
         except RpcError as exc:
             error: dict[str, Any] = {"code": exc.code, "message": exc.message}
             if exc.data is not None:
                 error["data"] = exc.data
             self._send({"jsonrpc": "2.0", "id": request_id, "error": error})
             return
+        if result is not None:  # None: a tool call, answered by its thread
+            self._reply(str(message["method"]), request_id, result, modern)
+
+    def _reply(self, method: str, request_id: Any, result: dict[str, Any], modern: bool) -> None:
         if modern:
-            if message["method"] in CACHEABLE_METHODS:
+            if method in CACHEABLE_METHODS:
                 result = {**CACHE_FIELDS, **result}
             result.setdefault("resultType", "complete")
             result["_meta"] = {**(result.get("_meta") or {}), META_SERVER_INFO: SERVER_INFO}
         self._send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
-    def _dispatch(self, method: str, params: Any) -> tuple[dict[str, Any], bool]:
+    def _dispatch(self, method: str, params: Any) -> tuple[dict[str, Any] | None, bool]:
         if params is None:
             params = {}
         if not isinstance(params, dict):
@@ -114,7 +148,8 @@ class SeatServer:
         elif method == "server/discover":
             raise RpcError(INVALID_PARAMS, f"server/discover is a 2026-07-28 request: _meta must carry "
                            f"{META_PROTOCOL_VERSION} and {META_CLIENT_CAPABILITIES}")
-        handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        self._current = (self._current[0], modern, self._current[2])
+        handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
             "tools/list": self._tools_list, "tools/call": self._tools_call,
             "resources/list": self._resources_list, "resources/read": self._resources_read,
             "resources/templates/list": lambda params: {"resourceTemplates": []},
@@ -147,7 +182,9 @@ class SeatServer:
     def _tools_list(params: dict[str, Any]) -> dict[str, Any]:
         return {"tools": [tool.listing() for tool in TOOLS]}
 
-    def _tools_call(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _tools_call(self, params: dict[str, Any]) -> None:
+        """Check the arguments against the tool's schema (-32602 now if they do not fit), then run the tool in
+        a thread of its own, which answers when it is done (nothing, if the agent cancelled it)."""
         name = params.get("name")
         tool = TOOLS_BY_NAME.get(name) if isinstance(name, str) else None
         if tool is None:
@@ -159,10 +196,30 @@ class SeatServer:
             where = "/".join(str(part) for part in error.absolute_path)
             raise RpcError(INVALID_PARAMS, f"Invalid arguments for {tool.name}"
                            f"{' at ' + where if where else ''}: {error.message}.")
+        request_id, modern, token = self._current
+        control = CallControl()
+        if token is not None:
+            control.progress = lambda progress, message: self._send({
+                "jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": token, "progress": progress, "message": message}})
+        thread = threading.Thread(target=self._run_call, args=(tool, arguments, request_id, modern, control),
+                                  name=f"seat-{tool.name}", daemon=True)
+        self._running[request_id] = (control, thread)
+        thread.start()
+        return None
+
+    def _run_call(self, tool: SeatTool, arguments: dict[str, Any], request_id: Any, modern: bool,
+                  control: CallControl) -> None:
+        CONTROL.set(control)
         try:
-            return tool.run(arguments, self.captures)
-        except OSError as exc:  # a captures folder that cannot be written, a send file that cannot be made
-            return text_result(f"The seat could not run {tool.name}: {exc.strerror or exc}.", error=True)
+            try:
+                result = tool.run(arguments, self.captures)
+            except OSError as exc:  # a captures folder that cannot be written, a send file that cannot be made
+                result = text_result(f"The seat could not run {tool.name}: {exc.strerror or exc}.", error=True)
+            if not control.cancelled.is_set():  # a cancelled request is not answered
+                self._reply("tools/call", request_id, result, modern)
+        finally:  # only now, so join() waits for the answer too
+            self._running.pop(request_id, None)
 
     @staticmethod
     def _skills_get(params: dict[str, Any]) -> dict[str, Any]:

@@ -9,18 +9,21 @@ first failing step, never a failure of the seat.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_OK, EXIT_TIMEOUT, EXIT_TOOL_ERROR
+from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_TOOL_ERROR
 from inspector.core.paths import default_capture_path
 from inspector.core.seat.targets import TARGET_SCHEMA, TargetError, known_servers, target_options
 
@@ -61,19 +64,66 @@ class Ran:
     seconds: float
 
 
+@dataclass
+class CallControl:
+    """What a running tool call answers to: the agent's cancellation, and a progress callback (elapsed seconds
+    and a sentence) when the agent asked for progress."""
+
+    cancelled: threading.Event = field(default_factory=threading.Event)
+    progress: Callable[[float, str], None] | None = None
+
+
+#: the control of the tool call this thread runs (none: no cancellation, no progress)
+CONTROL: contextvars.ContextVar[CallControl | None] = contextvars.ContextVar("seat_call_control", default=None)
+#: how often a running command is looked at (cancelled? a progress notification due?), in seconds
+POLL = 0.25
+#: how long a command stopped with SIGINT gets to stop its server before it is killed
+GRACE = 3.0
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGINT first, as Ctrl-C, so the command stops the server it started; SIGKILL after GRACE."""
+    try:
+        process.send_signal(signal.SIGINT)
+        process.wait(GRACE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    except ProcessLookupError:
+        pass
+
+
 def run_inspector(args: list[str], timeout: float) -> Ran:
-    """``python -m inspector ARGS`` with no stdin, its output captured; a run past ``timeout`` is killed and
-    reported as EXIT_TIMEOUT."""
+    """``python -m inspector ARGS`` with no stdin, its output captured. A run past ``timeout``, or cancelled by
+    the agent (:data:`CONTROL`), is stopped and reported as EXIT_TIMEOUT or EXIT_INTERRUPTED; while it runs, a
+    progress callback is told the elapsed time about once a second."""
+    control = CONTROL.get() or CallControl()
     started = time.monotonic()
     env = {**os.environ, "NO_COLOR": "1"}
-    try:
-        done = subprocess.run([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=timeout, env=env, check=False)
-    except subprocess.TimeoutExpired:
-        return Ran(EXIT_TIMEOUT, "", f"The tool did not finish within {timeout:g} s and was stopped.",
-                   time.monotonic() - started)
-    return Ran(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"),
-               time.monotonic() - started)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen([sys.executable, "-m", "inspector", *args], stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, env=env)
+        reported = 0.0
+        status: int | None = None
+        why = ""
+        while status is None:
+            try:
+                status = process.wait(POLL)
+            except subprocess.TimeoutExpired:
+                elapsed = time.monotonic() - started
+                if control.cancelled.is_set():
+                    _stop(process)
+                    status, why = EXIT_INTERRUPTED, "The tool was cancelled."
+                elif elapsed > timeout:
+                    _stop(process)
+                    status, why = EXIT_TIMEOUT, f"The tool did not finish within {timeout:g} s and was stopped."
+                elif control.progress is not None and elapsed - reported >= 1.0:
+                    reported = elapsed
+                    control.progress(round(elapsed, 1), f"{args[0]} running for {elapsed:.0f} s")
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
+    return Ran(status, "" if why else stdout, why or stderr, time.monotonic() - started)
 
 
 def text_result(text: str, structured: dict[str, Any] | None = None, *, error: bool = False) -> dict[str, Any]:

@@ -32,6 +32,7 @@ def ask(seat: tuple[SeatServer, io.BytesIO], method: str, params: dict[str, Any]
     if params is not None:
         message["params"] = params
     server.handle_line(json.dumps(message).encode())
+    server.join()  # a tool call answers from a thread of its own
     answer: dict[str, Any] = json.loads(out.getvalue())
     return answer
 
