@@ -47,6 +47,12 @@ def test_call_tool_through_the_seat_returns_the_demo_servers_sum_and_its_capture
     assert capture.parent == tmp_path and capture.is_file()
 
 
+def test_call_tool_says_what_the_inspector_saw_beside_the_answer_a_print_on_stdout(tmp_path):
+    result = call(tmp_path, "call_tool", {"target": DEMO, "tool": "junk_stdout"})
+    framing = result["structuredContent"]["inspector"]["framingErrors"]
+    assert framing[0]["raw"] == "hello from print()" and "stdout is reserved for JSON-RPC" in framing[0]["reason"]
+
+
 def test_doctor_through_the_seat_names_the_failing_step_of_a_missing_command(tmp_path):
     result = call(tmp_path, "doctor", {"target": {"command": ["no-such-mcp-server-xyz"]}})
     assert result["isError"] is True

@@ -23,8 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.core.capture import read_capture
+from inspector.core.capture.format import CaptureError
 from inspector.core.exits import EXIT_CANNOT_CONNECT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_TOOL_ERROR
 from inspector.core.paths import default_capture_path
+from inspector.core.redaction import redact_shapes, redact_text
 from inspector.core.seat.targets import TARGET_SCHEMA, TargetError, known_servers, target_options
 
 #: how long a tool may run when its arguments name no timeout (seconds)
@@ -214,11 +217,24 @@ def _call_tool(arguments: dict[str, Any], captures: Path) -> dict[str, Any]:
 
     def done(ran: Ran, data: Any) -> dict[str, Any]:
         seen = {"latencySeconds": round(ran.seconds, 3), "capture": str(out),
-                "stderr": ran.stderr.strip()[-2000:]}
+                "stderr": redact_text(redact_shapes(ran.stderr.strip()[-2000:])), **what_the_capture_shows(out)}
         result = {"content": [{"type": "text", "text": json.dumps({"result": data, "inspector": seen})}],
                   "structuredContent": {"result": data, "inspector": seen}, "isError": False}
         return result
     return _on_target(arguments, command, done, ok=(EXIT_OK, EXIT_TOOL_ERROR))
+
+
+def what_the_capture_shows(path: Path) -> dict[str, Any]:
+    """The framing errors (bytes on stdout that are not JSON-RPC, with why) and the protocol findings of a
+    capture, each list bounded: what the inspector saw beside the server's answer."""
+    try:
+        events = read_capture(path).events
+    except CaptureError:
+        return {}
+    framing = [{"raw": redact_shapes(event.raw[:500].decode("utf-8", "replace")), "reason": event.reason}
+               for event in events if event.kind == "framing_error"]
+    findings = [finding.to_json() for event in events for finding in event.findings]
+    return {"framingErrors": framing[:20], "findings": findings[:20]}
 
 
 def _read_resource(arguments: dict[str, Any], captures: Path) -> dict[str, Any]:
@@ -353,7 +369,8 @@ TOOLS: tuple[SeatTool, ...] = (
     SeatTool("list_tools", "List a server's tools (every page), as the server gives them.",
              _schema(_TARGET, ["target"]), _list_tools),
     SeatTool("call_tool", "Call one tool of a server; returns the server's result as it gave it, plus what the "
-             "inspector saw (latency, the server's stderr) and the path of the session's capture.",
+             "inspector saw (latency, framing errors, protocol findings, the server's stderr) and the path of "
+             "the session's capture.",
              _schema({**_TARGET, "tool": {"type": "string", "description": "the tool's name"},
                       "arguments": {"type": "object", "description": "the tool's arguments"}},
                      ["target", "tool"]), _call_tool),
