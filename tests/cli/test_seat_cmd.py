@@ -171,3 +171,21 @@ def test_a_running_call_reports_progress_and_a_cancelled_one_stops_its_server(tm
                 seat_process.wait()
             seat_process.stdout.close()
     assert seat_process.returncode == 0
+
+
+def test_check_server_through_the_seat_returns_the_demo_servers_counts(tmp_path):
+    result = call(tmp_path, "check_server", {"target": DEMO})
+    counts = result["structuredContent"]["counts"]
+    assert counts["passed"] > 0
+    assert result["content"][0]["text"].startswith(f"Check: {counts['passed']} passed, {counts['failed']} failed")
+
+
+def test_diff_and_context_cost_through_the_seat_read_the_captures_it_made(tmp_path):
+    listed = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    first = call(tmp_path, "record_session", {"target": DEMO, "send": [listed]})["structuredContent"]["capture"]
+    second = call(tmp_path, "record_session", {"target": DEMO, "send": [listed]})["structuredContent"]["capture"]
+    compared = call(tmp_path, "diff", {"a": first, "b": second})
+    assert compared["structuredContent"]["same"] is True and compared["content"][0]["text"].startswith("No diff")
+    cost = call(tmp_path, "context_cost", {"capture": first})
+    assert cost["structuredContent"]["totals"]["tokens"] > 0
+    assert cost["content"][0]["text"].startswith("The listing costs ")

@@ -243,10 +243,39 @@ def _read_resource(arguments: dict[str, Any], captures: Path) -> dict[str, Any]:
     return _on_target(arguments, ["read", arguments["uri"], "--json", *_inner_timeout(arguments)], done)
 
 
+def _check_summary(data: dict[str, Any]) -> str:
+    counts = data.get("counts") or {}
+    if data.get("error"):
+        return f"The check could not run: {data['error']}"
+    return (f"Check: {counts.get('passed', 0)} passed, {counts.get('failed', 0)} failed, "
+            f"{counts.get('not applicable', 0)} not applicable, {counts.get('incomplete', 0)} incomplete; "
+            f"{len(data.get('extra_findings') or [])} per-message finding(s).")
+
+
+def _diff_summary(data: dict[str, Any]) -> str:
+    if data.get("same"):
+        return "No differences."
+    return (f"{data.get('differences', 0)} difference(s): {len(data.get('interface') or [])} in the interface, "
+            f"{len(data.get('behaviour') or [])} in the answers.")
+
+
+def _context_summary(data: dict[str, Any]) -> str:
+    totals = data.get("totals") or {}
+    return (f"The listing costs {totals.get('tokens', '?')} tokens ({totals.get('bytes', '?')} bytes, "
+            f"{data.get('tokenizer')}) for {len(data.get('tools') or [])} tool(s); "
+            f"{len(data.get('findings') or [])} tool-poisoning finding(s)"
+            + ("; over the budget." if data.get("overBudget") else "."))
+
+
+#: each report's paragraph for the model, before its JSON form
+SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "check": _check_summary, "diff": _diff_summary, "context": _context_summary}
+
+
 def _report(kind: str) -> Callable[[Ran, Any], dict[str, Any]]:
     def done(ran: Ran, data: Any) -> dict[str, Any]:
-        return text_result(f"The {kind} report (exit status {ran.status}); its JSON form follows.\n"
-                           + json.dumps(data), data if isinstance(data, dict) else {"report": data})
+        report = data if isinstance(data, dict) else {"report": data}
+        return text_result(SUMMARIES[kind](report) + "\n" + json.dumps(data), report)
     return done
 
 
