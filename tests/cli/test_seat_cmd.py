@@ -189,3 +189,17 @@ def test_diff_and_context_cost_through_the_seat_read_the_captures_it_made(tmp_pa
     cost = call(tmp_path, "context_cost", {"capture": first})
     assert cost["structuredContent"]["totals"]["tokens"] > 0
     assert cost["content"][0]["text"].startswith("The listing costs ")
+
+
+def test_read_resource_through_the_seat_returns_the_demo_servers_readme(tmp_path):
+    result = call(tmp_path, "read_resource", {"target": DEMO, "uri": "demo://readme"})
+    assert result["isError"] is False
+    assert result["structuredContent"]["contents"][0]["uri"] == "demo://readme"
+
+
+def test_a_server_that_never_answers_is_a_tool_error_within_the_tools_timeout(tmp_path):
+    silent = {"command": [sys.executable, "-c", "import sys; sys.stdin.read()"]}
+    result = call(tmp_path, "list_tools", {"target": silent, "timeout": 3})
+    assert result["isError"] is True
+    assert result["structuredContent"]["failingStep"]["step"] == "handshake"
+    assert "raise the tool's timeout argument" in result["content"][0]["text"]

@@ -137,8 +137,11 @@ def text_result(text: str, structured: dict[str, Any] | None = None, *, error: b
 
 
 def _message(ran: Ran) -> str:
+    """The command's last sentence on stderr, in the seat's words (its ``timeout`` argument is the command's
+    ``--timeout``)."""
     lines = [line.removeprefix("mcp-inspector: ") for line in ran.stderr.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else f"The inspector's command ended with status {ran.status}."
+    text = lines[-1] if lines else f"The inspector's command ended with status {ran.status}."
+    return text.replace("raise --timeout", "raise the tool's timeout argument")
 
 
 def first_failing_step(target_args: list[str], timeout: float) -> dict[str, Any] | None:
@@ -160,7 +163,8 @@ def failure(ran: Ran, target_args: list[str] | None, timeout: float) -> dict[str
         step = first_failing_step(target_args, timeout)
         if step is not None:
             structured["failingStep"] = step
-            text += f"\nThe doctor's first failing step is {step['step']}: {step['detail']}"
+            detail = str(step["detail"]).replace("raise --timeout", "raise the tool's timeout argument")
+            text += f"\nThe doctor's first failing step is {step['step']}: {detail}"
             if step.get("fix"):
                 text += f"\nFix: {step['fix']}"
     return text_result(text, structured, error=True)
