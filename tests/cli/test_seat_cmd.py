@@ -203,3 +203,22 @@ def test_a_server_that_never_answers_is_a_tool_error_within_the_tools_timeout(tm
     assert result["isError"] is True
     assert result["structuredContent"]["failingStep"]["step"] == "handshake"
     assert "raise the tool's timeout argument" in result["content"][0]["text"]
+
+
+@pytest.mark.npm
+def test_the_official_inspector_cli_lists_the_seats_tools_and_the_seat_sums_on_server_everything(tmp_path):
+    import warm_cli
+    from npm_servers import OFFICIAL_INSPECTOR_PACKAGE, OFFICIAL_INSPECTOR_VERSION, install_everything, install_package
+
+    node, everything = install_everything()
+    _, launcher = install_package(OFFICIAL_INSPECTOR_PACKAGE, OFFICIAL_INSPECTOR_VERSION,
+                                  "clients/launcher/build/index.js")
+    official = [node, str(launcher), "--cli", "-e", f"PYTHONPATH={ROOT}", sys.executable, "-m", "inspector", "mcp",
+                "--captures", str(tmp_path), "--method", "tools/list"]
+    done = warm_cli.run(official, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [tool["name"] for tool in json.loads(done.stdout)["tools"]] == TEN
+    result = call(tmp_path, "call_tool", {"target": {"command": [node, str(everything), "stdio"]}, "tool": "get-sum",
+                                          "arguments": {"a": 2, "b": 3}})
+    assert result["isError"] is False, result
+    assert result["structuredContent"]["result"]["content"] == [{"type": "text", "text": "The sum of 2 and 3 is 5."}]
