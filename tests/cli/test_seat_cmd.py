@@ -4,7 +4,9 @@ Python SDK's client and ``check`` talk to the seat, and through it the seat driv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -117,18 +119,42 @@ def test_skill_file_writes_the_skill_into_the_folder_named(tmp_path):
     assert done.stdout.strip() == str(written) and written.read_text(encoding="utf-8").startswith("---\n")
 
 
-def running_with(marker: str) -> bool:
-    """Whether some process's command line holds ``marker``."""
+def pids_with(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker``."""
+    found = []
     for entry in Path("/proc").iterdir():
         try:
-            if marker.encode() in (entry / "cmdline").read_bytes():
-                return True
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
         except OSError:
             continue
-    return False
+    return found
 
 
-def test_a_running_call_reports_progress_and_a_cancelled_one_stops_its_server(tmp_path):
+def running_with(marker: str) -> bool:
+    """Whether some process's command line holds ``marker``."""
+    return bool(pids_with(marker))
+
+
+def listening_sockets_of(pids: list[int]) -> set[str]:
+    """The inodes of the listening TCP sockets (IPv4 or IPv6) that these processes hold."""
+    held = set()
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    held.add(target[8:-1])
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for row in Path(table).read_text().splitlines()[1:]:
+            fields = row.split()
+            if fields[3] == "0A":  # TCP_LISTEN
+                listening.add(fields[9])
+    return held & listening
+
+
+def test_a_running_call_reports_progress_opens_no_port_and_a_cancelled_one_stops_its_server(tmp_path):
     marker = f"seat-silent-{tmp_path.name}"
     silent = [sys.executable, "-c", f"import sys; sys.stdin.read()  # {marker}"]  # never answers
     seat_process = subprocess.Popen([sys.executable, "-m", "inspector", "mcp", "--captures", str(tmp_path)],
@@ -154,6 +180,9 @@ def test_a_running_call_reports_progress_and_a_cancelled_one_stops_its_server(tm
         progress = lines.get(timeout=30)
         assert progress["method"] == "notifications/progress" and progress["params"]["progressToken"] == "p1"
         wait_until(lambda: running_with(marker), 30, "the silent server to start")
+        # the seat, the command it runs and the server: none listens while the call runs
+        assert len(pids_with(marker)) >= 2 and seat_process.pid in pids_with(str(tmp_path))
+        assert listening_sockets_of([*pids_with(marker), seat_process.pid]) == set()
         send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
         wait_until(lambda: not running_with(marker), 30, "the cancelled call's server to stop")
         send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
