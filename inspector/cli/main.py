@@ -188,6 +188,8 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.run_cmd import add_parser as add_run
+    from inspector.cli.seat_cmd import add_parser as add_seat
+    from inspector.cli.seat_cmd import add_skill_file_parser as add_skill_file
     from inspector.cli.serve_cmd import add_parser as add_serve
     from inspector.cli.tap_cmd import add_parser as add_tap
     from inspector.cli.test_client_cmd import add_parsers as add_test_client
@@ -210,6 +212,8 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_app(sub)
     add_serve(sub)
     add_test_client(sub)
+    add_seat(sub)
+    add_skill_file(sub)
     return parser
 
 
@@ -440,6 +444,14 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.test_client_cmd import run_scenario_server, run_test_client
 
         return run_test_client(args, command, parser) if args.command == "test-client" else run_scenario_server(args)
+    if args.command == "mcp":
+        from inspector.cli.seat_cmd import run_seat
+
+        return run_seat(args)
+    if args.command == "skill-file":
+        from inspector.cli.seat_cmd import run_skill_file
+
+        return run_skill_file(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 
