@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.serve.faults import NAMES, FaultError, Faults
-from inspector.core.tap.channel import peer_uid, private_dir_problem
+from inspector.core.tap.channel import json_objects, peer_uid, private_dir_problem, send_json_line
 from inspector.core.waiting import wait_for
 
 PROTOCOL_VERSION = 1
@@ -188,23 +188,12 @@ class FaultLink:
     def _write(self, obj: dict[str, Any]) -> None:
         if self._writer is None or self._writer.is_closing():
             return
-        with contextlib.suppress(ConnectionError, RuntimeError, OSError):
-            self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+        send_json_line(self._writer, obj)
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
-        try:
-            while True:
-                line = await reader.readline()
-                if not line.endswith(b"\n"):
-                    break
-                try:
-                    obj = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(obj, dict) and obj.get("type") in ("set", "clear"):
-                    self.toggles.request(obj)
-        except (ConnectionError, ValueError, asyncio.LimitOverrunError):
-            pass
+        async for obj in json_objects(reader):
+            if obj.get("type") in ("set", "clear"):
+                self.toggles.request(obj)
         if not self.closed:  # the window went away, not serve: its changes end with it
             self.toggles.reset()
         if self._writer is not None:
@@ -260,21 +249,10 @@ class FaultsWindowSide:
             self._writer.close()
 
     def _write(self, obj: dict[str, Any]) -> None:
-        with contextlib.suppress(ConnectionError, RuntimeError, OSError):
-            self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+        send_json_line(self._writer, obj)
 
     async def in_force(self) -> AsyncIterator[dict[str, Any]]:
         """Each ``in_force`` line as a dict, until serve goes away."""
-        while True:
-            try:
-                line = await self._reader.readline()
-            except (ValueError, asyncio.LimitOverrunError, ConnectionError):
-                return
-            if not line.endswith(b"\n"):
-                return
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and obj.get("type") == "in_force" and isinstance(obj.get("faults"), list):
+        async for obj in json_objects(self._reader):
+            if obj.get("type") == "in_force" and isinstance(obj.get("faults"), list):
                 yield obj

@@ -38,7 +38,7 @@ from typing import Any
 
 from inspector.core.intercept.engine import PASS_ACTION, Interceptor, Verdict
 from inspector.core.intercept.rules import Rule, Rules, RulesError, parse_rules
-from inspector.core.tap.channel import MAX_LINE_BYTES, peer_uid, private_dir_problem
+from inspector.core.tap.channel import MAX_LINE_BYTES, json_objects, peer_uid, private_dir_problem, send_json_line
 from inspector.core.waiting import wait_for
 
 PROTOCOL_VERSION = 1
@@ -117,11 +117,7 @@ class BreakpointLink:
         return link
 
     def _send(self, obj: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        try:
-            self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
-        except (ConnectionError, RuntimeError):
+        if not self.closed and not send_json_line(self._writer, obj):
             self._broke()
 
     async def pause(self, direction: str, raw: bytes, verdict: Verdict) -> Verdict:
@@ -156,18 +152,8 @@ class BreakpointLink:
 
     async def _read(self) -> None:
         try:
-            while True:
-                line = await self._reader.readline()
-                if not line.endswith(b"\n"):
-                    break
-                try:
-                    obj = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(obj, dict):
-                    self._received(obj)
-        except (ConnectionError, ValueError, asyncio.LimitOverrunError):
-            pass
+            async for obj in json_objects(self._reader):
+                self._received(obj)
         finally:
             self._broke()
 
@@ -257,25 +243,14 @@ class WindowSide:
             self._writer.close()
 
     def _write(self, obj: dict[str, Any]) -> None:
-        with contextlib.suppress(ConnectionError, RuntimeError, OSError):
-            self._writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+        send_json_line(self._writer, obj)
 
     async def paused(self) -> AsyncIterator[dict[str, Any]]:
         """Each ``paused`` line as a dict (its bytes: :func:`decoded`), until the relay goes away."""
-        while True:
-            try:
-                line = await self._reader.readline()
-            except (ValueError, asyncio.LimitOverrunError, ConnectionError):
-                return
-            if not line.endswith(b"\n"):
-                return
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and obj.get("type") == "in_force":
+        async for obj in json_objects(self._reader):
+            if obj.get("type") == "in_force":
                 self.acknowledged += 1
-            elif isinstance(obj, dict) and obj.get("type") == "paused" and isinstance(obj.get("id"), int):
+            elif obj.get("type") == "paused" and isinstance(obj.get("id"), int):
                 yield obj
 
 

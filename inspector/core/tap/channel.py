@@ -210,6 +210,35 @@ class TapConnection:
 Handler = Callable[[TapConnection], Awaitable[None]]
 
 
+async def json_objects(reader: asyncio.StreamReader) -> AsyncIterator[dict[str, Any]]:
+    """Each line of ``reader`` that is a JSON object, in order, until the peer goes away or cuts a line short
+    (the links beside the feed: :mod:`inspector.core.tap.breakpoint_link`, :mod:`inspector.core.serve.fault_link`).
+    A line that is not a JSON object is skipped: a peer's mistake never ends the link."""
+    while True:
+        try:
+            line = await reader.readline()
+        except (ValueError, asyncio.LimitOverrunError, ConnectionError):
+            return
+        if not line.endswith(b"\n"):
+            return
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(obj, dict):
+            yield obj
+
+
+def send_json_line(writer: asyncio.StreamWriter, obj: dict[str, Any]) -> bool:
+    """Write ``obj`` as one line; False when the peer is gone (nothing is raised: a link that broke ends on its
+    reader's side)."""
+    try:
+        writer.write(json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n")
+    except (ConnectionError, RuntimeError, OSError):
+        return False
+    return True
+
+
 class TapListener:
     """The listening socket (an :class:`asyncio.Server` underneath): ``close()`` then ``await
     wait_closed()``, or ``async with``. Closing also removes the socket file."""
