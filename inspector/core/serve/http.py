@@ -63,6 +63,7 @@ from inspector.core.serve.conducted import Conducted, is_answer, is_notification
 from inspector.core.serve.faults import Faults, junk_bytes
 from inspector.core.serve.stdio import ServedCapture
 from inspector.core.serve.twin import LISTED_UNMATCHED, Outgoing, Twin, Unmatched
+from inspector.core.tap.h11_peer import MAX_HEAD, READ_SIZE, H11Peer
 from inspector.core.tap.http_guard import host_problem, origin_problem, origin_text
 from inspector.core.waiting import wait_for
 from inspector.core.wire import jsonrpc
@@ -72,10 +73,6 @@ from inspector.core.wire.framing import decode_line
 #: The transports ``--transport`` may name, and the path of each one's URL.
 TRANSPORTS = {"streamable-http": "/mcp", "sse": "/sse", "websocket": "/mcp"}
 MESSAGES_PATH = "/messages/"
-#: Bytes read at a time.
-READ_SIZE = 64 * 1024
-#: The largest request head (request line and headers).
-MAX_HEAD = 64 * 1024
 #: How long a client has to send a whole request head (as the HTTP tap).
 REQUEST_HEAD_TIMEOUT = 30.0
 #: Messages waiting for a session's stream.
@@ -128,27 +125,8 @@ class _Session:
         return putting.done() and not putting.cancelled()
 
 
-class _Conn:
+class _Conn(H11Peer):
     """One client connection: the h11 state machine over an asyncio stream."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
-
-    async def next_event(self) -> Any:
-        while True:
-            event = self.conn.next_event()
-            if event is not h11.NEED_DATA:
-                return event
-            if self.conn.they_are_waiting_for_100_continue:
-                self.send(h11.InformationalResponse(status_code=100, headers=[]))
-            self.conn.receive_data(await self.reader.read(READ_SIZE))
-
-    def send(self, event: Any) -> None:
-        data = self.conn.send(event)
-        if data:
-            self.writer.write(data)
 
     async def body(self, limit: int) -> bytes | None:
         """The request's body, or None when it is over ``limit`` bytes (what came of it is not kept)."""
@@ -196,7 +174,7 @@ class _Conn:
                 if not data:
                     return  # the client closed its side
 
-    async def closed(self) -> None:
+    async def until_closed(self) -> None:
         """Until the client closes its side (a stream's client sends nothing more)."""
         while await self.reader.read(READ_SIZE):
             pass
@@ -604,7 +582,7 @@ class HttpTwin:
                 session.pull_backlog()
                 await conn.writer.drain()
 
-        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(conn.closed()),
+        tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(conn.until_closed()),
                  asyncio.ensure_future(session.ended.wait())]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -56,6 +56,7 @@ from inspector.core.exits import EXIT_BAD_INPUT
 from inspector.core.redaction import redact_url
 from inspector.core.tap.breakpoint_link import BreakpointLink
 from inspector.core.tap.channel import default_socket_path
+from inspector.core.tap.h11_peer import MAX_HEAD, READ_SIZE, H11Peer
 from inspector.core.tap.http_guard import (
     EndpointRewriter,
     came_back,
@@ -104,10 +105,6 @@ from inspector.core.wire.events import Lifecycle
 
 #: Bound on making the TCP (and TLS) connection to the server; the client's own timeouts bound the rest.
 CONNECT_TIMEOUT = 10.0
-#: Bytes read at a time from either side.
-READ_SIZE = 64 * 1024
-#: The largest request head (request line and headers) a client may send.
-MAX_HEAD = 64 * 1024
 #: After one side of a WebSocket closed, how long the other has to close too.
 WEBSOCKET_CLOSE_GRACE = 2.0
 #: At the stop, how long exchanges under way have to record their end once cancelled.
@@ -139,31 +136,8 @@ class _ClientLeft(Exception):
     """The client closed its connection while the server had not answered its request yet."""
 
 
-class _Client:
+class _Client(H11Peer):
     """One client connection: the h11 state machine over an asyncio stream."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
-        self.closed = False  #: the client's side reached EOF
-
-    async def next_event(self) -> Any:
-        while True:
-            event = self.conn.next_event()
-            if event is not h11.NEED_DATA:
-                return event
-            if self.conn.they_are_waiting_for_100_continue:
-                self.send(h11.InformationalResponse(status_code=100, headers=[]))
-            data = await self.reader.read(READ_SIZE)
-            if not data:
-                self.closed = True
-            self.conn.receive_data(data)
-
-    def send(self, event: Any) -> None:
-        data = self.conn.send(event)
-        if data:
-            self.writer.write(data)
 
     async def next_request(self) -> Any:
         """The next event of a new exchange (a request head, or the end of the connection), within
