@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,7 +65,7 @@ def serving(capture: Path, *options: str) -> Iterator[Served]:
     process = warm_cli.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=dict(os.environ))
     try:
-        line = _first_line(process, START_TIMEOUT).decode().strip()
+        line = tap_support().first_line(process, START_TIMEOUT).decode().strip()
         if not line:
             process.kill()
             _, err = process.communicate(timeout=START_TIMEOUT)
@@ -80,22 +78,6 @@ def serving(capture: Path, *options: str) -> Iterator[Served]:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-
-
-def _first_line(process: subprocess.Popen[bytes], timeout: float) -> bytes:
-    assert process.stdout is not None
-    fd = process.stdout.fileno()
-    line = b""
-    deadline = time.monotonic() + timeout
-    while not line.endswith(b"\n"):
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([fd], [], [], left)[0]:
-            return line
-        piece = os.read(fd, 4096)
-        if not piece:
-            return line
-        line += piece
-    return line
 
 
 async def sdk_session(url: str, transport: str, resource: str = "demo://readme") -> dict[str, Any]:

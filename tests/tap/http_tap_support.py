@@ -95,7 +95,8 @@ def tap_argv(url: str, capture: Path, *options: str, listen: str | None = "127.0
     return [*argv, *options]
 
 
-def _first_line(process: subprocess.Popen[bytes], timeout: float) -> bytes:
+def first_line(process: subprocess.Popen[bytes], timeout: float) -> bytes:
+    """What ``process`` writes on stdout up to its first newline, within ``timeout`` (less when it ends first)."""
     assert process.stdout is not None
     fd = process.stdout.fileno()
     line = b""
@@ -119,7 +120,7 @@ def running_tap(url: str, capture: Path, *options: str, listen: str | None = "12
     process = warm_cli.Popen(tap_argv(url, capture, *options, listen=listen), cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
     try:
-        line = _first_line(process, TAP_TIMEOUT).decode().strip()
+        line = first_line(process, TAP_TIMEOUT).decode().strip()
         if not line:
             process.kill()
             _, err = process.communicate(timeout=TAP_TIMEOUT)
