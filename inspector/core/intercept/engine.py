@@ -100,6 +100,11 @@ def _read(raw: bytes) -> _Message:
     return _Message(*_parse(raw))
 
 
+_ORJSON_TOO_DEEP = "depth limit exceeded"  # orjson's refusal past its 1,024 levels
+#: The deepest message written back. ``json`` writes what orjson will not (past 254 levels) one C stack frame a
+#: level, against the interpreter's recursion limit (1,000 by default, raised by some libraries at run time): a
+#: bound of our own keeps the verdict the same in every process.
+MAX_WRITE_DEPTH = 800
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
 
@@ -112,8 +117,9 @@ def _parse(raw: bytes) -> tuple[Any, bool]:
     if raw.translate(_DIGITS_AS_ZERO).find(_LONG_DIGITS) < 0:  # a C pass each
         try:
             return orjson.loads(raw), True
-        except orjson.JSONDecodeError:
-            pass
+        except orjson.JSONDecodeError as exc:
+            if str(exc).startswith(_ORJSON_TOO_DEEP):  # json would read it only under a raised recursion limit
+                return None, False
     try:  # what orjson refuses and json reads: NaN, lone surrogates
         return json.loads(raw), False
     except (ValueError, RecursionError):
@@ -129,10 +135,24 @@ def _encode(obj: Any, fast: bool = False) -> bytes:
             return orjson.dumps(obj)
         except (orjson.JSONEncodeError, TypeError):  # a value of the rule's past what orjson writes
             pass
+    if _deeper_than(obj, MAX_WRITE_DEPTH):
+        raise RecursionError(f"nested deeper than {MAX_WRITE_DEPTH} levels")
     try:
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(obj, separators=(",", ":")).encode("ascii")
+
+
+def _deeper_than(obj: Any, limit: int) -> bool:
+    """Whether ``obj`` nests arrays and objects more than ``limit`` deep (a walk without recursion)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return False
 
 
 def error_answer(msg_id: Any, code: int, message: str, data: Any = None, has_data: bool = False) -> bytes:
