@@ -188,6 +188,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     from inspector.cli.oneshot_cmd import add_parsers as add_oneshot
     from inspector.cli.replay_cmd import add_parser as add_replay_parser
     from inspector.cli.run_cmd import add_parser as add_run
+    from inspector.cli.seat_cmd import add_add_to_parser as add_add_to
     from inspector.cli.seat_cmd import add_parser as add_seat
     from inspector.cli.seat_cmd import add_skill_file_parser as add_skill_file
     from inspector.cli.serve_cmd import add_parser as add_serve
@@ -214,6 +215,7 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_test_client(sub)
     add_seat(sub)
     add_skill_file(sub)
+    add_add_to(sub)
     return parser
 
 
@@ -452,6 +454,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.seat_cmd import run_skill_file
 
         return run_skill_file(args)
+    if args.command == "add-to":
+        from inspector.cli.seat_cmd import run_add_to
+
+        return run_add_to(args)
     if args.command == "install-desktop":
         from inspector.cli.desktop_cmd import run_install_desktop
 

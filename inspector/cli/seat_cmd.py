@@ -72,3 +72,103 @@ def run_seat(args: argparse.Namespace) -> int:
     folder = args.captures if args.captures is not None else captures_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return serve_stdio(folder)
+
+
+ADD_TO_EPILOG = """\
+examples:
+  mcp-inspector add-to claude-code
+  mcp-inspector add-to vscode --project --dry-run
+  mcp-inspector add-to cursor --yes
+  mcp-inspector add-to claude-desktop --remove
+
+exit statuses:
+  0  the seat was added or removed, was already there (or not there, with --remove), or --dry-run
+  1  the config cannot be read or is not valid JSON (it is left untouched), or it changed while being edited
+  2  usage: an unknown client, or the change was not confirmed (pass --yes where no one can answer)
+"""
+
+
+def add_add_to_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from inspector.cli.main import EpilogFormatter
+    from inspector.core.seat.add_to import CLIENTS, DEFAULT_NAME
+
+    add_to = sub.add_parser(
+        "add-to", help="add the agent seat (mcp-inspector mcp) to a client's MCP config",
+        description="Add an entry that runs the agent seat (this python -m inspector mcp, so it works from a "
+                    "virtual environment) to a client's MCP config: the user's file, or with --project the "
+                    "current folder's. The change is shown as a diff first and written after a confirmation (or "
+                    "--yes), with a backup next to the file, as wrap does; every other byte of the file stays. "
+                    "A seat already there is not added twice; --remove takes it out.",
+        epilog=ADD_TO_EPILOG, formatter_class=EpilogFormatter)
+    add_to.add_argument("client", choices=list(CLIENTS), metavar="CLIENT",
+                        help=f"the client: {', '.join(CLIENTS)}")
+    add_to.add_argument("--project", action="store_true",
+                        help="the current folder's config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) instead "
+                             "of the user's")
+    add_to.add_argument("--config", type=Path, metavar="FILE",
+                        help="edit this config file instead of the client's usual one")
+    add_to.add_argument("--name", default=DEFAULT_NAME, metavar="NAME",
+                        help=f"the entry's name (default: {DEFAULT_NAME})")
+    add_to.add_argument("--remove", action="store_true", help="take the seat out of the config instead")
+    add_to.add_argument("--dry-run", action="store_true", help="show the diff, change nothing")
+    add_to.add_argument("--yes", action="store_true", help="write without asking")
+
+
+def run_add_to(args: argparse.Namespace) -> int:
+    import sys
+
+    from inspector.core.seat.add_to import config_path, plan, write
+    from inspector.core.tap.wrap import WrapError, tap_runs_anywhere
+
+    def fail(message: str) -> int:
+        print(f"mcp-inspector add-to: {message}", file=sys.stderr)
+        return 1
+
+    try:
+        path = args.config if args.config is not None else config_path(args.client, project=args.project)
+        change = plan(path, args.client, name=args.name, remove=args.remove)
+    except WrapError as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"{args.config}: {exc.strerror or exc}.")
+    where = f"{change.client} config {change.path}"
+    if change.action == "already":
+        print(f"{where}: the seat is already there as {change.name!r} ({change.detail}); nothing to do.")
+        return 0
+    if change.action == "absent":
+        print(f"{where}: the seat is not there; nothing to do.")
+        return 0
+    verb = "add the seat as" if change.action == "add" else "remove the seat"
+    print(f"{where}: {verb} {change.name!r}" + ("" if change.exists else " (a new file)") + ":")
+    sys.stdout.write(change.diff())
+    if args.dry_run:
+        print("Dry run: the file was not touched.")
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print("mcp-inspector add-to: nothing was changed: pass --yes to write the change above.", file=sys.stderr)
+            return 2
+        sys.stdout.flush()
+        try:
+            answer = input(f"Write this to {change.path}? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing was changed.")
+            return 2
+    try:
+        backup = write(change)
+    except WrapError as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"{change.path} cannot be written: {exc.strerror or exc}.")
+    if backup is not None:
+        print(f"Backup of the previous file: {backup}")
+    else:
+        print(f"Created {change.path}.")
+    print(f"Restart {change.client} (or reload its MCP servers) so it "
+          + ("starts the seat." if change.action == "add" else "drops the seat."))
+    if change.action == "add" and not tap_runs_anywhere():
+        print(f"Note: `{sys.executable} -m inspector` does not import this mcp-inspector from another folder; install "
+              "it for that python (pip install .) or the client cannot start the seat.", file=sys.stderr)
+    return 0

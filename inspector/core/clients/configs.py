@@ -375,6 +375,25 @@ def known_config_files(home: Path | None = None, *, cwd: Path | None = None, pla
     With ``home`` given, everything per-user is looked up under it (the environment is not consulted unless
     ``environ`` is given too), so tests never touch the real home folder.
     """
+    found: list[tuple[str, Path]] = []
+    seen: set[Path] = set()
+    for client, path in config_locations(home, cwd=cwd, platform=platform, environ=environ):
+        try:
+            if not path.is_file():
+                continue
+            key = path.resolve()
+        except OSError:
+            continue
+        if key not in seen:
+            seen.add(key)
+            found.append((client, path))
+    return found
+
+
+def config_locations(home: Path | None = None, *, cwd: Path | None = None, platform: str | None = None,
+                     environ: Mapping[str, str] | None = None) -> list[tuple[str, Path]]:
+    """Where each client keeps its MCP config, whether the file exists or not (``add-to`` creates it), as
+    (client, path); the arguments as for :func:`known_config_files`."""
     platform = platform or sys.platform
     if home is None:
         home = Path.home()
@@ -400,16 +419,4 @@ def known_config_files(home: Path | None = None, *, cwd: Path | None = None, pla
         ("VS Code (workspace)", cwd / ".vscode" / "mcp.json"),
         ("Cursor (project)", cwd / ".cursor" / "mcp.json"),
     ]
-    found: list[tuple[str, Path]] = []
-    seen: set[Path] = set()
-    for client, path in candidates:
-        try:
-            if not path.is_file():
-                continue
-            key = path.resolve()
-        except OSError:
-            continue
-        if key not in seen:
-            seen.add(key)
-            found.append((client, path))
-    return found
+    return candidates

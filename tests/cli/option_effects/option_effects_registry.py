@@ -21,7 +21,7 @@ COMMANDS = ("record", "call", "replay", "check", "tap", "serve", "test-client")
 ONESHOT_SHARED_WITH = "call"
 #: Commands whose own options must each have a row: those ``call`` does not share (the options that reach a
 #: server are add_server_options', proven through the commands above).
-OWN_OPTIONS_OF = ("context",)
+OWN_OPTIONS_OF = ("context", "add-to")
 
 _TARGET = "tests/cli/option_effects/test_target_options.py::"
 _RECORD = "tests/cli/option_effects/test_record_options.py::"
@@ -32,6 +32,7 @@ _TAP = "tests/cli/option_effects/test_tap_options.py::"
 _BENCH = "tests/cli/test_test_client_cmd.py::"
 _BENCH_OPTIONS = "tests/cli/option_effects/test_test_client_options.py::"
 _CONTEXT = "tests/context/test_context_cli.py::"
+_ADD_TO = "tests/cli/test_add_to.py::"
 _HTTP_TAP = "tests/tap/test_http_tap.py::"
 _SERVE = "tests/cli/test_serve_cmd.py::"
 _SERVE_LIVE = "tests/cli/option_effects/test_serve_options.py::test_socket_live_and_no_live_reach_the_window"
@@ -395,6 +396,20 @@ EFFECTS: list[Effect] = [
     Effect("context", "--tokenizer", "o200k_base, cl100k_base and bytes count the same listing differently (the "
                                      "bytes alike) and each report names its tokeniser",
            f"{_CONTEXT}test_the_tokenizer_option_changes_the_counts_and_every_format_names_it"),
+    # -- add-to (its own options; --config, a file named instead of the client's usual one, is shared with call)
+    Effect("add-to", "--project", "claude-code: the seat goes into the current folder's .mcp.json (typed stdio), not "
+                                  "~/.claude.json",
+           f"{_ADD_TO}test_windsurf_and_claude_codes_project_file_get_the_seat_in_their_own_place"),
+    Effect("add-to", "--name", "the seat is added under that name beside a server that already had the default name",
+           f"{_ADD_TO}test_a_server_of_the_same_name_that_is_not_the_seat_is_never_replaced"),
+    Effect("add-to", "--remove", "the seat's entry is cut out and the file is byte for byte what it was before "
+                                 "add-to; a second --remove says it is not there",
+           f"{_ADD_TO}test_remove_takes_the_seat_out_leaving_the_file_as_it_was_before_add_to"),
+    Effect("add-to", "--dry-run", "the diff is printed; the file and its folder are as they were, no backup",
+           f"{_ADD_TO}test_dry_run_prints_the_diff_and_touches_nothing"),
+    Effect("add-to", "--yes", "the file is written without a question, a backup of the previous one beside it "
+                              "(without it and no terminal: exit 2, nothing written)",
+           f"{_ADD_TO}test_add_to_writes_the_seat_into_the_users_cursor_config_keeping_every_other_byte_and_a_backup"),
 ]
 
 
