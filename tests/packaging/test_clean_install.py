@@ -8,6 +8,7 @@ installs the checkout again. The first run downloads PySide6 (about 1 min with a
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -86,3 +87,21 @@ def test_the_venv_has_no_access_to_the_system_site_packages(installed):
     config = (installed.parent.parent / "pyvenv.cfg").read_text()
     assert "include-system-site-packages = false" in config
     assert sys.executable != str(installed)
+
+
+def test_the_installed_seat_serves_its_skill_and_the_docs_pages_it_ships(installed, tmp_path):
+    """The seat's package data (issue 44): its SKILL.md and the docs pages served as inspector-docs:// resources,
+    each the repository's page byte for byte, are in the installed package, not only in the checkout."""
+    from inspector.core.seat.docs_resources import PAGES
+
+    probe = ("import json\n"
+             "from inspector.core.seat.docs_resources import PAGES, read_doc\n"
+             "from inspector.core.seat.skill import skill_bytes\n"
+             "print(json.dumps({'skill': len(skill_bytes()), "
+             "'docs': {n: read_doc('inspector-docs://' + n)['text'] for n in PAGES}}))")
+    done = run([str(installed), "-c", probe], timeout=60, what="the seat's package data probe", env=clean_env(),
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    shipped = json.loads(done.stdout)
+    assert shipped["skill"] > 0
+    assert shipped["docs"] == {name: (ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8") for name in PAGES}

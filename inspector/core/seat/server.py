@@ -17,6 +17,7 @@ from typing import Any, BinaryIO
 import jsonschema
 
 from inspector import __version__
+from inspector.core.seat.docs_resources import doc_resources, read_doc
 from inspector.core.seat.skill import SKILL_URI, skill_bytes, skill_entry
 from inspector.core.seat.tools import CONTROL, TOOLS, TOOLS_BY_NAME, CallControl, SeatTool, text_result
 
@@ -233,18 +234,21 @@ class SeatServer:
         return sorted(paths, key=lambda path: path.stat().st_mtime, reverse=True)
 
     def _resources_list(self, params: dict[str, Any]) -> dict[str, Any]:
-        return {"resources": [{"uri": CAPTURE_SCHEME + path.name, "name": path.name,
-                               "mimeType": "application/jsonl", "description": str(path)}
-                              for path in self._capture_paths()]}
+        captures = [{"uri": CAPTURE_SCHEME + path.name, "name": path.name, "mimeType": "application/jsonl",
+                     "description": str(path)} for path in self._capture_paths()]
+        return {"resources": [*captures, *doc_resources()]}  # the captures newest first, then the inspector's docs
 
     def _resources_read(self, params: dict[str, Any]) -> dict[str, Any]:
         uri = params.get("uri")
         if uri == SKILL_URI:
             return {"contents": [{"uri": uri, "mimeType": "text/markdown",
                                   "text": skill_bytes().decode("utf-8")}]}
+        page = read_doc(uri) if isinstance(uri, str) else None
+        if page is not None:
+            return {"contents": [page]}
         if not isinstance(uri, str) or not uri.startswith(CAPTURE_SCHEME):
-            raise RpcError(INVALID_PARAMS, f"Unknown resource {uri!r}: resources/list names the captures.",
-                           {"uri": uri})
+            raise RpcError(INVALID_PARAMS, f"Unknown resource {uri!r}: resources/list names the captures and "
+                                           "the docs.", {"uri": uri})
         name = uri.removeprefix(CAPTURE_SCHEME)
         path = self.captures / name
         if "/" in name or "\\" in name or name.startswith(".") or not path.is_file():
