@@ -221,6 +221,25 @@ def test_diff_and_context_cost_through_the_seat_read_the_captures_it_made(tmp_pa
     assert cost["content"][0]["text"].startswith("The listing costs ")
 
 
+PROBE = ROOT / "tests" / "cli" / "option_effects" / "servers" / "probe_server.py"
+
+
+def test_diff_compares_a_capture_with_a_live_target_and_names_the_tools_it_lost(tmp_path):
+    probe = {"command": [sys.executable, str(PROBE), str(tmp_path / "probe.log")]}
+    send = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"x": 1}}}]
+    capture = call(tmp_path, "record_session", {"target": probe, "send": send})["structuredContent"]["capture"]
+    same = call(tmp_path, "diff", {"a": capture, "target": probe})
+    assert same["isError"] is False, same["content"]
+    assert same["structuredContent"]["same"] is True and same["structuredContent"]["comparedRequests"] == 1
+    assert same["structuredContent"]["b"]["source"].endswith(f"probe_server.py {tmp_path / 'probe.log'}")
+    fewer = call(tmp_path, "diff", {"a": capture, "target": {**probe, "env": {"PROBE_TOOLS": "where,echo"}}})
+    assert fewer["isError"] is False, fewer["content"]
+    removed = {row["name"] for row in fewer["structuredContent"]["interface"] if row["change"] == "removed"}
+    assert removed == {"slow", "big", "ask", "late", "progress", "mutate"}
+    assert fewer["content"][0]["text"].startswith("6 difference(s): 6 in the interface")
+
+
 def test_read_resource_through_the_seat_returns_the_demo_servers_readme(tmp_path):
     result = call(tmp_path, "read_resource", {"target": DEMO, "uri": "demo://readme"})
     assert result["isError"] is False
