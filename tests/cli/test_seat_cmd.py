@@ -240,6 +240,22 @@ def test_diff_compares_a_capture_with_a_live_target_and_names_the_tools_it_lost(
     assert fewer["content"][0]["text"].startswith("6 difference(s): 6 in the interface")
 
 
+@pytest.mark.report("security", "the agent seat asked about a server with a secret flag (--api-key KEY)",
+                     surface="CLI", group="seat")
+def test_what_the_seat_returns_about_a_target_holds_none_of_its_secrets(tmp_path, report):
+    key = "sk-ant-api03-seatSECRET0123456789"
+    probe = {"command": [sys.executable, str(PROBE), str(tmp_path / "probe.log"), "--api-key", key]}
+    send = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]
+    recorded = call(tmp_path, "record_session", {"target": probe, "send": send})
+    compared = call(tmp_path, "diff", {"a": recorded["structuredContent"]["capture"], "target": probe})
+    called = call(tmp_path, "call_tool", {"target": probe, "tool": "where"})  # the probe answers with its argv
+    for result in (recorded, compared, called):
+        assert key not in json.dumps(result)
+    assert compared["structuredContent"]["b"]["source"].endswith("--api-key [redacted]")
+    assert "[redacted]" in json.dumps(called["structuredContent"]["result"])
+    report.saw(f"diff names the live server {compared['structuredContent']['b']['source'].split('/')[-1]}")
+
+
 def test_read_resource_through_the_seat_returns_the_demo_servers_readme(tmp_path):
     result = call(tmp_path, "read_resource", {"target": DEMO, "uri": "demo://readme"})
     assert result["isError"] is False

@@ -18,7 +18,9 @@ import jsonschema
 
 from inspector import __version__
 from inspector.core.seat.docs_resources import doc_resources, read_doc
+from inspector.core.seat.secrets import scrub, target_secrets
 from inspector.core.seat.skill import SKILL_URI, skill_bytes, skill_entry
+from inspector.core.seat.targets import TargetError, resolve
 from inspector.core.seat.tools import CONTROL, TOOLS, TOOLS_BY_NAME, CallControl, SeatTool, text_result
 
 MODERN_VERSION = "2026-07-28"
@@ -218,7 +220,7 @@ class SeatServer:
             except OSError as exc:  # a captures folder that cannot be written, a send file that cannot be made
                 result = text_result(f"The seat could not run {tool.name}: {exc.strerror or exc}.", error=True)
             if not control.cancelled.is_set():  # a cancelled request is not answered
-                self._reply("tools/call", request_id, result, modern)
+                self._reply("tools/call", request_id, scrub(result, _secrets_of(arguments)), modern)
         finally:  # only now, so join() waits for the answer too
             self._running.pop(request_id, None)
 
@@ -255,6 +257,17 @@ class SeatServer:
             raise RpcError(INVALID_PARAMS, f"No capture {name!r} in {self.captures}.", {"uri": uri})
         return {"contents": [{"uri": uri, "mimeType": "application/jsonl",
                               "text": path.read_text(encoding="utf-8", errors="replace")}]}
+
+
+def _secrets_of(arguments: dict[str, Any]) -> set[str]:
+    """The secrets of the call's target, hidden in what the call returns (none without a target)."""
+    target = arguments.get("target")
+    if not isinstance(target, dict):
+        return set()
+    try:
+        return target_secrets(resolve(target))
+    except TargetError:
+        return set()
 
 
 def serve_stdio(captures: Path) -> int:

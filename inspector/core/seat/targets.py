@@ -58,6 +58,7 @@ def known_servers() -> list[dict[str, Any]]:
 
 
 def _describe(profile: ServerProfile) -> dict[str, Any]:
+    profile = profile.redacted()  # what the seat returns holds no secret (secret flags, URL credentials)
     if profile.kind == "http":
         return {"url": profile.url}
     return {"command": [profile.command, *profile.args]}
@@ -82,16 +83,22 @@ def _find(name: str) -> ServerProfile:
     raise TargetError(f"No saved profile or client config names a server {name!r}: list_servers shows the names.")
 
 
+def resolve(target: dict[str, Any]) -> dict[str, Any]:
+    """``target`` as a command (``command``, ``env``, ``cwd``) or a URL (``url``, ``headers``): a ``server`` name
+    becomes the saved profile's or the client config's. Raises TargetError for a name nothing knows."""
+    if "server" not in target:
+        return target
+    profile = _find(target["server"])
+    if profile.kind == "http":
+        return {"url": profile.url, "headers": profile.headers}
+    return {"command": [profile.command, *profile.args], "env": profile.env,
+            **({"cwd": profile.cwd} if profile.cwd else {})}
+
+
 def target_options(target: dict[str, Any]) -> list[str]:
     """The inspector options (ending with ``-- ARGV`` for a command) that reach ``target``, already valid
     against :data:`TARGET_SCHEMA`. Raises TargetError for a ``server`` name nothing knows."""
-    if "server" in target:
-        profile = _find(target["server"])
-        if profile.kind == "http":
-            target = {"url": profile.url, "headers": profile.headers}
-        else:
-            target = {"command": [profile.command, *profile.args], "env": profile.env,
-                      **({"cwd": profile.cwd} if profile.cwd else {})}
+    target = resolve(target)
     if "url" in target:
         options = ["--url", target["url"]]
         for name, value in (target.get("headers") or {}).items():
