@@ -114,6 +114,9 @@ class ServerProfile:
     oauth_dpop: bool = False  #: send DPoP proofs even when no server asks for them
     #: a tool baseline file (``mcp-inspector baseline save``): the window warns on connect when the tools drifted
     baseline: str = ""
+    #: the agent seat (``mcp-inspector mcp``) returns this server's secrets as they are; by default it hides
+    #: them in everything it returns (docs/agents.md)
+    agent_sees_secrets: bool = False
 
     def argv(self) -> list[str]:
         """The command line of a stdio profile."""
@@ -178,6 +181,7 @@ class ServerProfile:
             **{name: getattr(self, name) for name in OAUTH_GRANT_FIELDS},
             "oauth_dpop": self.oauth_dpop,
             "baseline": self.baseline,
+            "agent_sees_secrets": self.agent_sees_secrets,
         }
 
     @classmethod
@@ -223,6 +227,10 @@ class ServerProfile:
         dpop = data.get("oauth_dpop", False)
         if not isinstance(dpop, bool):
             raise ProfileError(f"{where}: 'oauth_dpop' must be true or false, not {json_type_phrase(dpop)}.")
+        agent_sees_secrets = data.get("agent_sees_secrets", False)  # absent from files written before the seat
+        if not isinstance(agent_sees_secrets, bool):
+            raise ProfileError(f"{where}: 'agent_sees_secrets' must be true or false, not "
+                               f"{json_type_phrase(agent_sees_secrets)}.")
         profile = cls(
             name=name,
             kind=text("kind", ""),
@@ -242,6 +250,7 @@ class ServerProfile:
             **{name: text(name, getattr(cls, name)) for name in OAUTH_GRANT_FIELDS},  # absent from older files
             oauth_dpop=dpop,
             baseline=text("baseline", ""),  # absent from files written before baselines existed
+            agent_sees_secrets=agent_sees_secrets,
         )
         problem = profile.problem()
         if problem:

@@ -260,14 +260,16 @@ class SeatServer:
 
 
 def _secrets_of(arguments: dict[str, Any]) -> set[str]:
-    """The secrets of the call's target, hidden in what the call returns (none without a target)."""
+    """The secrets of the call's target, hidden in what the call returns (none without a target, nor for a saved
+    server whose profile lets the agent see them)."""
     target = arguments.get("target")
     if not isinstance(target, dict):
         return set()
     try:
-        return target_secrets(resolve(target))
+        resolved = resolve(target)
     except TargetError:
         return set()
+    return set() if resolved.get("agent_sees_secrets") else target_secrets(resolved)
 
 
 def serve_stdio(captures: Path) -> int:

@@ -58,7 +58,8 @@ def known_servers() -> list[dict[str, Any]]:
 
 
 def _describe(profile: ServerProfile) -> dict[str, Any]:
-    profile = profile.redacted()  # what the seat returns holds no secret (secret flags, URL credentials)
+    if not profile.agent_sees_secrets:  # what the seat returns holds no secret, unless the profile says so
+        profile = profile.redacted()
     if profile.kind == "http":
         return {"url": profile.url}
     return {"command": [profile.command, *profile.args]}
@@ -85,14 +86,16 @@ def _find(name: str) -> ServerProfile:
 
 def resolve(target: dict[str, Any]) -> dict[str, Any]:
     """``target`` as a command (``command``, ``env``, ``cwd``) or a URL (``url``, ``headers``): a ``server`` name
-    becomes the saved profile's or the client config's. Raises TargetError for a name nothing knows."""
+    becomes the saved profile's or the client config's, with ``agent_sees_secrets`` when the profile lets the
+    agent see its secrets. Raises TargetError for a name nothing knows."""
     if "server" not in target:
         return target
     profile = _find(target["server"])
+    shown = {"agent_sees_secrets": True} if profile.agent_sees_secrets else {}
     if profile.kind == "http":
-        return {"url": profile.url, "headers": profile.headers}
+        return {"url": profile.url, "headers": profile.headers, **shown}
     return {"command": [profile.command, *profile.args], "env": profile.env,
-            **({"cwd": profile.cwd} if profile.cwd else {})}
+            **({"cwd": profile.cwd} if profile.cwd else {}), **shown}
 
 
 def target_options(target: dict[str, Any]) -> list[str]:

@@ -86,3 +86,16 @@ def test_a_target_without_secrets_or_unknown_hides_nothing(target, tmp_path, mon
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.chdir(tmp_path)
     assert seat_server._secrets_of({"target": target}) == set()
+
+
+def test_a_profile_that_lets_the_agent_see_its_secrets_gets_them_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    ProfileStore().save([ServerProfile(name="mine", kind="stdio", command="srv", args=["--token", TOKEN],
+                                       agent_sees_secrets=True),
+                         ServerProfile(name="theirs", kind="stdio", command="srv", args=["--token", TOKEN])])
+    assert ProfileStore().load()[0].agent_sees_secrets is True  # saved and read back
+    assert seat_server._secrets_of({"target": {"server": "mine"}}) == set()
+    assert TOKEN in seat_server._secrets_of({"target": {"server": "theirs"}})
+    shown = {server["name"]: server["command"] for server in known_servers()}
+    assert shown == {"mine": ["srv", "--token", TOKEN], "theirs": ["srv", "--token", "[redacted]"]}
