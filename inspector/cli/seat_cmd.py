@@ -88,9 +88,14 @@ exit statuses:
 """
 
 
+#: add-to's clients and default entry name, as inspector.core.seat.add_to has them (tests/cli/test_add_to.py checks
+#: they agree): written here so that building the parser, at every start, does not import the config editing
+ADD_TO_CLIENTS = ("claude-desktop", "claude-code", "cursor", "vscode", "vscode-insiders", "windsurf")
+ADD_TO_NAME = "inspector"
+
+
 def add_add_to_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from inspector.cli.main import EpilogFormatter
-    from inspector.core.seat.add_to import CLIENTS, DEFAULT_NAME
 
     add_to = sub.add_parser(
         "add-to", help="add the agent seat (mcp-inspector mcp) to a client's MCP config",
@@ -100,15 +105,15 @@ def add_add_to_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "--yes), with a backup next to the file, as wrap does; every other byte of the file stays. "
                     "A seat already there is not added twice; --remove takes it out.",
         epilog=ADD_TO_EPILOG, formatter_class=EpilogFormatter)
-    add_to.add_argument("client", choices=list(CLIENTS), metavar="CLIENT",
-                        help=f"the client: {', '.join(CLIENTS)}")
+    add_to.add_argument("client", choices=ADD_TO_CLIENTS, metavar="CLIENT",
+                        help=f"the client: {', '.join(ADD_TO_CLIENTS)}")
     add_to.add_argument("--project", action="store_true",
                         help="the current folder's config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) instead "
                              "of the user's")
     add_to.add_argument("--config", type=Path, metavar="FILE",
                         help="edit this config file instead of the client's usual one")
-    add_to.add_argument("--name", default=DEFAULT_NAME, metavar="NAME",
-                        help=f"the entry's name (default: {DEFAULT_NAME})")
+    add_to.add_argument("--name", default=ADD_TO_NAME, metavar="NAME",
+                        help=f"the entry's name (default: {ADD_TO_NAME})")
     add_to.add_argument("--remove", action="store_true", help="take the seat out of the config instead")
     add_to.add_argument("--dry-run", action="store_true", help="show the diff, change nothing")
     add_to.add_argument("--yes", action="store_true", help="write without asking")

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from inspector.cli.main import main
+from inspector.cli.seat_cmd import ADD_TO_CLIENTS, ADD_TO_NAME
 from inspector.core.clients.configs import read_config
+from inspector.core.seat.add_to import CLIENTS, DEFAULT_NAME
 
 SEAT = [os.path.abspath(sys.executable), "-m", "inspector", "mcp"]
 
@@ -173,3 +175,7 @@ def test_config_names_the_file_to_edit_instead_of_the_clients_usual_one(home):
     assert run("claude-desktop", "--config", str(elsewhere), "--yes") == 0
     assert json.loads(elsewhere.read_text())["mcpServers"]["inspector"]["args"] == SEAT[1:]
     assert not (home / ".config" / "Claude").exists()
+
+
+def test_the_parsers_clients_and_default_name_are_the_cores():
+    assert (ADD_TO_CLIENTS, ADD_TO_NAME) == (tuple(CLIENTS), DEFAULT_NAME)
