@@ -41,6 +41,7 @@ from typing import Any
 from inspector.core.intercept.engine import Interceptor, Verdict
 from inspector.core.intercept.records import records
 from inspector.core.intercept.rules import Rules
+from inspector.core.serve.batches import batch_route
 from inspector.core.serve.faults import Faults, fault_error
 from inspector.core.serve.index import HANDSHAKE_METHODS
 from inspector.core.serve.twin import Outgoing, Twin
@@ -215,7 +216,14 @@ class Conductor:
             steps: list[Item | _ServerRequest] = [_item(out) for out in outgoing]
             if rpc is not None and rpc.kind == jsonrpc.NOTIFICATION:
                 steps = self._after_notification(steps)
-            self._run(_Chain(steps), now)
+            route = None
+            if rpc is not None and rpc.kind == jsonrpc.BATCH:  # what it sends goes where the batch waits (HTTP)
+                members = parsed if parsed is not NOT_PARSED else _parsed(event)
+                route = batch_route(members) if isinstance(members, list) else None
+                for step in steps:
+                    if isinstance(step, Item):
+                        step.request = route
+            self._run(_Chain(steps, route), now)
             return
         self._answer(rpc.id if rpc is not None else None, method, outgoing, now)
         self._count_close()
@@ -378,6 +386,13 @@ def summary_lines(faulted: Counter[str], sent: int, answered: int) -> list[str]:
 
 def _item(out: Outgoing) -> Item:
     return Item(Direction.S2C, out.line, served_from=out.served_from)
+
+
+def _parsed(event: Event) -> Any:
+    try:
+        return event.json()
+    except ValueError:
+        return None
 
 
 def _dumps(message: Any) -> bytes:

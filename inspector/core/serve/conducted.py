@@ -28,13 +28,20 @@ from inspector.core.wire.ids import IdKey, id_key
 
 
 def is_answer(item: Item) -> bool:
-    """Whether ``item`` is the response (a result or an error) to its request: the last of its request's stream."""
+    """Whether ``item`` is the response (a result or an error) to its request, or the array of responses to a
+    batch: the last of its request's stream."""
     if item.junk or item.dir != Direction.S2C or item.request is None:
         return False
     try:
         message = json.loads(item.line)
     except ValueError:
         return False
+    if isinstance(message, list):  # the answer to a batch (2025-03-26): responses only
+        return bool(message) and all(_is_response(member) for member in message)
+    return _is_response(message)
+
+
+def _is_response(message: Any) -> bool:
     return isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message)
 
 

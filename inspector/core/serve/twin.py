@@ -27,6 +27,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.serve.batches import batch_refusal_text, recorded_batch
 from inspector.core.serve.handshake import ServedHandshake
 from inspector.core.serve.index import HANDSHAKE_METHODS, HOUSEKEEPING, ServeIndex
 from inspector.core.serve.matcher import Hit, Matcher, request_key
@@ -95,6 +96,8 @@ class Twin:
     last_hit: tuple[int, int] | None = None
     #: the row of the recorded notification the last notification of the client's stood for, else None
     last_notified: int | None = None
+    #: the revision the client's ``initialize`` was answered with (None before it)
+    negotiated: str | None = None
     _notified: dict[str, int] = field(default_factory=dict)  # notification method -> how many the client sent
     _cache: dict[int, _Prepared] = field(default_factory=dict)  # position -> what serving it sends
 
@@ -123,7 +126,13 @@ class Twin:
                 return self._notification(rpc.method or "")
             return self._request(rpc.method or "", rpc.id, params)
         if rpc.kind == jsonrpc.BATCH:
-            return [_error(None, INVALID_REQUEST, "Invalid Request: this twin does not serve JSON-RPC batches yet")]
+            members = parsed
+            if members is NOT_PARSED:
+                try:
+                    members = event.json()
+                except ValueError:
+                    members = []
+            return self._batch(members if isinstance(members, list) else [])
         if rpc.kind == jsonrpc.INVALID:
             answer_id = rpc.id if type(rpc.id) in (int, str) else None
             return [_error(answer_id, INVALID_REQUEST, "Invalid Request: the message is neither a request, a "
@@ -142,6 +151,9 @@ class Twin:
         if method in HANDSHAKE_METHODS:
             reply = self.handshake.answer(method, params)
             self.answered += 1
+            chosen = reply.body.get("result")
+            if method == "initialize" and isinstance(chosen, dict) and isinstance(chosen.get("protocolVersion"), str):
+                self.negotiated = chosen["protocolVersion"]
             out = [_line({"jsonrpc": "2.0", "id": request_id, **reply.body}, reply.served_from)]
             rows = self.index.handshake_rows(method)
             if rows is not None and reply.served_from == self.index.seq(rows[1]):
@@ -167,6 +179,59 @@ class Twin:
             return [answer]
         return [*self._notifications(prepared.before, prepared.token, token), answer,
                 *self._notifications(prepared.after)]
+
+    @property
+    def revision(self) -> str | None:
+        """The revision of the session: the one ``initialize`` was answered with, else the recorded one."""
+        if self.negotiated is not None:
+            return self.negotiated
+        recorded = self.handshake.initialize
+        result = recorded[1].get("result") if recorded is not None else None
+        version = result.get("protocolVersion") if isinstance(result, dict) else None
+        return version if isinstance(version, str) else None
+
+    def batch_refusal(self, revision: str | None = None) -> Outgoing | None:
+        """The error a batch gets in ``revision`` (by default the session's), None when batches are served."""
+        text = batch_refusal_text(revision or self.revision)
+        return None if text is None else _error(None, INVALID_REQUEST, text)
+
+    def _batch(self, members: list[Any]) -> list[Outgoing]:
+        """A batch of the client's (see the module)."""
+        self.last_hit = None
+        refusal = self.batch_refusal()
+        if refusal is not None:
+            return [refusal]
+        recorded = recorded_batch(self.index, members, self.matcher.cursors)
+        if recorded is not None:
+            self.answered += sum(1 for m in members if isinstance(m, dict) and "id" in m and "method" in m)
+            line, row = recorded
+            return [Outgoing(line, self.index.seq(row))]
+        before: list[Outgoing] = []
+        after: list[Outgoing] = []
+        answers: list[Any] = []
+        misses: list[str] = []
+        for member in members:
+            rpc = jsonrpc.classify(member)[0] if isinstance(member, (dict, list)) else None
+            if rpc is None or rpc.kind in (jsonrpc.BATCH, jsonrpc.INVALID):
+                answers.append(_message(None, INVALID_REQUEST, "Invalid Request: a batch member that is neither a "
+                                                               "request, a notification nor a response"))
+            elif rpc.kind == jsonrpc.NOTIFICATION:
+                before += self._notification(rpc.method or "")
+            elif rpc.kind == jsonrpc.REQUEST and rpc.method in HANDSHAKE_METHODS:
+                answers.append(_message(rpc.id, INVALID_REQUEST, f"Invalid Request: {rpc.method} must not be part "
+                                                                 "of a JSON-RPC batch"))
+            elif rpc.kind == jsonrpc.REQUEST:
+                out = self._request(rpc.method or "", rpc.id, member.get("params"))
+                self.last_hit = None
+                at = next(n for n, o in enumerate(out) if _is_response(o.line))
+                before += out[:at]
+                after += out[at + 1:]
+                answers.append(json.loads(out[at].line))
+                if out[at].unmatched is not None:
+                    misses.append(out[at].unmatched)
+        if not answers:
+            return before + after
+        return [*before, Outgoing(_dumps(answers), None, "; ".join(misses) or None), *after]
 
     def _prepared(self, position: int) -> _Prepared:
         """What serving the recorded request at ``position`` sends, read from the capture once (kept for the
@@ -254,8 +319,23 @@ def _line(message: dict[str, Any], served_from: int | None = None) -> Outgoing:
     return Outgoing(_dumps(message), served_from)
 
 
-def _error(request_id: Any, code: int, text: str, data: Any = None, unmatched: bool = False) -> Outgoing:
+def _message(request_id: Any, code: int, text: str, data: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": text}
     if data is not None:
         error["data"] = data
-    return Outgoing(_dumps({"jsonrpc": "2.0", "id": request_id, "error": error}), None, text if unmatched else None)
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def _error(request_id: Any, code: int, text: str, data: Any = None, unmatched: bool = False) -> Outgoing:
+    return Outgoing(_dumps(_message(request_id, code, text, data)), None, text if unmatched else None)
+
+
+def _is_response(line: bytes) -> bool:
+    """Whether the twin's ``line`` is a response (not one of the server's notifications)."""
+    if not line.startswith(b'{"jsonrpc":"2.0","id":'):
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return False
+        return isinstance(message, dict) and "method" not in message
+    return True
