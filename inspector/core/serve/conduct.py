@@ -79,6 +79,8 @@ class Item:
     #: when it happened on the conductor's clock (a client's message: when it came; the twin's: when it was due
     #: and taken), so a host records it then and not when it got round to it
     at: float | None = None
+    #: how the client's multi-round retry differs from the recorded one (its answer is the recorded round)
+    differs: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +214,8 @@ class Conductor:
         for out in outgoing:
             if out.unmatched is not None:
                 item.unmatched = out.unmatched
+            if out.differs is not None:
+                item.differs = out.differs
         if not request:
             steps: list[Item | _ServerRequest] = [_item(out) for out in outgoing]
             if rpc is not None and rpc.kind == jsonrpc.NOTIFICATION:

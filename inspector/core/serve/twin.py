@@ -11,6 +11,9 @@ client's id, the server's notifications recorded around it, or a JSON-RPC error.
   gives them; any other by the :class:`~inspector.core.serve.matcher.Matcher`. A request without a recorded
   answer gets the matcher's sentence as the error's message, with ``data.closest`` naming the closest recorded
   request, and is kept in :attr:`Twin.unmatched`.
+* A multi-round call (2026-07-28's ``input_required``, :mod:`~inspector.core.serve.rounds`): the client's retry
+  of a call answered with input_required gets the call's recorded next round, whatever its input; ``differs``
+  on the answer says how its input differs from the recorded retry's.
 * A notification: the server's notifications recorded after the same notification of the recorded client (a
   list_changed after ``notifications/initialized``) follow it.
 * The server's notifications recorded while a request ran (progress, log lines) come before its answer, those
@@ -30,7 +33,8 @@ from typing import Any
 from inspector.core.serve.batches import batch_refusal_text, recorded_batch
 from inspector.core.serve.handshake import ServedHandshake
 from inspector.core.serve.index import HANDSHAKE_METHODS, HOUSEKEEPING, ServeIndex
-from inspector.core.serve.matcher import Hit, Matcher, request_key
+from inspector.core.serve.matcher import Hit, Matcher, Miss, request_key
+from inspector.core.serve.rounds import ROUND_METHODS, Rounds
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -51,11 +55,14 @@ INVALID_REQUEST = -32600
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """One message the twin sends: ``line`` is its JSON text (no newline); ``served_from`` the seq of the recorded
-    event it comes from; ``unmatched`` the sentence on an error answering a request without a recorded answer."""
+    event it comes from; ``unmatched`` the sentence on an error answering a request without a recorded answer;
+    ``differs`` the sentence on a multi-round retry answered with the recorded round though its input differs
+    (:mod:`~inspector.core.serve.rounds`)."""
 
     line: bytes
     served_from: int | None = None
     unmatched: str | None = None
+    differs: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +95,7 @@ class Twin:
     index: ServeIndex
     mode: str = "auto"
     matcher: Matcher = field(init=False)
+    rounds: Rounds = field(init=False)  #: the multi-round calls under way
     handshake: ServedHandshake = field(init=False)
     unmatched: list[Unmatched] = field(default_factory=list)  #: the first :data:`LISTED_UNMATCHED` of them
     missed: int = 0  #: requests without a recorded answer, all of them
@@ -103,6 +111,7 @@ class Twin:
 
     def __post_init__(self) -> None:
         self.matcher = Matcher(self.index, self.mode)
+        self.rounds = Rounds(self.index)
         self.handshake = ServedHandshake(self.index.handshake_answer("initialize"),
                                          self.index.handshake_answer("server/discover"), self.index.methods())
 
@@ -162,7 +171,14 @@ class Twin:
         if method in HOUSEKEEPING:
             self.answered += 1
             return [self._housekeeping(method, request_id, params)]
-        found = self.matcher.match(method, params)
+        found: Hit | Miss | None = None
+        differs = None
+        if self.mode != "sequential" and method in ROUND_METHODS:  # sequential: the next round comes next anyway
+            retried = self.rounds.retry(method, params, self.matcher.cursors)
+            if retried is not None and self.matcher.take(retried[0]):
+                found, differs = Hit(retried[0]), retried[1]
+        if found is None:
+            found = self.matcher.match(method, params)
         if not isinstance(found, Hit):
             self.missed += 1
             if len(self.unmatched) < LISTED_UNMATCHED:
@@ -173,8 +189,10 @@ class Twin:
         self.last_hit = (self.index.requests[found.position], self.index.answers[found.position])
         prepared = self._prepared(found.position)
         self.matcher.cursors.learn(prepared.cursor)
+        if method in ROUND_METHODS and b'"input_required"' in prepared.tail:
+            self.rounds.answered(found.position, self.index.message(self.index.answers[found.position]))
         token = _progress_token(params)
-        answer = Outgoing(prepared.head + _dumps(request_id) + prepared.tail, prepared.seq)
+        answer = Outgoing(prepared.head + _dumps(request_id) + prepared.tail, prepared.seq, differs=differs)
         if not prepared.before and not prepared.after:
             return [answer]
         return [*self._notifications(prepared.before, prepared.token, token), answer,
