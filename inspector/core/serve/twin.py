@@ -244,9 +244,10 @@ class Twin:
                 at = next(n for n, o in enumerate(out) if _is_response(o.line))
                 before += out[:at]
                 after += out[at + 1:]
-                answers.append(json.loads(out[at].line))
-                if out[at].unmatched is not None:
-                    misses.append(out[at].unmatched)
+                answer = out[at]
+                answers.append(json.loads(answer.line))
+                if answer.unmatched is not None:
+                    misses.append(answer.unmatched)
         if not answers:
             return before + after
         return [*before, Outgoing(_dumps(answers), None, "; ".join(misses) or None), *after]
