@@ -161,6 +161,8 @@ class Matcher:
     def match(self, method: str, params: Any) -> Hit | Miss:
         if self.mode == "sequential":
             return self._sequential(method)
+        if not method:  # "": what a recorded batch is kept under, no request's method
+            return Miss("no recorded answer to a request whose method is empty", None, METHOD_NOT_RECORDED)
         key = request_key(method, params, self.cursors)
         if self.mode == "strict" and method not in POLLS:
             return self._strict(method, params, key)
@@ -182,12 +184,15 @@ class Matcher:
         return True
 
     def _due(self) -> int:
-        """strict: the position due next, the recorded polls passed over."""
-        while self._next < len(self.book) and self.book.method(self._next) in POLLS:
+        """strict: the position due next, the recorded polls and batches passed over."""
+        while self._next < len(self.book) and (self.book.method(self._next) in POLLS
+                                               or not self.book.method(self._next)):  # a poll, a recorded batch
             self._next += 1
         return self._next
 
     def _sequential(self, method: str) -> Hit | Miss:
+        while self._next < len(self.book) and not self.book.method(self._next):  # a recorded batch: not one answer
+            self._next += 1
         if self._next >= len(self.book):
             return Miss(f"no recorded answer to {method}: all {len(self.book)} recorded answers have been given "
                         "in order (--match sequential)", None, NO_RECORDED_ANSWER)
@@ -241,7 +246,7 @@ def closest(book: RequestBook, method: str, params: Any, cursors: CursorMap | No
     differing fields (the earliest of equals); else the recorded method nearest by name."""
     positions = book.positions(method)
     if not positions:
-        methods = list(book.methods())
+        methods = [name for name in book.methods() if name]  # "" holds the recorded batches
         if not methods:
             return Miss(f"no recorded answer to {method}: the capture holds no answered request", None,
                         METHOD_NOT_RECORDED)

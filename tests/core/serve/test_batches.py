@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from test_serve_http import ACCEPT, TIMEOUT, rpc, run, served
 from test_twin import notification, request, result, send, twin_of, write_capture
 
@@ -144,3 +145,21 @@ def test_streamable_http_answers_a_batch_with_an_array_and_refuses_one_outside_2
             assert refused.status_code == 400 and refused.json()["error"]["code"] == -32600
 
     run(test)
+
+
+@pytest.mark.parametrize("mode", ["auto", "sequential", "strict"])
+def test_a_recorded_batch_is_no_single_requests_answer_in_any_mode(tmp_path, mode):
+    capture = write_capture(tmp_path / "c.jsonl", [
+        request(0, "initialize", INIT_0326), result(0, RESULT_0326),
+        (C, [rpc(1, "tools/call", CALL)]), (S, [{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}]),
+        request(2, "tools/list"), result(2, {"tools": [{"name": "add"}]}),
+    ])
+    twin = twin_of(capture, mode)
+    initialized(twin)
+    listed = send(twin, rpc(5, "tools/list"))[0]  # strict and sequential pass over the recorded batch
+    assert listed["result"]["tools"] == [{"name": "add"}]
+    if mode == "auto":
+        near = send(twin, rpc(6, "tools/lisst"))[0]["error"]
+        assert "the closest recorded request is tools/list" in near["message"] and "data" in near
+        empty = send(twin, rpc(7, ""))[0]["error"]
+        assert empty["code"] == -32601 and "method is empty" in empty["message"]
