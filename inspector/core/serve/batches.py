@@ -6,7 +6,10 @@ removed them). A twin whose session speaks another revision answers a batch as a
 one Invalid Request error, id null (:func:`batch_refusal`). A twin of 2025-03-26 answers the batch with a batch:
 the recorded answer of a recorded batch with the same members (:func:`recorded_batch`), else each member matched
 as a single request would be (:meth:`~inspector.core.serve.twin.Twin.receive`), the responses gathered in one
-array, notifications getting no member and a batch of notifications and responses only getting nothing.
+array, notifications getting no member and a batch of notifications and responses only getting nothing. Faults
+act on the batch as on a request (:class:`~inspector.core.serve.conduct.Conductor`): latency holds the whole
+answer, junk comes before it, close-after counts each request in it, and ``drop`` and ``error-rate`` act on each
+member (:func:`faulted_batch`).
 
 A capture pairs a batch of the client's with the server's batch that answered it (``reply_to``), as one request
 without a method (:class:`~inspector.core.serve.index.ServeIndex` keeps it under the method ``""``).
@@ -15,9 +18,11 @@ without a method (:class:`~inspector.core.serve.index.ServeIndex` keeps it under
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from inspector.core.protocol.revisions import BATCH_REVISIONS
+from inspector.core.serve.faults import Faults, fault_error
 from inspector.core.serve.matcher import CursorMap, request_key
 from inspector.core.wire.ids import id_key
 
@@ -79,6 +84,35 @@ def recorded_batch(book: Any, members: list[Any], cursors: CursorMap | None = No
             answer = _with_id(answer, ids)
         return _dumps(answer), answer_row
     return None
+
+
+def faulted_batch(line: bytes, members: list[Any], faults: Faults, faulted: Counter[str]) -> bytes | None:
+    """The twin's batch of answers ``line`` with the faults that act on each member: ``drop=METHOD`` leaves a
+    request's response out, ``error-rate`` puts the internal error in its place (``initialize`` aside, as alone);
+    each counted in ``faulted``. None when every response was dropped (the batch gets no answer); ``line`` itself
+    when nothing changed or it is no batch of answers."""
+    if not (faults.drop or faults.error_rate) or not line.startswith(b"["):
+        return line
+    try:
+        answers = json.loads(line)
+    except ValueError:
+        return line
+    methods = {id_key(member["id"]): member["method"] for member in members if _is_request(member)}
+    kept: list[Any] = []
+    for answer in answers:
+        method = methods.get(id_key(answer.get("id"))) if isinstance(answer, dict) else None
+        if method is None or method in ("initialize", "server/discover"):
+            kept.append(answer)
+        elif method in faults.drop:
+            faulted["drop"] += 1
+        elif faults.errs():
+            faulted["error-rate"] += 1
+            kept.append(fault_error(answer["id"], faults.spec("error-rate")))
+        else:
+            kept.append(answer)
+    if not kept:
+        return None
+    return line if kept == answers else _dumps(kept)
 
 
 def _is_request(member: Any) -> bool:

@@ -41,7 +41,7 @@ from typing import Any
 from inspector.core.intercept.engine import Interceptor, Verdict
 from inspector.core.intercept.records import records
 from inspector.core.intercept.rules import Rules
-from inspector.core.serve.batches import batch_route
+from inspector.core.serve.batches import batch_route, faulted_batch
 from inspector.core.serve.faults import Faults, fault_error
 from inspector.core.serve.index import HANDSHAKE_METHODS
 from inspector.core.serve.twin import Outgoing, Twin
@@ -203,6 +203,10 @@ class Conductor:
         if request and self.closing is not None:
             return  # close-after: the session is over, the client's late requests are recorded unanswered
         method = (rpc.method or "") if rpc is not None else ""
+        if rpc is not None and rpc.kind == jsonrpc.BATCH:
+            if self.closing is None:
+                self._batch(event, parsed, now)
+            return
         if request:
             self.requests += 1
             if method in self.faults.drop:
@@ -220,14 +224,7 @@ class Conductor:
             steps: list[Item | _ServerRequest] = [_item(out) for out in outgoing]
             if rpc is not None and rpc.kind == jsonrpc.NOTIFICATION:
                 steps = self._after_notification(steps)
-            route = None
-            if rpc is not None and rpc.kind == jsonrpc.BATCH:  # what it sends goes where the batch waits (HTTP)
-                members = parsed if parsed is not NOT_PARSED else _parsed(event)
-                route = batch_route(members) if isinstance(members, list) else None
-                for step in steps:
-                    if isinstance(step, Item):
-                        step.request = route
-            self._run(_Chain(steps, route), now)
+            self._run(_Chain(steps), now)
             return
         self._answer(rpc.id if rpc is not None else None, method, outgoing, now)
         self._count_close()
@@ -270,6 +267,40 @@ class Conductor:
             self._run(chain, now)
         if handshake:
             self._handshaken = True
+
+    def _batch(self, event: Event, parsed: Any, now: float) -> None:
+        """The twin's answer to a JSON-RPC batch, faulted (:func:`~inspector.core.serve.batches.faulted_batch`),
+        in time; what it sends goes where the batch waits (an HTTP host's POST: :func:`batch_route`)."""
+        members = parsed if parsed is not NOT_PARSED else _parsed(event)
+        members = members if isinstance(members, list) else []
+        route = batch_route(members)
+        asked = len(route) - 1 if route is not None else 0
+        faults = self.faults
+        steps: list[Item | _ServerRequest] = []
+        for out in self.twin.receive(event, parsed):
+            step = _item(out)
+            if out.line.startswith(b"["):
+                line = faulted_batch(out.line, members, faults, self.faulted)
+                if line is None:  # every request dropped: no answer at all
+                    continue
+                if line != out.line:
+                    step.line, step.fault = line, "error-rate" if b'"code":-32603' in line else "drop"
+                if faults.junk:
+                    steps.append(Item(Direction.S2C, b"", junk=True, fault="junk"))
+                    self.faulted["junk"] += 1
+            steps.append(step)
+        for step in steps:
+            if isinstance(step, Item):
+                step.request = route
+        chain = _Chain(steps, route)
+        delay = faults.delay() if asked else 0.0
+        if delay > 0:
+            self.faulted["latency"] += 1
+            self._at(now + delay, lambda t: self._run(chain, t))
+        else:
+            self._run(chain, now)
+        self.requests += asked
+        self._count_close()
 
     def _with_server_requests(self, steps: list[Item | _ServerRequest], at: int,
                               hit: tuple[int, int]) -> tuple[list[Item | _ServerRequest], int]:

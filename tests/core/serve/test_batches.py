@@ -16,6 +16,7 @@ from test_serve_http import ACCEPT, TIMEOUT, rpc, run, served
 from test_twin import notification, request, result, send, twin_of, write_capture
 
 from inspector.core.serve.conduct import Conductor
+from inspector.core.serve.faults import Faults, fault_error
 from inspector.core.serve.stdio import serve_stdio
 from inspector.core.wire.events import Direction
 from inspector.core.wire.framing import decode_line
@@ -163,3 +164,19 @@ def test_a_recorded_batch_is_no_single_requests_answer_in_any_mode(tmp_path, mod
         assert "the closest recorded request is tools/list" in near["message"] and "data" in near
         empty = send(twin, rpc(7, ""))[0]["error"]
         assert empty["code"] == -32601 and "method is empty" in empty["message"]
+
+
+def test_faults_act_on_a_batch_drop_and_error_rate_on_its_members_latency_and_junk_on_its_answer(tmp_path):
+    conductor = Conductor(twin_of(capture_of(tmp_path / "c.jsonl")),
+                          Faults(["drop=tools/list", "error-rate=1", "latency=100", "junk", "close-after=3"]))
+    conductor.receive(decode_line(json.dumps(rpc(0, "initialize", INIT_0326)).encode(), C), now=0.0)
+    conductor.due(0.1)
+    batch = [rpc(1, "tools/list"), rpc(2, "tools/call", CALL), rpc(None, "notifications/initialized")]
+    conductor.receive(decode_line(json.dumps(batch).encode(), C), now=1.0)
+    assert [item for item in conductor.due(1.05) if item.dir == S] == []  # held by latency
+    sent = [item for item in conductor.due(1.2) if item.dir == S]
+    assert [item.junk for item in sent] == [True, False]
+    assert json.loads(sent[1].line) == [fault_error(2, "error-rate=1")]
+    # initialize and the batch's two requests: close-after=3 ends the session
+    assert conductor.faulted == {"drop": 1, "error-rate": 1, "latency": 2, "junk": 2, "close-after": 1}
+    assert conductor.closing is not None
