@@ -276,7 +276,7 @@ class Conductor:
         route = batch_route(members)
         asked = len(route) - 1 if route is not None else 0
         faults = self.faults
-        steps: list[Item | _ServerRequest] = []
+        items: list[Item] = []
         for out in self.twin.receive(event, parsed):
             step = _item(out)
             if out.line.startswith(b"["):
@@ -286,13 +286,12 @@ class Conductor:
                 if line != out.line:
                     step.line, step.fault = line, "error-rate" if b'"code":-32603' in line else "drop"
                 if faults.junk:
-                    steps.append(Item(Direction.S2C, b"", junk=True, fault="junk"))
+                    items.append(Item(Direction.S2C, b"", junk=True, fault="junk"))
                     self.faulted["junk"] += 1
-            steps.append(step)
-        for step in steps:
-            if isinstance(step, Item):
-                step.request = route
-        chain = _Chain(steps, route)
+            items.append(step)
+        for item in items:
+            item.request = route
+        chain = _Chain(list(items), route)
         delay = faults.delay() if asked else 0.0
         if delay > 0:
             self.faulted["latency"] += 1
