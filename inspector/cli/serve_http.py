@@ -78,6 +78,7 @@ async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str],
     stop = asyncio.Event()
     if toggles is not None:  # the link's thread asks; the change is made on this loop, between two messages
         toggles.wake = partial(_wake, loop, toggles)
+        server.after_flush = toggles.apply  # an oversize that padded an answer and cleared itself is said at once
         toggles.apply()
 
     def on_signal(sig: int) -> None:

@@ -61,11 +61,12 @@ class Conducted:
 
     def __init__(self, conductor: Conductor, standalone: Callable[[Item], None], *,
                  record: ServedCapture | None = None, on_close: Callable[[str], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, on_flush: Callable[[], None] | None = None) -> None:
         self.conductor = conductor
         self.standalone = standalone
         self.record = record
         self.on_close = on_close
+        self.on_flush = on_flush  #: called after each flush (what went out may have changed the faults: oversize)
         self.clock = clock
         self.routes: dict[IdKey, asyncio.Queue[Item]] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -113,6 +114,8 @@ class Conducted:
                 del self.routes[id_key(item.request)]
         if record is not None and items:
             record.flush()
+        if self.on_flush is not None:
+            self.on_flush()
         self._wake()
         if self.conductor.finished and not self._closed:
             self._closed = True

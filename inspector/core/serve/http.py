@@ -255,6 +255,8 @@ class HttpTwin:
         self.closing: str | None = None  #: close-after's sentence once a session's conductor ended the twin
         self.stop_event: asyncio.Event | None = None  #: set to stop serving (:func:`serve_http` gives it)
         self.answering = 0  #: POSTs of requests whose answer is not written yet (a dropped one waits here)
+        #: called after a session sent what was due (the window's fault toggles: an oversize that cleared itself)
+        self.after_flush: Callable[[], None] | None = None
         self._connections: set[asyncio.Task[Any]] = set()
 
     def _streams(self) -> bool:
@@ -264,7 +266,11 @@ class HttpTwin:
 
     def _conduct(self, twin: Twin, standalone: Callable[[Item], None]) -> Conducted:
         return Conducted(Conductor(twin, self.faults, self.rules), standalone, record=self.record,
-                         on_close=self._close_after)
+                         on_close=self._close_after, on_flush=self._flushed)
+
+    def _flushed(self) -> None:
+        if self.after_flush is not None:
+            self.after_flush()
 
     def _close_after(self, sentence: str) -> None:
         """close-after ended a session's conductor: the served capture stops, once what it answered went out."""
