@@ -12,8 +12,12 @@ the recorded next round of that call, whatever input it carries, round after rou
 Where the client's ``inputResponses`` (or ``requestState``) differ from the recorded retry's, :meth:`Rounds.retry`
 says how in a sentence: a finding of the served capture (``--out``), not an error.
 
-``tasks/get`` polling needs nothing of this module: identical polls get the recorded statuses in order, then
-the last (final) one again (:class:`~inspector.core.serve.matcher.Matcher`).
+A task (the tasks extension, https://modelcontextprotocol.io/extensions/tasks) asks for input the same way: its
+``tasks/get`` status is ``input_required`` and the client answers with ``tasks/update`` (``taskId``,
+``inputResponses``). :meth:`Rounds.update` gives such an update the recorded update of the same task, in recorded
+order, whatever input it carries (the difference said as for a retry). The polls themselves need nothing of this
+module: identical ``tasks/get`` requests get the recorded statuses in order, then the last (final) one again
+(:class:`~inspector.core.serve.matcher.Matcher`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from inspector.core.serve.matcher import CursorMap, RequestBook, difference_text
 
 #: The requests a server may answer with input_required (the spec's "Supported Requests").
 ROUND_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
+#: Requests that carry the client's input to a task under way.
+UPDATE_METHODS = frozenset({"tasks/update"})
 #: The params of a retry that carry the rounds, not what the request asks.
 ROUND_PARAMS = ("inputResponses", "requestState")
 #: At most this many calls wait for their retry (a client that never retries leaves them here, the oldest dropped).
@@ -66,6 +72,7 @@ class Rounds:
 
     book: RequestBook
     pending: list[_Pending] = field(default_factory=list)
+    _updates: dict[bytes, int] = field(default_factory=dict)  # an update's key, input aside -> how many served
 
     def answered(self, position: int, answer: dict[str, Any]) -> None:
         """The twin served the recorded answer of ``position``: when it asks for input, the call's recorded retry
@@ -103,11 +110,30 @@ class Rounds:
         state = params.get("requestState")
         chosen = next((p for p in candidates if p.state is not None and p.state == state), candidates[0])
         self.pending.remove(chosen)
-        recorded = self.book.params(chosen.retry)
+        return chosen.retry, self._differs(method, params, chosen.retry, "retry")
+
+    def update(self, method: str, params: Any, cursors: CursorMap | None = None) -> tuple[int, str | None] | None:
+        """The recorded ``tasks/update`` the client's gets (of the same task, the recorded ones in order, then the
+        last again), and the sentence on how its input differs (None: the same); None when none was recorded."""
+        if method not in UPDATE_METHODS or not isinstance(params, dict):
+            return None
+        key = request_key(method, base_params(params), cursors)
+        found = [position for position in self.book.positions(method)[:RETRY_SEARCHED]
+                 if request_key(method, base_params(self.book.params(position))) == key]
+        if not found:
+            return None
+        served = self._updates.get(key, 0)
+        self._updates[key] = served + 1
+        position = found[min(served, len(found) - 1)]
+        return position, self._differs(method, params, position, "update")
+
+    def _differs(self, method: str, params: dict[str, Any], position: int, what: str) -> str | None:
+        """How the client's input differs from the recorded request's at ``position``, in a sentence."""
+        recorded = self.book.params(position)
         mine = {name: params[name] for name in ROUND_PARAMS if name in params}
         theirs = {name: recorded[name] for name in ROUND_PARAMS if isinstance(recorded, dict) and name in recorded}
         if not differences(theirs, mine):
-            return chosen.retry, None
+            return None
         text = difference_text(method, theirs, method, mine)
-        return chosen.retry, (f"the client's retry of {self.book.label(chosen.retry)} differs from the recorded one "
-                              f"in {text}; served the recorded round")
+        return (f"the client's {what} {self.book.label(position)} differs from the recorded one in {text}; served "
+                f"the recorded {'round' if what == 'retry' else 'answer'}")

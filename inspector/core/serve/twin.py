@@ -34,7 +34,7 @@ from inspector.core.serve.batches import batch_refusal_text, recorded_batch
 from inspector.core.serve.handshake import ServedHandshake
 from inspector.core.serve.index import HANDSHAKE_METHODS, HOUSEKEEPING, ServeIndex
 from inspector.core.serve.matcher import Hit, Matcher, Miss, request_key
-from inspector.core.serve.rounds import ROUND_METHODS, Rounds
+from inspector.core.serve.rounds import ROUND_METHODS, UPDATE_METHODS, Rounds
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -173,8 +173,11 @@ class Twin:
             return [self._housekeeping(method, request_id, params)]
         found: Hit | Miss | None = None
         differs = None
-        if self.mode != "sequential" and method in ROUND_METHODS:  # sequential: the next round comes next anyway
-            retried = self.rounds.retry(method, params, self.matcher.cursors)
+        if self.mode != "sequential" and (method in ROUND_METHODS or method in UPDATE_METHODS):
+            # (sequential: the next round comes next anyway)
+            rounds, cursors = self.rounds, self.matcher.cursors
+            retried = (rounds.retry(method, params, cursors) if method in ROUND_METHODS
+                       else rounds.update(method, params, cursors))
             if retried is not None and self.matcher.take(retried[0]):
                 found, differs = Hit(retried[0]), retried[1]
         if found is None:

@@ -137,3 +137,32 @@ def test_the_stdio_loops_out_file_carries_the_finding_on_the_clients_retry(tmp_p
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()[1:]]
     retry = next(line for line in lines if line["dir"] == "c2s" and '"id": 11' in line["raw"])
     assert [f["code"] for f in retry["findings"]] == [ROUND_DIFFERS]
+
+
+def task_input_capture(path: Path) -> Path:
+    """A task (the tasks extension) that asked for input mid-flight: polled, updated, polled to its end."""
+    return write_capture(path, [
+        request(1, "tools/call", {"name": "deploy", "arguments": {}}),
+        result(1, {"resultType": "task", "task": {"taskId": "t9", "status": "working"}}),
+        request(2, "tasks/get", {"taskId": "t9"}),
+        result(2, {"taskId": "t9", "status": "input_required", "inputRequests": ASK_NAME}),
+        request(3, "tasks/update", {"taskId": "t9", "inputResponses": {"gh": accepted(name="octocat")}}),
+        result(3, {}),
+        request(4, "tasks/get", {"taskId": "t9"}), result(4, {"taskId": "t9", "status": "working"}),
+        request(5, "tasks/get", {"taskId": "t9"}),
+        result(5, {"taskId": "t9", "status": "completed", "result": {"content": [{"type": "text", "text": "up"}]}}),
+    ])
+
+
+@pytest.mark.parametrize("mode", ["auto", "strict"])
+def test_a_tasks_input_given_with_tasks_update_is_taken_whatever_it_is_and_the_task_goes_on_as_recorded(tmp_path,
+                                                                                                         mode):
+    twin = twin_of(task_input_capture(tmp_path / "c.jsonl"), mode)
+    call(twin, 10, {"name": "deploy", "arguments": {}})
+    asked, _ = call(twin, 11, {"taskId": "t9"}, "tasks/get")
+    assert asked["result"]["status"] == "input_required"
+    ack, differs = call(twin, 12, {"taskId": "t9", "inputResponses": {"gh": accepted(name="someone")}}, "tasks/update")
+    assert ack == {"jsonrpc": "2.0", "id": 12, "result": {}}
+    assert 'params.inputResponses.gh.content.name (recorded "octocat", here "someone")' in differs
+    statuses = [call(twin, 13 + n, {"taskId": "t9"}, "tasks/get")[0]["result"]["status"] for n in range(3)]
+    assert statuses == ["working", "completed", "completed"] and twin.missed == 0
