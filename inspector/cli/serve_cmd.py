@@ -42,8 +42,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_fault_options(serve)
     serve.add_argument("--live", action=argparse.BooleanOptionalAction, default=True,
                        help="stream the served session to a running window, which shows it in a tab of its own "
-                            "(\"serve: CAPTURE\"), as tap does, and on stdio lets that tab turn the faults on and "
-                            "off while it runs; --no-live: do not (default: --live, when a window listens)")
+                            "(\"serve: CAPTURE\"), as tap does, and lets that tab turn the faults on and off while "
+                            "it runs (over HTTP for all its sessions); --no-live: do not (default: --live, when a "
+                            "window listens)")
     serve.add_argument("--socket", type=Path, metavar="PATH",
                        help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(serve, help="the largest message of the client's read whole, e.g. 200M; a longer line "
@@ -116,19 +117,23 @@ def run_serve(args: argparse.Namespace) -> int:
                 return EXIT_BAD_INPUT
             record.note(f"serving {args.capture} (--match {args.match})")
         link = None
-        if listen is None and args.live:  # a window that took the feed toggles the faults: the conductor serves
+        if args.live:  # a window that took the feed toggles the faults: on stdio the conductor serves
             from inspector.cli.serve_faults import window_toggles
             from inspector.core.tap.channel import default_socket_path
 
             link = window_toggles(record, faults, args.capture, args.socket or default_socket_path())
-            if link is not None and conductor is None:
+            if listen is None and link is not None and conductor is None:
                 conductor = Conductor(twin, faults, rules)
         if listen is not None:
             from inspector.cli.serve_http import run_http
 
             assert sock is not None
-            return run_http(index, lambda: Twin(index, args.match), listen, sock, args, record, _summarize,
-                            faults, rules)
+            try:  # every session's conductor asks the one faults, which the window's toggles change
+                return run_http(index, lambda: Twin(index, args.match), listen, sock, args, record, _summarize,
+                                faults, rules, link.toggles if link is not None else None)
+            finally:
+                if link is not None:
+                    link.close()
         try:
             if conductor is None:
                 serve_stdio(twin, max_message=args.max_message, record=record)

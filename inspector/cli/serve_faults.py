@@ -67,7 +67,7 @@ def conductor_of(twin: Twin, faults: Faults, rules: Rules | None) -> Conductor |
 
 
 def window_toggles(record: Any, faults: Faults, capture: Path, socket: Path) -> FaultLink | None:
-    """The window's fault toggles for ``capture`` served ``--live`` on stdio, when a window took its feed (the
+    """The window's fault toggles for ``capture`` served ``--live`` (stdio or HTTP), when a window took its feed (the
     link on ``socket``: :mod:`inspector.core.serve.fault_link`); None without one. The changes are noted in the
     served session's record."""
     import os

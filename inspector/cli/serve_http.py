@@ -10,6 +10,8 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
 
 from inspector.core.exits import EXIT_OK
 from inspector.core.intercept.rules import Rules
@@ -19,6 +21,9 @@ from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.stdio import ServedCapture
 from inspector.core.serve.twin import Twin
 from inspector.core.text import counted, safe
+
+if TYPE_CHECKING:
+    from inspector.core.serve.fault_link import FaultToggles
 
 #: Signals that end the served capture (the capture of --out complete).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -39,9 +44,10 @@ def listening_socket(host: str, port: int) -> socket.socket | None:
 
 def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str, int, str], sock: socket.socket,
              args: argparse.Namespace, record: ServedCapture | None, summarize: Callable[..., None],
-             faults: Faults | None = None, rules: Rules | None = None) -> int:
+             faults: Faults | None = None, rules: Rules | None = None, toggles: FaultToggles | None = None) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP, or close-after; prints the URL on stdout first. Returns 0 (the
-    stop is the end). Each session's conductor asks ``faults`` (one for all) and ``rules``."""
+    stop is the end). Each session's conductor asks ``faults`` (one for all) and ``rules``; ``toggles``: the
+    window's changes to ``faults``, made on the serving loop as they come."""
     host, port, transport = listen
     url = served_url(host, port, transport)
     server = HttpTwin(make_twin, port=port, transport=transport, max_message=args.max_message,
@@ -54,7 +60,7 @@ def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str
           file=sys.stderr, flush=True)
     stopped_by: list[str] = []
     try:
-        asyncio.run(_main(server, sock, stopped_by))
+        asyncio.run(_main(server, sock, stopped_by, toggles))
     finally:
         sock.close()
         if server.unsent():
@@ -66,9 +72,14 @@ def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str
     return EXIT_OK
 
 
-async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str]) -> None:
+async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str],
+                toggles: FaultToggles | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+    if toggles is not None:  # the link's thread asks; the change is made on this loop, between two messages
+        toggles.wake = partial(_wake, loop, toggles)
+        server.after_flush = toggles.apply  # an oversize that padded an answer and cleared itself is said at once
+        toggles.apply()
 
     def on_signal(sig: int) -> None:
         stopped_by.append(signal.Signals(sig).name)
@@ -79,6 +90,14 @@ async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str]) ->
     try:
         await serve_http(server, sock, stop)
     finally:
+        if toggles is not None:
+            toggles.wake = lambda: None
         for sig in STOP_SIGNALS:
             with contextlib.suppress(ValueError, RuntimeError):
                 loop.remove_signal_handler(sig)
+
+
+def _wake(loop: asyncio.AbstractEventLoop, toggles: FaultToggles) -> None:
+    """The window changed the faults (the link's thread): made on the serving loop."""
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: serving is over
+        loop.call_soon_threadsafe(toggles.apply)

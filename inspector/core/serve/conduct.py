@@ -41,6 +41,7 @@ from typing import Any
 from inspector.core.intercept.engine import Interceptor, Verdict
 from inspector.core.intercept.records import records
 from inspector.core.intercept.rules import Rules
+from inspector.core.serve.batches import batch_route, faulted_batch
 from inspector.core.serve.faults import Faults, fault_error
 from inspector.core.serve.index import HANDSHAKE_METHODS
 from inspector.core.serve.twin import Outgoing, Twin
@@ -78,6 +79,8 @@ class Item:
     #: when it happened on the conductor's clock (a client's message: when it came; the twin's: when it was due
     #: and taken), so a host records it then and not when it got round to it
     at: float | None = None
+    #: how the client's multi-round retry differs from the recorded one (its answer is the recorded round)
+    differs: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +203,10 @@ class Conductor:
         if request and self.closing is not None:
             return  # close-after: the session is over, the client's late requests are recorded unanswered
         method = (rpc.method or "") if rpc is not None else ""
+        if rpc is not None and rpc.kind == jsonrpc.BATCH:
+            if self.closing is None:
+                self._batch(event, parsed, now)
+            return
         if request:
             self.requests += 1
             if method in self.faults.drop:
@@ -211,6 +218,8 @@ class Conductor:
         for out in outgoing:
             if out.unmatched is not None:
                 item.unmatched = out.unmatched
+            if out.differs is not None:
+                item.differs = out.differs
         if not request:
             steps: list[Item | _ServerRequest] = [_item(out) for out in outgoing]
             if rpc is not None and rpc.kind == jsonrpc.NOTIFICATION:
@@ -258,6 +267,39 @@ class Conductor:
             self._run(chain, now)
         if handshake:
             self._handshaken = True
+
+    def _batch(self, event: Event, parsed: Any, now: float) -> None:
+        """The twin's answer to a JSON-RPC batch, faulted (:func:`~inspector.core.serve.batches.faulted_batch`),
+        in time; what it sends goes where the batch waits (an HTTP host's POST: :func:`batch_route`)."""
+        members = parsed if parsed is not NOT_PARSED else _parsed(event)
+        members = members if isinstance(members, list) else []
+        route = batch_route(members)
+        asked = len(route) - 1 if route is not None else 0
+        faults = self.faults
+        items: list[Item] = []
+        for out in self.twin.receive(event, parsed):
+            step = _item(out)
+            if out.line.startswith(b"["):
+                line = faulted_batch(out.line, members, faults, self.faulted)
+                if line is None:  # every request dropped: no answer at all
+                    continue
+                if line != out.line:
+                    step.line, step.fault = line, "error-rate" if b'"code":-32603' in line else "drop"
+                if faults.junk:
+                    items.append(Item(Direction.S2C, b"", junk=True, fault="junk"))
+                    self.faulted["junk"] += 1
+            items.append(step)
+        for item in items:
+            item.request = route
+        chain = _Chain(list(items), route)
+        delay = faults.delay() if asked else 0.0
+        if delay > 0:
+            self.faulted["latency"] += 1
+            self._at(now + delay, lambda t: self._run(chain, t))
+        else:
+            self._run(chain, now)
+        self.requests += asked
+        self._count_close()
 
     def _with_server_requests(self, steps: list[Item | _ServerRequest], at: int,
                               hit: tuple[int, int]) -> tuple[list[Item | _ServerRequest], int]:
@@ -378,6 +420,13 @@ def summary_lines(faulted: Counter[str], sent: int, answered: int) -> list[str]:
 
 def _item(out: Outgoing) -> Item:
     return Item(Direction.S2C, out.line, served_from=out.served_from)
+
+
+def _parsed(event: Event) -> Any:
+    try:
+        return event.json()
+    except ValueError:
+        return None
 
 
 def _dumps(message: Any) -> bytes:

@@ -28,13 +28,20 @@ from inspector.core.wire.ids import IdKey, id_key
 
 
 def is_answer(item: Item) -> bool:
-    """Whether ``item`` is the response (a result or an error) to its request: the last of its request's stream."""
+    """Whether ``item`` is the response (a result or an error) to its request, or the array of responses to a
+    batch: the last of its request's stream."""
     if item.junk or item.dir != Direction.S2C or item.request is None:
         return False
     try:
         message = json.loads(item.line)
     except ValueError:
         return False
+    if isinstance(message, list):  # the answer to a batch (2025-03-26): responses only
+        return bool(message) and all(_is_response(member) for member in message)
+    return _is_response(message)
+
+
+def _is_response(message: Any) -> bool:
     return isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message)
 
 
@@ -54,11 +61,12 @@ class Conducted:
 
     def __init__(self, conductor: Conductor, standalone: Callable[[Item], None], *,
                  record: ServedCapture | None = None, on_close: Callable[[str], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, on_flush: Callable[[], None] | None = None) -> None:
         self.conductor = conductor
         self.standalone = standalone
         self.record = record
         self.on_close = on_close
+        self.on_flush = on_flush  #: called after each flush (what went out may have changed the faults: oversize)
         self.clock = clock
         self.routes: dict[IdKey, asyncio.Queue[Item]] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -106,6 +114,8 @@ class Conducted:
                 del self.routes[id_key(item.request)]
         if record is not None and items:
             record.flush()
+        if self.on_flush is not None:
+            self.on_flush()
         self._wake()
         if self.conductor.finished and not self._closed:
             self._closed = True

@@ -1,9 +1,10 @@
 """Fault toggles in a serve tab: the window turns a running twin's faults on and off.
 
-``mcp-inspector serve --live`` on stdio, when a window listens, opens a second connection to the window's tap
-socket (:mod:`inspector.core.tap.channel`: the same private per-user Unix socket and the same checks) beside
-its feed, as the tap's breakpoint link does (:mod:`inspector.core.tap.breakpoint_link`). Without a window
-there is no link; a window that starts listening later shows the session but cannot toggle its faults.
+``mcp-inspector serve --live`` (on stdio, or over HTTP with ``--listen``), when a window listens, opens a second
+connection to the window's tap socket (:mod:`inspector.core.tap.channel`: the same private per-user Unix socket
+and the same checks) beside its feed, as the tap's breakpoint link does (:mod:`inspector.core.tap.breakpoint_link`).
+Without a window there is no link; a window that starts listening later shows the session but cannot toggle its
+faults.
 
 Protocol, version 1: UTF-8 JSON, one object per line, both ways.
 
@@ -17,8 +18,9 @@ Protocol, version 1: UTF-8 JSON, one object per line, both ways.
   once it padded an answer). The twin's next request meets what it says.
 
 The changes are made by the thread that serves, never by the link's: :class:`FaultToggles` queues them, wakes
-the serving loop (:func:`~inspector.core.serve.paced.serve_paced`'s hook) and the loop applies them between two
-reads (:meth:`FaultToggles.apply`), so the conductor never sees the faults change in the middle of an answer.
+the serving loop (:func:`~inspector.core.serve.paced.serve_paced`'s hook; over HTTP a callback on the asyncio
+loop) and the loop applies them between two reads (:meth:`FaultToggles.apply`), so no conductor sees the faults
+change in the middle of an answer. Over HTTP the faults are the one :class:`Faults` all sessions ask.
 When the link ends (the tab or the window closed), the faults go back to those of the command line: nobody is
 left to see or turn off what the window turned on (``oversize`` aside, a one-shot left as it is). Lines serve
 cannot read are skipped; nothing the window sends can do more than ``--fault`` can.

@@ -9,7 +9,9 @@ against DNS rebinding): a foreign one gets 403 and reaches no twin. HTTP/1.1 is 
   (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports and
   https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http): each POSTed
   request is answered with one JSON object, or with an event stream when the capture had notifications before
-  its answer (progress, log lines) and the client accepts one; a POSTed notification or response gets 202.
+  its answer (progress, log lines) and the client accepts one; a POSTed notification or response gets 202. A
+  POSTed JSON-RPC batch (2025-03-26) gets the array of its responses the same way (202 without a request in it),
+  in any other revision 400 with the twin's Invalid Request error.
   ``initialize`` opens a session of its own (a twin of its own, ``Mcp-Session-Id`` on the answer); a request
   naming an unknown session gets 404, DELETE ends the session. The session's GET stream carries what the
   capture's server sent outside any request (list_changed after ``notifications/initialized``, notifications
@@ -58,6 +60,7 @@ import h11
 
 from inspector.core.intercept.rules import Rules
 from inspector.core.protocol.revisions import STATELESS_FROM
+from inspector.core.serve.batches import batch_route
 from inspector.core.serve.conduct import Conductor, Item, summary_lines
 from inspector.core.serve.conducted import Conducted, is_answer, is_notification
 from inspector.core.serve.faults import Faults, junk_bytes
@@ -252,6 +255,8 @@ class HttpTwin:
         self.closing: str | None = None  #: close-after's sentence once a session's conductor ended the twin
         self.stop_event: asyncio.Event | None = None  #: set to stop serving (:func:`serve_http` gives it)
         self.answering = 0  #: POSTs of requests whose answer is not written yet (a dropped one waits here)
+        #: called after a session sent what was due (the window's fault toggles: an oversize that cleared itself)
+        self.after_flush: Callable[[], None] | None = None
         self._connections: set[asyncio.Task[Any]] = set()
 
     def _streams(self) -> bool:
@@ -261,7 +266,11 @@ class HttpTwin:
 
     def _conduct(self, twin: Twin, standalone: Callable[[Item], None]) -> Conducted:
         return Conducted(Conductor(twin, self.faults, self.rules), standalone, record=self.record,
-                         on_close=self._close_after)
+                         on_close=self._close_after, on_flush=self._flushed)
+
+    def _flushed(self) -> None:
+        if self.after_flush is not None:
+            self.after_flush()
 
     def _close_after(self, sentence: str) -> None:
         """close-after ended a session's conductor: the served capture stops, once what it answered went out."""
@@ -478,6 +487,9 @@ class HttpTwin:
             else:
                 await conn.answer(202, b"", headers=headers)
             return True
+        if rpc.kind == jsonrpc.BATCH:
+            return await self._batch(conn, request, conducted, event, headers,
+                                     session.ended if session is not None else None)
         if rpc.kind != jsonrpc.REQUEST:
             conducted.receive(event)
             await conn.answer(202, b"", headers=headers)
@@ -492,6 +504,37 @@ class HttpTwin:
         finally:
             self.answering -= 1
             conducted.close(rpc.id, queue)
+
+    async def _batch(self, conn: _Conn, request: h11.Request, conducted: Conducted, event: Event,
+                     headers: list[tuple[str, str]], ended: asyncio.Event | None) -> bool:
+        """A POSTed JSON-RPC batch: outside 2025-03-26 (the request's ``MCP-Protocol-Version``, else the session's)
+        the twin's Invalid Request error with 400; else the array of its responses as any answer goes (JSON, or
+        an event stream when something comes before it), or 202 when it holds no request."""
+        refusal = conducted.twin.batch_refusal(_header(request, b"mcp-protocol-version"))
+        if refusal is not None:
+            if self.record is not None:
+                self.record.exchange(event, [refusal])
+                self.record.flush()
+            await conn.answer(400, refusal.line, "application/json", headers)
+            return True
+        try:
+            members = event.json()
+        except ValueError:
+            members = None
+        route = batch_route(members) if isinstance(members, list) else None
+        if route is None:
+            conducted.receive(event)
+            await conn.answer(202, b"", headers=headers)
+            return True
+        queue = conducted.open(route)
+        self.answering += 1
+        try:
+            conducted.receive(event)
+            accept = (_header(request, b"accept") or "").lower()
+            return await self._answer(conn, queue, "text/event-stream" in accept, headers, ended)
+        finally:
+            self.answering -= 1
+            conducted.close(route, queue)
 
     async def _answer(self, conn: _Conn, queue: asyncio.Queue[Item], takes_stream: bool,
                       headers: list[tuple[str, str]], ended: asyncio.Event | None) -> bool:

@@ -11,7 +11,9 @@ Modes (:data:`MODES`):
 * ``auto``: the recorded request with the same key; identical requests get the recorded answers in recorded
   order, then the last one again;
 * ``sequential``: the recorded answers in recorded order, whatever comes;
-* ``strict``: as ``auto``, and in the recorded order: the request must be the next recorded one.
+* ``strict``: as ``auto``, and in the recorded order: the request must be the next recorded one. Polls
+  (:data:`POLLS`: ``tasks/get``), whose number depends on how long a task took, are matched as in ``auto`` and
+  are no part of the order.
 
 A request the capture has no answer for is a :class:`Miss` whose sentence names the closest recorded request
 and what differs (:func:`closest`).
@@ -27,6 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 MODES = ("auto", "sequential", "strict")
+#: Requests a client repeats as often as its timing says (a task's status polled until it is done): identical
+#: ones get the recorded answers in order, then the last (the final status) again, in every mode but sequential.
+POLLS = frozenset({"tasks/get"})
 #: Members of params that a client sets anew on each run and that say nothing of what it asks.
 VOLATILE_PARAMS = frozenset({"_meta"})
 #: At most this many distinct recorded requests of a method are compared for the closest one (a capture of a
@@ -156,8 +161,10 @@ class Matcher:
     def match(self, method: str, params: Any) -> Hit | Miss:
         if self.mode == "sequential":
             return self._sequential(method)
+        if not method:  # "": what a recorded batch is kept under, no request's method
+            return Miss("no recorded answer to a request whose method is empty", None, METHOD_NOT_RECORDED)
         key = request_key(method, params, self.cursors)
-        if self.mode == "strict":
+        if self.mode == "strict" and method not in POLLS:
             return self._strict(method, params, key)
         served = self._served.get(key, 0)
         found = self._positions(method, key, served)
@@ -166,7 +173,26 @@ class Matcher:
         self._served[key] = served + 1
         return Hit(found[min(served, len(found) - 1)])
 
+    def take(self, position: int) -> bool:
+        """Whether the recorded answer at ``position`` may be given now though the client's request is not the
+        recorded one (a multi-round retry whose input differs): in strict mode only when it is the one due next."""
+        if self.mode != "strict":
+            return True
+        if position != self._due():
+            return False
+        self._next += 1
+        return True
+
+    def _due(self) -> int:
+        """strict: the position due next, the recorded polls and batches passed over."""
+        while self._next < len(self.book) and (self.book.method(self._next) in POLLS
+                                               or not self.book.method(self._next)):  # a poll, a recorded batch
+            self._next += 1
+        return self._next
+
     def _sequential(self, method: str) -> Hit | Miss:
+        while self._next < len(self.book) and not self.book.method(self._next):  # a recorded batch: not one answer
+            self._next += 1
         if self._next >= len(self.book):
             return Miss(f"no recorded answer to {method}: all {len(self.book)} recorded answers have been given "
                         "in order (--match sequential)", None, NO_RECORDED_ANSWER)
@@ -174,7 +200,7 @@ class Matcher:
         return Hit(self._next - 1)
 
     def _strict(self, method: str, params: Any, key: bytes) -> Hit | Miss:
-        due = self._next
+        due = self._due()
         if due >= len(self.book):
             return Miss(f"no recorded answer to {method}: all {len(self.book)} recorded requests have been answered "
                         "in order (--match strict)", None, NO_RECORDED_ANSWER)
@@ -220,7 +246,7 @@ def closest(book: RequestBook, method: str, params: Any, cursors: CursorMap | No
     differing fields (the earliest of equals); else the recorded method nearest by name."""
     positions = book.positions(method)
     if not positions:
-        methods = list(book.methods())
+        methods = [name for name in book.methods() if name]  # "" holds the recorded batches
         if not methods:
             return Miss(f"no recorded answer to {method}: the capture holds no answered request", None,
                         METHOD_NOT_RECORDED)

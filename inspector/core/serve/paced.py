@@ -26,6 +26,7 @@ from functools import partial
 from inspector.core.serve.conduct import Conductor, Item
 from inspector.core.serve.fault_link import FaultToggles
 from inspector.core.serve.faults import junk_bytes
+from inspector.core.serve.rounds import ROUND_DIFFERS
 from inspector.core.serve.stdio import READ_CHUNK, UNMATCHED, WRITE_BYTES, ServedCapture, _write_all
 from inspector.core.wire.events import Direction, Event
 from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder, decode_line
@@ -123,6 +124,8 @@ def _event(item: Item) -> Event:
         event = decode_line(junk_bytes("stdio") if item.junk else item.line, item.dir)
     if item.unmatched is not None:
         event.add_finding(UNMATCHED, item.unmatched, "warning")
+    if item.differs is not None:
+        event.add_finding(ROUND_DIFFERS, item.differs, "info")
     if item.mark is not None:
         event.put(**{MARK: item.mark})
     if item.served_from is not None:

@@ -9,7 +9,8 @@ pace is the twin's (a client that does not read its answers holds the twin at it
 
 With ``--out`` the session is recorded (:class:`ServedCapture`) through the capture's own pipeline: the client's
 messages ``c2s``, the twin's ``s2c``, each answer with ``data.served_from`` (the seq of the recorded answer it
-comes from), a request without a recorded answer with a ``serve-unmatched`` finding that says why.
+comes from), a request without a recorded answer with a ``serve-unmatched`` finding that says why, a multi-round
+retry whose input differs from the recorded one with a ``serve-round-differs`` finding (info).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from inspector.core.capture.pipeline import EventPipeline
 from inspector.core.capture.writer import CaptureWriter, make_header
+from inspector.core.serve.rounds import ROUND_DIFFERS
 from inspector.core.serve.twin import Outgoing, Twin
 from inspector.core.wire.events import Direction, Event, Kind
 from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder, decode_line
@@ -73,6 +75,8 @@ class ServedCapture:
         for out in outgoing:
             if out.unmatched is not None:
                 event.add_finding(UNMATCHED, out.unmatched, "warning")
+            if out.differs is not None:
+                event.add_finding(ROUND_DIFFERS, out.differs, "info")
         sent = []
         for out in outgoing:
             answer = decode_line(out.line, Direction.S2C)

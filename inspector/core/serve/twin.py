@@ -11,6 +11,9 @@ client's id, the server's notifications recorded around it, or a JSON-RPC error.
   gives them; any other by the :class:`~inspector.core.serve.matcher.Matcher`. A request without a recorded
   answer gets the matcher's sentence as the error's message, with ``data.closest`` naming the closest recorded
   request, and is kept in :attr:`Twin.unmatched`.
+* A multi-round call (2026-07-28's ``input_required``, :mod:`~inspector.core.serve.rounds`): the client's retry
+  of a call answered with input_required gets the call's recorded next round, whatever its input; ``differs``
+  on the answer says how its input differs from the recorded retry's.
 * A notification: the server's notifications recorded after the same notification of the recorded client (a
   list_changed after ``notifications/initialized``) follow it.
 * The server's notifications recorded while a request ran (progress, log lines) come before its answer, those
@@ -27,9 +30,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.serve.batches import batch_refusal_text, recorded_batch
 from inspector.core.serve.handshake import ServedHandshake
 from inspector.core.serve.index import HANDSHAKE_METHODS, HOUSEKEEPING, ServeIndex
-from inspector.core.serve.matcher import Hit, Matcher, request_key
+from inspector.core.serve.matcher import Hit, Matcher, Miss, request_key
+from inspector.core.serve.rounds import ROUND_METHODS, UPDATE_METHODS, Rounds
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Event, Kind
 from inspector.core.wire.framing import NOT_PARSED
@@ -50,11 +55,14 @@ INVALID_REQUEST = -32600
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """One message the twin sends: ``line`` is its JSON text (no newline); ``served_from`` the seq of the recorded
-    event it comes from; ``unmatched`` the sentence on an error answering a request without a recorded answer."""
+    event it comes from; ``unmatched`` the sentence on an error answering a request without a recorded answer;
+    ``differs`` the sentence on a multi-round retry answered with the recorded round though its input differs
+    (:mod:`~inspector.core.serve.rounds`)."""
 
     line: bytes
     served_from: int | None = None
     unmatched: str | None = None
+    differs: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +95,7 @@ class Twin:
     index: ServeIndex
     mode: str = "auto"
     matcher: Matcher = field(init=False)
+    rounds: Rounds = field(init=False)  #: the multi-round calls under way
     handshake: ServedHandshake = field(init=False)
     unmatched: list[Unmatched] = field(default_factory=list)  #: the first :data:`LISTED_UNMATCHED` of them
     missed: int = 0  #: requests without a recorded answer, all of them
@@ -95,11 +104,14 @@ class Twin:
     last_hit: tuple[int, int] | None = None
     #: the row of the recorded notification the last notification of the client's stood for, else None
     last_notified: int | None = None
+    #: the revision the client's ``initialize`` was answered with (None before it)
+    negotiated: str | None = None
     _notified: dict[str, int] = field(default_factory=dict)  # notification method -> how many the client sent
     _cache: dict[int, _Prepared] = field(default_factory=dict)  # position -> what serving it sends
 
     def __post_init__(self) -> None:
         self.matcher = Matcher(self.index, self.mode)
+        self.rounds = Rounds(self.index)
         self.handshake = ServedHandshake(self.index.handshake_answer("initialize"),
                                          self.index.handshake_answer("server/discover"), self.index.methods())
 
@@ -123,7 +135,13 @@ class Twin:
                 return self._notification(rpc.method or "")
             return self._request(rpc.method or "", rpc.id, params)
         if rpc.kind == jsonrpc.BATCH:
-            return [_error(None, INVALID_REQUEST, "Invalid Request: this twin does not serve JSON-RPC batches yet")]
+            members = parsed
+            if members is NOT_PARSED:
+                try:
+                    members = event.json()
+                except ValueError:
+                    members = []
+            return self._batch(members if isinstance(members, list) else [])
         if rpc.kind == jsonrpc.INVALID:
             answer_id = rpc.id if type(rpc.id) in (int, str) else None
             return [_error(answer_id, INVALID_REQUEST, "Invalid Request: the message is neither a request, a "
@@ -142,6 +160,9 @@ class Twin:
         if method in HANDSHAKE_METHODS:
             reply = self.handshake.answer(method, params)
             self.answered += 1
+            chosen = reply.body.get("result")
+            if method == "initialize" and isinstance(chosen, dict) and isinstance(chosen.get("protocolVersion"), str):
+                self.negotiated = chosen["protocolVersion"]
             out = [_line({"jsonrpc": "2.0", "id": request_id, **reply.body}, reply.served_from)]
             rows = self.index.handshake_rows(method)
             if rows is not None and reply.served_from == self.index.seq(rows[1]):
@@ -150,7 +171,17 @@ class Twin:
         if method in HOUSEKEEPING:
             self.answered += 1
             return [self._housekeeping(method, request_id, params)]
-        found = self.matcher.match(method, params)
+        found: Hit | Miss | None = None
+        differs = None
+        if self.mode != "sequential" and (method in ROUND_METHODS or method in UPDATE_METHODS):
+            # (sequential: the next round comes next anyway)
+            rounds, cursors = self.rounds, self.matcher.cursors
+            retried = (rounds.retry(method, params, cursors) if method in ROUND_METHODS
+                       else rounds.update(method, params, cursors))
+            if retried is not None and self.matcher.take(retried[0]):
+                found, differs = Hit(retried[0]), retried[1]
+        if found is None:
+            found = self.matcher.match(method, params)
         if not isinstance(found, Hit):
             self.missed += 1
             if len(self.unmatched) < LISTED_UNMATCHED:
@@ -161,12 +192,68 @@ class Twin:
         self.last_hit = (self.index.requests[found.position], self.index.answers[found.position])
         prepared = self._prepared(found.position)
         self.matcher.cursors.learn(prepared.cursor)
+        if method in ROUND_METHODS and b'"input_required"' in prepared.tail:
+            self.rounds.answered(found.position, self.index.message(self.index.answers[found.position]))
         token = _progress_token(params)
-        answer = Outgoing(prepared.head + _dumps(request_id) + prepared.tail, prepared.seq)
+        answer = Outgoing(prepared.head + _dumps(request_id) + prepared.tail, prepared.seq, differs=differs)
         if not prepared.before and not prepared.after:
             return [answer]
         return [*self._notifications(prepared.before, prepared.token, token), answer,
                 *self._notifications(prepared.after)]
+
+    @property
+    def revision(self) -> str | None:
+        """The revision of the session: the one ``initialize`` was answered with, else the recorded one."""
+        if self.negotiated is not None:
+            return self.negotiated
+        recorded = self.handshake.initialize
+        result = recorded[1].get("result") if recorded is not None else None
+        version = result.get("protocolVersion") if isinstance(result, dict) else None
+        return version if isinstance(version, str) else None
+
+    def batch_refusal(self, revision: str | None = None) -> Outgoing | None:
+        """The error a batch gets in ``revision`` (by default the session's), None when batches are served."""
+        text = batch_refusal_text(revision or self.revision)
+        return None if text is None else _error(None, INVALID_REQUEST, text)
+
+    def _batch(self, members: list[Any]) -> list[Outgoing]:
+        """A batch of the client's (see the module)."""
+        self.last_hit = None
+        refusal = self.batch_refusal()
+        if refusal is not None:
+            return [refusal]
+        recorded = recorded_batch(self.index, members, self.matcher.cursors)
+        if recorded is not None:
+            self.answered += sum(1 for m in members if isinstance(m, dict) and "id" in m and "method" in m)
+            line, row = recorded
+            return [Outgoing(line, self.index.seq(row))]
+        before: list[Outgoing] = []
+        after: list[Outgoing] = []
+        answers: list[Any] = []
+        misses: list[str] = []
+        for member in members:
+            rpc = jsonrpc.classify(member)[0] if isinstance(member, (dict, list)) else None
+            if rpc is None or rpc.kind in (jsonrpc.BATCH, jsonrpc.INVALID):
+                answers.append(_message(None, INVALID_REQUEST, "Invalid Request: a batch member that is neither a "
+                                                               "request, a notification nor a response"))
+            elif rpc.kind == jsonrpc.NOTIFICATION:
+                before += self._notification(rpc.method or "")
+            elif rpc.kind == jsonrpc.REQUEST and rpc.method in HANDSHAKE_METHODS:
+                answers.append(_message(rpc.id, INVALID_REQUEST, f"Invalid Request: {rpc.method} must not be part "
+                                                                 "of a JSON-RPC batch"))
+            elif rpc.kind == jsonrpc.REQUEST:
+                out = self._request(rpc.method or "", rpc.id, member.get("params"))
+                self.last_hit = None
+                at = next(n for n, o in enumerate(out) if _is_response(o.line))
+                before += out[:at]
+                after += out[at + 1:]
+                answer = out[at]
+                answers.append(json.loads(answer.line))
+                if answer.unmatched is not None:
+                    misses.append(answer.unmatched)
+        if not answers:
+            return before + after
+        return [*before, Outgoing(_dumps(answers), None, "; ".join(misses) or None), *after]
 
     def _prepared(self, position: int) -> _Prepared:
         """What serving the recorded request at ``position`` sends, read from the capture once (kept for the
@@ -254,8 +341,23 @@ def _line(message: dict[str, Any], served_from: int | None = None) -> Outgoing:
     return Outgoing(_dumps(message), served_from)
 
 
-def _error(request_id: Any, code: int, text: str, data: Any = None, unmatched: bool = False) -> Outgoing:
+def _message(request_id: Any, code: int, text: str, data: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": text}
     if data is not None:
         error["data"] = data
-    return Outgoing(_dumps({"jsonrpc": "2.0", "id": request_id, "error": error}), None, text if unmatched else None)
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def _error(request_id: Any, code: int, text: str, data: Any = None, unmatched: bool = False) -> Outgoing:
+    return Outgoing(_dumps(_message(request_id, code, text, data)), None, text if unmatched else None)
+
+
+def _is_response(line: bytes) -> bool:
+    """Whether the twin's ``line`` is a response (not one of the server's notifications)."""
+    if not line.startswith(b'{"jsonrpc":"2.0","id":'):
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return False
+        return isinstance(message, dict) and "method" not in message
+    return True

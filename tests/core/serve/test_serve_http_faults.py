@@ -18,6 +18,7 @@ from test_serve_http import ACCEPT, TIMEOUT, events, rpc, run, served
 
 from inspector.core.capture import read_capture
 from inspector.core.intercept.rules import parse_rules
+from inspector.core.serve.fault_link import FaultToggles
 from inspector.core.serve.faults import JUNK_LINE, JUNK_SSE_FRAME, PADDING_KEY, Faults
 from inspector.core.serve.stdio import ServedCapture
 from inspector.core.wire.events import Direction, Kind
@@ -310,5 +311,25 @@ def test_websocket_sends_a_sampling_request_then_junk_as_a_text_frame_before_the
             await ws.send_text(json.dumps({"jsonrpc": "2.0", "id": asked["id"], "result": ANSWER}))
             assert (await ws.receive_text()).encode() == JUNK_LINE  # junk comes right before the answer
             assert json.loads(await ws.receive_text())["id"] == 4
+
+    run(test)
+
+
+def test_an_oversize_the_window_turned_on_is_said_cleared_once_it_padded_an_answer(capture):
+    faults = Faults([])
+    toggles = FaultToggles(faults)
+    said: list[dict[str, Any]] = []
+    toggles.answer = said.append
+
+    async def test() -> None:
+        async with served(capture, faults=faults) as (server, url), httpx.AsyncClient(timeout=TIMEOUT) as client:
+            server.after_flush = toggles.apply  # as serve --listen links it to a window
+            headers = await session(client, url)
+            toggles.request({"type": "set", "spec": "oversize=20K"})
+            toggles.apply()
+            assert [f["name"] for f in said[-1]["faults"]] == ["oversize"]
+            padded = await client.post(url, json=rpc(1, "tools/call", CALL), headers=headers)
+            assert PADDING_KEY in padded.json()["result"]["_meta"]
+            assert said[-1]["faults"] == [] and len(said) == 2
 
     run(test)
