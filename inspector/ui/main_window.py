@@ -266,10 +266,12 @@ class MainWindow(QMainWindow):
 
     # -- settings --------------------------------------------------------------------------------------
 
-    def open_live(self, target: Target) -> SessionTab:
+    def open_live(self, target: Target, watch: list[Path] | None = None, watch_ignore: list[str] | None = None
+                  ) -> SessionTab:
         """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
         can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
-        line saying why, and nothing is started."""
+        line saying why, and nothing is started. ``watch`` (a stdio target): reload on save, a change under these
+        paths (less ``watch_ignore``'s globs) restarting the server in the tab (:meth:`SessionTab.watch`)."""
         target = self.session_settings.apply(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
@@ -283,11 +285,22 @@ class MainWindow(QMainWindow):
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
             self.session_opened.emit(tab, target)  # a profile's tool baseline: warn when the tools drifted from it
+            if watch and not target.is_http:
+                tab.watch(watch, list(watch_ignore or ()), self.pinned_calls())
         except (TransportError, ValueError, CannotOpen) as exc:  # a URL, header, transport or capture folder no one
             # can use: nothing was started
             tab.cannot_start(str(exc))
         self.add_tab(tab)
         return tab
+
+    def pinned_calls(self) -> int:
+        """How many of the Explorer's last calls run again after each reload (Reload on save)."""
+        from inspector.ui.session.reload import DEFAULT_PINNED, PINNED_SETTING
+
+        try:
+            return max(0, int(self.settings.value(PINNED_SETTING, DEFAULT_PINNED)))  # type: ignore[call-overload]  # QSettings gives object
+        except (TypeError, ValueError):
+            return DEFAULT_PINNED
 
     def _keep_roots(self, target: Target, roots: list[str]) -> None:
         """The explorer's roots, edited: kept in the profile the session came from (a session without one keeps

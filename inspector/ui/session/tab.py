@@ -7,7 +7,7 @@ import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette, QResizeEvent
@@ -27,7 +27,7 @@ from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
 from inspector.core.connect.target import Target
 from inspector.core.explore.catalog import Catalog, Notice
-from inspector.core.explore.history import History
+from inspector.core.explore.history import Call, History
 from inspector.core.explore.listing import LISTS, listed_in
 from inspector.core.notices import What
 from inspector.core.protocol.judge import ProtocolJudge
@@ -58,6 +58,9 @@ from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.session.problem_marks import ProblemMarks
 from inspector.ui.session.room import FormRoom
 from inspector.ui.timeline.model import TimelineModel
+
+if TYPE_CHECKING:  # Reload on save is loaded by the tabs that watch
+    from inspector.ui.session.reload import Reloader, ReloadPanel
 from inspector.ui.timeline.view import TimelineView
 
 #: the answers to each list method an opened capture's composer learns from (the last, with its earlier pages)
@@ -96,6 +99,9 @@ class SessionTab(QWidget):
         self.feed: TimelineFeed | None = None
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
+        #: Reload on save (:meth:`watch`): its logic and its tab
+        self.reloader: Reloader | None = None
+        self.reload_panel: ReloadPanel | None = None
         #: the session's problems (what F8, "problems only", the Problems panel and the rows' colours show)
         self._build()
 
@@ -234,6 +240,28 @@ class SessionTab(QWidget):
         self.composer.set_enabled_for_session(True)
         self._ticker.start()
         live.start()
+
+    def watch(self, paths: list[Path], ignore: list[str], pinned: int) -> None:
+        """Reload on save (a live stdio session): a change under ``paths`` (``ignore``: glob patterns) restarts
+        the server in this tab; the last ``pinned`` calls of the Explorer's history run again after each reload
+        and the Reload tab shows how they and the lists differ from the previous run."""
+        from inspector.ui.session.reload import Reloader, ReloadPanel
+
+        assert self.live is not None and self.explorer.catalog is not None  # attach_live came first
+        history = self.explorer.history
+
+        def calls() -> list[Call]:
+            store = history.store
+            return store.calls(history.profile)[-pinned:] if store is not None and pinned > 0 else []
+
+        if self.reloader is not None:
+            self.reloader.stop()
+        self.reloader = Reloader(self.live, self.explorer.catalog, paths, ignore, calls, self)
+        self.reloader.said.connect(lambda _sentence, _failure: self._update_counts())
+        self.reload_panel = ReloadPanel(self.reloader, self)
+        self.side.addTab(self.reload_panel, "Reload")
+        self.reloader.compared.connect(lambda _c: self.side.setCurrentWidget(self.reload_panel))
+        self.reloader.start()
 
     def _app_rendering(self) -> None:
         self.side.setCurrentWidget(self.apps)
@@ -453,6 +481,9 @@ class SessionTab(QWidget):
 
     def _state_changed(self, state: str, sentence: str) -> None:
         self._update_counts(state, sentence)
+        if state == READY and not self._ticker.isActive():  # up again after a reload (Reload on save)
+            self._ticker.start()
+            self.composer.set_enabled_for_session(True)
         if state in (CLOSED, FAILED):
             self._ticker.stop()
             if self.feed is not None:
@@ -464,6 +495,8 @@ class SessionTab(QWidget):
             self.requests.cancel_all()  # nobody can answer them any more
 
     def _server_known(self, info: ServerInfo) -> None:
+        if self.explorer.catalog is not None:  # again after a reload that followed a failed start: hear changes
+            self.explorer.catalog.attach()
         self.explorer.server_ready()
         self.composer.set_revision(info.protocol_version or "2025-11-25")
         self.intercepted.set_revision(info.protocol_version or "2025-11-25")
@@ -476,10 +509,14 @@ class SessionTab(QWidget):
             return  # taps and captures say their own status
         state = state or self.live.state
         sentence = sentence if sentence is not None else self.live.sentence
-        self.say(live_status(state, sentence, self.live.server, self.live.session.counts,
-                             otel_export.status_words(self.live.exporter),  # --otlp-endpoint
-                             paused=len(self.live.intercept.queue)),
-                 failure=bool(sentence) and self.live.failure)
+        text = live_status(state, sentence, self.live.server, self.live.session.counts,
+                           otel_export.status_words(self.live.exporter),  # --otlp-endpoint
+                           paused=len(self.live.intercept.queue))
+        failure = bool(sentence) and self.live.failure
+        if self.reloader is not None and self.reloader.last is not None:  # the last reload's word stays said
+            reload_sentence, reload_failed = self.reloader.last
+            text, failure = f"{text} · {reload_sentence}", failure or reload_failed
+        self.say(text, failure=failure)
 
     def say(self, text: str, *, failure: bool = False) -> None:
         """Put ``text`` in the status line: red when it says something failed, the palette's text colour
@@ -574,6 +611,8 @@ class SessionTab(QWidget):
         feed: nothing reaches it afterwards (a tap still running keeps recording to its capture)."""
         self.closed = True
         self._ticker.stop()
+        if self.reloader is not None:  # no reload starts while the session ends
+            self.reloader.stop()
         if self.tap_breakpoints is not None:  # what waits at a breakpoint goes on unchanged; the relay decides alone
             self.tap_breakpoints.close()
         if self.serve_faults is not None:  # the twin goes back to its command line's faults

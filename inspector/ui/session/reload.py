@@ -1,0 +1,238 @@
+"""Reload on save in a live stdio session tab: a change under the watched paths restarts the server in the same
+tab (:meth:`LiveSession.reload`), then the pinned calls run again and their answers, with the lists before and
+after, are compared with the previous run (:func:`inspector.core.compare.differ.compare`).
+
+:class:`Reloader` is the logic (a QObject with signals, no widgets): it owns the :class:`~inspector.core.watching.
+Watcher`, runs one reload at a time (changes that come during one make one more after it) and says what came of
+each: ``said`` for the status line ("reloaded in 0.8 s, 1 tool added"), ``compared`` with the comparison.
+:class:`ReloadPanel` is the thin widget beside the timeline that shows the comparison's lines.
+
+Pinned calls: the last :data:`DEFAULT_PINNED` (a setting) tool calls of the Explorer's history for this server.
+A first reload has no previous run: the pinned calls run on the old server before it is restarted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from inspector.core.compare.differ import KIND_NAMES, Comparison, compare
+from inspector.core.compare.report import text_lines
+from inspector.core.compare.sessions import Exchange, ServerRecord, keyed
+from inspector.core.explore.catalog import KINDS, Catalog, Notice
+from inspector.core.explore.history import Call
+from inspector.core.notices import What
+from inspector.core.tasks import Tasks
+from inspector.core.transports.base import TransportError
+from inspector.core.waiting import wait_for
+from inspector.core.watching import Watcher
+from inspector.ui.session.live import LiveSession
+
+#: How many of the Explorer's last calls run again after each reload, unless the setting says otherwise.
+DEFAULT_PINNED = 3
+#: The QSettings key of that number (Session > Reload on save…).
+PINNED_SETTING = "session/reload_pinned_calls"
+
+
+class Reloader(QObject):
+    """Restarts ``live``'s server on each debounced change under ``paths`` (``ignore``: glob patterns), reruns the
+    pinned calls (``pinned()``: the calls to make) and compares them and the lists with the previous run."""
+
+    said = Signal(str, bool)  #: a sentence for the status line, and whether it says something failed
+    compared = Signal(object)  #: the :class:`Comparison` of the previous run with this one
+    changed = Signal(list)  #: the changed files a reload starts for
+
+    def __init__(self, live: LiveSession, catalog: Catalog, paths: list[Path], ignore: list[str],
+                 pinned: Callable[[], list[Call]], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.live, self.catalog, self.paths, self.ignore, self.pinned = live, catalog, paths, ignore, pinned
+        self.tasks = Tasks(report=lambda sentence: self.said.emit(sentence, True))
+        self.watcher: Watcher | None = None
+        self.previous: list[Exchange] | None = None  #: the pinned calls' last run
+        self._busy = False
+        self._waiting: set[str] = set()  #: files changed during a reload: one more reload after it
+        self.reloads = 0  #: reloads done (ok or not)
+        #: what the last reload came to, and whether it failed: the status line keeps saying it
+        self.last: tuple[str, bool] | None = None
+        self.said.connect(lambda sentence, failure: setattr(self, "last", (sentence, failure)))
+
+    def start(self) -> None:
+        """Watch from now on (the session restarts on the next change)."""
+        self.live.reloads = True
+        self.watcher = Watcher(self.paths, self.on_change, asyncio.get_event_loop(), self.ignore,
+                               on_error=lambda sentence: self.said.emit(sentence, True))
+        self.watcher.start()
+
+    def stop(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+        self.live.reloads = False
+
+    def on_change(self, files: list[str]) -> None:
+        """A debounced batch of changed files: reload now, or after the reload under way."""
+        if self._busy:
+            self._waiting.update(files)
+            return
+        self._busy = True
+        self.tasks.spawn(self._reload(files), "reloading the server")
+
+    async def _reload(self, files: list[str]) -> None:
+        try:
+            while True:
+                self.changed.emit(files)
+                await self.reload(files)
+                if not self._waiting or self.live.finished:
+                    return
+                files, self._waiting = sorted(self._waiting), set()
+        finally:
+            self._busy = False
+
+    async def reload(self, files: list[str]) -> Comparison | None:
+        """One reload: the pinned calls' first run if there is none yet, the restart, the lists again, the pinned
+        calls again, and the comparison (None when the server did not come up)."""
+        before = self.interface()
+        if self.previous is None and self.live.state == "ready":
+            self.previous = await self.run_pinned()
+        began = time.monotonic()
+        listed = self._listing_waiter()
+        ok = await self.live.reload(files)
+        took = time.monotonic() - began
+        self.reloads += 1
+        if not ok:
+            listed.cancel()
+            await self._failed(took)
+            return None
+        try:
+            await wait_for(asyncio.shield(listed), self.live.target.timeout or 30)
+        except TimeoutError:
+            pass  # compared with what was listed in time; the Explorer says what failed
+        run = await self.run_pinned()
+        a = ServerRecord("before the reload", interface=before, exchanges=self.previous or [])
+        b = ServerRecord("after the reload", interface=self.interface(), exchanges=run)
+        comparison = compare(a, b)
+        self.previous = run
+        self.said.emit(f"reloaded in {took:.1f} s, {summary(comparison)}", False)
+        self.compared.emit(comparison)
+        return comparison
+
+    def interface(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """What the Explorer has listed, by kind and key (the kinds the server declares)."""
+        if not self.catalog.loaded:
+            return {}
+        return {kind: keyed(kind, self.catalog.items[kind]) for kind in KINDS if self.catalog.declares(kind)}
+
+    def _listing_waiter(self) -> asyncio.Future[None]:
+        """Done once every kind the restarted server declares has been listed (or failed to be)."""
+        future: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+        seen: set[str] = set()
+
+        def notice(event: Notice) -> None:
+            if future.done() or event.kind is None or event.what not in (What.LISTED, What.LIST_FAILED):
+                return
+            seen.add(event.kind)
+            if all(kind in seen for kind in KINDS if self.catalog.declares(kind)):
+                future.set_result(None)
+
+        def ready(_info: object) -> None:  # a server that declares nothing lists nothing
+            if not any(self.catalog.declares(kind) for kind in KINDS) and not future.done():
+                future.set_result(None)
+
+        self.catalog.listeners.append(notice)
+        self.live.server_known.connect(ready)
+
+        def done(_: object) -> None:
+            if notice in self.catalog.listeners:
+                self.catalog.listeners.remove(notice)
+            self.live.server_known.disconnect(ready)
+
+        future.add_done_callback(done)
+        return future
+
+    async def run_pinned(self) -> list[Exchange]:
+        """Each pinned call made once, in order, as an :class:`Exchange` (an answer that does not come is one
+        with no response)."""
+        session = self.live.session
+        exchanges: list[Exchange] = []
+        for call in self.pinned():
+            params = {"name": call.tool, "arguments": call.arguments}
+            exchange = Exchange(0, "tools/call", params)
+            if session is None or session.closed:
+                exchanges.append(exchange)
+                continue
+            began = time.monotonic()
+            try:
+                answer = await session.request("tools/call", params, timeout=self.live.target.timeout or 30)
+            except TransportError:
+                exchanges.append(exchange)
+                continue
+            exchange.seq, exchange.response_seq = answer.seq, answer.seq
+            exchange.latency = time.monotonic() - began
+            message = answer.json()
+            exchange.response = message if isinstance(message, dict) else None
+            exchanges.append(exchange)
+        return exchanges
+
+    async def _failed(self, took: float) -> None:
+        """The server did not come up: its sentence, and the doctor's first failing step (its stderr is in the
+        stderr tab already)."""
+        from inspector.core.doctor.runner import diagnose
+
+        sentence = f"reload failed after {took:.1f} s: {self.live.sentence}"
+        self.said.emit(sentence + "; asking the doctor…", True)
+        try:
+            report = await diagnose(self.live.target, timeout=min(self.live.target.timeout or 10, 10))
+        except Exception as exc:  # the doctor is a help here: its own failure is said, not raised
+            self.said.emit(f"{sentence}; the doctor could not run ({exc})", True)
+            return
+        first = report.first_failure
+        step = f"the doctor's first failing step, {first.step}: {first.detail}" if first is not None else \
+            "the doctor found nothing wrong on a fresh start"
+        self.said.emit(f"{sentence}; {step}; the next change tries again", True)
+
+
+def summary(comparison: Comparison) -> str:
+    """``1 tool added, 2 prompts changed; 1 pinned call answered differently``, or ``nothing changed``."""
+    counts = Counter((change.kind, change.change) for change in comparison.interface)
+    parts = [f"{n} {KIND_NAMES[kind]}{'' if n == 1 else 's'} {change}" for (kind, change), n in counts.items()]
+    differing = {change.label for change in comparison.behaviour if change.counts}
+    if differing:
+        n = len(differing)
+        parts.append(f"{n} pinned call{'' if n == 1 else 's'} answered differently")
+    return ", ".join(parts) or "nothing changed"
+
+
+class ReloadPanel(QWidget):
+    """The comparison of the last reload, as the ``diff`` command prints it (read-only text)."""
+
+    def __init__(self, reloader: Reloader, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel(f"Watching {', '.join(p.name for p in reloader.paths)}: the next save reloads "
+                              "the server.", self)
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setWordWrap(True)
+        self.text = QPlainTextEdit(self)
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setFont(QFont("monospace"))
+        self.text.setPlaceholderText("After each reload, the pinned calls' answers and the lists are compared "
+                                     "with the previous run here.")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.text, 1)
+        reloader.changed.connect(lambda files: self.heading.setText(
+            f"Reloading after a change to {', '.join(Path(f).name for f in files)}…"))
+        reloader.said.connect(lambda sentence, _failure: self.heading.setText(sentence))
+        reloader.compared.connect(self.show_comparison)
+
+    def show_comparison(self, comparison: Comparison) -> None:
+        self.text.setPlainText("\n".join(text_lines(comparison)))
