@@ -99,7 +99,7 @@ class Reloader(QObject):
     async def reload(self, files: list[str]) -> Comparison | None:
         """One reload: the pinned calls' first run if there is none yet, the restart, the lists again, the pinned
         calls again, and the comparison (None when the server did not come up)."""
-        before = self.interface()
+        before, who_before = self.interface(), self._who()
         if self.previous is None and self.live.state == "ready":
             self.previous = await self.run_pinned()
         began = time.monotonic()
@@ -116,13 +116,18 @@ class Reloader(QObject):
         except TimeoutError:
             pass  # compared with what was listed in time; the Explorer says what failed
         run = await self.run_pinned()
-        a = ServerRecord("before the reload", interface=before, exchanges=self.previous or [])
-        b = ServerRecord("after the reload", interface=self.interface(), exchanges=run)
+        a = ServerRecord("before the reload", *who_before, interface=before, exchanges=self.previous or [])
+        b = ServerRecord("after the reload", *self._who(), interface=self.interface(), exchanges=run)
         comparison = compare(a, b)
         self.previous = run
         self.said.emit(f"reloaded in {took:.1f} s, {summary(comparison)}", False)
         self.compared.emit(comparison)
         return comparison
+
+    def _who(self) -> tuple[str | None, str | None]:
+        """The server's name and version, as its handshake said."""
+        server = self.live.server
+        return (server.name, server.version) if server is not None else (None, None)
 
     def interface(self) -> dict[str, dict[str, dict[str, Any]]]:
         """What the Explorer has listed, by kind and key (the kinds the server declares)."""
@@ -221,7 +226,7 @@ class ReloadPanel(QWidget):
         self.heading.setWordWrap(True)
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # beside the timeline: narrow
         self.text.setFont(QFont("monospace"))
         self.text.setPlaceholderText("After each reload, the pinned calls' answers and the lists are compared "
                                      "with the previous run here.")
