@@ -271,7 +271,8 @@ class MainWindow(QMainWindow):
         """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
         can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
         line saying why, and nothing is started. ``watch`` (a stdio target): reload on save, a change under these
-        paths (less ``watch_ignore``'s globs) restarting the server in the tab (:meth:`SessionTab.watch`)."""
+        paths (less ``watch_ignore``'s globs) restarting the server in the tab
+        (:func:`inspector.ui.session.reload.watch`)."""
         target = self.session_settings.apply(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
@@ -286,7 +287,9 @@ class MainWindow(QMainWindow):
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
             self.session_opened.emit(tab, target)  # a profile's tool baseline: warn when the tools drifted from it
             if watch and not target.is_http:
-                tab.watch(watch, list(watch_ignore or ()), self.pinned_calls())
+                from inspector.ui.session.reload import watch as reload_on_save
+
+                reload_on_save(tab, watch, list(watch_ignore or ()), self.pinned_calls())
         except (TransportError, ValueError, CannotOpen) as exc:  # a URL, header, transport or capture folder no one
             # can use: nothing was started
             tab.cannot_start(str(exc))

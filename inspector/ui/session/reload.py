@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
@@ -35,6 +35,9 @@ from inspector.core.transports.base import TransportError
 from inspector.core.waiting import wait_for
 from inspector.core.watching import Watcher
 from inspector.ui.session.live import LiveSession
+
+if TYPE_CHECKING:
+    from inspector.ui.session.tab import SessionTab
 
 #: How many of the Explorer's last calls run again after each reload, unless the setting says otherwise.
 DEFAULT_PINNED = 3
@@ -202,6 +205,32 @@ class Reloader(QObject):
         step = f"the doctor's first failing step, {first.step}: {first.detail}" if first is not None else \
             "the doctor found nothing wrong on a fresh start"
         self.said.emit(f"{sentence}; {step}; the next change tries again", True)
+
+
+def watch(tab: SessionTab, paths: list[Path], ignore: list[str], pinned: int) -> Reloader:
+    """Reload on save for ``tab``'s live stdio session: a change under ``paths`` (``ignore``: glob patterns)
+    restarts the server in the tab; the last ``pinned`` calls of the Explorer's history run again after each
+    reload and the tab's Reload tab shows how they and the lists differ from the previous run. Watching again
+    replaces the watch."""
+    assert tab.live is not None and tab.explorer.catalog is not None  # attach_live came first
+    history = tab.explorer.history
+
+    def calls() -> list[Call]:
+        store = history.store
+        return store.calls(history.profile)[-pinned:] if store is not None and pinned > 0 else []
+
+    if tab.reloader is not None:
+        tab.reloader.stop()
+    if tab.reload_panel is not None:
+        tab.side.removeTab(tab.side.indexOf(tab.reload_panel))
+        tab.reload_panel.deleteLater()
+    reloader = tab.reloader = Reloader(tab.live, tab.explorer.catalog, paths, ignore, calls, tab)
+    reloader.said.connect(lambda _sentence, _failure: tab.update_counts())
+    panel = tab.reload_panel = ReloadPanel(reloader, tab)
+    tab.side.addTab(panel, "Reload")
+    reloader.compared.connect(lambda _comparison: tab.side.setCurrentWidget(panel))
+    reloader.start()
+    return reloader
 
 
 def summary(comparison: Comparison) -> str:

@@ -27,7 +27,7 @@ from inspector.core.capture.index import CaptureIndex, PartialEvent
 from inspector.core.capture.live import TapIndex
 from inspector.core.connect.target import Target
 from inspector.core.explore.catalog import Catalog, Notice
-from inspector.core.explore.history import Call, History
+from inspector.core.explore.history import History
 from inspector.core.explore.listing import LISTS, listed_in
 from inspector.core.notices import What
 from inspector.core.protocol.judge import ProtocolJudge
@@ -99,7 +99,7 @@ class SessionTab(QWidget):
         self.feed: TimelineFeed | None = None
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
-        #: Reload on save (:meth:`watch`): its logic and its tab
+        #: Reload on save (:func:`inspector.ui.session.reload.watch`): its logic and its tab
         self.reloader: Reloader | None = None
         self.reload_panel: ReloadPanel | None = None
         #: the session's problems (what F8, "problems only", the Problems panel and the rows' colours show)
@@ -204,7 +204,7 @@ class SessionTab(QWidget):
             else None)))
         self.explorer.break_on_tool.connect(live.intercept.add_tool)
         self.explorer.break_on_tool.connect(lambda _name: self.side.setCurrentWidget(self.breakpoints))
-        live.intercept.paused_changed.connect(lambda _count: self._update_counts())
+        live.intercept.paused_changed.connect(lambda _count: self.update_counts())
         if live.login is not None:  # an OAuth-protected server: its sign-in, step by step
             from inspector.ui.panels.auth import AuthPanel
 
@@ -240,28 +240,6 @@ class SessionTab(QWidget):
         self.composer.set_enabled_for_session(True)
         self._ticker.start()
         live.start()
-
-    def watch(self, paths: list[Path], ignore: list[str], pinned: int) -> None:
-        """Reload on save (a live stdio session): a change under ``paths`` (``ignore``: glob patterns) restarts
-        the server in this tab; the last ``pinned`` calls of the Explorer's history run again after each reload
-        and the Reload tab shows how they and the lists differ from the previous run."""
-        from inspector.ui.session.reload import Reloader, ReloadPanel
-
-        assert self.live is not None and self.explorer.catalog is not None  # attach_live came first
-        history = self.explorer.history
-
-        def calls() -> list[Call]:
-            store = history.store
-            return store.calls(history.profile)[-pinned:] if store is not None and pinned > 0 else []
-
-        if self.reloader is not None:
-            self.reloader.stop()
-        self.reloader = Reloader(self.live, self.explorer.catalog, paths, ignore, calls, self)
-        self.reloader.said.connect(lambda _sentence, _failure: self._update_counts())
-        self.reload_panel = ReloadPanel(self.reloader, self)
-        self.side.addTab(self.reload_panel, "Reload")
-        self.reloader.compared.connect(lambda _c: self.side.setCurrentWidget(self.reload_panel))
-        self.reloader.start()
 
     def _app_rendering(self) -> None:
         self.side.setCurrentWidget(self.apps)
@@ -450,7 +428,7 @@ class SessionTab(QWidget):
     def _rows_arrived(self) -> None:
         self.timeline.catch_up()
         if self.live is not None:
-            self._update_counts()
+            self.update_counts()
             self.composer.refresh()  # an id the composer warned about may have been answered
         elif self.index is None:
             self._tap_status("live" if self.feed is not None and not self.feed.detached else "ended")
@@ -480,7 +458,7 @@ class SessionTab(QWidget):
             self.model.refresh_pending()
 
     def _state_changed(self, state: str, sentence: str) -> None:
-        self._update_counts(state, sentence)
+        self.update_counts(state, sentence)
         if state == READY and not self._ticker.isActive():  # up again after a reload (Reload on save)
             self._ticker.start()
             self.composer.set_enabled_for_session(True)
@@ -504,7 +482,7 @@ class SessionTab(QWidget):
             self.title = info.name
             self.title_changed.emit(info.name)
 
-    def _update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
+    def update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
         if self.live is None or self.live.session is None:
             return  # taps and captures say their own status
         state = state or self.live.state
