@@ -361,6 +361,24 @@ class MainWindow(QMainWindow):
         self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
         self.tabs.setCurrentWidget(new)
 
+    def reload_on_save_current(self, paths: list[Path] | None = None) -> None:
+        """Session > Reload on save…: on for the current live stdio session, watching ``paths`` (else what the
+        person chooses); when it is on and no paths are given, off."""
+        from inspector.ui.session import reload
+
+        tab = self.current_tab()
+        if tab is None or tab.live is None or tab.live.target.is_http or tab.live.finished:
+            self.say("Reload on save works on a live session with a server command (stdio).")
+            return
+        if paths is None and reload.unwatch(tab):
+            tab.update_counts()
+            self.say("Reload on save is off: saving no longer restarts the server.")
+            return
+        chosen = paths if paths is not None else reload.ask_paths(self)
+        if chosen:
+            reload.watch(tab, chosen, [], self.pinned_calls())
+            self.say(f"Reload on save: a change to {', '.join(p.name for p in chosen)} restarts the server.")
+
     def stop_current(self) -> None:
         tab = self.current_tab()
         if tab is not None and tab.live is not None:

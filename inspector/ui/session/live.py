@@ -215,6 +215,13 @@ class LiveSession(QObject):
             if self._restarting or session.closed:
                 await self._restarted.wait()
 
+    def set_reloads(self, on: bool) -> None:
+        """Whether the session lives on between servers (Reload on save). Turned off, a session whose server is
+        gone (it exited, or a restart failed) ends now."""
+        self.reloads = on
+        if not on:
+            self._restarted.set()
+
     def _new_transport(self) -> Any:
         """A transport for the restarted server, made as :meth:`make_session` made the first (the decoder's
         parses shared with the tab's judge, every message through the session's breakpoints)."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.core.compare.differ import KIND_NAMES, Comparison, compare
 from inspector.core.compare.report import text_lines
@@ -69,7 +69,7 @@ class Reloader(QObject):
 
     def start(self) -> None:
         """Watch from now on (the session restarts on the next change)."""
-        self.live.reloads = True
+        self.live.set_reloads(True)
         self.watcher = Watcher(self.paths, self.on_change, asyncio.get_event_loop(), self.ignore,
                                on_error=lambda sentence: self.said.emit(sentence, True))
         self.watcher.start()
@@ -78,7 +78,7 @@ class Reloader(QObject):
         if self.watcher is not None:
             self.watcher.stop()
             self.watcher = None
-        self.live.reloads = False
+        self.live.set_reloads(False)
 
     def on_change(self, files: list[str]) -> None:
         """A debounced batch of changed files: reload now, or after the reload under way."""
@@ -219,11 +219,7 @@ def watch(tab: SessionTab, paths: list[Path], ignore: list[str], pinned: int) ->
         store = history.store
         return store.calls(history.profile)[-pinned:] if store is not None and pinned > 0 else []
 
-    if tab.reloader is not None:
-        tab.reloader.stop()
-    if tab.reload_panel is not None:
-        tab.side.removeTab(tab.side.indexOf(tab.reload_panel))
-        tab.reload_panel.deleteLater()
+    unwatch(tab)
     reloader = tab.reloader = Reloader(tab.live, tab.explorer.catalog, paths, ignore, calls, tab)
     reloader.said.connect(lambda _sentence, _failure: tab.update_counts())
     panel = tab.reload_panel = ReloadPanel(reloader, tab)
@@ -231,6 +227,37 @@ def watch(tab: SessionTab, paths: list[Path], ignore: list[str], pinned: int) ->
     reloader.compared.connect(lambda _comparison: tab.side.setCurrentWidget(panel))
     reloader.start()
     return reloader
+
+
+def unwatch(tab: SessionTab) -> bool:
+    """Reload on save off for ``tab`` (its Reload tab goes); whether it was on."""
+    was_on = tab.reloader is not None
+    if tab.reloader is not None:
+        tab.reloader.stop()
+        tab.reloader = None
+    if tab.reload_panel is not None:
+        tab.side.removeTab(tab.side.indexOf(tab.reload_panel))
+        tab.reload_panel.deleteLater()
+        tab.reload_panel = None
+    return was_on
+
+
+def ask_paths(parent: QWidget) -> list[Path]:
+    """What to watch, chosen by the person: a file (the server's own, usually) or a folder; [] when cancelled."""
+    box = QMessageBox(QMessageBox.Icon.Question, "Reload on save",
+                      "Restart the server in this tab whenever a file is saved. Watch one file or a whole folder?",
+                      QMessageBox.StandardButton.Cancel, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    file_button = box.addButton("A file…", QMessageBox.ButtonRole.AcceptRole)
+    folder_button = box.addButton("A folder…", QMessageBox.ButtonRole.AcceptRole)
+    box.exec()
+    if box.clickedButton() is file_button:
+        chosen, _ = QFileDialog.getOpenFileName(parent, "Reload on save: the file to watch")
+    elif box.clickedButton() is folder_button:
+        chosen = QFileDialog.getExistingDirectory(parent, "Reload on save: the folder to watch")
+    else:
+        return []
+    return [Path(chosen)] if chosen else []
 
 
 def summary(comparison: Comparison) -> str:

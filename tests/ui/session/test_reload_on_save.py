@@ -106,3 +106,26 @@ def test_a_server_that_fails_to_start_after_a_change_says_why_and_the_next_chang
         wait(qloop, lambda: "reloaded in" in tab.status.text(), "the next change to bring the server back")
         wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the tools again")
         assert tab.live.state == "ready"
+
+
+def test_session_reload_on_save_turns_watching_on_for_a_live_tab_and_off_again(qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    with open_test_window(qloop, tmp_path) as win:
+        tab = win.open_live(Target(name="weather", argv=[sys.executable, str(server)], handshake="legacy"))
+        wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the server's tools")
+        assert tab.reloader is None and win.menu_actions["reload_on_save"].isEnabled()
+
+        win.reload_on_save_current([server])  # Session > Reload on save…, the file chosen
+        assert "restarts the server" in win.statusBar().currentMessage()
+        write_server(server, "rain", EXTRA_TOOL)
+        wait(qloop, lambda: "reloaded in" in tab.status.text(),
+             "the reload the menu turned on")
+        wait(qloop, lambda: tab.explorer.tools.tool_list.count() == 2, "the new tool listed")
+
+        win.reload_on_save_current()  # chosen again: off
+        assert tab.reloader is None and tab.reload_panel is None
+        assert "Reload on save is off" in win.statusBar().currentMessage()
+        assert tab.live.state == "ready"  # the server stays up
