@@ -5,13 +5,16 @@ every test starting the server, calling one tool and checking the answer:
 
 - ``test_plugin.py``: ``@pytest.mark.mcp_server(sys.executable, "server.py")`` and the ``mcp_client`` fixture (the
   session recorded to a capture, the exchanges checked, the client synchronous);
-- ``test_bare.py``: the same server started by the bare SDK client (``mcp.Client`` over stdio in ``asyncio.run``),
-  the baseline: what starting, greeting and stopping the server costs without the plugin.
+- ``test_raw.py``: the baseline, the server's own start: the same server started with ``subprocess.Popen`` and
+  spoken to by hand (initialize, initialized, the call, one JSON line each; then stdin closed and the server's
+  own exit waited for, as the specification's shutdown has it): the server's own start and stop;
+- ``test_bare.py``: the same with the bare SDK client (``mcp.Client`` over stdio in ``asyncio.run``), for
+  comparison with what a developer would write without the plugin.
 
 Each file runs in its own ``python -m pytest -p no:randomly`` in the project, the two alternated ``--repeat``
 times; a conftest adds up each test's setup, call and teardown (pytest's own start is left out). Printed: the
-median ms per test of each, their ratio, and what the plugin adds per test (plugin less bare), with the first
-test (which imports the inspector's core) apart.
+median ms per test of each, its ratio to the raw baseline, and what the plugin adds per test (plugin less raw),
+with the first test of each run (which imports the inspector's core, or the SDK) apart.
 
     python benchmarks/pytest_plugin_cost.py [--tests 20] [--repeat 3]
 """
@@ -85,6 +88,37 @@ def test_greets(n):
     assert asyncio.run(greet(n)) == f"Hello, Ada {{n}}!"
 '''
 
+RAW_TESTS = '''
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SERVER = str(Path(__file__).parent / "server.py")
+
+
+def send(server, message):
+    server.stdin.write(json.dumps(message).encode() + b"\\n")
+    server.stdin.flush()
+
+
+@pytest.mark.parametrize("n", range({n}))
+def test_greets(n):
+    server = subprocess.Popen([sys.executable, SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    send(server, {{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {{
+        "protocolVersion": "2025-11-25", "capabilities": {{}}, "clientInfo": {{"name": "raw", "version": "1"}}}}}})
+    assert json.loads(server.stdout.readline())["id"] == 1
+    send(server, {{"jsonrpc": "2.0", "method": "notifications/initialized"}})
+    send(server, {{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                  "params": {{"name": "greet", "arguments": {{"name": f"Ada {{n}}"}}}}}})
+    answer = json.loads(server.stdout.readline())
+    assert answer["result"]["content"][0]["text"] == f"Hello, Ada {{n}}!"
+    server.stdin.close()  # the specification's shutdown: stdin closed, the server exits by itself
+    assert server.wait(10) == 0
+'''
+
 # each test's setup + call + teardown, written where the benchmark reads it (pytest's own start left out)
 CONFTEST = '''
 import json
@@ -107,6 +141,7 @@ def make_project(folder: Path, n: int) -> None:
     (folder / "server.py").write_text(SERVER, encoding="utf-8")
     (folder / "test_plugin.py").write_text(textwrap.dedent(PLUGIN_TESTS.format(n=n)), encoding="utf-8")
     (folder / "test_bare.py").write_text(textwrap.dedent(BARE_TESTS.format(n=n)), encoding="utf-8")
+    (folder / "test_raw.py").write_text(textwrap.dedent(RAW_TESTS.format(n=n)), encoding="utf-8")
     (folder / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")  # the project's own root, not the repo's
 
@@ -140,23 +175,25 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="plugin-cost-") as temp:
         folder = Path(temp)
         make_project(folder, args.tests)
-        plugin: list[float] = []
-        bare: list[float] = []
-        first_plugin: list[float] = []
-        first_bare: list[float] = []
+        arms = {"test_raw.py": ([], []), "test_plugin.py": ([], []), "test_bare.py": ([], [])}
         for _ in range(args.repeat):
-            for file, into, first in (("test_plugin.py", plugin, first_plugin), ("test_bare.py", bare, first_bare)):
+            for file, (later, first) in arms.items():
                 durations = run(folder, file)
                 first.append(durations[0])
-                into.extend(durations[1:])
-    p, b = statistics.median(plugin) * 1000, statistics.median(bare) * 1000
-    print(f"{args.tests} tests x {args.repeat} runs each, alternated; median ms per test (the first test of a run "
-          "apart)")
-    print("| run | ms per test | x bare | first test ms |")
+                later.extend(durations[1:])
+    ms = {file: statistics.median(later) * 1000 for file, (later, _first) in arms.items()}
+    firsts = {file: statistics.median(first) * 1000 for file, (_later, first) in arms.items()}
+    raw = ms["test_raw.py"]
+    print(f"{args.tests} tests x {args.repeat} runs of each file, alternated; median ms per test (the first test of "
+          "a run apart)")
+    print("| run | ms per test | x raw | first test ms |")
     print("|---|---|---|---|")
-    print(f"| bare SDK client (baseline) | {b:.1f} | 1.00 | {statistics.median(first_bare) * 1000:.0f} |")
-    print(f"| mcp_client fixture | {p:.1f} | {p / b:.2f} | {statistics.median(first_plugin) * 1000:.0f} |")
-    print(f"the plugin adds {p - b:+.1f} ms per test (bar: at most 50 ms)")
+    for file, label in (("test_raw.py", "raw: Popen and JSON lines (baseline)"),
+                        ("test_plugin.py", "mcp_client fixture (the plugin)"),
+                        ("test_bare.py", "bare SDK client (mcp.Client)")):
+        print(f"| {label} | {ms[file]:.1f} | {ms[file] / raw:.2f} | {firsts[file]:.0f} |")
+    print(f"the plugin adds {ms['test_plugin.py'] - raw:+.1f} ms per test to the server's own start (bar: at most "
+          f"50 ms); the SDK client adds {ms['test_bare.py'] - raw:+.1f} ms")
     return 0
 
 

@@ -7,8 +7,10 @@ Watcher`, runs one reload at a time (changes that come during one make one more 
 each: ``said`` for the status line ("reloaded in 0.8 s, 1 tool added"), ``compared`` with the comparison.
 :class:`ReloadPanel` is the thin widget beside the timeline that shows the comparison's lines.
 
-Pinned calls: the last :data:`DEFAULT_PINNED` (a setting) tool calls of the Explorer's history for this server.
-A first reload has no previous run: the pinned calls run on the old server before it is restarted.
+Pinned calls: the requests of a collection the person pinned (Pin a collection… in the Reload tab; the file is
+read again at each reload, so its edits count), else the last :data:`DEFAULT_PINNED` (a setting) tool calls of the
+Explorer's history for this server. A first reload has no previous run: the pinned calls run on the old server
+before it is restarted; pinning another collection starts again from there.
 """
 
 from __future__ import annotations
@@ -22,8 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from inspector.core.collections.format import CollectionError
+from inspector.core.collections.format import load as load_collection
 from inspector.core.compare.differ import KIND_NAMES, Comparison, compare
 from inspector.core.compare.report import text_lines
 from inspector.core.compare.sessions import Exchange, ServerRecord, keyed
@@ -47,16 +60,19 @@ PINNED_SETTING = "session/reload_pinned_calls"
 
 class Reloader(QObject):
     """Restarts ``live``'s server on each debounced change under ``paths`` (``ignore``: glob patterns), reruns the
-    pinned calls (``pinned()``: the calls to make) and compares them and the lists with the previous run."""
+    pinned calls (the requests of :attr:`collection` when one is pinned, else ``history()``'s calls) and compares
+    them and the lists with the previous run."""
 
     said = Signal(str, bool)  #: a sentence for the status line, and whether it says something failed
     compared = Signal(object)  #: the :class:`Comparison` of the previous run with this one
     changed = Signal(list)  #: the changed files a reload starts for
+    pins_changed = Signal(str)  #: what is pinned now, in a few words
 
     def __init__(self, live: LiveSession, catalog: Catalog, paths: list[Path], ignore: list[str],
-                 pinned: Callable[[], list[Call]], parent: QObject | None = None) -> None:
+                 history: Callable[[], list[Call]], parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.live, self.catalog, self.paths, self.ignore, self.pinned = live, catalog, paths, ignore, pinned
+        self.live, self.catalog, self.paths, self.ignore, self.history = live, catalog, paths, ignore, history
+        self.collection: Path | None = None  #: the pinned collection's file, if one is pinned
         self.tasks = Tasks(report=lambda sentence: self.said.emit(sentence, True))
         self.watcher: Watcher | None = None
         self.previous: list[Exchange] | None = None  #: the pinned calls' last run
@@ -165,20 +181,45 @@ class Reloader(QObject):
         future.add_done_callback(done)
         return future
 
+    def pin_collection(self, path: Path | None) -> None:
+        """Pin the collection at ``path`` (None: the History's last calls again); the next reload runs its
+        requests first on the server as it is, and compares later runs with that."""
+        self.collection = path
+        self.previous = None
+        self.pins_changed.emit(self.pins_text())
+
+    def pins_text(self) -> str:
+        """What runs after each reload, in a few words."""
+        if self.collection is not None:
+            return f"Pinned: the collection {self.collection.name}."
+        count = len(self.history())
+        return f"Pinned: the History's last {count} call{'' if count == 1 else 's'}." if count else \
+            "Pinned: nothing yet (call a tool in the Explorer, or pin a collection)."
+
+    def pinned(self) -> list[tuple[str, Any]]:
+        """The requests to make after each reload, as (method, params)."""
+        if self.collection is None:
+            return [("tools/call", {"name": call.tool, "arguments": call.arguments}) for call in self.history()]
+        try:
+            collection = load_collection(self.collection)
+        except (CollectionError, OSError) as exc:
+            self.said.emit(f"the pinned collection cannot be read: {exc}", True)
+            return []
+        return [(request.method, request.params) for request in collection.requests]
+
     async def run_pinned(self) -> list[Exchange]:
         """Each pinned call made once, in order, as an :class:`Exchange` (an answer that does not come is one
         with no response)."""
         session = self.live.session
         exchanges: list[Exchange] = []
-        for call in self.pinned():
-            params = {"name": call.tool, "arguments": call.arguments}
-            exchange = Exchange(0, "tools/call", params)
+        for method, params in self.pinned():
+            exchange = Exchange(0, method, params)
             if session is None or session.closed:
                 exchanges.append(exchange)
                 continue
             began = time.monotonic()
             try:
-                answer = await session.request("tools/call", params, timeout=self.live.target.timeout or 30)
+                answer = await session.request(method, params, timeout=self.live.target.timeout or 30)
             except TransportError:
                 exchanges.append(exchange)
                 continue
@@ -286,14 +327,40 @@ class ReloadPanel(QWidget):
         self.text.setFont(QFont("monospace"))
         self.text.setPlaceholderText("After each reload, the pinned calls' answers and the lists are compared "
                                      "with the previous run here.")
+        self.reloader = reloader
+        self.pins = QLabel(reloader.pins_text(), self)
+        self.pins.setTextFormat(Qt.TextFormat.PlainText)
+        self.pins.setWordWrap(True)
+        self.pin_button = QPushButton("Pin a collection…", self)
+        self.pin_button.clicked.connect(self.choose_collection)
+        self.unpin_button = QPushButton("Unpin", self)
+        self.unpin_button.clicked.connect(lambda: reloader.pin_collection(None))
+        self.unpin_button.hide()
+        pins = QHBoxLayout()
+        pins.addWidget(self.pins, 1)
+        pins.addWidget(self.pin_button)
+        pins.addWidget(self.unpin_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
+        layout.addLayout(pins)
         layout.addWidget(self.text, 1)
+        reloader.pins_changed.connect(self._pins_changed)
+        reloader.compared.connect(lambda _c: self.pins.setText(reloader.pins_text()))
         reloader.changed.connect(lambda files: self.heading.setText(
             f"Reloading after a change to {', '.join(Path(f).name for f in files)}…"))
         reloader.said.connect(lambda sentence, _failure: self.heading.setText(sentence))
         reloader.compared.connect(self.show_comparison)
+
+    def choose_collection(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileName(self, "Pin a collection: its requests run after each reload",
+                                                filter="Collections (*.json);;All files (*)")
+        if chosen:
+            self.reloader.pin_collection(Path(chosen))
+
+    def _pins_changed(self, text: str) -> None:
+        self.pins.setText(text)
+        self.unpin_button.setVisible(self.reloader.collection is not None)
 
     def show_comparison(self, comparison: Comparison) -> None:
         self.text.setPlainText("\n".join(text_lines(comparison)))

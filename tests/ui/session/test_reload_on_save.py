@@ -129,3 +129,24 @@ def test_session_reload_on_save_turns_watching_on_for_a_live_tab_and_off_again(q
         assert tab.reloader is None and tab.reload_panel is None
         assert "Reload on save is off" in win.statusBar().currentMessage()
         assert tab.live.state == "ready"  # the server stays up
+
+
+def test_a_pinned_collection_runs_after_the_reload_instead_of_the_history(qtbot, qloop, tmp_path):
+    from inspector.core.collections.format import Collection, SavedRequest
+
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    pinned = tmp_path / "weather.json"
+    Collection("weather", [SavedRequest("forecast", "tools/call", {"name": "forecast", "arguments": {}})]).save(pinned)
+    with open_test_window(qloop, tmp_path) as win:
+        tab = weather_tab(win, qloop, tmp_path, server, pinned=False)  # nothing in the History
+        assert "nothing yet" in tab.reload_panel.pins.text()
+        tab.reloader.pin_collection(pinned)
+        assert tab.reload_panel.pins.text() == "Pinned: the collection weather.json."
+
+        write_server(server, "rain")
+        wait(qloop, lambda: "reloaded in" in tab.status.text(), "the reload")
+        assert "1 pinned call answered differently" in tab.status.text()
+        assert '"sunny" -> "rain"' in tab.reload_panel.text.toPlainText()
