@@ -137,6 +137,9 @@ def pytest_sessionfinish(session):
 '''
 
 
+FILES = ("test_raw.py", "test_plugin.py", "test_bare.py")  #: the arms, run in this order each round
+
+
 def make_project(folder: Path, n: int) -> None:
     (folder / "server.py").write_text(SERVER, encoding="utf-8")
     (folder / "test_plugin.py").write_text(textwrap.dedent(PLUGIN_TESTS.format(n=n)), encoding="utf-8")
@@ -175,7 +178,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="plugin-cost-") as temp:
         folder = Path(temp)
         make_project(folder, args.tests)
-        arms = {"test_raw.py": ([], []), "test_plugin.py": ([], []), "test_bare.py": ([], [])}
+        arms: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in FILES}
         for _ in range(args.repeat):
             for file, (later, first) in arms.items():
                 durations = run(folder, file)
