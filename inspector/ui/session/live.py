@@ -215,6 +215,11 @@ class LiveSession(QObject):
             if self._restarting or session.closed:
                 await self._restarted.wait()
 
+    @property
+    def can_reload(self) -> bool:
+        """Whether :meth:`reload` would restart the server: a stdio session not stopped, its run not over."""
+        return self.session is not None and not self.target.is_http and not self._stopping and not self.finished
+
     def set_reloads(self, on: bool) -> None:
         """Whether the session lives on between servers (Reload on save). Turned off, a session whose server is
         gone (it exited, or a restart failed) ends now."""
@@ -245,7 +250,7 @@ class LiveSession(QObject):
         going on as one. Says ``reloaded(ok, seconds)``; a server that does not come up leaves the session
         FAILED with the sentence, waiting for the next change. Never raises but for cancellation."""
         session = self.session
-        if session is None or self.target.is_http or self._stopping or self._restarting:
+        if session is None or not self.can_reload or self._restarting:
             return False
         began = time.monotonic()
         self._restarting = True

@@ -97,7 +97,10 @@ class Reloader(QObject):
         self.live.set_reloads(False)
 
     def on_change(self, files: list[str]) -> None:
-        """A debounced batch of changed files: reload now, or after the reload under way."""
+        """A debounced batch of changed files: reload now, or after the reload under way; nothing once the session
+        was stopped."""
+        if not self.live.can_reload:
+            return
         if self._busy:
             self._waiting.update(files)
             return
@@ -109,7 +112,7 @@ class Reloader(QObject):
             while True:
                 self.changed.emit(files)
                 await self.reload(files)
-                if not self._waiting or self.live.finished:
+                if not self._waiting or not self.live.can_reload:
                     return
                 files, self._waiting = sorted(self._waiting), set()
         finally:

@@ -150,3 +150,17 @@ def test_a_pinned_collection_runs_after_the_reload_instead_of_the_history(qtbot,
         wait(qloop, lambda: "reloaded in" in tab.status.text(), "the reload")
         assert "1 pinned call answered differently" in tab.status.text()
         assert '"sunny" -> "rain"' in tab.reload_panel.text.toPlainText()
+
+
+def test_a_change_after_session_stop_restarts_nothing_and_asks_no_doctor(qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    with open_test_window(qloop, tmp_path) as win:
+        tab = weather_tab(win, qloop, tmp_path, server, pinned=False)
+        qloop.run_until_complete(tab.live.stop())  # Session > Stop
+        assert tab.live.state == "closed"
+        tab.reloader.on_change([str(server)])  # the watcher's next batch
+        assert tab.reloader.reloads == 0 and len(tab.reloader.tasks) == 0
+        assert "reload" not in tab.status.text()
