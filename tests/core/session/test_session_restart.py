@@ -35,7 +35,8 @@ def test_a_restarted_session_sends_to_the_new_connection_and_fails_what_waited_f
         await until(lambda: new.sent, 5, "the ping to be sent")
         assert b'"method":"ping"' in new.sent[0] and len(old.sent) == 1
         new.arrive(b'{"jsonrpc":"2.0","id":2,"result":{}}')
-        assert (await asking).rpc.id == 2
+        answer = await asking
+        assert answer.rpc is not None and answer.rpc.id == 2
         await session.close()
         writer.close()
 
