@@ -196,8 +196,9 @@ class Reloader(QObject):
         if self.collection is not None:
             return f"Pinned: the collection {self.collection.name}."
         count = len(self.history())
-        return f"Pinned: the History's last {count} call{'' if count == 1 else 's'}." if count else \
-            "Pinned: nothing yet (call a tool in the Explorer, or pin a collection)."
+        if not count:
+            return "Pinned: nothing yet (call a tool in the Explorer, or pin a collection)."
+        return "Pinned: the History's last call." if count == 1 else f"Pinned: the History's last {count} calls."
 
     def pinned(self) -> list[tuple[str, Any]]:
         """The requests to make after each reload, as (method, params)."""
