@@ -19,6 +19,8 @@ Each picture is a real session grabbed from the window (QT_QPA_PLATFORM=offscree
                        scenarios, the failed handshake's checks open, the missing initialized notification selected
     serve-faults.png   the same serve tab's Faults: latency and error-rate turned on while the twin runs, the
                        client's next call answered with the injected internal error
+    reload-on-save.png `--watch`: a Python SDK server's file saved with another answer and one more tool, the
+                       server restarted in the same tab, the pinned call rerun and its diff in the Reload tab
     apps.png           the official system monitor MCP App in the Apps tab, polling its app-only tool through
                        the host; its policy beside it (--only=apps; needs Node, and as root
                        QTWEBENGINE_DISABLE_SANDBOX=1, set by whoever runs the script)
@@ -274,6 +276,31 @@ class Shooter:
                 server.kill()
                 server.wait(10)
 
+    async def reload_on_save(self) -> None:
+        """Reload on save: the weather server's forecast changed and a tool added, reloaded in the same tab."""
+        from inspector.core.explore.history import FILE_NAME, Call, History
+
+        folder = self.tmp / "weather"
+        folder.mkdir(exist_ok=True)
+        server = folder / "server.py"
+        source = ('from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer("weather")\n\n\n@mcp.tool()\n'
+                  'def forecast(city: str) -> str:\n    """Tomorrow\'s weather."""\n    return f"{city}: sunny, 21 C"\n'
+                  '\n%s\nmcp.run()\n')
+        server.write_text(source % "", encoding="utf-8")
+        History(self.tmp / FILE_NAME).add("weather", Call("forecast", {"city": "Lyon"}))
+        window = self.window()
+        tab = window.open_live(Target(name="weather", argv=["python3", str(server)]), watch=[folder])
+        await until(lambda: tab.explorer.catalog.loaded and tab.explorer.catalog.settled
+                    and tab.explorer.tools.tool_list.count() > 0, 30, "the weather server")
+        server.write_text((source % ('@mcp.tool()\ndef humidity(city: str) -> str:\n    """How damp it is."""\n'
+                                     '    return f"{city}: 80%"\n\n')).replace("sunny, 21 C", "rain, 14 C"),
+                          encoding="utf-8")
+        await until(lambda: "reloaded in" in tab.status.text(), 30, "the reload")
+        layout(tab, timeline=440, lower=360, detail=560, side=620)
+        await settle()
+        self.save(window, "reload-on-save.png")
+        await self.close(window)
+
     async def replay_diff(self) -> None:
         window = self.window()
         tab = window.open_live(Target(name="greeter", argv=[*VERSIONED, "--version", "1"], cwd=str(ROOT),
@@ -484,7 +511,7 @@ async def shoot(out: Path, only: set[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as tmp:
         shooter = Shooter(out, Path(tmp))
         for name in ("stdio_session", "server_request", "breakpoints", "http_session", "replay_diff", "live_tap",
-                     "serve", "test_client", "apps"):
+                     "serve", "test_client", "reload_on_save", "apps"):
             if not only or name in only:
                 await getattr(shooter, name)()
 

@@ -127,6 +127,11 @@ def _build_parser(only: list[str] | None) -> argparse.ArgumentParser:
     add_max_message_option(parser, default=None,
                            help="the largest message read whole in this run's sessions, e.g. 200M (default: the "
                                 "window's setting, Session > Message size limit, else 64M)")
+    parser.add_argument("--watch", dest="gui_watch", action="append", default=[], metavar="PATH",
+                        help="with a server command after --: reload on save, a change to this file or folder "
+                             "(repeatable) restarting the server in the same tab and rerunning the pinned calls")
+    parser.add_argument("--watch-ignore", dest="gui_watch_ignore", action="append", default=[], metavar="GLOB",
+                        help="with --watch: changes to paths matching this glob do not reload (repeatable)")
     # for benchmarks/startup.py and the start-up test: print "shown" once the window has painted, then quit
     parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     sub: Any = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -486,6 +491,7 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
 
     try:  # what the user typed is checked before anything else, the display included
         target = Target.from_window_args(args, command)
+        watch = _watched(args, target)
         if args.gui_otlp_endpoint is not None:
             from inspector.cli.record_cmd import otlp_endpoint_of
 
@@ -500,7 +506,26 @@ def run_window(args: argparse.Namespace, command: list[str], parser: argparse.Ar
     from inspector.ui.app import run_gui
 
     return run_gui(demo=args.demo, target=target, open_file=args.open, exit_when_shown=args.exit_when_shown,
-                   timeout=args.gui_timeout, max_message=args.max_message, otlp_endpoint=args.gui_otlp_endpoint)
+                   timeout=args.gui_timeout, max_message=args.max_message, otlp_endpoint=args.gui_otlp_endpoint,
+                   watch=watch, watch_ignore=args.gui_watch_ignore)
+
+
+def _watched(args: argparse.Namespace, target: Any) -> list[Path] | None:
+    """``--watch``'s paths, each checked to exist; raises InputError (one sentence) for a missing one, and for
+    --watch without a server command to restart."""
+    from inspector.core.connect.target import InputError
+    from inspector.core.watching import WatchError, check_paths
+
+    if not args.gui_watch:
+        if args.gui_watch_ignore:
+            raise InputError("--watch-ignore needs --watch PATH.")
+        return None
+    if target is None or target.is_http:
+        raise InputError("--watch needs a server command after -- (it restarts that server on a change).")
+    try:
+        return check_paths(args.gui_watch)
+    except WatchError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _utf8_output() -> None:

@@ -57,6 +57,7 @@ class Window(Protocol):
     def close(self) -> bool: ...
     def restart_current(self) -> None: ...
     def stop_current(self) -> None: ...
+    def reload_on_save_current(self) -> None: ...
     def about(self) -> None: ...
 
 
@@ -95,6 +96,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", "&File", "&Quit", "Ctrl+Q", window=lambda w: w.close()),
     ActionSpec("restart", "&Session", "&Restart", "Ctrl+R", window=lambda w: w.restart_current(), needs_tab=True),
     ActionSpec("stop", "&Session", "&Stop", window=lambda w: w.stop_current(), needs_tab=True),
+    ActionSpec("reload_on_save", "&Session", "Reload on sa&ve…", window=lambda w: w.reload_on_save_current(),
+               needs_tab=True),
     ActionSpec("cancel_request", "&Session", "&Cancel the selected request", "Ctrl+Shift+X",
                tab=lambda t: t.cancel_selected()),
     ActionSpec("reconnect", "&Session", "Reconnect to the capture's server…",

@@ -28,12 +28,14 @@ if TYPE_CHECKING:  # Qt is imported when the window is built, not with this modu
 
 def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path | None = None,
             exit_when_shown: bool = False, timeout: float | None = None, max_message: int | None = None,
-            otlp_endpoint: str | None = None) -> int:
+            otlp_endpoint: str | None = None, watch: list[Path] | None = None,
+            watch_ignore: list[str] | None = None) -> int:
     """Show the window and run the event loop until it closes. ``exit_when_shown``: print ``shown`` once
     the window has painted and quit (how benchmarks/startup.py times the start-up). ``timeout``: ``--timeout``
     (``inf``: none), else the window's saved Session > Request timeout applies. ``max_message``: the
     command line's --max-message (None: the window's setting). ``otlp_endpoint``: ``--otlp-endpoint``, where
-    every live session sends its spans."""
+    every live session sends its spans. ``watch``, ``watch_ignore``: ``--watch`` and ``--watch-ignore``, reload on
+    save for the session of ``target`` (a stdio one)."""
     import qasync
     from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
     from PySide6.QtWidgets import QApplication
@@ -68,7 +70,7 @@ def run_gui(*, demo: bool = False, target: Target | None = None, open_file: Path
     if demo:
         window.open_demo()
     if target is not None:
-        window.open_live(window.session_settings.with_request_timeout(target))
+        window.open_live(window.session_settings.with_request_timeout(target), watch, watch_ignore)
     if open_file is not None:
         window.open_capture(open_file)
     with loop:

@@ -266,10 +266,13 @@ class MainWindow(QMainWindow):
 
     # -- settings --------------------------------------------------------------------------------------
 
-    def open_live(self, target: Target) -> SessionTab:
+    def open_live(self, target: Target, watch: list[Path] | None = None, watch_ignore: list[str] | None = None
+                  ) -> SessionTab:
         """A tab with a live session to ``target``. When it cannot even be set up (a URL or header no transport
         can use, an unknown transport named by a capture being reconnected), the tab opens failed, its status
-        line saying why, and nothing is started."""
+        line saying why, and nothing is started. ``watch`` (a stdio target): reload on save, a change under these
+        paths (less ``watch_ignore``'s globs) restarting the server in the tab
+        (:func:`inspector.ui.session.reload.watch`)."""
         target = self.session_settings.apply(target)
         tab = SessionTab(target.name, self)
         live = LiveSession(target, self.captures, handler=tab.requests.handler(), parent=tab)
@@ -283,11 +286,24 @@ class MainWindow(QMainWindow):
             # the explorer's call history sits in the data folder, beside the captures folder
             tab.attach_live(live, History(self.captures.parent / HISTORY_FILE))
             self.session_opened.emit(tab, target)  # a profile's tool baseline: warn when the tools drifted from it
+            if watch and not target.is_http:
+                from inspector.ui.session.reload import watch as reload_on_save
+
+                reload_on_save(tab, watch, list(watch_ignore or ()), self.pinned_calls())
         except (TransportError, ValueError, CannotOpen) as exc:  # a URL, header, transport or capture folder no one
             # can use: nothing was started
             tab.cannot_start(str(exc))
         self.add_tab(tab)
         return tab
+
+    def pinned_calls(self) -> int:
+        """How many of the Explorer's last calls run again after each reload (Reload on save)."""
+        from inspector.ui.session.reload import DEFAULT_PINNED, PINNED_SETTING
+
+        try:
+            return max(0, int(self.settings.value(PINNED_SETTING, DEFAULT_PINNED)))  # type: ignore[call-overload]  # QSettings gives object
+        except (TypeError, ValueError):
+            return DEFAULT_PINNED
 
     def _keep_roots(self, target: Target, roots: list[str]) -> None:
         """The explorer's roots, edited: kept in the profile the session came from (a session without one keeps
@@ -344,6 +360,24 @@ class MainWindow(QMainWindow):
         new = self.open_live(target)
         self.tabs.tabBar().moveTab(self.tabs.indexOf(new), index)
         self.tabs.setCurrentWidget(new)
+
+    def reload_on_save_current(self, paths: list[Path] | None = None) -> None:
+        """Session > Reload on save…: on for the current live stdio session, watching ``paths`` (else what the
+        person chooses); when it is on and no paths are given, off."""
+        from inspector.ui.session import reload
+
+        tab = self.current_tab()
+        if tab is None or tab.live is None or tab.live.target.is_http or tab.live.finished:
+            self.say("Reload on save works on a live session with a server command (stdio).")
+            return
+        if paths is None and reload.unwatch(tab):
+            tab.update_counts()
+            self.say("Reload on save is off: saving no longer restarts the server.")
+            return
+        chosen = paths if paths is not None else reload.ask_paths(self)
+        if chosen:
+            reload.watch(tab, chosen, [], self.pinned_calls())
+            self.say(f"Reload on save: a change to {', '.join(p.name for p in chosen)} restarts the server.")
 
     def stop_current(self) -> None:
         tab = self.current_tab()

@@ -215,6 +215,25 @@ class Session:
         if self.capture is not None:
             self.capture.flush()
 
+    async def restart(self, transport: Transport) -> None:
+        """Go on with a new connection in the same session (a server restarted after a watched file changed):
+        the old one is closed (its process ended; the requests waiting for it fail as at any exit, and what was
+        pending is forgotten), then ``transport`` is started in its place. The events keep their numbering and
+        clock and the capture its file; the handshake is the caller's to do again."""
+        await self._tasks.wait(PENDING_SENDS_GRACE)
+        await self._transport.close()
+        for waiter in self.waiters.values():
+            if not waiter.future.done():
+                waiter.future.set_exception(TransportClosed("the server restarted"))
+        self.waiters.clear()
+        for request in self._correlator.pending(Direction.C2S):
+            if request.rpc is not None:
+                self._correlator.forget(Direction.C2S, request.rpc.id)
+        self.server = None
+        self.modern = False
+        self._transport = transport
+        await self.start()
+
     # -- the connection, as callers see it: only the session touches its transport and correlator ------
 
     @property

@@ -52,6 +52,7 @@ class Lifecycle:
     REQUEST_FAILED = "request_failed"  #: the exchange carrying a request ended without an answer (request_id)
     STREAM_LOST = "stream_lost"  #: a request's response stream ended before its answer (request_id)
     CLOSED = "closed"  #: the inspector closed a URL transport's connection
+    RESTARTING = "restarting"  #: a watched file changed: the server is started again in the same session (files)
 
 
 class NoteKey:

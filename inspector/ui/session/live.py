@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ STARTING, INITIALIZING, READY, CLOSED, FAILED = "starting", "initializing", "rea
 class LiveSession(QObject):
     state_changed = Signal(str, str)  #: state, one sentence (empty when there is nothing to explain)
     server_known = Signal(object)  #: ServerInfo after the handshake
+    #: a restart after a change (:meth:`reload`) ended: whether the server is up again, and in how many seconds
+    reloaded = Signal(bool, float)
 
     def __init__(self, target: Target, captures: Path, handler: ServerRequestHandler | None = None,
                  parent: Any = None) -> None:
@@ -60,6 +63,12 @@ class LiveSession(QObject):
         self.failure = False  #: the sentence says something failed (the status line shows it in red)
         self.server: ServerInfo | None = None
         self._task: asyncio.Task[None] | None = None
+        #: a stdio session that restarts its server on a change (:meth:`reload`): it lives on between servers,
+        #: its run waiting for the next restart when one fails or the server exits
+        self.reloads = False
+        self._restarted = asyncio.Event()  #: set when a restart ended (the run then waits on the new server)
+        self._restarting = False
+        self._stopping = False
         self.exporter: Any = None  #: the live OpenTelemetry export, with --otlp-endpoint
         #: what a stdio session's decoder keeps of each parse for the tab's judge (its ``verdict``; issue 15)
         self.keep_parse: Callable[[Event, Any], Any] | None = None
@@ -174,6 +183,11 @@ class LiveSession(QObject):
             if not isinstance(exc, RequestTimeout):  # the session noted its timeout already
                 session.note(str(exc), failure=True)
             self._set(FAILED, str(exc) + _next_step(self.target, exc, session.counts["stderr"]))
+            if self.reloads and not self._stopping:  # the next change starts it again, in this session
+                await session.close()
+                await self._until_over(session)
+                if self.state == READY:
+                    self._set(CLOSED, session.diagnosis() or "the connection closed")
             await self._finish()
             return
         except asyncio.CancelledError:
@@ -185,10 +199,83 @@ class LiveSession(QObject):
             return
         self.server_known.emit(self.server)
         self._set(READY, "")
-        await session.wait_closed()
+        await self._until_over(session)
         why = session.diagnosis() or "the connection closed"
         self._set(CLOSED, why)
         await self._finish()
+
+    async def _until_over(self, session: Session) -> None:
+        """Until the connection ends for good: a session that reloads waits, after its server exited (or a restart
+        failed), for the next restart, and ends only when stopped."""
+        while True:
+            await session.wait_closed()
+            if not (self.reloads or self._restarting) or self._stopping:
+                return
+            self._restarted.clear()
+            if self._restarting or session.closed:
+                await self._restarted.wait()
+
+    @property
+    def can_reload(self) -> bool:
+        """Whether :meth:`reload` would restart the server: a stdio session not stopped, its run not over."""
+        return self.session is not None and not self.target.is_http and not self._stopping and not self.finished
+
+    def set_reloads(self, on: bool) -> None:
+        """Whether the session lives on between servers (Reload on save). Turned off, a session whose server is
+        gone (it exited, or a restart failed) ends now."""
+        self.reloads = on
+        if not on:
+            self._restarted.set()
+
+    def _new_transport(self) -> Any:
+        """A transport for the restarted server, made as :meth:`make_session` made the first (the decoder's
+        parses shared with the tab's judge, every message through the session's breakpoints)."""
+        from inspector.core.intercept.transport import InterceptingTransport
+        from inspector.core.transports.stdio import StdioTransport
+
+        transport = make_transport(self.target)
+        if isinstance(transport, StdioTransport):
+            transport.share_parses = True
+            transport.keep_parse = self.keep_parse
+        queue = self.intercept.queue
+        wrapper = InterceptingTransport(transport, queue.interceptor, pauser=queue)
+        assert self.session is not None
+        started = self.session.started_at
+        wrapper.clock = lambda: time.monotonic() - started
+        return wrapper
+
+    async def reload(self, changed: list[str]) -> bool:
+        """Restart the server in this session after ``changed`` files changed (a stdio session only): a lifecycle
+        event names them, the old process ends, a new one starts and the handshake is done again, the capture
+        going on as one. Says ``reloaded(ok, seconds)``; a server that does not come up leaves the session
+        FAILED with the sentence, waiting for the next change. Never raises but for cancellation."""
+        session = self.session
+        if session is None or not self.can_reload or self._restarting:
+            return False
+        began = time.monotonic()
+        self._restarting = True
+        try:
+            session.record(Event(Kind.LIFECYCLE, data={"what": Lifecycle.RESTARTING, "files": list(changed)}))
+            self._set(STARTING, f"restarting {self.target.describe()}: {_files(changed)} changed")
+            try:
+                await session.restart(self._new_transport())
+                self._set(INITIALIZING, "handshake")
+                self.server = await session.handshake(self.target.handshake, self.target.protocol_version,
+                                                      self.target.timeout)
+            except TransportError as exc:
+                if not isinstance(exc, RequestTimeout):
+                    session.note(str(exc), failure=True)
+                self._set(FAILED, str(exc) + _next_step(self.target, exc, session.counts["stderr"]))
+                await session.close()  # a server that started but did not answer ends too: the next change retries
+                self.reloaded.emit(False, time.monotonic() - began)
+                return False
+        finally:
+            self._restarting = False
+            self._restarted.set()
+        self.server_known.emit(self.server)
+        self._set(READY, "")
+        self.reloaded.emit(True, time.monotonic() - began)
+        return True
 
     async def _sign_in(self, session: Session) -> None:
         """An OAuth target without a usable token: sign in before the handshake, so a person's time in the browser is
@@ -227,6 +314,8 @@ class LiveSession(QObject):
     async def stop(self) -> None:
         """Shut the server down per its transport's rules, after the messages paused at a breakpoint went on
         unchanged; the capture stays."""
+        self._stopping = True
+        self._restarted.set()  # a run waiting for the next restart ends
         if self.login is not None:
             self.login.cancel()  # a login waiting for the browser closes its port now
         if self.intercept.release_all():  # what a breakpoint holds goes on unchanged before the session ends
@@ -263,6 +352,12 @@ class LiveSession(QObject):
             await self.session.send_raw(data)
         except TransportError as exc:
             self._request_failed(exc)
+
+
+def _files(paths: list[str]) -> str:
+    """``server.py`` or ``server.py and 2 more``: the changed files, by name."""
+    names = [Path(p).name for p in paths] or ["a file"]
+    return names[0] + (f" and {len(names) - 1} more" if len(names) > 1 else "")
 
 
 def timeout_hint(target: Target) -> str:

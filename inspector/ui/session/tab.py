@@ -7,7 +7,7 @@ import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette, QResizeEvent
@@ -58,6 +58,9 @@ from inspector.ui.session.live import CLOSED, FAILED, READY, LiveSession
 from inspector.ui.session.problem_marks import ProblemMarks
 from inspector.ui.session.room import FormRoom
 from inspector.ui.timeline.model import TimelineModel
+
+if TYPE_CHECKING:  # Reload on save is loaded by the tabs that watch
+    from inspector.ui.session.reload import Reloader, ReloadPanel
 from inspector.ui.timeline.view import TimelineView
 
 #: the answers to each list method an opened capture's composer learns from (the last, with its earlier pages)
@@ -96,6 +99,9 @@ class SessionTab(QWidget):
         self.feed: TimelineFeed | None = None
         #: protocol findings, kept beside the events by seq (events are never changed once saved)
         self.judge = ProtocolJudge()
+        #: Reload on save (:func:`inspector.ui.session.reload.watch`): its logic and its tab
+        self.reloader: Reloader | None = None
+        self.reload_panel: ReloadPanel | None = None
         #: the session's problems (what F8, "problems only", the Problems panel and the rows' colours show)
         self._build()
 
@@ -198,7 +204,7 @@ class SessionTab(QWidget):
             else None)))
         self.explorer.break_on_tool.connect(live.intercept.add_tool)
         self.explorer.break_on_tool.connect(lambda _name: self.side.setCurrentWidget(self.breakpoints))
-        live.intercept.paused_changed.connect(lambda _count: self._update_counts())
+        live.intercept.paused_changed.connect(lambda _count: self.update_counts())
         if live.login is not None:  # an OAuth-protected server: its sign-in, step by step
             from inspector.ui.panels.auth import AuthPanel
 
@@ -422,7 +428,7 @@ class SessionTab(QWidget):
     def _rows_arrived(self) -> None:
         self.timeline.catch_up()
         if self.live is not None:
-            self._update_counts()
+            self.update_counts()
             self.composer.refresh()  # an id the composer warned about may have been answered
         elif self.index is None:
             self._tap_status("live" if self.feed is not None and not self.feed.detached else "ended")
@@ -452,7 +458,10 @@ class SessionTab(QWidget):
             self.model.refresh_pending()
 
     def _state_changed(self, state: str, sentence: str) -> None:
-        self._update_counts(state, sentence)
+        self.update_counts(state, sentence)
+        if state == READY and not self._ticker.isActive():  # up again after a reload (Reload on save)
+            self._ticker.start()
+            self.composer.set_enabled_for_session(True)
         if state in (CLOSED, FAILED):
             self._ticker.stop()
             if self.feed is not None:
@@ -464,6 +473,8 @@ class SessionTab(QWidget):
             self.requests.cancel_all()  # nobody can answer them any more
 
     def _server_known(self, info: ServerInfo) -> None:
+        if self.explorer.catalog is not None:  # again after a reload that followed a failed start: hear changes
+            self.explorer.catalog.attach()
         self.explorer.server_ready()
         self.composer.set_revision(info.protocol_version or "2025-11-25")
         self.intercepted.set_revision(info.protocol_version or "2025-11-25")
@@ -471,15 +482,19 @@ class SessionTab(QWidget):
             self.title = info.name
             self.title_changed.emit(info.name)
 
-    def _update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
+    def update_counts(self, state: str | None = None, sentence: str | None = None) -> None:
         if self.live is None or self.live.session is None:
             return  # taps and captures say their own status
         state = state or self.live.state
         sentence = sentence if sentence is not None else self.live.sentence
-        self.say(live_status(state, sentence, self.live.server, self.live.session.counts,
-                             otel_export.status_words(self.live.exporter),  # --otlp-endpoint
-                             paused=len(self.live.intercept.queue)),
-                 failure=bool(sentence) and self.live.failure)
+        text = live_status(state, sentence, self.live.server, self.live.session.counts,
+                           otel_export.status_words(self.live.exporter),  # --otlp-endpoint
+                           paused=len(self.live.intercept.queue))
+        failure = bool(sentence) and self.live.failure
+        if self.reloader is not None and self.reloader.last is not None:  # the last reload's word stays said
+            reload_sentence, reload_failed = self.reloader.last
+            text, failure = f"{text} · {reload_sentence}", failure or reload_failed
+        self.say(text, failure=failure)
 
     def say(self, text: str, *, failure: bool = False) -> None:
         """Put ``text`` in the status line: red when it says something failed, the palette's text colour
@@ -574,6 +589,8 @@ class SessionTab(QWidget):
         feed: nothing reaches it afterwards (a tap still running keeps recording to its capture)."""
         self.closed = True
         self._ticker.stop()
+        if self.reloader is not None:  # no reload starts while the session ends
+            self.reloader.stop()
         if self.tap_breakpoints is not None:  # what waits at a breakpoint goes on unchanged; the relay decides alone
             self.tap_breakpoints.close()
         if self.serve_faults is not None:  # the twin goes back to its command line's faults

@@ -1,0 +1,166 @@
+"""Reload on save in the window (issue 45): a live stdio session whose server file is watched restarts the server in
+the same tab when the file changes; the pinned call (the Explorer's last history entry) runs again and the Reload
+tab shows its old and new answers; the status line names the reload; the capture stays one, with the restart in
+it. The server is a small Python SDK (mcp 2.x MCPServer) server written into tmp_path."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from explorer_support import wait
+from qt_loop import open_test_window
+
+from inspector.core.capture.reader import read_capture
+from inspector.core.connect.target import Target
+from inspector.core.explore.history import FILE_NAME, Call, History
+from inspector.core.wire.events import Kind, Lifecycle
+
+pytestmark = [pytest.mark.integration]
+
+SERVER = '''\
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("weather")
+
+@mcp.tool()
+def forecast() -> str:
+    """Tomorrow's weather."""
+    return "{answer}"
+{extra}
+mcp.run()
+'''
+
+EXTRA_TOOL = '''
+@mcp.tool()
+def humidity() -> str:
+    """How damp it is."""
+    return "80%"
+'''
+
+
+def write_server(path: Path, answer: str, extra: str = "") -> None:
+    path.write_text(SERVER.format(answer=answer, extra=extra), encoding="utf-8")
+
+
+def explorer_filled(tab) -> bool:
+    catalog = tab.explorer.catalog
+    return catalog is not None and catalog.loaded and catalog.settled and tab.explorer.tools.tool_list.count() > 0
+
+
+def weather_tab(win, qloop, tmp_path: Path, server: Path, *, pinned: bool = True):
+    if pinned:  # the user called forecast in the Explorer once: its history's last entry
+        History(tmp_path / FILE_NAME).add("weather", Call("forecast", {}))
+    tab = win.open_live(Target(name="weather", argv=[sys.executable, str(server)], handshake="legacy"),
+                        watch=[tmp_path / "srv"])
+    wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the first server's tools")
+    return tab
+
+
+def test_a_saved_server_file_reloads_the_server_in_the_tab_and_the_pinned_call_shows_both_answers(
+        qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    with open_test_window(qloop, tmp_path) as win:
+        tab = weather_tab(win, qloop, tmp_path, server)
+        assert tab.reload_panel is not None
+
+        write_server(server, "rain", EXTRA_TOOL)  # the developer saves: another answer, one more tool
+        wait(qloop, lambda: "reloaded in" in tab.status.text(), "the status line to name the reload")
+
+        assert "1 tool added" in tab.status.text()
+        assert "1 pinned call answered differently" in tab.status.text()
+        shown = tab.reload_panel.text.toPlainText()
+        assert '"sunny" -> "rain"' in shown, shown
+        assert "tool humidity added" in shown, shown
+        assert win.tabs.count() == 1 and win.tabs.currentWidget() is tab  # the same tab: not closed and reopened
+        assert tab.explorer.tools.tool_list.count() == 2  # the Explorer listed the new server's tools
+        capture = tab.capture_path
+    events = read_capture(capture).events  # the window closed: the capture is whole
+    restarts = [e for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.RESTARTING]
+    assert [r.data["files"] for r in restarts] == [[str(server)]]
+    spawned = [e for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.SPAWNED]
+    assert len(spawned) == 2  # one capture, two servers
+    assert [e.seq for e in events] == sorted(e.seq for e in events)
+
+
+def test_a_server_that_fails_to_start_after_a_change_says_why_and_the_next_change_brings_it_back(
+        qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    with open_test_window(qloop, tmp_path) as win:
+        tab = weather_tab(win, qloop, tmp_path, server, pinned=False)
+
+        server.write_text("raise SystemExit('forecast.py: a typo on line 3')\n", encoding="utf-8")
+        wait(qloop, lambda: "the doctor's first failing step" in tab.status.text(),
+             "the doctor's word on the failed restart")
+        assert "reload failed" in tab.status.text()
+        assert "a typo on line 3" in tab.stderr.view.toPlainText() or "a typo on line 3" in tab.status.text()
+
+        write_server(server, "fog")
+        wait(qloop, lambda: "reloaded in" in tab.status.text(), "the next change to bring the server back")
+        wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the tools again")
+        assert tab.live.state == "ready"
+
+
+def test_session_reload_on_save_turns_watching_on_for_a_live_tab_and_off_again(qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    with open_test_window(qloop, tmp_path) as win:
+        tab = win.open_live(Target(name="weather", argv=[sys.executable, str(server)], handshake="legacy"))
+        wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the server's tools")
+        assert tab.reloader is None and win.menu_actions["reload_on_save"].isEnabled()
+
+        win.reload_on_save_current([server])  # Session > Reload on save…, the file chosen
+        assert "restarts the server" in win.statusBar().currentMessage()
+        write_server(server, "rain", EXTRA_TOOL)
+        wait(qloop, lambda: "reloaded in" in tab.status.text(),
+             "the reload the menu turned on")
+        wait(qloop, lambda: tab.explorer.tools.tool_list.count() == 2, "the new tool listed")
+
+        win.reload_on_save_current()  # chosen again: off
+        assert tab.reloader is None and tab.reload_panel is None
+        assert "Reload on save is off" in win.statusBar().currentMessage()
+        assert tab.live.state == "ready"  # the server stays up
+
+
+def test_a_pinned_collection_runs_after_the_reload_instead_of_the_history(qtbot, qloop, tmp_path):
+    from inspector.core.collections.format import Collection, SavedRequest
+
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    pinned = tmp_path / "weather.json"
+    Collection("weather", [SavedRequest("forecast", "tools/call", {"name": "forecast", "arguments": {}})]).save(pinned)
+    with open_test_window(qloop, tmp_path) as win:
+        tab = weather_tab(win, qloop, tmp_path, server, pinned=False)  # nothing in the History
+        assert "nothing yet" in tab.reload_panel.pins.text()
+        tab.reloader.pin_collection(pinned)
+        assert tab.reload_panel.pins.text() == "Pinned: the collection weather.json."
+
+        write_server(server, "rain")
+        wait(qloop, lambda: "reloaded in" in tab.status.text(), "the reload")
+        assert "1 pinned call answered differently" in tab.status.text()
+        assert '"sunny" -> "rain"' in tab.reload_panel.text.toPlainText()
+
+
+def test_a_change_after_session_stop_restarts_nothing_and_asks_no_doctor(qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_server(server, "sunny")
+    with open_test_window(qloop, tmp_path) as win:
+        tab = weather_tab(win, qloop, tmp_path, server, pinned=False)
+        qloop.run_until_complete(tab.live.stop())  # Session > Stop
+        assert tab.live.state == "closed"
+        tab.reloader.on_change([str(server)])  # the watcher's next batch
+        assert tab.reloader.reloads == 0 and len(tab.reloader.tasks) == 0
+        assert "reload" not in tab.status.text()
