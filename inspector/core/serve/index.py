@@ -12,18 +12,27 @@ progress and log lines, the ``notifications/initialized`` a server answers with 
 message brings them along, those recorded before its answer ahead of the answer, the others after it. The
 server's own requests (sampling, elicitation, roots) are listed in :attr:`ServeIndex.server_request_rows`
 (:mod:`inspector.core.serve.conduct` sends them).
+
+Scanning a capture of a million events takes seconds; a capture of :data:`CACHED_FROM_BYTES` or more keeps its
+scanned index in the user's cache folder (:func:`index_cache_path`, :mod:`inspector.core.capture.saved_index`), and
+a later start of serve on the same capture, unchanged, reads that instead of scanning (a capture changed since,
+or a damaged or foreign cache file, is scanned again and the cache rewritten).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from array import array
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.columns import DIR_CODES, DIR_SHIFT, KIND_CODES, KIND_MASK
 from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.capture.saved_index import capture_key, load_index, save_index
+from inspector.core.paths import cache_dir
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 
@@ -36,6 +45,11 @@ HOUSEKEEPING = frozenset({"ping", "logging/setLevel", "resources/subscribe", "re
 NOTIFICATION_PREFIX = "notifications/"
 #: The server's notifications that belong to the request under way (they come on its own answer's stream).
 REQUEST_SCOPED = frozenset({"notifications/progress", "notifications/message"})
+#: Captures at least this big keep their scanned index in the cache folder (a smaller one scans in well under a
+#: tenth of a second: a cache file would only cost a write).
+CACHED_FROM_BYTES = 4 << 20
+#: The cache folder keeps the indexes of at most this many captures (the least recently used go first).
+CACHED_CAPTURES = 32
 
 
 def _message_table(direction: str) -> bytes:
@@ -56,9 +70,13 @@ class ServeIndex:
     capture; :attr:`warnings` holds what the reader skipped.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.capture = CaptureIndex(path)
-        self.capture.scan_all()
+    def __init__(self, path: str | os.PathLike[str], cache: Path | None = None) -> None:
+        #: where the scanned index of this capture is kept (``cache``, default :func:`index_cache_path`; None: the
+        #: capture is too small to keep one)
+        self.cache_path = cache if cache is not None else index_cache_path(path)
+        #: the index was read from :attr:`cache_path`, not scanned
+        self.from_cache = False
+        self.capture = self._indexed(path)
         self.warnings = self.capture.warnings
         columns = self.capture.columns
         count = len(columns)
@@ -107,6 +125,22 @@ class ServeIndex:
         self.unprompted_notifications = columns.mask(0, count, _S2C, bytes(
             name.startswith(NOTIFICATION_PREFIX) and name not in REQUEST_SCOPED
             for name in columns.method_names)).count(1)
+
+    def _indexed(self, path: str | os.PathLike[str]) -> CaptureIndex:
+        """The capture's index: from the cache when it holds this capture as it is, else scanned (and cached)."""
+        saved = self.cache_path
+        if saved is not None:
+            loaded = load_index(path, saved)
+            if loaded is not None:
+                self.from_cache = True
+                _touch(saved)
+                return loaded
+        key = capture_key(path) if saved is not None else None  # before the scan: a capture that grows is not kept
+        capture = CaptureIndex(path)
+        capture.scan_all()
+        if saved is not None and key is not None and save_index(capture, key, saved):
+            _forget_old(saved.parent)
+        return capture
 
     def close(self) -> None:
         self.capture.close()
@@ -193,6 +227,37 @@ class ServeIndex:
         if rows is None:
             return None
         return self.message(rows[0]), self.message(rows[1]), self.seq(rows[1])
+
+
+def index_cache_path(path: str | os.PathLike[str]) -> Path | None:
+    """Where the scanned index of the capture at ``path`` is kept: a file named after the capture's real path in
+    ``serve-index`` of the user's cache folder (never beside the capture); None for a capture under
+    :data:`CACHED_FROM_BYTES` (or one that cannot be looked at: the scan says why)."""
+    try:
+        if os.stat(path).st_size < CACHED_FROM_BYTES:
+            return None
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    name = hashlib.blake2b(os.fsencode(real), digest_size=16).hexdigest()
+    return cache_dir() / "serve-index" / f"{name}.idx"
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _forget_old(folder: Path) -> None:
+    """Keep the :data:`CACHED_CAPTURES` most recently used indexes in ``folder``."""
+    try:
+        kept = sorted(folder.glob("*.idx"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[CACHED_CAPTURES:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def params_of(message: dict[str, Any]) -> Any:
