@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,6 +49,8 @@ REQUEST_SCOPED = frozenset({"notifications/progress", "notifications/message"})
 #: Captures at least this big keep their scanned index in the cache folder (a smaller one scans in well under a
 #: tenth of a second: a cache file would only cost a write).
 CACHED_FROM_BYTES = 4 << 20
+#: How often a scan that may be stopped looks whether it is (seconds).
+STOP_EVERY = 0.05
 #: The cache folder keeps the indexes of at most this many captures (the least recently used go first).
 CACHED_CAPTURES = 32
 
@@ -63,6 +66,10 @@ _C2S = _message_table(Direction.C2S)
 _S2C = _message_table(Direction.S2C)
 
 
+class IndexStopped(Exception):
+    """The scan of the capture was stopped before it ended (:class:`ServeIndex`'s ``stop``)."""
+
+
 class ServeIndex:
     """The recorded requests of a capture and their answers (a :class:`~inspector.core.serve.matcher.RequestBook`).
 
@@ -70,13 +77,44 @@ class ServeIndex:
     capture; :attr:`warnings` holds what the reader skipped.
     """
 
-    def __init__(self, path: str | os.PathLike[str], cache: Path | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], cache: Path | None = None,
+                 stop: threading.Event | None = None) -> None:
+        """``stop``: when set while the capture is scanned, the scan ends and :class:`IndexStopped` is raised."""
         #: where the scanned index of this capture is kept (``cache``, default :func:`index_cache_path`; None: the
         #: capture is too small to keep one)
         self.cache_path = cache if cache is not None else index_cache_path(path)
         #: the index was read from :attr:`cache_path`, not scanned
         self.from_cache = False
-        self.capture = self._indexed(path)
+        self.capture = self._indexed(path, stop)
+        self._build()
+
+    @classmethod
+    def start_of(cls, path: str | os.PathLike[str], most: int) -> ServeIndex:
+        """An index of the start of the capture only: a chunk at a time until :meth:`handshake_settled` (or the
+        whole file, or ``most`` bytes, scanned). What it says of the handshake is what the whole capture's index
+        says when :meth:`handshake_settled`; the rest is only the start's. Never cached."""
+        self = cls.__new__(cls)
+        self.cache_path = None
+        self.from_cache = False
+        self.capture = CaptureIndex(path)
+        while True:
+            self.capture.scan(0.0)  # one chunk
+            self._build()
+            if self.capture.done or self.capture.scanned >= most or self.handshake_settled():
+                return self
+
+    def handshake_settled(self) -> bool:
+        """The recorded ``initialize`` this index answers with, and the server's messages that follow it, are those
+        the index of the whole capture gives: an initialize with a result is answered, no earlier initialize waits
+        for its answer, and the client's next message is in the index (what follows the handshake ends there)."""
+        rows = self.handshake_rows("initialize")
+        if rows is None or "result" not in self.message(rows[1]):
+            return False
+        if any(row < rows[0] for row in self._unanswered_handshake):
+            return False
+        return self.capture.done or self._c2s.find(1, rows[0] + 1) >= 0
+
+    def _build(self) -> None:
         self.warnings = self.capture.warnings
         columns = self.capture.columns
         count = len(columns)
@@ -95,6 +133,7 @@ class ServeIndex:
         #: the server's notifications that belong to no request (list_changed, resource updates; progress and log
         #: lines aside): what an HTTP twin offers a GET stream for
         self.unprompted_notifications = 0
+        self._unanswered_handshake: list[int] = []  # rows of the handshake's requests without an answer (yet)
         row = self._c2s.find(1)
         while row >= 0:
             partner = columns.partner(row)
@@ -110,6 +149,8 @@ class ServeIndex:
                     self.answers.append(partner)
             elif partner is None and method.startswith(NOTIFICATION_PREFIX):
                 self._notifications.setdefault(method, array("q")).append(row)
+            elif partner is None and method in HANDSHAKE_METHODS:
+                self._unanswered_handshake.append(row)
             row = self._c2s.find(1, row + 1)
         # only the server's messages whose method is no notification's (a response's is its request's) are looked at
         asked = columns.mask(0, count, _S2C, bytes(not name.startswith(NOTIFICATION_PREFIX)
@@ -126,7 +167,7 @@ class ServeIndex:
             name.startswith(NOTIFICATION_PREFIX) and name not in REQUEST_SCOPED
             for name in columns.method_names)).count(1)
 
-    def _indexed(self, path: str | os.PathLike[str]) -> CaptureIndex:
+    def _indexed(self, path: str | os.PathLike[str], stop: threading.Event | None) -> CaptureIndex:
         """The capture's index: from the cache when it holds this capture as it is, else scanned (and cached)."""
         saved = self.cache_path
         if saved is not None:
@@ -137,7 +178,14 @@ class ServeIndex:
                 return loaded
         key = capture_key(path) if saved is not None else None  # before the scan: a capture that grows is not kept
         capture = CaptureIndex(path)
-        capture.scan_all()
+        if stop is None:
+            capture.scan_all()
+        else:
+            while not capture.done:
+                if stop.is_set():
+                    capture.close()
+                    raise IndexStopped
+                capture.scan(STOP_EVERY)
         if saved is not None and key is not None and save_index(capture, key, saved):
             _forget_old(saved.parent)
         return capture
