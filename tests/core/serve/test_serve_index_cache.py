@@ -263,3 +263,19 @@ def test_the_cache_folder_keeps_the_most_recently_used_captures_only(tmp_path, m
     kept = sorted(cache_folder.joinpath("serve-index").glob("*.idx"))
     assert len(kept) == 2
     assert not ServeIndex(paths[0]).from_cache
+
+
+def test_a_capture_that_grows_while_it_is_scanned_keeps_no_cache(tmp_path, monkeypatch):
+    """The recorder appends while serve scans: the index is of the capture as it was, so it is not kept for the
+    capture as it is now."""
+    path = capture(tmp_path / "big.jsonl")
+    scan_all = CaptureIndex.scan_all
+
+    def growing(self: CaptureIndex) -> None:
+        scan_all(self)
+        with open(path, "ab") as out:
+            out.write(path.read_bytes().splitlines(keepends=True)[-1])
+
+    monkeypatch.setattr(CaptureIndex, "scan_all", growing)
+    index = ServeIndex(path)
+    assert index.cache_path is not None and not index.cache_path.exists()
