@@ -32,7 +32,7 @@ from inspector.core.wire.framing import NOT_PARSED, Batch, LineDecoder
 EARLY_FROM_BYTES = 4 << 20
 #: How much of a capture's start is indexed to find its handshake (it is in the first kilobytes of a capture
 #: whose client began with it).
-START_BYTES = 8 << 20
+START_BYTES = 1 << 20
 #: A client's first line longer than this is not looked at early: it waits for the whole index.
 EARLY_LINE_BYTES = 1 << 20
 

@@ -98,11 +98,15 @@ class ServeIndex:
         self.cache_path = None
         self.from_cache = False
         self.capture = CaptureIndex(path)
+        check_at = 0  # looked at each time the part scanned has doubled: the builds cost as much as one
         while True:
             self.capture.scan(0.0)  # one chunk
-            self._build()
-            if self.capture.done or self.capture.scanned >= most or self.handshake_settled():
-                return self
+            ended = self.capture.done or self.capture.scanned >= most
+            if ended or self.capture.scanned >= check_at:
+                self._build()
+                if ended or self.handshake_settled():
+                    return self
+                check_at = 2 * self.capture.scanned
 
     def handshake_settled(self) -> bool:
         """The recorded ``initialize`` this index answers with, and the server's messages that follow it, are those
