@@ -41,6 +41,7 @@ def _private_user_folders() -> None:
                              ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run")):
         os.makedirs(os.path.join(base, folder), mode=0o700)
         os.environ[variable] = os.path.join(base, folder)
+    os.environ["MCP_INSPECTOR_CACHE"] = os.path.join(base, "cache")  # the inspector's own cache (serve's indexes)
     os.environ.pop("MCP_INSPECTOR_TAP_SOCKET", None)
 
 

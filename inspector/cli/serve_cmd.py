@@ -14,6 +14,10 @@ from inspector.core.exits import EXIT_BAD_INPUT, EXIT_CANNOT_CONNECT, EXIT_INTER
 from inspector.core.text import counted, safe
 
 if TYPE_CHECKING:
+    from inspector.core.intercept.rules import Rules
+    from inspector.core.serve.early import EarlyStart
+    from inspector.core.serve.faults import Faults
+    from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.stdio import ServedCapture
 
 
@@ -63,6 +67,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from inspector.cli.serve_faults import conductor_of
     from inspector.core.capture import CaptureError
     from inspector.core.serve.conduct import Conductor
+    from inspector.core.serve.early import EarlyStart
     from inspector.core.serve.http import served_url
     from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.paced import serve_paced
@@ -81,13 +86,16 @@ def run_serve(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     faults, rules = chosen
     try:
+        early = EarlyStart.begin(args.capture, args.match, on_ready=_warn) \
+            if listen is None and not faults and not (rules and rules.rules) else None
+        if early is not None:
+            return _serve_early(args, early, faults, rules)
         index = ServeIndex(args.capture)
     except CaptureError as exc:
         print(f"mcp-inspector: {safe(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        for warning in index.warnings:
-            print(f"mcp-inspector: warning: {safe(warning)}", file=sys.stderr)
+        _warn(index)
         twin = Twin(index, args.match)
         if not len(index) and twin.handshake.missing:
             print(f"mcp-inspector: {safe(str(args.capture))} holds no request with an answer: nothing to serve",
@@ -149,6 +157,65 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         index.close()
     return EXIT_OK
+
+
+def _serve_early(args: argparse.Namespace, early: EarlyStart, faults: Faults, rules: Rules | None) -> int:
+    """Serve on stdio with the handshake answered while the capture is indexed (:mod:`inspector.core.serve.early`;
+    no faults nor rules), then as :func:`run_serve` does."""
+    from inspector.cli.serve_faults import conductor_of
+    from inspector.core.serve.conduct import Conductor
+    from inspector.core.serve.paced import serve_paced
+    from inspector.core.serve.stdio import serve_stdio
+    from inspector.core.serve.twin import Twin
+
+    record = None
+    twin: Twin = early.early
+    conductor = None
+    link = None
+    try:
+        if args.out is not None or args.live:
+            try:
+                record = _record(args, early.header, None)
+            except OSError as exc:
+                print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            record.note(f"serving {args.capture} (--match {args.match})")
+        try:
+            if args.live:
+                from inspector.cli.serve_faults import window_toggles
+                from inspector.core.tap.channel import default_socket_path
+
+                link = window_toggles(record, faults, args.capture, args.socket or default_socket_path())
+            pending = early.serve_handshake(max_message=args.max_message, record=record)
+            if pending is not None:
+                twin = early.twin()
+                conductor = conductor_of(twin, faults, rules)
+                if link is not None and conductor is None:
+                    conductor = Conductor(twin, faults, rules)
+                if conductor is None:
+                    serve_stdio(twin, max_message=args.max_message, record=record, pending=pending)
+                else:
+                    conductor.answered_before(early.answered)
+                    serve_paced(conductor, max_message=args.max_message, record=record,
+                                toggles=link.toggles if link is not None else None, pending=pending)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        finally:
+            if link is not None:
+                link.close()
+            _summarize(twin, args.capture, record, conductor)
+    finally:
+        if twin is not early.early:
+            twin.index.close()
+        early.close()
+    return EXIT_OK
+
+
+def _warn(index: ServeIndex) -> None:
+    """Say on stderr what the index skipped of the capture (from the thread that built it, when it was built while
+    the handshake was served)."""
+    for warning in index.warnings:
+        print(f"mcp-inspector: warning: {safe(warning)}", file=sys.stderr)
 
 
 def _record(args: argparse.Namespace, header: dict[str, Any], url: tuple[str, str] | None) -> ServedCapture:

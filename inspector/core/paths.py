@@ -22,6 +22,20 @@ def data_dir() -> Path:
     return base / APP_DIR
 
 
+def cache_dir() -> Path:
+    """What the inspector can rebuild from the user's files, e.g. serve's index of a capture
+    (``$MCP_INSPECTOR_CACHE`` when set; else XDG_CACHE_HOME on Linux, Caches on macOS, LOCALAPPDATA on Windows).
+    Not created here: a caller that writes creates it, and does without it when it cannot."""
+    named = os.environ.get("MCP_INSPECTOR_CACHE")
+    if named:
+        return Path(named)
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home()) / APP_DIR / "cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / APP_DIR
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP_DIR
+
+
 def captures_dir() -> Path:
     path = data_dir() / "captures"
     path.mkdir(parents=True, exist_ok=True)

@@ -153,6 +153,14 @@ class Conductor:
                 item.at = now
         return out
 
+    def answered_before(self, handshakes: int) -> None:
+        """``handshakes`` requests of the handshake were answered before the conductor took over (by
+        :mod:`inspector.core.serve.early`, which answers only when there are no faults nor rules): counted as its
+        own."""
+        self.requests += handshakes
+        if handshakes:
+            self._handshaken = True
+
     def next_at(self) -> float | None:
         """When something is due next (None: only when the client sends something)."""
         return self._heap[0][0] if self._heap else None

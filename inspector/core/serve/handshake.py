@@ -80,6 +80,17 @@ class ServedHandshake:
                 found.append(version)
         return found
 
+    def answers_alone(self, params: Any) -> bool:
+        """The answer to ``initialize`` with ``params`` is the recorded initialize's answer as it is, whatever
+        ``server/discover`` the capture holds: the client asks the recorded revision (or no revision the answer
+        could be changed to)."""
+        if self.initialize is None:
+            return False
+        result = self.initialize[1].get("result")
+        asked = params.get("protocolVersion") if isinstance(params, dict) else None
+        return not (isinstance(result, dict) and isinstance(asked, str) and asked < STATELESS_FROM
+                    and result.get("protocolVersion") != asked)
+
     def answer(self, method: str, params: Any) -> HandshakeAnswer:
         if method == "server/discover":
             return self._discover()

@@ -12,18 +12,29 @@ progress and log lines, the ``notifications/initialized`` a server answers with 
 message brings them along, those recorded before its answer ahead of the answer, the others after it. The
 server's own requests (sampling, elicitation, roots) are listed in :attr:`ServeIndex.server_request_rows`
 (:mod:`inspector.core.serve.conduct` sends them).
+
+Scanning a capture of a million events takes seconds; a capture of :data:`CACHED_FROM_BYTES` or more keeps its
+scanned index in the user's cache folder (:func:`index_cache_path`, :mod:`inspector.core.capture.saved_index`), and
+a later start of serve on the same capture, unchanged, reads that instead of scanning (a capture changed since,
+or a damaged or foreign cache file, is scanned again and the cache rewritten).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import threading
 from array import array
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from inspector.core.capture.columns import DIR_CODES, DIR_SHIFT, KIND_CODES, KIND_MASK
 from inspector.core.capture.index import CaptureIndex, PartialEvent
+from inspector.core.capture.saved_index import capture_key, load_index, save_index
+from inspector.core.paths import cache_dir
+from inspector.core.present.json_tree import parse
 from inspector.core.wire import jsonrpc
 from inspector.core.wire.events import Direction, Event, Kind
 
@@ -36,6 +47,13 @@ HOUSEKEEPING = frozenset({"ping", "logging/setLevel", "resources/subscribe", "re
 NOTIFICATION_PREFIX = "notifications/"
 #: The server's notifications that belong to the request under way (they come on its own answer's stream).
 REQUEST_SCOPED = frozenset({"notifications/progress", "notifications/message"})
+#: Captures at least this big keep their scanned index in the cache folder (a smaller one scans in well under a
+#: tenth of a second: a cache file would only cost a write).
+CACHED_FROM_BYTES = 4 << 20
+#: How often a scan that may be stopped looks whether it is (seconds).
+STOP_EVERY = 0.05
+#: The cache folder keeps the indexes of at most this many captures (the least recently used go first).
+CACHED_CAPTURES = 32
 
 
 def _message_table(direction: str) -> bytes:
@@ -49,6 +67,10 @@ _C2S = _message_table(Direction.C2S)
 _S2C = _message_table(Direction.S2C)
 
 
+class IndexStopped(Exception):
+    """The scan of the capture was stopped before it ended (:class:`ServeIndex`'s ``stop``)."""
+
+
 class ServeIndex:
     """The recorded requests of a capture and their answers (a :class:`~inspector.core.serve.matcher.RequestBook`).
 
@@ -56,9 +78,48 @@ class ServeIndex:
     capture; :attr:`warnings` holds what the reader skipped.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], cache: Path | None = None,
+                 stop: threading.Event | None = None) -> None:
+        """``stop``: when set while the capture is scanned, the scan ends and :class:`IndexStopped` is raised."""
+        #: where the scanned index of this capture is kept (``cache``, default :func:`index_cache_path`; None: the
+        #: capture is too small to keep one)
+        self.cache_path = cache if cache is not None else index_cache_path(path)
+        #: the index was read from :attr:`cache_path`, not scanned
+        self.from_cache = False
+        self.capture = self._indexed(path, stop)
+        self._build()
+
+    @classmethod
+    def start_of(cls, path: str | os.PathLike[str], most: int) -> ServeIndex:
+        """An index of the start of the capture only: a chunk at a time until :meth:`handshake_settled` (or the
+        whole file, or ``most`` bytes, scanned). What it says of the handshake is what the whole capture's index
+        says when :meth:`handshake_settled`; the rest is only the start's. Never cached."""
+        self = cls.__new__(cls)
+        self.cache_path = None
+        self.from_cache = False
         self.capture = CaptureIndex(path)
-        self.capture.scan_all()
+        check_at = 0  # looked at each time the part scanned has doubled: the builds cost as much as one
+        while True:
+            self.capture.scan(0.0)  # one chunk
+            ended = self.capture.done or self.capture.scanned >= most
+            if ended or self.capture.scanned >= check_at:
+                self._build()
+                if ended or self.handshake_settled():
+                    return self
+                check_at = 2 * self.capture.scanned
+
+    def handshake_settled(self) -> bool:
+        """The recorded ``initialize`` this index answers with, and the server's messages that follow it, are those
+        the index of the whole capture gives: an initialize with a result is answered, no earlier initialize waits
+        for its answer, and the client's next message is in the index (what follows the handshake ends there)."""
+        rows = self.handshake_rows("initialize")
+        if rows is None or "result" not in self.message(rows[1]):
+            return False
+        if any(row < rows[0] for row in self._unanswered_handshake):
+            return False
+        return self.capture.done or self._c2s.find(1, rows[0] + 1) >= 0
+
+    def _build(self) -> None:
         self.warnings = self.capture.warnings
         columns = self.capture.columns
         count = len(columns)
@@ -77,6 +138,7 @@ class ServeIndex:
         #: the server's notifications that belong to no request (list_changed, resource updates; progress and log
         #: lines aside): what an HTTP twin offers a GET stream for
         self.unprompted_notifications = 0
+        self._unanswered_handshake: list[int] = []  # rows of the handshake's requests without an answer (yet)
         row = self._c2s.find(1)
         while row >= 0:
             partner = columns.partner(row)
@@ -92,6 +154,8 @@ class ServeIndex:
                     self.answers.append(partner)
             elif partner is None and method.startswith(NOTIFICATION_PREFIX):
                 self._notifications.setdefault(method, array("q")).append(row)
+            elif partner is None and method in HANDSHAKE_METHODS:
+                self._unanswered_handshake.append(row)
             row = self._c2s.find(1, row + 1)
         # only the server's messages whose method is no notification's (a response's is its request's) are looked at
         asked = columns.mask(0, count, _S2C, bytes(not name.startswith(NOTIFICATION_PREFIX)
@@ -107,6 +171,29 @@ class ServeIndex:
         self.unprompted_notifications = columns.mask(0, count, _S2C, bytes(
             name.startswith(NOTIFICATION_PREFIX) and name not in REQUEST_SCOPED
             for name in columns.method_names)).count(1)
+
+    def _indexed(self, path: str | os.PathLike[str], stop: threading.Event | None) -> CaptureIndex:
+        """The capture's index: from the cache when it holds this capture as it is, else scanned (and cached)."""
+        saved = self.cache_path
+        if saved is not None:
+            loaded = load_index(path, saved)
+            if loaded is not None:
+                self.from_cache = True
+                _touch(saved)
+                return loaded
+        key = capture_key(path) if saved is not None else None  # before the scan: a capture that grows is not kept
+        capture = CaptureIndex(path)
+        if stop is None:
+            capture.scan_all()
+        else:
+            while not capture.done:
+                if stop.is_set():
+                    capture.close()
+                    raise IndexStopped
+                capture.scan(STOP_EVERY)
+        if saved is not None and key is not None and save_index(capture, key, saved):
+            _forget_old(saved.parent)
+        return capture
 
     def close(self) -> None:
         self.capture.close()
@@ -149,12 +236,15 @@ class ServeIndex:
 
     def message(self, row: int) -> dict[str, Any]:
         """The JSON-RPC message of a row ({} when it is not one object)."""
-        text = self.capture.raw_text(row)
+        text = self.capture.raw_text(row, parse)
         # ASCII text parses as its UTF-8 bytes do (json.loads would read bytes that start with a NUL as UTF-16 or 32);
-        # anything else is parsed from the event's bytes (a lone surrogate, which the bytes cannot hold, fails there)
-        source: str | bytes = text if text is not None and text.isascii() and "\0" not in text[:4] else self.raw(row)
+        # anything else is parsed from the event's bytes (a lone surrogate, which the bytes cannot hold, fails there).
+        # parse: orjson where it reads the text exactly as json.loads does (about twice as fast), else json.loads
         try:
-            value = json.loads(source)
+            if text is not None and text.isascii() and "\0" not in text[:4]:
+                value = parse(text.encode("ascii"))
+            else:
+                value = json.loads(self.raw(row))
         except (ValueError, RecursionError):
             return {}
         return value if isinstance(value, dict) else {}
@@ -193,6 +283,37 @@ class ServeIndex:
         if rows is None:
             return None
         return self.message(rows[0]), self.message(rows[1]), self.seq(rows[1])
+
+
+def index_cache_path(path: str | os.PathLike[str]) -> Path | None:
+    """Where the scanned index of the capture at ``path`` is kept: a file named after the capture's real path in
+    ``serve-index`` of the user's cache folder (never beside the capture); None for a capture under
+    :data:`CACHED_FROM_BYTES` (or one that cannot be looked at: the scan says why)."""
+    try:
+        if os.stat(path).st_size < CACHED_FROM_BYTES:
+            return None
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    name = hashlib.blake2b(os.fsencode(real), digest_size=16).hexdigest()
+    return cache_dir() / "serve-index" / f"{name}.idx"
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _forget_old(folder: Path) -> None:
+    """Keep the :data:`CACHED_CAPTURES` most recently used indexes in ``folder``."""
+    try:
+        kept = sorted(folder.glob("*.idx"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[CACHED_CAPTURES:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def params_of(message: dict[str, Any]) -> Any:

@@ -38,13 +38,17 @@ QUEUED_READS = 4
 
 def serve_paced(conductor: Conductor, *, max_message: int, record: ServedCapture | None = None, stdin_fd: int = 0,
                 stdout_fd: int = 1, write: Callable[[bytes], bool] | None = None,
-                clock: Callable[[], float] = time.monotonic, toggles: FaultToggles | None = None) -> None:
+                clock: Callable[[], float] = time.monotonic, toggles: FaultToggles | None = None,
+                pending: bytes = b"") -> None:
     """Serve until stdin ends (and what is due went out), close-after ends the session, or the client closes
     stdout (``write`` as for :func:`~inspector.core.serve.stdio.serve_stdio`). ``toggles``: the window's changes
-    to the conductor's faults, made here between two reads (a change wakes the loop)."""
+    to the conductor's faults, made here between two reads (a change wakes the loop); ``pending``: bytes of stdin
+    read already (by :mod:`inspector.core.serve.early`), served first."""
     send = write if write is not None else partial(_write_all, stdout_fd)
     decoder = LineDecoder(Direction.C2S, max_line_bytes=max_message, share_parses=True)
     reads: queue.Queue[bytes | None] = queue.Queue(QUEUED_READS)  # None: the window changed the faults
+    if pending:
+        reads.put(pending)
     if toggles is not None:
         toggles.wake = partial(_wake, reads)
     threading.Thread(target=_read, args=(stdin_fd, reads), name="serve stdin", daemon=True).start()

@@ -97,13 +97,14 @@ class ServedCapture:
 
 
 def serve_stdio(twin: Twin, *, max_message: int, record: ServedCapture | None = None, stdin_fd: int = 0,
-                stdout_fd: int = 1, write: Callable[[bytes], bool] | None = None) -> None:
+                stdout_fd: int = 1, write: Callable[[bytes], bool] | None = None, pending: bytes = b"") -> None:
     """Serve until stdin ends or the client closes stdout (``write``, given bytes, writes them all and says whether
-    the reader is still there; by default to ``stdout_fd``)."""
+    the reader is still there; by default to ``stdout_fd``); ``pending``: bytes of stdin read already (by
+    :mod:`inspector.core.serve.early`), served first."""
     send = write if write is not None else partial(_write_all, stdout_fd)
     decoder = LineDecoder(Direction.C2S, max_line_bytes=max_message, share_parses=True)
     while True:
-        chunk = os.read(stdin_fd, READ_CHUNK)
+        chunk, pending = pending or os.read(stdin_fd, READ_CHUNK), b""
         events = decoder.feed(chunk) if chunk else decoder.close()
         out = bytearray()
         parses = events.values() if isinstance(events, Batch) else [NOT_PARSED] * len(events)
