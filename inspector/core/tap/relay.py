@@ -75,10 +75,12 @@ from inspector.core.tap.options import (
     S2C_EOF,
     STDERR,
     STDERR_EOF,
+    StartFailed,
     TapOptions,
     exit_status,
 )
 from inspector.core.tap.recorder import capture_destination, fork_recorder, say
+from inspector.core.tap.reloading import TapReload
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.tap.streams import Fd as _Fd
 from inspector.core.tap.streams import Sink as _Sink
@@ -202,10 +204,15 @@ class Relay:
         #: (inspector/core/tap/intercepting.py)
         self.intercept = TapIntercept.on_relay(self, options.rules, t0, pauser, link) \
             if options.rules or link is not None else None
+        #: reload on save (``--watch``): both directions framed into lines (inspector/core/tap/reloading.py)
+        self.reload = TapReload(self, options.watch, options.watch_ignore) if options.watch else None
 
     # -- the hot path ------------------------------------------------------------------------------------
 
     def c2s(self, data: bytes) -> None:
+        if self.reload is not None:
+            self.reload.c2s(data)
+            return
         if self.intercept is not None:
             self.intercept.c2s.feed(data)
             return
@@ -215,6 +222,9 @@ class Relay:
         self.link.send(C2S, data)
 
     def s2c(self, data: bytes) -> None:
+        if self.reload is not None:
+            self.reload.s2c(data)
+            return
         if self.intercept is not None:
             self.intercept.s2c.feed(data)
             return
@@ -231,6 +241,11 @@ class Relay:
         if self._client_eof:
             return
         self._client_eof = True
+        if self.reload is not None and self.reload.hold_eof(self._client_ended):
+            return  # the server restarts: its stdin is closed once the restart is done
+        self._client_ended()
+
+    def _client_ended(self) -> None:
         if self.intercept is not None:
             self.intercept.c2s.end()
         self.link.send(C2S_EOF)
@@ -294,12 +309,12 @@ class Relay:
                 await sink.open(fd)
         self.client_out.on_broken = self._client_stopped_reading
         self._out_fd = out_fd
-        if splice.available() and self.intercept is None:
+        if splice.available() and self.intercept is None and self.reload is None:
             self._splice_in = splice.is_pipe(in_fd)
             self._splice_out = splice.is_pipe(out_fd) and self.client_out.transport is not None
         try:
-            code = await self._start_server()
-        except _StartFailed as failure:
+            code = await self.start_server()
+        except StartFailed as failure:
             say(failure.sentence)
             self.note(f"the server could not be started: {failure.sentence}", failure=True)
             self._send_json(END, {"exit": failure.status})
@@ -310,14 +325,18 @@ class Relay:
             code = await self._wind_down()
         return code
 
-    async def _start_server(self) -> int | None:
+    def reset_stdin_state(self) -> None:
+        """A new server is about to start (reload): its stdin is not being closed."""
+        self._closing_stdin = self._escalating = False
+
+    async def start_server(self) -> int | None:
         argv = self.options.argv
         try:
             # the stdio transport's own resolution, so a missing command gets the same sentence
             executable = StdioTransport(argv).resolve_executable(dict(os.environ))
         except TransportError as exc:
             status = EXIT_CANNOT_RUN if isinstance(exc, CannotRun) else EXIT_NOT_FOUND
-            raise _StartFailed(str(exc), status) from None
+            raise StartFailed(str(exc), status) from None
         # the zero-copy path gives the server pipes of the relay's own (asyncio's would read them itself)
         stdin_pipe = os.pipe2(os.O_CLOEXEC) if self._splice_in else None
         stdout_pipe = os.pipe2(os.O_CLOEXEC) if self._splice_out else None
@@ -330,10 +349,10 @@ class Relay:
             )
         except PermissionError:
             _close_fds(stdin_pipe, stdout_pipe)
-            raise _StartFailed(f"{argv[0]} cannot be run: permission denied", EXIT_CANNOT_RUN) from None
+            raise StartFailed(f"{argv[0]} cannot be run: permission denied", EXIT_CANNOT_RUN) from None
         except OSError as exc:
             _close_fds(stdin_pipe, stdout_pipe)
-            raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
+            raise StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
         _close_fds(stdin_pipe and stdin_pipe[:1], stdout_pipe and stdout_pipe[1:])  # the server's ends
         self.process = process
         self.started(process.get_pid())
@@ -447,6 +466,8 @@ class Relay:
     def _forward(self, sig: int) -> None:
         """A signal to the tap goes to the server's group, as if the client had sent it to the server."""
         self.stop_waiting.set()
+        if self.reload is not None and self.reload.signalled(sig):
+            return  # no server runs (a reload failed): the tap ends
         if self.group is None or self.exited.done():
             return
         self.group.send(signal.Signals(sig), forwarded=True)
@@ -514,6 +535,8 @@ class Relay:
 
     async def finish(self, done_fd: int | None) -> None:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
+        if self.reload is not None:
+            self.reload.close()
         self.link.close()
         if done_fd is not None:
             finished: asyncio.Future[None] = self.loop.create_future()
@@ -543,13 +566,6 @@ class _NoRecorder:
 
     def close(self) -> None:
         pass
-
-
-class _StartFailed(Exception):
-    def __init__(self, sentence: str, status: int) -> None:
-        super().__init__(sentence)
-        self.sentence = sentence
-        self.status = status
 
 
 def _close_fds(*groups: tuple[int, ...] | None) -> None:
