@@ -1,8 +1,9 @@
 """``mcp-inspector tap``: record a real client's session with its server.
 
 * stdio: ``tap [--capture FILE] [--name NAME] [--rules FILE] [--watch PATH] -- COMMAND ARGS``, the transparent
-  relay a client runs in place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever
-  (what intercept rules answer a client is a JSON-RPC message, on a line of its own).
+  relay a client runs in place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its
+  own on stdout, ever (what intercept rules answer a client is a JSON-RPC message, on a line of its own); with
+  ``--watch`` a change restarts the server behind the client (:mod:`inspector.core.tap.reloading`).
 * HTTP: ``tap --url UPSTREAM [--listen 127.0.0.1:PORT] [--transport ...]``, a loopback reverse proxy the client
   is given as the server's URL (see :mod:`inspector.core.tap.http_proxy`). It prints its URL on stdout and runs
   until Ctrl-C.
@@ -136,7 +137,7 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
                          live=not args.no_live, redact=not args.no_redact, max_message=args.max_message,
                          otlp_endpoint=args.otlp_endpoint, rules=rules, watch=watch,
-                         watch_ignore=list(args.watch_ignore))
+                         watch_ignore=list(args.watch_ignore), explain_failure=_doctor_says)
     try:
         return run_tap(options)
     except KeyboardInterrupt:
@@ -144,6 +145,20 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     except OSError as exc:
         print(f"mcp-inspector tap: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_TAP_ERROR
+
+
+def _doctor_says(argv: list[str], stderr: list[str]) -> str | None:
+    """The doctor's first failing step for a server that failed to start after a change, from what costs nothing
+    more: the ``command`` step (is the program there and runnable), else the ``start`` step's advice from the
+    server's last stderr lines (``doctor`` itself would start the server again)."""
+    from inspector.core.connect.target import Target
+    from inspector.core.doctor.command import command_step, exit_fix
+    from inspector.core.doctor.model import FAILED
+
+    step = command_step(Target(argv=list(argv)))
+    if step.status == FAILED:
+        return f"doctor, step command: {step.detail} {step.fix}"
+    return f"doctor, step start: the server exited. {exit_fix(stderr, argv[0] if argv else 'the server')}"
 
 
 def _run_http(args: argparse.Namespace, command: list[str]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,9 @@ class TapOptions:
     #: reload on save (``--watch``): files and folders whose change restarts the server, and globs ignored
     watch: list[Path] = field(default_factory=list)
     watch_ignore: list[str] = field(default_factory=list)
+    #: ``explain_failure(argv, last stderr lines)``: a sentence on why the server failed to start after a change
+    #: (the command line gives the doctor's; the core's tap sits beside the doctor, so it is handed in), or None
+    explain_failure: Callable[[list[str], list[str]], str | None] | None = None
 
     @property
     def display_name(self) -> str:

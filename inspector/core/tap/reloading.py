@@ -68,6 +68,11 @@ RELOAD_STOP_GRACE = 1.0
 RELOAD_START_TIMEOUT = 10.0
 #: How long a server has to answer the inspector's list requests (all pages) before those kinds count as unknown.
 LIST_TIMEOUT = 5.0
+#: How long a new server that exited has for its last stderr lines to be read before the tap says it failed.
+STDERR_DRAIN_TIMEOUT = 1.0
+
+#: How much of a failed server's stderr is kept for its diagnosis (the tap's stderr has all of it).
+STDERR_TAIL = 8192
 
 LIVE, RESTARTING, DOWN = "live", "restarting", "down"
 
@@ -117,6 +122,8 @@ class _Stand:
         self.forwarding = forwarding
         self.client_in = _NoPause()
         self.exited: asyncio.Future[int] = relay.loop.create_future()
+        self.stderr_done: asyncio.Future[None] = relay.loop.create_future()
+        self.stderr_tail = bytearray()  # its last words, for what the tap says when it failed to start
         self.closed: list[tuple[int, Exception | None]] = []
         self.process: Any = None
 
@@ -128,9 +135,13 @@ class _Stand:
 
     def stderr(self, data: bytes) -> None:
         self.relay.stderr(data)
+        self.stderr_tail += data
+        del self.stderr_tail[:-STDERR_TAIL]
 
     def pipe_closed(self, fd: int, exc: Exception | None) -> None:
         self.closed.append((fd, exc))
+        if fd == 2 and not self.stderr_done.done():
+            self.stderr_done.set_result(None)
 
     def started(self, pid: int) -> None:
         pass
@@ -157,10 +168,11 @@ class _NoPause:
 
 
 class _ReloadFailed(Exception):
-    def __init__(self, why: str, code: int | None) -> None:
+    def __init__(self, why: str, code: int | None, stderr: list[str] | None = None) -> None:
         super().__init__(why)
         self.why = why
         self.code = code
+        self.stderr = stderr or []
 
 
 class TapReload:
@@ -490,6 +502,8 @@ class TapReload:
         if timed_out and relay.group is not None:
             await relay.group.stop(stand.wait_exit, 0)
         code = stand.exited.result() if stand.exited.done() else None
+        # its last stderr lines reach the tap's stderr before the tap's own sentence about them
+        await asyncio.wait([stand.stderr_done], timeout=STDERR_DRAIN_TIMEOUT)
         if why is None:
             why = f"it did not answer the handshake within {RELOAD_START_TIMEOUT:g} s" if timed_out else "it exited"
         if code is not None and not timed_out:
@@ -497,7 +511,7 @@ class TapReload:
         if relay.group is not None:
             data: dict[str, Any] = {"code": code} if code is None or code >= 0 else {"signal": -code}
             relay.lifecycle(Lifecycle.EXITED, pid=relay.group.pgid, reload=True, failed=True, **data)
-        return _ReloadFailed(why, code)
+        return _ReloadFailed(why, code, stand.stderr_tail.decode("utf-8", "replace").splitlines()[-20:])
 
     def _failed(self, failure: _ReloadFailed) -> None:
         if self.relay.group is None:  # it could not even be started: the relay ends with the last group it had
@@ -514,6 +528,12 @@ class TapReload:
         for line in queued:
             self._answer_down(line, parse(line))
         say(f"{sentence[0].lower()}{sentence[1:-1]}; the next change tries again")
+        explain = self.relay.options.explain_failure
+        if explain is not None:
+            with contextlib.suppress(Exception):  # a diagnosis is a courtesy: the failure is said already
+                said = explain(self.relay.options.argv, failure.stderr)
+                if said:
+                    say(said)
         if self.eof_then is not None:
             self.eof_then = None
             self._end()

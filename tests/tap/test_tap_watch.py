@@ -1,0 +1,200 @@
+"""Reload on save through the stdio tap (``tap --watch DIR -- python server.py``): the Python SDK's own client
+stays connected while the test rewrites the server's file (inspector/core/tap/reloading.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, until
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+from inspector.core.capture import read_capture
+from inspector.core.wire.events import Kind, Lifecycle
+
+pytestmark = pytest.mark.integration
+
+#: Every wait of these tests is bounded by this (a Python SDK server starts in about a second here; the machine
+#: is shared).
+BOUND = 60.0
+
+SERVER = '''\
+import time
+from pathlib import Path
+
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("watched")
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Echo the text."""
+    return text
+
+
+@server.tool()
+def wait_for(path: str) -> str:
+    """Answer once the file exists."""
+    while not Path(path).exists():
+        time.sleep(0.02)
+    return "there"
+
+# TOOLS
+
+if __name__ == "__main__":
+    server.run()
+'''
+
+ADDED = '''
+@server.tool()
+def added(x: int) -> int:
+    """A tool added while the client was connected."""
+    return x * 2
+'''
+
+
+class Session:
+    """A client connected through ``tap --watch``, what it was sent, and the tap's stderr."""
+
+    def __init__(self, client: Client, server: Path, stderr: Path, capture: Path) -> None:
+        self.client = client
+        self.server = server
+        self.stderr = stderr
+        self.capture = capture
+        self.list_changed = 0
+
+    def stderr_text(self) -> str:
+        return self.stderr.read_text(errors="replace")
+
+    def rewrite(self, text: str) -> None:
+        self.server.write_text(text)
+
+    async def said(self, words: str, count: int = 1) -> None:
+        await until(lambda: self.stderr_text().count(words) >= count, BOUND, f"the tap saying {words!r}")
+
+
+@asynccontextmanager
+async def watched_session(tmp_path: Path, mode: str = "legacy") -> AsyncIterator[Session]:
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    server.write_text(SERVER)
+    capture = tmp_path / "session.jsonl"
+    stderr = tmp_path / "stderr.txt"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "inspector", "tap", "--no-live", "--capture", str(capture), "--watch", str(folder), "--",
+              sys.executable, str(server)],
+        env=dict(os.environ), cwd=str(ROOT))
+    holder: list[Session] = []
+
+    async def on_message(message: Any) -> None:
+        if "tools/list_changed" in repr(message) and holder:
+            holder[0].list_changed += 1
+
+    with stderr.open("w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=BOUND, mode=mode,
+                          message_handler=on_message) as client:
+            session = Session(client, server, stderr, capture)
+            holder.append(session)
+            await session.said("watching")
+            yield session
+
+
+async def tool_names(client: Client) -> list[str]:
+    return sorted(tool.name for tool in (await client.list_tools()).tools)
+
+
+def lifecycle(capture: Path, what: str) -> list[dict[str, Any]]:
+    return [event.data for event in read_capture(capture).events
+            if event.kind == Kind.LIFECYCLE and event.data.get("what") == what]
+
+
+def test_a_tool_added_to_the_watched_server_appears_in_the_same_session_and_the_capture_shows_two_starts(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path) as session:
+            assert await tool_names(session.client) == ["echo", "wait_for"]
+            session.rewrite(SERVER.replace("# TOOLS", ADDED))
+            await until(lambda: session.list_changed == 1, BOUND, "notifications/tools/list_changed")
+            assert await tool_names(session.client) == ["added", "echo", "wait_for"]
+            result = await session.client.call_tool("added", {"x": 21})
+            assert result.structured_content == {"result": 42}
+        assert session.list_changed == 1
+
+    asyncio.run(scenario())
+    assert len(lifecycle(tmp_path / "session.jsonl", Lifecycle.SPAWNED)) == 2
+    [reloading] = lifecycle(tmp_path / "session.jsonl", Lifecycle.RELOADING)
+    assert [Path(path).name for path in reloading["changed"]] == ["server.py"]
+    assert [data.get("reload") for data in lifecycle(tmp_path / "session.jsonl", Lifecycle.EXITED)] == [True, None]
+
+
+def test_a_2026_client_listening_for_tool_changes_is_told_on_its_stream_after_a_reload(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path, mode="auto") as session:
+            assert await tool_names(session.client) == ["echo", "wait_for"]
+            async with session.client.listen(tools_list_changed=True) as stream:
+                session.rewrite(SERVER.replace("# TOOLS", ADDED))
+                event = await asyncio.wait_for(stream.__anext__(), BOUND)
+                assert type(event).__name__ == "ToolsListChanged"
+                assert await tool_names(session.client) == ["added", "echo", "wait_for"]
+
+    asyncio.run(scenario())
+    assert len(lifecycle(tmp_path / "session.jsonl", Lifecycle.SPAWNED)) == 2
+
+
+def test_a_change_that_leaves_the_tools_the_same_sends_no_list_changed(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path) as session:
+            await tool_names(session.client)
+            session.rewrite(SERVER.replace("# TOOLS", "# a comment changed, nothing else"))
+            await session.said("reloaded in")
+            assert "(no list changed)" in session.stderr_text()
+            assert await tool_names(session.client) == ["echo", "wait_for"]  # the new server answers
+        assert session.list_changed == 0
+
+    asyncio.run(scenario())
+    assert len(lifecycle(tmp_path / "session.jsonl", Lifecycle.SPAWNED)) == 2
+
+
+def test_a_request_in_flight_during_a_reload_is_answered_by_the_new_server(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path) as session:
+            flag = tmp_path / "flag"
+            call = asyncio.ensure_future(session.client.call_tool("wait_for", {"path": str(flag)}))
+            await until(lambda: any(e.data.get("method") == "tools/call" or b"wait_for" in e.raw
+                                    for e in read_capture(session.capture).events if e.dir == "c2s"),
+                        BOUND, "the call to reach the server")
+            session.rewrite(SERVER.replace("# TOOLS", ADDED))
+            await until(lambda: session.list_changed == 1, BOUND, "notifications/tools/list_changed")
+            flag.touch()
+            result = await asyncio.wait_for(call, BOUND)
+            assert result.structured_content == {"result": "there"}
+
+    asyncio.run(scenario())
+
+
+def test_a_broken_server_after_a_change_answers_the_client_with_an_error_and_the_next_fix_brings_it_back(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path) as session:
+            await tool_names(session.client)
+            session.rewrite(SERVER.replace("# TOOLS", "def broken(:"))
+            await session.said("failed to start")
+            assert "SyntaxError" in session.stderr_text()  # the server's own stderr, passed on as usual
+            assert "doctor, step start: the server exited." in session.stderr_text()
+            with pytest.raises(MCPError, match=r"restarted after a change and failed to start .*exit status 1"):
+                await session.client.call_tool("echo", {"text": "hi"})
+            session.rewrite(SERVER.replace("# TOOLS", ADDED))
+            await until(lambda: session.list_changed == 1, BOUND, "notifications/tools/list_changed")
+            assert await tool_names(session.client) == ["added", "echo", "wait_for"]
+
+    asyncio.run(scenario())
+    assert len(lifecycle(tmp_path / "session.jsonl", Lifecycle.SPAWNED)) == 3
