@@ -4,6 +4,7 @@ stays connected while the test rewrites the server's file (inspector/core/tap/re
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -187,9 +188,9 @@ def test_a_broken_server_after_a_change_answers_the_client_with_an_error_and_the
         async with watched_session(tmp_path) as session:
             await tool_names(session.client)
             session.rewrite(SERVER.replace("# TOOLS", "def broken(:"))
-            await session.said("failed to start")
+            await session.said("doctor, step start: the server exited.")  # said last
+            assert "failed to start (it exited, exit status 1)" in session.stderr_text()
             assert "SyntaxError" in session.stderr_text()  # the server's own stderr, passed on as usual
-            assert "doctor, step start: the server exited." in session.stderr_text()
             with pytest.raises(MCPError, match=r"restarted after a change and failed to start .*exit status 1"):
                 await session.client.call_tool("echo", {"text": "hi"})
             session.rewrite(SERVER.replace("# TOOLS", ADDED))
@@ -198,3 +199,52 @@ def test_a_broken_server_after_a_change_answers_the_client_with_an_error_and_the
 
     asyncio.run(scenario())
     assert len(lifecycle(tmp_path / "session.jsonl", Lifecycle.SPAWNED)) == 3
+
+
+def test_the_client_never_sees_the_inspector_s_own_requests_nor_a_second_initialize_answer(tmp_path):
+    """A client speaking raw JSON lines: everything it reads through a reload is its own answers and the
+    list_changed notification."""
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    server.write_text(SERVER)
+
+    async def scenario() -> list[dict[str, Any]]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(tmp_path / "c.jsonl"),
+            "--watch", str(folder), "--", sys.executable, str(server),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            cwd=ROOT)
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        read: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            assert process.stdin is not None
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+            await process.stdin.drain()
+
+        async def read_until(condition: Any) -> None:
+            assert process.stdout is not None
+            while not read or not condition(read[-1]):
+                read.append(json.loads(await asyncio.wait_for(process.stdout.readline(), BOUND)))
+
+        assert b"watching" in await asyncio.wait_for(process.stderr.readline(), BOUND)
+        await send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                               "clientInfo": {"name": "raw", "version": "1"}}})
+        await read_until(lambda message: message.get("id") == 1)
+        await send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        server.write_text(SERVER.replace("# TOOLS", ADDED))
+        await read_until(lambda message: message.get("method") == "notifications/tools/list_changed")
+        await send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        await read_until(lambda message: message.get("id") == 2)
+        process.stdin.close()
+        rest = await asyncio.wait_for(process.stdout.read(), BOUND)
+        read.extend(json.loads(line) for line in rest.splitlines() if line.strip())
+        assert await asyncio.wait_for(process.wait(), BOUND) == 0
+        return read
+
+    read = asyncio.run(scenario())
+    assert [message.get("id", message.get("method")) for message in read] == [
+        1, "notifications/tools/list_changed", 2]
+    assert "added" in {tool["name"] for tool in read[-1]["result"]["tools"]}
