@@ -84,7 +84,7 @@ class Session:
 
 
 @asynccontextmanager
-async def watched_session(tmp_path: Path, mode: str = "legacy") -> AsyncIterator[Session]:
+async def watched_session(tmp_path: Path, mode: str = "legacy", *tap_args: str) -> AsyncIterator[Session]:
     folder = tmp_path / "srv"
     folder.mkdir()
     server = folder / "server.py"
@@ -93,7 +93,7 @@ async def watched_session(tmp_path: Path, mode: str = "legacy") -> AsyncIterator
     stderr = tmp_path / "stderr.txt"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "inspector", "tap", "--no-live", "--capture", str(capture), "--watch", str(folder), "--",
+        args=["-m", "inspector", "tap", "--no-live", "--capture", str(capture), "--watch", str(folder), *tap_args, "--",
               sys.executable, str(server)],
         env=dict(os.environ), cwd=str(ROOT))
     holder: list[Session] = []
@@ -248,3 +248,22 @@ def test_the_client_never_sees_the_inspector_s_own_requests_nor_a_second_initial
     assert [message.get("id", message.get("method")) for message in read] == [
         1, "notifications/tools/list_changed", 2]
     assert "added" in {tool["name"] for tool in read[-1]["result"]["tools"]}
+
+
+def test_intercept_rules_go_on_acting_on_the_client_s_messages_across_a_reload(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"rules": [{"when": {"dir": "c2s", "method": "tools/call", "tool": "echo"},
+                                            "do": "error", "code": -32000, "message": "injected"}]}))
+
+    async def scenario() -> None:
+        async with watched_session(tmp_path, "legacy", "--rules", str(rules)) as session:
+            with pytest.raises(MCPError, match="injected"):
+                await session.client.call_tool("echo", {"text": "hi"})
+            session.rewrite(SERVER.replace("# TOOLS", ADDED))
+            await until(lambda: session.list_changed == 1, BOUND, "notifications/tools/list_changed")
+            assert await tool_names(session.client) == ["added", "echo", "wait_for"]
+            with pytest.raises(MCPError, match="injected"):
+                await session.client.call_tool("echo", {"text": "hi"})
+            assert (await session.client.call_tool("added", {"x": 1})).structured_content == {"result": 2}
+
+    asyncio.run(scenario())

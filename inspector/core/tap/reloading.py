@@ -77,7 +77,7 @@ STDERR_TAIL = 8192
 LIVE, RESTARTING, DOWN = "live", "restarting", "down"
 
 
-class _Lines:
+class Lines:
     """Cuts one direction's bytes into lines (each with its newline); a line longer than ``limit`` goes on as it
     comes, unread, until its newline."""
 
@@ -86,24 +86,26 @@ class _Lines:
         self.partial = bytearray()
         self.through = False
 
-    def feed(self, data: bytes) -> tuple[list[bytes], bytes]:
-        """(complete lines, bytes of an over-long line passing through)."""
-        passing = b""
+    def feed(self, data: bytes) -> tuple[bytes, list[bytes], bytes]:
+        """(the end of an over-long line passing through, the complete lines after it, the start of an over-long
+        line after them), to be passed on in this order."""
+        head = b""
         if self.through:
             nl = data.find(b"\n")
             if nl < 0:
-                return [], data
-            passing, data, self.through = data[:nl + 1], data[nl + 1:], False
+                return data, [], b""
+            head, data, self.through = data[:nl + 1], data[nl + 1:], False
         if self.partial:
             self.partial += data
             data = bytes(self.partial)
             self.partial.clear()
         lines = data.split(b"\n")
         rest = lines.pop()
+        tail = b""
         if len(rest) > self.limit:
-            passing, rest, self.through = passing + rest, b"", True
+            tail, rest, self.through = rest, b"", True
         self.partial += rest
-        return [line + b"\n" for line in lines], passing
+        return head, [line + b"\n" for line in lines], tail
 
     def end(self) -> bytes:
         rest = bytes(self.partial)
@@ -182,8 +184,8 @@ class TapReload:
         self.relay = relay
         self.session = ClientSession()
         self.state = LIVE
-        self.c2s_lines = _Lines(relay.options.max_message)
-        self.s2c_lines = _Lines(relay.options.max_message)
+        self.c2s_lines = Lines(relay.options.max_message)
+        self.s2c_lines = Lines(relay.options.max_message)
         self.queue: list[bytes] = []  # the client's lines while the server restarts
         self.lists: dict[str, Items] | None = None  # the last lists a server gave, for a reload whose old is down
         self.changes: list[str] = []  # changes seen while a reload runs: the next reload's
@@ -215,10 +217,15 @@ class TapReload:
     # -- the lines -------------------------------------------------------------------------------------------
 
     def c2s(self, data: bytes) -> None:
-        lines, passing = self.c2s_lines.feed(data)
+        head, lines, tail = self.c2s_lines.feed(data)
+        if self.state == RESTARTING:  # all of it waits, in order (a part of a line is not JSON: it goes on as is)
+            self.queue.extend(part for part in (head, *lines, tail) if part)
+            return
+        if head:
+            self._to_server(head)
         self._from_client(lines)
-        if passing:
-            self._to_server(passing)
+        if tail:
+            self._to_server(tail)
 
     def _from_client(self, lines: list[bytes]) -> None:
         if self.state == RESTARTING:
@@ -243,7 +250,9 @@ class TapReload:
             self._to_client_own(error_answer(message["id"], self.failure[0]))
 
     def s2c(self, data: bytes) -> None:
-        lines, passing = self.s2c_lines.feed(data)
+        head, lines, tail = self.s2c_lines.feed(data)
+        if head:
+            self._to_client(head)
         run: list[bytes] = []
         for line in lines:
             message = parse(line) if (b'"id"' in line or b"acknowledged" in line) else None
@@ -267,8 +276,8 @@ class TapReload:
             run.append(line)
         if run:
             self._to_client(b"".join(run))
-        if passing:
-            self._to_client(passing)
+        if tail:
+            self._to_client(tail)
 
     def _to_server(self, data: bytes) -> None:
         relay = self.relay
@@ -560,26 +569,29 @@ class TapReload:
         answers: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         deadline = self.relay.loop.time() + LIST_TIMEOUT
 
+        def answered(done: asyncio.Future[dict[str, Any]]) -> None:
+            if not done.cancelled():
+                answers.put_nowait(done.result())
+
         def send(lines: list[bytes]) -> None:
             for line in lines:
                 message = parse(line)
                 assert message is not None
                 waiter = self.waiters[str(message["id"])] = self.relay.loop.create_future()
-                waiter.add_done_callback(lambda done: done.cancelled() or answers.put_nowait(done.result()))
+                waiter.add_done_callback(answered)
                 self._to_server_own(line)
 
         send(listing.start())
-        with contextlib.suppress(TimeoutError):
-            while not listing.done and not stand.exited.done():
-                left = deadline - self.relay.loop.time()
-                if left <= 0:
-                    break
-                got = asyncio.ensure_future(answers.get())
-                await asyncio.wait([got, stand.exited], timeout=left, return_when=asyncio.FIRST_COMPLETED)
-                if not got.done():
-                    got.cancel()
-                    break
-                send(listing.answer(got.result()))
+        while not listing.done and not stand.exited.done():
+            left = deadline - self.relay.loop.time()
+            if left <= 0:
+                break
+            got: asyncio.Future[Any] = asyncio.ensure_future(answers.get())
+            await asyncio.wait([got, stand.exited], timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            if not got.done():
+                got.cancel()
+                break
+            send(listing.answer(got.result()))
         listing.give_up()
         for key in [key for key in self.waiters if key.startswith(ID_PREFIX)]:
             self.waiters.pop(key).cancel()
