@@ -10,7 +10,7 @@ and passes the lines on (to the intercept rules first, when there are some). A d
    in a queue;
 2. the old server (still the old code) is asked for its tools, prompts and resources (the kinds its answer to the
    client's handshake declared), with request ids of the inspector's own; its answers never reach the client;
-3. it is stopped: its stdin closed, then :data:`RELOAD_STOP_GRACE`, SIGTERM, SIGKILL to its process group
+3. it is stopped while the new one starts: its stdin closed, then :data:`RELOAD_STOP_GRACE`, SIGTERM, SIGKILL to its process group
    (:class:`~inspector.core.transports.process_group.ProcessGroup`), recorded as its ``exited`` event with
    ``"reload": true``;
 4. the new server is started as the first was (a second ``spawned`` event), told the client's handshake again
@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +54,7 @@ from inspector.core.protocol.reload import (
 from inspector.core.tap.options import C2S, S2C, StartFailed
 from inspector.core.tap.recorder import say
 from inspector.core.tasks import Tasks
-from inspector.core.transports.process_group import ProcessGroup
+from inspector.core.transports.process_group import ProcessGroup, kill_group
 from inspector.core.waiting import wait_for
 from inspector.core.watching import Watcher
 from inspector.core.wire.events import Lifecycle
@@ -128,12 +129,16 @@ class _Stand:
         self.stderr_tail = bytearray()  # its last words, for what the tap says when it failed to start
         self.closed: list[tuple[int, Exception | None]] = []
         self.process: Any = None
+        self.lines = Lines(relay.options.max_message)
 
     def s2c(self, data: bytes) -> None:
         if self.forwarding:
             self.relay.s2c(data)
-        else:
-            self.relay.link.send(S2C, data)
+            return
+        # recorded, never passed on; whole lines only, as a new server's lines may come in between
+        _head, lines, _tail = self.lines.feed(data)
+        if lines:
+            self.relay.link.send(S2C, b"".join(lines))
 
     def stderr(self, data: bytes) -> None:
         self.relay.stderr(data)
@@ -198,6 +203,7 @@ class TapReload:
         self._reload_task: asyncio.Task[Any] | None = None
         self._stand: _Stand | None = None  # the stand-in of the process being retired or started
         self._last_group: ProcessGroup | None = None  # the group of the last server that ran
+        self._retiring: set[ProcessGroup] = set()  # old servers still leaving
         self.watcher = Watcher(paths, self.changed, relay.loop, ignore, on_error=say)
         self._tasks.spawn(self._watch(paths), "watching for changes")
 
@@ -208,8 +214,12 @@ class TapReload:
         self.relay.note(f"watching {names} for changes", watch=[str(path) for path in paths])
 
     def close(self) -> None:
+        """The tap ends: no more watching; an old server still leaving gets SIGKILL (it had SIGTERM or EOF)."""
         self.watcher.stop()
         self._tasks.cancel_all()
+        for group in list(self._retiring):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                kill_group(group.pgid, signal.SIGKILL)
 
     def _new_id(self) -> str:
         return f"{ID_PREFIX}{next(self._ids)}"
@@ -435,20 +445,30 @@ class TapReload:
             before = await self._list(self.session.capabilities, stand, "the old server")
         stand.forwarding = False  # what it says from now on is recorded, not passed on
         relay.client_in.resume("server-stdin")
-        if relay.server_stdin is not None:
-            relay.server_stdin.close()
-        group = relay.group
-        await group.stop(stand.wait_exit, RELOAD_STOP_GRACE)
-        code = stand.exited.result() if stand.exited.done() else None
-        data: dict[str, Any] = {"code": code} if code is None or code >= 0 else {"signal": -code}
-        if group.signalled:
-            data["after"] = group.signalled
-        relay.lifecycle(Lifecycle.EXITED, pid=group.pgid, reload=True, **data)
-        await group.reap()
-        process.close()
+        stdin, group = relay.server_stdin, relay.group
         self._drop_partial_answer()
         self._reset_relay()
+        if stdin is not None:
+            stdin.close()
+        # the new server starts while the old one leaves (a Python server takes a few hundred milliseconds to
+        # leave on EOF): save to list_changed is then the new server's start and little more
+        self._retiring.add(group)
+        self._tasks.spawn(self._stop(process, group, stand), "stopping the old server")
         return before
+
+    async def _stop(self, process: asyncio.SubprocessTransport, group: ProcessGroup, stand: _Stand) -> None:
+        """The old server leaves: its stdin is closed; :data:`RELOAD_STOP_GRACE`, then SIGTERM, then SIGKILL."""
+        try:
+            await group.stop(stand.wait_exit, RELOAD_STOP_GRACE)
+            code = stand.exited.result() if stand.exited.done() else None
+            data: dict[str, Any] = {"code": code} if code is None or code >= 0 else {"signal": -code}
+            if group.signalled:
+                data["after"] = group.signalled
+            self.relay.lifecycle(Lifecycle.EXITED, pid=group.pgid, reload=True, **data)
+            await group.reap()
+        finally:
+            self._retiring.discard(group)
+            process.close()
 
     def _drop_partial_answer(self) -> None:
         rest = self.s2c_lines.end()
