@@ -267,3 +267,18 @@ def test_intercept_rules_go_on_acting_on_the_client_s_messages_across_a_reload(t
             assert (await session.client.call_tool("added", {"x": 1})).structured_content == {"result": 2}
 
     asyncio.run(scenario())
+
+
+def test_a_change_to_an_ignored_file_restarts_nothing_and_the_reload_names_only_the_server_s_file(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path, "legacy", "--watch-ignore", "*.log") as session:
+            await tool_names(session.client)
+            (session.server.parent / "server.log").write_text("a log line the server wrote\n")
+            session.rewrite(SERVER.replace("# TOOLS", ADDED))
+            await until(lambda: session.list_changed == 1, BOUND, "notifications/tools/list_changed")
+            assert await tool_names(session.client) == ["added", "echo", "wait_for"]
+
+    asyncio.run(scenario())
+    changed = [Path(path).name for data in lifecycle(tmp_path / "session.jsonl", Lifecycle.RELOADING)
+               for path in data["changed"]]
+    assert changed == ["server.py"]
