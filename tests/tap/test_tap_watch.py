@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -282,3 +283,107 @@ def test_a_change_to_an_ignored_file_restarts_nothing_and_the_reload_names_only_
     changed = [Path(path).name for data in lifecycle(tmp_path / "session.jsonl", Lifecycle.RELOADING)
                for path in data["changed"]]
     assert changed == ["server.py"]
+
+
+class RawClient:
+    """A client speaking raw JSON lines to ``tap --watch`` (its stdin, stdout and stderr pipes)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.stderr = b""
+
+    @classmethod
+    async def start(cls, tmp_path: Path) -> tuple[RawClient, Path]:
+        folder = tmp_path / "srv"
+        folder.mkdir()
+        server = folder / "server.py"
+        server.write_text(SERVER)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "tap", "--no-live", "--capture", str(tmp_path / "c.jsonl"),
+            "--watch", str(folder), "--", sys.executable, str(server),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            cwd=ROOT, start_new_session=True)
+        client = cls(process)
+        await client.said(b"watching")
+        await client.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                      "clientInfo": {"name": "raw", "version": "1"}}})
+        await client.read_until(lambda message: message.get("id") == 1)
+        await client.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return client, server
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        await self.process.stdin.drain()
+
+    async def read_until(self, condition: Any) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        while True:
+            message = json.loads(await asyncio.wait_for(self.process.stdout.readline(), BOUND))
+            if condition(message):
+                return message
+
+    async def said(self, words: bytes) -> None:
+        assert self.process.stderr is not None
+        while words not in self.stderr:
+            line = await asyncio.wait_for(self.process.stderr.readline(), BOUND)
+            assert line, f"the tap's stderr ended before it said {words!r}: {self.stderr!r}"
+            self.stderr += line
+
+    async def exit_status(self) -> int:
+        assert self.process.stderr is not None
+        self.stderr += await asyncio.wait_for(self.process.stderr.read(), BOUND)
+        return await asyncio.wait_for(self.process.wait(), BOUND)
+
+
+def spawned_pids(capture: Path) -> list[int]:
+    return [data["pid"] for data in lifecycle(capture, Lifecycle.SPAWNED)]
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_a_signal_to_the_tap_after_a_reload_ends_the_new_server_and_leaves_no_server_behind(tmp_path):
+    async def scenario() -> int:
+        client, server = await RawClient.start(tmp_path)
+        server.write_text(SERVER.replace("# TOOLS", ADDED))
+        await client.read_until(lambda message: message.get("method") == "notifications/tools/list_changed")
+        client.process.send_signal(signal.SIGTERM)
+        return await client.exit_status()
+
+    assert asyncio.run(scenario()) == 128 + signal.SIGTERM
+    pids = spawned_pids(tmp_path / "c.jsonl")
+    assert len(pids) == 2
+    asyncio.run(until(lambda: all(gone(pid) for pid in pids), BOUND, "both servers to be gone"))
+
+
+def test_the_client_s_eof_while_no_server_runs_ends_the_tap_with_the_failed_server_s_status(tmp_path):
+    async def scenario() -> int:
+        client, server = await RawClient.start(tmp_path)
+        server.write_text(SERVER.replace("# TOOLS", "def broken(:"))
+        await client.said(b"failed to start")
+        await client.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        answer = await client.read_until(lambda message: message.get("id") == 2)
+        assert "failed to start (it exited, exit status 1)" in answer["error"]["message"]
+        assert client.process.stdin is not None
+        client.process.stdin.close()
+        return await client.exit_status()
+
+    assert asyncio.run(scenario()) == 1
+
+
+def test_a_signal_to_the_tap_while_no_server_runs_ends_it(tmp_path):
+    async def scenario() -> int:
+        client, server = await RawClient.start(tmp_path)
+        server.write_text(SERVER.replace("# TOOLS", "def broken(:"))
+        await client.said(b"failed to start")
+        client.process.send_signal(signal.SIGINT)
+        return await client.exit_status()
+
+    assert asyncio.run(scenario()) == 128 + signal.SIGINT

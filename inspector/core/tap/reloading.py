@@ -10,9 +10,9 @@ and passes the lines on (to the intercept rules first, when there are some). A d
    in a queue;
 2. the old server (still the old code) is asked for its tools, prompts and resources (the kinds its answer to the
    client's handshake declared), with request ids of the inspector's own; its answers never reach the client;
-3. it is stopped while the new one starts: its stdin closed, then :data:`RELOAD_STOP_GRACE`, SIGTERM, SIGKILL to its process group
-   (:class:`~inspector.core.transports.process_group.ProcessGroup`), recorded as its ``exited`` event with
-   ``"reload": true``;
+3. it is stopped while the new one starts: its stdin closed, then :data:`RELOAD_STOP_GRACE`, SIGTERM, SIGKILL to
+   its process group (:class:`~inspector.core.transports.process_group.ProcessGroup`), recorded as its ``exited``
+   event with ``"reload": true``;
 4. the new server is started as the first was (a second ``spawned`` event), told the client's handshake again
    (its ``initialize`` and ``notifications/initialized``, or its ``server/discover``), whose answer is swallowed,
    and asked for the same lists;
@@ -198,6 +198,7 @@ class TapReload:
         self.failure: tuple[str, int] | None = None  # (sentence, raw return code) while DOWN
         self.eof_then: Callable[[], None] | None = None  # the client's EOF, held until the restart is done
         self.reloads = 0
+        self.client_ended = False  # the client's stdin ended: the session is ending, no more reloads
         self._ids = itertools.count(1)
         self._tasks = Tasks(say)
         self._reload_task: asyncio.Task[Any] | None = None
@@ -334,6 +335,7 @@ class TapReload:
         server's stdin) waits for the restart (True); with no server running, the tap ends with the failed
         server's status (False: the relay goes on, and finds the session over)."""
         self.end_of_client()
+        self.client_ended = True
         if self.state == RESTARTING:
             self.eof_then = then
             return True
@@ -374,14 +376,14 @@ class TapReload:
 
     def changed(self, paths: list[str]) -> None:
         """A debounced batch of changed paths (on the loop)."""
-        if self.relay.exited.done() or self.relay.stop_waiting.is_set():
+        if self.relay.exited.done() or self.relay.stop_waiting.is_set() or self.client_ended:
             return
         self.changes.extend(path for path in paths if path not in self.changes)
         if self._reload_task is None or self._reload_task.done():
             self._reload_task = self._tasks.spawn(self.reload(), "reloading the server")
 
     async def reload(self) -> None:
-        while self.changes:
+        while self.changes and not self.client_ended:
             changed, self.changes = self.changes, []
             await self._reload_once(changed)
 
