@@ -387,3 +387,22 @@ def test_a_signal_to_the_tap_while_no_server_runs_ends_it(tmp_path):
         return await client.exit_status()
 
     assert asyncio.run(scenario()) == 128 + signal.SIGINT
+
+
+def test_the_client_s_eof_during_a_restart_closes_the_new_server_s_stdin_once_it_runs(tmp_path):
+    capture = tmp_path / "c.jsonl"
+
+    async def scenario() -> int:
+        client, server = await RawClient.start(tmp_path)
+        server.write_text(SERVER.replace("# TOOLS", ADDED))
+        await until(lambda: bool(lifecycle(capture, Lifecycle.RELOADING)), BOUND, "the reload to begin")
+        assert client.process.stdin is not None
+        client.process.stdin.close()
+        return await client.exit_status()
+
+    assert asyncio.run(scenario()) == 0
+    pids = spawned_pids(capture)
+    assert len(pids) == 2
+    stdin_closed = lifecycle(capture, Lifecycle.STDIN_CLOSED)
+    assert [data.get("by") for data in stdin_closed] == ["client"]
+    asyncio.run(until(lambda: all(gone(pid) for pid in pids), BOUND, "both servers to be gone"))
