@@ -406,3 +406,27 @@ def test_the_client_s_eof_during_a_restart_closes_the_new_server_s_stdin_once_it
     stdin_closed = lifecycle(capture, Lifecycle.STDIN_CLOSED)
     assert [data.get("by") for data in stdin_closed] == ["client"]
     asyncio.run(until(lambda: all(gone(pid) for pid in pids), BOUND, "both servers to be gone"))
+
+
+def test_a_new_server_that_never_answers_the_handshake_is_stopped_and_its_failure_said(tmp_path):
+    capture = tmp_path / "c.jsonl"
+
+    async def scenario() -> None:
+        client, server = await RawClient.start(tmp_path)
+        server.write_text("import time\ntime.sleep(3600)\n" + SERVER)
+        await client.said(b"failed to start (it did not answer the handshake within 10 s)")
+        await client.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        answer = await client.read_until(lambda message: message.get("id") == 2)
+        assert answer["error"]["message"] == ("The server restarted after a change and failed to start (it did not "
+                                              "answer the handshake within 10 s).")
+        hung = spawned_pids(capture)[-1]
+        await until(lambda: gone(hung), BOUND, "the hung server to be stopped")
+        server.write_text(SERVER)  # back as the client last saw it: it is not told that anything changed
+        await client.said(b"(no list changed)")
+        await client.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
+        assert "result" in await client.read_until(lambda message: message.get("id") == 3)
+        assert client.process.stdin is not None
+        client.process.stdin.close()
+        assert await client.exit_status() == 0
+
+    asyncio.run(scenario())

@@ -401,6 +401,7 @@ class TapReload:
         try:
             after = await self._start()
         except _ReloadFailed as failure:
+            self.lists = before  # what the client last saw: the next reload compares with it
             self._failed(failure)
             return
         finally:
