@@ -130,6 +130,7 @@ class _Stand:
         self.closed: list[tuple[int, Exception | None]] = []
         self.process: Any = None
         self.lines = Lines(relay.options.max_message)
+        self.noted = False
 
     def s2c(self, data: bytes) -> None:
         if self.forwarding:
@@ -138,6 +139,10 @@ class _Stand:
         # recorded, never passed on; whole lines only, as a new server's lines may come in between
         _head, lines, _tail = self.lines.feed(data)
         if lines:
+            if not self.noted:
+                self.noted = True
+                self.relay.note("what the old server says while it leaves is recorded; the client does not get it "
+                                "(reload)")
             self.relay.link.send(S2C, b"".join(lines))
 
     def stderr(self, data: bytes) -> None:
