@@ -203,8 +203,9 @@ def describe_lifecycle(data: Mapping[str, Any]) -> str:
             if data.get("reload") else ""
         return f"exited with {how}{after}{reload}"
     if what == Lifecycle.RELOADING:
-        changed = data.get("changed") if isinstance(data.get("changed"), list) else []
-        names = ", ".join(str(path) for path in changed) or "a watched path"
+        changed = data.get("changed")
+        names = ", ".join(str(path) for path in changed) if isinstance(changed, list) else ""
+        names = names or "a watched path"
         return f"{names} changed: the server restarts behind the client"
     if what == Lifecycle.SIGNAL:
         return f"sent {data.get('signal')} to the process group"
