@@ -1,8 +1,9 @@
 """``mcp-inspector tap``: record a real client's session with its server.
 
-* stdio: ``tap [--capture FILE] [--name NAME] [--rules FILE] -- COMMAND ARGS``, the transparent relay a client runs
-  in place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its own on stdout, ever
-  (what intercept rules answer a client is a JSON-RPC message, on a line of its own).
+* stdio: ``tap [--capture FILE] [--name NAME] [--rules FILE] [--watch PATH] -- COMMAND ARGS``, the transparent
+  relay a client runs in place of a server command (see :mod:`inspector.core.tap.relay`). It prints nothing of its
+  own on stdout, ever (what intercept rules answer a client is a JSON-RPC message, on a line of its own); with
+  ``--watch`` a change restarts the server behind the client (:mod:`inspector.core.tap.reloading`).
 * HTTP: ``tap --url UPSTREAM [--listen 127.0.0.1:PORT] [--transport ...]``, a loopback reverse proxy the client
   is given as the server's URL (see :mod:`inspector.core.tap.http_proxy`). It prints its URL on stdout and runs
   until Ctrl-C.
@@ -50,6 +51,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="intercept rules (JSON): rewrite, delay, drop or answer with an error the messages they "
                           "match, both ways; a file that cannot be used, or a pause rule (the window's only), "
                           "exits 2 before the server starts")
+    tap.add_argument("--watch", action="append", default=[], metavar="PATH",
+                     help="stdio: a file or folder (repeatable); a change under it restarts the server behind the "
+                          "client, which keeps its session and is told which lists changed; a missing path exits 2 "
+                          "before the server starts")
+    tap.add_argument("--watch-ignore", action="append", default=[], metavar="GLOB",
+                     help="with --watch: changes to paths matching GLOB (a name or a whole path, repeatable) do not "
+                          "restart the server (__pycache__, .git and editors' swap files never do)")
     tap.add_argument("--socket", type=_path, metavar="PATH",
                      help="the window's socket (default: $MCP_INSPECTOR_TAP_SOCKET, else a per-user one)")
     add_max_message_option(tap, help="the largest message the capture holds whole, e.g. 200M (the relay passes "
@@ -98,6 +106,9 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     if problem:
         return _usage(problem)
     if args.url is not None:
+        if args.watch or args.watch_ignore:
+            return _usage("--watch restarts a stdio server the tap started; an HTTP tap (--url) relays to a server "
+                          "it does not run")
         return _run_http(args, command)
     if args.listen is not None or args.transport is not None:
         return _usage("--listen and --transport go with --url (an HTTP tap); a stdio tap takes the server command "
@@ -113,11 +124,20 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
         rules = rules_of(args, "the tap")
     except InputError as exc:
         return _usage(str(exc))
+    if args.watch_ignore and not args.watch:
+        return _usage("--watch-ignore goes with --watch (the paths whose changes restart the server)")
+    from inspector.core.watching import WatchError, check_paths
+
+    try:
+        watch = check_paths(args.watch)
+    except WatchError as exc:
+        return _usage(str(exc))
     from inspector.core.tap.relay import run_tap
 
     options = TapOptions(argv=command, name=args.name, capture=args.capture, socket=args.socket,
                          live=not args.no_live, redact=not args.no_redact, max_message=args.max_message,
-                         otlp_endpoint=args.otlp_endpoint, rules=rules)
+                         otlp_endpoint=args.otlp_endpoint, rules=rules, watch=watch,
+                         watch_ignore=list(args.watch_ignore), explain_failure=_doctor_says)
     try:
         return run_tap(options)
     except KeyboardInterrupt:
@@ -125,6 +145,20 @@ def run_tap_command(args: argparse.Namespace, command: list[str], parser: argpar
     except OSError as exc:
         print(f"mcp-inspector tap: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_TAP_ERROR
+
+
+def _doctor_says(argv: list[str], stderr: list[str]) -> str | None:
+    """The doctor's first failing step for a server that failed to start after a change, from what costs nothing
+    more: the ``command`` step (is the program there and runnable), else the ``start`` step's advice from the
+    server's last stderr lines (``doctor`` itself would start the server again)."""
+    from inspector.core.connect.target import Target
+    from inspector.core.doctor.command import command_step, exit_fix
+    from inspector.core.doctor.model import FAILED
+
+    step = command_step(Target(argv=list(argv)))
+    if step.status == FAILED:
+        return f"doctor, step command: {step.detail} {step.fix}"
+    return f"doctor, step start: the server exited. {exit_fix(stderr, argv[0] if argv else 'the server')}"
 
 
 def _run_http(args: argparse.Namespace, command: list[str]) -> int:

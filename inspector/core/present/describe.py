@@ -199,7 +199,14 @@ def describe_lifecycle(data: Mapping[str, Any]) -> str:
     if what == Lifecycle.EXITED:
         how = f"code {data['code']}" if "code" in data else f"signal {data.get('signal')}"
         after = f" after {data['after']}" if data.get("after") else ""
-        return f"exited with {how}{after}"
+        reload = (" (it failed to start after a change)" if data.get("failed") else " (reload)") \
+            if data.get("reload") else ""
+        return f"exited with {how}{after}{reload}"
+    if what == Lifecycle.RELOADING:
+        changed = data.get("changed")
+        names = ", ".join(str(path) for path in changed) if isinstance(changed, list) else ""
+        names = names or "a watched path"
+        return f"{names} changed: the server restarts behind the client"
     if what == Lifecycle.SIGNAL:
         return f"sent {data.get('signal')} to the process group"
     if what == Lifecycle.STDIN_CLOSED:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,15 @@ WS_C2S, WS_S2C = 17, 18  #: bytes of a WebSocket connection after its upgrade (f
 HTTP_MESSAGES = 19
 
 
+class StartFailed(Exception):
+    """The server could not be started: ``sentence`` for a person, ``status`` the tap's exit status."""
+
+    def __init__(self, sentence: str, status: int) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+        self.status = status
+
+
 @dataclass
 class TapOptions:
     argv: list[str] = field(default_factory=list)  #: the stdio server's command line (empty for an HTTP tap)
@@ -61,6 +71,12 @@ class TapOptions:
     otlp_endpoint: str | None = None
     #: intercept rules (``--rules``; None: the relay never looks at a line)
     rules: Rules | None = None
+    #: reload on save (``--watch``): files and folders whose change restarts the server, and globs ignored
+    watch: list[Path] = field(default_factory=list)
+    watch_ignore: list[str] = field(default_factory=list)
+    #: ``explain_failure(argv, last stderr lines)``: a sentence on why the server failed to start after a change
+    #: (the command line gives the doctor's; the core's tap sits beside the doctor, so it is handed in), or None
+    explain_failure: Callable[[list[str], list[str]], str | None] | None = None
 
     @property
     def display_name(self) -> str:

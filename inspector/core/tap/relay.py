@@ -52,9 +52,7 @@ import contextlib
 import json
 import os
 import signal
-import stat
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,14 +75,22 @@ from inspector.core.tap.options import (
     S2C_EOF,
     STDERR,
     STDERR_EOF,
+    StartFailed,
     TapOptions,
     exit_status,
 )
 from inspector.core.tap.recorder import capture_destination, fork_recorder, say
+from inspector.core.tap.reloading import TapReload
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
+from inspector.core.tap.streams import Fd as _Fd
+from inspector.core.tap.streams import Sink as _Sink
+from inspector.core.tap.streams import Source as _Source
+from inspector.core.tap.streams import enlarge_pipe as _enlarge_pipe
+from inspector.core.tap.streams import pipe_like as _pipe_like
+from inspector.core.tap.streams import read_fd_of as _read_fd
 from inspector.core.tasks import Tasks
 from inspector.core.transports.base import CannotRun, TransportError
-from inspector.core.transports.draining import read_fd, readable, wait_while_busy
+from inspector.core.transports.draining import readable, wait_while_busy
 from inspector.core.transports.process_group import (
     SIGTERM_GRACE,
     ProcessGroup,
@@ -104,180 +110,6 @@ STDOUT_FLUSH_TIMEOUT = 10.0
 RECORDER_FINISH_TIMEOUT = 30.0
 #: Signals forwarded to the server's process group.
 FORWARDED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
-
-
-class _FlowProtocol(asyncio.Protocol):
-    """Routes a write transport's flow-control calls to its owner."""
-
-    def __init__(self, owner: Any) -> None:
-        self.owner = owner
-
-    def pause_writing(self) -> None:
-        self.owner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.owner.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.owner.connection_lost(exc)
-
-
-class _Source:
-    """Something the relay reads (client stdin, server stdout, server stderr), paused while any of the
-    places its bytes go is full."""
-
-    def __init__(self) -> None:
-        self.transport: asyncio.ReadTransport | splice.PipeSplicer | None = None
-        self.reasons: set[str] = set()
-        self.unpaused = asyncio.Event()  # for a regular file read by a task
-        self.unpaused.set()
-
-    def pause(self, reason: str) -> None:
-        if not self.reasons:
-            self.unpaused.clear()
-            if self.transport is not None:
-                with contextlib.suppress(RuntimeError, AttributeError, OSError):
-                    self.transport.pause_reading()
-        self.reasons.add(reason)
-
-    def resume(self, reason: str) -> None:
-        if reason not in self.reasons:
-            return
-        self.reasons.discard(reason)
-        if not self.reasons:
-            self.unpaused.set()
-            if self.transport is not None:
-                with contextlib.suppress(RuntimeError, AttributeError, OSError):
-                    self.transport.resume_reading()
-
-
-class _Fd:
-    """A descriptor handed to an asyncio pipe transport, which makes it non-blocking: closing it restores the
-    blocking mode first, because a terminal's description is shared with the shell."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.blocking = os.get_blocking(fd)
-
-    def fileno(self) -> int:
-        return self.fd
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            with contextlib.suppress(OSError):
-                os.set_blocking(self.fd, self.blocking)
-            with contextlib.suppress(OSError):
-                os.close(self.fd)
-            self.fd = -1
-
-
-def _read_fd(transport: asyncio.ReadTransport | splice.PipeSplicer | None) -> int:
-    """The descriptor a source's transport reads (-1 once closed)."""
-    if isinstance(transport, splice.PipeSplicer):
-        return -1 if transport.is_closing() else transport.src
-    return read_fd(transport)
-
-
-#: Pipes the relay reads or writes are enlarged to this (Linux): a flood then costs fewer wake-ups per byte.
-PIPE_SIZE = 1 << 20
-
-
-def _enlarge_pipe(pipe: Any) -> None:
-    with contextlib.suppress(OSError, AttributeError, ValueError, TypeError):
-        import fcntl
-
-        fd = pipe if isinstance(pipe, int) else pipe.fileno()
-        if stat.S_ISFIFO(os.fstat(fd).st_mode) and fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < PIPE_SIZE:
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-
-
-def _pipe_like(fd: int) -> bool:
-    """Whether the event loop can watch ``fd``: a pipe, a socket or a terminal. A regular file or a device such
-    as /dev/null cannot be polled (epoll refuses them); those are read and written directly."""
-    mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
-
-
-class _Sink:
-    """Where the relay writes (server stdin is the subprocess transport's; these are the client's stdout and
-    stderr): a non-blocking pipe transport with flow control, or plain writes for a regular file."""
-
-    def __init__(self, source: _Source | None, reason: str) -> None:
-        self.source = source  # paused while this sink is full
-        self.reason = reason
-        self.transport: asyncio.WriteTransport | None = None
-        self.fd: int | None = None
-        self.broken = False
-        self._closing = False
-        self.on_broken: Callable[[], None] = lambda: None
-        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.feeder: splice.PipeSplicer | None = None  # splices into this sink's descriptor (zero-copy path)
-
-    async def open(self, fd: int) -> None:
-        if _pipe_like(fd):
-            _enlarge_pipe(fd)
-            loop = asyncio.get_running_loop()
-            transport, _ = await loop.connect_write_pipe(lambda: _FlowProtocol(self), _Fd(fd))
-            self.transport = transport
-        else:
-            self.fd = fd
-
-    def write(self, data: bytes | memoryview) -> None:
-        if self.broken:
-            return
-        if self.transport is not None:
-            self.transport.write(data)
-        elif self.fd is not None:
-            view = memoryview(data)
-            try:
-                while view:
-                    view = view[os.write(self.fd, view):]
-            except OSError:
-                self._broke()
-
-    def close(self) -> None:
-        self._closing = True
-        self._detach_feeder()
-        if self.transport is not None:
-            self.transport.close()
-        elif self.fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self.fd)
-            self.fd = None
-            self.connection_lost(None)
-        elif not self.closed.done():
-            self.closed.set_result(None)
-
-    def abort(self) -> None:
-        self._closing = True
-        self._detach_feeder()
-        if self.transport is not None:
-            self.transport.abort()
-
-    def pause_writing(self) -> None:
-        if self.source is not None:
-            self.source.pause(self.reason)
-
-    def resume_writing(self) -> None:
-        if self.source is not None:
-            self.source.resume(self.reason)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if exc is not None or not self._closing:
-            self._broke()  # the client closed its end (asyncio reports a peer that hung up without an error)
-        self._detach_feeder()  # before asyncio closes the descriptor
-        self.resume_writing()
-        if not self.closed.done():
-            self.closed.set_result(None)
-
-    def _detach_feeder(self) -> None:
-        if self.feeder is not None:
-            self.feeder.detach()
-
-    def _broke(self) -> None:
-        if not self.broken:
-            self.broken = True
-            self.on_broken()
 
 
 class _ClientStdin(asyncio.Protocol):
@@ -372,10 +204,15 @@ class Relay:
         #: (inspector/core/tap/intercepting.py)
         self.intercept = TapIntercept.on_relay(self, options.rules, t0, pauser, link) \
             if options.rules or link is not None else None
+        #: reload on save (``--watch``): both directions framed into lines (inspector/core/tap/reloading.py)
+        self.reload = TapReload(self, options.watch, options.watch_ignore) if options.watch else None
 
     # -- the hot path ------------------------------------------------------------------------------------
 
     def c2s(self, data: bytes) -> None:
+        if self.reload is not None:
+            self.reload.c2s(data)
+            return
         if self.intercept is not None:
             self.intercept.c2s.feed(data)
             return
@@ -385,6 +222,9 @@ class Relay:
         self.link.send(C2S, data)
 
     def s2c(self, data: bytes) -> None:
+        if self.reload is not None:
+            self.reload.s2c(data)
+            return
         if self.intercept is not None:
             self.intercept.s2c.feed(data)
             return
@@ -401,6 +241,11 @@ class Relay:
         if self._client_eof:
             return
         self._client_eof = True
+        if self.reload is not None and self.reload.hold_eof(self._client_ended):
+            return  # the server restarts: its stdin is closed once the restart is done
+        self._client_ended()
+
+    def _client_ended(self) -> None:
         if self.intercept is not None:
             self.intercept.c2s.end()
         self.link.send(C2S_EOF)
@@ -464,12 +309,12 @@ class Relay:
                 await sink.open(fd)
         self.client_out.on_broken = self._client_stopped_reading
         self._out_fd = out_fd
-        if splice.available() and self.intercept is None:
+        if splice.available() and self.intercept is None and self.reload is None:
             self._splice_in = splice.is_pipe(in_fd)
             self._splice_out = splice.is_pipe(out_fd) and self.client_out.transport is not None
         try:
-            code = await self._start_server()
-        except _StartFailed as failure:
+            code = await self.start_server()
+        except StartFailed as failure:
             say(failure.sentence)
             self.note(f"the server could not be started: {failure.sentence}", failure=True)
             self._send_json(END, {"exit": failure.status})
@@ -480,14 +325,18 @@ class Relay:
             code = await self._wind_down()
         return code
 
-    async def _start_server(self) -> int | None:
+    def reset_stdin_state(self) -> None:
+        """A new server is about to start (reload): its stdin is not being closed."""
+        self._closing_stdin = self._escalating = False
+
+    async def start_server(self) -> int | None:
         argv = self.options.argv
         try:
             # the stdio transport's own resolution, so a missing command gets the same sentence
             executable = StdioTransport(argv).resolve_executable(dict(os.environ))
         except TransportError as exc:
             status = EXIT_CANNOT_RUN if isinstance(exc, CannotRun) else EXIT_NOT_FOUND
-            raise _StartFailed(str(exc), status) from None
+            raise StartFailed(str(exc), status) from None
         # the zero-copy path gives the server pipes of the relay's own (asyncio's would read them itself)
         stdin_pipe = os.pipe2(os.O_CLOEXEC) if self._splice_in else None
         stdout_pipe = os.pipe2(os.O_CLOEXEC) if self._splice_out else None
@@ -500,10 +349,10 @@ class Relay:
             )
         except PermissionError:
             _close_fds(stdin_pipe, stdout_pipe)
-            raise _StartFailed(f"{argv[0]} cannot be run: permission denied", EXIT_CANNOT_RUN) from None
+            raise StartFailed(f"{argv[0]} cannot be run: permission denied", EXIT_CANNOT_RUN) from None
         except OSError as exc:
             _close_fds(stdin_pipe, stdout_pipe)
-            raise _StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
+            raise StartFailed(f"{argv[0]} cannot be started: {exc.strerror or exc}", EXIT_CANNOT_RUN) from None
         _close_fds(stdin_pipe and stdin_pipe[:1], stdout_pipe and stdout_pipe[1:])  # the server's ends
         self.process = process
         self.started(process.get_pid())
@@ -617,6 +466,8 @@ class Relay:
     def _forward(self, sig: int) -> None:
         """A signal to the tap goes to the server's group, as if the client had sent it to the server."""
         self.stop_waiting.set()
+        if self.reload is not None and self.reload.signalled(sig):
+            return  # no server runs (a reload failed): the tap ends
         if self.group is None or self.exited.done():
             return
         self.group.send(signal.Signals(sig), forwarded=True)
@@ -684,6 +535,8 @@ class Relay:
 
     async def finish(self, done_fd: int | None) -> None:
         """Hand the recorder the end and wait (bounded; a signal cuts it short) until the capture is complete."""
+        if self.reload is not None:
+            self.reload.close()
         self.link.close()
         if done_fd is not None:
             finished: asyncio.Future[None] = self.loop.create_future()
@@ -713,13 +566,6 @@ class _NoRecorder:
 
     def close(self) -> None:
         pass
-
-
-class _StartFailed(Exception):
-    def __init__(self, sentence: str, status: int) -> None:
-        super().__init__(sentence)
-        self.sentence = sentence
-        self.status = status
 
 
 def _close_fds(*groups: tuple[int, ...] | None) -> None:

@@ -255,7 +255,7 @@ class LiveSession(QObject):
         began = time.monotonic()
         self._restarting = True
         try:
-            session.record(Event(Kind.LIFECYCLE, data={"what": Lifecycle.RESTARTING, "files": list(changed)}))
+            session.record(Event(Kind.LIFECYCLE, data={"what": Lifecycle.RELOADING, "changed": list(changed)}))
             self._set(STARTING, f"restarting {self.target.describe()}: {_files(changed)} changed")
             try:
                 await session.restart(self._new_transport())

@@ -329,6 +329,15 @@ EFFECTS: list[Effect] = [
     Effect("tap", "--max-message", "with 100K, a 200 KB answer is relayed whole and recorded as a framing error "
                                    "keeping its head and tail",
            f"{_MAX_MESSAGE}test_tap_relays_a_message_over_max_message_whole_and_records_its_head_and_tail"),
+    Effect("tap", "--watch", "stdio: the SDK's own client, still in its session, gets tools/list_changed after the "
+                             "server's file gains a tool and lists it; the capture shows two starts and a reloading "
+                             "event naming the file",
+           "tests/tap/test_tap_watch.py::test_a_tool_added_to_the_watched_server_appears_in_the_same_session_and_the_"
+           "capture_shows_two_starts"),
+    Effect("tap", "--watch-ignore", "with *.log, a log file written beside the server restarts nothing: the one "
+                                    "reload names only server.py",
+           "tests/tap/test_tap_watch.py::test_a_change_to_an_ignored_file_restarts_nothing_and_the_reload_names_only_"
+           "the_server_s_file"),
     Effect("serve", "--match", "sequential: four requests the capture never saw get its three recorded answers in "
                                "recorded order, then an error saying all were given",
            f"{_SERVE}test_sequential_answers_in_recorded_order_whatever_comes"),

@@ -80,8 +80,8 @@ def test_a_saved_server_file_reloads_the_server_in_the_tab_and_the_pinned_call_s
         assert tab.explorer.tools.tool_list.count() == 2  # the Explorer listed the new server's tools
         capture = tab.capture_path
     events = read_capture(capture).events  # the window closed: the capture is whole
-    restarts = [e for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.RESTARTING]
-    assert [r.data["files"] for r in restarts] == [[str(server)]]
+    restarts = [e for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.RELOADING]
+    assert [r.data["changed"] for r in restarts] == [[str(server)]]
     spawned = [e for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.SPAWNED]
     assert len(spawned) == 2  # one capture, two servers
     assert [e.seq for e in events] == sorted(e.seq for e in events)
