@@ -75,4 +75,5 @@ def test_the_lifecycle_names_are_the_strings_captures_have_always_had():
     assert names == {"SPAWNED": "spawned", "STDIN_CLOSED": "stdin_closed", "SIGNAL": "signal", "EXITED": "exited",
                      "GROUP_LEFTOVERS": "group_leftovers", "CONNECTING": "connecting",
                      "DISCONNECTED": "disconnected", "REQUEST_FAILED": "request_failed",
-                     "STREAM_LOST": "stream_lost", "CLOSED": "closed"}
+                     "STREAM_LOST": "stream_lost", "CLOSED": "closed",
+                     "RELOADING": "reloading"}
