@@ -20,7 +20,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from inspector.core.capture import read_capture
-from inspector.core.wire.events import Kind, Lifecycle
+from inspector.core.wire.events import Direction, Kind, Lifecycle
+from inspector.core.wire.intercepted import describe, mark_of
 
 pytestmark = pytest.mark.integration
 
@@ -249,6 +250,13 @@ def test_the_client_never_sees_the_inspector_s_own_requests_nor_a_second_initial
     assert [message.get("id", message.get("method")) for message in read] == [
         1, "notifications/tools/list_changed", 2]
     assert "added" in {tool["name"] for tool in read[-1]["result"]["tools"]}
+    # the SDK server declares tools.listChanged false; the tap sends list_changed for it, so it says it will
+    assert read[0]["result"]["capabilities"]["tools"]["listChanged"] is True
+    answers = [event for event in read_capture(tmp_path / "c.jsonl").events
+               if event.kind == Kind.MESSAGE and event.dir == Direction.S2C and b'"id":1,' in event.raw]
+    assert [(json.loads(event.raw)["result"]["capabilities"]["tools"]["listChanged"], mark_of(event.data)["role"])
+            for event in answers] == [(False, "original"), (True, "changed")]
+    assert describe(mark_of(answers[0].data)).startswith("original, never delivered: tap --watch changed it")
 
 
 def test_intercept_rules_go_on_acting_on_the_client_s_messages_across_a_reload(tmp_path):

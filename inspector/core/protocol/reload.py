@@ -14,6 +14,11 @@ When a watched file changes, the tap restarts the server behind a client that ke
   (:data:`ID_PREFIX`) that cannot collide with a client's.
 * :func:`changed_kinds` compares two listings: the kinds whose lists differ, for which the client gets
   ``notifications/<kind>/list_changed``; none when nothing did.
+* :func:`declaring_list_changed`: the server's answer to the client's handshake, as the client gets it. A
+  ``list_changed`` notification is for a server that declared ``listChanged`` for that kind (`Tools
+  <https://modelcontextprotocol.io/specification/2025-06-18/server/tools#capabilities>`_: "listChanged indicates
+  whether the server will emit notifications when the list of available tools changes"); with ``--watch`` the tap
+  emits them for the server, so it declares them, and a client that heeds the capability acts on them.
 """
 
 from __future__ import annotations
@@ -68,6 +73,19 @@ def capabilities(result: Any) -> list[str]:
     """The kinds of :data:`KINDS` an ``initialize`` or ``server/discover`` result's capabilities declare."""
     caps = result.get("capabilities") if isinstance(result, dict) else None
     return [kind for kind in KINDS if isinstance(caps, dict) and kind in caps]
+
+
+def declaring_list_changed(message: dict[str, Any]) -> dict[str, Any] | None:
+    """``message`` (an answer to ``initialize`` or ``server/discover``) with ``listChanged: true`` for each kind of
+    :data:`KINDS` its capabilities declare without it; None when there is nothing to add."""
+    result = message.get("result")
+    if not isinstance(result, dict) or not isinstance(caps := result.get("capabilities"), dict):
+        return None
+    added = {kind: {**caps[kind], "listChanged": True} for kind in KINDS
+             if isinstance(caps.get(kind), dict) and caps[kind].get("listChanged") is not True}
+    if not added:
+        return None
+    return {**message, "result": {**result, "capabilities": {**caps, **added}}}
 
 
 def error_answer(request_id: Any, sentence: str) -> bytes:
@@ -130,6 +148,11 @@ class ClientSession:
             self.listens[_key(message["id"])] = (message["id"], notifications if isinstance(notifications, dict)
                                                  else {})
         self.outstanding[_key(message["id"])] = (message["id"], line if line.endswith(b"\n") else line + b"\n")
+
+    def answers_handshake(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` is the server's answer to the client's own handshake (not a replayed one)."""
+        return "method" not in message and "id" in message and self._handshake_id is not None \
+            and _key(message["id"]) == self._handshake_id
 
     def from_server(self, message: dict[str, Any]) -> bool:
         """A message the server sent; returns False when the client must not get it (a new server's

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspector.core.intercept.records import Record
 from inspector.core.protocol.reload import (
     ID_PREFIX,
     ClientSession,
@@ -47,17 +48,21 @@ from inspector.core.protocol.reload import (
     Listing,
     capabilities,
     changed_kinds,
+    declaring_list_changed,
+    dump,
     error_answer,
     own_id,
     parse,
 )
-from inspector.core.tap.options import C2S, S2C, StartFailed
+from inspector.core.tap.intercepting import pack_record
+from inspector.core.tap.options import C2S, INTERCEPTED, S2C, StartFailed
 from inspector.core.tap.recorder import say
 from inspector.core.tasks import Tasks
 from inspector.core.transports.process_group import ProcessGroup, kill_group
 from inspector.core.waiting import wait_for
 from inspector.core.watching import Watcher
 from inspector.core.wire.events import Lifecycle
+from inspector.core.wire.intercepted import CHANGED, ORIGINAL, RELOAD, mark
 
 if TYPE_CHECKING:
     from inspector.core.tap.relay import Relay
@@ -281,6 +286,15 @@ class TapReload:
                 if waiter is not None and not waiter.done():
                     waiter.set_result(message)
                 continue
+            if message is not None and self.session.answers_handshake(message):
+                declared = declaring_list_changed(message)
+                if declared is not None:
+                    if run:
+                        self._to_client(b"".join(run))
+                        run = []
+                    self._declare(line, dump(declared))
+                    self.session.from_server(message)
+                    continue
             if message is not None and not self.session.from_server(message):
                 if run:
                     self._to_client(b"".join(run))
@@ -294,6 +308,22 @@ class TapReload:
             self._to_client(b"".join(run))
         if tail:
             self._to_client(tail)
+
+    def _declare(self, line: bytes, changed: bytes) -> None:
+        """The server's answer to the client's handshake goes on declaring ``listChanged`` (see
+        :func:`~inspector.core.protocol.reload.declaring_list_changed`): the capture keeps both, marked as an
+        intercept rule's rewrite is (``by: "reload"``)."""
+        raw = line.rstrip(b"\r\n")
+        eol = line[len(raw):]
+        why = "tap --watch declares listChanged: it tells the client when a reload changes a list"
+        self.relay.link.send(INTERCEPTED, pack_record(Record("s2c", raw, mark(0, "rewrite", ORIGINAL, by=RELOAD,
+                                                                               note=why)), eol))
+        if self.relay.intercept is not None:  # the rules see what the client would get
+            self.relay.intercept.s2c.feed(changed)
+            return
+        self.relay.client_out.write(changed)
+        self.relay.link.send(INTERCEPTED, pack_record(Record("s2c", changed.rstrip(b"\n"),
+                                                             mark(0, "rewrite", CHANGED, by=RELOAD)), eol))
 
     def _to_server(self, data: bytes) -> None:
         relay = self.relay

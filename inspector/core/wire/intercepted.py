@@ -6,8 +6,9 @@ keys and roles never change. The mark is an object::
     {"rule": 2, "action": "rewrite", "role": "changed", "name": "..."}
 
 ``rule`` is the rule's number (from 1, in the order of its rules file or Breakpoints panel; 0 for a decision a
-person made on a paused message without a rule's action), ``action`` what it did (``rewrite``, ``delay``,
-``drop``, ``error``, ``pause``), ``role`` what this event is in it:
+person made on a paused message without a rule's action, or for the inspector's own change named by ``by``:
+``"reload"``, ``tap --watch`` declaring ``listChanged`` in the server's answer to the client's handshake),
+``action`` what it did (``rewrite``, ``delay``, ``drop``, ``error``, ``pause``), ``role`` what this event is in it:
 
 - ``original``: the message as its sender sent it, which its peer never got: the ``changed`` event that follows
   it (same direction) went in its place. Not paired with a request or answer.
@@ -40,6 +41,8 @@ ANSWER = "answer"
 DELAYED = "delayed"
 UNCHANGED = "unchanged"
 ROLES = (ORIGINAL, CHANGED, DROPPED, HELD, ANSWER, DELAYED, UNCHANGED)
+#: ``by``: the inspector's own change, not a rule's or a person's: ``tap --watch`` (its reload on save).
+RELOAD = "reload"
 #: Roles of messages their peer never got: recorded, never paired.
 UNDELIVERED = frozenset({ORIGINAL, DROPPED})
 #: Roles of messages that did not cross the server's side of the wire, by direction: the server never got these
@@ -48,7 +51,7 @@ NOT_SERVERS = {"c2s": frozenset({ORIGINAL, DROPPED, HELD}), "s2c": frozenset({CH
 
 
 def mark(rule: int, action: str, role: str, **extra: Any) -> dict[str, Any]:
-    """A mark for ``data["intercept"]`` (extra keys: ``name``, ``ms``, ``arrived``, ``note``, ``paused``)."""
+    """A mark for ``data["intercept"]`` (extra keys: ``name``, ``ms``, ``arrived``, ``note``, ``paused``, ``by``)."""
     return {"rule": rule, "action": action, "role": role, **{k: v for k, v in extra.items() if v is not None}}
 
 
@@ -74,6 +77,8 @@ def servers(direction: str | None, data: Mapping[str, Any]) -> bool:
 def rule_label(found: Mapping[str, Any]) -> str:
     """``rule 2 (rewrite)``, ``rule 2 "slow list" (delay)``, or ``a breakpoint`` for a person's own decision."""
     number = found.get("rule")
+    if found.get("by") == RELOAD:
+        return "tap --watch"
     if not number:
         return "a breakpoint"
     name = f' "{found["name"]}"' if found.get("name") else ""

@@ -13,6 +13,7 @@ from inspector.core.protocol.reload import (
     ClientSession,
     Listing,
     changed_kinds,
+    declaring_list_changed,
     dump,
     own_id,
     parse,
@@ -203,3 +204,21 @@ def test_a_kind_one_server_declares_and_the_other_does_not_has_changed_and_unkno
 
 def test_with_no_lists_from_before_every_kind_the_new_server_declares_has_changed():
     assert changed_kinds(None, {"resources": [], "tools": []}) == ["tools", "resources"]
+
+
+def test_the_handshake_answer_declares_list_changed_for_each_kind_the_server_has():
+    answer = {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "capabilities": {
+        "tools": {"listChanged": False}, "prompts": {}, "logging": {}}, "serverInfo": {"name": "s", "version": "1"}}}
+    declared = declaring_list_changed(answer)
+    assert declared is not None
+    assert declared["result"]["capabilities"] == {"tools": {"listChanged": True}, "prompts": {"listChanged": True},
+                                                  "logging": {}}
+    assert answer["result"]["capabilities"]["tools"] == {"listChanged": False}  # the server's answer is kept as is
+    assert {key: value for key, value in declared["result"].items() if key != "capabilities"} == {
+        "protocolVersion": "2025-11-25", "serverInfo": {"name": "s", "version": "1"}}
+
+
+def test_a_handshake_answer_that_already_declares_list_changed_or_has_no_lists_is_left_alone():
+    assert declaring_list_changed({"id": 1, "result": {"capabilities": {"tools": {"listChanged": True}}}}) is None
+    assert declaring_list_changed({"id": 1, "result": {"capabilities": {"logging": {}}}}) is None
+    assert declaring_list_changed({"id": 1, "error": {"code": -32602, "message": "no"}}) is None
