@@ -92,6 +92,7 @@ class Watcher:
 
     def stop(self) -> None:
         self._stop.set()
+        self._ready.set()  # a start() still waiting (in another thread) returns now
         if self._thread is not None:
             self._thread.join(timeout=STOP_POLL_MS / 1000 + 2)
             self._thread = None
@@ -110,10 +111,11 @@ class Watcher:
                 if batch:
                     self._hand_on(sorted({path for _change, path in batch}))
         except Exception as exc:  # a watch that breaks (a folder removed under it) ends with a sentence
-            self._ready.set()
             if self.on_error is not None and not self._stop.is_set():
                 on_error, sentence = self.on_error, f"watching stopped: {exc}"
                 self._call(lambda: on_error(sentence))
+        finally:  # a watch stopped before its first batch yields none: start() must not wait its bound out
+            self._ready.set()
 
     def _hand_on(self, paths: list[str]) -> None:
         self._call(lambda: self.on_change(paths))

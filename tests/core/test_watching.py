@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
-from inspector.core.watching import Watcher, WatchError, check_paths
+from inspector.core.watching import STOP_POLL_MS, Watcher, WatchError, check_paths
 
 
 def test_a_path_that_does_not_exist_is_one_sentence(tmp_path: Path):
@@ -51,3 +52,19 @@ def test_ignored_names_make_no_batch_and_others_still_do(tmp_path: Path):
 
     [batch] = asyncio.run(_batches(tmp_path, ("*.log", "cache"), edit))
     assert batch == [str(tmp_path / "tool.py")]
+
+
+def test_a_watcher_stopped_before_it_was_ready_lets_its_start_return_at_once(tmp_path: Path):
+    """The tap starts watching in a worker thread; a session over at once stops it before watchfiles yields its
+    first batch, and the tap's exit must not wait out start()'s bound (5 s) for that thread."""
+    loop = asyncio.new_event_loop()
+    try:
+        watcher = Watcher(check_paths([tmp_path]), lambda paths: None, loop)
+        watcher.stop()
+        began = time.monotonic()
+        watcher.start()
+        assert time.monotonic() - began < STOP_POLL_MS / 1000 + 1
+        watcher.stop()
+        assert not watcher.running
+    finally:
+        loop.close()
