@@ -9,6 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import json
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -181,6 +182,45 @@ def test_editing_a_profile_changes_it_in_the_store_and_keeps_its_place(qtbot, ma
     assert [p.name for p in store.load()] == ["first", "demo server", "last"]
     assert store.get("demo server").args == ["-m", "inspector.demo", "--slow"]
     assert sidebar.current_profile().name == "demo server"
+
+
+@pytest.mark.parametrize("kind", ["stdio", "http"])
+def test_editing_a_profile_keeps_agent_sees_secrets_and_what_the_form_has_no_field_for(
+        qtbot, make_sidebar, store, kind: str) -> None:
+    saved = ServerProfile(name="demo", kind=kind, command="python" if kind == "stdio" else "",
+                          url="http://127.0.0.1:9/mcp" if kind == "http" else "", agent_sees_secrets=True,
+                          roots=["file:///srv/project"], baseline="/srv/tools.baseline.json")
+    store.save([saved])
+    sidebar = make_sidebar()
+    dialog = sidebar.edit_current()
+    assert dialog.agent_secrets_check.isChecked()  # shown as saved
+    dialog.timeout_spin.setValue(45)
+    with qtbot.waitSignal(sidebar.profiles_changed, timeout=2000):
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    [after] = store.load()
+    assert after == replace(saved, timeout=45.0)  # the choice, the roots and the baseline all survive the edit
+
+
+def test_ticking_the_agent_secrets_box_on_a_new_profile_saves_it_and_unticking_clears_it(
+        qtbot, make_sidebar, store) -> None:
+    sidebar = make_sidebar()
+    dialog = sidebar.add_profile()
+    assert not dialog.agent_secrets_check.isChecked()  # off by default: the seat hides secrets
+    assert "Captures stay redacted either way" in dialog.agent_secrets_check.toolTip()
+    dialog.name_edit.setText("trusted")
+    dialog.command_edit.setText("python")
+    qtbot.mouseClick(dialog.agent_secrets_check, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(sidebar.profiles_changed, timeout=2000):
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert store.get("trusted").agent_sees_secrets is True
+    assert json.loads(store.path.read_text("utf-8"))["profiles"][0]["agent_sees_secrets"] is True
+
+    qtbot.waitUntil(lambda: sidebar.dialog is None, timeout=2000)
+    dialog = sidebar.edit_current()
+    qtbot.mouseClick(dialog.agent_secrets_check, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(sidebar.profiles_changed, timeout=2000):
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert store.get("trusted").agent_sees_secrets is False
 
 
 def test_cancelling_the_dialog_changes_nothing(qtbot, make_sidebar, store) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import shlex
 from collections.abc import Iterable
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt
@@ -178,6 +179,11 @@ class ProfileDialog(QDialog):
         self.timeout_spin.setSuffix(" s")
         self.timeout_spin.setToolTip(plain_tooltip("How long to wait for the handshake and for each response "
                                                    "(progress notifications restart the clock)."))
+        self.agent_secrets_check = QCheckBox("Let coding agents see this server's secrets")
+        self.agent_secrets_check.setToolTip(plain_tooltip(
+            "The agent seat (mcp-inspector mcp) hides this server's secrets (secret flags, environment\n"
+            "variables and headers, URL credentials) in everything it gives a coding agent.\n"
+            "Tick this to give them to the agent as they are. Captures stay redacted either way."))
 
         # one form, so every label lines up; the rows of the other kind are hidden
         self._form = form = QFormLayout()
@@ -206,6 +212,7 @@ class ProfileDialog(QDialog):
         self._http_rows += [self._row(plain_label("OAuth scope:"), self.oauth_scope_edit),
                             self._row(plain_label("OAuth token:"), token_row)]
         form.addRow(plain_label("Response timeout:"), self.timeout_spin)
+        form.addRow(plain_label("Coding agents:"), self.agent_secrets_check)
 
         self._problem_icon = plain_label()
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
@@ -267,6 +274,7 @@ class ProfileDialog(QDialog):
         self.grant_fields.fill(profile)
         self._show_token()
         self.timeout_spin.setValue(profile.timeout)
+        self.agent_secrets_check.setChecked(profile.agent_sees_secrets)
         for edit in (self.name_edit, self.command_edit, self.args_edit, self.cwd_edit, self.url_edit):
             edit.setCursorPosition(0)  # show the start of a long command line, not its end
 
@@ -313,9 +321,9 @@ class ProfileDialog(QDialog):
             except ValueError as exc:
                 raise ValueError(f"The arguments cannot be split: {exc} (check the quotes).") from None
             env = parse_env_lines(self.env_edit.toPlainText())
-            return ServerProfile(name=name, kind="stdio", command=command, args=args, env=env,
-                                 cwd=self.cwd_edit.text().strip() or None, source=source,
-                                 timeout=self.timeout_spin.value())
+            return self._with_the_rest(ServerProfile(
+                name=name, kind="stdio", command=command, args=args, env=env,
+                cwd=self.cwd_edit.text().strip() or None, source=source, timeout=self.timeout_spin.value()))
         url = self.url_edit.text().strip()
         if not url:
             raise ValueError("Enter the server's URL.")
@@ -333,10 +341,18 @@ class ProfileDialog(QDialog):
         headers = parse_header_lines(self.headers_edit.toPlainText())
         client_id = self.oauth_client_edit.text().strip()
         grant = self.grant_fields.values(self.oauth_check.isChecked(), client_id)
-        return ServerProfile(name=name, kind="http", url=url, transport=transport, headers=headers, source=source,
-                             timeout=self.timeout_spin.value(), oauth=self.oauth_check.isChecked(),
-                             oauth_client_id=client_id, oauth_scope=" ".join(self.oauth_scope_edit.text().split()),
-                             **grant)
+        return self._with_the_rest(ServerProfile(
+            name=name, kind="http", url=url, transport=transport, headers=headers, source=source,
+            timeout=self.timeout_spin.value(), oauth=self.oauth_check.isChecked(), oauth_client_id=client_id,
+            oauth_scope=" ".join(self.oauth_scope_edit.text().split()), **grant))
+
+    def _with_the_rest(self, profile: ServerProfile) -> ServerProfile:
+        """``profile`` with the fields of both kinds the form does not type: the agent seat's checkbox, and what
+        the form has no field for, kept as it was (the roots of Session > Roots, the drift check's tool
+        baseline), so saving an edit never drops them."""
+        kept = self._original
+        return replace(profile, agent_sees_secrets=self.agent_secrets_check.isChecked(),
+                       roots=list(kept.roots) if kept else [], baseline=kept.baseline if kept else "")
 
     def profile(self) -> ServerProfile:
         """The profile the form describes; ProfileError if the form is not valid (OK is disabled then)."""
