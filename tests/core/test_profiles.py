@@ -27,10 +27,10 @@ names = text.filter(lambda s: s.strip() != "")
 stdio_profiles = st.builds(
     ServerProfile, name=names, kind=st.just("stdio"), command=names, args=st.lists(text, max_size=4),
     env=st.dictionaries(names, text, max_size=3), cwd=st.none() | names, source=st.none() | text,
-    timeout=st.floats(min_value=0.5, max_value=86_400))
+    timeout=st.floats(min_value=0.5, max_value=86_400), agent_sees_secrets=st.booleans())
 http_profiles = st.builds(
     ServerProfile, name=names, kind=st.just("http"), url=names, transport=st.sampled_from(["auto", "sse", "websocket"]),
-    headers=st.dictionaries(names, text, max_size=3), source=st.none() | text)
+    headers=st.dictionaries(names, text, max_size=3), source=st.none() | text, agent_sees_secrets=st.booleans())
 
 
 def stdio(name: str = "demo", **kw: Any) -> ServerProfile:
@@ -283,6 +283,13 @@ def test_renaming_keeps_the_profile_and_its_place(store: ProfileStore) -> None:
     assert store.rename("b", "  remote  ").name == "remote"
     assert [p.name for p in store.load()] == ["a", "remote", "c"]
     assert store.get("remote").url == "http://127.0.0.1:8000/mcp"
+
+
+def test_renaming_and_adding_keep_the_agent_seats_choice(store: ProfileStore) -> None:
+    store.save([stdio("a", agent_sees_secrets=True)])
+    store.rename("a", "b")
+    [added] = store.add_many([http("b", agent_sees_secrets=True)])  # an import under a name in use
+    assert [(p.name, p.agent_sees_secrets) for p in store.load()] == [("b", True), (added.name, True)]
 
 
 def test_renaming_to_a_name_in_use_or_to_nothing_is_refused(store: ProfileStore) -> None:
