@@ -184,9 +184,14 @@ def test_editing_a_profile_changes_it_in_the_store_and_keeps_its_place(qtbot, ma
     assert sidebar.current_profile().name == "demo server"
 
 
-@pytest.mark.parametrize("kind", ["stdio", "http"])
+def _edited(kind: str) -> object:
+    case = f"editing a saved {kind} profile that lets coding agents see its secrets (its timeout changed)"
+    return pytest.param(kind, marks=pytest.mark.report("faults", case, surface="GUI", group="window"))
+
+
+@pytest.mark.parametrize("kind", [_edited("stdio"), _edited("http")])
 def test_editing_a_profile_keeps_agent_sees_secrets_and_what_the_form_has_no_field_for(
-        qtbot, make_sidebar, store, kind: str) -> None:
+        qtbot, make_sidebar, store, kind: str, report) -> None:
     saved = ServerProfile(name="demo", kind=kind, command="python" if kind == "stdio" else "",
                           url="http://127.0.0.1:9/mcp" if kind == "http" else "", agent_sees_secrets=True,
                           roots=["file:///srv/project"], baseline="/srv/tools.baseline.json")
@@ -199,6 +204,10 @@ def test_editing_a_profile_keeps_agent_sees_secrets_and_what_the_form_has_no_fie
         qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
     [after] = store.load()
     assert after == replace(saved, timeout=45.0)  # the choice, the roots and the baseline all survive the edit
+    qtbot.waitUntil(lambda: sidebar.dialog is None, timeout=2000)
+    box = sidebar.edit_current().agent_secrets_check
+    report.saw(f"The reopened profile dialog shows '{box.text()}' {'ticked' if box.isChecked() else 'unticked'}.")
+    assert box.isChecked()
 
 
 def test_ticking_the_agent_secrets_box_on_a_new_profile_saves_it_and_unticking_clears_it(
