@@ -38,6 +38,7 @@ from inspector.core.session.outcomes import (
     UnreadableResponse,
     client_info,
 )
+from inspector.core.session.resend import Resends
 from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
 from inspector.core.session.spans import Spans
 from inspector.core.tasks import Tasks
@@ -57,15 +58,6 @@ DEFAULT_TIMEOUT_HINT = "raise --timeout to wait longer"
 DEFAULT_MAX_TIME_HINT = "raise --max-time to wait longer"
 #: At close, how long answers and cancellations already on their way may take to go out.
 PENDING_SENDS_GRACE = 0.5
-
-#: Requests not sent again to a restarted server (:meth:`Session.restart`): the handshake's, which the new
-#: handshake replaces, and the lists, which the Explorer asks for again after it.
-NOT_RESENT = frozenset({"initialize", "server/discover", "tools/list", "prompts/list", "resources/list",
-                        "resources/templates/list", "subscriptions/listen"})
-#: The 2026-07-28 ``_meta`` keys every request carries: they follow the new server's handshake on a resend.
-_MODERN_META = ("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities",
-                "io.modelcontextprotocol/clientInfo")
-
 
 class _OutOfTime(TimeoutError):
     """A request that kept reporting progress reached ``max_request_time``."""
@@ -128,11 +120,9 @@ class Session:
         #: answers a batch at once with a send of its own (a load run's refill), so that every listener has seen
         #: the batch before the events of that send
         self.after_batch: list[Callable[[], None]] = []
-        #: after :meth:`restart`: the requests to send again once the new server's handshake is done (by id key),
-        #: each with the ``seq`` of its first send; and those being sent again, until their event is marked
-        self._owed: dict[tuple[str, Any], tuple[Waiter, int | None]] = {}
-        self._resending: dict[tuple[str, Any], int | None] = {}
-        self.annotators.append(self._mark_resends)
+        #: after :meth:`restart`: the requests to send again once the new server's handshake is done
+        self.resends = Resends(self)
+        self.annotators.append(self.resends.mark)
         self._restarting = False  #: the old connection of a restart is closing: its end fails no waiter
 
     # -- the event path --------------------------------------------------------------------------------
@@ -225,7 +215,7 @@ class Session:
         await self._transport.start()
 
     async def close(self) -> None:
-        self._fail_owed(TransportClosed("the session was closed"))  # after a restart, before a new handshake
+        self.resends.fail(TransportClosed("the session was closed"))  # after a restart, before a new handshake
         # answers and cancellations still on their way go out first (a frozen peer: bounded)
         await self._tasks.wait(PENDING_SENDS_GRACE)
         await self._transport.close()
@@ -245,10 +235,11 @@ class Session:
         and each resent event has ``data.resend_of`` = the ``seq`` of the request it sends again (the old one
         stays unanswered in the capture; the answer pairs with the resend). In the 2026-07-28 era its ``_meta``
         names the revision the new handshake settled. Not sent again, and failed at once with "the server
-        restarted": the old handshake's own requests and the lists (:data:`NOT_RESENT`: the new handshake
+        restarted": the old handshake's own requests and the lists (``resend.NOT_RESENT``: the new handshake
         replaces the one, and the Explorer lists again after it, opening its ``subscriptions/listen`` stream
         again too). When the new server does not start or its handshake fails, the waiting requests fail with
-        "the server restarted and failed to start: WHY"; a request cancelled meanwhile is not sent again."""
+        "the server restarted and failed to start: WHY"; a request cancelled meanwhile is not sent again.
+        :mod:`inspector.core.session.resend` keeps and sends what is owed."""
         self._restarting = True
         try:
             await self._tasks.wait(PENDING_SENDS_GRACE)
@@ -256,15 +247,7 @@ class Session:
         finally:
             self._restarting = False
         sent = {id_key(r.rpc.id): r.seq for r in self._correlator.pending(Direction.C2S) if r.rpc is not None}
-        for key, waiter in list(self.waiters.items()):
-            if waiter.future.done():
-                continue
-            if waiter.obj is None or waiter.method in NOT_RESENT:
-                waiter.future.set_exception(TransportClosed(
-                    f"the server restarted: {waiter.method} is not sent again (the new server's handshake and "
-                    "lists replace it)"))
-            else:
-                self._owed[key] = (waiter, sent.get(key))
+        self.resends.keep(self.waiters, sent)
         self.waiters.clear()
         for request in self._correlator.pending(Direction.C2S):
             if request.rpc is not None:
@@ -275,68 +258,8 @@ class Session:
         try:
             await self.start()
         except TransportError as exc:
-            self._fail_owed(exc)
+            self.resends.fail(exc)
             raise
-
-    def _fail_owed(self, exc: BaseException) -> None:
-        """The restarted server did not come up: what waited to be sent again to it fails, saying so."""
-        owed, self._owed = self._owed, {}
-        for waiter, _seq in owed.values():
-            if not waiter.future.done():
-                waiter.future.set_exception(TransportClosed(f"the server restarted and failed to start: {exc}"))
-
-    async def _send_owed(self) -> None:
-        """After the handshake with a restarted server: send again, with their ids, the requests the old server
-        had not answered (see :meth:`restart`)."""
-        owed, self._owed = self._owed, {}
-        owed = {key: entry for key, entry in owed.items() if not entry[0].future.done()}
-        if not owed:
-            return
-        self.note(f"{len(owed)} request{'' if len(owed) == 1 else 's'} the old server had not answered "
-                  f"{'is' if len(owed) == 1 else 'are'} sent again to the new server (reload)",
-                  request_ids=[waiter.msg_id for waiter, _seq in owed.values()])
-        loop = asyncio.get_running_loop()
-        for key, (waiter, seq) in owed.items():
-            if waiter.future.done():  # cancelled or timed out while an earlier one was sent
-                continue
-            obj = self._again(waiter.obj or {})
-            self.waiters[key] = waiter
-            self._resending[key] = seq
-            waiter.resent_at = loop.time()
-            waiter.poke()  # its clock starts again from this send
-            try:
-                await self._transport.send(encode(obj))
-            except TransportError as exc:
-                self.waiters.pop(key, None)
-                self._resending.pop(key, None)
-                if not waiter.future.done():
-                    waiter.future.set_exception(TransportClosed(
-                        f"the server restarted and {waiter.method} could not be sent again: {exc}"))
-
-    def _again(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """``obj`` as a restarted server is sent it: the 2026-07-28 ``_meta`` keys say what the new handshake
-        settled (and go, when the new server speaks an older revision)."""
-        params = obj.get("params")
-        meta = params.get("_meta") if isinstance(params, dict) else None
-        if isinstance(params, dict) and isinstance(meta, dict) and any(key in meta for key in _MODERN_META):
-            kept = {key: value for key, value in meta.items() if key not in _MODERN_META}
-            params = {key: value for key, value in params.items() if key != "_meta"} | ({"_meta": kept} if kept else {})
-        if self.modern:
-            params = self._with_meta(params)
-        return {**obj, "params": params} if params is not None else obj
-
-    def _mark_resends(self, events: list[Event]) -> None:
-        """The annotator that marks each request sent again after a restart with ``data.resend_of``."""
-        if not self._resending:
-            return
-        for event in events:
-            rpc = event.rpc
-            if event.kind == Kind.MESSAGE and event.dir == Direction.C2S and rpc is not None \
-                    and rpc.kind == jsonrpc.REQUEST:
-                key = id_key(rpc.id)
-                if key in self._resending:
-                    seq = self._resending.pop(key)
-                    event.put(resend_of=seq)
 
     # -- the connection, as callers see it: only the session touches its transport and correlator ------
 
@@ -608,9 +531,8 @@ class Session:
             return
         self._cancelled.add(key)
         waiter = self.waiters.pop(key, None)
-        owed = self._owed.pop(key, None)
-        if owed is not None:  # waiting to be sent again to a restarted server: nobody has it to cancel
-            waiter = owed[0]
+        owed = self.resends.take(key)  # waiting to be sent again to a restarted server: nobody has it to cancel
+        waiter = waiter or owed
         if waiter is not None and not waiter.future.done():
             waiter.future.set_exception(RequestCancelled(f"{waiter.method} was cancelled: {reason}"))
         if owed is not None:
@@ -645,14 +567,14 @@ class Session:
         try:
             self.server = await self._handshake.run(protocol_version)
         except BaseException as exc:
-            self._fail_owed(exc)  # after a restart: what waited for the new server fails now
+            self.resends.fail(exc)  # after a restart: what waited for the new server fails now
             raise
         finally:
             self._handshake.end()
             self._handshake = None
         self.settle(self.server)
         self.ready()
-        await self._send_owed()  # after a restart: the requests the old server had not answered
+        await self.resends.send()  # after a restart: the requests the old server had not answered
         return self.server
 
 
