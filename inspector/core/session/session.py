@@ -154,6 +154,8 @@ class Session:
     def _react(self, event: Event, request: Event | None) -> None:
         """What the session does about one event the pipeline handed back (``request``: what it answers)."""
         if request is not None and request.dir == Direction.C2S and request.rpc is not None:
+            if self._restarting:
+                return  # the old server of a restart, being stopped: its request goes to the new one (restart)
             waiter = self.waiters.pop(id_key(request.rpc.id), None)
             if waiter is not None and not waiter.future.done():
                 waiter.future.set_result(event)
@@ -237,16 +239,19 @@ class Session:
         names the revision the new handshake settled. Not sent again, and failed at once with "the server
         restarted": the old handshake's own requests and the lists (``resend.NOT_RESENT``: the new handshake
         replaces the one, and the Explorer lists again after it, opening its ``subscriptions/listen`` stream
-        again too). When the new server does not start or its handshake fails, the waiting requests fail with
-        "the server restarted and failed to start: WHY"; a request cancelled meanwhile is not sent again.
+        again too). What the old server answers while it is being stopped (the Python SDK answers each request in
+        flight with "Connection closed" when its stdin closes) is recorded and paired in the capture, and ends no
+        wait: the request goes to the new server all the same. When the new server does not start or its
+        handshake fails, the waiting requests fail with "the server restarted and failed to start: WHY"; a request
+        cancelled meanwhile is not sent again.
         :mod:`inspector.core.session.resend` keeps and sends what is owed."""
+        sent = {id_key(r.rpc.id): r.seq for r in self._correlator.pending(Direction.C2S) if r.rpc is not None}
         self._restarting = True
         try:
             await self._tasks.wait(PENDING_SENDS_GRACE)
             await self._transport.close()
         finally:
             self._restarting = False
-        sent = {id_key(r.rpc.id): r.seq for r in self._correlator.pending(Direction.C2S) if r.rpc is not None}
         self.resends.keep(self.waiters, sent)
         self.waiters.clear()
         for request in self._correlator.pending(Direction.C2S):

@@ -24,15 +24,19 @@ INITIALIZED = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "
 
 class Server(Loopback):
     """A server in memory that answers ``initialize`` by itself (``up=False``: exits instead), and whose end is
-    an ``exited`` lifecycle event, as a stdio server's is."""
+    an ``exited`` lifecycle event, as a stdio server's is; as the Python SDK's, it answers the requests in flight
+    with an error when it is stopped."""
 
     def __init__(self, up: bool = True) -> None:
         super().__init__()
         self.up = up
+        self.in_flight: list[object] = []
 
     async def send(self, data: bytes, *, raw: bool = False) -> None:
         await super().send(data, raw=raw)
         message = json.loads(data)
+        if message.get("method") == "tools/call":
+            self.in_flight.append(message["id"])
         if message.get("method") == "initialize":
             if self.up:
                 self.arrive(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": INITIALIZED}).encode())
@@ -42,6 +46,9 @@ class Server(Loopback):
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            for msg_id in self.in_flight:
+                self.arrive(json.dumps({"jsonrpc": "2.0", "id": msg_id,
+                                        "error": {"code": -32000, "message": "Connection closed"}}).encode())
             self.emit_many([Event(Kind.LIFECYCLE, data={"what": Lifecycle.EXITED, "code": 1})])
 
     def methods(self) -> list[str]:
@@ -87,6 +94,8 @@ def test_a_call_pending_at_a_restart_is_sent_again_to_the_new_server_and_gets_it
     assert calls[1].data["resend_of"] == calls[0].seq  # the resend is a message of its own, marked
     answer = next(e for e in events if e.dir == "s2c" and e.data.get("reply_to") == calls[1].seq)
     assert not answer.findings  # paired with the resend: no reused or unknown id
+    stopped = next(e for e in events if e.dir == "s2c" and e.data.get("reply_to") == calls[0].seq)
+    assert "Connection closed" in stopped.raw.decode()  # the old server's word as it was stopped: kept, no answer
     note = next(e for e in events if e.kind == Kind.NOTE and "sent again to the new server" in e.data["text"])
     assert note.seq < calls[1].seq and note.data["request_ids"] == [calls[0].rpc.id]
 
