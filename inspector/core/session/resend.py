@@ -4,8 +4,9 @@ their ids once the new server's handshake is done, so whoever waits for one gets
 
 The resend is a new message on the wire, and the capture says so: a note names the requests before they go, and
 each resent request has ``data.resend_of`` = the ``seq`` of the request it sends again (marked by
-:meth:`Resends.mark`, an annotator of the session's: before the event is numbered and saved). The old request
-stays unanswered in the capture; the answer pairs with the resend.
+:meth:`Resends.mark`, an annotator of the session's: before the event is numbered and saved). The new server's
+answer pairs with the resend; the first send keeps what the old server said as it was stopped (the Python SDK
+answers "Connection closed"), or nothing.
 """
 
 from __future__ import annotations

@@ -234,8 +234,8 @@ class Session:
         (a slow ``tools/call``, a ``resources/read``) wait on, and the next :meth:`handshake` sends each again to
         the new server as soon as it is done, with the same id, so whoever waits gets the new server's answer (its
         clock starts again at the resend). The resend is a new message on the wire: a note names the requests,
-        and each resent event has ``data.resend_of`` = the ``seq`` of the request it sends again (the old one
-        stays unanswered in the capture; the answer pairs with the resend). In the 2026-07-28 era its ``_meta``
+        and each resent event has ``data.resend_of`` = the ``seq`` of the request it sends again (the new server's
+        answer pairs with the resend). In the 2026-07-28 era its ``_meta``
         names the revision the new handshake settled. Not sent again, and failed at once with "the server
         restarted": the old handshake's own requests and the lists (``resend.NOT_RESENT``: the new handshake
         replaces the one, and the Explorer lists again after it, opening its ``subscriptions/listen`` stream
