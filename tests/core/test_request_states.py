@@ -128,3 +128,19 @@ async def until_sent(session: Session, method: str) -> None:
 
 async def until_answered(session: Session, request: Event) -> Any:
     await until(lambda: any(e.data.get("reply_to") == request.seq for e in session.events), 10, "the late answer")
+
+
+def test_after_a_reload_the_request_sent_again_to_the_new_server_is_pending_and_the_old_one_says_connection_closed(
+) -> None:
+    from inspector.core.wire.events import Direction, Kind, Lifecycle
+    from inspector.core.wire.framing import decode_line
+
+    call = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}'
+    events = [decode_line(call, Direction.C2S),
+              Event(Kind.LIFECYCLE, data={"what": Lifecycle.EXITED, "code": 0}),
+              Event(Kind.LIFECYCLE, data={"what": Lifecycle.SPAWNED, "pid": 2}),  # the new server (reload on save)
+              decode_line(call, Direction.C2S)]  # sent again to it
+    events[3].put(resend_of=1)
+    states, _, _ = read(events)
+    assert states.unanswered(0) == CONNECTION_CLOSED
+    assert states.unanswered(3) is None and 3 in states.pending  # "pending N s", not "connection closed"

@@ -5,7 +5,8 @@ elicitation/create #4" while a server request it may belong to waits for the use
 note, until the user's answer or the server's cancel); "cancelled" (a ``notifications/cancelled`` naming it, or
 the session's ``cancelled`` note); "no answer (timed out)" (the session's ``gave_up`` note); "HTTP 400" (its
 POST's status) or "no answer (request failed)" / "(stream lost)"; and once the connection is over, "no answer
-(connection closed)". An answer that comes after a cancel or a timeout is still paired, and its latency says
+(connection closed)" (a new server spawned in the same session, reload on save, starts afresh: what is sent to it
+is pending again). An answer that comes after a cancel or a timeout is still paired, and its latency says
 "after cancel" / "after timeout".
 
 :class:`RequestStates` works this out from the events alone, row by row, in the order they arrived, for a live
@@ -169,12 +170,21 @@ class RequestStates:
                     changed.append(target)
             elif what in CONNECTION_OVER:
                 changed.extend(self.connection_ended())
+            elif what == Lifecycle.SPAWNED and self.closed:  # reload on save: a new server in the same session
+                self._reopen()
         elif kind == Kind.HTTP:
             status = data.get("status")
             target = self._by_exchange.get(data.get("exchange"))
             if target is not None and isinstance(status, int) and status >= 400:
                 self._failed.setdefault(target, f"HTTP {status}")  # its answer, unless a JSON-RPC error pairs
                 changed.append(target)
+
+    def _reopen(self) -> None:
+        """A new server after the connection was over (a reload): what was pending keeps "no answer (connection
+        closed)", and what is sent from now on is pending again."""
+        for row in self.pending:
+            self._failed.setdefault(row, CONNECTION_CLOSED)
+        self.closed = False
 
     def _stop(self, msg_id: Any, row: int, how: str, changed: list[int]) -> None:
         target = self._by_id.get(id_key(msg_id))

@@ -185,12 +185,17 @@ class ServerRequests:
 class Waiter:
     """One request being waited for: its future, and the server requests it waits behind (the user's turn)."""
 
-    __slots__ = ("msg_id", "method", "future", "holds", "wake")
+    __slots__ = ("msg_id", "method", "future", "holds", "wake", "obj", "resent_at")
 
-    def __init__(self, msg_id: Any, method: str, future: asyncio.Future[Event]) -> None:
+    def __init__(self, msg_id: Any, method: str, future: asyncio.Future[Event],
+                 obj: dict[str, Any] | None = None) -> None:
         self.msg_id = msg_id
         self.method = method
         self.future = future
+        #: the request as sent: what a restarted server is sent again (:meth:`Session.restart`)
+        self.obj = obj
+        #: the loop time it was sent again to a restarted server (its clock starts again then); 0.0 if never
+        self.resent_at = 0.0
         #: server requests (by id key) that wait for the user's answer and may belong to this request
         self.holds: dict[tuple[str, Any], str] = {}
         #: set when ``holds`` changes, to wake the wait

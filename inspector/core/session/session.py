@@ -38,6 +38,7 @@ from inspector.core.session.outcomes import (
     UnreadableResponse,
     client_info,
 )
+from inspector.core.session.resend import Resends
 from inspector.core.session.server_requests import ServerRequestHandler, ServerRequests, Waiter
 from inspector.core.session.spans import Spans
 from inspector.core.tasks import Tasks
@@ -119,6 +120,10 @@ class Session:
         #: answers a batch at once with a send of its own (a load run's refill), so that every listener has seen
         #: the batch before the events of that send
         self.after_batch: list[Callable[[], None]] = []
+        #: after :meth:`restart`: the requests to send again once the new server's handshake is done
+        self.resends = Resends(self)
+        self.annotators.append(self.resends.mark)
+        self._restarting = False  #: the old connection of a restart is closing: its end fails no waiter
 
     # -- the event path --------------------------------------------------------------------------------
 
@@ -149,6 +154,8 @@ class Session:
     def _react(self, event: Event, request: Event | None) -> None:
         """What the session does about one event the pipeline handed back (``request``: what it answers)."""
         if request is not None and request.dir == Direction.C2S and request.rpc is not None:
+            if self._restarting:
+                return  # the old server of a restart, being stopped: its request goes to the new one (restart)
             waiter = self.waiters.pop(id_key(request.rpc.id), None)
             if waiter is not None and not waiter.future.done():
                 waiter.future.set_result(event)
@@ -156,6 +163,8 @@ class Session:
                 and event.rpc.kind == jsonrpc.REQUEST:
             self._tasks.spawn(self.server_requests.receive(event), "answering the server's request")
         elif event.kind == Kind.LIFECYCLE and event.data.get("what") in (Lifecycle.EXITED, Lifecycle.DISCONNECTED):
+            if self._restarting:
+                return  # the old server of a restart: what waits for it is sent again to the new one
             for waiter in self.waiters.values():
                 if not waiter.future.done():
                     waiter.future.set_exception(
@@ -208,6 +217,7 @@ class Session:
         await self._transport.start()
 
     async def close(self) -> None:
+        self.resends.fail(TransportClosed("the session was closed"))  # after a restart, before a new handshake
         # answers and cancellations still on their way go out first (a frozen peer: bounded)
         await self._tasks.wait(PENDING_SENDS_GRACE)
         await self._transport.close()
@@ -217,14 +227,32 @@ class Session:
 
     async def restart(self, transport: Transport) -> None:
         """Go on with a new connection in the same session (a server restarted after a watched file changed):
-        the old one is closed (its process ended; the requests waiting for it fail as at any exit, and what was
-        pending is forgotten), then ``transport`` is started in its place. The events keep their numbering and
-        clock and the capture its file; the handshake is the caller's to do again."""
-        await self._tasks.wait(PENDING_SENDS_GRACE)
-        await self._transport.close()
-        for waiter in self.waiters.values():
-            if not waiter.future.done():
-                waiter.future.set_exception(TransportClosed("the server restarted"))
+        the old one is closed (its process ended), then ``transport`` is started in its place. The events keep
+        their numbering and clock and the capture its file; the handshake is the caller's to do again.
+
+        The requests still waiting for the old server's answer are not lost: those a person or the Explorer sent
+        (a slow ``tools/call``, a ``resources/read``) wait on, and the next :meth:`handshake` sends each again to
+        the new server as soon as it is done, with the same id, so whoever waits gets the new server's answer (its
+        clock starts again at the resend). The resend is a new message on the wire: a note names the requests,
+        and each resent event has ``data.resend_of`` = the ``seq`` of the request it sends again (the new server's
+        answer pairs with the resend). In the 2026-07-28 era its ``_meta``
+        names the revision the new handshake settled. Not sent again, and failed at once with "the server
+        restarted": the old handshake's own requests and the lists (``resend.NOT_RESENT``: the new handshake
+        replaces the one, and the Explorer lists again after it, opening its ``subscriptions/listen`` stream
+        again too). What the old server answers while it is being stopped (the Python SDK answers each request in
+        flight with "Connection closed" when its stdin closes) is recorded and paired in the capture, and ends no
+        wait: the request goes to the new server all the same. When the new server does not start or its
+        handshake fails, the waiting requests fail with "the server restarted and failed to start: WHY"; a request
+        cancelled meanwhile is not sent again.
+        :mod:`inspector.core.session.resend` keeps and sends what is owed."""
+        sent = {id_key(r.rpc.id): r.seq for r in self._correlator.pending(Direction.C2S) if r.rpc is not None}
+        self._restarting = True
+        try:
+            await self._tasks.wait(PENDING_SENDS_GRACE)
+            await self._transport.close()
+        finally:
+            self._restarting = False
+        self.resends.keep(self.waiters, sent)
         self.waiters.clear()
         for request in self._correlator.pending(Direction.C2S):
             if request.rpc is not None:
@@ -232,7 +260,11 @@ class Session:
         self.server = None
         self.modern = False
         self._transport = transport
-        await self.start()
+        try:
+            await self.start()
+        except TransportError as exc:
+            self.resends.fail(exc)
+            raise
 
     # -- the connection, as callers see it: only the session touches its transport and correlator ------
 
@@ -393,7 +425,7 @@ class Session:
         method = str(obj.get("method"))
         key = id_key(obj.get("id"))
         future: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
-        waiter = self.waiters[key] = Waiter(obj.get("id"), method, future)
+        waiter = self.waiters[key] = Waiter(obj.get("id"), method, future, obj)
         self._cancelled.discard(key)  # a new request with this id can be cancelled in its turn
         junk = _Junk()
         self._junk_watchers.append(junk)
@@ -474,6 +506,8 @@ class Session:
                     hard_deadline += now - paused
                 continue
             last = self._progress_seen.get(token) or 0.0  # (None is never a token: 0.0 without one)
+            if waiter.resent_at:  # sent again to a restarted server: the bound counts from that send
+                deadline = max(deadline, waiter.resent_at + timeout)
             if last:
                 deadline = max(deadline, last + timeout)
             now = loop.time()
@@ -502,8 +536,12 @@ class Session:
             return
         self._cancelled.add(key)
         waiter = self.waiters.pop(key, None)
+        owed = self.resends.take(key)  # waiting to be sent again to a restarted server: nobody has it to cancel
+        waiter = waiter or owed
         if waiter is not None and not waiter.future.done():
             waiter.future.set_exception(RequestCancelled(f"{waiter.method} was cancelled: {reason}"))
+        if owed is not None:
+            return
         try:
             if await self._transport.cancel_request(msg_id):
                 self.note(f"cancelled request {json.dumps(msg_id)} by closing its response stream", cancelled=msg_id)
@@ -533,11 +571,15 @@ class Session:
         self._handshake = Handshake(self, mode, timeout)
         try:
             self.server = await self._handshake.run(protocol_version)
+        except BaseException as exc:
+            self.resends.fail(exc)  # after a restart: what waited for the new server fails now
+            raise
         finally:
             self._handshake.end()
             self._handshake = None
         self.settle(self.server)
         self.ready()
+        await self.resends.send()  # after a restart: the requests the old server had not answered
         return self.server
 
 

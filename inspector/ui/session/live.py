@@ -247,8 +247,10 @@ class LiveSession(QObject):
     async def reload(self, changed: list[str]) -> bool:
         """Restart the server in this session after ``changed`` files changed (a stdio session only): a lifecycle
         event names them, the old process ends, a new one starts and the handshake is done again, the capture
-        going on as one. Says ``reloaded(ok, seconds)``; a server that does not come up leaves the session
-        FAILED with the sentence, waiting for the next change. Never raises but for cancellation."""
+        going on as one; the calls the old server had not answered are then sent again to the new one
+        (:meth:`Session.restart`), or fail saying it did not start. Says ``reloaded(ok, seconds)``; a server that
+        does not come up leaves the session FAILED with the sentence, waiting for the next change. Never raises but
+        for cancellation."""
         session = self.session
         if session is None or not self.can_reload or self._restarting:
             return False

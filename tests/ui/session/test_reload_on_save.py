@@ -164,3 +164,87 @@ def test_a_change_after_session_stop_restarts_nothing_and_asks_no_doctor(qtbot, 
         tab.reloader.on_change([str(server)])  # the watcher's next batch
         assert tab.reloader.reloads == 0 and len(tab.reloader.tasks) == 0
         assert "reload" not in tab.status.text()
+
+
+SLOW_SERVER = '''\
+import anyio
+from pathlib import Path
+
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("slow")
+
+@mcp.tool()
+async def brew() -> str:
+    """Coffee, when it is ready."""
+    Path({started!r}).touch()
+    while {blocks} and not Path({gate!r}).exists():  # the first server answers only once the test allows it
+        await anyio.sleep(0.05)
+    return "{answer}"
+
+mcp.run()
+'''
+
+
+def write_slow_server(path: Path, tmp_path: Path, answer: str, *, blocks: bool) -> None:
+    path.write_text(SLOW_SERVER.format(started=str(tmp_path / "started"), gate=str(tmp_path / "gate"),
+                                       blocks=blocks, answer=answer), encoding="utf-8")
+
+
+def slow_tab(win, qloop, tmp_path: Path, server: Path):
+    tab = win.open_live(Target(name="slow", argv=[sys.executable, str(server)], handshake="legacy"),
+                        watch=[tmp_path / "srv"])
+    wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the first server's tools")
+    return tab
+
+
+def test_a_call_pending_when_the_server_file_is_saved_is_sent_again_and_shows_the_new_servers_answer(
+        qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_slow_server(server, tmp_path, "old brew", blocks=True)  # never answers: the gate is never opened
+    with open_test_window(qloop, tmp_path) as win:
+        tab = slow_tab(win, qloop, tmp_path, server)
+        called: list[tuple[str, str]] = []
+        tab.explorer.tools.called.connect(lambda name, _arguments, summary: called.append((name, summary)))
+        tab.explorer.tools.call_tool("brew", {})
+        wait(qloop, lambda: (tmp_path / "started").exists(), "the first server to be brewing")
+        (tmp_path / "started").unlink()
+
+        write_slow_server(server, tmp_path, "new brew", blocks=False)  # the developer saves while it brews
+        wait(qloop, lambda: bool(called), "the pending call to end")
+        assert called == [("brew", "new brew")]
+        wait(qloop, lambda: "reloaded in" in tab.status.text(), "the status line to name the reload")
+        capture = tab.capture_path
+    events = read_capture(capture).events
+    calls = [e for e in events if e.method == "tools/call" and e.dir == "c2s"]
+    assert len(calls) >= 2 and "resend_of" not in calls[0].data
+    resend = calls[1]
+    assert resend.data["resend_of"] == calls[0].seq and resend.rpc.id == calls[0].rpc.id
+    spawned = [e.seq for e in events if e.kind == Kind.LIFECYCLE and e.data.get("what") == Lifecycle.SPAWNED]
+    assert len(spawned) == 2 and resend.seq > spawned[1]  # sent to the new server, after its handshake
+    answer = next(e for e in events if e.dir == "s2c" and e.data.get("reply_to") == resend.seq)
+    assert "new brew" in answer.raw.decode() and not answer.findings
+    # the old server's word as it was stopped (the SDK answers "Connection closed") is kept, and ended no wait
+    assert all(e.seq < spawned[1] for e in events if e.dir == "s2c" and e.data.get("reply_to") == calls[0].seq)
+
+
+def test_a_call_pending_when_the_saved_server_fails_to_start_fails_saying_the_server_restarted(
+        qtbot, qloop, tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    server = folder / "server.py"
+    write_slow_server(server, tmp_path, "old brew", blocks=True)
+    with open_test_window(qloop, tmp_path) as win:
+        tab = slow_tab(win, qloop, tmp_path, server)
+        called: list[tuple[str, str]] = []
+        tab.explorer.tools.called.connect(lambda name, _arguments, summary: called.append((name, summary)))
+        tab.explorer.tools.call_tool("brew", {})
+        wait(qloop, lambda: (tmp_path / "started").exists(), "the first server to be brewing")
+
+        server.write_text("raise SystemExit('server.py: a typo on line 3')\n", encoding="utf-8")
+        wait(qloop, lambda: bool(called), "the pending call to end")
+        [(name, summary)] = called
+        assert name == "brew" and summary.startswith("failed: the server restarted and failed to start: "), summary
+        wait(qloop, lambda: "the doctor's first failing step" in tab.status.text(), "the doctor's word")
