@@ -52,6 +52,7 @@ def raw_controls(text: str) -> list[str]:
     return sorted({f"U+{ord(c):04X}" for c in text if c in CONTROL})
 
 
+@pytest.mark.integration  # end to end through subprocesses, 7-13 s: CI's second step
 @pytest.mark.report("security", "call, read, prompt, the listings, record, check, show and lint print server text "
                                 "with its terminal escapes shown, never raw", surface="CLI")
 def test_every_cli_command_prints_a_servers_terminal_escapes_escaped(tmp_path: Path, report) -> None:

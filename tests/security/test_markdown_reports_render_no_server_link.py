@@ -36,6 +36,7 @@ def rendered(markdown: str) -> tuple[str, list[str], list[str]]:
     return document.toPlainText(), re.findall(r"<img[^>]*>", page), re.findall(r'href="[^"]*"', page)
 
 
+@pytest.mark.integration  # end to end through subprocesses, 7-13 s: CI's second step
 @pytest.mark.report("security", "a Markdown report (export --to markdown, check --format markdown) renders no image, "
                                 "link or HTML from server text", surface="CLI")
 def test_markdown_reports_render_a_servers_images_links_and_html_as_plain_text(qapp: Any, tmp_path: Path,

@@ -270,6 +270,7 @@ def test_the_feed_does_not_connect_to_a_socket_in_a_folder_others_can_write(shor
                         "not streaming to it"]
 
 
+@pytest.mark.integration  # end to end through subprocesses, 7-13 s: CI's second step
 def test_a_window_that_never_reads_does_not_slow_or_stop_the_relay_and_the_capture_gets_everything(short_dir, tmp_path):
     sock = short_dir / "tap.sock"
     out = tmp_path / "c.jsonl"

@@ -273,6 +273,7 @@ def test_a_client_that_gives_dev_null_for_stdin_and_stdout_still_gets_the_exit_s
                                                b'{"jsonrpc":"2.0","method":"notifications/bye"}')
 
 
+@pytest.mark.integration  # end to end through subprocesses, 7-13 s: CI's second step
 def test_a_recorder_far_behind_holds_the_relay_back_without_losing_or_blocking_anything(tmp_path):
     out = tmp_path / "c.jsonl"
     count = 40_000  # 20 MB against a 64 KiB backlog: the relay pauses and resumes many times

@@ -41,6 +41,7 @@ def show_all(qtbot, detail: DetailView) -> None:
     qtbot.waitUntil(lambda: not detail.formatting, timeout=120_000)
 
 
+@pytest.mark.integration  # end to end through subprocesses, 7-13 s: CI's second step
 def test_a_50_mb_result_of_the_demo_is_recorded_byte_exact_and_read_back_a_piece_at_a_time(tmp_path):
     calls = tmp_path / "calls.jsonl"
     calls.write_text(json.dumps({"method": "tools/call", "params": {"name": "big_message",

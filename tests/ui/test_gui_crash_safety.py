@@ -26,6 +26,7 @@ FLOOD = json.dumps({"jsonrpc": "2.0", "method": "tools/call",
                     "params": {"name": "flood", "arguments": {"count": 1_000_000}}})
 
 
+@pytest.mark.integration  # end to end through subprocesses, 7-13 s: CI's second step
 @pytest.mark.report("crash", "window killed with SIGKILL during a flood", surface="GUI")
 def test_the_window_killed_with_sigkill_during_a_flood_leaves_a_capture_that_loads_with_all_but_the_last_moments(
         tmp_path, report):
