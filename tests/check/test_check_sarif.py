@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 from helpers import ROOT, cli
 
 from inspector import __version__
@@ -68,6 +69,7 @@ def test_a_sarif_report_of_a_server_that_breaks_rules_and_dies_validates_and_say
     assert run["invocations"][0]["exitCode"] == 1
 
 
+@pytest.mark.integration  # end to end through subprocesses, 4-7 s: CI's second step
 def test_a_server_breaking_should_rules_gets_warnings_and_a_server_that_cannot_start_gets_a_valid_empty_run(
         tmp_path):
     log, status = run_sarif(tmp_path / "a", "--revision", "2025-03-26", "--format", "sarif", "--", *BROKEN)

@@ -139,6 +139,7 @@ def layers(w: Watch) -> str:
     return "Python audit hook and strace" if w.trace is not None else "Python audit hook only (strace not installed)"
 
 
+@pytest.mark.integration  # end to end through subprocesses, 4-7 s: CI's second step
 @pytest.mark.report("security", "record and tap write only to the user's folders and the chosen capture file",
                     surface="CLI")
 def test_record_and_tap_write_only_to_the_users_folders_and_the_chosen_capture(short_dir, report):

@@ -79,6 +79,7 @@ def exit_code_of(pid: int) -> int:
     return os.waitstatus_to_exitcode(statuses[0])
 
 
+@pytest.mark.integration  # end to end through subprocesses, 4-7 s: CI's second step
 @pytest.mark.report("security", "the window's tap channel: 0700 folder, 0600 socket, another user is refused "
                                 "by the permissions and, with them opened, by SO_PEERCRED", surface="GUI")
 def test_the_windows_tap_socket_is_private_and_refuses_another_user_at_both_layers(tmp_path, short_dir, report):
