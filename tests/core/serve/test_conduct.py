@@ -36,9 +36,9 @@ def write_capture(path: Path, messages: list[tuple[str, dict[str, Any]]]) -> Pat
     return path
 
 
-@pytest.fixture
-def capture(tmp_path: Path) -> Path:
-    return write_capture(tmp_path / "recorded.jsonl", [
+def write_recorded(path: Path) -> Path:
+    """initialize; add(2, 3); tools/list; ask, whose answer came after a sampling request the client answered."""
+    return write_capture(path, [
         (C, {"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}}}),
         (S, {"id": 1, "result": INIT}),
         (C, {"id": 2, "method": "tools/call", "params": CALL}),
@@ -50,6 +50,11 @@ def capture(tmp_path: Path) -> Path:
         (C, {"id": 1, "result": {"role": "assistant", "content": {"type": "text", "text": "recorded model"}}}),
         (S, {"id": 4, "result": {"content": [{"type": "text", "text": "the model said: recorded model"}]}}),
     ])
+
+
+@pytest.fixture
+def capture(tmp_path: Path) -> Path:
+    return write_recorded(tmp_path / "recorded.jsonl")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from helpers import until
-from test_conduct import CALL, INIT, SAMPLING, write_capture
+from test_conduct import CALL, SAMPLING, write_recorded
 from test_serve_http import ACCEPT, TIMEOUT, events, rpc, run, served
 
 from inspector.core.capture import read_capture
@@ -31,19 +31,7 @@ ANSWER = {"role": "assistant", "content": {"type": "text", "text": "the client's
 
 @pytest.fixture
 def capture(tmp_path: Path) -> Path:
-    """initialize; add(2, 3); tools/list; ask, whose answer came after a sampling request the client answered."""
-    return write_capture(tmp_path / "recorded.jsonl", [
-        (C, {"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}}}),
-        (S, {"id": 1, "result": INIT}),
-        (C, {"id": 2, "method": "tools/call", "params": CALL}),
-        (S, {"id": 2, "result": {"content": [{"type": "text", "text": "5"}]}}),
-        (C, {"id": 3, "method": "tools/list"}),
-        (S, {"id": 3, "result": {"tools": [{"name": "add"}]}}),
-        (C, {"id": 4, "method": "tools/call", "params": {"name": "ask", "arguments": {}}}),
-        (S, {"id": 1, "method": "sampling/createMessage", "params": SAMPLING}),
-        (C, {"id": 1, "result": {"role": "assistant", "content": {"type": "text", "text": "recorded model"}}}),
-        (S, {"id": 4, "result": {"content": [{"type": "text", "text": "the model said: recorded model"}]}}),
-    ])
+    return write_recorded(tmp_path / "recorded.jsonl")
 
 
 async def session(client: httpx.AsyncClient, url: str) -> dict[str, str]:
