@@ -49,20 +49,25 @@ def explorer_filled(tab) -> bool:
     return catalog is not None and catalog.loaded and catalog.settled and tab.explorer.tools.tool_list.count() > 0
 
 
-def weather_tab(win, qloop, tmp_path: Path, server: Path, *, pinned: bool = True):
+def server_file(tmp_path: Path) -> Path:
+    """The watched server's file, in a folder of its own (the folder is what is watched)."""
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    return folder / "server.py"
+
+
+def weather_tab(win, qloop, tmp_path: Path, server: Path, *, pinned: bool = True, name: str = "weather"):
     if pinned:  # the user called forecast in the Explorer once: its history's last entry
-        History(tmp_path / FILE_NAME).add("weather", Call("forecast", {}))
-    tab = win.open_live(Target(name="weather", argv=[sys.executable, str(server)], handshake="legacy"),
-                        watch=[tmp_path / "srv"])
+        History(tmp_path / FILE_NAME).add(name, Call("forecast", {}))
+    tab = win.open_live(Target(name=name, argv=[sys.executable, str(server)], handshake="legacy"),
+                        watch=[server.parent])
     wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the first server's tools")
     return tab
 
 
 def test_a_saved_server_file_reloads_the_server_in_the_tab_and_the_pinned_call_shows_both_answers(
         qtbot, qloop, tmp_path):
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_server(server, "sunny")
     with open_test_window(qloop, tmp_path) as win:
         tab = weather_tab(win, qloop, tmp_path, server)
@@ -89,9 +94,7 @@ def test_a_saved_server_file_reloads_the_server_in_the_tab_and_the_pinned_call_s
 
 def test_a_server_that_fails_to_start_after_a_change_says_why_and_the_next_change_brings_it_back(
         qtbot, qloop, tmp_path):
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_server(server, "sunny")
     with open_test_window(qloop, tmp_path) as win:
         tab = weather_tab(win, qloop, tmp_path, server, pinned=False)
@@ -109,9 +112,7 @@ def test_a_server_that_fails_to_start_after_a_change_says_why_and_the_next_chang
 
 
 def test_session_reload_on_save_turns_watching_on_for_a_live_tab_and_off_again(qtbot, qloop, tmp_path):
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_server(server, "sunny")
     with open_test_window(qloop, tmp_path) as win:
         tab = win.open_live(Target(name="weather", argv=[sys.executable, str(server)], handshake="legacy"))
@@ -134,9 +135,7 @@ def test_session_reload_on_save_turns_watching_on_for_a_live_tab_and_off_again(q
 def test_a_pinned_collection_runs_after_the_reload_instead_of_the_history(qtbot, qloop, tmp_path):
     from inspector.core.collections.format import Collection, SavedRequest
 
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_server(server, "sunny")
     pinned = tmp_path / "weather.json"
     Collection("weather", [SavedRequest("forecast", "tools/call", {"name": "forecast", "arguments": {}})]).save(pinned)
@@ -153,9 +152,7 @@ def test_a_pinned_collection_runs_after_the_reload_instead_of_the_history(qtbot,
 
 
 def test_a_change_after_session_stop_restarts_nothing_and_asks_no_doctor(qtbot, qloop, tmp_path):
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_server(server, "sunny")
     with open_test_window(qloop, tmp_path) as win:
         tab = weather_tab(win, qloop, tmp_path, server, pinned=False)
@@ -192,17 +189,12 @@ def write_slow_server(path: Path, tmp_path: Path, answer: str, *, blocks: bool) 
 
 
 def slow_tab(win, qloop, tmp_path: Path, server: Path):
-    tab = win.open_live(Target(name="slow", argv=[sys.executable, str(server)], handshake="legacy"),
-                        watch=[tmp_path / "srv"])
-    wait(qloop, lambda: explorer_filled(tab), "the Explorer to list the first server's tools")
-    return tab
+    return weather_tab(win, qloop, tmp_path, server, pinned=False, name="slow")
 
 
 def test_a_call_pending_when_the_server_file_is_saved_is_sent_again_and_shows_the_new_servers_answer(
         qtbot, qloop, tmp_path):
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_slow_server(server, tmp_path, "old brew", blocks=True)  # never answers: the gate is never opened
     with open_test_window(qloop, tmp_path) as win:
         tab = slow_tab(win, qloop, tmp_path, server)
@@ -232,9 +224,7 @@ def test_a_call_pending_when_the_server_file_is_saved_is_sent_again_and_shows_th
 
 def test_a_call_pending_when_the_saved_server_fails_to_start_fails_saying_the_server_restarted(
         qtbot, qloop, tmp_path):
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    server = folder / "server.py"
+    server = server_file(tmp_path)
     write_slow_server(server, tmp_path, "old brew", blocks=True)
     with open_test_window(qloop, tmp_path) as win:
         tab = slow_tab(win, qloop, tmp_path, server)
