@@ -24,6 +24,7 @@ Contract:
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,10 +101,12 @@ def _read(raw: bytes) -> _Message:
     return _Message(*_parse(raw))
 
 
-_ORJSON_TOO_DEEP = "depth limit exceeded"  # orjson's refusal past its 1,024 levels
+#: The deepest message read: orjson's own bound (since 3.9.15, the version pyproject.toml asks for), and ours for
+#: what ``json`` reads in its place, which reads as deep as the interpreter's recursion limit lets it (a limit some
+#: libraries raise at run time): the verdict on a deep message is the same in every process.
+MAX_READ_DEPTH = 1024
 #: The deepest message written back. ``json`` writes what orjson will not (past 254 levels) one C stack frame a
-#: level, against the interpreter's recursion limit (1,000 by default, raised by some libraries at run time): a
-#: bound of our own keeps the verdict the same in every process.
+#: level, against the interpreter's recursion limit (1,000 by default): a bound of our own, for the same reason.
 MAX_WRITE_DEPTH = 800
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
@@ -117,13 +120,16 @@ def _parse(raw: bytes) -> tuple[Any, bool]:
     if raw.translate(_DIGITS_AS_ZERO).find(_LONG_DIGITS) < 0:  # a C pass each
         try:
             return orjson.loads(raw), True
-        except orjson.JSONDecodeError as exc:
-            if str(exc).startswith(_ORJSON_TOO_DEEP):  # json would read it only under a raised recursion limit
-                return None, False
+        except orjson.JSONDecodeError:
+            pass  # not JSON, or NaN, a lone surrogate, or past MAX_READ_DEPTH: json says which
     try:  # what orjson refuses and json reads: NaN, lone surrogates
-        return json.loads(raw), False
+        obj = json.loads(raw)
     except (ValueError, RecursionError):
         return None, False
+    # json reads past MAX_READ_DEPTH only under a recursion limit raised above it: walk the message only then
+    if sys.getrecursionlimit() > MAX_READ_DEPTH and _deeper_than(obj, MAX_READ_DEPTH):
+        return None, False
+    return obj, False
 
 
 def _encode(obj: Any, fast: bool = False) -> bytes:
