@@ -15,10 +15,13 @@ from inspector.core.text import counted, safe
 
 if TYPE_CHECKING:
     from inspector.core.intercept.rules import Rules
+    from inspector.core.serve.conduct import Conductor
     from inspector.core.serve.early import EarlyStart
+    from inspector.core.serve.fault_link import FaultLink
     from inspector.core.serve.faults import Faults
     from inspector.core.serve.index import ServeIndex
     from inspector.core.serve.stdio import ServedCapture
+    from inspector.core.serve.twin import Twin
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,12 +69,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run_serve(args: argparse.Namespace) -> int:
     from inspector.cli.serve_faults import conductor_of
     from inspector.core.capture import CaptureError
-    from inspector.core.serve.conduct import Conductor
     from inspector.core.serve.early import EarlyStart
     from inspector.core.serve.http import served_url
     from inspector.core.serve.index import ServeIndex
-    from inspector.core.serve.paced import serve_paced
-    from inspector.core.serve.stdio import serve_stdio
     from inspector.core.serve.twin import Twin
 
     listen = _listen(args)
@@ -104,7 +104,6 @@ def run_serve(args: argparse.Namespace) -> int:
         if twin.handshake.missing:
             print(f"mcp-inspector: {safe(str(args.capture))} has no handshake: initialize is answered with the "
                   "capabilities its recorded requests show, and the rest as recorded", file=sys.stderr)
-        conductor = conductor_of(twin, faults, rules) if listen is None else None
         sock = None
         if listen is not None:
             from inspector.cli.serve_http import listening_socket
@@ -113,25 +112,13 @@ def run_serve(args: argparse.Namespace) -> int:
             if sock is None:
                 return EXIT_BAD_INPUT
             listen = (listen[0], sock.getsockname()[1], listen[2])
-        record = None
-        if args.out is not None or args.live:
-            try:
-                record = _record(args, index.capture.header,
-                                 None if listen is None else (listen[2], served_url(*listen)))
-            except OSError as exc:
-                print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
-                if sock is not None:
-                    sock.close()
-                return EXIT_BAD_INPUT
-            record.note(f"serving {args.capture} (--match {args.match})")
-        link = None
-        if args.live:  # a window that took the feed toggles the faults: on stdio the conductor serves
-            from inspector.cli.serve_faults import window_toggles
-            from inspector.core.tap.channel import default_socket_path
-
-            link = window_toggles(record, faults, args.capture, args.socket or default_socket_path())
-            if listen is None and link is not None and conductor is None:
-                conductor = Conductor(twin, faults, rules)
+        record = _open_record(args, index.capture.header,
+                              None if listen is None else (listen[2], served_url(*listen)))
+        if isinstance(record, int):
+            if sock is not None:
+                sock.close()
+            return record
+        link = _window_link(args, record, faults)
         if listen is not None:
             from inspector.cli.serve_http import run_http
 
@@ -142,12 +129,9 @@ def run_serve(args: argparse.Namespace) -> int:
             finally:
                 if link is not None:
                     link.close()
+        conductor = conductor_of(twin, faults, rules, toggled=link is not None)
         try:
-            if conductor is None:
-                serve_stdio(twin, max_message=args.max_message, record=record)
-            else:
-                serve_paced(conductor, max_message=args.max_message, record=record,
-                            toggles=link.toggles if link is not None else None)
+            _serve_on_stdio(twin, conductor, link, record, args.max_message)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
         finally:
@@ -163,41 +147,23 @@ def _serve_early(args: argparse.Namespace, early: EarlyStart, faults: Faults, ru
     """Serve on stdio with the handshake answered while the capture is indexed (:mod:`inspector.core.serve.early`;
     no faults nor rules), then as :func:`run_serve` does."""
     from inspector.cli.serve_faults import conductor_of
-    from inspector.core.serve.conduct import Conductor
-    from inspector.core.serve.paced import serve_paced
-    from inspector.core.serve.stdio import serve_stdio
-    from inspector.core.serve.twin import Twin
 
-    record = None
     twin: Twin = early.early
     conductor = None
     link = None
     try:
-        if args.out is not None or args.live:
-            try:
-                record = _record(args, early.header, None)
-            except OSError as exc:
-                print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
-                return EXIT_BAD_INPUT
-            record.note(f"serving {args.capture} (--match {args.match})")
+        record = _open_record(args, early.header, None)
+        if isinstance(record, int):
+            return record
         try:
-            if args.live:
-                from inspector.cli.serve_faults import window_toggles
-                from inspector.core.tap.channel import default_socket_path
-
-                link = window_toggles(record, faults, args.capture, args.socket or default_socket_path())
+            link = _window_link(args, record, faults)
             pending = early.serve_handshake(max_message=args.max_message, record=record)
             if pending is not None:
                 twin = early.twin()
-                conductor = conductor_of(twin, faults, rules)
-                if link is not None and conductor is None:
-                    conductor = Conductor(twin, faults, rules)
-                if conductor is None:
-                    serve_stdio(twin, max_message=args.max_message, record=record, pending=pending)
-                else:
+                conductor = conductor_of(twin, faults, rules, toggled=link is not None)
+                if conductor is not None:
                     conductor.answered_before(early.answered)
-                    serve_paced(conductor, max_message=args.max_message, record=record,
-                                toggles=link.toggles if link is not None else None, pending=pending)
+                _serve_on_stdio(twin, conductor, link, record, args.max_message, pending)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
         finally:
@@ -216,6 +182,44 @@ def _warn(index: ServeIndex) -> None:
     the handshake was served)."""
     for warning in index.warnings:
         print(f"mcp-inspector: warning: {safe(warning)}", file=sys.stderr)
+
+
+def _open_record(args: argparse.Namespace, header: dict[str, Any],
+                 url: tuple[str, str] | None) -> ServedCapture | int | None:
+    """The served session's record (:func:`_record`), None when neither ``--out`` nor ``--live`` asks for one;
+    EXIT_BAD_INPUT, after a sentence, when ``--out`` cannot be written."""
+    if args.out is None and not args.live:
+        return None
+    try:
+        record = _record(args, header, url)
+    except OSError as exc:
+        print(f"mcp-inspector: {safe(str(args.out))} cannot be written: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    record.note(f"serving {args.capture} (--match {args.match})")
+    return record
+
+
+def _window_link(args: argparse.Namespace, record: ServedCapture | None, faults: Faults) -> FaultLink | None:
+    """With ``--live``, the link through which a window that took the feed toggles the faults (None without)."""
+    if not args.live:
+        return None
+    from inspector.cli.serve_faults import window_toggles
+    from inspector.core.tap.channel import default_socket_path
+
+    return window_toggles(record, faults, args.capture, args.socket or default_socket_path())
+
+
+def _serve_on_stdio(twin: Twin, conductor: Conductor | None, link: FaultLink | None, record: ServedCapture | None,
+                    max_message: int, pending: bytes = b"") -> None:
+    """Serve on stdio: by the twin alone, or paced by ``conductor`` when faults, rules or a window's toggles act."""
+    from inspector.core.serve.paced import serve_paced
+    from inspector.core.serve.stdio import serve_stdio
+
+    if conductor is None:
+        serve_stdio(twin, max_message=max_message, record=record, pending=pending)
+    else:
+        serve_paced(conductor, max_message=max_message, record=record,
+                    toggles=link.toggles if link is not None else None, pending=pending)
 
 
 def _record(args: argparse.Namespace, header: dict[str, Any], url: tuple[str, str] | None) -> ServedCapture:

@@ -57,11 +57,12 @@ def faults_and_rules(args: argparse.Namespace) -> tuple[Faults, Rules | None] | 
     return faults, rules
 
 
-def conductor_of(twin: Twin, faults: Faults, rules: Rules | None) -> Conductor | None:
-    """The conductor of a twin with faults, rules or server requests to send; None: the twin alone does."""
+def conductor_of(twin: Twin, faults: Faults, rules: Rules | None, toggled: bool = False) -> Conductor | None:
+    """The conductor of a twin with faults, rules or server requests to send, or whose faults a window toggles
+    (``toggled``); None: the twin alone does."""
     from inspector.core.serve.conduct import Conductor
 
-    if not faults and not (rules and rules.rules) and not twin.index.server_request_rows:
+    if not toggled and not faults and not (rules and rules.rules) and not twin.index.server_request_rows:
         return None
     return Conductor(twin, faults, rules)
 
