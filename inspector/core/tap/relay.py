@@ -213,6 +213,11 @@ class Relay:
         if self.reload is not None:
             self.reload.c2s(data)
             return
+        self.past_reload_c2s(data)
+
+    def past_reload_c2s(self, data: bytes) -> None:
+        """The client's bytes on to the server past reload on save (which sends what it let through here): through
+        the intercept rules when there are some."""
         if self.intercept is not None:
             self.intercept.c2s.feed(data)
             return
@@ -225,6 +230,10 @@ class Relay:
         if self.reload is not None:
             self.reload.s2c(data)
             return
+        self.past_reload_s2c(data)
+
+    def past_reload_s2c(self, data: bytes) -> None:
+        """The server's bytes on to the client past reload on save, as :meth:`past_reload_c2s`."""
         if self.intercept is not None:
             self.intercept.s2c.feed(data)
             return

@@ -243,10 +243,10 @@ class TapReload:
             self.queue.extend(part for part in (head, *lines, tail) if part)
             return
         if head:
-            self._to_server(head)
+            self.relay.past_reload_c2s(head)
         self._from_client(lines)
         if tail:
-            self._to_server(tail)
+            self.relay.past_reload_c2s(tail)
 
     def _from_client(self, lines: list[bytes]) -> None:
         if self.state == RESTARTING:
@@ -261,7 +261,7 @@ class TapReload:
             self.session.from_client(line, message)
             run.append(line)
         if run:
-            self._to_server(b"".join(run))
+            self.relay.past_reload_c2s(b"".join(run))
 
     def _answer_down(self, line: bytes, message: dict[str, Any] | None) -> None:
         """No server runs (the last reload failed): the line is recorded, a request answered with the error."""
@@ -273,13 +273,13 @@ class TapReload:
     def s2c(self, data: bytes) -> None:
         head, lines, tail = self.s2c_lines.feed(data)
         if head:
-            self._to_client(head)
+            self.relay.past_reload_s2c(head)
         run: list[bytes] = []
         for line in lines:
             message = parse(line) if (b'"id"' in line or b"acknowledged" in line) else None
             if message is not None and own_id(message):
                 if run:
-                    self._to_client(b"".join(run))
+                    self.relay.past_reload_s2c(b"".join(run))
                     run = []
                 self.relay.link.send(S2C, line)  # recorded; the client never sees it
                 waiter = self.waiters.pop(str(message["id"]), None)
@@ -290,14 +290,14 @@ class TapReload:
                 declared = declaring_list_changed(message)
                 if declared is not None:
                     if run:
-                        self._to_client(b"".join(run))
+                        self.relay.past_reload_s2c(b"".join(run))
                         run = []
                     self._declare(line, dump(declared))
                     self.session.from_server(message)
                     continue
             if message is not None and not self.session.from_server(message):
                 if run:
-                    self._to_client(b"".join(run))
+                    self.relay.past_reload_s2c(b"".join(run))
                     run = []
                 self.relay.link.send(S2C, line)
                 self.relay.note("a new server's acknowledgement of a subscription the client already had was not "
@@ -305,9 +305,9 @@ class TapReload:
                 continue
             run.append(line)
         if run:
-            self._to_client(b"".join(run))
+            self.relay.past_reload_s2c(b"".join(run))
         if tail:
-            self._to_client(tail)
+            self.relay.past_reload_s2c(tail)
 
     def _declare(self, line: bytes, changed: bytes) -> None:
         """The server's answer to the client's handshake goes on declaring ``listChanged`` (see
@@ -324,23 +324,6 @@ class TapReload:
         self.relay.client_out.write(changed)
         self.relay.link.send(INTERCEPTED, pack_record(Record("s2c", changed.rstrip(b"\n"),
                                                              mark(0, "rewrite", CHANGED, by=RELOAD)), eol))
-
-    def _to_server(self, data: bytes) -> None:
-        relay = self.relay
-        if relay.intercept is not None:
-            relay.intercept.c2s.feed(data)
-            return
-        if relay.server_stdin is not None:
-            relay.server_stdin.write(data)
-        relay.link.send(C2S, data)
-
-    def _to_client(self, data: bytes) -> None:
-        relay = self.relay
-        if relay.intercept is not None:
-            relay.intercept.s2c.feed(data)
-            return
-        relay.client_out.write(data)
-        relay.link.send(S2C, data)
 
     def _to_client_own(self, line: bytes) -> None:
         """A line of the inspector's own to the client (past the rules: they are about the server's lines)."""
@@ -359,7 +342,7 @@ class TapReload:
             if self.state == RESTARTING:
                 self.queue.append(rest)
             elif self.state == LIVE:
-                self._to_server(rest)
+                self.relay.past_reload_c2s(rest)
             else:
                 self.relay.link.send(C2S, rest)
 
@@ -456,7 +439,7 @@ class TapReload:
             relay.note(f"{len(again)} request(s) the old server had not answered go to the new server (reload)",
                        request_ids=[request_id for request_id, _line in again])
             for _request_id, line in again:
-                self._to_server(line)
+                self.relay.past_reload_c2s(line)
         self._flush_queue()
         spent = time.monotonic() - began
         what = f"{', '.join(kinds)} changed" if kinds else "no list changed"
