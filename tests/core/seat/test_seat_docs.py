@@ -6,35 +6,22 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers import ROOT
+from seat_support import ask
 
 from inspector.core.seat.docs_resources import PAGES
 from inspector.core.seat.server import SeatServer
 
 
-def ask(seat: tuple[SeatServer, io.BytesIO], method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    server, out = seat
-    out.seek(0)
-    out.truncate()
-    server.handle_line(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}}).encode())
-    server.join()
-    answer: dict[str, Any] = json.loads(out.getvalue())
-    return answer
-
-
 @pytest.fixture
-def seat(tmp_path: Path) -> tuple[SeatServer, io.BytesIO]:
-    out = io.BytesIO()
-    (tmp_path / "captures").mkdir()
+def seat(seat: tuple[SeatServer, io.BytesIO], tmp_path: Path) -> tuple[SeatServer, io.BytesIO]:
     (tmp_path / "captures" / "one.jsonl").write_text("{}\n")
-    return SeatServer(tmp_path / "captures", out), out
+    return seat
 
 
 def test_troubleshooting_and_the_server_checks_are_listed_after_the_captures_as_markdown(seat):

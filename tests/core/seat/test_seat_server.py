@@ -5,43 +5,19 @@ tested end to end in tests/cli/test_seat_cmd.py."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
-from pathlib import Path
-from typing import Any
 
 import pytest
+from seat_support import ask
 
 from inspector.core.clients.profiles import ProfileStore, ServerProfile
-from inspector.core.seat.server import SeatServer
 from inspector.core.seat.targets import TargetError, known_servers, target_options
 
 TEN = ["list_servers", "list_tools", "call_tool", "read_resource", "check_server", "doctor", "record_session",
        "show_capture", "diff", "context_cost"]
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                "io.modelcontextprotocol/clientCapabilities": {}}
-
-
-def ask(seat: tuple[SeatServer, io.BytesIO], method: str, params: dict[str, Any] | None = None
-        ) -> dict[str, Any]:
-    server, out = seat
-    out.seek(0)
-    out.truncate()
-    message: dict[str, Any] = {"jsonrpc": "2.0", "id": 1, "method": method}
-    if params is not None:
-        message["params"] = params
-    server.handle_line(json.dumps(message).encode())
-    server.join()  # a tool call answers from a thread of its own
-    answer: dict[str, Any] = json.loads(out.getvalue())
-    return answer
-
-
-@pytest.fixture
-def seat(tmp_path: Path) -> tuple[SeatServer, io.BytesIO]:
-    out = io.BytesIO()
-    (tmp_path / "captures").mkdir()
-    return SeatServer(tmp_path / "captures", out), out
 
 
 def test_the_seat_answers_initialize_with_a_legacy_revision_it_knows(seat):

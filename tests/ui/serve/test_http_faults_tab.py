@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 from helpers import until
+from listening_window_support import listening_window
 
-from inspector.core.clients.profiles import ProfileStore
-from inspector.ui.app import build_window
 from inspector.ui.session.tab import SessionTab
 
 pytestmark = pytest.mark.integration
@@ -36,10 +35,7 @@ def test_error_rate_turned_on_in_an_http_twins_faults_tab_faults_every_sessions_
         qapp, qloop, settings, tmp_path, demo_capture, report):
     import httpx
 
-    socket_path = tmp_path / "run" / "tap.sock"
-    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                          tap_socket=socket_path, listen_for_taps=True)
-    window.show()
+    window, _socket = listening_window(settings, tmp_path)
 
     async def scenario():
         await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")

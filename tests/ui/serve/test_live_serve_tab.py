@@ -9,12 +9,11 @@ import sys
 
 import pytest
 from helpers import ROOT, until
+from listening_window_support import listening_window
 from PySide6.QtCore import Qt
 
-from inspector.core.clients.profiles import ProfileStore
 from inspector.core.serve.stdio import UNMATCHED
 from inspector.core.wire.events import Direction, Kind
-from inspector.ui.app import build_window
 from inspector.ui.session.tab import SessionTab
 from inspector.ui.timeline.model import COL_SUMMARY
 
@@ -31,10 +30,7 @@ CLIENT = [
 
 def test_a_served_session_streams_live_to_a_serve_tab_with_the_unmatched_call_marked(qapp, qloop, settings,
                                                                                         tmp_path, demo_capture):
-    socket_path = tmp_path / "run" / "tap.sock"
-    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                          tap_socket=socket_path, listen_for_taps=True)
-    window.show()
+    window, socket_path = listening_window(settings, tmp_path)
 
     async def scenario():
         await until(lambda: window.tap_watcher.listener is not None or window.tap_watcher.problem is not None, 10,
@@ -98,10 +94,7 @@ ADD = {"method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "
                     surface="GUI", group="window")
 def test_error_rate_turned_on_in_the_serve_tab_faults_the_next_call_and_turned_off_the_next_is_as_recorded(
         qapp, qloop, settings, tmp_path, demo_capture, report):
-    socket_path = tmp_path / "run" / "tap.sock"
-    window = build_window(settings=settings, store=ProfileStore(tmp_path / "profiles.json"), captures=tmp_path,
-                          tap_socket=socket_path, listen_for_taps=True)
-    window.show()
+    window, socket_path = listening_window(settings, tmp_path)
 
     async def scenario():
         await until(lambda: window.tap_watcher.listener is not None, 10, "the listener")
