@@ -11,14 +11,12 @@ from pathlib import Path
 
 import pytest
 import warm_cli
+from lines_capture import write_messages
 
 from inspector.core.capture import read_capture
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.exits import EXIT_OK
 from inspector.core.serve.early import EARLY_FROM_BYTES
 from inspector.core.wire.events import Direction
-from inspector.core.wire.framing import decode_line
 
 C, S = Direction.C2S, Direction.S2C
 RUN_TIMEOUT = 60.0
@@ -45,12 +43,7 @@ def big_capture(path: Path) -> Path:
                                                     "content": {"type": "text", "text": "hi"}}}),
         (S, {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "asked"}]}}),
     ]
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"]}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, message) in enumerate(lines):
-        pipeline.push([decode_line(json.dumps(message).encode(), direction)], number * 0.01, 1e9 + number)
-    writer.close()
-    return path
+    return write_messages(path, lines)
 
 
 def drive(capture: Path, messages: list[dict], *options: str) -> tuple[list[dict], str]:

@@ -8,16 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lines_capture import write_messages
 
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.intercept.rules import parse_rules
 from inspector.core.serve.conduct import Conductor, Item
 from inspector.core.serve.faults import Faults
 from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.twin import Twin
 from inspector.core.wire.events import Direction
-from inspector.core.wire.framing import LineDecoder, decode_line
+from inspector.core.wire.framing import LineDecoder
 
 C, S = Direction.C2S, Direction.S2C
 INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "recorded", "version": "1"}}
@@ -26,14 +25,8 @@ SAMPLING = {"messages": [{"role": "user", "content": {"type": "text", "text": "h
 
 
 def write_capture(path: Path, messages: list[tuple[str, dict[str, Any]]]) -> Path:
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"], "cwd": None, "env": {},
-                                              "redacted": True}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, message) in enumerate(messages):
-        pipeline.push([decode_line(json.dumps({"jsonrpc": "2.0", **message}).encode(), direction)], number * 0.01,
-                      1e9 + number)
-    writer.close()
-    return path
+    return write_messages(path, [(direction, {"jsonrpc": "2.0", **message}) for direction, message in messages],
+                          cwd=None, env={}, redacted=True)
 
 
 def write_recorded(path: Path) -> Path:

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from lines_capture import write_lines
 
 from inspector.core.capture import index as capture_index
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.serve import early as early_module
 from inspector.core.serve.early import EarlyStart
 from inspector.core.serve.index import IndexStopped, ServeIndex
@@ -63,13 +62,7 @@ def result(number: int) -> bytes:
 LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
 
 
-def write(path: Path, lines: list[tuple[str, bytes]]) -> Path:
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"]}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, raw) in enumerate(lines):
-        pipeline.push([decode_line(raw, direction)], number * 0.01, 1e9 + number)
-    writer.close()
-    return path
+write = write_lines
 
 
 def calls(first: int, last: int) -> list[tuple[str, bytes]]:

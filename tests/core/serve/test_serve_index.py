@@ -4,14 +4,12 @@ from the events, on awkward lines too, and finds the server's requests among its
 from __future__ import annotations
 
 import json
-from pathlib import Path
+
+from lines_capture import write_lines
 
 from inspector.core.capture.index import BIG_LINE_BYTES
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.serve.index import ServeIndex
 from inspector.core.wire.events import Direction
-from inspector.core.wire.framing import decode_line
 
 C, S = Direction.C2S, Direction.S2C
 
@@ -34,16 +32,7 @@ AWKWARD = [
 ]
 
 
-def write(path: Path, lines: list[tuple[str, bytes]], tail: bytes = b"") -> Path:
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"]}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, raw) in enumerate(lines):
-        pipeline.push([decode_line(raw, direction)], number * 0.01, 1e9 + number)
-    writer.close()
-    if tail:
-        with open(path, "ab") as out:
-            out.write(tail)
-    return path
+write = write_lines
 
 
 def from_event(index: ServeIndex, row: int) -> dict:

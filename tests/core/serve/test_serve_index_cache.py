@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
+from lines_capture import write_lines
 
 from inspector.core.capture import saved_index
 from inspector.core.capture.index import CaptureIndex
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.serve import index as serve_index
 from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.twin import Twin
@@ -74,19 +73,11 @@ ODD = [
 ]
 
 
+SPAN = Event(Kind.NOTE, data={"text": "a call", "span": "call-1", "span_label": "tools/call echo", "members": [4, 5]})
+
+
 def write(path: Path, lines: list[tuple[str, bytes]], tail: bytes = b"", span: bool = False) -> Path:
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"]}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, raw) in enumerate(lines):
-        pipeline.push([decode_line(raw, direction)], number * 0.01, 1e9 + number)
-    if span:
-        pipeline.push([Event(Kind.NOTE, data={"text": "a call", "span": "call-1", "span_label": "tools/call echo",
-                                              "members": [4, 5]})], 9.0, 1e9 + 9)
-    writer.close()
-    if tail:
-        with open(path, "ab") as out:
-            out.write(tail)
-    return path
+    return write_lines(path, lines, tail=tail, after=[SPAN] if span else ())
 
 
 def capture(path: Path, calls: int = 5, tail: bytes = b"") -> Path:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
+from lines_capture import write_lines
+
 from inspector.core.serve.index import ServeIndex
 from inspector.core.wire.events import Direction
-from inspector.core.wire.framing import decode_line
 
 C, S = Direction.C2S, Direction.S2C
 
@@ -28,12 +27,7 @@ AWKWARD = [
 
 
 def write(path: Path) -> Path:
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"]}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, raw) in enumerate(AWKWARD):
-        pipeline.push([decode_line(raw, direction)], number * 0.01, 1e9 + number)
-    writer.close()
-    return path
+    return write_lines(path, AWKWARD)
 
 
 def test_messages_orjson_would_read_otherwise_are_read_as_json_loads_reads_them(tmp_path):

@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lines_capture import write_messages
 
-from inspector.core.capture.pipeline import EventPipeline
-from inspector.core.capture.writer import CaptureWriter, make_header
 from inspector.core.serve.index import ServeIndex
 from inspector.core.serve.twin import Twin
 from inspector.core.wire.events import Direction
-from inspector.core.wire.framing import LineDecoder, decode_line
+from inspector.core.wire.framing import LineDecoder
 
 C, S = Direction.C2S, Direction.S2C
 LEGACY_INIT = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": True}},
@@ -45,13 +44,7 @@ def notification(direction: str, method: str, params: Any = None) -> tuple[str, 
 
 def write_capture(path: Path, messages: list[tuple[str, dict[str, Any]]]) -> Path:
     """A capture of these messages as the session's pipeline writes one (numbered, paired, saved)."""
-    writer = CaptureWriter(path, make_header({"transport": "stdio", "argv": ["server"], "cwd": None, "env": {},
-                                              "redacted": True}))
-    pipeline = EventPipeline(writer)
-    for number, (direction, message) in enumerate(messages):
-        pipeline.push([decode_line(json.dumps(message).encode(), direction)], number * 0.01, 1e9 + number)
-    writer.close()
-    return path
+    return write_messages(path, messages, cwd=None, env={}, redacted=True)
 
 
 _OPEN: list[ServeIndex] = []
