@@ -188,8 +188,15 @@ def write_slow_server(path: Path, tmp_path: Path, answer: str, *, blocks: bool) 
                                        blocks=blocks, answer=answer), encoding="utf-8")
 
 
-def slow_tab(win, qloop, tmp_path: Path, server: Path):
-    return weather_tab(win, qloop, tmp_path, server, pinned=False, name="slow")
+def brewing_tab(win, qloop, tmp_path: Path, server: Path):
+    """The slow server's tab with a call to ``brew`` pending on the first server; and the list of the Explorer's
+    finished calls, (tool, summary) each."""
+    tab = weather_tab(win, qloop, tmp_path, server, pinned=False, name="slow")
+    called: list[tuple[str, str]] = []
+    tab.explorer.tools.called.connect(lambda name, _arguments, summary: called.append((name, summary)))
+    tab.explorer.tools.call_tool("brew", {})
+    wait(qloop, lambda: (tmp_path / "started").exists(), "the first server to be brewing")
+    return tab, called
 
 
 def test_a_call_pending_when_the_server_file_is_saved_is_sent_again_and_shows_the_new_servers_answer(
@@ -197,11 +204,7 @@ def test_a_call_pending_when_the_server_file_is_saved_is_sent_again_and_shows_th
     server = server_file(tmp_path)
     write_slow_server(server, tmp_path, "old brew", blocks=True)  # never answers: the gate is never opened
     with open_test_window(qloop, tmp_path) as win:
-        tab = slow_tab(win, qloop, tmp_path, server)
-        called: list[tuple[str, str]] = []
-        tab.explorer.tools.called.connect(lambda name, _arguments, summary: called.append((name, summary)))
-        tab.explorer.tools.call_tool("brew", {})
-        wait(qloop, lambda: (tmp_path / "started").exists(), "the first server to be brewing")
+        tab, called = brewing_tab(win, qloop, tmp_path, server)
         (tmp_path / "started").unlink()
 
         write_slow_server(server, tmp_path, "new brew", blocks=False)  # the developer saves while it brews
@@ -227,11 +230,7 @@ def test_a_call_pending_when_the_saved_server_fails_to_start_fails_saying_the_se
     server = server_file(tmp_path)
     write_slow_server(server, tmp_path, "old brew", blocks=True)
     with open_test_window(qloop, tmp_path) as win:
-        tab = slow_tab(win, qloop, tmp_path, server)
-        called: list[tuple[str, str]] = []
-        tab.explorer.tools.called.connect(lambda name, _arguments, summary: called.append((name, summary)))
-        tab.explorer.tools.call_tool("brew", {})
-        wait(qloop, lambda: (tmp_path / "started").exists(), "the first server to be brewing")
+        tab, called = brewing_tab(win, qloop, tmp_path, server)
 
         server.write_text("raise SystemExit('server.py: a typo on line 3')\n", encoding="utf-8")
         wait(qloop, lambda: bool(called), "the pending call to end")
