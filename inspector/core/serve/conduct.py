@@ -288,11 +288,12 @@ class Conductor:
         for out in self.twin.receive(event, parsed):
             step = _item(out)
             if out.line.startswith(b"["):
+                errors = self.faulted["error-rate"]
                 line = faulted_batch(out.line, members, faults, self.faulted)
                 if line is None:  # every request dropped: no answer at all
                     continue
-                if line != out.line:
-                    step.line, step.fault = line, "error-rate" if b'"code":-32603' in line else "drop"
+                if line != out.line:  # named by what faulted_batch counted, not by the text (a recorded -32603)
+                    step.line, step.fault = line, "error-rate" if self.faulted["error-rate"] > errors else "drop"
                 if faults.junk:
                     items.append(Item(Direction.S2C, b"", junk=True, fault="junk"))
                     self.faulted["junk"] += 1

@@ -180,3 +180,19 @@ def test_faults_act_on_a_batch_drop_and_error_rate_on_its_members_latency_and_ju
     # initialize and the batch's two requests: close-after=3 ends the session
     assert conductor.faulted == {"drop": 1, "error-rate": 1, "latency": 2, "junk": 2, "close-after": 1}
     assert conductor.closing is not None
+
+
+def test_a_batch_answer_with_a_recorded_internal_error_is_marked_dropped_when_only_drop_acted(tmp_path):
+    recorded_error = {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "the server broke, as recorded"}}
+    capture = write_capture(tmp_path / "c.jsonl", [
+        request(0, "initialize", INIT_0326), result(0, RESULT_0326), notification(C, "notifications/initialized"),
+        request(1, "tools/list"), result(1, {"tools": [{"name": "add"}]}),
+        request(2, "tools/call", CALL), (S, recorded_error)])
+    conductor = Conductor(twin_of(capture), Faults(["drop=tools/list"]))
+    conductor.receive(decode_line(json.dumps(rpc(0, "initialize", INIT_0326)).encode(), C), now=0.0)
+    conductor.due(0.1)
+    conductor.receive(decode_line(json.dumps([rpc(1, "tools/list"), rpc(2, "tools/call", CALL)]).encode(), C), now=1.0)
+    [answer] = [item for item in conductor.due(2.0) if item.dir == S]
+    assert json.loads(answer.line) == [recorded_error]
+    assert answer.fault == "drop", "named by the fault that acted, not by the -32603 the server recorded"
+    assert conductor.faulted == {"drop": 1}
