@@ -54,7 +54,7 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.capture.writer import make_header
 from inspector.core.intercept.transport import Pauser
@@ -80,7 +80,6 @@ from inspector.core.tap.options import (
     exit_status,
 )
 from inspector.core.tap.recorder import capture_destination, fork_recorder, say
-from inspector.core.tap.reloading import TapReload
 from inspector.core.tap.spool import Spool, SpoolWriter, waker
 from inspector.core.tap.streams import Fd as _Fd
 from inspector.core.tap.streams import Sink as _Sink
@@ -103,6 +102,9 @@ from inspector.core.transports.stdio import (
 )
 from inspector.core.waiting import wait_for
 from inspector.core.wire.events import Lifecycle
+
+if TYPE_CHECKING:
+    from inspector.core.tap.reloading import TapReload
 
 #: After the server is gone, how long the relay waits for the client to take the rest of stdout.
 STDOUT_FLUSH_TIMEOUT = 10.0
@@ -205,7 +207,11 @@ class Relay:
         self.intercept = TapIntercept.on_relay(self, options.rules, t0, pauser, link) \
             if options.rules or link is not None else None
         #: reload on save (``--watch``): both directions framed into lines (inspector/core/tap/reloading.py)
-        self.reload = TapReload(self, options.watch, options.watch_ignore) if options.watch else None
+        self.reload: TapReload | None = None
+        if options.watch:
+            from inspector.core.tap.reloading import TapReload  # watchfiles (19 ms to import) only for --watch
+
+            self.reload = TapReload(self, options.watch, options.watch_ignore)
 
     # -- the hot path ------------------------------------------------------------------------------------
 
