@@ -8,6 +8,7 @@ differs (tests/core/seat/test_seat_docs.py runs it)."""
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from typing import Any
 
@@ -27,6 +28,7 @@ PAGES: dict[str, tuple[str, str]] = {
 }
 
 
+@functools.cache  # the shipped pages never change while the seat runs; resources/list asks for their sizes
 def page_bytes(name: str) -> bytes:
     """The shipped copy of docs/NAME.md; KeyError for a name not in :data:`PAGES`."""
     if name not in PAGES:
