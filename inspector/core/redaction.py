@@ -7,6 +7,8 @@ kept as they are: they are what the user came to see, and we cannot know which s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
@@ -118,6 +120,28 @@ def secret_forms(secret: str) -> set[str]:
     forms.add(repr(secret)[1:-1])
     forms.add(json.dumps(secret)[1:-1])
     return {form for form in forms if form}
+
+
+def redact_known(value: Any, secrets: Iterable[str]) -> Any:
+    """``value`` (strings, and dicts and lists of them) with each of ``secrets`` replaced by ``[redacted]`` in every
+    string, the longest first (a token inside "Bearer TOKEN"); keys are kept."""
+    ordered = sorted(set(secrets), key=len, reverse=True)
+    if not ordered:
+        return value
+
+    def clean(item: Any) -> Any:
+        if isinstance(item, str):
+            for secret in ordered:
+                if secret in item:
+                    item = item.replace(secret, REDACTED)
+            return item
+        if isinstance(item, dict):
+            return {key: clean(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [clean(inner) for inner in item]
+        return item
+
+    return clean(value)
 
 
 #: Query parameters that carry a transport's session id (HTTP+SSE's endpoint: ``/messages?session=...`` or

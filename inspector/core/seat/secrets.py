@@ -24,6 +24,7 @@ from inspector.core.redaction import (
     redact_argv,
     redact_env,
     redact_headers,
+    redact_known,
     redact_url,
     secret_forms,
 )
@@ -110,15 +111,4 @@ def _plain(value: str) -> bool:
 def scrub(value: Any, secrets: set[str]) -> Any:
     """``value`` (a tool's result: dicts, lists, strings) with each secret replaced by ``[redacted]`` in every
     string (keys are the tools' own names and are kept)."""
-    if not secrets:
-        return value
-    if isinstance(value, str):
-        for secret in sorted(secrets, key=len, reverse=True):  # the longest first: a token inside "Bearer TOKEN"
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
-    if isinstance(value, dict):
-        return {key: scrub(item, secrets) for key, item in value.items()}
-    if isinstance(value, list):
-        return [scrub(item, secrets) for item in value]
-    return value
+    return redact_known(value, secrets)

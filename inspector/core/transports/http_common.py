@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.core.redaction import REDACTED, redact_headers, redact_text, redact_url, secret_forms
+from inspector.core.redaction import redact_headers, redact_known, redact_text, redact_url, secret_forms
 from inspector.core.transports.base import CannotConnect, ConnectionRefused, Transport, TransportError
 from inspector.core.transports.credentials import AuthIO, Credentials, CredentialsError, Noted, Reply
 from inspector.core.transports.redirects import OWN_HEADERS, home_only_hooks, same_origin
@@ -371,21 +371,10 @@ class HttpTransportBase(Transport):
         oauth = self.options.oauth
         if oauth is None or not self.options.redact or not oauth.secrets:
             return event
-        secrets = sorted({form for s in oauth.secrets for form in secret_forms(s) if len(form) >= 4}, key=len,
-                         reverse=True)
-
-        def clean(value: Any) -> Any:
-            if isinstance(value, str):
-                for secret in secrets:
-                    if secret in value:
-                        value = value.replace(secret, REDACTED)
-                return value
-            if isinstance(value, dict):
-                return {k: clean(v) for k, v in value.items()}
-            return value
-
-        event.put(**{key: clean(event.data[key]) for key in ("url", "request_headers", "response_headers", "snippet",
-                                                             "error", "text") if key in event.data})
+        secrets = {form for s in oauth.secrets for form in secret_forms(s) if len(form) >= 4}
+        event.put(**{key: redact_known(event.data[key], secrets)
+                     for key in ("url", "request_headers", "response_headers", "snippet", "error", "text")
+                     if key in event.data})
         return event
 
     def http_event(self, exchange: int, request: httpx.Request, response: httpx.Response | None, started: float,
