@@ -32,9 +32,16 @@ from typing import Any
 
 from inspector.core.clients.config_out import config_entry
 from inspector.core.clients.configs import config_locations
-from inspector.core.tap.wrap import Node, WrapError, parse_with_positions
-from inspector.core.tap.wrap import _backup as backup_file  # the backups wrap makes, named as wrap names them
-from inspector.core.tap.wrap import _write_file as write_atomically
+from inspector.core.tap.wrap import (
+    Node,
+    WrapError,
+    apply_edits,
+    backup_file,
+    check_unchanged,
+    parse_with_positions,
+    replace_keeping_mode,
+    write_atomically,
+)
 
 #: the clients by the word typed: (the client's name in configs.config_locations, its project file's name there,
 #: the shape of its entries in config_out)
@@ -148,7 +155,7 @@ def plan(path: Path, client: str, *, name: str = DEFAULT_NAME, remove: bool = Fa
         if section is None or not chosen:
             return Plan(display, real, "absent", name, text, text, exists, raw)
         index, key = chosen[0]  # one at a time: as many as were added (add-to adds one)
-        return Plan(display, real, "remove", key, text, _apply(text, [_cut_member(section, index)]), exists, raw)
+        return Plan(display, real, "remove", key, text, apply_edits(text, [_cut_member(section, index)]), exists, raw)
     if seats:
         index, key = seats[0]
         value = members[index][2].value
@@ -162,7 +169,7 @@ def plan(path: Path, client: str, *, name: str = DEFAULT_NAME, remove: bool = Fa
         edit = _insert_member(text, root, section_key, {name: entry})
     else:
         edit = _insert_member(text, section, name, entry)
-    after = _apply(text, [edit])
+    after = apply_edits(text, [edit])
     parse_with_positions(after, str(given))  # the text made is JSON (with comments) again, or nothing is written
     return Plan(display, real, "add", name, text, after, exists, raw)
 
@@ -181,16 +188,9 @@ def write(change: Plan) -> Path | None:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, data, 0o600)  # a client's config may come to hold secrets (env, headers)
         return None
-    try:
-        now = path.read_bytes()
-    except OSError as exc:
-        raise WrapError(f"{path} cannot be read again: {exc.strerror or exc}.") from None
-    if now != change.raw:
-        raise WrapError(f"{path} changed while it was being edited (is the client writing it?); nothing was "
-                        "changed, try again.")
+    check_unchanged(path, change.raw)
     backup = backup_file(path)
-    info = path.stat()
-    write_atomically(path, data, info.st_mode & 0o7777)
+    replace_keeping_mode(path, data)
     return backup
 
 
@@ -243,8 +243,3 @@ def _cut_member(obj: Node, index: int) -> tuple[int, int, str]:
         return (members[index - 1][2].end, node.end, "")
     return (key_start, members[1][1], "")
 
-
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
-        text = text[:start] + replacement + text[end:]
-    return text

@@ -429,7 +429,7 @@ def wrap_config(path: str | os.PathLike[str], servers: list[str] | None = None, 
             report.changes.append(Change(entry.display, "already", _show(original_argv(entry.node.value["args"]))))
         else:
             entry_edits = _wrap_edits(config.text, entry, python)
-            wrapped_text = _apply(config.text[entry.node.start:entry.node.end],
+            wrapped_text = apply_edits(config.text[entry.node.start:entry.node.end],
                                   [(s - entry.node.start, e - entry.node.start, r) for s, e, r in entry_edits])
             records.append({"path": entry.path, "original": config.text[entry.node.start:entry.node.end],
                             "wrapped": parse_with_positions(wrapped_text).value,
@@ -440,10 +440,10 @@ def wrap_config(path: str | os.PathLike[str], servers: list[str] | None = None, 
         sidecar = _read_sidecar(config.path)
         kept = [r for r in sidecar["entries"] if r.get("path") not in [n["path"] for n in records]]
         sidecar["entries"] = kept + records
-        report.backup = _backup(config.path)
+        report.backup = backup_file(config.path)
         _write_sidecar(config.path, sidecar)
         report.sidecar = sidecar_path(config.path)
-        _replace(config, _apply(config.text, edits))
+        _replace(config, apply_edits(config.text, edits))
         report.written = True
     return report
 
@@ -464,7 +464,7 @@ def _wrap_url(config: ConfigFile, entry: Entry, python: str, edits: list[tuple[i
     value = entry.node.member(key)
     assert value is not None  # url_key found it
     entry_edits = [(value[1].start, value[1].end, _dumps(local))]
-    wrapped_text = _apply(config.text[entry.node.start:entry.node.end],
+    wrapped_text = apply_edits(config.text[entry.node.start:entry.node.end],
                           [(s - entry.node.start, e - entry.node.start, r) for s, e, r in entry_edits])
     command = [python, *TAP_PREFIX, "--url", entry.url, "--listen", f"127.0.0.1:{port}", "--name", entry.name]
     if entry.transport != "auto":
@@ -539,8 +539,8 @@ def unwrap_config(path: str | os.PathLike[str], servers: list[str] | None = None
                                          "and its other fields stay as they are now"))
         restored.append(key)
     if edits and not dry_run:
-        report.backup = _backup(config.path)
-        _replace(config, _apply(config.text, edits))
+        report.backup = backup_file(config.path)
+        _replace(config, apply_edits(config.text, edits))
         report.written = True
         sidecar["entries"] = [r for r in sidecar["entries"] if json.dumps(r.get("path")) not in restored]
         if sidecar["entries"]:
@@ -587,7 +587,8 @@ def _unwrap_edits(entry: Entry, argv: list[str]) -> list[tuple[int, int, str]]:
             (args[1].start, args[1].end, _dumps(argv[1:]))]
 
 
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each (start, end, replacement) edit made; the edits may not overlap."""
     out = text
     last = len(text) + 1
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
@@ -625,10 +626,10 @@ def _read_sidecar(config: Path) -> dict[str, Any]:
 
 def _write_sidecar(config: Path, data: dict[str, Any]) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    _write_file(sidecar_path(config), text.encode("utf-8"), 0o600)
+    write_atomically(sidecar_path(config), text.encode("utf-8"), 0o600)
 
 
-def _backup(path: Path) -> Path:
+def backup_file(path: Path) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.name}{BACKUP_INFIX}{stamp}")
     n = 2
@@ -640,18 +641,28 @@ def _backup(path: Path) -> Path:
 
 
 def _replace(config: ConfigFile, text: str) -> None:
+    check_unchanged(config.path, config.raw)
+    replace_keeping_mode(config.path, text.encode("utf-8"))
+
+
+def check_unchanged(path: Path, raw: bytes) -> None:
+    """WrapError, with a sentence, unless ``path`` still holds ``raw`` (what was read before the edit)."""
     try:
-        now = config.path.read_bytes()
+        now = path.read_bytes()
     except OSError as exc:
-        raise WrapError(f"{config.path} cannot be read again: {exc.strerror or exc}.") from None
-    if now != config.raw:
-        raise WrapError(f"{config.path} changed while it was being edited (is the client writing it?); "
+        raise WrapError(f"{path} cannot be read again: {exc.strerror or exc}.") from None
+    if now != raw:
+        raise WrapError(f"{path} changed while it was being edited (is the client writing it?); "
                         "nothing was changed, try again.")
-    info = config.path.stat()
-    _write_file(config.path, text.encode("utf-8"), stat.S_IMODE(info.st_mode), owner=(info.st_uid, info.st_gid))
 
 
-def _write_file(path: Path, data: bytes, mode: int, owner: tuple[int, int] | None = None) -> None:
+def replace_keeping_mode(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically, keeping its mode (and owner, where that may be given)."""
+    info = path.stat()
+    write_atomically(path, data, stat.S_IMODE(info.st_mode), owner=(info.st_uid, info.st_gid))
+
+
+def write_atomically(path: Path, data: bytes, mode: int, owner: tuple[int, int] | None = None) -> None:
     """Replace ``path`` atomically (a temporary file in the same folder, then rename), with ``mode``."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
