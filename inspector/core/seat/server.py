@@ -215,12 +215,15 @@ class SeatServer:
                   control: CallControl) -> None:
         CONTROL.set(control)
         try:
+            # the target's secrets as the tool finds its target, at its start: a config edited while a long call
+            # runs cannot change what is hidden from its result
+            secrets = _secrets_of(arguments)
             try:
                 result = tool.run(arguments, self.captures)
             except OSError as exc:  # a captures folder that cannot be written, a send file that cannot be made
                 result = text_result(f"The seat could not run {tool.name}: {exc.strerror or exc}.", error=True)
             if not control.cancelled.is_set():  # a cancelled request is not answered
-                self._reply("tools/call", request_id, scrub(result, _secrets_of(arguments)), modern)
+                self._reply("tools/call", request_id, scrub(result, secrets), modern)
         finally:  # only now, so join() waits for the answer too
             self._running.pop(request_id, None)
 
