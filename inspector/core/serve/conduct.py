@@ -279,13 +279,13 @@ class Conductor:
     def _batch(self, event: Event, parsed: Any, now: float) -> None:
         """The twin's answer to a JSON-RPC batch, faulted (:func:`~inspector.core.serve.batches.faulted_batch`),
         in time; what it sends goes where the batch waits (an HTTP host's POST: :func:`batch_route`)."""
-        members = parsed if parsed is not NOT_PARSED else _parsed(event)
-        members = members if isinstance(members, list) else []
+        read = parsed if parsed is not NOT_PARSED else _parsed(event)
+        members = read if isinstance(read, list) else []
         route = batch_route(members)
         asked = len(route) - 1 if route is not None else 0
         faults = self.faults
         items: list[Item] = []
-        for out in self.twin.receive(event, parsed):
+        for out in self.twin.receive(event, read):  # read once: the twin does not parse the batch again
             step = _item(out)
             if out.line.startswith(b"["):
                 errors = self.faulted["error-rate"]
