@@ -21,8 +21,10 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import watchfiles
+if TYPE_CHECKING:
+    import watchfiles
 
 #: How long a batch waits for the next event before it is handed on: an editor's save is a burst of events a few
 #: milliseconds apart, and a reload wants to start soon after the burst (the issue's bar: save to list_changed
@@ -49,16 +51,20 @@ def check_paths(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
     return checked
 
 
-class IgnoreFilter(watchfiles.DefaultFilter):
+class IgnoreFilter:
     """watchfiles' default filter plus the user's glob patterns, each matched against the whole path and against
-    each of its parts (so ``*.log`` ignores log files and ``build`` everything in a folder named build)."""
+    each of its parts (so ``*.log`` ignores log files and ``build`` everything in a folder named build).
+    watchfiles is imported here and in :class:`Watcher`, not with the module: the window and the tap check
+    ``--watch`` paths (:func:`check_paths`) at every start, watching or not."""
 
     def __init__(self, patterns: Sequence[str] = ()) -> None:
-        super().__init__()
+        import watchfiles
+
+        self.default = watchfiles.DefaultFilter()
         self.patterns = tuple(patterns)
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
-        if not super().__call__(change, path):
+        if not self.default(change, path):
             return False
         parts = Path(path).parts
         return not any(fnmatch.fnmatch(path, pattern) or any(fnmatch.fnmatch(part, pattern) for part in parts)
@@ -102,6 +108,8 @@ class Watcher:
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
+        import watchfiles
+
         try:
             batches = watchfiles.watch(*self.paths, watch_filter=self.filter, debounce=MAX_BATCH_MS, step=QUIET_MS,
                                        stop_event=self._stop, rust_timeout=STOP_POLL_MS, yield_on_timeout=True,
