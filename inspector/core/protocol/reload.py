@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.wire.ids import IdKey, id_key
+
 #: The prefix of every request id the inspector sends a server on its own during a reload (a string: a client's
 #: ids are numbers or its own strings, and none starts so).
 ID_PREFIX = "inspector-reload-"
@@ -48,7 +50,7 @@ def parse(line: bytes) -> dict[str, Any] | None:
     """The JSON object on a line, or None (not JSON, not an object)."""
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than json reads: no message of the protocol's either
         return None
     return message if isinstance(message, dict) else None
 
@@ -56,11 +58,6 @@ def parse(line: bytes) -> dict[str, Any] | None:
 def dump(message: dict[str, Any]) -> bytes:
     """A message as one line, with its newline."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-
-
-def _key(request_id: Any) -> str:
-    """A JSON-RPC id as a dict key (``1`` and ``"1"`` are different ids)."""
-    return json.dumps(request_id, sort_keys=True)
 
 
 def own_id(message: dict[str, Any]) -> bool:
@@ -104,12 +101,12 @@ class ClientSession:
     #: the kinds the server's answer to the client's handshake (or the last replayed one) declared
     capabilities: list[str] = field(default_factory=list)
     #: requests the server has not answered, in the order they were sent: id key -> (id, line)
-    outstanding: dict[str, tuple[Any, bytes]] = field(default_factory=dict)
+    outstanding: dict[IdKey, tuple[Any, bytes]] = field(default_factory=dict)
     #: subscriptions/listen streams: id key -> (id, filter)
-    listens: dict[str, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+    listens: dict[IdKey, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
     #: subscriptions whose acknowledgement the client has had (a new server's is not passed on again)
-    acknowledged: set[str] = field(default_factory=set)
-    _handshake_id: str | None = None
+    acknowledged: set[IdKey] = field(default_factory=set)
+    _handshake_id: IdKey | None = None
 
     @property
     def modern(self) -> bool:
@@ -140,19 +137,19 @@ class ClientSession:
                 self._forget(params.get("requestId"))
             return
         if method == "initialize":
-            self.initialize, self._handshake_id = message, _key(message["id"])
+            self.initialize, self._handshake_id = message, id_key(message["id"])
         elif method == "server/discover":
-            self.discover, self._handshake_id = message, _key(message["id"])
+            self.discover, self._handshake_id = message, id_key(message["id"])
         elif method == "subscriptions/listen":
             notifications = params.get("notifications") if isinstance(params, dict) else None
-            self.listens[_key(message["id"])] = (message["id"], notifications if isinstance(notifications, dict)
+            self.listens[id_key(message["id"])] = (message["id"], notifications if isinstance(notifications, dict)
                                                  else {})
-        self.outstanding[_key(message["id"])] = (message["id"], line if line.endswith(b"\n") else line + b"\n")
+        self.outstanding[id_key(message["id"])] = (message["id"], line if line.endswith(b"\n") else line + b"\n")
 
     def answers_handshake(self, message: dict[str, Any]) -> bool:
         """Whether ``message`` is the server's answer to the client's own handshake (not a replayed one)."""
         return "method" not in message and "id" in message and self._handshake_id is not None \
-            and _key(message["id"]) == self._handshake_id
+            and id_key(message["id"]) == self._handshake_id
 
     def from_server(self, message: dict[str, Any]) -> bool:
         """A message the server sent; returns False when the client must not get it (a new server's
@@ -161,14 +158,14 @@ class ClientSession:
         if method == "notifications/subscriptions/acknowledged":
             params = message.get("params")
             meta = params.get("_meta") if isinstance(params, dict) else None
-            sub = _key(meta.get(META_SUBSCRIPTION)) if isinstance(meta, dict) else None
+            sub = id_key(meta.get(META_SUBSCRIPTION)) if isinstance(meta, dict) else None
             if sub is not None and sub in self.acknowledged:
                 return False
             if sub is not None:
                 self.acknowledged.add(sub)
             return True
         if method is None and "id" in message:
-            key = _key(message["id"])
+            key = id_key(message["id"])
             self.outstanding.pop(key, None)
             self.listens.pop(key, None)  # a listen's answer ends its stream
             if key == self._handshake_id and isinstance(message.get("result"), dict):
@@ -177,8 +174,8 @@ class ClientSession:
 
     def _forget(self, request_id: Any) -> None:
         if request_id is not None:
-            self.outstanding.pop(_key(request_id), None)
-            self.listens.pop(_key(request_id), None)
+            self.outstanding.pop(id_key(request_id), None)
+            self.listens.pop(id_key(request_id), None)
 
     def take_outstanding(self) -> list[tuple[Any, bytes]]:
         """The requests not answered (sent again to a new server, or answered with an error), forgotten here."""
