@@ -24,3 +24,12 @@ def test_a_line_longer_than_the_limit_goes_on_as_it_comes_and_framing_resumes_af
     assert lines.feed(b"abc") == (b"abc", [], b"")
     assert lines.feed(b'def\n{"a":1}\n{"b"') == (b"def\n", [b'{"a":1}\n'], b"")
     assert lines.feed(b":2}\n") == (b"", [b'{"b":2}\n'], b"")
+
+
+def test_a_cut_line_that_grows_past_the_limit_over_several_chunks_goes_on_whole_and_then_passes_through():
+    lines = Lines(limit=8)
+    assert lines.feed(b'{"a":1}\n01234') == (b"", [b'{"a":1}\n'], b"")
+    assert lines.feed(b"567") == (b"", [], b"")
+    assert lines.feed(b"89") == (b"", [], b"0123456789")
+    assert lines.feed(b"ab\n{}\n") == (b"ab\n", [b"{}\n"], b"")
+    assert lines.end() == b""

@@ -85,12 +85,14 @@ LIVE, RESTARTING, DOWN = "live", "restarting", "down"
 
 class Lines:
     """Cuts one direction's bytes into lines (each with its newline); a line longer than ``limit`` goes on as it
-    comes, unread, until its newline."""
+    comes, unread, until its newline. A cut line's pieces are kept apart and joined once, at its newline: a long
+    line that comes in many chunks is copied once, not once a chunk."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.partial = bytearray()
         self.through = False
+        self._pieces: list[bytes] = []
+        self._size = 0
 
     def feed(self, data: bytes) -> tuple[bytes, list[bytes], bytes]:
         """(the end of an over-long line passing through, the complete lines after it, the start of an over-long
@@ -101,21 +103,34 @@ class Lines:
             if nl < 0:
                 return data, [], b""
             head, data, self.through = data[:nl + 1], data[nl + 1:], False
-        if self.partial:
-            self.partial += data
-            data = bytes(self.partial)
-            self.partial.clear()
+        out: list[bytes] = []
+        if self._pieces:
+            nl = data.find(b"\n")
+            if nl < 0:
+                return head, [], self._hold(data)
+            self._pieces.append(data[:nl + 1])
+            out.append(self.end())
+            data = data[nl + 1:]
         lines = data.split(b"\n")
         rest = lines.pop()
-        tail = b""
-        if len(rest) > self.limit:
-            tail, rest, self.through = rest, b"", True
-        self.partial += rest
-        return head, [line + b"\n" for line in lines], tail
+        out += [line + b"\n" for line in lines]
+        return head, out, self._hold(rest) if rest else b""
+
+    def _hold(self, piece: bytes) -> bytes:
+        """Keep ``piece`` of the cut line: b"", or the whole line so far once it is longer than the limit (then
+        it goes on, and the rest of it passes through)."""
+        self._pieces.append(piece)
+        self._size += len(piece)
+        if self._size <= self.limit:
+            return b""
+        self.through = True
+        return self.end()
 
     def end(self) -> bytes:
-        rest = bytes(self.partial)
-        self.partial.clear()
+        """What is held of a cut line (b"": nothing), given up."""
+        rest = b"".join(self._pieces)
+        self._pieces.clear()
+        self._size = 0
         return rest
 
 
