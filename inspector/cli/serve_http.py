@@ -54,13 +54,16 @@ def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str
                       offers_stream=index.unprompted_notifications > 0, record=record, faults=faults, rules=rules)
     if record is not None:
         record.note(f"listening on {url} ({transport})")
-    with contextlib.suppress(OSError, ValueError):
-        print(url, flush=True)
-    print(f"mcp-inspector: serving {safe(str(args.capture))} at {url}; give the client that URL. Ctrl-C ends it",
-          file=sys.stderr, flush=True)
+
+    def say_url() -> None:  # once the stop signals are handled: a client may signal as soon as it has the URL
+        with contextlib.suppress(OSError, ValueError):
+            print(url, flush=True)
+        print(f"mcp-inspector: serving {safe(str(args.capture))} at {url}; give the client that URL. Ctrl-C ends "
+              "it", file=sys.stderr, flush=True)
+
     stopped_by: list[str] = []
     try:
-        asyncio.run(_main(server, sock, stopped_by, toggles))
+        asyncio.run(_main(server, sock, stopped_by, say_url, toggles))
     finally:
         sock.close()
         if server.unsent():
@@ -72,7 +75,7 @@ def run_http(index: ServeIndex, make_twin: Callable[[], Twin], listen: tuple[str
     return EXIT_OK
 
 
-async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str],
+async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str], ready: Callable[[], None],
                 toggles: FaultToggles | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -87,6 +90,7 @@ async def _main(server: HttpTwin, sock: socket.socket, stopped_by: list[str],
 
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, on_signal, sig)
+    ready()
     try:
         await serve_http(server, sock, stop)
     finally:

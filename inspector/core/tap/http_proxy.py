@@ -42,7 +42,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -696,12 +696,15 @@ def run_http_tap(options: TapOptions) -> int:
 
     recorder = fork_recorder(capture_path, exclusive, header, hello, socket_path, options.max_message, make=make,
                              close_in_child=(sock.fileno(),), otlp_endpoint=options.otlp_endpoint)
-    with contextlib.suppress(OSError, ValueError):
-        print(local, flush=True)
-    say(f"relaying {local} -> {shown}; give the client {local} as the server's URL. Ctrl-C ends the tap"
-        + (f"; capture: {capture_path}" if recorder is not None and capture_path is not None else ""))
+
+    def say_url() -> None:  # once the stop signals are handled: a client may signal as soon as it has the URL
+        with contextlib.suppress(OSError, ValueError):
+            print(local, flush=True)
+        say(f"relaying {local} -> {shown}; give the client {local} as the server's URL. Ctrl-C ends the tap"
+            + (f"; capture: {capture_path}" if recorder is not None and capture_path is not None else ""))
+
     try:
-        return asyncio.run(_main(options, sock, port, recorder, t0, (socket_path, hello)))
+        return asyncio.run(_main(options, sock, port, recorder, t0, (socket_path, hello), say_url))
     finally:
         sock.close()
         if recorder is not None:
@@ -710,7 +713,7 @@ def run_http_tap(options: TapOptions) -> int:
 
 
 async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: tuple[int, Spool, int] | None,
-                t0: float, window: tuple[Path | None, dict[str, Any]]) -> int:
+                t0: float, window: tuple[Path | None, dict[str, Any]], ready: Callable[[], None]) -> int:
     loop = asyncio.get_running_loop()
     proxy: HttpProxy
     link: Any = _NoRecorder()
@@ -728,6 +731,7 @@ async def _main(options: TapOptions, sock: socket.socket, port: int, recorder: t
 
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, on_signal, sig)
+    ready()
     server = await asyncio.start_server(proxy.connection, sock=sock, limit=MAX_HEAD)
     local = local_url(options.url or "", options.listen[0], port, options.transport)
     upstream = options.url or ""
