@@ -527,4 +527,6 @@ def test_a_kept_alive_client_gets_each_answer_without_waiting_for_a_delayed_ack(
         direct, tapped = pings(server.url("/mcp/")), pings(tap.url + "/")
     added = statistics.median(tapped) - statistics.median(direct)
     shown = {name: [round(t * 1000, 1) for t in times] for name, times in (("direct", direct), ("tap", tapped))}
-    assert added < 0.020, f"round trips in ms: {shown}"
+    # the bug costs a delayed ACK, 40 ms and more, on every request: a median added under 35 ms is not it, whatever
+    # else the machine runs (a loaded CI worker's tap added 22 ms)
+    assert added < 0.035, f"round trips in ms: {shown}"
