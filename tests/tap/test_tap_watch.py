@@ -185,6 +185,26 @@ def test_a_request_in_flight_during_a_reload_is_answered_by_the_new_server(tmp_p
     asyncio.run(scenario())
 
 
+def test_a_request_in_flight_across_two_reloads_is_answered_by_the_third_server(tmp_path):
+    async def scenario() -> None:
+        async with watched_session(tmp_path) as session:
+            flag = tmp_path / "flag"
+            call = asyncio.ensure_future(session.client.call_tool("wait_for", {"path": str(flag)}))
+            await until(lambda: any(e.data.get("method") == "tools/call" or b"wait_for" in e.raw
+                                    for e in read_capture(session.capture).events if e.dir == "c2s"),
+                        BOUND, "the call to reach the server")
+            session.rewrite(SERVER.replace("# TOOLS", ADDED))
+            await until(lambda: session.list_changed == 1, BOUND, "the first notifications/tools/list_changed")
+            session.rewrite(SERVER)  # saved again before the call is answered: the tool added goes away
+            await until(lambda: session.list_changed == 2, BOUND, "the second notifications/tools/list_changed")
+            flag.touch()
+            result = await asyncio.wait_for(call, BOUND)
+            assert result.structured_content == {"result": "there"}
+
+    asyncio.run(scenario())
+    assert len(lifecycle(tmp_path / "session.jsonl", Lifecycle.SPAWNED)) == 3
+
+
 def test_a_broken_server_after_a_change_answers_the_client_with_an_error_and_the_next_fix_brings_it_back(tmp_path):
     async def scenario() -> None:
         async with watched_session(tmp_path) as session:

@@ -453,8 +453,7 @@ class TapReload:
         if again:
             relay.note(f"{len(again)} request(s) the old server had not answered go to the new server (reload)",
                        request_ids=[request_id for request_id, _line in again])
-            for _request_id, line in again:
-                self.relay.past_reload_c2s(line)
+            self._from_client([line for _request_id, line in again])  # kept outstanding: a second save resends them
         self._flush_queue()
         spent = time.monotonic() - began
         what = f"{', '.join(kinds)} changed" if kinds else "no list changed"
