@@ -17,6 +17,10 @@ from inspector.core.wire.events import Event, Kind
 
 SERVERS = Path(__file__).resolve().parent / "servers"
 DEMO = warm_python.module_command("inspector.demo")
+#: The demo started cold, for tests of what a signal does to the server: a warm server's signals and exit go
+#: through the zygote (tests/warm_python_client.py), which a loaded machine can slow past the tap's 2 s grace
+#: before SIGKILL (seen once: exit 137 where SIGTERM's 143 was due).
+DEMO_COLD = [sys.executable, "-m", "inspector.demo"]
 SCRIPT = [sys.executable, str(SERVERS / "script_server.py")]
 FLOOD = [sys.executable, str(SERVERS / "flood_server.py")]
 #: Every subprocess of these tests is bounded by this.

@@ -16,6 +16,7 @@ import warm_cli
 from helpers import ROOT, wait_until
 from tap_support import (
     DEMO,
+    DEMO_COLD,
     DEMO_SESSION,
     FLOOD,
     SCRIPT,
@@ -202,7 +203,7 @@ def test_a_stopped_server_still_ends_by_sigterm_on_the_taps_shutdown(tmp_path, s
 
 def test_tap_forwards_sigterm_to_the_servers_group_and_exits_like_the_server(tmp_path):
     out = tmp_path / "c.jsonl"
-    client = warm_cli.Popen(tap(*DEMO, capture=out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    client = warm_cli.Popen(tap(*DEMO_COLD, capture=out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=ROOT)
     try:
         wait_until(lambda: out.exists() and '"spawned"' in out.read_text(), TIMEOUT, "the server to start")

@@ -394,12 +394,12 @@ class Relay:
         for source in (self.server_out, self.server_err):
             if source.reasons and source.transport is not None:
                 source.transport.pause_reading()
+        for sig in FORWARDED_SIGNALS:  # before the capture says the server runs: a signal from then on is forwarded
+            with contextlib.suppress(ValueError, OSError, RuntimeError, NotImplementedError):
+                self.loop.add_signal_handler(sig, self._forward, sig)
         zero_copy = [name for name, spliced in (("stdin", self._splice_in), ("stdout", self._splice_out)) if spliced]
         self.lifecycle(Lifecycle.SPAWNED, pid=self.pid, argv=redact_argv(argv) if self.options.redact else argv,
                        executable=executable, cwd=os.getcwd(), env={}, via="tap", zero_copy=zero_copy)
-        for sig in FORWARDED_SIGNALS:
-            with contextlib.suppress(ValueError, OSError, RuntimeError, NotImplementedError):
-                self.loop.add_signal_handler(sig, self._forward, sig)
         return None
 
     async def _read_client(self, in_fd: int | None) -> None:
